@@ -1,0 +1,89 @@
+/** Composition root: builds the services, the orchestrator and every surface from one config. No singletons. */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import type { Logger } from 'pino';
+import { Registry, collectDefaultMetrics } from 'prom-client';
+import type { Config } from './config.ts';
+import { createLogger } from './log.ts';
+import { Authenticator } from './orchestrator/authenticate.ts';
+import { systemClock, type Clock } from './orchestrator/clock.ts';
+import { Orchestrator } from './orchestrator/invoke.ts';
+import type { Services } from './orchestrator/services.ts';
+import { buildRestRouter } from './rest/app-router.ts';
+import { errorGuard, httpMetrics, rateLimit } from './rest/middleware.ts';
+import type { Database } from './storage/database.ts';
+import { ensureSetting, newSecret } from './storage/settings.ts';
+import { TOOLS } from './tools/index.ts';
+
+export interface AppOptions {
+  clock?: Clock;
+  log?: Logger;
+}
+
+export interface App {
+  config: Config;
+  services: Services;
+  orchestrator: Orchestrator;
+  authenticator: Authenticator;
+  koa: Koa;
+  metrics: Registry;
+  /** Listens on config.host:config.port (0 picks a free port) and returns the base URL. */
+  listen(): Promise<string>;
+  /** The base URL once listening (PUBLIC_URL when configured). */
+  url(): string;
+  /** Stops background work and the HTTP server; the database is the caller's to close. */
+  close(): Promise<void>;
+}
+
+export async function createApp(config: Config, db: Database, opts: AppOptions = {}): Promise<App> {
+  const log = opts.log ?? createLogger(config.logLevel);
+  const clock = opts.clock ?? systemClock;
+  const secret = config.secret ?? (await ensureSetting(db, 'session_secret', newSecret));
+  let baseUrl = config.publicUrl ?? `http://${config.host}:${config.port}`;
+  const services: Services = { config, db, clock, publicUrl: () => baseUrl };
+  const authenticator = new Authenticator(secret, db, clock);
+  const orchestrator = new Orchestrator({
+    tools: TOOLS,
+    services,
+    authenticate: (c) => authenticator.authenticate(c),
+    log,
+  });
+  const metrics = new Registry();
+  collectDefaultMetrics({ register: metrics });
+  const koa = new Koa({ proxy: false });
+  koa.use(errorGuard(log));
+  koa.use(httpMetrics(metrics));
+  koa.use(rateLimit(config.rateLimitPerMinute));
+  const router = buildRestRouter({ orchestrator, services, metrics, log });
+  koa.use(router.routes());
+  koa.use(router.allowedMethods({ throw: false }));
+  let server: Server | undefined;
+  return {
+    config,
+    services,
+    orchestrator,
+    authenticator,
+    koa,
+    metrics,
+    url: () => baseUrl,
+    async listen() {
+      server = createServer(koa.callback());
+      server.keepAliveTimeout = 5000;
+      await new Promise<void>((ok, fail) => {
+        server!.once('error', fail);
+        server!.listen(config.port, config.host, () => ok());
+      });
+      const port = (server.address() as AddressInfo).port;
+      const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+      if (!config.publicUrl) baseUrl = `http://${host}:${port}`;
+      return baseUrl;
+    },
+    async close() {
+      if (server) {
+        server.closeAllConnections();
+        await new Promise<void>((ok) => server!.close(() => ok()));
+      }
+    },
+  };
+}

@@ -1,0 +1,67 @@
+/** Configuration: parsed once from the environment at start-up; nothing else reads process.env. */
+import { z } from 'zod';
+
+const LogLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
+
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PUBLIC_URL: z.url().optional(),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
+  TESSERA_DATA_DIR: z.string().min(1).default('./.tessera'),
+  TESSERA_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  TESSERA_TOKEN: z.string().optional(),
+  LOG_LEVEL: LogLevel.default('info'),
+  SANDBOX_SETTLE_MS: z.coerce.number().int().min(0).default(3000),
+  SANDBOX_WEBHOOK_SECRET: z.string().min(16).optional(),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  MAIL_FROM: z.string().default('Tessera <no-reply@tessera.local>'),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  MANDATE_TRUST_LIST: z.string().optional(),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  publicUrl: string | undefined;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  secret: string | undefined;
+  token: string | undefined;
+  logLevel: z.infer<typeof LogLevel>;
+  sandboxSettleMs: number;
+  sandboxWebhookSecret: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  rateLimitPerMinute: number;
+  mandateTrustList: string | undefined;
+};
+
+/** Thrown when the environment is invalid; the message names every bad variable. */
+export class ConfigError extends Error {}
+
+/** Parses the environment (default: process.env) into a Config, or throws ConfigError naming the variables. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl: e.PUBLIC_URL,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: e.TESSERA_DATA_DIR,
+    secret: e.TESSERA_SECRET,
+    token: e.TESSERA_TOKEN,
+    logLevel: e.LOG_LEVEL,
+    sandboxSettleMs: e.SANDBOX_SETTLE_MS,
+    sandboxWebhookSecret: e.SANDBOX_WEBHOOK_SECRET,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    mandateTrustList: e.MANDATE_TRUST_LIST,
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * Turns a bearer credential into a Principal. API keys (`tsk_…`) and agent tokens (`tag_…`) are
+ * opaque and looked up by SHA-256 hash; console, staff and buyer sessions are JWTs signed by the server.
+ */
+import { jwtVerify, SignJWT } from 'jose';
+import type { Database } from '../storage/database.ts';
+import { sha256Hex } from './canonical-json.ts';
+import type { Clock } from './clock.ts';
+import { ToolError } from './errors.ts';
+import { ANONYMOUS, ROLES, SCOPES, type Principal, type Role, type Scope } from './principal.ts';
+
+export const API_KEY_PREFIX = 'tsk_';
+export const AGENT_TOKEN_PREFIX = 'tag_';
+const ISSUER = 'tessera';
+
+/** Session claims the server signs; `typ` selects the principal kind. */
+export type SessionClaims =
+  | { typ: 'console'; sub: string; org: string; role: Role }
+  | { typ: 'staff'; sub: string }
+  | { typ: 'buyer'; sub: string; sid: string; mode: 'bounded' | 'full'; mid: string | null };
+
+export function hashToken(token: string): string {
+  return sha256Hex(token);
+}
+
+export class Authenticator {
+  private readonly key: Uint8Array;
+  private readonly db: Database;
+  private readonly clock: Clock;
+
+  constructor(secret: string, db: Database, clock: Clock) {
+    this.key = new TextEncoder().encode(secret);
+    this.db = db;
+    this.clock = clock;
+  }
+
+  /** Signs a session JWT valid for `ttlSeconds`. */
+  async sign(claims: SessionClaims, ttlSeconds: number): Promise<string> {
+    const now = Math.floor(this.clock.now().getTime() / 1000);
+    const { sub, ...rest } = claims;
+    return new SignJWT(rest)
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(sub)
+      .setIssuer(ISSUER)
+      .setIssuedAt(now)
+      .setExpirationTime(now + ttlSeconds)
+      .sign(this.key);
+  }
+
+  /** The principal for a credential; no credential is anonymous; a bad one is `unauthenticated`. */
+  async authenticate(credential: string | undefined): Promise<Principal> {
+    if (!credential) return ANONYMOUS;
+    if (credential.startsWith(API_KEY_PREFIX)) return this.apiKey(credential);
+    if (credential.startsWith(AGENT_TOKEN_PREFIX)) return this.agent(credential);
+    if (credential.split('.').length === 3) return this.session(credential);
+    throw new ToolError('unauthenticated', 'The bearer credential is not recognised.');
+  }
+
+  private async apiKey(token: string): Promise<Principal> {
+    const now = this.clock.now();
+    const rows = await this.db.execute<{ id: string; organization_id: string; scopes: string[] }>(
+      `update api_keys set last_used_at = ?
+        where token_hash = ? and revoked_at is null
+        returning id, organization_id, scopes`,
+      [now, hashToken(token)],
+    );
+    const row = rows[0];
+    if (!row) throw new ToolError('unauthenticated', 'The API key is unknown or revoked.');
+    const scopes = row.scopes.filter((s): s is Scope => (SCOPES as readonly string[]).includes(s));
+    return { kind: 'api_key', keyId: row.id, organizationId: row.organization_id, scopes };
+  }
+
+  private async agent(_token: string): Promise<Principal> {
+    throw new ToolError('unauthenticated', 'The agent token is unknown, paused or deleted.');
+  }
+
+  private async session(jwt: string): Promise<Principal> {
+    let payload: Record<string, unknown>;
+    try {
+      ({ payload } = await jwtVerify(jwt, this.key, {
+        issuer: ISSUER,
+        algorithms: ['HS256'],
+        currentDate: this.clock.now(),
+      }));
+    } catch {
+      throw new ToolError('unauthenticated', 'The session token is invalid or expired.');
+    }
+    const sub = typeof payload.sub === 'string' ? payload.sub : undefined;
+    if (!sub) throw new ToolError('unauthenticated', 'The session token is invalid or expired.');
+    if (payload.typ === 'console' && typeof payload.org === 'string' && ROLES.includes(payload.role as Role)) {
+      return { kind: 'console_user', userId: sub, organizationId: payload.org, role: payload.role as Role };
+    }
+    if (payload.typ === 'staff') return { kind: 'staff', userId: sub };
+    if (payload.typ === 'buyer' && typeof payload.sid === 'string' && (payload.mode === 'bounded' || payload.mode === 'full')) {
+      const mid = typeof payload.mid === 'string' ? payload.mid : null;
+      return { kind: 'buyer', buyerId: sub, sessionId: payload.sid, mode: payload.mode, merchantId: mid };
+    }
+    throw new ToolError('unauthenticated', 'The session token is invalid or expired.');
+  }
+}

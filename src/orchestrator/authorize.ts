@@ -1,0 +1,31 @@
+/** Decides, from a tool's declared auth alone, whether a principal may call it. */
+import { ToolError } from './errors.ts';
+import type { Principal } from './principal.ts';
+import type { AnyTool } from './tool.ts';
+
+/** Throws `unauthenticated`, `forbidden` or `insufficient_scope`; returns when the call may proceed. */
+export function authorize(tool: AnyTool, principal: Principal): void {
+  const auth = tool.auth;
+  if (auth.public) return;
+  if (principal.kind === 'anonymous') throw new ToolError('unauthenticated');
+  if (!auth.principals.includes(principal.kind)) {
+    throw new ToolError('forbidden', `A ${principal.kind.replace('_', ' ')} credential may not call ${tool.name}.`);
+  }
+  if (principal.kind === 'api_key' && auth.scopes?.length) {
+    const missing = auth.scopes.filter((s) => !principal.scopes.includes(s));
+    if (missing.length) {
+      throw new ToolError('insufficient_scope', `This API key lacks the scope ${missing.join(', ')}.`, {
+        required: [...auth.scopes],
+        missing,
+      });
+    }
+  }
+  if (principal.kind === 'console_user' && auth.roles && !auth.roles.includes(principal.role)) {
+    throw new ToolError('forbidden', `The ${principal.role} role may not call ${tool.name}.`, { role: principal.role });
+  }
+  if (principal.kind === 'buyer' && auth.fullBuyer && principal.mode !== 'full') {
+    throw new ToolError('forbidden', 'A bounded buyer session cannot create or widen spending authority.', {
+      sessionMode: principal.mode,
+    });
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * The single path every surface calls: look up, authenticate, authorize, validate, idempotency,
+ * run in a transaction, validate the output, map errors through the closed table.
+ */
+import type { Logger } from 'pino';
+import { authorize } from './authorize.ts';
+import { canonicalJson, sha256Hex } from './canonical-json.ts';
+import type { RequestInfo, ToolContext } from './context.ts';
+import { ToolError, type ErrorBody } from './errors.ts';
+import { IdempotencyStore } from './idempotency.ts';
+import { principalKey, type Principal } from './principal.ts';
+import type { Services } from './services.ts';
+import { successStatus, type AnyTool } from './tool.ts';
+import { parseInput } from './validate.ts';
+
+export interface InvokeRequest {
+  tool: string;
+  input: unknown;
+  /** The bearer credential as presented (without the `Bearer ` prefix), if any. */
+  credential?: string | undefined;
+  idempotencyKey?: string | undefined;
+  request: RequestInfo;
+}
+
+export type InvokeResult =
+  | { ok: true; tool: AnyTool; status: number; output: Record<string, unknown>; replayed: boolean; principal: Principal }
+  | { ok: false; tool: AnyTool | undefined; status: number; error: ErrorBody; replayed: boolean };
+
+export type Authenticator = (credential: string | undefined) => Promise<Principal>;
+
+export interface OrchestratorDeps {
+  tools: readonly AnyTool[];
+  services: Services;
+  authenticate: Authenticator;
+  log: Logger;
+}
+
+export class Orchestrator {
+  readonly tools: readonly AnyTool[];
+  private readonly byName: Map<string, AnyTool>;
+  private readonly services: Services;
+  private readonly log: Logger;
+  private readonly idempotency: IdempotencyStore;
+  readonly authenticate: Authenticator;
+
+  constructor(deps: OrchestratorDeps) {
+    this.tools = deps.tools;
+    this.byName = new Map(deps.tools.map((t) => [t.name, t]));
+    if (this.byName.size !== deps.tools.length) throw new Error('Two tools share a name.');
+    this.services = deps.services;
+    this.log = deps.log;
+    this.authenticate = deps.authenticate;
+    this.idempotency = new IdempotencyStore(deps.services.db);
+  }
+
+  get(name: string): AnyTool | undefined {
+    return this.byName.get(name);
+  }
+
+  /** Runs one tool call; never throws: every outcome is a result with a status. */
+  async invoke(req: InvokeRequest): Promise<InvokeResult> {
+    const tool = this.byName.get(req.tool);
+    if (!tool) {
+      const error = new ToolError('not_found', `No tool named ${req.tool}.`);
+      return { ok: false, tool, status: 404, error: error.toBody(), replayed: false };
+    }
+    let claimed: { scope: string; key: string } | undefined;
+    try {
+      const principal = await this.authenticate(req.credential).catch((err: unknown) => {
+        if (tool.auth.public) return { kind: 'anonymous' } as const;
+        throw err;
+      });
+      authorize(tool, principal);
+      const input = parseInput(tool.input, req.input);
+      const mode = tool.idempotency ?? 'none';
+      const key = mode === 'none' ? undefined : req.idempotencyKey;
+      if (mode === 'required' && !key) throw new ToolError('missing_idempotency_key');
+      if (key !== undefined && (key.length < 1 || key.length > 255)) {
+        throw new ToolError('invalid_input', 'The Idempotency-Key must be 1 to 255 characters.');
+      }
+      if (key) {
+        const scope = principalKey(principal);
+        const hash = sha256Hex(canonicalJson({ tool: tool.name, input: req.input ?? {} }));
+        const claim = await this.idempotency.claim(scope, key, hash, this.services.clock.now());
+        if (claim.kind === 'replay') return this.replay(tool, principal, claim.response);
+        claimed = { scope, key };
+      }
+      const { output, status } = await this.run(tool, input, principal, req, claimed);
+      return { ok: true, tool, status, output, replayed: false, principal };
+    } catch (err) {
+      const error = this.toError(err, tool);
+      if (claimed) {
+        if (error.status >= 500) await this.idempotency.abandon(claimed.scope, claimed.key).catch(() => undefined);
+        else await this.idempotency.complete(claimed.scope, claimed.key, { status: error.status, body: error.toBody() }).catch(() => undefined);
+      }
+      return { ok: false, tool, status: error.status, error: error.toBody(), replayed: false };
+    }
+  }
+
+  private async run(
+    tool: AnyTool,
+    input: unknown,
+    principal: Principal,
+    req: InvokeRequest,
+    claimed: { scope: string; key: string } | undefined,
+  ): Promise<{ output: Record<string, unknown>; status: number }> {
+    const log = this.log.child({ tool: tool.name, surface: req.request.surface });
+    const makeCtx = (em: ToolContext['em']): ToolContext => ({
+      principal,
+      em,
+      services: this.services,
+      clock: this.services.clock,
+      log,
+      request: req.request,
+      idempotencyKey: req.idempotencyKey,
+    });
+    const finish = (raw: unknown) => {
+      const parsed = tool.output.safeParse(raw);
+      if (!parsed.success) {
+        log.error({ issues: parsed.error.issues.slice(0, 5) }, 'tool output failed its schema');
+        throw new ToolError('internal_error');
+      }
+      const output = parsed.data as Record<string, unknown>;
+      return { output, status: successStatus(tool, output) };
+    };
+    if (tool.transactional === false) {
+      const result = finish(await tool.handler(input, makeCtx(this.services.db.fork())));
+      if (claimed) await this.idempotency.complete(claimed.scope, claimed.key, { status: result.status, body: result.output });
+      return result;
+    }
+    return this.services.db.transaction(async (em) => {
+      const result = finish(await tool.handler(input, makeCtx(em)));
+      if (claimed) await this.idempotency.complete(claimed.scope, claimed.key, { status: result.status, body: result.output }, em);
+      return result;
+    });
+  }
+
+  private replay(tool: AnyTool, principal: Principal, stored: { status: number; body: unknown }): InvokeResult {
+    if (stored.status >= 400) {
+      return { ok: false, tool, status: stored.status, error: stored.body as ErrorBody, replayed: true };
+    }
+    return { ok: true, tool, status: stored.status, output: stored.body as Record<string, unknown>, replayed: true, principal };
+  }
+
+  private toError(err: unknown, tool: AnyTool): ToolError {
+    if (err instanceof ToolError) return err;
+    const mapped = this.services.db.mapDatabaseError(err);
+    if (mapped) return mapped;
+    this.log.error({ tool: tool.name, err: describe(err) }, 'unexpected error in tool');
+    return new ToolError('internal_error');
+  }
+}
+
+/** An error's class and message for the log, without the stack or any SQL parameters. */
+function describe(err: unknown): { name: string; message: string } {
+  if (err instanceof Error) return { name: err.name, message: err.message.slice(0, 300) };
+  return { name: typeof err, message: String(err).slice(0, 300) };
+}

@@ -1,0 +1,42 @@
+/** Who is calling: the adapters turn a credential into one of these; the orchestrator decides what it may do. */
+
+export const SCOPES = ['merchant:read', 'merchant:write', 'merchant:admin', 'mandates:attest'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export const ROLES = ['owner', 'integrator'] as const;
+export type Role = (typeof ROLES)[number];
+
+export type Principal =
+  | { kind: 'anonymous' }
+  | { kind: 'api_key'; keyId: string; organizationId: string; scopes: readonly Scope[] }
+  | { kind: 'console_user'; userId: string; organizationId: string; role: Role }
+  | { kind: 'staff'; userId: string }
+  | { kind: 'buyer'; buyerId: string; sessionId: string; mode: 'bounded' | 'full'; merchantId: string | null }
+  | { kind: 'agent'; agentId: string; buyerId: string };
+
+export type PrincipalKind = Principal['kind'];
+
+export const ANONYMOUS: Principal = { kind: 'anonymous' };
+
+/** A stable string naming the caller, used to scope idempotency keys and rate limits. */
+export function principalKey(p: Principal): string {
+  switch (p.kind) {
+    case 'anonymous':
+      return 'anonymous';
+    case 'api_key':
+      return `key:${p.keyId}`;
+    case 'console_user':
+      return `user:${p.userId}:${p.organizationId}`;
+    case 'staff':
+      return `staff:${p.userId}`;
+    case 'buyer':
+      return `buyer:${p.sessionId}`;
+    case 'agent':
+      return `agent:${p.agentId}`;
+  }
+}
+
+/** The organization a merchant-side principal acts for, or null. */
+export function organizationOf(p: Principal): string | null {
+  return p.kind === 'api_key' || p.kind === 'console_user' ? p.organizationId : null;
+}

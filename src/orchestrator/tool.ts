@@ -1,0 +1,98 @@
+/** The one definition of a capability: every surface (REST, OpenAPI, MCP, A2A) is generated from these. */
+import type { z } from 'zod';
+import type { ErrorCode } from './errors.ts';
+import type { PrincipalKind, Role, Scope } from './principal.ts';
+import type { ToolContext } from './context.ts';
+
+/** The spec's areas; they become OpenAPI tags and A2A skill tags. */
+export const AREAS = [
+  'catalog',
+  'ticketing',
+  'payments',
+  'acp',
+  'vic',
+  'signed-mandate',
+  'ap2',
+  'buyer',
+  'discovery',
+  'protocols',
+  'integration',
+  'console',
+  'operations',
+] as const;
+export type Area = (typeof AREAS)[number];
+
+/**
+ * Who may call a tool. `public` tools need no credential. Otherwise the principal's kind must be
+ * listed; an API key must hold every scope in `scopes`; a console user must have one of `roles`
+ * (all roles when omitted); `fullBuyer` refuses bounded buyer sessions.
+ */
+export type Auth =
+  | { public: true }
+  | {
+      public?: false;
+      principals: readonly PrincipalKind[];
+      scopes?: readonly Scope[];
+      roles?: readonly Role[];
+      fullBuyer?: boolean;
+    };
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface ToolHttp<O> {
+  method: HttpMethod;
+  /** OpenAPI-style path under the base URL, e.g. `/v1/ticketing/reservations/{id}/confirm`. */
+  path: string;
+  /** Success status, or a function of the output (confirm answers 202 while payment is pending). */
+  status?: number | ((output: O) => number);
+}
+
+export interface ToolAnnotations {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+/** `required`: an Idempotency-Key must be sent; `optional`: honoured when sent; `none`: ignored. */
+export type IdempotencyMode = 'required' | 'optional' | 'none';
+
+export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
+  name: string;
+  title: string;
+  area: Area;
+  /** Written for the model that reads it: it is the MCP, A2A and OpenAPI documentation at once. */
+  description: string;
+  input: I;
+  output: O;
+  /** Codes this tool may raise beyond the generic ones every tool may raise. */
+  errors: readonly ErrorCode[];
+  auth: Auth;
+  http: ToolHttp<z.infer<O>>;
+  annotations: ToolAnnotations;
+  idempotency?: IdempotencyMode;
+  /** Every success status `http.status` may return, when it is a function (documented in OpenAPI). */
+  successStatuses?: readonly number[];
+  /**
+   * `true` (default): the handler runs inside one database transaction. `false`: the handler
+   * manages its own short transactions (needed around payment-provider calls).
+   */
+  transactional?: boolean;
+  handler: (input: z.infer<I>, ctx: ToolContext) => Promise<z.infer<O>>;
+}
+
+/** Declares a tool with full type inference of its input and output. */
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(def: ToolDefinition<I, O>): ToolDefinition<I, O> {
+  return def;
+}
+
+/** A tool with its types erased, as the registry and adapters see it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyTool = ToolDefinition<any, any>;
+
+/** The success status for a tool's output. */
+export function successStatus(tool: AnyTool, output: unknown): number {
+  const s = tool.http.status;
+  if (typeof s === 'function') return s(output);
+  return s ?? 200;
+}

@@ -1,0 +1,53 @@
+/** The whole HTTP surface: generated tool routes, the OpenAPI document, docs, protocol adapters and operations endpoints. */
+import Router from '@koa/router';
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import type { Orchestrator } from '../orchestrator/invoke.ts';
+import type { Services } from '../orchestrator/services.ts';
+import { ToolError } from '../orchestrator/errors.ts';
+import { buildOpenApi } from './openapi.ts';
+import { buildToolRouter } from './routes.ts';
+import { sendError } from './http.ts';
+
+export interface RestDeps {
+  orchestrator: Orchestrator;
+  services: Services;
+  metrics: Registry;
+  log: Logger;
+}
+
+export function buildRestRouter(deps: RestDeps): Router {
+  const { orchestrator, services, metrics } = deps;
+  const router = new Router();
+  let openapi: { url: string; doc: Record<string, unknown> } | undefined;
+
+  router.get('/v1/openapi.json', (ctx) => {
+    const url = services.publicUrl();
+    if (!openapi || openapi.url !== url) openapi = { url, doc: buildOpenApi(orchestrator.tools, { serverUrl: url }) };
+    ctx.body = openapi.doc;
+  });
+  router.get('/healthz', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+  router.get('/readyz', async (ctx) => {
+    try {
+      await services.db.execute('select 1');
+      ctx.body = { status: 'ready' };
+    } catch {
+      sendError(ctx, 503, new ToolError('unavailable', 'The database is not reachable.').toBody());
+    }
+  });
+  router.get('/metrics', async (ctx) => {
+    ctx.type = metrics.contentType;
+    ctx.body = await metrics.metrics();
+  });
+
+  const tools = buildToolRouter(orchestrator);
+  router.use(tools.routes());
+  router.use(tools.allowedMethods({ throw: false }));
+
+  router.all('/v1/{*rest}', (ctx) => {
+    sendError(ctx, 404, new ToolError('route_not_found', `No operation at ${ctx.method} ${ctx.path}.`).toBody());
+  });
+  return router;
+}

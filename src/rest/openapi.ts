@@ -1,0 +1,157 @@
+/** Builds the OpenAPI 3.1.0 document from the tool registry: nothing here is written by hand per operation. */
+import { ERRORS, type ErrorCode } from '../orchestrator/errors.ts';
+import { toolInputSchema, toolOutputSchema, type JsonSchema } from '../orchestrator/json-schema.ts';
+import { AREA_DESCRIPTIONS } from '../orchestrator/areas.ts';
+import type { AnyTool } from '../orchestrator/tool.ts';
+
+/** Codes any authenticated operation may answer, beyond those a tool declares. */
+const COMMON_ERRORS: readonly ErrorCode[] = ['invalid_input', 'unknown_field', 'rate_limited', 'internal_error'];
+const AUTH_ERRORS: readonly ErrorCode[] = ['unauthenticated', 'forbidden'];
+
+export function pathParams(path: string): string[] {
+  return [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+}
+
+function errorResponses(tool: AnyTool): Record<string, unknown> {
+  const codes = new Set<ErrorCode>([...COMMON_ERRORS, ...(tool.auth.public ? [] : AUTH_ERRORS), ...tool.errors]);
+  if (tool.idempotency && tool.idempotency !== 'none') {
+    codes.add('idempotency_conflict').add('idempotency_in_flight');
+    if (tool.idempotency === 'required') codes.add('missing_idempotency_key');
+  }
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const status = ERRORS[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const out: Record<string, unknown> = {};
+  for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const headers =
+      status === 429 || list.includes('idempotency_in_flight')
+        ? { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } } }
+        : undefined;
+    out[String(status)] = {
+      description: `Error: ${list.map((c) => `\`${c}\``).join(', ')}.`,
+      ...(headers ? { headers } : {}),
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    };
+  }
+  return out;
+}
+
+function operation(tool: AnyTool): Record<string, unknown> {
+  const input = toolInputSchema(tool);
+  const props = (input.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((input.required ?? []) as string[]);
+  const inPath = pathParams(tool.http.path);
+  const parameters: unknown[] = inPath.map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: props[name] ?? { type: 'string' },
+  }));
+  const bodyProps: Record<string, JsonSchema> = {};
+  for (const [name, schema] of Object.entries(props)) {
+    if (inPath.includes(name)) continue;
+    if (tool.http.method === 'GET' || tool.http.method === 'DELETE') {
+      parameters.push({ name, in: 'query', required: required.has(name), schema });
+    } else {
+      bodyProps[name] = schema;
+    }
+  }
+  if (tool.idempotency && tool.idempotency !== 'none') {
+    parameters.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: tool.idempotency === 'required',
+      description: 'Replays the stored response for 24 hours when the same key and body are sent again.',
+      schema: { type: 'string', minLength: 1, maxLength: 255 },
+    });
+  }
+  const op: Record<string, unknown> = {
+    operationId: tool.name,
+    summary: tool.title,
+    description: tool.description,
+    tags: [tool.area],
+    parameters,
+    responses: {},
+  };
+  if (tool.auth.public) op.security = [];
+  if (tool.http.method !== 'GET' && tool.http.method !== 'DELETE') {
+    const bodyRequired = [...required].filter((n) => !inPath.includes(n));
+    op.requestBody = {
+      required: bodyRequired.length > 0,
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            properties: bodyProps,
+            ...(bodyRequired.length ? { required: bodyRequired } : {}),
+            additionalProperties: false,
+          },
+        },
+      },
+    };
+  }
+  const success = typeof tool.http.status === 'number' ? [tool.http.status] : (tool.successStatuses ?? [200]);
+  const responses: Record<string, unknown> = {};
+  for (const status of success) {
+    responses[String(status)] = {
+      description: status === 202 ? 'Accepted: the payment provider confirms asynchronously.' : 'Success.',
+      content: { 'application/json': { schema: toolOutputSchema(tool) } },
+    };
+  }
+  op.responses = { ...responses, ...errorResponses(tool) };
+  return op;
+}
+
+export interface OpenApiOptions {
+  serverUrl: string;
+}
+
+/** The whole OpenAPI 3.1.0 document for the given tools. */
+export function buildOpenApi(tools: readonly AnyTool[], opts: OpenApiOptions): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const tool of tools) {
+    const item = (paths[tool.http.path] ??= {});
+    item[tool.http.method.toLowerCase()] = operation(tool);
+  }
+  const usedAreas = [...new Set(tools.map((t) => t.area))];
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Tessera',
+      version: '1.0.0',
+      summary: 'Secure agentic checkout for live-events ticketing.',
+      description:
+        'REST is the canonical surface; MCP (`/mcp`) and A2A (`/.well-known/agent-card.json`) expose the same operations. ' +
+        'Errors are `{ code, message, details? }`; money is integer minor units with an ISO 4217 currency; times are RFC 3339 UTC.',
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: opts.serverUrl, description: 'This server' }],
+    security: [{ bearerAuth: [] }],
+    tags: usedAreas.map((name) => ({ name, description: AREA_DESCRIPTIONS[name] })),
+    paths,
+    components: {
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'An API key (`tsk_…`), a console or buyer session JWT, or an agent token (`tag_…`).',
+        },
+      },
+      schemas: {
+        Error: {
+          type: 'object',
+          required: ['code', 'message'],
+          properties: {
+            code: { type: 'string', enum: Object.keys(ERRORS) },
+            message: { type: 'string' },
+            details: { type: 'object', additionalProperties: true },
+            retryAfter: { type: 'integer', description: 'Seconds to wait (429 and 409 idempotency_in_flight).' },
+          },
+        },
+      },
+    },
+  };
+}

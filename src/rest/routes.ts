@@ -1,0 +1,67 @@
+/** Koa routes generated from the tool registry: each translates HTTP to an orchestrator call and back. */
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { Orchestrator, InvokeResult } from '../orchestrator/invoke.ts';
+import { ToolError } from '../orchestrator/errors.ts';
+import type { AnyTool } from '../orchestrator/tool.ts';
+import { pathParams } from './openapi.ts';
+import { parseJsonObject, readRaw } from './read-body.ts';
+import { requestInfo, bearerOf, sendError } from './http.ts';
+
+/** `/v1/a/{id}` → `/v1/a/:id`. */
+export function koaPath(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ':$1');
+}
+
+/** Collects the tool input from path, query and body; a body field that belongs in the path is refused. */
+async function collectInput(ctx: Context, tool: AnyTool): Promise<Record<string, unknown>> {
+  const input: Record<string, unknown> = {};
+  const names = pathParams(tool.http.path);
+  if (tool.http.method === 'GET' || tool.http.method === 'DELETE') {
+    for (const [k, v] of Object.entries(ctx.query)) input[k] = v;
+  } else {
+    const body = parseJsonObject(await readRaw(ctx.req), ctx.get('content-type') || undefined);
+    for (const name of names) {
+      if (name in body) throw new ToolError('unknown_field', `Unknown field: ${name} (it belongs in the path).`, { field: name, fields: [name] });
+    }
+    Object.assign(input, body);
+  }
+  for (const name of names) input[name] = ctx.params[name];
+  return input;
+}
+
+export function respond(ctx: Context, result: InvokeResult): void {
+  if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
+  if (result.ok) {
+    ctx.status = result.status;
+    ctx.body = result.output;
+    return;
+  }
+  sendError(ctx, result.status, result.error);
+}
+
+export function buildToolRouter(orchestrator: Orchestrator): Router {
+  const router = new Router();
+  for (const tool of orchestrator.tools) {
+    const method = tool.http.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+    router[method](koaPath(tool.http.path), async (ctx) => {
+      let input: Record<string, unknown>;
+      try {
+        input = await collectInput(ctx, tool);
+      } catch (err) {
+        const e = err instanceof ToolError ? err : new ToolError('invalid_input');
+        sendError(ctx, e.status, e.toBody());
+        return;
+      }
+      const result = await orchestrator.invoke({
+        tool: tool.name,
+        input,
+        credential: bearerOf(ctx),
+        idempotencyKey: ctx.get('idempotency-key') || undefined,
+        request: requestInfo(ctx, 'rest'),
+      });
+      respond(ctx, result);
+    });
+  }
+  return router;
+}

@@ -1,0 +1,39 @@
+/** Opens the configured database (a real server via DATABASE_URL, else the embedded one) and applies migrations. */
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import { Database } from './database.ts';
+import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './embedded-postgres.ts';
+
+export interface Connected {
+  db: Database;
+  embedded: EmbeddedPostgresHandle | undefined;
+  /** Closes the connection pool and stops the embedded server, if one was started. */
+  close(): Promise<void>;
+}
+
+export async function connectDatabase(config: Config, log: Logger): Promise<Connected> {
+  let embedded: EmbeddedPostgresHandle | undefined;
+  let url = config.databaseUrl;
+  if (!url) {
+    embedded = await startEmbeddedPostgres(config.dataDir, (line) => log.debug({ postgres: line }, 'embedded postgres'));
+    url = embedded.url;
+    log.info({ dataDir: config.dataDir, port: embedded.port }, 'embedded PostgreSQL started');
+  }
+  const db = await Database.open(url);
+  try {
+    const applied = await db.migrate();
+    if (applied.length) log.info({ migrations: applied }, 'migrations applied');
+  } catch (err) {
+    await db.close();
+    await embedded?.stop();
+    throw err;
+  }
+  return {
+    db,
+    embedded,
+    async close() {
+      await db.close();
+      await embedded?.stop();
+    },
+  };
+}

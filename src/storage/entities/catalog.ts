@@ -1,0 +1,74 @@
+/** The catalog: shops, their events, inventory pools (the oversell arbiter) and priced tiers. */
+import { defineEntity, p } from '@mikro-orm/core';
+
+export const Shop = defineEntity({
+  name: 'Shop',
+  tableName: 'shops',
+  properties: {
+    id: p.string().primary(),
+    organizationId: p.string(),
+    name: p.string(),
+    currency: p.string(),
+    discoverable: p.boolean().default(false),
+    embedOrigins: p.array().default([]),
+    holdMinutes: p.integer().default(10),
+    feePerTicketMinor: p.integer().default(0),
+    paymentProvider: p.string().default('sandbox'),
+    createdAt: p.datetime(),
+    deletedAt: p.datetime().nullable(),
+  },
+});
+export type ShopRow = InstanceType<typeof Shop.class>;
+
+export const Event = defineEntity({
+  name: 'Event',
+  tableName: 'events',
+  properties: {
+    id: p.string().primary(),
+    shopId: p.string(),
+    title: p.string(),
+    venue: p.string().nullable(),
+    startsAt: p.datetime(),
+    endsAt: p.datetime().nullable(),
+    createdAt: p.datetime(),
+  },
+});
+export type EventRow = InstanceType<typeof Event.class>;
+
+export const Pool = defineEntity({
+  name: 'Pool',
+  tableName: 'pools',
+  properties: {
+    id: p.string().primary(),
+    shopId: p.string(),
+    eventId: p.string().nullable(),
+    title: p.string().nullable(),
+    capacity: p.integer(),
+    availableCount: p.integer(),
+    authority: p.string().default('tessera'),
+    createdAt: p.datetime(),
+  },
+});
+export type PoolRow = InstanceType<typeof Pool.class>;
+
+export const Tier = defineEntity({
+  name: 'Tier',
+  tableName: 'tiers',
+  properties: {
+    id: p.string().primary(),
+    shopId: p.string(),
+    eventId: p.string(),
+    poolId: p.string(),
+    name: p.string(),
+    priceMinor: p.integer(),
+    currency: p.string(),
+    onSaleStart: p.datetime().nullable(),
+    onSaleEnd: p.datetime().nullable(),
+    maxQtyPerPurchase: p.integer().nullable(),
+    sellable: p.boolean().default(true),
+    allowedGeos: p.array().default([]),
+    allowedSchemes: p.array().default([]),
+    createdAt: p.datetime(),
+  },
+});
+export type TierRow = InstanceType<typeof Tier.class>;

@@ -1,0 +1,50 @@
+/** create_shop: a new shop in the caller's organization (merchant:admin). */
+import { z } from 'zod';
+import { defineTool } from '../../orchestrator/tool.ts';
+import { ToolError } from '../../orchestrator/errors.ts';
+import { organizationOf } from '../../orchestrator/principal.ts';
+import { Shop } from '../../storage/entities/catalog.ts';
+import { newId } from '../../storage/ids.ts';
+import { Currency, Minor, ShopOut } from '../schemas.ts';
+import { shopOut } from '../serialize.ts';
+
+export const createShop = defineTool({
+  name: 'create_shop',
+  title: 'Create a shop',
+  area: 'integration',
+  description:
+    'Creates a shop (merchant) in the calling organization. Prices in the shop are in its `currency`. ' +
+    '`holdMinutes` is how long a reservation holds places before it expires (default 10). Requires merchant:admin.',
+  input: z.strictObject({
+    name: z.string().trim().min(1).max(200),
+    currency: Currency,
+    holdMinutes: z.number().int().min(1).max(120).optional(),
+    feePerTicketMinor: Minor.optional().describe('Service fee added per ticket, in minor units (default 0).'),
+    discoverable: z.boolean().optional().describe('Whether the shop appears in the public discovery window (default false).'),
+  }),
+  output: ShopOut,
+  errors: ['insufficient_scope'],
+  auth: { principals: ['api_key', 'console_user'], scopes: ['merchant:admin'], roles: ['owner'] },
+  http: { method: 'POST', path: '/v1/integration/shops', status: 201 },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  idempotency: 'optional',
+  async handler(input, { em, principal, clock }) {
+    const organizationId = organizationOf(principal);
+    if (!organizationId) throw new ToolError('forbidden');
+    const shop = em.create(Shop, {
+      id: newId('shop'),
+      organizationId,
+      name: input.name,
+      currency: input.currency,
+      holdMinutes: input.holdMinutes ?? 10,
+      feePerTicketMinor: input.feePerTicketMinor ?? 0,
+      discoverable: input.discoverable ?? false,
+      embedOrigins: [],
+      paymentProvider: 'sandbox',
+      createdAt: clock.now(),
+      deletedAt: null,
+    });
+    await em.flush();
+    return shopOut(shop);
+  },
+});

@@ -1,0 +1,27 @@
+/** list_pools: a shop's inventory pools with live availability (spec §4.1). */
+import { z } from 'zod';
+import { requireShop } from '../../orchestrator/access.ts';
+import { defineTool } from '../../orchestrator/tool.ts';
+import { Pool } from '../../storage/entities/catalog.ts';
+import { PoolOut } from '../schemas.ts';
+import { poolOut } from '../serialize.ts';
+
+export const listPools = defineTool({
+  name: 'list_pools',
+  title: 'List inventory pools',
+  area: 'integration',
+  description:
+    'Lists the inventory pools of a shop with live availability. `availableCount` is the live number of places left ' +
+    'and is the oversell arbiter for every tier on the pool. Requires an API key with scope merchant:read.',
+  input: z.strictObject({ merchantId: z.string().min(1).describe('The shop (merchant) id, e.g. shop_…') }),
+  output: z.looseObject({ pools: z.array(PoolOut) }),
+  errors: ['not_found', 'insufficient_scope'],
+  auth: { principals: ['api_key', 'console_user'], scopes: ['merchant:read'] },
+  http: { method: 'GET', path: '/v1/integration/pools' },
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  async handler({ merchantId }, { em, principal }) {
+    await requireShop(em, principal, merchantId);
+    const pools = await em.find(Pool, { shopId: merchantId }, { orderBy: { id: 'asc' } });
+    return { pools: pools.map(poolOut) };
+  },
+});

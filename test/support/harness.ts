@@ -1,0 +1,47 @@
+/** Boots a real server on a real socket (port 0) over a fresh database, with an injected clock. */
+import { pino } from 'pino';
+import { createApp, type App } from '../../src/app.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { ManualClock } from '../../src/orchestrator/clock.ts';
+import { bootstrapOrganization, type BootstrapResult } from '../../src/orchestrator/merchants.ts';
+import type { Scope } from '../../src/orchestrator/principal.ts';
+import type { Database } from '../../src/storage/database.ts';
+import { openTestDatabase } from './database.ts';
+
+export interface Harness {
+  app: App;
+  db: Database;
+  dbUrl: string;
+  url: string;
+  clock: ManualClock;
+  /** A new organization with an owner, a shop and an API key holding `scopes`. */
+  merchant(scopes?: readonly Scope[], name?: string): Promise<BootstrapResult>;
+  close(): Promise<void>;
+}
+
+export const ALL_MERCHANT_SCOPES: readonly Scope[] = ['merchant:read', 'merchant:write', 'merchant:admin'];
+
+export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
+  const { db, url: dbUrl } = await openTestDatabase();
+  const config: Config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATABASE_URL: dbUrl, ...env });
+  const clock = new ManualClock(new Date());
+  const app = await createApp(config, db, { clock, log: pino({ level: 'silent' }) });
+  const url = await app.listen();
+  let n = 0;
+  return {
+    app,
+    db,
+    dbUrl,
+    url,
+    clock,
+    async merchant(scopes = ALL_MERCHANT_SCOPES, name = `Org ${++n}`) {
+      return db.transaction((em) =>
+        bootstrapOrganization(em, { organization: name, email: `owner${n}-${Date.now()}@example.test`, shop: `${name} Shop`, scopes }, clock.now()),
+      );
+    },
+    async close() {
+      await app.close();
+      await db.close();
+    },
+  };
+}
