@@ -5,6 +5,7 @@ import type { Registry } from 'prom-client';
 import type { Orchestrator } from '../orchestrator/invoke.ts';
 import type { Services } from '../orchestrator/services.ts';
 import { ToolError } from '../orchestrator/errors.ts';
+import { buildMcpRouter } from '../protocols/mcp/http.ts';
 import { buildOpenApi } from './openapi.ts';
 import { buildToolRouter } from './routes.ts';
 import { sendError } from './http.ts';
@@ -46,7 +47,20 @@ export function buildRestRouter(deps: RestDeps): Router {
   router.use(tools.routes());
   router.use(tools.allowedMethods({ throw: false }));
 
+  const mcp = buildMcpRouter({ orchestrator, services });
+  router.use(mcp.routes());
+
+  const known = orchestrator.tools.map((t) => ({
+    method: t.http.method,
+    pattern: new RegExp(`^${t.http.path.replace(/\{\w+\}/g, '[^/]+')}$`),
+  }));
   router.all('/v1/{*rest}', (ctx) => {
+    const allowed = [...new Set(known.filter((k) => k.pattern.test(ctx.path)).map((k) => k.method))];
+    if (allowed.length) {
+      ctx.set('Allow', allowed.join(', '));
+      sendError(ctx, 405, new ToolError('method_not_allowed', `${ctx.method} is not allowed here; use ${allowed.join(' or ')}.`).toBody());
+      return;
+    }
     sendError(ctx, 404, new ToolError('route_not_found', `No operation at ${ctx.method} ${ctx.path}.`).toBody());
   });
   return router;

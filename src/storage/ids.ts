@@ -17,6 +17,7 @@ export const ID_PREFIXES = {
   ticket: 'tkt',
   payment: 'pay',
   webhook: 'whk',
+  webhookEvent: 'whe',
   delivery: 'dlv',
   outbox: 'obx',
   buyer: 'byr',

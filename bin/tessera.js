@@ -1,0 +1,20 @@
+#!/usr/bin/env node
+// The `tessera` command. Runs src/cli.ts on the project's pinned Node.js (TypeScript via type stripping);
+// when started by an older system Node, it re-runs itself with the pinned one from node_modules.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 22 || (major === 22 && minor < 17)) {
+  const pinned = join(root, 'node_modules', 'node', 'bin', 'node');
+  if (!existsSync(pinned)) {
+    process.stderr.write(`tessera needs Node.js >= 22.17 (found ${process.version}); run \`npm install\` first.\n`);
+    process.exit(1);
+  }
+  const r = spawnSync(pinned, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
+  process.exit(r.status ?? 1);
+}
+await import(join(root, 'src', 'cli.ts'));

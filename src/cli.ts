@@ -1,0 +1,154 @@
+/** The `tessera` command line: serve, mcp (stdio), migrate, bootstrap. Human output goes to stdout, logs to stderr. */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createApp } from './app.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { createLogger } from './log.ts';
+import { bootstrapOrganization } from './orchestrator/merchants.ts';
+import { SCOPES, type Scope } from './orchestrator/principal.ts';
+import { seedDemo, type DemoData } from './seed.ts';
+import { connectDatabase } from './storage/connect.ts';
+import { EmbeddedPostgresError } from './storage/embedded-postgres.ts';
+
+const USAGE = `Usage: tessera <command> [options]
+
+Commands:
+  serve                      Start the HTTP server (REST /v1, MCP /mcp, A2A). Default command.
+  mcp [--token T]            Serve MCP over stdio; the credential comes from --token or TESSERA_TOKEN.
+  migrate                    Apply database migrations and exit.
+  bootstrap --org NAME --email EMAIL --shop NAME [--currency EUR] [--scopes a,b] [--json]
+                             Create an organization, its owner, a shop and an API key.
+
+Environment: PORT, HOST, PUBLIC_URL, DATABASE_URL (unset: embedded PostgreSQL in TESSERA_DATA_DIR), LOG_LEVEL.`;
+
+function fail(message: string, code = 1): never {
+  process.stderr.write(`tessera: ${message}\n`);
+  process.exit(code);
+}
+
+async function serve(config: Config): Promise<void> {
+  const log = createLogger(config.logLevel);
+  const conn = await connectDatabase(config, log);
+  let demo: DemoData | undefined;
+  if (conn.embedded) {
+    const file = join(resolve(config.dataDir), 'demo.json');
+    if (existsSync(file)) demo = JSON.parse(readFileSync(file, 'utf8')) as DemoData;
+    else {
+      demo = await conn.db.transaction((em) => seedDemo(em, new Date()));
+      writeFileSync(file, JSON.stringify(demo, null, 2), { mode: 0o600 });
+    }
+  }
+  const app = await createApp(config, conn.db, { log });
+  const url = await app.listen();
+  const lines = [
+    `Tessera is running at ${url}`,
+    `  REST      ${url}/v1   (OpenAPI: ${url}/v1/openapi.json, reference: ${url}/docs)`,
+    `  MCP       ${url}/mcp  (Streamable HTTP; stdio: npx tessera mcp)`,
+    `  A2A       ${url}/.well-known/agent-card.json`,
+    `  Health    ${url}/healthz  ${url}/readyz  ${url}/metrics`,
+  ];
+  if (demo) {
+    lines.push(
+      '',
+      'Demo data (embedded database):',
+      `  API key   ${demo.apiKey}   (scopes merchant:read, merchant:write, merchant:admin)`,
+      `  Shop      ${demo.shopId}`,
+      `  Event     ${demo.eventId}   Pool ${demo.poolId}`,
+      `  Try:      curl -H "Authorization: Bearer ${demo.apiKey}" "${url}/v1/integration/pools?merchantId=${demo.shopId}"`,
+    );
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await app.close();
+    await conn.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+}
+
+async function migrate(config: Config): Promise<void> {
+  const log = createLogger(config.logLevel);
+  const conn = await connectDatabase(config, log);
+  await conn.close();
+  process.stdout.write('Migrations are up to date.\n');
+}
+
+function parseScopes(raw: string | undefined): Scope[] {
+  if (!raw) return ['merchant:read', 'merchant:write', 'merchant:admin'];
+  const scopes = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const bad = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
+  if (bad.length) fail(`unknown scope ${bad.join(', ')}; allowed: ${SCOPES.join(', ')}`, 2);
+  return scopes as Scope[];
+}
+
+async function bootstrap(config: Config, args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      org: { type: 'string' },
+      email: { type: 'string' },
+      shop: { type: 'string' },
+      currency: { type: 'string' },
+      scopes: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  if (!values.org || !values.email || !values.shop) fail('bootstrap needs --org, --email and --shop', 2);
+  if (!/^[^@\s]+@[^@\s]+$/.test(values.email)) fail('--email is not an e-mail address', 2);
+  const currency = (values.currency ?? 'EUR').toUpperCase();
+  if (!/^[A-Z]{3}$/.test(currency)) fail('--currency must be an ISO 4217 code such as EUR', 2);
+  const log = createLogger(config.logLevel);
+  const conn = await connectDatabase(config, log);
+  const result = await conn.db.transaction((em) =>
+    bootstrapOrganization(
+      em,
+      { organization: values.org!, email: values.email!, shop: values.shop!, currency, scopes: parseScopes(values.scopes) },
+      new Date(),
+    ),
+  );
+  await conn.close();
+  if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
+  else {
+    process.stdout.write(
+      `Organization ${result.organizationId}\nOwner        ${result.ownerId}\nShop         ${result.shopId}\n` +
+        `API key      ${result.apiKey}\n(The key is shown once; it is stored hashed.)\n`,
+    );
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command = 'serve', ...rest] = argv;
+  if (command === '--help' || command === '-h' || command === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) fail(err.message, 2);
+    throw err;
+  }
+  switch (command) {
+    case 'serve':
+      return serve(config);
+    case 'migrate':
+      return migrate(config);
+    case 'bootstrap':
+      return bootstrap(config, rest);
+    default:
+      fail(`unknown command "${command}"\n\n${USAGE}`, 2);
+  }
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  if (err instanceof EmbeddedPostgresError) fail(err.message);
+  if (err instanceof Error && /parseArgs|ERR_PARSE_ARGS/.test(`${(err as { code?: string }).code ?? ''}`)) fail(err.message, 2);
+  fail(err instanceof Error ? err.message : String(err));
+});

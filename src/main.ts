@@ -1,0 +1,2 @@
+/** `npm start`: the server (same as `tessera serve`). */
+import './cli.ts';

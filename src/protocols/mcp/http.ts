@@ -1,0 +1,65 @@
+/** MCP over Streamable HTTP at `/mcp`: stateless (a new server and transport per POST), JSON responses, Host/Origin allow-lists. */
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Orchestrator } from '../../orchestrator/invoke.ts';
+import type { Services } from '../../orchestrator/services.ts';
+import { bearerOf, requestInfo } from '../../rest/http.ts';
+import { createMcpServer } from './server.ts';
+
+export interface McpRouterDeps {
+  orchestrator: Orchestrator;
+  services: Services;
+}
+
+function rpcError(ctx: Context, status: number, message: string): void {
+  ctx.status = status;
+  ctx.body = { jsonrpc: '2.0', error: { code: -32000, message }, id: null };
+}
+
+/**
+ * The Host values a request may carry: the public URL's host, and the port the request actually
+ * reached under the listen host, `localhost` and `127.0.0.1`. Computed per request because the
+ * port is known only after listen (port 0 in tests).
+ */
+export function allowedHosts(services: Services, localPort: number | undefined): Set<string> {
+  const hosts = new Set([new URL(services.publicUrl()).host.toLowerCase()]);
+  if (localPort) {
+    const listen = services.config.host.includes(':') ? `[${services.config.host}]` : services.config.host;
+    for (const name of [listen, 'localhost', '127.0.0.1', '[::1]']) hosts.add(`${name.toLowerCase()}:${localPort}`);
+  }
+  return hosts;
+}
+
+/** DNS-rebinding protection: an unknown Host, or a browser Origin other than the public URL's, is refused with 403. */
+function rebindingError(ctx: Context, services: Services): string | undefined {
+  const host = ctx.get('host').toLowerCase();
+  if (!allowedHosts(services, ctx.req.socket.localPort).has(host)) return `Invalid Host header: ${ctx.get('host')}`;
+  const origin = ctx.get('origin');
+  if (origin && origin !== new URL(services.publicUrl()).origin) return `Invalid Origin header: ${origin}`;
+  return undefined;
+}
+
+/** Routes for `/mcp`: POST carries JSON-RPC; GET and DELETE answer 405 (no sessions, no server-initiated stream). */
+export function buildMcpRouter(deps: McpRouterDeps): Router {
+  const { orchestrator, services } = deps;
+  const router = new Router();
+  router.post('/mcp', async (ctx) => {
+    const refused = rebindingError(ctx, services);
+    if (refused) return rpcError(ctx, 403, refused);
+    const server = createMcpServer(orchestrator, bearerOf(ctx), requestInfo(ctx, 'mcp'));
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    ctx.respond = false;
+    ctx.res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(ctx.req, ctx.res);
+  });
+  router.all('/mcp', (ctx) => {
+    ctx.set('Allow', 'POST');
+    rpcError(ctx, 405, 'Method not allowed: this MCP endpoint is stateless; send JSON-RPC with POST.');
+  });
+  return router;
+}

@@ -1,0 +1,70 @@
+/** The MCP projection of the tool registry: one low-level MCP `Server` whose tools are exactly the orchestrator's tools. */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestInfo } from '../../orchestrator/context.ts';
+import { ToolError, type ErrorBody } from '../../orchestrator/errors.ts';
+import type { InvokeResult, Orchestrator } from '../../orchestrator/invoke.ts';
+import { toolInputSchema, toolOutputSchema } from '../../orchestrator/json-schema.ts';
+import type { AnyTool } from '../../orchestrator/tool.ts';
+
+/** The `_meta` key a `tools/call` request carries its idempotency key under (the MCP form of the Idempotency-Key header). */
+export const IDEMPOTENCY_META_KEY = 'tessera/idempotencyKey';
+/** The `_meta` key set to `true` on a result that replays a stored outcome (the MCP form of Idempotent-Replayed). */
+export const REPLAYED_META_KEY = 'tessera/idempotentReplayed';
+
+const INSTRUCTIONS =
+  'Tessera sells live-event tickets. Every tool answers structured JSON; a failed call is an error result whose first ' +
+  `text block is "<code>: <message>". To make a mutating call safe to retry, put a key in params._meta["${IDEMPOTENCY_META_KEY}"] ` +
+  '(required by some tools; a retry with the same key and arguments returns the stored outcome).';
+
+/** The MCP tool listing entry of one tool: the same JSON Schemas OpenAPI and A2A use. */
+export function mcpTool(tool: AnyTool): Tool {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: toolInputSchema(tool) as Tool['inputSchema'],
+    outputSchema: toolOutputSchema(tool) as Tool['outputSchema'],
+    annotations: { title: tool.title, ...tool.annotations },
+  };
+}
+
+const text = (t: string) => ({ type: 'text' as const, text: t });
+
+/** An error result: the code and message for the model, then the full JSON error body. No structuredContent. */
+export function errorResult(error: ErrorBody): CallToolResult {
+  return { isError: true, content: [text(`${error.code}: ${error.message}`), text(JSON.stringify(error))] };
+}
+
+function toCallResult(result: InvokeResult): CallToolResult {
+  const meta = result.replayed ? { _meta: { [REPLAYED_META_KEY]: true } } : {};
+  if (!result.ok) return { ...errorResult(result.error), ...meta };
+  return { structuredContent: result.output, content: [text(JSON.stringify(result.output))], ...meta };
+}
+
+/**
+ * A fresh MCP server that calls tools as the holder of `credential` (a bearer token, or none).
+ * Listing tools needs no credential; every call goes through `orchestrator.invoke`, which authenticates,
+ * authorizes and validates exactly as for REST.
+ */
+export function createMcpServer(orchestrator: Orchestrator, credential: string | undefined, requestInfo: RequestInfo): Server {
+  const server = new Server({ name: 'tessera', version: '1.0.0' }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const tools = orchestrator.tools.map(mcpTool);
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+  server.setRequestHandler(CallToolRequestSchema, async (req): Promise<CallToolResult> => {
+    const key = req.params._meta?.[IDEMPOTENCY_META_KEY];
+    if (key !== undefined && typeof key !== 'string') {
+      return errorResult(new ToolError('invalid_input', `_meta["${IDEMPOTENCY_META_KEY}"] must be a string.`).toBody());
+    }
+    const result = await orchestrator.invoke({
+      tool: req.params.name,
+      input: req.params.arguments ?? {},
+      credential,
+      idempotencyKey: key,
+      request: { ...requestInfo, surface: 'mcp' },
+    });
+    return toCallResult(result);
+  });
+  return server;
+}

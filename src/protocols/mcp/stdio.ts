@@ -1,0 +1,46 @@
+/** MCP over stdio (`tessera mcp`): the app's orchestrator served on stdin/stdout as one credential, with no HTTP listener. */
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { createApp } from '../../app.ts';
+import type { Config } from '../../config.ts';
+import { createLogger } from '../../log.ts';
+import { connectDatabase } from '../../storage/connect.ts';
+import { createMcpServer } from './server.ts';
+
+export interface McpStdioOptions {
+  config: Config;
+  /** The bearer credential every call is made with; defaults to `config.token` (TESSERA_TOKEN). */
+  token?: string | undefined;
+}
+
+/**
+ * Connects the database, builds the app without listening and serves MCP on stdio until stdin
+ * closes or SIGINT/SIGTERM arrives, then releases everything. stdout carries JSON-RPC only:
+ * the logger writes to stderr and stray console output is sent there too.
+ */
+export async function runMcpStdio(opts: McpStdioOptions): Promise<void> {
+  console.log = console.info = console.debug = console.error;
+  const { config } = opts;
+  const token = opts.token ?? config.token;
+  const log = createLogger(config.logLevel);
+  const connected = await connectDatabase(config, log);
+  try {
+    const app = await createApp(config, connected.db, { log });
+    if (!token) log.warn('no credential (TESSERA_TOKEN or --token): tools can be listed, but calls answer unauthenticated');
+    const server = createMcpServer(app.orchestrator, token, { surface: 'mcp' });
+    const transport = new StdioServerTransport();
+    let stop = () => {};
+    const closed = new Promise<void>((resolve) => (stop = resolve));
+    const signals = ['SIGINT', 'SIGTERM'] as const;
+    process.stdin.once('end', stop).once('close', stop);
+    for (const s of signals) process.once(s, stop);
+    transport.onclose = stop;
+    await server.connect(transport);
+    log.info({ tools: app.orchestrator.tools.length }, 'MCP server on stdio');
+    await closed;
+    for (const s of signals) process.off(s, stop);
+    await server.close();
+    await app.close();
+  } finally {
+    await connected.close();
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * The transactional outbox: a domain event is written in the same transaction as the state change
+ * it describes, so no committed change is ever without its event (and no event without its change).
+ * Delivery to subscribers happens afterwards (see the webhook dispatcher).
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql } from '../storage/database.ts';
+import { newId } from '../storage/ids.ts';
+
+/** Event kinds merchants can subscribe to. */
+export const WEBHOOK_EVENT_TYPES = [
+  'order.completed',
+  'order.pending',
+  'order.refunded',
+  'reservation.released',
+  'reservation.expired',
+  'payment.failed',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+export interface DomainEvent {
+  shopId: string;
+  type: WebhookEventType;
+  data: Record<string, unknown>;
+  now: Date;
+}
+
+/** Records an event inside the caller's transaction; returns its id (`evt_…` ids are events of the catalog, so `whe_…`). */
+export async function emitEvent(em: EntityManager, event: DomainEvent): Promise<string> {
+  const id = newId('webhookEvent', event.now);
+  await sql(em, 'insert into webhook_events (id, shop_id, type, data, created_at) values (?, ?, ?, ?::jsonb, ?)', [
+    id,
+    event.shopId,
+    event.type,
+    JSON.stringify(event.data),
+    event.now,
+  ]);
+  return id;
+}

@@ -1,0 +1,126 @@
+/** The MCP projection: the same tools, schemas, authorization and errors over in-memory and Streamable HTTP transports. */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { toolInputSchema, toolOutputSchema } from '../../src/orchestrator/json-schema.ts';
+import { startHarness, type Harness } from '../support/harness.ts';
+import { callTool, MCP_SURFACES } from '../support/mcp.ts';
+
+let h: Harness;
+const clients: Client[] = [];
+before(async () => {
+  h = await startHarness();
+});
+after(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+  await h?.close();
+});
+
+for (const [surface, connect] of Object.entries(MCP_SURFACES)) {
+  describe(surface, () => {
+    const open = async (token?: string) => {
+      const client = await connect(h, token);
+      clients.push(client);
+      return client;
+    };
+
+    test('tools/list offers every tool with the registry schemas and annotations', async () => {
+      const client = await open();
+      const { tools } = await client.listTools();
+      assert.deepEqual(tools.map((t) => t.name), h.app.orchestrator.tools.map((t) => t.name));
+      for (const tool of h.app.orchestrator.tools) {
+        const listed = tools.find((t) => t.name === tool.name)!;
+        assert.deepEqual(listed.inputSchema, toolInputSchema(tool), tool.name);
+        assert.deepEqual(listed.outputSchema, toolOutputSchema(tool), tool.name);
+        assert.equal(listed.title, tool.title);
+        assert.equal(listed.description, tool.description);
+        assert.deepEqual(listed.annotations, { title: tool.title, ...tool.annotations });
+      }
+    });
+
+    test('list_pools returns the shop pools with live availability', async () => {
+      const m = await h.merchant();
+      const client = await open(m.apiKey);
+      const pool = await callTool(client, 'create_pool', { merchantId: m.shopId, capacity: 40, title: 'Balcony' });
+      assert.ok(pool.ok, JSON.stringify(pool));
+      const list = await callTool(client, 'list_pools', { merchantId: m.shopId });
+      assert.ok(list.ok, JSON.stringify(list));
+      assert.equal(list.output.pools.length, 1);
+      assert.equal(list.output.pools[0].id, pool.output.id);
+      assert.equal(list.output.pools[0].availableCount, 40);
+    });
+
+    test('create_tier saves the tier and its restrictions', async () => {
+      const m = await h.merchant();
+      const client = await open(m.apiKey);
+      const event = await callTool(client, 'create_event', { merchantId: m.shopId, title: 'Gig', startsAt: '2030-05-01T19:00:00Z' });
+      assert.ok(event.ok, JSON.stringify(event));
+      const pool = await callTool(client, 'create_pool', { merchantId: m.shopId, eventId: event.output.id, capacity: 10 });
+      assert.ok(pool.ok, JSON.stringify(pool));
+      const tier = await callTool(client, 'create_tier', {
+        eventId: event.output.id,
+        poolId: pool.output.id,
+        name: 'General admission',
+        priceMinor: 4500,
+        maxQtyPerPurchase: 4,
+        allowedGeos: ['DE', 'AT'],
+        allowedSchemes: ['visa'],
+      });
+      assert.ok(tier.ok, JSON.stringify(tier));
+      assert.equal(tier.output.name, 'General admission');
+      assert.equal(tier.output.maxQtyPerPurchase, 4);
+      assert.deepEqual(tier.output.allowedGeos, ['DE', 'AT']);
+      assert.equal(tier.output.availableCount, 10);
+    });
+
+    test('an unknown field is refused with unknown_field', async () => {
+      const m = await h.merchant();
+      const client = await open(m.apiKey);
+      const r = await callTool(client, 'create_tier', { eventId: 'evt_x', poolId: 'pool_x', name: 'A', priceMinor: 1, colour: 'red' });
+      assert.equal(r.ok, false);
+      assert.equal(!r.ok && r.code, 'unknown_field');
+      assert.deepEqual(!r.ok && r.error.details.fields, ['colour']);
+    });
+
+    test('a key without the required scope gets insufficient_scope', async () => {
+      const m = await h.merchant(['merchant:write']);
+      const client = await open(m.apiKey);
+      const r = await callTool(client, 'list_pools', { merchantId: m.shopId });
+      assert.equal(!r.ok && r.code, 'insufficient_scope');
+    });
+
+    test("another organization's shop answers not_found", async () => {
+      const mine = await h.merchant();
+      const theirs = await h.merchant();
+      const client = await open(mine.apiKey);
+      const r = await callTool(client, 'list_pools', { merchantId: theirs.shopId });
+      assert.equal(!r.ok && r.code, 'not_found');
+    });
+
+    test('without a credential tools are listed but calls answer unauthenticated', async () => {
+      const client = await open();
+      assert.ok((await client.listTools()).tools.length > 0);
+      const r = await callTool(client, 'list_pools', { merchantId: 'shop_x' });
+      assert.equal(!r.ok && r.code, 'unauthenticated');
+    });
+
+    test('an unknown tool is an error result with not_found', async () => {
+      const m = await h.merchant();
+      const r = await callTool(await open(m.apiKey), 'no_such_tool', {});
+      assert.equal(!r.ok && r.code, 'not_found');
+    });
+
+    test('an idempotency key in _meta replays the stored outcome', async () => {
+      const m = await h.merchant();
+      const client = await open(m.apiKey);
+      const args = { merchantId: m.shopId, capacity: 5 };
+      const first = await callTool(client, 'create_pool', args, { idempotencyKey: 'k-1' });
+      const again = await callTool(client, 'create_pool', args, { idempotencyKey: 'k-1' });
+      assert.ok(first.ok && again.ok);
+      assert.equal(again.output.id, first.output.id);
+      assert.deepEqual([first.replayed, again.replayed], [false, true]);
+      const other = await callTool(client, 'create_pool', { ...args, capacity: 6 }, { idempotencyKey: 'k-1' });
+      assert.equal(!other.ok && other.code, 'idempotency_conflict');
+    });
+  });
+}
