@@ -8,6 +8,7 @@ import { createLogger } from './log.ts';
 import { bootstrapOrganization } from './orchestrator/merchants.ts';
 import { SCOPES, type Scope } from './orchestrator/principal.ts';
 import { seedDemo, type DemoData } from './seed.ts';
+import { runMcpStdio } from './protocols/mcp/stdio.ts';
 import { connectDatabase } from './storage/connect.ts';
 import { EmbeddedPostgresError } from './storage/embedded-postgres.ts';
 
@@ -140,6 +141,10 @@ async function main(argv: string[]): Promise<void> {
       return serve(config);
     case 'migrate':
       return migrate(config);
+    case 'mcp': {
+      const { values } = parseArgs({ args: rest, options: { token: { type: 'string' } }, strict: true });
+      return runMcpStdio({ config, token: values.token });
+    }
     case 'bootstrap':
       return bootstrap(config, rest);
     default:

@@ -5,7 +5,9 @@ import type { Registry } from 'prom-client';
 import type { Orchestrator } from '../orchestrator/invoke.ts';
 import type { Services } from '../orchestrator/services.ts';
 import { ToolError } from '../orchestrator/errors.ts';
+import { buildA2aRouter } from '../protocols/a2a/router.ts';
 import { buildMcpRouter } from '../protocols/mcp/http.ts';
+import { buildDocsRouter } from './docs-page.ts';
 import { buildOpenApi } from './openapi.ts';
 import { buildToolRouter } from './routes.ts';
 import { sendError } from './http.ts';
@@ -27,6 +29,7 @@ export function buildRestRouter(deps: RestDeps): Router {
     if (!openapi || openapi.url !== url) openapi = { url, doc: buildOpenApi(orchestrator.tools, { serverUrl: url }) };
     ctx.body = openapi.doc;
   });
+  router.use(buildDocsRouter().routes());
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
   });
@@ -49,6 +52,9 @@ export function buildRestRouter(deps: RestDeps): Router {
 
   const mcp = buildMcpRouter({ orchestrator, services });
   router.use(mcp.routes());
+
+  const a2a = buildA2aRouter({ orchestrator, services });
+  router.use(a2a.routes());
 
   const known = orchestrator.tools.map((t) => ({
     method: t.http.method,

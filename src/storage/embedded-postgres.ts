@@ -53,28 +53,49 @@ function pidAlive(pid: number): boolean {
   }
 }
 
-/** A postmaster.pid left by a killed process: stop the orphan server if it is ours, then remove the file. */
-async function recoverStaleServer(pgDir: string): Promise<void> {
+function cmdlineOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+  } catch {
+    return '';
+  }
+}
+
+function parentOf(pid: number): number {
+  try {
+    return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[1]);
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Looks at a postmaster.pid in the data directory. A server still owned by another live Tessera
+ * process is shared (its port is returned). One orphaned by a killed process is stopped; a pid
+ * file naming a dead process is removed. Returns the port to share, or undefined to start our own.
+ */
+async function inspectExistingServer(pgDir: string): Promise<number | undefined> {
   const pidFile = join(pgDir, 'postmaster.pid');
-  if (!existsSync(pidFile)) return;
-  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  if (!existsSync(pidFile)) return undefined;
+  const fields = readFileSync(pidFile, 'utf8').split('\n');
+  const pid = Number(fields[0]);
   if (Number.isInteger(pid) && pid > 0 && pidAlive(pid)) {
-    let cmd = '';
-    try {
-      cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
-    } catch {
-      /* not readable: treat as not ours */
-    }
-    if (!(cmd.includes('postgres') && cmd.includes(pgDir))) {
+    if (!(cmdlineOf(pid).includes('postgres') && cmdlineOf(pid).includes(pgDir))) {
       throw new EmbeddedPostgresError(
         `${pidFile} names process ${pid}, which is not this data directory's PostgreSQL. Stop that process or remove the file.`,
       );
+    }
+    const parent = parentOf(pid);
+    if (parent > 1 && pidAlive(parent) && /\bnode\b|tessera/.test(cmdlineOf(parent))) {
+      const port = Number(fields[3]);
+      if (Number.isInteger(port) && port > 0) return port;
     }
     process.kill(pid, 'SIGINT');
     for (let i = 0; i < 100 && pidAlive(pid); i++) await delay(100);
     if (pidAlive(pid)) throw new EmbeddedPostgresError(`The PostgreSQL server left running (pid ${pid}) did not stop.`);
   }
   rmSync(pidFile, { force: true });
+  return undefined;
 }
 
 /** Root runs PostgreSQL as the `postgres` user, which must be able to reach the data directory. */
@@ -117,7 +138,8 @@ export async function startEmbeddedPostgres(
   mkdirSync(dataDir, { recursive: true, mode: 0o755 });
   checkReachable(pgDir);
   const creds = loadCredentials(dataDir);
-  const port = await freePort();
+  const shared = existsSync(join(pgDir, 'PG_VERSION')) ? await inspectExistingServer(pgDir) : undefined;
+  const port = shared ?? (await freePort());
   const lines: string[] = [];
   const onLog = (m: unknown) => {
     const text = String(m).trim();
@@ -145,8 +167,7 @@ export async function startEmbeddedPostgres(
       rmSync(pgDir, { recursive: true, force: true });
       await pg.initialise();
     }
-    await recoverStaleServer(pgDir);
-    await pg.start();
+    if (shared === undefined) await pg.start();
   } catch (err) {
     if (err instanceof EmbeddedPostgresError) throw err;
     const detail = lines.slice(-5).join(' | ') || (err instanceof Error ? err.message : 'no output');
@@ -166,5 +187,6 @@ export async function startEmbeddedPostgres(
     return `${base}/${name}`;
   };
   const url = await createDatabase('tessera');
-  return { url, port, stop: () => pg.stop(), createDatabase };
+  // A server shared with another live process is that process's to stop.
+  return { url, port, stop: () => (shared === undefined ? pg.stop() : Promise.resolve()), createDatabase };
 }

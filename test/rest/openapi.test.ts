@@ -1,0 +1,101 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ERRORS } from '../../src/orchestrator/errors.ts';
+import { toolInputSchema } from '../../src/orchestrator/json-schema.ts';
+import { TOOLS } from '../../src/tools/index.ts';
+import { startHarness, type Harness } from '../support/harness.ts';
+import { restClient } from '../support/rest.ts';
+
+let h: Harness;
+let doc: any;
+before(async () => {
+  h = await startHarness();
+  const res = await restClient(h.url).get('/v1/openapi.json');
+  assert.equal(res.status, 200);
+  doc = res.body;
+});
+after(async () => {
+  await h?.close();
+});
+
+function operations(): any[] {
+  return Object.values(doc.paths as Record<string, Record<string, any>>).flatMap((item) => Object.values(item));
+}
+
+test('the OpenAPI document is 3.1.0, API version 1.0.0, with bearerAuth (HTTP bearer, JWT) as default security', () => {
+  assert.equal(doc.openapi, '3.1.0');
+  assert.equal(doc.info.version, '1.0.0');
+  assert.deepEqual(doc.components.securitySchemes.bearerAuth, {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: doc.components.securitySchemes.bearerAuth.description,
+  });
+  assert.deepEqual(doc.security, [{ bearerAuth: [] }]);
+  assert.equal(doc.servers[0].url, h.url);
+});
+
+test('every tool is one operation: operationId = tool name, tag = area, path and method from the definition', () => {
+  const ops = operations();
+  assert.equal(ops.length, TOOLS.length);
+  for (const tool of TOOLS) {
+    const op = doc.paths[tool.http.path]?.[tool.http.method.toLowerCase()];
+    assert.ok(op, `${tool.name} missing at ${tool.http.method} ${tool.http.path}`);
+    assert.equal(op.operationId, tool.name);
+    assert.deepEqual(op.tags, [tool.area]);
+    assert.ok(doc.tags.some((t: any) => t.name === tool.area), `tag ${tool.area} declared`);
+  }
+});
+
+test('each operation documents its declared error codes with the shared error schema', () => {
+  for (const tool of TOOLS) {
+    const op = doc.paths[tool.http.path][tool.http.method.toLowerCase()];
+    for (const code of tool.errors) {
+      const res = op.responses[String(ERRORS[code].status)];
+      assert.ok(res, `${tool.name}: no ${ERRORS[code].status} response for ${code}`);
+      assert.match(res.description, new RegExp(`\`${code}\``));
+      assert.equal(res.content['application/json'].schema.$ref, '#/components/schemas/Error');
+    }
+  }
+});
+
+test('request parameters and bodies carry the tool input schema, closed to unknown fields', () => {
+  for (const tool of TOOLS) {
+    const op = doc.paths[tool.http.path][tool.http.method.toLowerCase()];
+    const input = toolInputSchema(tool) as { properties: Record<string, unknown> };
+    const documented = new Set<string>([
+      ...op.parameters.filter((p: any) => p.in !== 'header').map((p: any) => p.name),
+      ...Object.keys(op.requestBody?.content['application/json'].schema.properties ?? {}),
+    ]);
+    assert.deepEqual([...documented].sort(), Object.keys(input.properties).sort(), tool.name);
+    if (op.requestBody) assert.equal(op.requestBody.content['application/json'].schema.additionalProperties, false);
+  }
+});
+
+test('a real OpenAPI linter (Redocly, recommended rules) passes on the document', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tessera-openapi-'));
+  const file = join(dir, 'openapi.json');
+  writeFileSync(file, JSON.stringify(doc));
+  const r = spawnSync(process.execPath, ['node_modules/.bin/redocly', 'lint', file, '--format', 'stylish'], {
+    encoding: 'utf8',
+    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
+    timeout: 60_000,
+  });
+  assert.equal(r.status, 0, `redocly lint failed:\n${r.stdout}\n${r.stderr}`);
+  assert.doesNotMatch(r.stdout + r.stderr, /\berror\b/i);
+});
+
+test('the API reference page is served from local assets', async () => {
+  const api = restClient(h.url);
+  const page = await api.get('/docs');
+  assert.equal(page.status, 200);
+  assert.match(String(page.body), /swagger-ui-bundle\.js/);
+  assert.doesNotMatch(String(page.body), /https?:\/\//, 'no CDN or remote asset');
+  const js = await fetch(new URL('/docs/assets/swagger-ui-bundle.js', h.url));
+  assert.equal(js.status, 200);
+  assert.ok((await js.arrayBuffer()).byteLength > 100_000);
+});
