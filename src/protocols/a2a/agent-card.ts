@@ -1,0 +1,126 @@
+/** The A2A agent card, generated from the tool registry: one skill per tool, its input schema kept machine-readable. */
+import type { AgentCard, AgentSkill } from '@a2a-js/sdk';
+import { toolInputSchema, toolOutputSchema, type JsonSchema } from '../../orchestrator/json-schema.ts';
+import type { AnyTool } from '../../orchestrator/tool.ts';
+
+/** Where the JSON-RPC binding listens, relative to the public URL. */
+export const A2A_JSONRPC_PATH = '/a2a/jsonrpc';
+
+/**
+ * The card extension that carries every skill's JSON Schemas. `AgentSkill` has no free-form field
+ * and `AgentCard.toJSON` drops unknown keys, but an extension's `params` survives serialization and
+ * the SDK client's card resolver, so `params.skills[<tool name>]` = `{ inputSchema, outputSchema }`.
+ */
+export const SKILL_SCHEMAS_EXTENSION = 'urn:tessera:a2a:skill-schemas:v1';
+
+/** The API version, the same as the OpenAPI document's. */
+const CARD_VERSION = '1.0.0';
+
+/** A one-line, TypeScript-like rendering of a JSON Schema, for the skill description. */
+export function compactSchema(s: JsonSchema): string {
+  if (Array.isArray(s.anyOf)) return (s.anyOf as JsonSchema[]).map(compactSchema).join(' | ');
+  if (Array.isArray(s.enum)) return s.enum.map((v) => JSON.stringify(v)).join(' | ');
+  if (s.type === 'array') {
+    const item = compactSchema((s.items ?? {}) as JsonSchema);
+    return item.includes(' | ') ? `(${item})[]` : `${item}[]`;
+  }
+  if (s.type === 'object' && s.properties) {
+    const required = new Set((s.required ?? []) as string[]);
+    const fields = Object.entries(s.properties as Record<string, JsonSchema>).map(
+      ([k, v]) => `${k}${required.has(k) ? '' : '?'}: ${compactSchema(v)}`,
+    );
+    return `{ ${fields.join(', ')} }`;
+  }
+  if (s.type === 'string' && typeof s.format === 'string') return s.format;
+  return typeof s.type === 'string' ? s.type : 'any';
+}
+
+/** A minimal input satisfying the schema's shape (required fields only), with placeholder values. */
+function exampleOf(s: JsonSchema, name = 'value'): unknown {
+  if (Array.isArray(s.anyOf)) return exampleOf((s.anyOf as JsonSchema[]).find((b) => b.type !== 'null') ?? {}, name);
+  if (Array.isArray(s.enum)) return s.enum[0];
+  switch (s.type) {
+    case 'object': {
+      const props = (s.properties ?? {}) as Record<string, JsonSchema>;
+      const required = (s.required ?? []) as string[];
+      return Object.fromEntries(required.map((k) => [k, exampleOf(props[k] ?? {}, k)]));
+    }
+    case 'array':
+      return [];
+    case 'integer':
+    case 'number':
+      return typeof s.minimum === 'number' ? Math.max(s.minimum, 1) : 1;
+    case 'boolean':
+      return true;
+    case 'string':
+      return s.format === 'date-time' ? '2030-01-01T20:00:00Z' : `<${name}>`;
+    default:
+      return null;
+  }
+}
+
+function skillOf(tool: AnyTool): AgentSkill {
+  const input = toolInputSchema(tool);
+  return {
+    id: tool.name,
+    name: tool.title,
+    description: `${tool.description}\n\nSend a data part {"skill": "${tool.name}", "input": ${compactSchema(input)}}.`,
+    tags: [tool.area],
+    examples: [JSON.stringify({ skill: tool.name, input: exampleOf(input) })],
+    inputModes: ['application/json'],
+    outputModes: ['application/json'],
+    // Public tools need no credential: an empty requirement overrides the card-level bearer one.
+    securityRequirements: tool.auth.public ? [{ schemes: {} }] : [],
+  };
+}
+
+/** The card for tools served at `publicUrl`; serve it with `AgentCard.toJSON(card)` (proto-JSON oneofs). */
+export function buildAgentCard(tools: readonly AnyTool[], publicUrl: string): AgentCard {
+  const schemas = Object.fromEntries(
+    tools.map((t) => [t.name, { inputSchema: toolInputSchema(t), outputSchema: toolOutputSchema(t) }]),
+  );
+  return {
+    name: 'Tessera',
+    description:
+      'Secure agentic checkout for live-events ticketing. Every skill is one Tessera operation: send a message with a ' +
+      'data part {"skill": "<skill id>", "input": {...}, "idempotencyKey"?: "..."} and read the result from the ' +
+      'completed task\'s data artifact. Errors come back as a task state with a data part {code, message, details?}.',
+    version: CARD_VERSION,
+    provider: { organization: 'Tessera', url: publicUrl },
+    documentationUrl: `${publicUrl}/v1/openapi.json`,
+    iconUrl: undefined,
+    supportedInterfaces: [
+      { url: `${publicUrl}${A2A_JSONRPC_PATH}`, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' },
+    ],
+    capabilities: {
+      streaming: false,
+      pushNotifications: false,
+      extendedAgentCard: false,
+      extensions: [
+        {
+          uri: SKILL_SCHEMAS_EXTENSION,
+          description: 'params.skills maps each skill id to its input and output JSON Schemas (draft 2020-12).',
+          required: false,
+          params: { skills: schemas },
+        },
+      ],
+    },
+    securitySchemes: {
+      bearer: {
+        scheme: {
+          $case: 'httpAuthSecurityScheme',
+          value: {
+            scheme: 'Bearer',
+            bearerFormat: 'JWT',
+            description: 'An API key (tsk_…), a console or buyer session JWT, or an agent token (tag_…).',
+          },
+        },
+      },
+    },
+    securityRequirements: [{ schemes: { bearer: { list: [] } } }],
+    defaultInputModes: ['application/json'],
+    defaultOutputModes: ['application/json'],
+    skills: tools.map(skillOf),
+    signatures: [],
+  };
+}

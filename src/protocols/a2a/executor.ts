@@ -1,0 +1,121 @@
+/** The A2A executor: a message's `{ skill, input }` data part becomes one orchestrator call, its outcome a task state. */
+import { Role, TaskState, type Message, type Part, type Task, type TaskStatus } from '@a2a-js/sdk';
+import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
+import type { Clock } from '../../orchestrator/clock.ts';
+import type { RequestInfo } from '../../orchestrator/context.ts';
+import { ToolError, type ErrorBody } from '../../orchestrator/errors.ts';
+import type { Orchestrator } from '../../orchestrator/invoke.ts';
+
+/** ServerCallContext state keys the router fills: the bearer credential and the transport request info. */
+export const STATE_CREDENTIAL = 'tessera.credential';
+export const STATE_REQUEST = 'tessera.request';
+
+const ENVELOPE_KEYS = ['skill', 'input', 'idempotencyKey'];
+
+/**
+ * The state a refusal ends in, derived from the error's HTTP status so new codes map themselves:
+ * 401 → AUTH_REQUIRED; 400/413/415 → INPUT_REQUIRED (fix the input, resend, even on the same task);
+ * 5xx or anything carrying `retryAfter` (429, idempotency_in_flight) → FAILED (retry later);
+ * every other 4xx (403, 404, 409, 422, …) → REJECTED.
+ */
+export function stateForError(status: number, error: ErrorBody): TaskState {
+  if (status === 401) return TaskState.TASK_STATE_AUTH_REQUIRED;
+  if (status === 400 || status === 413 || status === 415) return TaskState.TASK_STATE_INPUT_REQUIRED;
+  if (status >= 500 || error.retryAfter !== undefined) return TaskState.TASK_STATE_FAILED;
+  return TaskState.TASK_STATE_REJECTED;
+}
+
+const dataPart = (value: unknown): Part => ({ content: { $case: 'data', value }, mediaType: 'application/json', filename: '', metadata: undefined });
+const textPart = (value: string): Part => ({ content: { $case: 'text', value }, mediaType: 'text/plain', filename: '', metadata: undefined });
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+interface SkillCall {
+  skill: string;
+  input: unknown;
+  idempotencyKey: string | undefined;
+}
+
+/** Reads the `{ skill, input, idempotencyKey? }` envelope from the message's data parts, or throws a ToolError. */
+function readCall(message: Message): SkillCall {
+  const data = message.parts.flatMap((p) => (p.content?.$case === 'data' ? [p.content.value as unknown] : []));
+  const envelope = data.find((d) => isObject(d) && 'skill' in d) ?? data[0];
+  const shape = 'send a data part {"skill": "<skill id>", "input": {...}}; the agent card lists the skills';
+  if (envelope === undefined) throw new ToolError('invalid_input', `The message has no data part: ${shape}.`, { field: 'parts' });
+  if (!isObject(envelope)) throw new ToolError('invalid_input', `The data part must be a JSON object: ${shape}.`, { field: 'parts' });
+  const fields = Object.keys(envelope).filter((k) => !ENVELOPE_KEYS.includes(k));
+  if (fields.length) throw new ToolError('unknown_field', `Unknown field: ${fields.join(', ')}.`, { fields, field: fields[0] });
+  const { skill, input, idempotencyKey } = envelope;
+  if (typeof skill !== 'string' || !skill) throw new ToolError('invalid_input', `The data part names no skill: ${shape}.`, { field: 'skill' });
+  if (idempotencyKey !== undefined && typeof idempotencyKey !== 'string') {
+    throw new ToolError('invalid_input', 'idempotencyKey must be a string.', { field: 'idempotencyKey' });
+  }
+  return { skill, input: input ?? {}, idempotencyKey };
+}
+
+/** Runs tools for A2A messages; every call publishes a task and ends it in exactly one state. */
+export class ToolExecutor implements AgentExecutor {
+  private readonly orchestrator: Orchestrator;
+  private readonly clock: Clock;
+
+  constructor(orchestrator: Orchestrator, clock: Clock) {
+    this.orchestrator = orchestrator;
+    this.clock = clock;
+  }
+
+  async execute(rc: RequestContext, bus: ExecutionEventBus): Promise<void> {
+    const { taskId, contextId } = rc;
+    const status = (state: TaskState, parts?: Part[]): TaskStatus => ({
+      state,
+      timestamp: this.clock.now().toISOString(),
+      message: parts && {
+        messageId: crypto.randomUUID(), taskId, contextId, role: Role.ROLE_AGENT, parts,
+        metadata: undefined, extensions: [], referenceTaskIds: [],
+      },
+    });
+    const working = status(TaskState.TASK_STATE_WORKING);
+    const task: Task = rc.task
+      ? { ...rc.task, status: working }
+      : { id: taskId, contextId, status: working, artifacts: [], history: [rc.userMessage], metadata: undefined };
+    bus.publish(AgentEvent.task(task));
+    const end = (state: TaskState, parts?: Part[]) =>
+      bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: status(state, parts), metadata: undefined }));
+    const refuse = (httpStatus: number, error: ErrorBody) =>
+      end(stateForError(httpStatus, error), [textPart(`${error.code}: ${error.message}`), dataPart(error)]);
+
+    let call: SkillCall;
+    try {
+      call = readCall(rc.userMessage);
+      if (!this.orchestrator.get(call.skill)) {
+        throw new ToolError('invalid_input', `No skill ${call.skill}; the agent card lists the skills.`, { field: 'skill' });
+      }
+    } catch (err) {
+      const e = err instanceof ToolError ? err : new ToolError('invalid_input');
+      return refuse(e.status, e.toBody());
+    }
+    const state = rc.context.state;
+    const result = await this.orchestrator.invoke({
+      tool: call.skill,
+      input: call.input,
+      credential: state.get(STATE_CREDENTIAL) as string | undefined,
+      idempotencyKey: call.idempotencyKey,
+      request: (state.get(STATE_REQUEST) as RequestInfo | undefined) ?? { surface: 'a2a' },
+    });
+    if (!result.ok) return refuse(result.status, result.error);
+    bus.publish(AgentEvent.artifactUpdate({
+      taskId, contextId, append: false, lastChunk: true, metadata: undefined,
+      artifact: {
+        artifactId: crypto.randomUUID(), name: call.skill, description: result.tool.title,
+        parts: [dataPart(result.output)], metadata: result.replayed ? { replayed: true } : undefined, extensions: [],
+      },
+    }));
+    end(TaskState.TASK_STATE_COMPLETED);
+  }
+
+  /** Calls finish before anyone could cancel them; this only answers a cancel that races a running call. */
+  async cancelTask(taskId: string, bus: ExecutionEventBus): Promise<void> {
+    bus.publish(AgentEvent.statusUpdate({
+      taskId, contextId: '', metadata: undefined,
+      status: { state: TaskState.TASK_STATE_CANCELED, timestamp: this.clock.now().toISOString(), message: undefined },
+    }));
+  }
+}

@@ -1,0 +1,96 @@
+/** Koa routes for A2A v1.0: the agent card and the JSON-RPC binding, over the SDK's framework-agnostic handlers. */
+import Router from '@koa/router';
+import { A2A_VERSION_HEADER, AGENT_CARD_PATH, AgentCard } from '@a2a-js/sdk';
+import { UnsupportedOperationError } from '@a2a-js/sdk/errors';
+import {
+  DefaultRequestHandler, JsonRpcTransportHandler, ServerCallContext, UnauthenticatedUser, validateVersion, type User,
+} from '@a2a-js/sdk/server';
+import { sha256Hex } from '../../orchestrator/canonical-json.ts';
+import type { Orchestrator } from '../../orchestrator/invoke.ts';
+import type { Services } from '../../orchestrator/services.ts';
+import { bearerOf, requestInfo } from '../../rest/http.ts';
+import { readRaw } from '../../rest/read-body.ts';
+import { A2A_JSONRPC_PATH, buildAgentCard } from './agent-card.ts';
+import { STATE_CREDENTIAL, STATE_REQUEST, ToolExecutor } from './executor.ts';
+import { BoundedTaskStore } from './task-store.ts';
+
+export interface A2aDeps {
+  orchestrator: Orchestrator;
+  services: Pick<Services, 'clock' | 'publicUrl'>;
+}
+
+/**
+ * The SDK's `User` only scopes tasks (GetTask/ListTasks see the caller's own); authentication and
+ * authorization happen in the orchestrator. The scope is a hash of the bearer credential, so no
+ * extra lookup runs per request and no one reads tasks made with another credential.
+ */
+function callerOf(credential: string | undefined): User {
+  if (!credential) return new UnauthenticatedUser();
+  return { isAuthenticated: true, userName: `bearer:${sha256Hex(credential).slice(0, 32)}` };
+}
+
+/** The JSON-RPC request id, echoed in errors raised before the SDK parses the body. */
+function idOf(raw: string): string | number | null {
+  try {
+    const id = (JSON.parse(raw) as { id?: unknown } | null)?.id;
+    return typeof id === 'string' || typeof id === 'number' ? id : null;
+  } catch {
+    return null;
+  }
+}
+
+export function buildA2aRouter({ orchestrator, services }: A2aDeps): Router {
+  const router = new Router();
+  const store = new BoundedTaskStore();
+  const executor = new ToolExecutor(orchestrator, services.clock);
+  // The port (hence the card's URLs) is known only after listen: rebuild when the public URL changes.
+  let current: { url: string; card: AgentCard; json: unknown; rpc: JsonRpcTransportHandler } | undefined;
+  const forUrl = () => {
+    const url = services.publicUrl();
+    if (current?.url !== url) {
+      const card = buildAgentCard(orchestrator.tools, url);
+      // No interrupted state keeps its event bus: every call finishes synchronously, a follow-up
+      // message gets a fresh bus, and streaming is off, so a kept bus would only leak.
+      const handler = new DefaultRequestHandler(card, store, executor, undefined, undefined, undefined, undefined, undefined, {
+        keepBusAliveStates: [],
+      });
+      current = { url, card, json: AgentCard.toJSON(card), rpc: new JsonRpcTransportHandler(handler) };
+    }
+    return current;
+  };
+
+  router.get(`/${AGENT_CARD_PATH}`, (ctx) => {
+    ctx.body = forUrl().json;
+  });
+
+  router.post(A2A_JSONRPC_PATH, async (ctx) => {
+    const { card, rpc } = forUrl();
+    const raw = (await readRaw(ctx.req)).toString('utf8');
+    const credential = bearerOf(ctx);
+    const context = new ServerCallContext({
+      user: callerOf(credential),
+      requestedVersion: ctx.get(A2A_VERSION_HEADER) || undefined,
+      state: new Map<string, unknown>([
+        [STATE_CREDENTIAL, credential],
+        [STATE_REQUEST, requestInfo(ctx, 'a2a')],
+      ]),
+    });
+    const fail = (err: unknown) => ({ jsonrpc: '2.0', id: idOf(raw), error: JsonRpcTransportHandler.mapToJSONRPCError(err) });
+    try {
+      validateVersion(context.requestedVersion, card, 'JSONRPC');
+      const out = await rpc.handle(raw, context);
+      if (!(Symbol.asyncIterator in out)) {
+        ctx.body = out;
+        return;
+      }
+      // Streaming methods: the card says streaming is off, so the SDK raises UnsupportedOperation on the first pull.
+      const it = out[Symbol.asyncIterator]();
+      await it.next();
+      await it.return(undefined);
+      throw new UnsupportedOperationError('Streaming is not supported.');
+    } catch (err) {
+      ctx.body = fail(err);
+    }
+  });
+  return router;
+}

@@ -1,0 +1,50 @@
+/** Starts `tessera serve` as a separate OS process on a database (for multi-process tests and benchmarks). */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+/** Spawns the server with `env` (DATABASE_URL at least) on a free port and resolves once it prints its URL. */
+export async function startServerProcess(env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [join(ROOT, 'src', 'cli.ts'), 'serve'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (d: Buffer) => {
+    err = (err + d.toString()).slice(-4000);
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${err}`)), timeoutMs);
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /Tessera is running at (\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code} before starting:\n${err}`));
+    });
+  });
+  return {
+    url,
+    child,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
+}
