@@ -22,7 +22,7 @@ function rpcError(ctx: Context, status: number, message: string): void {
  * reached under the listen host, `localhost` and `127.0.0.1`. Computed per request because the
  * port is known only after listen (port 0 in tests).
  */
-export function allowedHosts(services: Services, localPort: number | undefined): Set<string> {
+function allowedHosts(services: Services, localPort: number | undefined): Set<string> {
   const hosts = new Set([new URL(services.publicUrl()).host.toLowerCase()]);
   if (localPort) {
     const listen = services.config.host.includes(':') ? `[${services.config.host}]` : services.config.host;

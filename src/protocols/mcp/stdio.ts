@@ -1,5 +1,6 @@
 /** MCP over stdio (`tessera mcp`): the app's orchestrator served on stdin/stdout as one credential, with no HTTP listener. */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { createApp } from '../../app.ts';
 import type { Config } from '../../config.ts';
 import { createLogger } from '../../log.ts';
@@ -10,6 +11,24 @@ export interface McpStdioOptions {
   config: Config;
   /** The bearer credential every call is made with; defaults to `config.token` (TESSERA_TOKEN). */
   token?: string | undefined;
+}
+
+/** Counts requests still awaiting their response, so the end of stdin does not cut off a call that is running. */
+function trackInFlight(transport: StdioServerTransport): () => Promise<void> {
+  let pending = 0;
+  let idle = () => {};
+  transport.onmessage = (message) => {
+    if ('method' in message && 'id' in message) pending++;
+  };
+  const send = transport.send.bind(transport);
+  transport.send = async (message: JSONRPCMessage) => {
+    try {
+      await send(message);
+    } finally {
+      if (!('method' in message) && 'id' in message && --pending === 0) idle();
+    }
+  };
+  return () => (pending === 0 ? Promise.resolve() : new Promise<void>((resolve) => (idle = resolve)));
 }
 
 /**
@@ -28,6 +47,7 @@ export async function runMcpStdio(opts: McpStdioOptions): Promise<void> {
     if (!token) log.warn('no credential (TESSERA_TOKEN or --token): tools can be listed, but calls answer unauthenticated');
     const server = createMcpServer(app.orchestrator, token, { surface: 'mcp' });
     const transport = new StdioServerTransport();
+    const drained = trackInFlight(transport);
     let stop = () => {};
     const closed = new Promise<void>((resolve) => (stop = resolve));
     const signals = ['SIGINT', 'SIGTERM'] as const;
@@ -38,6 +58,7 @@ export async function runMcpStdio(opts: McpStdioOptions): Promise<void> {
     log.info({ tools: app.orchestrator.tools.length }, 'MCP server on stdio');
     await closed;
     for (const s of signals) process.off(s, stop);
+    await drained();
     await server.close();
     await app.close();
   } finally {

@@ -1,0 +1,77 @@
+/**
+ * One way to call a tool on every public surface (REST, MCP in-memory, MCP HTTP, A2A), so a behaviour
+ * test states its assertions once and runs them over each surface.
+ */
+import { TOOLS } from '../../src/tools/index.ts';
+import { a2aClient, runSkill } from './a2a.ts';
+import type { Harness } from './harness.ts';
+import { callTool, mcpHttp, mcpInMemory } from './mcp.ts';
+import { restClient } from './rest.ts';
+
+export type Outcome =
+  | { ok: true; output: any; replayed: boolean; status?: number }
+  | { ok: false; code: string; message: string; error: any; status?: number };
+
+export interface CallOptions {
+  idempotencyKey?: string;
+}
+
+export type Caller = (tool: string, input?: Record<string, unknown>, opts?: CallOptions) => Promise<Outcome>;
+
+export interface Surface {
+  name: string;
+  /** A caller authenticated with `token` (anonymous when undefined). Close it with `done()`. */
+  connect(h: Harness, token?: string): Promise<{ call: Caller; done(): Promise<void> }>;
+}
+
+/** Calls a tool over REST using its declared method and path (path parameters filled from the input). */
+export function restCaller(h: Harness, token?: string): Caller {
+  const api = restClient(h.url, token);
+  return async (name, input = {}, opts = {}) => {
+    const tool = TOOLS.find((t) => t.name === name);
+    if (!tool) throw new Error(`no tool ${name}`);
+    const rest: Record<string, unknown> = { ...input };
+    const path = tool.http.path.replace(/\{(\w+)\}/g, (_, key: string) => {
+      const v = rest[key];
+      delete rest[key];
+      return encodeURIComponent(String(v));
+    });
+    const headers: Record<string, string> = opts.idempotencyKey ? { 'idempotency-key': opts.idempotencyKey } : {};
+    let res;
+    if (tool.http.method === 'GET' || tool.http.method === 'DELETE') {
+      const qs = new URLSearchParams();
+      for (const [k, v] of Object.entries(rest)) if (v !== undefined) qs.set(k, String(v));
+      const q = qs.toString();
+      res = await api.call(tool.http.method, q ? `${path}?${q}` : path, undefined, headers);
+    } else {
+      res = await api.call(tool.http.method, path, rest, headers);
+    }
+    if (res.status < 400) return { ok: true, output: res.body, replayed: res.headers.get('idempotent-replayed') === 'true', status: res.status };
+    return { ok: false, code: res.body?.code, message: res.body?.message, error: res.body, status: res.status };
+  };
+}
+
+export const SURFACES: readonly Surface[] = [
+  { name: 'rest', connect: async (h, token) => ({ call: restCaller(h, token), done: async () => undefined }) },
+  {
+    name: 'mcp in-memory',
+    connect: async (h, token) => {
+      const client = await mcpInMemory(h, token);
+      return { call: (t, i = {}, o = {}) => callTool(client, t, i, o), done: () => client.close() };
+    },
+  },
+  {
+    name: 'mcp http',
+    connect: async (h, token) => {
+      const client = await mcpHttp(h, token);
+      return { call: (t, i = {}, o = {}) => callTool(client, t, i, o), done: () => client.close() };
+    },
+  },
+  {
+    name: 'a2a',
+    connect: async (h, token) => {
+      const client = await a2aClient(h, token);
+      return { call: (t, i = {}, o = {}) => runSkill(client, t, i, o.idempotencyKey), done: async () => undefined };
+    },
+  },
+];
