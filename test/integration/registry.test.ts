@@ -1,0 +1,64 @@
+/** The registry's own rules: names, strict inputs, plain object outputs, declared errors, no transport imports. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { ERRORS } from '../../src/orchestrator/errors.ts';
+import { toolInputSchema, toolOutputSchema } from '../../src/orchestrator/json-schema.ts';
+import { AREAS } from '../../src/orchestrator/tool.ts';
+import { TOOLS } from '../../src/tools/index.ts';
+
+/** Every object schema reachable in `schema` (properties, items, anyOf, $defs...). */
+function objects(schema: unknown, out: Record<string, unknown>[] = []): Record<string, unknown>[] {
+  if (!schema || typeof schema !== 'object') return out;
+  const s = schema as Record<string, unknown>;
+  if (s.type === 'object' || s.properties) out.push(s);
+  for (const v of Object.values(s)) {
+    if (Array.isArray(v)) v.forEach((x) => objects(x, out));
+    else if (v && typeof v === 'object') objects(v, out);
+  }
+  return out;
+}
+
+test('tool names are unique snake_case verbs with an area, a title and a description for models', () => {
+  assert.equal(new Set(TOOLS.map((t) => t.name)).size, TOOLS.length);
+  for (const t of TOOLS) {
+    assert.match(t.name, /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/, t.name);
+    assert.ok((AREAS as readonly string[]).includes(t.area), `${t.name}: area ${t.area}`);
+    assert.ok(t.title.length > 3, t.name);
+    assert.ok(t.description.length >= 40, `${t.name}: describe it for the model that reads it`);
+    assert.ok(t.http.path.startsWith('/v1/'), `${t.name}: REST lives under /v1`);
+  }
+});
+
+test('every input object (nested too) refuses unknown fields, and every output is a plain object', () => {
+  for (const t of TOOLS) {
+    const input = toolInputSchema(t);
+    assert.equal(input.type, 'object', t.name);
+    for (const o of objects(input)) {
+      assert.equal(o.additionalProperties, false, `${t.name}: an input object accepts unknown fields`);
+    }
+    const output = toolOutputSchema(t);
+    assert.equal(output.type, 'object', `${t.name}: the top-level output must be an object`);
+    assert.equal(output.anyOf, undefined, `${t.name}: no union at the top level`);
+  }
+});
+
+test('declared error codes exist in the closed table', () => {
+  for (const t of TOOLS) for (const code of t.errors) assert.ok(code in ERRORS, `${t.name}: ${code}`);
+});
+
+test('REST routes are unique per method and path', () => {
+  const routes = TOOLS.map((t) => `${t.http.method} ${t.http.path.replace(/\{\w+\}/g, '{}')}`);
+  assert.equal(new Set(routes).size, routes.length);
+});
+
+test('tools and the orchestrator know no transport', () => {
+  const root = join(import.meta.dirname, '..', '..', 'src');
+  const files = (dir: string): string[] =>
+    readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? files(join(dir, f)) : [join(dir, f)]));
+  for (const file of [...files(join(root, 'tools')), ...files(join(root, 'orchestrator'))]) {
+    const text = readFileSync(file, 'utf8');
+    assert.doesNotMatch(text, /from ['"](koa|@koa\/|@modelcontextprotocol\/|@a2a-js\/)/, file);
+  }
+});
