@@ -5,16 +5,22 @@ import Koa from 'koa';
 import type { Logger } from 'pino';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import type { Config } from './config.ts';
+import { Identity } from './buyers/identity.ts';
 import { createLogger } from './log.ts';
+import { Mailer } from './mail/mailer.ts';
+import { TrustList, trustListLocation } from './mandates/trust-list.ts';
 import { Authenticator } from './orchestrator/authenticate.ts';
 import { systemClock, type Clock } from './orchestrator/clock.ts';
 import { Orchestrator } from './orchestrator/invoke.ts';
+import { HoldSweeper } from './orchestrator/sweeper.ts';
+import { Payments } from './payments/payments.ts';
 import type { Services } from './orchestrator/services.ts';
 import { buildRestRouter } from './rest/app-router.ts';
 import { errorGuard, httpMetrics, rateLimit } from './rest/middleware.ts';
 import type { Database } from './storage/database.ts';
 import { ensureSetting, newSecret } from './storage/settings.ts';
 import { TOOLS } from './tools/index.ts';
+import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 
 export interface AppOptions {
   clock?: Clock;
@@ -41,8 +47,15 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
   const clock = opts.clock ?? systemClock;
   const secret = config.secret ?? (await ensureSetting(db, 'session_secret', newSecret));
   let baseUrl = config.publicUrl ?? `http://${config.host}:${config.port}`;
-  const services: Services = { config, db, clock, publicUrl: () => baseUrl };
-  const authenticator = new Authenticator(secret, db, clock);
+  const webhooks = new WebhookDispatcher({ db, clock, log, serverSecret: secret });
+  const mandateTrust = await TrustList.open({ ...trustListLocation(config), clock, log });
+  const sandboxSecret = config.sandboxWebhookSecret ?? (await ensureSetting(db, 'sandbox_webhook_secret', newSecret));
+  const payments = new Payments({ db, clock, log, publicUrl: () => baseUrl, webhookSecret: sandboxSecret, settleMs: config.sandboxSettleMs });
+  const sweeper = new HoldSweeper({ db, clock, log: log.child({ component: 'sweeper' }), payments });
+  const authenticator = new Authenticator(secret, db, clock, () => baseUrl);
+  const identity = new Identity(secret, (claims, ttl) => authenticator.sign(claims, ttl));
+  const mail = new Mailer({ db, clock, log, smtpUrl: config.smtpUrl, from: config.mailFrom, timeoutMs: config.smtpTimeoutMs });
+  const services: Services = { config, db, clock, publicUrl: () => baseUrl, webhooks, mandateTrust, payments, sweeper, identity, mail };
   const orchestrator = new Orchestrator({
     tools: TOOLS,
     services,
@@ -59,6 +72,8 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
   koa.use(router.routes());
   koa.use(router.allowedMethods({ throw: false }));
   let server: Server | undefined;
+  webhooks.start(config.webhookDispatchMs);
+  sweeper.start(config.sweepIntervalMs);
   return {
     config,
     services,
@@ -77,9 +92,12 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
       const port = (server.address() as AddressInfo).port;
       const host = config.host.includes(':') ? `[${config.host}]` : config.host;
       if (!config.publicUrl) baseUrl = `http://${host}:${port}`;
+      payments.start(config.sandboxDispatchMs);
       return baseUrl;
     },
     async close() {
+      await Promise.all([webhooks.stop(), payments.stop(), sweeper.stop()]);
+      mail.close();
       if (server) {
         server.closeAllConnections();
         await new Promise<void>((ok) => server!.close(() => ok()));

@@ -8,6 +8,7 @@ import { createLogger } from './log.ts';
 import { bootstrapOrganization } from './orchestrator/merchants.ts';
 import { SCOPES, type Scope } from './orchestrator/principal.ts';
 import { seedDemo, type DemoData } from './seed.ts';
+import { NETWORK_USAGE, networkCommand, UsageError } from './cli-network.ts';
 import { runMcpStdio } from './protocols/mcp/stdio.ts';
 import { connectDatabase } from './storage/connect.ts';
 import { EmbeddedPostgresError } from './storage/embedded-postgres.ts';
@@ -20,6 +21,7 @@ Commands:
   migrate                    Apply database migrations and exit.
   bootstrap --org NAME --email EMAIL --shop NAME [--currency EUR] [--scopes a,b] [--json]
                              Create an organization, its owner, a shop and an API key.
+${NETWORK_USAGE}
 
 Environment: PORT, HOST, PUBLIC_URL, DATABASE_URL (unset: embedded PostgreSQL in TESSERA_DATA_DIR), LOG_LEVEL.`;
 
@@ -141,6 +143,9 @@ async function main(argv: string[]): Promise<void> {
       return serve(config);
     case 'migrate':
       return migrate(config);
+    case 'network':
+      process.stdout.write(`${await networkCommand(config, rest)}\n`);
+      return;
     case 'mcp': {
       const { values } = parseArgs({ args: rest, options: { token: { type: 'string' } }, strict: true });
       return runMcpStdio({ config, token: values.token });
@@ -154,6 +159,7 @@ async function main(argv: string[]): Promise<void> {
 
 main(process.argv.slice(2)).catch((err: unknown) => {
   if (err instanceof EmbeddedPostgresError) fail(err.message);
+  if (err instanceof UsageError) fail(err.message, 2);
   if (err instanceof Error && /parseArgs|ERR_PARSE_ARGS/.test(`${(err as { code?: string }).code ?? ''}`)) fail(err.message, 2);
   fail(err instanceof Error ? err.message : String(err));
 });

@@ -14,10 +14,15 @@ const EnvSchema = z.object({
   LOG_LEVEL: LogLevel.default('info'),
   SANDBOX_SETTLE_MS: z.coerce.number().int().min(0).default(3000),
   SANDBOX_WEBHOOK_SECRET: z.string().min(16).optional(),
+  SANDBOX_DISPATCH_MS: z.coerce.number().int().min(0).default(500),
+  SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).default(5000),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
   MAIL_FROM: z.string().default('Tessera <no-reply@tessera.local>'),
+  SMTP_TIMEOUT_MS: z.coerce.number().int().min(100).max(120000).default(10000),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /** Path of the mandate trust list (docs/signed-mandates.md); unset or empty: `<TESSERA_DATA_DIR>/mandate-trust-list.json`, optional. */
   MANDATE_TRUST_LIST: z.string().optional(),
+  WEBHOOK_DISPATCH_MS: z.coerce.number().int().min(0).default(1000),
 });
 
 export type Config = {
@@ -31,10 +36,18 @@ export type Config = {
   logLevel: z.infer<typeof LogLevel>;
   sandboxSettleMs: number;
   sandboxWebhookSecret: string | undefined;
+  /** How often the sandbox provider settles due charges and sends their events, in ms; 0 turns the loop off. */
+  sandboxDispatchMs: number;
+  /** How often expired holds are swept, in ms; 0 turns the loop off (tests call sweepExpiredHolds). */
+  sweepIntervalMs: number;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** Connection, greeting and socket timeout for SMTP delivery, in ms. */
+  smtpTimeoutMs: number;
   rateLimitPerMinute: number;
   mandateTrustList: string | undefined;
+  /** How often the webhook dispatcher polls the outbox, in ms; 0 turns the loop off (tests call dispatchOnce). */
+  webhookDispatchMs: number;
 };
 
 /** Thrown when the environment is invalid; the message names every bad variable. */
@@ -59,9 +72,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     sandboxSettleMs: e.SANDBOX_SETTLE_MS,
     sandboxWebhookSecret: e.SANDBOX_WEBHOOK_SECRET,
+    sandboxDispatchMs: e.SANDBOX_DISPATCH_MS,
+    sweepIntervalMs: e.SWEEP_INTERVAL_MS,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
+    smtpTimeoutMs: e.SMTP_TIMEOUT_MS,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     mandateTrustList: e.MANDATE_TRUST_LIST,
+    webhookDispatchMs: e.WEBHOOK_DISPATCH_MS,
   };
 }

@@ -2,8 +2,9 @@
  * Turns a bearer credential into a Principal. API keys (`tsk_…`) and agent tokens (`tag_…`) are
  * opaque and looked up by SHA-256 hash; console, staff and buyer sessions are JWTs signed by the server.
  */
-import { jwtVerify, SignJWT } from 'jose';
+import { decodeJwt, jwtVerify, SignJWT } from 'jose';
 import type { Database } from '../storage/database.ts';
+import { verifyAgentJwt } from '../buyers/agent-credentials.ts';
 import { sha256Hex } from './canonical-json.ts';
 import type { Clock } from './clock.ts';
 import { ToolError } from './errors.ts';
@@ -17,7 +18,7 @@ const ISSUER = 'tessera';
 export type SessionClaims =
   | { typ: 'console'; sub: string; org: string; role: Role }
   | { typ: 'staff'; sub: string }
-  | { typ: 'buyer'; sub: string; sid: string; mode: 'bounded' | 'full'; mid: string | null };
+  | { typ: 'buyer'; sub: string; sid: string; mode: 'bounded' | 'full'; mid: string | null; att?: boolean; lng?: string };
 
 export function hashToken(token: string): string {
   return sha256Hex(token);
@@ -27,11 +28,14 @@ export class Authenticator {
   private readonly key: Uint8Array;
   private readonly db: Database;
   private readonly clock: Clock;
+  private readonly audience: () => string;
 
-  constructor(secret: string, db: Database, clock: Clock) {
+  /** `audience`: the service's own identifier (its public URL), the `aud` a brought agent's JWT must carry. */
+  constructor(secret: string, db: Database, clock: Clock, audience: () => string = () => ISSUER) {
     this.key = new TextEncoder().encode(secret);
     this.db = db;
     this.clock = clock;
+    this.audience = audience;
   }
 
   /** Signs a session JWT valid for `ttlSeconds`. */
@@ -52,7 +56,10 @@ export class Authenticator {
     if (!credential) return ANONYMOUS;
     if (credential.startsWith(API_KEY_PREFIX)) return this.apiKey(credential);
     if (credential.startsWith(AGENT_TOKEN_PREFIX)) return this.agent(credential);
-    if (credential.split('.').length === 3) return this.session(credential);
+    if (credential.split('.').length === 3) {
+      if (isAgentJwt(credential)) return verifyAgentJwt(this.db, credential, this.audience(), this.clock.now());
+      return this.session(credential);
+    }
     throw new ToolError('unauthenticated', 'The bearer credential is not recognised.');
   }
 
@@ -70,8 +77,15 @@ export class Authenticator {
     return { kind: 'api_key', keyId: row.id, organizationId: row.organization_id, scopes };
   }
 
-  private async agent(_token: string): Promise<Principal> {
-    throw new ToolError('unauthenticated', 'The agent token is unknown, paused or deleted.');
+  /** A service-issued agent token: only an active agent's hash matches. */
+  private async agent(token: string): Promise<Principal> {
+    const rows = await this.db.execute<{ id: string; buyer_id: string }>(
+      `select id, buyer_id from agents where token_hash = ? and status = 'active'`,
+      [hashToken(token)],
+    );
+    const row = rows[0];
+    if (!row) throw new ToolError('unauthenticated', 'The agent token is unknown, paused or deleted.');
+    return { kind: 'agent', agentId: row.id, buyerId: row.buyer_id };
   }
 
   private async session(jwt: string): Promise<Principal> {
@@ -93,8 +107,21 @@ export class Authenticator {
     if (payload.typ === 'staff') return { kind: 'staff', userId: sub };
     if (payload.typ === 'buyer' && typeof payload.sid === 'string' && (payload.mode === 'bounded' || payload.mode === 'full')) {
       const mid = typeof payload.mid === 'string' ? payload.mid : null;
-      return { kind: 'buyer', buyerId: sub, sessionId: payload.sid, mode: payload.mode, merchantId: mid };
+      const principal: Principal = { kind: 'buyer', buyerId: sub, sessionId: payload.sid, mode: payload.mode, merchantId: mid };
+      if (payload.att === true && payload.mode === 'bounded') principal.attested = true;
+      if (typeof payload.lng === 'string') principal.lang = payload.lng;
+      return principal;
     }
     throw new ToolError('unauthenticated', 'The session token is invalid or expired.');
+  }
+}
+
+/** A JWT whose issuer is an agent id (`agt_…`) was signed by a brought agent's own key, not by this server. */
+function isAgentJwt(jwt: string): boolean {
+  try {
+    const iss = decodeJwt(jwt).iss;
+    return typeof iss === 'string' && iss.startsWith('agt_');
+  } catch {
+    return false;
   }
 }

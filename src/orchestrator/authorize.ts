@@ -23,7 +23,7 @@ export function authorize(tool: AnyTool, principal: Principal): void {
   if (principal.kind === 'console_user' && auth.roles && !auth.roles.includes(principal.role)) {
     throw new ToolError('forbidden', `The ${principal.role} role may not call ${tool.name}.`, { role: principal.role });
   }
-  if (principal.kind === 'buyer' && auth.fullBuyer && principal.mode !== 'full') {
+  if (principal.kind === 'buyer' && auth.fullBuyer && principal.mode !== 'full' && !(auth.attestedBuyer && principal.attested)) {
     throw new ToolError('forbidden', 'A bounded buyer session cannot create or widen spending authority.', {
       sessionMode: principal.mode,
     });

@@ -11,7 +11,17 @@ export type Principal =
   | { kind: 'api_key'; keyId: string; organizationId: string; scopes: readonly Scope[] }
   | { kind: 'console_user'; userId: string; organizationId: string; role: Role }
   | { kind: 'staff'; userId: string }
-  | { kind: 'buyer'; buyerId: string; sessionId: string; mode: 'bounded' | 'full'; merchantId: string | null }
+  | {
+      kind: 'buyer';
+      buyerId: string;
+      sessionId: string;
+      mode: 'bounded' | 'full';
+      merchantId: string | null;
+      /** A bounded session minted with `merchantAttested: true` by an organization enabled for attested consent. */
+      attested?: boolean;
+      /** The buyer-page language the session was opened with, when one was chosen. */
+      lang?: string;
+    }
   | { kind: 'agent'; agentId: string; buyerId: string };
 
 export type PrincipalKind = Principal['kind'];

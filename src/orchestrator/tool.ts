@@ -25,7 +25,8 @@ export type Area = (typeof AREAS)[number];
 /**
  * Who may call a tool. `public` tools need no credential. Otherwise the principal's kind must be
  * listed; an API key must hold every scope in `scopes`; a console user must have one of `roles`
- * (all roles when omitted); `fullBuyer` refuses bounded buyer sessions.
+ * (all roles when omitted); `fullBuyer` refuses bounded buyer sessions, except, when `attestedBuyer` is also set,
+ * bounded sessions minted with attested consent (the handler then keeps within the staff-set ceilings).
  */
 export type Auth =
   | { public: true }
@@ -35,6 +36,7 @@ export type Auth =
       scopes?: readonly Scope[];
       roles?: readonly Role[];
       fullBuyer?: boolean;
+      attestedBuyer?: boolean;
     };
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -5,6 +5,7 @@ import type { Registry } from 'prom-client';
 import type { Orchestrator } from '../orchestrator/invoke.ts';
 import type { Services } from '../orchestrator/services.ts';
 import { ToolError } from '../orchestrator/errors.ts';
+import { buildPaymentsRouter } from '../payments/routes.ts';
 import { buildA2aRouter } from '../protocols/a2a/router.ts';
 import { buildMcpRouter } from '../protocols/mcp/http.ts';
 import { buildDocsRouter } from './docs-page.ts';
@@ -45,6 +46,8 @@ export function buildRestRouter(deps: RestDeps): Router {
     ctx.type = metrics.contentType;
     ctx.body = await metrics.metrics();
   });
+
+  router.use(buildPaymentsRouter({ services, log: deps.log }).routes());
 
   const tools = buildToolRouter(orchestrator);
   router.use(tools.routes());

@@ -17,6 +17,9 @@ export const ID_PREFIXES = {
   ticket: 'tkt',
   payment: 'pay',
   webhook: 'whk',
+  sandboxCharge: 'sch',
+  sandboxEvent: 'sbe',
+  sandboxRefund: 'srf',
   webhookEvent: 'whe',
   delivery: 'dlv',
   outbox: 'obx',
@@ -27,7 +30,12 @@ export const ID_PREFIXES = {
   session: 'ses',
   mandate: 'mdt',
   checkout: 'cs',
+  vaultToken: 'vt',
   mail: 'mail',
+  signInLink: 'sil',
+  challenge: 'vch',
+  cardSetup: 'cset',
+  spend: 'spd',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -8,6 +8,20 @@ import { createPool } from './integration/create-pool.ts';
 import { createShop } from './integration/create-shop.ts';
 import { createTier } from './integration/create-tier.ts';
 import { listPools } from './integration/list-pools.ts';
+import { verifySignedMandate } from './mandates/verify-signed-mandate.ts';
+import { authorizePayment } from './payments/authorize-payment.ts';
+import { getPayment } from './payments/get-payment.ts';
+import { linkPaymentProvider } from './payments/link-payment-provider.ts';
+import { confirm } from './ticketing/confirm.ts';
+import { getOrder } from './ticketing/get-order.ts';
+import { getReservation } from './ticketing/get-reservation.ts';
+import { quote } from './ticketing/quote.ts';
+import { release } from './ticketing/release.ts';
+import { reserve } from './ticketing/reserve.ts';
+import { createWebhook } from './webhooks/create-webhook.ts';
+import { deleteWebhook } from './webhooks/delete-webhook.ts';
+import { listWebhookDeliveries } from './webhooks/list-webhook-deliveries.ts';
+import { listWebhooks } from './webhooks/list-webhooks.ts';
 
 export const TOOLS: readonly AnyTool[] = [
   createShop,
@@ -18,4 +32,18 @@ export const TOOLS: readonly AnyTool[] = [
   getShop,
   listEvents,
   getEvent,
+  quote,
+  reserve,
+  confirm,
+  release,
+  getReservation,
+  getOrder,
+  authorizePayment,
+  getPayment,
+  linkPaymentProvider,
+  createWebhook,
+  listWebhooks,
+  deleteWebhook,
+  listWebhookDeliveries,
+  verifySignedMandate,
 ];

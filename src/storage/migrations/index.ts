@@ -1,8 +1,16 @@
 /** The checked-in migrations, in order. Applied at start-up; never edit one that has shipped. */
 import { Migration0001Core } from './0001-core.ts';
+import { Migration0002Spine } from './0002-spine.ts';
 import { Migration0003Webhooks } from './0003-webhooks.ts';
+import { Migration0004Mandates } from './0004-mandates.ts';
+import { Migration0005Buyers } from './0005-buyers.ts';
+import { Migration0006Acp } from './0006-acp.ts';
 
 export const MIGRATIONS = [
   { name: '0001-core', class: Migration0001Core },
+  { name: '0002-spine', class: Migration0002Spine },
   { name: '0003-webhooks', class: Migration0003Webhooks },
+  { name: '0004-mandates', class: Migration0004Mandates },
+  { name: '0005-buyers', class: Migration0005Buyers },
+  { name: '0006-acp', class: Migration0006Acp },
 ] as const;

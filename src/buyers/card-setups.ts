@@ -1,0 +1,129 @@
+/**
+ * Card setups: the buyer enters the card in the payment provider's hosted form (framed by our page), the
+ * form yields a payment method, the provider prepares it for later charges, and `save_card` (with an
+ * emailed code) turns the succeeded setup into a saved card for the session's shop. An unfinished setup
+ * is kept for one day and resumed; a succeeded one is reused by every retry.
+ */
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ToolContext } from '../orchestrator/context.ts';
+import { ToolError } from '../orchestrator/errors.ts';
+import { CardSetup, type CardSetupRow } from '../storage/entities/buyer-authority.ts';
+import { Shop, type ShopRow } from '../storage/entities/catalog.ts';
+import { newId } from '../storage/ids.ts';
+import { iso } from '../tools/serialize.ts';
+import { prepareCard } from './card-preparation.ts';
+import { buyerOf } from './sessions.ts';
+
+/** How long an unfinished setup is kept and resumed (spec §8: one day, per buyer). */
+export const SETUP_RETENTION_MS = 24 * 60 * 60 * 1000;
+
+/** The shop of the caller's session, or `session_shop_required`. */
+export async function sessionShop(em: EntityManager, ctx: Pick<ToolContext, 'principal'>): Promise<ShopRow> {
+  const principal = buyerOf(ctx);
+  if (!principal.merchantId) throw new ToolError('session_shop_required');
+  const shop = await em.findOne(Shop, { id: principal.merchantId, deletedAt: null });
+  if (!shop) throw new ToolError('not_found', `No shop ${principal.merchantId}.`, { merchantId: principal.merchantId });
+  return shop;
+}
+
+export function setupOut(s: CardSetupRow, formUrl: string) {
+  return {
+    setupId: s.id,
+    merchantId: s.shopId,
+    provider: s.provider,
+    status: s.status as 'pending' | 'succeeded' | 'failed',
+    formUrl,
+    scheme: s.scheme ?? null,
+    last4: s.last4 ?? null,
+    failureCode: s.failureCode ?? null,
+    instrumentId: s.instrumentId ?? null,
+    expiresAt: iso(s.expiresAt),
+  };
+}
+
+/** The hosted card form for a setup; the form posts its payment method to our own origin only. */
+export function formUrlFor(ctx: Pick<ToolContext, 'services'>, setup: CardSetupRow): string {
+  const base = ctx.services.publicUrl();
+  const origin = new URL(base).origin;
+  return `${base}/sandbox/card-form?setup=${encodeURIComponent(setup.id)}&origin=${encodeURIComponent(origin)}`;
+}
+
+/** Starts a setup for the session's shop, or resumes the buyer's unfinished one there. */
+export async function startCardSetup(ctx: ToolContext): Promise<CardSetupRow> {
+  const { em } = ctx;
+  const principal = buyerOf(ctx);
+  const now = ctx.clock.now();
+  const shop = await sessionShop(em, ctx);
+  ctx.services.payments.provider(shop.paymentProvider);
+  const open = await em.findOne(
+    CardSetup,
+    { buyerId: principal.buyerId, shopId: shop.id, provider: shop.paymentProvider, instrumentId: null, expiresAt: { $gt: now } },
+    { orderBy: { createdAt: 'desc' } },
+  );
+  if (open) return open;
+  const setup = em.create(CardSetup, {
+    id: newId('cardSetup', now),
+    buyerId: principal.buyerId,
+    shopId: shop.id,
+    provider: shop.paymentProvider,
+    status: 'pending',
+    paymentMethod: null,
+    scheme: null,
+    last4: null,
+    failureCode: null,
+    attempts: 0,
+    instrumentId: null,
+    expiresAt: new Date(now.getTime() + SETUP_RETENTION_MS),
+    createdAt: now,
+    updatedAt: now,
+  });
+  await em.flush();
+  return setup;
+}
+
+/** The caller's setup in its session's shop, locked; anything else answers 404. */
+export async function requireOwnSetup(em: EntityManager, ctx: Pick<ToolContext, 'principal'>, id: string): Promise<CardSetupRow> {
+  const principal = buyerOf(ctx);
+  const setup = await em.findOne(CardSetup, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!setup || setup.buyerId !== principal.buyerId || setup.shopId !== principal.merchantId) {
+    throw new ToolError('not_found', `No card setup ${id}.`, { setupId: id });
+  }
+  return setup;
+}
+
+/**
+ * Completes a setup with the payment method the hosted form produced: the provider prepares it outside
+ * any transaction, then the outcome is recorded. A setup that already succeeded is returned unchanged.
+ */
+export async function completeCardSetup(ctx: ToolContext, id: string, paymentMethod: string): Promise<{ setup: CardSetupRow; reused: boolean }> {
+  const db = ctx.services.db;
+  const begun = await db.transaction(async (em) => {
+    const setup = await requireOwnSetup(em, ctx, id);
+    if (setup.status === 'succeeded') return { setup, reused: true };
+    if (setup.expiresAt <= ctx.clock.now()) throw new ToolError('card_setup_not_ready', 'This card setup has expired; start a new one.', { setupId: id });
+    setup.attempts += 1;
+    await em.flush();
+    return { setup, reused: false };
+  });
+  if (begun.reused) return begun;
+  let failure: ToolError | undefined;
+  let prepared: ReturnType<typeof prepareCard> | undefined;
+  try {
+    prepared = prepareCard(begun.setup.provider, paymentMethod, begun.setup.attempts);
+  } catch (err) {
+    if (!(err instanceof ToolError)) throw err;
+    failure = err;
+  }
+  const setup = await db.transaction(async (em) => {
+    const row = await requireOwnSetup(em, ctx, id);
+    if (row.status === 'succeeded') return row;
+    row.updatedAt = ctx.clock.now();
+    if (prepared) Object.assign(row, { status: 'succeeded', failureCode: null, ...prepared });
+    else if (failure && failure.code !== 'card_preparation_unavailable') Object.assign(row, { status: 'failed', failureCode: failure.code });
+    await em.flush();
+    return row;
+  });
+  if (failure && setup.status !== 'succeeded') throw failure;
+  return { setup, reused: false };
+}

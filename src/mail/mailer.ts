@@ -1,0 +1,80 @@
+/** Outgoing e-mail: delivered over SMTP (nodemailer) when SMTP_URL is set, otherwise kept in the outbox table for developers. */
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { Logger } from 'pino';
+import type { Clock } from '../orchestrator/clock.ts';
+import { ToolError } from '../orchestrator/errors.ts';
+import type { Database } from '../storage/database.ts';
+import { newId } from '../storage/ids.ts';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+export interface MailerOptions {
+  db: Database;
+  clock: Clock;
+  log: Logger;
+  /** `smtp://user:pass@host:port` or `smtps://…`; undefined keeps mail in the outbox. */
+  smtpUrl: string | undefined;
+  from: string;
+  timeoutMs: number;
+}
+
+/** The nodemailer SMTP options for an smtp:// or smtps:// URL. */
+function smtpOptions(url: string, timeoutMs: number) {
+  const u = new URL(url);
+  const secure = u.protocol === 'smtps:';
+  return {
+    host: u.hostname.replace(/^\[|\]$/g, ''),
+    port: u.port ? Number(u.port) : secure ? 465 : 587,
+    secure,
+    ...(u.username ? { auth: { user: decodeURIComponent(u.username), pass: decodeURIComponent(u.password) } } : {}),
+    connectionTimeout: timeoutMs,
+    greetingTimeout: timeoutMs,
+    socketTimeout: timeoutMs,
+  };
+}
+
+export class Mailer {
+  private readonly opts: MailerOptions;
+  private readonly transport: Transporter | undefined;
+
+  constructor(opts: MailerOptions) {
+    this.opts = opts;
+    this.transport = opts.smtpUrl ? nodemailer.createTransport(smtpOptions(opts.smtpUrl, opts.timeoutMs)) : undefined;
+  }
+
+  /** Where mail goes: `smtp` or the development `outbox`. */
+  get mode(): 'smtp' | 'outbox' {
+    return this.transport ? 'smtp' : 'outbox';
+  }
+
+  /**
+   * Sends one plain-text message. Never call it inside a database transaction (SMTP is network I/O).
+   * A delivery failure is logged without the body (it may carry a code) and reported as `unavailable`.
+   */
+  async send(msg: MailMessage): Promise<void> {
+    if (!this.transport) {
+      await this.opts.db.execute('insert into mail_outbox (id, to_address, subject, text_body, created_at) values (?, ?, ?, ?, ?)', [
+        newId('mail', this.opts.clock.now()),
+        msg.to,
+        msg.subject,
+        msg.text,
+        this.opts.clock.now(),
+      ]);
+      return;
+    }
+    try {
+      await this.transport.sendMail({ from: this.opts.from, to: msg.to, subject: msg.subject, text: msg.text });
+    } catch (err) {
+      this.opts.log.error({ err: err instanceof Error ? err.message.slice(0, 200) : String(err) }, 'mail delivery failed');
+      throw new ToolError('unavailable', 'The e-mail could not be sent; retry in a moment.', undefined, 5);
+    }
+  }
+
+  close(): void {
+    this.transport?.close();
+  }
+}

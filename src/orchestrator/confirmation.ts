@@ -1,0 +1,136 @@
+/**
+ * Confirm: held → confirming → completed | back to held (decline) | pending (async provider).
+ * Never holds a transaction across the provider call: tx1 locks the reservation, checks it and records
+ * a pending payment; the provider is called; tx2 applies the answer. The pending payment row makes the
+ * provider call happen at most once per attempt: a second confirm sees `confirming` and charges nothing.
+ */
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Shop, Tier } from '../storage/entities/catalog.ts';
+import { Payment, Reservation } from '../storage/entities/purchase.ts';
+import { newId } from '../storage/ids.ts';
+import type { ChargeResult } from '../payments/provider.ts';
+import type { ToolContext } from './context.ts';
+import { ToolError } from './errors.ts';
+import { applyPaymentFailure, applyPaymentSuccess, markPaymentPending } from './orders.ts';
+import { authorizePurchase } from './purchase-access.ts';
+import { loadPurchaseView, type PurchaseView } from './purchase-view.ts';
+import { refundOwedPayment, type SpineDeps } from './refunds.ts';
+import { requireReservation } from './reservations.ts';
+import { checkScheme } from './restrictions.ts';
+
+/** While a payment is in flight the hold is extended to at least now + this (the payment deadline). */
+export const PAYMENT_WINDOW_MS = 15 * 60 * 1000;
+
+interface Attempt {
+  paymentId: string;
+  provider: string;
+  paymentMethod: string;
+  amountMinor: number;
+  currency: string;
+}
+
+/** Confirms a reservation with a payment method; returns the purchase view (payment pending ⇒ 202). */
+export async function confirmReservation(ctx: ToolContext, reservationId: string, paymentMethod: string): Promise<PurchaseView> {
+  const deps: SpineDeps = { db: ctx.services.db, payments: ctx.services.payments, clock: ctx.clock, log: ctx.log };
+  const started = await deps.db.transaction((em) => beginAttempt(em, ctx, reservationId, paymentMethod));
+  if ('view' in started) return started.view;
+  const { attempt } = started;
+  let outcome: ChargeResult | undefined;
+  try {
+    outcome = await deps.payments.provider(attempt.provider).charge({ ...attempt, now: ctx.clock.now() });
+  } catch (err) {
+    ctx.log.error({ paymentId: attempt.paymentId, err: err instanceof Error ? err.message.slice(0, 200) : String(err) }, 'provider charge failed');
+  }
+  const applied = await deps.db.transaction((em) => applyOutcome(em, attempt.paymentId, outcome, ctx.clock.now()));
+  if (applied.refundDue) await refundOwedPayment(deps, attempt.paymentId).catch(() => undefined);
+  if (applied.error) throw applied.error;
+  return applied.view;
+}
+
+async function beginAttempt(
+  em: EntityManager,
+  ctx: ToolContext,
+  id: string,
+  paymentMethod: string,
+): Promise<{ view: PurchaseView } | { attempt: Attempt }> {
+  const now = ctx.clock.now();
+  const r = await requireReservation(em, ctx.principal, id, { lock: true });
+  if (r.state === 'completed' || r.state === 'confirming') return { view: await loadPurchaseView(em, r) };
+  if (r.state === 'released' && r.releaseReason !== 'expired') {
+    throw new ToolError('reservation_released', undefined, { reservationId: id, releaseReason: r.releaseReason });
+  }
+  if (r.state === 'released' || r.expiresAt <= now) {
+    throw new ToolError('reservation_expired', undefined, { reservationId: id, expiresAt: r.expiresAt.toISOString() });
+  }
+  const shop = await em.findOneOrFail(Shop, { id: r.shopId });
+  const provider = ctx.services.payments.provider(shop.paymentProvider);
+  const method = provider.describeMethod(paymentMethod);
+  if (!method) throw new ToolError('unknown_payment_method', undefined, { paymentMethod });
+  const tier = await em.findOneOrFail(Tier, { id: r.tierId });
+  checkScheme(tier, method.scheme);
+  await authorizePurchase({ ...ctx, em }, { shop, amountMinor: r.totalMinor, currency: r.currency, stage: 'pay', reservationId: r.id, paymentMethod });
+  const deadline = new Date(now.getTime() + PAYMENT_WINDOW_MS);
+  r.state = 'confirming';
+  r.paymentDeadline = deadline;
+  r.expiresAt = r.expiresAt > deadline ? r.expiresAt : deadline;
+  r.updatedAt = now;
+  const payment = em.create(Payment, {
+    id: newId('payment', now),
+    shopId: r.shopId,
+    organizationId: r.organizationId,
+    ownerKey: r.ownerKey,
+    buyerId: r.buyerId ?? null,
+    reservationId: r.id,
+    provider: provider.name,
+    paymentMethod,
+    scheme: method.scheme,
+    amountMinor: r.totalMinor,
+    currency: r.currency,
+    state: 'pending',
+    failureCode: null,
+    providerReference: null,
+    refundDue: false,
+    refundReason: null,
+    refundReference: null,
+    createdAt: now,
+    updatedAt: now,
+    refundedAt: null,
+  });
+  await em.flush();
+  const attempt = { paymentId: payment.id, provider: provider.name, paymentMethod, amountMinor: r.totalMinor, currency: r.currency };
+  return { attempt };
+}
+
+async function applyOutcome(
+  em: EntityManager,
+  paymentId: string,
+  outcome: ChargeResult | undefined,
+  now: Date,
+): Promise<{ view: PurchaseView; error?: ToolError; refundDue?: boolean }> {
+  const payment = await em.findOneOrFail(Payment, { id: paymentId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  let error: ToolError | undefined;
+  let refundDue = false;
+  if (!outcome) {
+    await applyPaymentFailure(em, payment, { code: 'provider_unavailable', reference: null, mode: 'decline' }, now);
+    error = new ToolError('unavailable', 'The payment provider could not be reached; the reservation is still held, try again.', undefined, 5);
+  } else if (outcome.status === 'succeeded') {
+    ({ refundDue } = await applyPaymentSuccess(em, payment, outcome.reference, now));
+  } else if (outcome.status === 'failed') {
+    await applyPaymentFailure(em, payment, { code: outcome.code, reference: outcome.reference, mode: 'decline' }, now);
+  } else {
+    await markPaymentPending(em, payment, outcome.reference, now);
+  }
+  await em.flush();
+  const r = await em.findOneOrFail(Reservation, { id: payment.reservationId });
+  const view = await loadPurchaseView(em, r);
+  if (outcome?.status === 'failed') {
+    error = new ToolError(outcome.code, undefined, {
+      reservationId: r.id,
+      paymentId,
+      reservationState: r.state,
+      expiresAt: r.expiresAt.toISOString(),
+    });
+  }
+  return { view, refundDue, ...(error ? { error } : {}) };
+}

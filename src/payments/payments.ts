@@ -1,0 +1,56 @@
+/** The payment providers this environment runs, and the sandbox's background settlement. */
+import type { Logger } from 'pino';
+import type { Clock } from '../orchestrator/clock.ts';
+import { ToolError } from '../orchestrator/errors.ts';
+import type { Database } from '../storage/database.ts';
+import type { PaymentProvider } from './provider.ts';
+import { SandboxDispatcher, type SettleReport } from './sandbox-dispatcher.ts';
+import { SandboxProvider } from './sandbox-provider.ts';
+
+export interface PaymentsDeps {
+  db: Database;
+  clock: Clock;
+  log: Logger;
+  publicUrl: () => string;
+  webhookSecret: string;
+  settleMs: number;
+}
+
+export class Payments {
+  readonly sandbox: SandboxProvider;
+  readonly dispatcher: SandboxDispatcher;
+
+  constructor(deps: PaymentsDeps) {
+    this.sandbox = new SandboxProvider({ db: deps.db, webhookSecret: deps.webhookSecret, settleMs: deps.settleMs });
+    this.dispatcher = new SandboxDispatcher({
+      db: deps.db,
+      clock: deps.clock,
+      log: deps.log.child({ component: 'sandbox-provider' }),
+      webhookSecret: deps.webhookSecret,
+      publicUrl: deps.publicUrl,
+    });
+  }
+
+  /** The provider a shop is linked to; `provider_not_enabled` for one not switched on here (`stripe`, spec §9). */
+  provider(name: string): PaymentProvider {
+    if (name === 'sandbox') return this.sandbox;
+    throw new ToolError('provider_not_enabled', notEnabledMessage(name), { provider: name });
+  }
+
+  /** One sandbox settlement pass at the injected clock's time (tests call this instead of sleeping). */
+  settleDue(): Promise<SettleReport> {
+    return this.dispatcher.settleDue();
+  }
+
+  start(intervalMs: number): void {
+    this.dispatcher.start(intervalMs);
+  }
+
+  stop(): Promise<void> {
+    return this.dispatcher.stop();
+  }
+}
+
+function notEnabledMessage(name: string): string {
+  return `The ${name} payment provider is not switched on in the sandbox; the sandbox provider remains the one to test with.`;
+}

@@ -1,0 +1,149 @@
+/**
+ * The sandbox provider's settlement and event sender: due asynchronous charges settle to their outcome,
+ * and each settlement is POSTed, signed, over real HTTP to `${publicUrl}/v1/payments/providers/sandbox/events`
+ * until a 2xx answer. Safe with several processes on one database (SKIP LOCKED claims, leased attempts).
+ */
+import type { Logger } from 'pino';
+import type { Clock } from '../orchestrator/clock.ts';
+import { Periodic } from '../orchestrator/periodic.ts';
+import { sql, type Database } from '../storage/database.ts';
+import { newId } from '../storage/ids.ts';
+import type { SandboxEventBody } from './sandbox-provider.ts';
+import { SIGNATURE_HEADER, signSandboxPayload } from './sandbox-signature.ts';
+
+export const SANDBOX_EVENTS_PATH = '/v1/payments/providers/sandbox/events';
+const BATCH = 50;
+const MAX_ATTEMPTS = 12;
+const ATTEMPT_TIMEOUT_MS = 10_000;
+const LEASE_MS = 60_000;
+
+export interface SettleReport {
+  settled: number;
+  attempted: number;
+  delivered: number;
+}
+
+export interface SandboxDispatcherDeps {
+  db: Database;
+  clock: Clock;
+  log: Logger;
+  webhookSecret: string;
+  /** The base URL of our own server, read at send time (known only once it listens). */
+  publicUrl: () => string;
+}
+
+interface DueEvent {
+  id: string;
+  event_id: string;
+  payment_reference: string;
+  amount_minor: number;
+  currency: string;
+  outcome: 'succeeded' | 'failed';
+  failure_code: 'payment_declined' | 'insufficient_funds' | null;
+  settled_at: Date;
+  delivery_attempts: number;
+}
+
+export class SandboxDispatcher {
+  private readonly deps: SandboxDispatcherDeps;
+  private readonly loop: Periodic;
+
+  constructor(deps: SandboxDispatcherDeps) {
+    this.deps = deps;
+    this.loop = new Periodic('sandbox-dispatcher', deps.log);
+  }
+
+  /** One pass at `clock.now()`: settle every due charge, then send every due event once. */
+  settleDue(): Promise<SettleReport> {
+    return this.loop.exclusive(() => this.pass());
+  }
+
+  start(intervalMs: number): void {
+    this.loop.start(intervalMs, async () => {
+      const r = await this.pass();
+      return r.settled === BATCH || r.attempted === BATCH;
+    });
+  }
+
+  stop(): Promise<void> {
+    return this.loop.stop();
+  }
+
+  private async pass(): Promise<SettleReport> {
+    const settled = await this.settle(this.deps.clock.now());
+    return { settled, ...(await this.deliver(this.deps.clock.now())) };
+  }
+
+  private async settle(now: Date): Promise<number> {
+    return this.deps.db.transaction(async (em) => {
+      const due = await sql<{ id: string }>(
+        em,
+        `select id from sandbox_charges where state = 'pending' and settle_at <= ?
+          order by settle_at limit ? for update skip locked`,
+        [now, BATCH],
+      );
+      for (const { id } of due) {
+        await sql(em, `update sandbox_charges set state = outcome, settled_at = ?, event_id = ?, next_delivery_at = ? where id = ?`, [
+          now,
+          newId('sandboxEvent', now),
+          now,
+          id,
+        ]);
+      }
+      return due.length;
+    });
+  }
+
+  private async deliver(now: Date): Promise<{ attempted: number; delivered: number }> {
+    const claimed = await this.deps.db.execute<DueEvent>(
+      `update sandbox_charges set next_delivery_at = ?, delivery_attempts = delivery_attempts + 1
+        where id in (select id from sandbox_charges
+                      where event_id is not null and delivered_at is null and next_delivery_at <= ? and delivery_attempts < ?
+                      order by next_delivery_at limit ? for update skip locked)
+        returning id, event_id, payment_reference, amount_minor, currency, outcome, failure_code, settled_at, delivery_attempts`,
+      [new Date(now.getTime() + LEASE_MS), now, MAX_ATTEMPTS, BATCH],
+    );
+    let delivered = 0;
+    for (const row of claimed) {
+      const ok = await this.send(row);
+      const next = ok ? [now, null] : [null, new Date(now.getTime() + 1000 * Math.min(3600, 2 ** row.delivery_attempts))];
+      await this.deps.db.execute('update sandbox_charges set delivered_at = ?, next_delivery_at = coalesce(?, next_delivery_at) where id = ?', [
+        ...next,
+        row.id,
+      ]);
+      if (ok) delivered++;
+    }
+    return { attempted: claimed.length, delivered };
+  }
+
+  private async send(row: DueEvent): Promise<boolean> {
+    const event: SandboxEventBody = {
+      id: row.event_id,
+      type: row.outcome === 'succeeded' ? 'charge.succeeded' : 'charge.failed',
+      created: Math.floor(new Date(row.settled_at).getTime() / 1000),
+      data: {
+        chargeId: row.id,
+        paymentReference: row.payment_reference,
+        amountMinor: row.amount_minor,
+        currency: row.currency,
+        failureCode: row.outcome === 'failed' ? (row.failure_code ?? 'payment_declined') : null,
+      },
+    };
+    const body = JSON.stringify(event);
+    const url = `${this.deps.publicUrl().replace(/\/$/, '')}${SANDBOX_EVENTS_PATH}`;
+    try {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signSandboxPayload(this.deps.webhookSecret, body, this.deps.clock.now()) },
+        body,
+        signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
+      });
+      await res.arrayBuffer().catch(() => undefined);
+      if (!res.ok) this.deps.log.warn({ event: row.event_id, status: res.status }, 'sandbox event refused');
+      return res.ok;
+    } catch (err) {
+      this.deps.log.warn({ event: row.event_id, err: err instanceof Error ? err.message : String(err) }, 'sandbox event not delivered');
+      return false;
+    }
+  }
+}

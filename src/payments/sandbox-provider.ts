@@ -1,0 +1,124 @@
+/**
+ * The sandbox payment provider: a real adapter over a simulated acquirer. Its ledger (`sandbox_charges`)
+ * stands for the provider's own database; asynchronous charges settle later and are reported by a signed
+ * HTTP request to our provider-webhook endpoint (see SandboxDispatcher).
+ */
+import { z } from 'zod';
+import { ToolError } from '../orchestrator/errors.ts';
+import type { Database } from '../storage/database.ts';
+import { newId } from '../storage/ids.ts';
+import type { ChargeRequest, ChargeResult, DeclineCode, MethodInfo, PaymentProvider, ProviderEvent, RefundRequest } from './provider.ts';
+import { SANDBOX_METHODS } from './sandbox-methods.ts';
+import { SIGNATURE_HEADER, verifySandboxSignature } from './sandbox-signature.ts';
+
+/** The JSON body of a sandbox event, as sent over the wire. */
+export const SandboxEventBody = z.object({
+  id: z.string().min(1).max(100),
+  type: z.enum(['charge.succeeded', 'charge.failed']),
+  created: z.number().int(),
+  data: z.object({
+    chargeId: z.string().min(1),
+    paymentReference: z.string().min(1),
+    amountMinor: z.number().int(),
+    currency: z.string(),
+    failureCode: z.enum(['payment_declined', 'insufficient_funds']).nullable(),
+  }),
+});
+export type SandboxEventBody = z.infer<typeof SandboxEventBody>;
+
+interface ChargeRow {
+  id: string;
+  state: 'pending' | 'succeeded' | 'failed' | 'refunded';
+  outcome: 'succeeded' | 'failed';
+  failure_code: DeclineCode | null;
+}
+
+export interface SandboxProviderDeps {
+  db: Database;
+  /** The shared webhook signing secret (SANDBOX_WEBHOOK_SECRET or a generated setting). */
+  webhookSecret: string;
+  /** Delay before an asynchronous charge settles (SANDBOX_SETTLE_MS). */
+  settleMs: number;
+}
+
+export class SandboxProvider implements PaymentProvider {
+  readonly name = 'sandbox' as const;
+  readonly webhookSecret: string;
+  private readonly db: Database;
+  private readonly settleMs: number;
+
+  constructor(deps: SandboxProviderDeps) {
+    this.db = deps.db;
+    this.webhookSecret = deps.webhookSecret;
+    this.settleMs = deps.settleMs;
+  }
+
+  describeMethod(paymentMethod: string): MethodInfo | undefined {
+    const m = SANDBOX_METHODS[paymentMethod];
+    return m ? { scheme: m.scheme } : undefined;
+  }
+
+  /** Records the charge once per payment id (a retry returns the first answer) and answers at once or `pending`. */
+  async charge(req: ChargeRequest): Promise<ChargeResult> {
+    const method = SANDBOX_METHODS[req.paymentMethod];
+    if (!method) throw new ToolError('unknown_payment_method', undefined, { paymentMethod: req.paymentMethod });
+    const pending = method.timing === 'async';
+    await this.db.execute(
+      `insert into sandbox_charges (id, payment_reference, payment_method, amount_minor, currency, outcome, failure_code,
+         state, settle_at, created_at, settled_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (payment_reference) do nothing`,
+      [
+        newId('sandboxCharge', req.now),
+        req.paymentId,
+        req.paymentMethod,
+        req.amountMinor,
+        req.currency,
+        method.outcome,
+        method.failureCode ?? null,
+        pending ? 'pending' : method.outcome,
+        pending ? new Date(req.now.getTime() + this.settleMs) : null,
+        req.now,
+        pending ? null : req.now,
+      ],
+    );
+    const [row] = await this.db.execute<ChargeRow>(
+      'select id, state, outcome, failure_code from sandbox_charges where payment_reference = ?',
+      [req.paymentId],
+    );
+    if (!row) throw new Error('sandbox charge missing after insert');
+    if (row.state === 'pending') return { status: 'pending', reference: row.id };
+    if (row.outcome === 'failed') return { status: 'failed', reference: row.id, code: row.failure_code ?? 'payment_declined' };
+    return { status: 'succeeded', reference: row.id };
+  }
+
+  async refund(req: RefundRequest): Promise<string> {
+    const rows = await this.db.execute<{ refund_id: string }>(
+      `update sandbox_charges set state = 'refunded', refund_id = coalesce(refund_id, ?), refunded_at = coalesce(refunded_at, ?)
+        where id = ? and payment_reference = ? and state in ('succeeded', 'refunded') returning refund_id`,
+      [newId('sandboxRefund', req.now), req.now, req.reference, req.paymentId],
+    );
+    const refundId = rows[0]?.refund_id;
+    if (!refundId) throw new Error(`sandbox charge ${req.reference} is not refundable`);
+    return refundId;
+  }
+
+  parseEvent(rawBody: Buffer, headers: Record<string, string | undefined>, now: Date): ProviderEvent {
+    verifySandboxSignature(this.webhookSecret, headers[SIGNATURE_HEADER], rawBody, now);
+    let json: unknown;
+    try {
+      json = JSON.parse(rawBody.toString('utf8'));
+    } catch {
+      throw new ToolError('invalid_json');
+    }
+    const parsed = SandboxEventBody.safeParse(json);
+    if (!parsed.success) throw new ToolError('invalid_input', 'The event body is not a sandbox event.');
+    const { id, type, data } = parsed.data;
+    return {
+      id,
+      type: type === 'charge.succeeded' ? 'payment.succeeded' : 'payment.failed',
+      paymentId: data.paymentReference,
+      reference: data.chargeId,
+      ...(data.failureCode ? { failureCode: data.failureCode } : {}),
+    };
+  }
+}

@@ -1,0 +1,138 @@
+/** The purchase spine's rows: quotes, reservations (holds), payments, orders and their tickets. */
+import { defineEntity, p } from '@mikro-orm/core';
+
+export const RESERVATION_STATES = ['held', 'confirming', 'completed', 'released'] as const;
+export type ReservationState = (typeof RESERVATION_STATES)[number];
+export const RELEASE_REASONS = ['buyer', 'expired', 'payment_failed'] as const;
+export type ReleaseReason = (typeof RELEASE_REASONS)[number];
+export const PAYMENT_STATES = ['pending', 'succeeded', 'failed', 'refunded'] as const;
+export type PaymentState = (typeof PAYMENT_STATES)[number];
+export const ORDER_STATES = ['completed', 'refunded'] as const;
+export type OrderState = (typeof ORDER_STATES)[number];
+
+/** Who a purchase object belongs to: the creating principal (`ownerKey`), its buyer, and the shop's organization. */
+const ownership = {
+  shopId: p.string(),
+  organizationId: p.string(),
+  ownerKey: p.string(),
+  buyerId: p.string().nullable(),
+};
+
+/** A priced offer; holds nothing; single use (`reservationId` is set by the reserve that consumes it). */
+export const Quote = defineEntity({
+  name: 'Quote',
+  tableName: 'quotes',
+  properties: {
+    id: p.string().primary(),
+    ...ownership,
+    eventId: p.string(),
+    tierId: p.string(),
+    poolId: p.string(),
+    quantity: p.integer(),
+    country: p.string().nullable(),
+    scheme: p.string().nullable(),
+    unitPriceMinor: p.integer(),
+    feesMinor: p.integer(),
+    totalMinor: p.integer(),
+    currency: p.string(),
+    reservationId: p.string().nullable(),
+    expiresAt: p.datetime(),
+    createdAt: p.datetime(),
+  },
+});
+export type QuoteRow = InstanceType<typeof Quote.class>;
+
+/**
+ * A hold on places, priced from its quote. `expiresAt` is when the places go back: the hold's own
+ * expiry (`holdExpiresAt`) while held, the payment deadline while confirming.
+ */
+export const Reservation = defineEntity({
+  name: 'Reservation',
+  tableName: 'reservations',
+  properties: {
+    id: p.string().primary(),
+    ...ownership,
+    eventId: p.string(),
+    tierId: p.string(),
+    poolId: p.string(),
+    quoteId: p.string(),
+    quantity: p.integer(),
+    unitPriceMinor: p.integer(),
+    feesMinor: p.integer(),
+    totalMinor: p.integer(),
+    currency: p.string(),
+    state: p.string().$type<ReservationState>(),
+    releaseReason: p.string().$type<ReleaseReason>().nullable(),
+    holdExpiresAt: p.datetime(),
+    expiresAt: p.datetime(),
+    paymentDeadline: p.datetime().nullable(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+    completedAt: p.datetime().nullable(),
+    releasedAt: p.datetime().nullable(),
+  },
+});
+export type ReservationRow = InstanceType<typeof Reservation.class>;
+
+/** One attempt to pay for a reservation through a provider; at most one is pending per reservation. */
+export const Payment = defineEntity({
+  name: 'Payment',
+  tableName: 'payments',
+  properties: {
+    id: p.string().primary(),
+    ...ownership,
+    reservationId: p.string(),
+    provider: p.string(),
+    paymentMethod: p.string(),
+    scheme: p.string(),
+    amountMinor: p.integer(),
+    currency: p.string(),
+    state: p.string().$type<PaymentState>(),
+    failureCode: p.string().nullable(),
+    providerReference: p.string().nullable(),
+    /** Money was taken but no places could be given: a refund through the provider is owed. */
+    refundDue: p.boolean().default(false),
+    refundReason: p.string().nullable(),
+    refundReference: p.string().nullable(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+    refundedAt: p.datetime().nullable(),
+  },
+});
+export type PaymentRow = InstanceType<typeof Payment.class>;
+
+/** The outcome of a paid reservation: its tickets, or a refund when the places were gone. */
+export const Order = defineEntity({
+  name: 'Order',
+  tableName: 'orders',
+  properties: {
+    id: p.string().primary(),
+    ...ownership,
+    reservationId: p.string(),
+    paymentId: p.string(),
+    eventId: p.string(),
+    tierId: p.string(),
+    quantity: p.integer(),
+    totalMinor: p.integer(),
+    currency: p.string(),
+    state: p.string().$type<OrderState>(),
+    refundReason: p.string().nullable(),
+    createdAt: p.datetime(),
+    refundedAt: p.datetime().nullable(),
+  },
+});
+export type OrderRow = InstanceType<typeof Order.class>;
+
+/** One admission: `code` is unique and unguessable (128 random bits). */
+export const Ticket = defineEntity({
+  name: 'Ticket',
+  tableName: 'tickets',
+  properties: {
+    id: p.string().primary(),
+    orderId: p.string(),
+    tierId: p.string(),
+    code: p.string().unique(),
+    createdAt: p.datetime(),
+  },
+});
+export type TicketRow = InstanceType<typeof Ticket.class>;

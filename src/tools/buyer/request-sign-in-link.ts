@@ -1,0 +1,30 @@
+/** request_sign_in_link: emails a single-use, 15-minute sign-in link (optionally for a shop and in a language). */
+import { z } from 'zod';
+import { requestSignInLink } from '../../buyers/sign-in.ts';
+import { defineTool } from '../../orchestrator/tool.ts';
+import { Email, Lang } from './schemas.ts';
+
+export const requestSignInLinkTool = defineTool({
+  name: 'request_sign_in_link',
+  title: 'Email a sign-in link',
+  area: 'buyer',
+  description:
+    'Emails the buyer a single-use sign-in link that expires in 15 minutes. Give `merchantId` to sign in for a shop ' +
+    '(the session can then save cards and grant permissions there) and `lang` for the e-mail and pages. The answer is ' +
+    'the same whether or not the address is known. Refused with 403 partner_origin_refused from a partner origin: ' +
+    'sign-in happens on this service’s own pages.',
+  input: z.strictObject({
+    email: Email,
+    merchantId: z.string().min(1).max(100).optional().describe('The shop (shop_…) the buyer signs in for.'),
+    lang: Lang.optional(),
+  }),
+  output: z.object({ sent: z.literal(true), expiresAt: z.string() }),
+  errors: ['not_found', 'partner_origin_refused', 'unavailable'],
+  auth: { public: true },
+  http: { method: 'POST', path: '/v1/buyer/sign-in-links', status: 202 },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  transactional: false,
+  async handler(input, ctx) {
+    return requestSignInLink(ctx, input);
+  },
+});

@@ -1,0 +1,26 @@
+/** request_verification_code: emails the buyer a 6-digit code for one sensitive operation. */
+import { z } from 'zod';
+import { requestCode } from '../../buyers/verification.ts';
+import { defineTool } from '../../orchestrator/tool.ts';
+import { Purpose } from './schemas.ts';
+
+export const requestVerificationCode = defineTool({
+  name: 'request_verification_code',
+  title: 'Email a verification code',
+  area: 'buyer',
+  description:
+    'Emails the buyer a 6-digit code for one operation (`purpose`: save_card, create_agent, grant_permission, ' +
+    'change_agent_card or raise_card_cap). Send the returned `challengeId` with the code in that operation. A code ' +
+    'expires after 10 minutes, allows 5 attempts and works once. Full sessions only; refused with 403 ' +
+    'partner_origin_refused from a partner origin (the code is entered on this service’s own screen).',
+  input: z.strictObject({ purpose: Purpose }),
+  output: z.object({ challengeId: z.string(), expiresAt: z.string() }),
+  errors: ['partner_origin_refused', 'unavailable'],
+  auth: { principals: ['buyer'], fullBuyer: true },
+  http: { method: 'POST', path: '/v1/buyer/verification-codes', status: 201 },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  transactional: false,
+  async handler(input, ctx) {
+    return requestCode(ctx, input.purpose);
+  },
+});

@@ -1,0 +1,88 @@
+/** verify_signed_mandate: checks a network-signed mandate (detached JWS) without spending it (docs/signed-mandates.md). */
+import { z } from 'zod';
+import { MANDATE_RECURRENCES } from '../../mandates/mandate.ts';
+import { verifyMandate } from '../../mandates/verify-mandate.ts';
+import { requireShop } from '../../orchestrator/access.ts';
+import { defineTool } from '../../orchestrator/tool.ts';
+
+const MandateOut = z.object({
+  mandateId: z.string(),
+  network: z.string(),
+  issuer: z.string(),
+  credentialRef: z.string(),
+  merchantScope: z.object({ merchantIds: z.array(z.string()) }),
+  amountLimit: z.object({ amountMinor: z.number().int(), currency: z.string() }),
+  issuedAt: z.string(),
+  notBefore: z.string().nullable(),
+  expiresAt: z.string(),
+  recurrence: z.enum(MANDATE_RECURRENCES),
+  jti: z.string(),
+});
+
+export const verifySignedMandate = defineTool({
+  name: 'verify_signed_mandate',
+  title: 'Verify a signed mandate',
+  area: 'signed-mandate',
+  description:
+    'Verifies a card-network mandate before it is relied on as spend authority. Send `payload`, the mandate JSON ' +
+    'exactly as it was signed (byte for byte, as a string), `signature`, the network’s compact JWS with the payload ' +
+    'detached ("<protected>..<signature>"; RFC 7797 `b64: false` with `crit: ["b64"]` is supported), and ' +
+    '`merchantId`, the shop it is to be spent at. Only asymmetric algorithms (EdDSA, ES256, ES384, PS256…) are ' +
+    'accepted and the `kid` must be published by the mandate’s network in the trust list. Returns the verified ' +
+    'mandate, or a precise error: mandate_signature_invalid, mandate_kid_unknown, mandate_alg_not_allowed, ' +
+    'mandate_expired, mandate_merchant_mismatch, mandate_jti_used and others. Verifying does not spend the mandate; ' +
+    'purchase_initiate does, once.',
+  input: z.strictObject({
+    payload: z
+      .string()
+      .max(16_384)
+      .optional()
+      .describe('The mandate artefact exactly as signed: the detached JWS payload, as the JSON text itself.'),
+    signature: z.string().min(1).max(16_384).describe('Compact JWS with the payload detached: "<protected>..<signature>".'),
+    merchantId: z.string().min(1).max(100).describe('The shop the mandate is to be spent at.'),
+  }),
+  output: z.object({
+    valid: z.boolean().describe('Always true: every failure is an error response.'),
+    mandate: MandateOut,
+    network: z.object({ id: z.string(), name: z.string() }).describe('The trusted network whose key verified the signature.'),
+    signature: z.object({ alg: z.string(), kid: z.string(), b64: z.boolean().describe('False for an unencoded (RFC 7797) payload.') }),
+    period: z.string().describe('The recurrence period a purchase now would spend: "once", or a UTC day, ISO week, month or year.'),
+    verifiedAt: z.string(),
+  }),
+  errors: [
+    'not_found',
+    'insufficient_scope',
+    'mandate_jws_malformed',
+    'mandate_payload_missing',
+    'mandate_alg_not_allowed',
+    'mandate_crit_unsupported',
+    'mandate_b64_without_crit',
+    'mandate_network_untrusted',
+    'mandate_kid_unknown',
+    'mandate_signature_invalid',
+    'mandate_invalid',
+    'mandate_expired',
+    'mandate_not_yet_valid',
+    'mandate_merchant_mismatch',
+    'mandate_jti_used',
+    'mandate_trust_unavailable',
+  ],
+  auth: { principals: ['api_key', 'console_user', 'buyer', 'agent'], scopes: ['merchant:read'] },
+  http: { method: 'POST', path: '/v1/mandates/verify' },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  // No transaction: a network's JWKS may be fetched over HTTP, and that must not hold a transaction open.
+  transactional: false,
+  async handler(input, { em, principal, services, clock }) {
+    await requireShop(em, principal, input.merchantId);
+    const now = clock.now();
+    const v = await verifyMandate({ trust: services.mandateTrust, em, now }, input);
+    return {
+      valid: true,
+      mandate: { ...v.mandate, notBefore: v.mandate.notBefore ?? null },
+      network: v.network,
+      signature: { alg: v.alg, kid: v.kid, b64: v.b64 },
+      period: v.period,
+      verifiedAt: now.toISOString(),
+    };
+  },
+});

@@ -1,0 +1,32 @@
+/** authorize_payment: the payments-area one-shot authorize: the same attempt as confirm, addressed by reservation id. */
+import { z } from 'zod';
+import { confirmReservation } from '../../orchestrator/confirmation.ts';
+import { defineTool } from '../../orchestrator/tool.ts';
+import { CONFIRM_ERRORS, purchaseStatus, withNextStep } from '../ticketing/confirm.ts';
+import { PurchaseOut } from '../ticketing/schemas.ts';
+
+export const authorizePayment = defineTool({
+  name: 'authorize_payment',
+  title: 'Authorize a payment',
+  area: 'payments',
+  description:
+    'One-shot payment for a held reservation: authorizes and captures `paymentMethod` for the reservation total in a ' +
+    'single step (the sandbox has no separate capture). It is the same attempt as `confirm` with the same outcomes: ' +
+    '200 completed with tickets, 202 pending (poll `pollUrl`, do not pay again), 402 declined (the reservation stays ' +
+    'held). Requires an Idempotency-Key.',
+  input: z.strictObject({
+    reservationId: z.string().min(1).describe('The held reservation (rsv_…).'),
+    paymentMethod: z.string().min(1).max(100).describe('A payment-method token, e.g. pm_sandbox_visa.'),
+  }),
+  output: PurchaseOut,
+  errors: CONFIRM_ERRORS.filter((c) => c !== 'instrument_not_found'),
+  auth: { principals: ['api_key', 'buyer', 'agent'], scopes: ['merchant:write'] },
+  http: { method: 'POST', path: '/v1/payments/authorize', status: purchaseStatus },
+  successStatuses: [200, 202],
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  idempotency: 'required',
+  transactional: false,
+  async handler({ reservationId, paymentMethod }, ctx) {
+    return withNextStep(await confirmReservation(ctx, reservationId, paymentMethod), ctx);
+  },
+});

@@ -1,0 +1,67 @@
+/** confirm: pays for a held reservation; 200 completed with tickets, 202 while the provider confirms asynchronously. */
+import { z } from 'zod';
+import { confirmReservation } from '../../orchestrator/confirmation.ts';
+import type { ToolContext } from '../../orchestrator/context.ts';
+import { ToolError } from '../../orchestrator/errors.ts';
+import type { PurchaseView } from '../../orchestrator/purchase-view.ts';
+import { defineTool } from '../../orchestrator/tool.ts';
+import { PurchaseOut } from './schemas.ts';
+
+export const CONFIRM_ERRORS = [
+  'not_found',
+  'reservation_expired',
+  'reservation_released',
+  'payment_declined',
+  'insufficient_funds',
+  'unknown_payment_method',
+  'instrument_not_found',
+  'scheme_not_allowed',
+  'provider_not_enabled',
+  'unavailable',
+  'insufficient_scope',
+] as const;
+
+/** Adds where to poll while the payment is pending. */
+export function withNextStep(view: PurchaseView, ctx: ToolContext) {
+  if (view.payment?.state !== 'pending') return view;
+  const pollUrl = `${ctx.services.publicUrl()}/v1/ticketing/reservations/${view.reservation.id}`;
+  const next =
+    'The payment provider is confirming asynchronously. Do not submit the payment again. Poll get_reservation ' +
+    `(GET ${pollUrl}) until reservation.state is completed (the order and tickets are included) or released.`;
+  return { ...view, pollUrl, next };
+}
+
+/** 202 while the payment is pending, else 200. */
+export const purchaseStatus = (out: z.infer<typeof PurchaseOut>): number => (out.payment?.state === 'pending' ? 202 : 200);
+
+export const confirm = defineTool({
+  name: 'confirm',
+  title: 'Confirm and pay',
+  area: 'ticketing',
+  description:
+    'Pays for a held reservation with `paymentMethod` (a sandbox test token such as pm_sandbox_visa, or one from the ' +
+    'hosted card form) — exactly one of `paymentMethod` or `instrumentId`. 200: completed, with the order and its ' +
+    'tickets. 202: the provider confirms asynchronously; do NOT pay again, poll `pollUrl`. 402 `payment_declined` / ' +
+    '`insufficient_funds`: the reservation is held again until it expires, so retry with another method (and a new ' +
+    'Idempotency-Key). Requires an Idempotency-Key; a repeated confirm never charges twice.',
+  input: z.strictObject({
+    id: z.string().min(1).describe('The reservation (rsv_…).'),
+    paymentMethod: z.string().min(1).max(100).optional().describe('A payment-method token, e.g. pm_sandbox_visa.'),
+    instrumentId: z.string().min(1).max(100).optional().describe('A saved card (ins_…) of the buyer.'),
+  }),
+  output: PurchaseOut,
+  errors: CONFIRM_ERRORS,
+  auth: { principals: ['api_key', 'buyer', 'agent'], scopes: ['merchant:write'] },
+  http: { method: 'POST', path: '/v1/ticketing/reservations/{id}/confirm', status: purchaseStatus },
+  successStatuses: [200, 202],
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  idempotency: 'required',
+  transactional: false,
+  async handler({ id, paymentMethod, instrumentId }, ctx) {
+    if ((paymentMethod === undefined) === (instrumentId === undefined)) {
+      throw new ToolError('invalid_input', 'Give exactly one of paymentMethod or instrumentId.', { fields: ['paymentMethod', 'instrumentId'] });
+    }
+    if (instrumentId !== undefined) throw new ToolError('instrument_not_found', `No saved card ${instrumentId}.`, { instrumentId });
+    return withNextStep(await confirmReservation(ctx, id, paymentMethod!), ctx);
+  },
+});

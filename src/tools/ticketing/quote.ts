@@ -1,0 +1,46 @@
+/** quote: prices a tier for a quantity and checks every restriction; holds nothing. */
+import { z } from 'zod';
+import { createQuote } from '../../orchestrator/quotes.ts';
+import { quoteView } from '../../orchestrator/purchase-view.ts';
+import { defineTool } from '../../orchestrator/tool.ts';
+import { CardScheme, CountryCode } from '../schemas.ts';
+import { QuoteOut } from './schemas.ts';
+
+export const quote = defineTool({
+  name: 'quote',
+  title: 'Quote a purchase',
+  area: 'ticketing',
+  description:
+    'Prices `quantity` places of a tier: unit price, fees (the shop’s per-ticket fee × quantity) and total, in minor ' +
+    'units. Checks every restriction: sale window (`not_on_sale_yet`, `sale_ended`), `not_sellable`, ' +
+    '`quantity_over_limit`, countries (`country_required`, `geo_not_allowed`: pass the buyer’s `country` when the tier ' +
+    'lists allowedGeos), card schemes (`scheme_required`, `scheme_not_allowed`) and availability (`sold_out`). Holds ' +
+    'nothing: pass `quoteId` to `reserve` within 15 minutes to hold the places.',
+  input: z.strictObject({
+    tierId: z.string().min(1).describe('The tier (tier_…), from get_event.'),
+    quantity: z.number().int().min(1).max(1000),
+    country: CountryCode.optional().describe('The buyer’s country, ISO 3166-1 alpha-2 (e.g. DE).'),
+    scheme: CardScheme.optional().describe('The card scheme the buyer will pay with, lower case (e.g. visa).'),
+  }),
+  output: QuoteOut,
+  errors: [
+    'not_found',
+    'not_sellable',
+    'not_on_sale_yet',
+    'sale_ended',
+    'quantity_over_limit',
+    'country_required',
+    'geo_not_allowed',
+    'scheme_required',
+    'scheme_not_allowed',
+    'sold_out',
+    'insufficient_scope',
+  ],
+  auth: { principals: ['api_key', 'buyer', 'agent'], scopes: ['merchant:write'] },
+  http: { method: 'POST', path: '/v1/ticketing/quotes', status: 201 },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  idempotency: 'optional',
+  async handler(input, ctx) {
+    return quoteView(await createQuote(ctx, input));
+  },
+});

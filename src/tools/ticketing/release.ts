@@ -1,0 +1,25 @@
+/** release: gives a held reservation's places back, exactly once. */
+import { z } from 'zod';
+import { releaseReservation } from '../../orchestrator/reservations.ts';
+import { defineTool } from '../../orchestrator/tool.ts';
+import { PurchaseOut } from './schemas.ts';
+
+export const release = defineTool({
+  name: 'release',
+  title: 'Release a reservation',
+  area: 'ticketing',
+  description:
+    'Gives the places of a held reservation back to the pool. Releasing again returns the released reservation ' +
+    'unchanged (places are given back once). Refused with `payment_in_flight` while a payment is being confirmed, and ' +
+    'with `reservation_not_held` once completed.',
+  input: z.strictObject({ id: z.string().min(1).describe('The reservation (rsv_…).') }),
+  output: PurchaseOut,
+  errors: ['not_found', 'payment_in_flight', 'reservation_not_held', 'insufficient_scope'],
+  auth: { principals: ['api_key', 'buyer', 'agent'], scopes: ['merchant:write'] },
+  http: { method: 'POST', path: '/v1/ticketing/reservations/{id}/release' },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  idempotency: 'optional',
+  async handler({ id }, ctx) {
+    return releaseReservation(ctx, id);
+  },
+});

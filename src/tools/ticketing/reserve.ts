@@ -1,0 +1,42 @@
+/** reserve: turns a quote into a hold on its places, with an expiry. */
+import { z } from 'zod';
+import { loadPurchaseView } from '../../orchestrator/purchase-view.ts';
+import { reserveFromQuote } from '../../orchestrator/reservations.ts';
+import { defineTool } from '../../orchestrator/tool.ts';
+import { PurchaseOut } from './schemas.ts';
+
+export const reserve = defineTool({
+  name: 'reserve',
+  title: 'Reserve places',
+  area: 'ticketing',
+  description:
+    'Holds the places of a quote at the quoted price until `reservation.expiresAt` (the shop’s hold time). A quote ' +
+    'can be reserved once (`quote_already_used`) and only before it expires (`quote_expired`); the sale window and ' +
+    'other restrictions are checked again. Fails with `sold_out` (details.available) when the places are gone. ' +
+    'Requires an Idempotency-Key: retrying with the same key returns the same reservation. Next: `confirm`.',
+  input: z.strictObject({ quoteId: z.string().min(1).describe('The quote (quo_…) from `quote`.') }),
+  output: PurchaseOut,
+  errors: [
+    'not_found',
+    'quote_already_used',
+    'quote_expired',
+    'not_sellable',
+    'not_on_sale_yet',
+    'sale_ended',
+    'quantity_over_limit',
+    'country_required',
+    'geo_not_allowed',
+    'scheme_required',
+    'scheme_not_allowed',
+    'sold_out',
+    'insufficient_scope',
+  ],
+  auth: { principals: ['api_key', 'buyer', 'agent'], scopes: ['merchant:write'] },
+  http: { method: 'POST', path: '/v1/ticketing/reservations', status: 201 },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  idempotency: 'required',
+  async handler({ quoteId }, ctx) {
+    const reservation = await reserveFromQuote(ctx, quoteId);
+    return loadPurchaseView(ctx.em, reservation);
+  },
+});

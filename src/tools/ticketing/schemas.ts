@@ -1,0 +1,95 @@
+/** Wire schemas of the purchase spine (ticketing and payments): quotes, reservations, orders, tickets, payments. */
+import { z } from 'zod';
+import { ORDER_STATES, PAYMENT_STATES, RELEASE_REASONS, RESERVATION_STATES } from '../../storage/entities/purchase.ts';
+
+const Minor = z.number().int();
+const Time = z.string().describe('RFC 3339 date-time.');
+
+export const QuoteOut = z.object({
+  quoteId: z.string().describe('Pass to `reserve` before `expiresAt`; usable once.'),
+  merchantId: z.string(),
+  eventId: z.string(),
+  tierId: z.string(),
+  poolId: z.string(),
+  quantity: z.number().int(),
+  country: z.string().nullable(),
+  scheme: z.string().nullable(),
+  unitPriceMinor: Minor,
+  subtotalMinor: Minor.describe('unitPriceMinor × quantity.'),
+  feesMinor: Minor.describe('The shop’s per-ticket fee × quantity.'),
+  totalMinor: Minor.describe('subtotalMinor + feesMinor: what confirm charges.'),
+  currency: z.string(),
+  expiresAt: Time,
+  createdAt: Time,
+});
+
+export const ReservationOut = z.object({
+  id: z.string(),
+  merchantId: z.string(),
+  eventId: z.string(),
+  tierId: z.string(),
+  poolId: z.string(),
+  quoteId: z.string(),
+  quantity: z.number().int(),
+  unitPriceMinor: Minor,
+  feesMinor: Minor,
+  totalMinor: Minor,
+  currency: z.string(),
+  state: z.enum(RESERVATION_STATES).describe('held → confirming → completed | released.'),
+  releaseReason: z.enum(RELEASE_REASONS).nullable(),
+  expiresAt: Time.describe('When the places go back unless confirmed: the hold expiry, or the payment deadline while confirming.'),
+  paymentDeadline: Time.nullable(),
+  orderId: z.string().nullable(),
+  createdAt: Time,
+  updatedAt: Time,
+});
+
+export const TicketOut = z.object({
+  id: z.string(),
+  code: z.string().describe('The unique, unguessable admission code.'),
+  tierId: z.string(),
+});
+
+export const OrderOut = z.object({
+  id: z.string(),
+  merchantId: z.string(),
+  reservationId: z.string(),
+  paymentId: z.string(),
+  eventId: z.string(),
+  tierId: z.string(),
+  quantity: z.number().int(),
+  totalMinor: Minor,
+  currency: z.string(),
+  state: z.enum(ORDER_STATES),
+  refundReason: z.string().nullable().describe('Why a paid order was refunded, e.g. `sold_out` after a late payment.'),
+  tickets: z.array(TicketOut),
+  createdAt: Time,
+  refundedAt: Time.nullable(),
+});
+
+export const PaymentOut = z.object({
+  id: z.string(),
+  merchantId: z.string(),
+  reservationId: z.string(),
+  provider: z.string(),
+  paymentMethod: z.string(),
+  scheme: z.string(),
+  amountMinor: Minor,
+  currency: z.string(),
+  state: z.enum(PAYMENT_STATES).describe('pending → succeeded | failed | refunded.'),
+  failureCode: z.string().nullable(),
+  providerReference: z.string().nullable(),
+  refundDue: z.boolean().describe('True while a refund through the provider is owed but not yet made.'),
+  createdAt: Time,
+  updatedAt: Time,
+  refundedAt: Time.nullable(),
+});
+
+/** A reservation with its order and latest payment; confirm adds `pollUrl` and `next` while the payment is pending. */
+export const PurchaseOut = z.object({
+  reservation: ReservationOut,
+  order: OrderOut.optional(),
+  payment: PaymentOut.optional(),
+  pollUrl: z.string().optional().describe('While the payment is pending: GET this (get_reservation) until the state changes.'),
+  next: z.string().optional().describe('What to do next, in words.'),
+});

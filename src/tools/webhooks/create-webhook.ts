@@ -1,0 +1,61 @@
+/** create_webhook: subscribes a URL to a shop's events; the signing secret is returned here once and never again. */
+import { z } from 'zod';
+import { requireShop } from '../../orchestrator/access.ts';
+import { ToolError } from '../../orchestrator/errors.ts';
+import { defineTool } from '../../orchestrator/tool.ts';
+import { WebhookSubscription } from '../../storage/entities/webhook.ts';
+import { newId } from '../../storage/ids.ts';
+import { generateSigningSecret } from '../../webhooks/signature.ts';
+import { refuseWebhookUrl, URL_REFUSAL_MESSAGES } from '../../webhooks/url-policy.ts';
+import { EventType, WebhookOut, webhookAuth, webhookOut } from './shared.ts';
+
+/** Live subscriptions one shop may have. */
+export const MAX_WEBHOOKS_PER_SHOP = 16;
+
+export const createWebhook = defineTool({
+  name: 'create_webhook',
+  title: 'Create a webhook',
+  area: 'integration',
+  description:
+    'Subscribes an HTTPS endpoint to events of a shop (e.g. order.completed). Deliveries follow the Standard Webhooks ' +
+    'scheme: headers webhook-id, webhook-timestamp and webhook-signature (v1, HMAC-SHA256). The response carries the ' +
+    'signing secret `whsec_…` exactly once: store it, it is never shown again. `url` must be https:// (http:// only ' +
+    'for localhost/127.0.0.1). Requires merchant:write.',
+  input: z.strictObject({
+    merchantId: z.string().min(1).describe('The shop (merchant) id, e.g. shop_…'),
+    url: z.string().trim().min(1).max(2048).describe('Where deliveries are POSTed.'),
+    events: z.array(EventType).min(1).max(50).describe('Event types to receive.'),
+  }),
+  output: WebhookOut.extend({
+    secret: z.string().describe('The signing secret (whsec_ + base64). Returned only in this response.'),
+  }),
+  errors: ['not_found', 'insufficient_scope', 'invalid_webhook_url', 'webhook_limit_reached'],
+  auth: webhookAuth('merchant:write'),
+  http: { method: 'POST', path: '/v1/integration/webhooks', status: 201 },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  // Not replayable: a stored response would keep the plaintext secret in the idempotency table.
+  idempotency: 'none',
+  async handler(input, { em, principal, clock, services }) {
+    const shop = await requireShop(em, principal, input.merchantId);
+    const refusal = refuseWebhookUrl(input.url);
+    if (refusal) throw new ToolError('invalid_webhook_url', URL_REFUSAL_MESSAGES[refusal], { field: 'url', reason: refusal });
+    const live = await em.count(WebhookSubscription, { shopId: shop.id, deletedAt: null });
+    if (live >= MAX_WEBHOOKS_PER_SHOP) {
+      throw new ToolError('webhook_limit_reached', undefined, { limit: MAX_WEBHOOKS_PER_SHOP });
+    }
+    const now = clock.now();
+    const id = newId('webhook', now);
+    const secret = generateSigningSecret();
+    const webhook = em.create(WebhookSubscription, {
+      id,
+      shopId: shop.id,
+      url: new URL(input.url).toString(),
+      events: [...new Set(input.events)],
+      secretSealed: services.webhooks.secrets.seal(secret, id),
+      createdAt: now,
+      deletedAt: null,
+    });
+    await em.flush();
+    return { ...webhookOut(webhook), secret };
+  },
+});

@@ -1,0 +1,33 @@
+/** delete_webhook: ends a subscription; deliveries still waiting for an attempt are cancelled. */
+import { z } from 'zod';
+import { defineTool } from '../../orchestrator/tool.ts';
+import { sql } from '../../storage/database.ts';
+import { requireWebhook, webhookAuth } from './shared.ts';
+
+export const deleteWebhook = defineTool({
+  name: 'delete_webhook',
+  title: 'Delete a webhook',
+  area: 'integration',
+  description:
+    'Deletes a webhook subscription: no further events are delivered to it and its pending deliveries are ' +
+    'cancelled. Requires merchant:write.',
+  input: z.strictObject({ id: z.string().min(1).describe('The webhook id, e.g. whk_…') }),
+  output: z.object({ id: z.string(), deleted: z.boolean(), cancelledDeliveries: z.number().int() }),
+  errors: ['not_found', 'insufficient_scope'],
+  auth: webhookAuth('merchant:write'),
+  http: { method: 'DELETE', path: '/v1/integration/webhooks/{id}' },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  async handler({ id }, { em, principal, clock }) {
+    const webhook = await requireWebhook(em, principal, id);
+    const now = clock.now();
+    webhook.deletedAt = now;
+    await em.flush();
+    const cancelled = await sql(
+      em,
+      `update webhook_deliveries set status = 'cancelled', next_attempt_at = null
+        where subscription_id = ? and status = 'pending' returning id`,
+      [webhook.id],
+    );
+    return { id: webhook.id, deleted: true, cancelledDeliveries: cancelled.length };
+  },
+});

@@ -1,0 +1,26 @@
+/** list_webhooks: a shop's live webhook subscriptions (never their signing secrets). */
+import { z } from 'zod';
+import { requireShop } from '../../orchestrator/access.ts';
+import { defineTool } from '../../orchestrator/tool.ts';
+import { WebhookSubscription } from '../../storage/entities/webhook.ts';
+import { WebhookOut, webhookAuth, webhookOut } from './shared.ts';
+
+export const listWebhooks = defineTool({
+  name: 'list_webhooks',
+  title: 'List webhooks',
+  area: 'integration',
+  description:
+    'Lists the webhook subscriptions of a shop: URL, event types and creation time. Signing secrets are never ' +
+    'returned after creation. Requires merchant:read.',
+  input: z.strictObject({ merchantId: z.string().min(1).describe('The shop (merchant) id, e.g. shop_…') }),
+  output: z.object({ webhooks: z.array(WebhookOut) }),
+  errors: ['not_found', 'insufficient_scope'],
+  auth: webhookAuth('merchant:read'),
+  http: { method: 'GET', path: '/v1/integration/webhooks' },
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  async handler({ merchantId }, { em, principal }) {
+    await requireShop(em, principal, merchantId);
+    const rows = await em.find(WebhookSubscription, { shopId: merchantId, deletedAt: null }, { orderBy: { id: 'asc' } });
+    return { webhooks: rows.map(webhookOut) };
+  },
+});
