@@ -6,6 +6,9 @@
 import type { ErrorBody, ErrorCode } from '../orchestrator/errors.ts';
 import { SUPPORTED_ACP_VERSIONS } from './versions.ts';
 
+/** The JSON-RPC error code of every ACP error over MCP (docs/mcp-binding.md). */
+export const ACP_JSONRPC_ERROR_CODE = -32000;
+
 export interface AcpError {
   type: 'invalid_request' | 'processing_error' | 'service_unavailable';
   code: string;

@@ -15,6 +15,19 @@ import type { ShopRow } from '../storage/entities/catalog.ts';
 import { Organization } from '../storage/entities/organization.ts';
 import { recordSpend, spentByAgent, spentUnderAttestation } from './spending.ts';
 
+/** Every code the agent rules may answer (for the errors lists of quote, reserve and confirm). */
+export const AGENT_PURCHASE_ERRORS = [
+  'agent_paused',
+  'permission_missing',
+  'permission_wrong_shop',
+  'permission_expired',
+  'permission_revoked',
+  'over_purchase_cap',
+  'over_card_cap',
+  'allowance_exhausted',
+  'instrument_provider_mismatch',
+] as const;
+
 export interface AgentPurchase {
   agentId: string;
   shop: ShopRow;

@@ -10,7 +10,7 @@ export interface SetupTestCard {
   /** The test card number the hosted form should map to this method. */
   cardNumber: string;
   scheme: 'visa';
-  /** `unavailable_once`: the first preparation of a setup answers card_preparation_unavailable, a retry succeeds. */
+  /** `unavailable_once`: the first try of this card in a setup answers card_preparation_unavailable; retrying it succeeds. */
   outcome: 'unavailable_once' | 'card_not_chargeable' | 'card_customer_mismatch';
   /** What the card charges as once prepared. */
   chargesAs: string;
@@ -31,15 +31,16 @@ export interface PreparedCard {
 }
 
 /**
- * Asks the provider to prepare `paymentMethod` for this setup. `attempt` is 1 for the first try.
+ * Asks the provider to prepare `paymentMethod` for this setup; `retry` is true when the setup's previous
+ * attempt was with the same method.
  * Throws card_preparation_unavailable (retry), card_not_chargeable / card_customer_mismatch (the buyer
  * must use another card) or unknown_payment_method.
  */
-export function prepareCard(provider: string, paymentMethod: string, attempt: number): PreparedCard {
+export function prepareCard(provider: string, paymentMethod: string, retry: boolean): PreparedCard {
   if (provider !== 'sandbox') throw new ToolError('card_preparation_unavailable', `The ${provider} provider cannot prepare cards here.`, undefined, 5);
   const special = SANDBOX_SETUP_TEST_CARDS[paymentMethod];
   if (special) {
-    if (special.outcome === 'unavailable_once' && attempt <= 1) {
+    if (special.outcome === 'unavailable_once' && !retry) {
       throw new ToolError('card_preparation_unavailable', undefined, { paymentMethod, retryable: true }, 1);
     }
     if (special.outcome === 'card_not_chargeable' || special.outcome === 'card_customer_mismatch') {

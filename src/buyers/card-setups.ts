@@ -102,15 +102,17 @@ export async function completeCardSetup(ctx: ToolContext, id: string, paymentMet
     const setup = await requireOwnSetup(em, ctx, id);
     if (setup.status === 'succeeded') return { setup, reused: true };
     if (setup.expiresAt <= ctx.clock.now()) throw new ToolError('card_setup_not_ready', 'This card setup has expired; start a new one.', { setupId: id });
+    const retry = setup.paymentMethod === paymentMethod;
     setup.attempts += 1;
+    setup.paymentMethod = paymentMethod;
     await em.flush();
-    return { setup, reused: false };
+    return { setup, reused: false, retry };
   });
   if (begun.reused) return begun;
   let failure: ToolError | undefined;
   let prepared: ReturnType<typeof prepareCard> | undefined;
   try {
-    prepared = prepareCard(begun.setup.provider, paymentMethod, begun.setup.attempts);
+    prepared = prepareCard(begun.setup.provider, paymentMethod, begun.retry === true);
   } catch (err) {
     if (!(err instanceof ToolError)) throw err;
     failure = err;

@@ -55,3 +55,8 @@ export function isAp2Payload(value: unknown, depth = 0): boolean {
   }
   return false;
 }
+
+/** True for an A2A message that activates an AP2 extension or carries AP2 mandate data (in any data part). */
+export function isAp2Request(extensionUris: readonly unknown[], dataParts: readonly unknown[]): boolean {
+  return extensionUris.some(isAp2ExtensionUri) || dataParts.some((d) => isAp2Payload(d));
+}

@@ -43,7 +43,11 @@ export async function confirmReservation(ctx: ToolContext, reservationId: string
     ctx.log.error({ paymentId: attempt.paymentId, err: err instanceof Error ? err.message.slice(0, 200) : String(err) }, 'provider charge failed');
   }
   const applied = await deps.db.transaction((em) => applyOutcome(em, attempt.paymentId, outcome, ctx.clock.now()));
-  if (applied.refundDue) await refundOwedPayment(deps, attempt.paymentId).catch(() => undefined);
+  if (applied.refundDue) {
+    await refundOwedPayment(deps, attempt.paymentId).catch((err: unknown) => {
+      ctx.log.error({ paymentId: attempt.paymentId, err: err instanceof Error ? err.message : String(err) }, 'refund failed; will retry');
+    });
+  }
   if (applied.error) throw applied.error;
   return applied.view;
 }
@@ -82,6 +86,7 @@ async function beginAttempt(
     ownerKey: r.ownerKey,
     buyerId: r.buyerId ?? null,
     reservationId: r.id,
+    attempt: (await em.count(Payment, { reservationId: r.id })) + 1,
     provider: provider.name,
     paymentMethod,
     scheme: method.scheme,

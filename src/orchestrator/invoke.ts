@@ -3,6 +3,7 @@
  * run in a transaction, validate the output, map errors through the closed table.
  */
 import type { Logger } from 'pino';
+import { ap2Refusal, isAp2Payload } from './ap2.ts';
 import { authorize } from './authorize.ts';
 import { canonicalJson, sha256Hex } from './canonical-json.ts';
 import type { RequestInfo, ToolContext } from './context.ts';
@@ -65,6 +66,10 @@ export class Orchestrator {
       return { ok: false, tool, status: 404, error: error.toBody(), replayed: false };
     }
     let claimed: { scope: string; key: string } | undefined;
+    if (isAp2Payload(req.input)) {
+      const error = ap2Refusal();
+      return { ok: false, tool, status: error.status, error: error.toBody(), replayed: false };
+    }
     try {
       const principal = await this.authenticate(req.credential).catch((err: unknown) => {
         if (tool.auth.public) return { kind: 'anonymous' } as const;
@@ -73,14 +78,15 @@ export class Orchestrator {
       authorize(tool, principal);
       const input = parseInput(tool.input, req.input);
       const mode = tool.idempotency ?? 'none';
-      const key = mode === 'none' ? undefined : req.idempotencyKey;
+      const custom = mode === 'none' ? undefined : tool.idempotencyRequest?.(input, req.idempotencyKey);
+      const key = mode === 'none' ? undefined : custom ? custom.key : req.idempotencyKey;
       if (mode === 'required' && !key) throw new ToolError('missing_idempotency_key');
       if (key !== undefined && (key.length < 1 || key.length > 255)) {
         throw new ToolError('invalid_input', 'The Idempotency-Key must be 1 to 255 characters.');
       }
       if (key) {
-        const scope = principalKey(principal);
-        const hash = sha256Hex(canonicalJson({ tool: tool.name, input: req.input ?? {} }));
+        const scope = custom ? `${principalKey(principal)} ${custom.endpoint}` : principalKey(principal);
+        const hash = sha256Hex(canonicalJson(custom ? { body: custom.body } : { tool: tool.name, input: req.input ?? {} }));
         const claim = await this.idempotency.claim(scope, key, hash, this.services.clock.now());
         if (claim.kind === 'replay') return this.replay(tool, principal, claim.response);
         claimed = { scope, key };

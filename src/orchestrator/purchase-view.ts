@@ -62,6 +62,7 @@ export function paymentView(p: PaymentRow) {
     id: p.id,
     merchantId: p.shopId,
     reservationId: p.reservationId,
+    attempt: p.attempt,
     provider: p.provider,
     paymentMethod: p.paymentMethod,
     scheme: p.scheme,
@@ -110,7 +111,7 @@ export interface PurchaseView {
 /** Loads the order and the latest payment of a reservation and builds the view. */
 export async function loadPurchaseView(em: EntityManager, r: ReservationRow): Promise<PurchaseView> {
   const order = await em.findOne(Order, { reservationId: r.id });
-  const [payment] = await em.find(Payment, { reservationId: r.id }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: 1 });
+  const [payment] = await em.find(Payment, { reservationId: r.id }, { orderBy: { attempt: 'desc' }, limit: 1 });
   const view: PurchaseView = { reservation: reservationView(r, order?.id ?? null) };
   if (order) view.order = await loadOrderView(em, order);
   if (payment) view.payment = paymentView(payment);

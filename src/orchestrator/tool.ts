@@ -59,6 +59,16 @@ export interface ToolAnnotations {
 /** `required`: an Idempotency-Key must be sent; `optional`: honoured when sent; `none`: ignored. */
 export type IdempotencyMode = 'required' | 'optional' | 'none';
 
+/**
+ * A protocol's own idempotency rules (ACP): the key (e.g. from the input's `meta`, else the transport's),
+ * the endpoint it is scoped to (with the caller), and the body whose canonical JSON is compared.
+ */
+export interface IdempotencyRequest {
+  key: string | undefined;
+  endpoint: string;
+  body: unknown;
+}
+
 export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
   name: string;
   title: string;
@@ -73,6 +83,11 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   http: ToolHttp<z.infer<O>>;
   annotations: ToolAnnotations;
   idempotency?: IdempotencyMode;
+  /**
+   * Overrides where the idempotency key comes from and what it covers (default: transport key, whole input, per
+   * caller). It runs before any key is claimed, so a ToolError it throws (e.g. a protocol version check) is never stored.
+   */
+  idempotencyRequest?: (input: z.infer<I>, transportKey: string | undefined) => IdempotencyRequest;
   /** Every success status `http.status` may return, when it is a function (documented in OpenAPI). */
   successStatuses?: readonly number[];
   /**

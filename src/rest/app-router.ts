@@ -4,7 +4,10 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Orchestrator } from '../orchestrator/invoke.ts';
 import type { Services } from '../orchestrator/services.ts';
+import { buildAcpRouter } from '../acp/router.ts';
+import { ap2Refusal } from '../orchestrator/ap2.ts';
 import { ToolError } from '../orchestrator/errors.ts';
+import { buildBuyerPagesRouter } from '../buyer-pages/router.ts';
 import { buildPaymentsRouter } from '../payments/routes.ts';
 import { buildA2aRouter } from '../protocols/a2a/router.ts';
 import { buildMcpRouter } from '../protocols/mcp/http.ts';
@@ -58,6 +61,18 @@ export function buildRestRouter(deps: RestDeps): Router {
 
   const a2a = buildA2aRouter({ orchestrator, services });
   router.use(a2a.routes());
+
+  // ACP's REST binding (protocol-shaped paths at the root) over the ACP tools; AP2 is refused, whatever the method.
+  router.use(buildAcpRouter({ orchestrator, services }).routes());
+  for (const path of ['/v1/ap2', '/v1/ap2/{*rest}']) {
+    router.all(path, (ctx) => {
+      const refusal = ap2Refusal();
+      sendError(ctx, refusal.status, refusal.toBody());
+    });
+  }
+
+  // The service's own buyer pages (sign-in, magic-link landing, agents, saved cards, permissions).
+  router.use(buildBuyerPagesRouter({ services }).routes());
 
   const known = orchestrator.tools.map((t) => ({
     method: t.http.method,

@@ -1,5 +1,38 @@
 /** The registry: every tool the service offers, listed explicitly. Surfaces are generated from this list. */
 import type { AnyTool } from '../orchestrator/tool.ts';
+import { cancelCheckoutSession } from './acp/cancel-checkout-session.ts';
+import { completeCheckoutSession } from './acp/complete-checkout-session.ts';
+import { createCheckoutSession } from './acp/create-checkout-session.ts';
+import { delegatePayment } from './acp/delegate-payment.ts';
+import { getAcpDiscovery } from './acp/get-acp-discovery.ts';
+import { getCheckoutSession } from './acp/get-checkout-session.ts';
+import { updateCheckoutSession } from './acp/update-checkout-session.ts';
+import { changeAgentCardTool } from './buyer/change-agent-card.ts';
+import { completeCardSetupTool } from './buyer/complete-card-setup.ts';
+import { completeSignInTool } from './buyer/complete-sign-in.ts';
+import { createAgentTool } from './buyer/create-agent.ts';
+import { deleteAgent } from './buyer/delete-agent.ts';
+import { getBuyerSession } from './buyer/get-buyer-session.ts';
+import { grantPermissionTool } from './buyer/grant-permission.ts';
+import { listAgentsTool } from './buyer/list-agents.ts';
+import { listInstrumentsTool } from './buyer/list-instruments.ts';
+import { listPermissionsTool } from './buyer/list-permissions.ts';
+import { lowerCardCapTool } from './buyer/lower-card-cap.ts';
+import { pauseAgent } from './buyer/pause-agent.ts';
+import { raiseCardCapTool } from './buyer/raise-card-cap.ts';
+import { requestSignInLinkTool } from './buyer/request-sign-in-link.ts';
+import { requestVerificationCode } from './buyer/request-verification-code.ts';
+import { resumeAgent } from './buyer/resume-agent.ts';
+import { revokePermission } from './buyer/revoke-permission.ts';
+import { saveCardTool } from './buyer/save-card.ts';
+import { startCardSetupTool } from './buyer/start-card-setup.ts';
+import { createApiKey } from './console/create-api-key.ts';
+import { getAttestedConsent } from './console/get-attested-consent.ts';
+import { listApiKeys } from './console/list-api-keys.ts';
+import { revokeApiKey } from './console/revoke-api-key.ts';
+import { setOrganizationAttestation } from './console/set-organization-attestation.ts';
+import { withdrawAttestedPermissionTool } from './console/withdraw-attested-permission.ts';
+import { mintBuyerSession } from './integration/mint-buyer-session.ts';
 import { getEvent } from './catalog/get-event.ts';
 import { getShop } from './catalog/get-shop.ts';
 import { listEvents } from './catalog/list-events.ts';
@@ -46,4 +79,37 @@ export const TOOLS: readonly AnyTool[] = [
   deleteWebhook,
   listWebhookDeliveries,
   verifySignedMandate,
+  mintBuyerSession,
+  requestSignInLinkTool,
+  completeSignInTool,
+  getBuyerSession,
+  requestVerificationCode,
+  createAgentTool,
+  listAgentsTool,
+  pauseAgent,
+  resumeAgent,
+  deleteAgent,
+  changeAgentCardTool,
+  grantPermissionTool,
+  listPermissionsTool,
+  revokePermission,
+  startCardSetupTool,
+  completeCardSetupTool,
+  saveCardTool,
+  listInstrumentsTool,
+  raiseCardCapTool,
+  lowerCardCapTool,
+  createApiKey,
+  listApiKeys,
+  revokeApiKey,
+  getAttestedConsent,
+  withdrawAttestedPermissionTool,
+  setOrganizationAttestation,
+  createCheckoutSession,
+  getCheckoutSession,
+  updateCheckoutSession,
+  completeCheckoutSession,
+  cancelCheckoutSession,
+  delegatePayment,
+  getAcpDiscovery,
 ];

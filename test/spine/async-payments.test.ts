@@ -2,7 +2,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Harness } from '../support/harness.ts';
 import { assertInvariant } from '../support/invariant.ts';
-import { confirmWith, key, must, reserveOne, shopWithTier, startSpineHarness } from './fixtures.ts';
+import { confirmWith, count, key, must, reserveOne, shopWithTier, startSpineHarness } from './fixtures.ts';
 
 let h: Harness;
 before(async () => {
@@ -39,7 +39,7 @@ test('an async payment answers 202, never charges twice, and the signed event co
   const release = await s.api.post(`/v1/ticketing/reservations/${reservation.id}/release`, {});
   assert.equal(release.status, 409);
   assert.equal(release.body.code, 'payment_in_flight');
-  const [{ n }] = await h.db.execute<{ n: number }>('select count(*)::int as n from sandbox_charges where payment_reference = ?', [pending.body.payment.id]);
+  const n = await count(h.db, 'from sandbox_charges where payment_reference = ?', [pending.body.payment.id]);
   assert.equal(n, 1, 'one charge at the provider');
 
   assert.deepEqual(await settle(), { settled: 0, attempted: 0, delivered: 0 }, 'nothing is due before SANDBOX_SETTLE_MS');

@@ -1,6 +1,7 @@
 /** Builders for the purchase-spine tests: a harness with background loops off, and a shop with a priced tier. */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import type { Database } from '../../src/storage/database.ts';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { restClient, type RestResponse } from '../support/rest.ts';
 
@@ -80,3 +81,9 @@ export async function reserveOne(api: Api, tierId: string, quantity = 1, extra: 
 
 export const confirmWith = (api: Api, reservationId: string, paymentMethod: string, headers = key()) =>
   api.post(`/v1/ticketing/reservations/${reservationId}/confirm`, { paymentMethod }, headers);
+
+/** `select count(*)` of a query, e.g. `count(db, 'from tickets where order_id = ?', [id])`. */
+export async function count(db: Database, fromWhere: string, params: unknown[] = []): Promise<number> {
+  const [row] = await db.execute<{ n: number }>(`select count(*)::int as n ${fromWhere}`, params);
+  return row?.n ?? 0;
+}

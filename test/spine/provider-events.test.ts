@@ -4,7 +4,7 @@ import { signSandboxPayload } from '../../src/payments/sandbox-signature.ts';
 import type { Harness } from '../support/harness.ts';
 import { assertInvariant } from '../support/invariant.ts';
 import { restClient } from '../support/rest.ts';
-import { confirmWith, must, reserveOne, shopWithTier, startSpineHarness, type Shop } from './fixtures.ts';
+import { confirmWith, count, must, reserveOne, shopWithTier, startSpineHarness, type Shop } from './fixtures.ts';
 
 let h: Harness;
 before(async () => {
@@ -88,7 +88,7 @@ test('a duplicate event id is acknowledged and ignored; later events cannot undo
   assert.equal(view.reservation.state, 'completed');
   assert.equal(view.payment.state, 'succeeded');
   assert.equal(view.order.tickets.length, 1);
-  const [{ n }] = await h.db.execute<{ n: number }>('select count(*)::int as n from tickets where order_id = ?', [view.order.id]);
+  const n = await count(h.db, 'from tickets where order_id = ?', [view.order.id]);
   assert.equal(n, 1);
   const c = await assertInvariant(h.db, s.poolId);
   assert.deepEqual([c.available, c.sold], [1, 1]);

@@ -5,7 +5,7 @@ import { HoldSweeper } from '../../src/orchestrator/sweeper.ts';
 import { Database } from '../../src/storage/database.ts';
 import type { Harness } from '../support/harness.ts';
 import { assertInvariant } from '../support/invariant.ts';
-import { confirmWith, must, reserveOne, shopWithTier, startSpineHarness } from './fixtures.ts';
+import { confirmWith, count, must, reserveOne, shopWithTier, startSpineHarness } from './fixtures.ts';
 
 let h: Harness;
 before(async () => {
@@ -36,7 +36,7 @@ test('an expired hold is refused at confirm and released by the sweeper exactly 
   assert.equal(view.reservation.releaseReason, 'expired');
   const c = await assertInvariant(h.db, s.poolId);
   assert.deepEqual([c.available, c.held], [3, 0]);
-  const [{ n }] = await h.db.execute<{ n: number }>(`select count(*)::int as n from webhook_events where type = 'reservation.expired' and data->'reservation'->>'id' = ?`, [
+  const n = await count(h.db, `from webhook_events where type = 'reservation.expired' and data->'reservation'->>'id' = ?`, [
     reservation.id,
   ]);
   assert.equal(n, 1);
@@ -85,9 +85,6 @@ test('two sweepers on one database (as two processes would) release each expired
   }
   const c = await assertInvariant(h.db, s.poolId);
   assert.deepEqual([c.available, c.held], [60, 0]);
-  const [{ n }] = await h.db.execute<{ n: number }>(
-    `select count(*)::int as n from webhook_events where type = 'reservation.expired' and shop_id = ?`,
-    [s.shopId],
-  );
+  const n = await count(h.db, `from webhook_events where type = 'reservation.expired' and shop_id = ?`, [s.shopId]);
   assert.equal(n, 40);
 });

@@ -1,6 +1,7 @@
 /** The A2A executor: a message's `{ skill, input }` data part becomes one orchestrator call, its outcome a task state. */
 import { Role, TaskState, type Message, type Part, type Task, type TaskStatus } from '@a2a-js/sdk';
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
+import { ap2Refusal, isAp2Request } from '../../orchestrator/ap2.ts';
 import type { Clock } from '../../orchestrator/clock.ts';
 import type { RequestInfo } from '../../orchestrator/context.ts';
 import { ToolError, type ErrorBody } from '../../orchestrator/errors.ts';
@@ -82,6 +83,12 @@ export class ToolExecutor implements AgentExecutor {
     const refuse = (httpStatus: number, error: ErrorBody) =>
       end(stateForError(httpStatus, error), [textPart(`${error.code}: ${error.message}`), dataPart(error)]);
 
+    // AP2 is refused before anything is parsed or run: an AP2 extension URI, or an AP2 mandate in a data part.
+    const data = rc.userMessage.parts.flatMap((p) => (p.content?.$case === 'data' ? [p.content.value as unknown] : []));
+    if (isAp2Request([...rc.userMessage.extensions, ...(rc.context.requestedExtensions ?? [])], data)) {
+      const e = ap2Refusal();
+      return refuse(e.status, e.toBody());
+    }
     let call: SkillCall;
     try {
       call = readCall(rc.userMessage);

@@ -1,6 +1,7 @@
 /** The MCP projection of the tool registry: one low-level MCP `Server` whose tools are exactly the orchestrator's tools. */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ACP_JSONRPC_ERROR_CODE, toAcpError } from '../../acp/errors.ts';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestInfo } from '../../orchestrator/context.ts';
 import { ToolError, type ErrorBody } from '../../orchestrator/errors.ts';
@@ -64,6 +65,10 @@ export function createMcpServer(orchestrator: Orchestrator, credential: string |
       idempotencyKey: key,
       request: { ...requestInfo, surface: 'mcp' },
     });
+    // ACP's MCP binding: its errors are JSON-RPC errors (-32000) carrying the ACP Error in `data`.
+    if (!result.ok && result.tool?.area === 'acp') {
+      throw new McpError(ACP_JSONRPC_ERROR_CODE, result.error.message, toAcpError(result.status, result.error, 'arguments'));
+    }
     return toCallResult(result);
   });
   return server;

@@ -82,6 +82,8 @@ export const Payment = defineEntity({
     id: p.string().primary(),
     ...ownership,
     reservationId: p.string(),
+    /** 1 for the reservation's first payment attempt, then 2, … (numbered under the reservation's row lock). */
+    attempt: p.integer(),
     provider: p.string(),
     paymentMethod: p.string(),
     scheme: p.string(),

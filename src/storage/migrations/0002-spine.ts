@@ -56,6 +56,7 @@ export class Migration0002Spine extends Migration {
         shop_id text not null references shops(id) on delete cascade deferrable initially deferred,
         organization_id text not null,
         reservation_id text not null references reservations(id) on delete cascade deferrable initially deferred,
+        attempt integer not null check (attempt >= 1),
         provider text not null,
         payment_method text not null,
         scheme text not null,
@@ -73,6 +74,7 @@ export class Migration0002Spine extends Migration {
         updated_at timestamptz not null,
         refunded_at timestamptz
       );
+      create unique index payments_attempt on payments (reservation_id, attempt);
       create unique index payments_one_pending on payments (reservation_id) where state = 'pending';
       create unique index payments_provider_reference on payments (provider, provider_reference);
       create index payments_refund_due on payments (updated_at) where refund_due;

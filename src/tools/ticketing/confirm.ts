@@ -1,8 +1,9 @@
 /** confirm: pays for a held reservation; 200 completed with tickets, 202 while the provider confirms asynchronously. */
 import { z } from 'zod';
+import { AGENT_PURCHASE_ERRORS } from '../../buyers/agent-purchases.ts';
+import { paymentMethodForConfirm } from '../../buyers/instruments.ts';
 import { confirmReservation } from '../../orchestrator/confirmation.ts';
 import type { ToolContext } from '../../orchestrator/context.ts';
-import { ToolError } from '../../orchestrator/errors.ts';
 import type { PurchaseView } from '../../orchestrator/purchase-view.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { PurchaseOut } from './schemas.ts';
@@ -19,6 +20,7 @@ export const CONFIRM_ERRORS = [
   'provider_not_enabled',
   'unavailable',
   'insufficient_scope',
+  ...AGENT_PURCHASE_ERRORS,
 ] as const;
 
 /** Adds where to poll while the payment is pending. */
@@ -40,7 +42,9 @@ export const confirm = defineTool({
   area: 'ticketing',
   description:
     'Pays for a held reservation with `paymentMethod` (a sandbox test token such as pm_sandbox_visa, or one from the ' +
-    'hosted card form) — exactly one of `paymentMethod` or `instrumentId`. 200: completed, with the order and its ' +
+    'hosted card form) — exactly one of `paymentMethod` or `instrumentId` (a saved card of the buyer, for this shop ' +
+    'and payment connection, else 409 instrument_provider_mismatch). An agent sends neither: it pays with the saved ' +
+    'card of the permission its buyer granted, within that permission (403 otherwise). 200: completed, with the order and its ' +
     'tickets. 202: the provider confirms asynchronously; do NOT pay again, poll `pollUrl`. 402 `payment_declined` / ' +
     '`insufficient_funds`: the reservation is held again until it expires, so retry with another method (and a new ' +
     'Idempotency-Key). Requires an Idempotency-Key; a repeated confirm never charges twice.',
@@ -58,10 +62,8 @@ export const confirm = defineTool({
   idempotency: 'required',
   transactional: false,
   async handler({ id, paymentMethod, instrumentId }, ctx) {
-    if ((paymentMethod === undefined) === (instrumentId === undefined)) {
-      throw new ToolError('invalid_input', 'Give exactly one of paymentMethod or instrumentId.', { fields: ['paymentMethod', 'instrumentId'] });
-    }
-    if (instrumentId !== undefined) throw new ToolError('instrument_not_found', `No saved card ${instrumentId}.`, { instrumentId });
-    return withNextStep(await confirmReservation(ctx, id, paymentMethod!), ctx);
+    // Saved cards and agents (which pay with their permission's card) resolve here: src/buyers/instruments.ts.
+    const method = await paymentMethodForConfirm(ctx, id, { paymentMethod, instrumentId });
+    return withNextStep(await confirmReservation(ctx, id, method), ctx);
   },
 });

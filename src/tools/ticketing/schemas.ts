@@ -71,6 +71,7 @@ export const PaymentOut = z.object({
   id: z.string(),
   merchantId: z.string(),
   reservationId: z.string(),
+  attempt: z.number().int().describe('1 for the first payment attempt of the reservation, then 2, …'),
   provider: z.string(),
   paymentMethod: z.string(),
   scheme: z.string(),

@@ -1,0 +1,132 @@
+// The saved-cards page: lists the buyer's cards and saves a new one. The card number is typed into the payment
+// provider's hosted form in an <iframe>; it posts back only a payment method, accepted from the form's origin.
+import { api, current } from './api.js';
+import { codeStep } from './code-step.js';
+import { t } from './i18n.js';
+import { byId, el, errorMessage, formatDate, formatMoney, parseMoney, run, setStatus, showCurrency, showErrors, ValidationError } from './ui.js';
+
+/** The hosted form's message type (the sandbox provider's contract). */
+const FORM_MESSAGE = 'sandbox.payment_method';
+
+const schemeName = (scheme) => (scheme ? scheme.charAt(0).toUpperCase() + scheme.slice(1) : '');
+const cardName = (scheme, last4) => t('cards.cardLabel', { scheme: schemeName(scheme), last4 });
+
+export async function init() {
+  const s = current();
+  if (!s) return undefined;
+  const currency = s.shop?.currency ?? null;
+  if (currency) showCurrency(byId('main'), currency);
+  byId('cards-list-title').setAttribute('tabindex', '-1');
+
+  async function refresh() {
+    const { instruments } = await api('GET', '/v1/buyer/instruments');
+    byId('cards-empty').hidden = instruments.length > 0;
+    byId('cards-table').hidden = instruments.length === 0;
+    byId('cards-rows').replaceChildren(
+      ...instruments.map((i) =>
+        el(
+          'tr',
+          {},
+          el('th', { scope: 'row', text: cardName(i.scheme, i.last4) }),
+          el('td', { text: formatMoney(i.spendingCapMinor, i.currency) }),
+          el('td', { text: s.shop && s.shop.id === i.merchantId ? s.shop.name : i.merchantId }),
+          el('td', { text: formatDate(i.createdAt) }),
+        ),
+      ),
+    );
+  }
+
+  try {
+    await refresh();
+  } catch (err) {
+    showErrors([{ message: errorMessage(err) }]);
+  }
+  if (s.mode !== 'full' || !s.merchantId || !currency) return undefined;
+  return wireAddCard(currency, refresh);
+}
+
+/** Starting a setup, the framed card form, completing the setup, then saving the card with the emailed code. */
+function wireAddCard(currency, refresh) {
+  const start = byId('start-card-setup');
+  const holder = byId('card-frame');
+  const form = byId('save-card-form');
+  const cap = byId('card-cap');
+  const submit = form.querySelector('button[type="submit"]');
+  const code = codeStep(form, 'card', 'save_card');
+  let setup = null;
+  let frame = null;
+  let onMessage = null;
+
+  const closeFrame = () => {
+    if (onMessage) window.removeEventListener('message', onMessage);
+    onMessage = null;
+    frame?.remove();
+    frame = null;
+    holder.hidden = true;
+  };
+
+  const ready = (done) => {
+    closeFrame();
+    const name = cardName(done.scheme, done.last4);
+    byId('card-ready').textContent = t('cards.ready', { card: name });
+    form.hidden = false;
+    start.hidden = true;
+    setStatus(t('cards.ready', { card: name }));
+    cap.focus();
+  };
+
+  const openFrame = () => {
+    closeFrame();
+    const origin = new URL(setup.formUrl, location.href).origin;
+    frame = el('iframe', { src: setup.formUrl, title: t('cards.frameTitle'), className: 'provider-frame', referrerpolicy: 'no-referrer' });
+    onMessage = (event) => {
+      // Only the framed provider form may answer, and only with its payment-method message.
+      if (event.origin !== origin || !frame || event.source !== frame.contentWindow) return;
+      const data = event.data;
+      if (!data || data.type !== FORM_MESSAGE || typeof data.paymentMethod !== 'string') return;
+      setStatus(t('cards.checking'));
+      run(start, async () => {
+        const done = await api('POST', `/v1/buyer/card-setups/${encodeURIComponent(setup.setupId)}/complete`, { paymentMethod: data.paymentMethod });
+        setup = done;
+        ready(done);
+      });
+    };
+    window.addEventListener('message', onMessage);
+    holder.append(frame);
+    holder.hidden = false;
+    frame.focus();
+  };
+
+  start.addEventListener('click', () =>
+    run(start, async () => {
+      setup = await api('POST', '/v1/buyer/card-setups');
+      if (setup.status === 'succeeded') ready(setup);
+      else openFrame();
+    }),
+  );
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    run(
+      submit,
+      async () => {
+        if (!cap.value.trim()) throw new ValidationError([{ fieldId: 'card-cap', message: t('cards.capMissing') }]);
+        const spendingCapMinor = parseMoney(cap.value, currency);
+        if (spendingCapMinor === null) throw new ValidationError([{ fieldId: 'card-cap', message: t('cards.capInvalid') }]);
+        if (code.pending) return code.request();
+        const saved = await api('POST', '/v1/buyer/instruments', { setupId: setup.setupId, spendingCapMinor, ...code.proof() });
+        code.reset();
+        form.reset();
+        form.hidden = true;
+        start.hidden = false;
+        setup = null;
+        setStatus(t('cards.saved', { card: cardName(saved.instrument.scheme, saved.instrument.last4) }));
+        await refresh();
+        byId('cards-list-title').focus();
+      },
+      { ...code.fields, card_setup_not_ready: 'card-cap' },
+    );
+  });
+
+  return closeFrame;
+}

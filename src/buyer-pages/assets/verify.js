@@ -1,0 +1,30 @@
+// The magic-link landing page: redeems the link's token (from the URL fragment, never sent to the server in
+// the request line) for a full session, keeps the bearer in memory and opens the agents page.
+import { adopt, api } from './api.js';
+import { t } from './i18n.js';
+import { byId, errorMessage } from './ui.js';
+
+export async function init({ main, navigate }) {
+  const token = new URLSearchParams(location.hash.slice(1)).get('token');
+  // The token works once: take it out of the address bar and history straight away.
+  history.replaceState(null, '', location.pathname + location.search);
+  const fail = (message) => {
+    byId('verify-working').hidden = true;
+    byId('verify-failed-text').textContent = message;
+    byId('verify-failed').hidden = false;
+    byId('verify-failed-title').setAttribute('tabindex', '-1');
+    byId('verify-failed-title').focus();
+  };
+  if (!token) {
+    fail(t('verify.noToken'));
+    return;
+  }
+  try {
+    const issued = await api('POST', '/v1/buyer/sessions', { token });
+    const s = await adopt(issued.token);
+    const lang = s.lang ?? main.dataset.lang;
+    await navigate(`/buyer/agents?lang=${encodeURIComponent(lang)}`, { replace: true, announce: t('verify.success', { email: s.email }) });
+  } catch (err) {
+    fail(errorMessage(err));
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * The service's own buyer pages (/buyer/...): server-rendered in the buyer's language, with their script and
+ * style served from ./assets. The pages call the public REST API with a bearer held in the script's memory.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { loadCatalogs, type Catalogs } from '../i18n/i18n.ts';
+import type { Services } from '../orchestrator/services.ts';
+import { requestInfo } from '../rest/http.ts';
+import { renderDocument, type PageContext, type PageDefinition } from './layout.ts';
+import { agentsPage, cardsPage, permissionsPage } from './pages-account.ts';
+import { signInPage, verifyPage } from './pages-sign-in.ts';
+
+export const BUYER_PAGES: readonly PageDefinition[] = [signInPage, verifyPage, agentsPage, cardsPage, permissionsPage];
+
+const ASSETS_DIR = fileURLToPath(new URL('./assets/', import.meta.url));
+const TYPES: Record<string, string> = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
+const SHOP_ID = /^shop_[0-9a-z]{10,40}$/;
+
+/** Strict CSP: scripts and styles only from this origin (no inline code), frames only the card form, and only framed by our own pages. */
+function securityHeaders(ctx: Context, services: Services): void {
+  let provider = '';
+  try {
+    provider = ` ${new URL(services.publicUrl()).origin}`;
+  } catch {
+    /* no public URL: 'self' only */
+  }
+  ctx.set(
+    'Content-Security-Policy',
+    [
+      "default-src 'none'",
+      "script-src 'self'",
+      "style-src 'self'",
+      "img-src 'self' data:",
+      "connect-src 'self'",
+      `frame-src 'self'${provider}`,
+      "form-action 'self'",
+      "base-uri 'none'",
+      "frame-ancestors 'self'",
+    ].join('; '),
+  );
+  ctx.set('X-Frame-Options', 'SAMEORIGIN');
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.set('Referrer-Policy', 'no-referrer');
+  ctx.set('Cross-Origin-Opener-Policy', 'same-origin');
+  ctx.set('Cache-Control', 'no-store');
+}
+
+/** The static files the pages load: the files in ./assets and i18next's browser module. */
+function loadAssets(): Map<string, { type: string; body: Buffer }> {
+  const assets = new Map<string, { type: string; body: Buffer }>();
+  for (const file of readdirSync(ASSETS_DIR)) {
+    const type = TYPES[file.split('.').pop() ?? ''];
+    if (type) assets.set(file, { type, body: readFileSync(`${ASSETS_DIR}/${file}`) });
+  }
+  assets.set('vendor/i18next.js', { type: TYPES.js!, body: readFileSync(fileURLToPath(import.meta.resolve('i18next'))) });
+  return assets;
+}
+
+/** The language of a page: an explicit `?lang=`, else the browser's Accept-Language, else English. */
+export function pageLang(ctx: Context, catalogs: Catalogs): string {
+  const explicit = typeof ctx.query.lang === 'string' ? ctx.query.lang : undefined;
+  return catalogs.resolve([explicit, ...(requestInfo(ctx, 'rest').languages ?? [])]);
+}
+
+export function buildBuyerPagesRouter(deps: { services: Services; catalogs?: Catalogs }): Router {
+  const { services } = deps;
+  const catalogs = deps.catalogs ?? loadCatalogs();
+  const assets = loadAssets();
+  const router = new Router();
+
+  router.get('/buyer', (ctx) => {
+    ctx.redirect(`/buyer/sign-in${ctx.querystring ? `?${ctx.querystring}` : ''}`);
+  });
+
+  for (const page of BUYER_PAGES) {
+    router.get(page.path, (ctx) => {
+      const lang = pageLang(ctx, catalogs);
+      const merchantId = typeof ctx.query.merchantId === 'string' && SHOP_ID.test(ctx.query.merchantId) ? ctx.query.merchantId : undefined;
+      const pageCtx: PageContext = {
+        t: catalogs.translator(lang),
+        lang,
+        merchantId,
+        href(path, extra = {}) {
+          const q = new URLSearchParams({ lang, ...(merchantId ? { merchantId } : {}) });
+          for (const [k, v] of Object.entries(extra)) if (v !== undefined) q.set(k, v);
+          return `${path}?${q}`;
+        },
+      };
+      securityHeaders(ctx, services);
+      ctx.set('Content-Language', lang);
+      ctx.set('Vary', 'Accept-Language');
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.body = renderDocument(catalogs, page, pageCtx);
+    });
+  }
+
+  /** The page script's catalog: the language's messages over English. */
+  router.get('/buyer/i18n/:file', (ctx) => {
+    const lang = /^([A-Za-z-]{2,8})\.json$/.exec(ctx.params.file ?? '')?.[1];
+    if (!lang || catalogs.resolve([lang]) !== lang) {
+      ctx.status = 404;
+      return;
+    }
+    ctx.set('Cache-Control', 'no-cache');
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.body = { lang, messages: catalogs.messages(lang) };
+  });
+
+  const serveAsset = (ctx: Context, name: string) => {
+    const asset = assets.get(name);
+    if (!asset) {
+      ctx.status = 404;
+      return;
+    }
+    ctx.type = asset.type;
+    ctx.set('Cache-Control', 'no-cache');
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.body = asset.body;
+  };
+  router.get('/buyer/assets/:file', (ctx) => serveAsset(ctx, ctx.params.file ?? ''));
+  router.get('/buyer/assets/vendor/:file', (ctx) => serveAsset(ctx, `vendor/${ctx.params.file ?? ''}`));
+  return router;
+}

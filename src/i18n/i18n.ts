@@ -1,0 +1,92 @@
+/**
+ * Message catalogs of the buyer pages (i18next): one JSON file per language in ./locales, English the
+ * fallback. A language becomes available by adding its file (de.json, es.json, fr.json, hu.json, pt-BR.json).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createInstance, type i18n } from 'i18next';
+import { LANGS } from '../mail/templates.ts';
+
+/** A catalog's messages: nested objects of strings (i18next's JSON v4 format). */
+export type Messages = { [key: string]: string | Messages };
+
+/** Translates a dotted key with `{{var}}` interpolation; `count` selects the plural form. */
+export type Translate = (key: string, vars?: Record<string, unknown>) => string;
+
+export const DEFAULT_LANG = 'en';
+const LOCALES_DIR = fileURLToPath(new URL('./locales/', import.meta.url));
+
+export interface Catalogs {
+  /** The languages with a catalog file, English first. */
+  readonly langs: readonly string[];
+  /** The translator for a language (an available one; others fall back to English). */
+  translator(lang: string): Translate;
+  /** A language's messages merged over English, as the pages' script loads them. */
+  messages(lang: string): Messages;
+  /** The first available language among the candidates (exact tag, else same primary subtag), else English. */
+  resolve(candidates: readonly (string | null | undefined)[]): string;
+}
+
+function merge(base: Messages, over: Messages): Messages {
+  const out: Messages = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    const b = out[k];
+    out[k] = typeof v === 'object' && typeof b === 'object' ? merge(b, v) : v;
+  }
+  return out;
+}
+
+/** Reads every catalog in the locales directory; only the spec's six buyer languages are accepted. */
+export function loadCatalogs(dir: string = LOCALES_DIR): Catalogs {
+  const resources: Record<string, { translation: Messages }> = {};
+  for (const file of readdirSync(dir)) {
+    const lang = file.replace(/\.json$/, '');
+    if (lang === file || !(LANGS as readonly string[]).includes(lang)) continue;
+    resources[lang] = { translation: JSON.parse(readFileSync(`${dir}/${file}`, 'utf8')) as Messages };
+  }
+  if (!resources[DEFAULT_LANG]) throw new Error(`The ${DEFAULT_LANG} catalog is missing from ${dir}.`);
+  const langs = [DEFAULT_LANG, ...LANGS.filter((l) => l !== DEFAULT_LANG && resources[l])];
+  const instance: i18n = createInstance();
+  void instance.init({
+    resources,
+    lng: DEFAULT_LANG,
+    fallbackLng: DEFAULT_LANG,
+    supportedLngs: langs,
+    nonExplicitSupportedLngs: false,
+    load: 'currentOnly',
+    initAsync: false,
+    returnNull: false,
+    interpolation: { escapeValue: false },
+  });
+  const translators = new Map<string, Translate>();
+  const resolve = (candidates: readonly (string | null | undefined)[]): string => {
+    for (const c of candidates) {
+      if (!c) continue;
+      const exact = langs.find((l) => l.toLowerCase() === c.toLowerCase());
+      if (exact) return exact;
+      const primary = c.split('-')[0]!.toLowerCase();
+      const partial = langs.find((l) => l.split('-')[0]!.toLowerCase() === primary);
+      if (partial) return partial;
+    }
+    return DEFAULT_LANG;
+  };
+  return {
+    langs,
+    resolve,
+    translator(lang) {
+      const l = resolve([lang]);
+      let t = translators.get(l);
+      if (!t) {
+        const fixed = instance.getFixedT(l);
+        t = (key, vars) => String(fixed(key, vars ?? {}));
+        translators.set(l, t);
+      }
+      return t;
+    },
+    messages(lang) {
+      const l = resolve([lang]);
+      const en = resources[DEFAULT_LANG]!.translation;
+      return l === DEFAULT_LANG ? en : merge(en, resources[l]!.translation);
+    },
+  };
+}

@@ -1,0 +1,29 @@
+/** get_acp_discovery: the ACP discovery document, also served without authentication at /.well-known/acp.json. */
+import { z } from 'zod';
+import { discoveryDocument } from '../../acp/discovery.ts';
+import { defineTool } from '../../orchestrator/tool.ts';
+
+export const getAcpDiscovery = defineTool({
+  name: 'get_acp_discovery',
+  title: 'ACP discovery document',
+  area: 'acp',
+  description:
+    'Returns the Agentic Commerce Protocol discovery document (the body of GET /.well-known/acp.json): the protocol ' +
+    'name, current and supported API versions, the REST base URL (ACP paths such as /checkout_sessions are at the ' +
+    'origin root), the transports (rest, and mcp on /mcp with the create/get/update/complete/cancel_checkout_session ' +
+    'tools) and the services (checkout, delegate_payment). Public: no credential needed.',
+  input: z.strictObject({}),
+  output: z.object({
+    protocol: z.object({ name: z.literal('acp'), version: z.string(), supported_versions: z.array(z.string()), documentation_url: z.string() }),
+    api_base_url: z.string(),
+    transports: z.array(z.string()),
+    capabilities: z.object({ services: z.array(z.string()) }),
+  }),
+  errors: [],
+  auth: { public: true },
+  http: { method: 'GET', path: '/v1/acp/discovery' },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async handler(_input, ctx) {
+    return discoveryDocument(ctx.services.publicUrl());
+  },
+});

@@ -1,0 +1,27 @@
+/** get_checkout_session (ACP `GET /checkout_sessions/{id}`): the latest authoritative session state. */
+import { z } from 'zod';
+import { AcpCheckoutSession } from '../../acp/session-schema.ts';
+import { requireSession, viewOf } from '../../acp/sessions.ts';
+import { defineTool } from '../../orchestrator/tool.ts';
+import { ACP_AUTH, ACP_ERRORS, AcpMeta, SessionId, versionOf } from './shared.ts';
+
+export const getCheckoutSession = defineTool({
+  name: 'get_checkout_session',
+  title: 'Retrieve an ACP checkout session',
+  area: 'acp',
+  description:
+    'Returns the current state of an ACP checkout session: `{ meta: { api_version }, id }`. The status follows the ' +
+    'tickets’ hold: ready_for_payment while held, expired once the hold ran out (update the session to hold again), ' +
+    'complete_in_progress while an asynchronous payment settles, completed (with `order`) or canceled. Another ' +
+    'caller’s session answers 404. Over REST the ACP route is GET /checkout_sessions/{id}; this projection is a POST.',
+  input: z.strictObject({ meta: AcpMeta, id: SessionId }),
+  output: AcpCheckoutSession,
+  errors: [...ACP_ERRORS],
+  auth: ACP_AUTH,
+  http: { method: 'POST', path: '/v1/acp/checkout_sessions/{id}/retrieve' },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async handler({ meta, id }, ctx) {
+    versionOf(meta);
+    return viewOf(ctx, await requireSession(ctx, id));
+  },
+});

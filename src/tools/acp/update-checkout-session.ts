@@ -1,0 +1,31 @@
+/** update_checkout_session (ACP `POST /checkout_sessions/{id}`): change buyer, fulfillment details or the item. */
+import { z } from 'zod';
+import { CheckoutSessionUpdateRequest } from '../../acp/request-schemas.ts';
+import { AcpCheckoutSession } from '../../acp/session-schema.ts';
+import { updateSession } from '../../acp/sessions.ts';
+import { defineTool } from '../../orchestrator/tool.ts';
+import { ACP_ANNOTATIONS, ACP_AUTH, ACP_ERRORS, AcpMeta, SessionId, acpIdempotency, versionOf } from './shared.ts';
+
+export const updateCheckoutSession = defineTool({
+  name: 'update_checkout_session',
+  title: 'Update an ACP checkout session',
+  area: 'acp',
+  description:
+    'Updates an open ACP checkout session: `{ meta: { api_version, idempotency_key? }, id, payload }` with an ACP ' +
+    'CheckoutSessionUpdateRequest (buyer, fulfillment_details, line_items — one tier of the same shop, with quantity — ' +
+    'selected_fulfillment_options: only digital_tickets). Changing the item, quantity or delivery country, or updating ' +
+    'a session whose hold expired, gives the old hold back and holds the tickets again. Returns the full session; ' +
+    '409 checkout_session_closed once completed or canceled.',
+  input: z.strictObject({ meta: AcpMeta, id: SessionId, payload: CheckoutSessionUpdateRequest }),
+  output: AcpCheckoutSession,
+  errors: [...ACP_ERRORS, 'checkout_session_closed', 'payment_in_flight'],
+  auth: ACP_AUTH,
+  http: { method: 'POST', path: '/v1/acp/checkout_sessions/{id}' },
+  annotations: ACP_ANNOTATIONS,
+  idempotency: 'optional',
+  idempotencyRequest: acpIdempotency(({ id }) => `POST /checkout_sessions/${id}`),
+  async handler({ meta, id, payload }, ctx) {
+    versionOf(meta);
+    return updateSession(ctx, id, payload);
+  },
+});

@@ -1,0 +1,36 @@
+/** change_agent_card: switches the saved card an agent's live permission in the session's shop charges. */
+import { z } from 'zod';
+import { changeAgentCard, permissionOut } from '../../buyers/permissions.ts';
+import { defineTool } from '../../orchestrator/tool.ts';
+import { codeProof, PermissionOut } from './schemas.ts';
+
+export const changeAgentCardTool = defineTool({
+  name: 'change_agent_card',
+  title: 'Change an agent’s card',
+  area: 'buyer',
+  description:
+    'Makes the agent’s live permission in this session’s shop charge another saved card of the buyer (saved for this ' +
+    'shop and payment connection, else 409 instrument_provider_mismatch). Needs a full session and the emailed code ' +
+    '(purpose change_agent_card).',
+  input: z.strictObject({ id: z.string().min(1).max(100).describe('The agent (agt_…).'), instrumentId: z.string().min(1).max(100), ...codeProof }),
+  output: PermissionOut,
+  errors: [
+    'permission_missing',
+    'instrument_not_found',
+    'instrument_provider_mismatch',
+    'session_shop_required',
+    'verification_required',
+    'verification_code_invalid',
+    'verification_code_expired',
+    'verification_attempts_exhausted',
+    'partner_origin_refused',
+  ],
+  auth: { principals: ['buyer'], fullBuyer: true },
+  http: { method: 'POST', path: '/v1/buyer/agents/{id}/card' },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  transactional: false,
+  async handler(input, ctx) {
+    const permission = await changeAgentCard(ctx, input.id, input);
+    return permissionOut(ctx.em, permission, ctx.clock.now());
+  },
+});

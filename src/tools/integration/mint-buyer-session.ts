@@ -1,0 +1,52 @@
+/** mint_buyer_session: a merchant mints a BOUNDED buyer session for a user its own authentication verified. */
+import { z } from 'zod';
+import { requireAttestingKey } from '../../buyers/attestation.ts';
+import { findOrCreateBuyer, issueBuyerSession } from '../../buyers/sessions.ts';
+import { requireShop } from '../../orchestrator/access.ts';
+import { ToolError } from '../../orchestrator/errors.ts';
+import { defineTool } from '../../orchestrator/tool.ts';
+import { Email, Lang, SessionOut } from '../buyer/schemas.ts';
+
+export const mintBuyerSession = defineTool({
+  name: 'mint_buyer_session',
+  title: 'Mint a buyer session',
+  area: 'integration',
+  description:
+    'Mints a bounded buyer session (30 minutes) for `email` at the shop `merchantId`, for a user the merchant’s own ' +
+    'authentication verified. A bounded session acts only inside authority the buyer already granted: it can never ' +
+    'create or widen spending authority (no agents, permissions or saved cards), whatever it sends. `lang` selects ' +
+    'the buyer-page language. Needs merchant:write. `merchantAttested: true` is for organizations that staff enabled ' +
+    'for attested consent, on a key holding mandates:attest (an attest-only key suffices): the buyer’s permission can ' +
+    'then be granted without the emailed code within the staff-set ceilings; everyone else gets 403 ' +
+    'merchant_consent_not_enabled.',
+  input: z.strictObject({
+    merchantId: z.string().min(1).max(100),
+    email: Email,
+    merchantAttested: z.boolean().optional().describe('Default false.'),
+    lang: Lang.optional(),
+  }),
+  output: SessionOut,
+  errors: ['not_found', 'insufficient_scope', 'merchant_consent_not_enabled'],
+  auth: { principals: ['api_key'] },
+  http: { method: 'POST', path: '/v1/integration/buyer-sessions', status: 201 },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  async handler(input, ctx) {
+    const { em, principal, clock } = ctx;
+    if (principal.kind !== 'api_key') throw new ToolError('forbidden');
+    const shop = await requireShop(em, principal, input.merchantId);
+    if (input.merchantAttested) await requireAttestingKey(em, principal);
+    else if (!principal.scopes.includes('merchant:write')) {
+      throw new ToolError('insufficient_scope', 'This API key lacks the scope merchant:write.', { required: ['merchant:write'], missing: ['merchant:write'] });
+    }
+    const now = clock.now();
+    const buyer = await findOrCreateBuyer(em, input.email, now);
+    return issueBuyerSession(ctx.services.identity, {
+      buyerId: buyer.id,
+      mode: 'bounded',
+      merchantId: shop.id,
+      attested: input.merchantAttested === true,
+      lang: input.lang ?? null,
+      now,
+    });
+  },
+});

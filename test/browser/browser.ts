@@ -1,0 +1,110 @@
+/** Headless Chromium (Debian's /usr/bin/chromium) driven by playwright-core, plus the per-page accessibility check. */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** Upper bound for any single wait; tests wait for selectors and messages, never for fixed time. */
+export const WAIT = 20_000;
+
+export interface TestBrowser {
+  context: BrowserContext;
+  /** A new tab; its console errors (CSP violations included) are collected in `problems`. */
+  page(): Promise<Page>;
+  problems: string[];
+  /** Where screenshots go (a temp dir, not in the repo). */
+  shotDir: string;
+  close(): Promise<void>;
+}
+
+export async function launchBrowser(): Promise<TestBrowser> {
+  const profile = mkdtempSync(join(tmpdir(), 'tessera-chromium-'));
+  const shotDir = mkdtempSync(join(tmpdir(), 'tessera-shots-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ARGS,
+    viewport: { width: 1100, height: 900 },
+    locale: 'en-GB',
+    timezoneId: 'UTC',
+  });
+  context.setDefaultTimeout(WAIT);
+  const problems: string[] = [];
+  return {
+    context,
+    problems,
+    shotDir,
+    async page() {
+      const page = await context.newPage();
+      page.on('console', (m) => {
+        if (m.type() === 'error') problems.push(m.text());
+      });
+      page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+      return page;
+    },
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The accessibility check every page passes: `lang` is set, exactly one h1, no inline script (or inline event
+ * handler), and every form control, button and link has an accessible name as Chromium computes it.
+ */
+export async function assertAccessible(page: Page, lang = 'en'): Promise<void> {
+  const dom = await page.evaluate(() => {
+    const nameOf = (el: Element): string => {
+      const labelled = el.getAttribute('aria-labelledby');
+      if (labelled) return labelled.split(/\s+/).map((id) => document.getElementById(id)?.textContent ?? '').join(' ').trim();
+      const aria = el.getAttribute('aria-label');
+      if (aria) return aria.trim();
+      const labels = (el as HTMLInputElement).labels;
+      return labels ? [...labels].map((l) => l.textContent ?? '').join(' ').trim() : '';
+    };
+    const controls = [...document.querySelectorAll('input:not([type=hidden]), select, textarea')];
+    const handlers = [...document.querySelectorAll('*')].filter((el) => [...el.attributes].some((a) => a.name.startsWith('on')));
+    return {
+      lang: document.documentElement.lang,
+      h1: document.querySelectorAll('h1').length,
+      inlineScripts: [...document.scripts].filter((s) => !s.src).length,
+      handlers: handlers.length,
+      unnamed: controls.filter((c) => !nameOf(c)).map((c) => c.id || c.outerHTML.slice(0, 80)),
+    };
+  });
+  assert.equal(dom.lang, lang, 'the html element carries the page language');
+  assert.equal(dom.h1, 1, 'exactly one h1');
+  assert.equal(dom.inlineScripts, 0, 'no inline scripts');
+  assert.equal(dom.handlers, 0, 'no inline event handlers');
+  assert.deepEqual(dom.unnamed, [], 'every form control (shown or not) has a label');
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as { nodes: { ignored: boolean; role?: { value: string }; name?: { value: string } }[] };
+    const needsName = new Set(['textbox', 'combobox', 'spinbutton', 'searchbox', 'checkbox', 'radio', 'button', 'link', 'Iframe']);
+    const unnamed = nodes
+      .filter((n) => !n.ignored && n.role && needsName.has(n.role.value) && !(n.name?.value ?? '').trim())
+      .map((n) => n.role!.value);
+    assert.deepEqual(unnamed, [], 'every exposed control, button, link and frame has an accessible name');
+  } finally {
+    await cdp.detach();
+  }
+}
+
+/** Waits until keyboard focus is on the element with `id`. */
+export async function focusIs(page: Page, id: string): Promise<void> {
+  await page.waitForFunction((want) => document.activeElement?.id === want, id, { timeout: WAIT });
+}
+
+/** Presses Tab until the element with `id` has focus (at most `limit` presses): how a keyboard user gets there. */
+export async function tabTo(page: Page, id: string, limit = 40): Promise<void> {
+  for (let i = 0; i < limit; i++) {
+    if (await page.evaluate((want) => document.activeElement?.id === want, id)) return;
+    await page.keyboard.press('Tab');
+  }
+  assert.fail(`Tab never reached #${id}`);
+}

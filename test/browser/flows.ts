@@ -1,0 +1,96 @@
+/** The buyer-page journeys several browser tests share: a server with real SMTP, a browser, signing in, an agent, a card. */
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { startHarness, type Harness } from '../support/harness.ts';
+import { launchBrowser, WAIT, type TestBrowser } from './browser.ts';
+import { codeIn, linkIn, startSmtpInbox, type SmtpInbox } from './smtp-inbox.ts';
+
+export interface World {
+  h: Harness;
+  inbox: SmtpInbox;
+  browser: TestBrowser;
+  shopId: string;
+  close(): Promise<void>;
+}
+
+/** A server whose mail goes over SMTP to a loopback inbox, a merchant's shop, and a headless browser. */
+export async function startWorld(): Promise<World> {
+  const inbox = await startSmtpInbox();
+  const h = await startHarness({ SMTP_URL: inbox.url, SMTP_TIMEOUT_MS: '5000' });
+  const browser = await launchBrowser();
+  const m = await h.merchant();
+  return {
+    h,
+    inbox,
+    browser,
+    shopId: m.shopId,
+    async close() {
+      await browser.close();
+      await h.close();
+      await inbox.close();
+    },
+  };
+}
+
+let seq = 0;
+/** A fresh buyer address per journey. */
+export function newEmail(): string {
+  return `buyer${++seq}-${Date.now()}@example.test`;
+}
+
+/** Asks for a sign-in link on the sign-in page and returns the link from the e-mail. */
+export async function requestLink(w: World, page: Page, email: string): Promise<string> {
+  await page.goto(`${w.h.url}/buyer/sign-in?merchantId=${w.shopId}`);
+  const mail = w.inbox.next(email);
+  await page.getByLabel('E-mail address').fill(email);
+  await page.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
+  await page.locator('#sign-in-sent:not([hidden])').waitFor();
+  return linkIn(await mail);
+}
+
+/** Signs in with the magic link and waits for the agents page with the session shown. */
+export async function signIn(w: World, page: Page, email: string): Promise<void> {
+  const link = await requestLink(w, page, email);
+  await page.goto(link);
+  await page.waitForURL(/\/buyer\/agents/);
+  await page.locator('#session-who', { hasText: email }).waitFor();
+}
+
+/** Asks for a code by submitting `form`'s first step, reads it from the e-mail, and types it. */
+export async function enterEmailedCode(w: World, page: Page, email: string, prefix: string): Promise<void> {
+  const mail = w.inbox.next(email);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.locator(`#${prefix}-code-step:not([hidden])`).waitFor();
+  await page.locator(`#${prefix}-code`).fill(codeIn(await mail));
+}
+
+/** Creates an agent on the agents page (pointer and fill) and returns its one-time credential. */
+export async function createAgent(w: World, page: Page, email: string, name: string): Promise<string> {
+  await page.getByLabel('Agent name').fill(name);
+  await enterEmailedCode(w, page, email, 'agent');
+  await page.getByRole('button', { name: 'Create agent' }).click();
+  await page.locator('#new-credential:not([hidden])').waitFor();
+  const token = await page.locator('#new-credential-value').inputValue();
+  assert.match(token, /^tag_/);
+  return token;
+}
+
+/** Saves a card through the provider's framed form on the cards page. */
+export async function saveCard(w: World, page: Page, email: string, cardNumber: string, cap: string): Promise<void> {
+  await page.getByRole('button', { name: 'Add a card' }).click();
+  const form = page.frameLocator('iframe[title="Card details form from the payment provider"]');
+  await form.getByLabel('Card number').fill(cardNumber);
+  await form.getByRole('button', { name: 'Use this card' }).click();
+  await page.locator('#save-card-form:not([hidden])').waitFor({ timeout: WAIT });
+  await page.getByLabel('Spending cap per charge').fill(cap);
+  await enterEmailedCode(w, page, email, 'card');
+  await page.getByRole('button', { name: 'Save card' }).click();
+  await page.locator('#save-card-form[hidden]').waitFor({ state: 'attached' });
+}
+
+/** Opens another buyer page from the navigation (no reload: the in-memory session stays). */
+export async function openFromNav(page: Page, name: string, path: RegExp): Promise<void> {
+  await page.getByRole('navigation', { name: 'Your account' }).getByRole('link', { name }).click();
+  await page.waitForURL(path);
+  await page.locator('#content:not([hidden])').waitFor();
+}

@@ -1,0 +1,81 @@
+/** A real SMTP server on loopback for tests: it receives what the app sends over SMTP and parses each message. */
+import type { AddressInfo } from 'node:net';
+import { simpleParser } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+
+export interface ReceivedMail {
+  to: string[];
+  from: string;
+  subject: string;
+  text: string;
+}
+
+export interface Mailbox {
+  /** `smtp://127.0.0.1:<port>`: pass it to the harness as SMTP_URL. */
+  url: string;
+  messages: ReceivedMail[];
+  /** The newest message to `to` (throws when there is none). */
+  last(to: string): ReceivedMail;
+  /** How many messages `to` received. */
+  count(to: string): number;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts an SMTP server on 127.0.0.1 (any port, no TLS, no auth). A message is parsed and stored before
+ * the server acknowledges it, so when the app's SMTP send resolves the message is already readable.
+ */
+export async function startMailbox(): Promise<Mailbox> {
+  const messages: ReceivedMail[] = [];
+  const server = new SMTPServer({
+    secure: false,
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        simpleParser(Buffer.concat(chunks))
+          .then((mail) => {
+            const rcpt = session.envelope.rcptTo.map((r) => r.address.toLowerCase());
+            messages.push({ to: rcpt, from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', subject: mail.subject ?? '', text: mail.text ?? '' });
+            callback();
+          })
+          .catch((err: Error) => callback(err));
+      });
+    },
+  });
+  await new Promise<void>((ok, fail) => {
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => ok());
+  });
+  const port = (server.server.address() as AddressInfo).port;
+  const to = (addr: string) => messages.filter((m) => m.to.includes(addr.toLowerCase()));
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    messages,
+    last(addr) {
+      const list = to(addr);
+      const m = list[list.length - 1];
+      if (!m) throw new Error(`no mail to ${addr}`);
+      return m;
+    },
+    count: (addr) => to(addr).length,
+    close: () => new Promise<void>((ok) => server.close(() => ok())),
+  };
+}
+
+/** The 6-digit code in a verification e-mail. */
+export function codeIn(mail: ReceivedMail): string {
+  const m = /\b(\d{6})\b/.exec(mail.text);
+  if (!m) throw new Error(`no code in: ${mail.text}`);
+  return m[1]!;
+}
+
+/** The sign-in token in a sign-in e-mail (the `#token=` fragment of the link). */
+export function signInTokenIn(mail: ReceivedMail): string {
+  const m = /#token=([0-9a-z]+)/.exec(mail.text);
+  if (!m) throw new Error(`no sign-in link in: ${mail.text}`);
+  return m[1]!;
+}
