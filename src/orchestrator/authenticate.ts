@@ -13,6 +13,8 @@ import { ANONYMOUS, ROLES, SCOPES, type Principal, type Role, type Scope } from 
 export const API_KEY_PREFIX = 'tsk_';
 export const AGENT_TOKEN_PREFIX = 'tag_';
 const ISSUER = 'tessera';
+/** How precisely an API key's last use is recorded. */
+const LAST_USED_RESOLUTION_MS = 60_000;
 
 /** Session claims the server signs; `typ` selects the principal kind. */
 export type SessionClaims =
@@ -65,14 +67,20 @@ export class Authenticator {
 
   private async apiKey(token: string): Promise<Principal> {
     const now = this.clock.now();
-    const rows = await this.db.execute<{ id: string; organization_id: string; scopes: string[] }>(
-      `update api_keys set last_used_at = ?
-        where token_hash = ? and revoked_at is null
-        returning id, organization_id, scopes`,
-      [now, hashToken(token)],
+    const [row] = await this.db.execute<{ id: string; organization_id: string; scopes: string[]; last_used_at: string | null }>(
+      'select id, organization_id, scopes, last_used_at from api_keys where token_hash = ? and revoked_at is null',
+      [hashToken(token)],
     );
-    const row = rows[0];
     if (!row) throw new ToolError('unauthenticated', 'The API key is unknown or revoked.');
+    // Last use is recorded at most once a minute per key, so concurrent calls on one key never queue on its row.
+    const last = row.last_used_at ? new Date(row.last_used_at).getTime() : 0;
+    if (now.getTime() - last >= LAST_USED_RESOLUTION_MS) {
+      await this.db.execute('update api_keys set last_used_at = ? where id = ? and (last_used_at is null or last_used_at < ?)', [
+        now,
+        row.id,
+        new Date(now.getTime() - LAST_USED_RESOLUTION_MS),
+      ]);
+    }
     const scopes = row.scopes.filter((s): s is Scope => (SCOPES as readonly string[]).includes(s));
     return { kind: 'api_key', keyId: row.id, organizationId: row.organization_id, scopes };
   }

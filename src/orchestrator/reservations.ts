@@ -9,7 +9,7 @@ import type { ToolContext } from './context.ts';
 import { ToolError } from './errors.ts';
 import { returnPlaces, takePlacesOrThrow } from './inventory.ts';
 import type { Principal } from './principal.ts';
-import { authorizePurchase, requireAccess } from './purchase-access.ts';
+import { authorizePurchase, requireAccess, type PurchaseIntent } from './purchase-access.ts';
 import { loadPurchaseView, type PurchaseView } from './purchase-view.ts';
 import { checkRestrictions } from './restrictions.ts';
 
@@ -34,9 +34,10 @@ export async function emitPurchaseEvent(em: EntityManager, type: WebhookEventTyp
 
 /**
  * Turns a quote into a hold: the quote is locked and consumed (single use), the restrictions that may
- * have changed are checked again, and the places are taken with one conditional update.
+ * have changed are checked again, and the places are taken with one conditional update. `authority` is
+ * what authorizes the purchase (see PurchaseIntent): `mandate` when purchase_initiate reserves under a verified mandate.
  */
-export async function reserveFromQuote(ctx: ToolContext, quoteId: string): Promise<ReservationRow> {
+export async function reserveFromQuote(ctx: ToolContext, quoteId: string, authority: PurchaseIntent['authority'] = 'permission'): Promise<ReservationRow> {
   const { em, clock, principal } = ctx;
   const now = clock.now();
   const quote = requireAccess(principal, await em.findOne(Quote, { id: quoteId }, { lockMode: LockMode.PESSIMISTIC_WRITE }), 'quote', quoteId);
@@ -46,8 +47,7 @@ export async function reserveFromQuote(ctx: ToolContext, quoteId: string): Promi
   const shop = await em.findOne(Shop, { id: quote.shopId, deletedAt: null });
   if (!tier || !shop) throw new ToolError('not_found', `No quote ${quoteId}.`, { id: quoteId });
   checkRestrictions(tier, quote, now);
-  await authorizePurchase(ctx, { shop, amountMinor: quote.totalMinor, currency: quote.currency, stage: 'reserve' });
-  await takePlacesOrThrow(em, quote.poolId, quote.quantity);
+  await authorizePurchase(ctx, { shop, amountMinor: quote.totalMinor, currency: quote.currency, stage: 'reserve', authority });
   const expiresAt = new Date(now.getTime() + shop.holdMinutes * 60_000);
   const reservation = em.create(Reservation, {
     id: newId('reservation', now),
@@ -76,6 +76,9 @@ export async function reserveFromQuote(ctx: ToolContext, quoteId: string): Promi
   });
   quote.reservationId = reservation.id;
   await em.flush();
+  // Taken last: the pool row is the hot spot every concurrent reserve queues on, so it stays locked
+  // only for this statement and the commit. Sold out throws, and the rollback undoes the inserts above.
+  await takePlacesOrThrow(em, quote.poolId, quote.quantity);
   return reservation;
 }
 

@@ -1,6 +1,6 @@
 /** reserve: turns a quote into a hold on its places, with an expiry. */
 import { z } from 'zod';
-import { loadPurchaseView } from '../../orchestrator/purchase-view.ts';
+import { reservationView } from '../../orchestrator/purchase-view.ts';
 import { reserveFromQuote } from '../../orchestrator/reservations.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { PurchaseOut } from './schemas.ts';
@@ -37,6 +37,7 @@ export const reserve = defineTool({
   idempotency: 'required',
   async handler({ quoteId }, ctx) {
     const reservation = await reserveFromQuote(ctx, quoteId);
-    return loadPurchaseView(ctx.em, reservation);
+    // A new hold has no payment or order yet: its view is the reservation alone.
+    return { reservation: reservationView(reservation, null) };
   },
 });
