@@ -17,7 +17,10 @@ export async function connectDatabase(config: Config, log: Logger): Promise<Conn
   if (!url) {
     embedded = await startEmbeddedPostgres(config.dataDir, (line) => log.debug({ postgres: line }, 'embedded postgres'));
     url = embedded.url;
-    log.info({ dataDir: config.dataDir, port: embedded.port }, 'embedded PostgreSQL started');
+    log.info(
+      { dataDir: config.dataDir, port: embedded.port },
+      embedded.shared ? 'joined the embedded PostgreSQL another Tessera process runs' : 'embedded PostgreSQL started',
+    );
   }
   const db = await Database.open(url);
   try {

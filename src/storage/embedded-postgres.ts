@@ -17,6 +17,8 @@ export interface EmbeddedPostgresHandle {
   /** A postgres:// URL for the `tessera` database (or `database` when given). */
   url: string;
   port: number;
+  /** True when another live Tessera process already ran the server on this data directory and we joined it. */
+  shared: boolean;
   /** Stops the server (data is kept). */
   stop(): Promise<void>;
   /** Creates another database on this server and returns its URL (tests use one per file). */
@@ -221,5 +223,5 @@ export async function startEmbeddedPostgres(
   };
   const url = await createDatabase('tessera');
   // A server shared with another live process is that process's to stop.
-  return { url, port, stop: () => (shared === undefined ? pg.stop() : Promise.resolve()), createDatabase };
+  return { url, port, shared: shared !== undefined, stop: () => (shared === undefined ? pg.stop() : Promise.resolve()), createDatabase };
 }
