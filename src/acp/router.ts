@@ -8,7 +8,6 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { ToolError } from '../orchestrator/errors.ts';
 import type { InvokeResult, Orchestrator } from '../orchestrator/invoke.ts';
-import type { Services } from '../orchestrator/services.ts';
 import { bearerOf, requestInfo } from '../rest/http.ts';
 import { parseJsonObject, readRaw } from '../rest/read-body.ts';
 import { toAcpError } from './errors.ts';
@@ -16,7 +15,6 @@ import { checkAcpVersion } from './versions.ts';
 
 export interface AcpRouterDeps {
   orchestrator: Orchestrator;
-  services: Pick<Services, 'publicUrl'>;
 }
 
 /** ACP headers carried into `meta` (header name → meta field). */

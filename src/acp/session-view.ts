@@ -149,8 +149,3 @@ export async function sessionView(em: EntityManager, s: AcpCheckoutSessionRow, p
   }
   return view;
 }
-
-/** Total to charge for a session: the held reservation's locked total. */
-export function totalOf(r: ReservationRow): number {
-  return r.totalMinor;
-}

@@ -66,7 +66,8 @@ export async function createAgent(
 export async function listAgents(ctx: ToolContext): Promise<AgentRow[]> {
   const principal = buyerOf(ctx);
   const agents = await ctx.em.find(Agent, { buyerId: principal.buyerId, status: { $ne: 'deleted' } }, { orderBy: { createdAt: 'asc', id: 'asc' } });
-  if (principal.mode === 'full' || !principal.merchantId) return principal.mode === 'full' ? agents : [];
+  if (principal.mode === 'full') return agents;
+  if (!principal.merchantId) return [];
   const rows = await sql<{ agent_id: string }>(ctx.em, 'select distinct agent_id from permissions where buyer_id = ? and shop_id = ?', [
     principal.buyerId,
     principal.merchantId,

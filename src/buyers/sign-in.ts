@@ -11,13 +11,14 @@ import { Shop } from '../storage/entities/catalog.ts';
 import { Buyer } from '../storage/entities/buyer.ts';
 import { newId, randomToken } from '../storage/ids.ts';
 import { refusePartnerOrigin } from './origin-guard.ts';
+import { throttleMail } from './throttle.ts';
 import { findOrCreateBuyer, issueBuyerSession, normalizeEmail, type IssuedSession } from './sessions.ts';
 
 export const SIGN_IN_LINK_TTL_MINUTES = 15;
 
-/** The page the emailed link opens; the token rides in the fragment so it never reaches server logs or referrers. */
+/** The page the emailed link opens (the buyer pages' /buyer/verify); the token rides in the fragment so it never reaches server logs or referrers. */
 export function signInUrl(publicUrl: string, token: string, lang: string): string {
-  return `${publicUrl}/buyer/sign-in?lang=${encodeURIComponent(lang)}#token=${token}`;
+  return `${publicUrl}/buyer/verify?lang=${encodeURIComponent(lang)}#token=${token}`;
 }
 
 /** Stores a link and emails it. Answers the same whether or not the address is known (no enumeration). */
@@ -34,6 +35,7 @@ export async function requestSignInLink(
   const { shopName, buyerLang } = await services.db.transaction(async (em) => {
     const shop = input.merchantId ? await em.findOne(Shop, { id: input.merchantId, deletedAt: null }) : null;
     if (input.merchantId && !shop) throw new ToolError('not_found', `No shop ${input.merchantId}.`, { merchantId: input.merchantId });
+    await throttleMail(em, 'signIn', email, now);
     const buyer = await em.findOne(Buyer, { email });
     await sql(
       em,

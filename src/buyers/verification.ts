@@ -13,6 +13,7 @@ import { sql } from '../storage/database.ts';
 import { Buyer, VerificationChallenge } from '../storage/entities/buyer.ts';
 import { newId } from '../storage/ids.ts';
 import { refusePartnerOrigin } from './origin-guard.ts';
+import { throttleMail } from './throttle.ts';
 import { buyerOf } from './sessions.ts';
 
 export const CODE_PURPOSES = ['save_card', 'create_agent', 'grant_permission', 'change_agent_card', 'raise_card_cap'] as const;
@@ -40,6 +41,7 @@ export async function requestCode(ctx: ToolContext, purpose: CodePurpose): Promi
   const buyer = await services.db.transaction(async (em) => {
     const row = await em.findOne(Buyer, { id: principal.buyerId });
     if (!row) throw new ToolError('unauthenticated', 'The buyer of this session no longer exists.');
+    await throttleMail(em, 'code', row.id, now);
     em.create(VerificationChallenge, {
       id: challengeId,
       buyerId: row.id,

@@ -60,3 +60,13 @@ export async function pruneMandateJtis(em: EntityManager, before: Date): Promise
   const rows = await sql(em, 'delete from mandate_jtis where expires_at < ? returning 1', [before]);
   return rows.length;
 }
+
+/**
+ * Gives back the jti spent for a payment (`reference` = the payment id) whose provider definitively
+ * declined it: no money moved, so the mandate's spend authority was not exercised and it may be used
+ * again. Runs in the transaction that records the decline. A no-op for payments not made under a mandate.
+ */
+export async function releaseMandateJti(em: EntityManager, paymentId: string): Promise<boolean> {
+  const rows = await sql(em, 'delete from mandate_jtis where reference = ? returning 1', [paymentId]);
+  return rows.length > 0;
+}

@@ -90,10 +90,15 @@ function keyResolver(trust: TrustList, found: { network?: { id: string; name: st
   };
 }
 
-/** Verifies the signature and the mandate's own rules; throws a ToolError with the precise code. */
+/**
+ * Verifies the signature and the mandate's own rules; throws a ToolError with the precise code.
+ * `checkJti: false` leaves the replay check to the caller: purchase_initiate spends the jti atomically
+ * with the payment (consumeMandateJti), which is the check that counts.
+ */
 export async function verifyMandate(
   deps: { trust: TrustList; em: EntityManager; now: Date },
   input: VerifyMandateInput,
+  opts: { checkJti?: boolean } = {},
 ): Promise<VerifiedMandate> {
   const found: { network?: { id: string; name: string } } = {};
   let verified;
@@ -128,7 +133,7 @@ export async function verifyMandate(
     });
   }
   const period = mandatePeriod(mandate.recurrence, now);
-  if (await isMandateJtiUsed(deps.em, mandate, now)) throw jtiUsed(mandate, period);
+  if (opts.checkJti !== false && (await isMandateJtiUsed(deps.em, mandate, now))) throw jtiUsed(mandate, period);
   return {
     mandate,
     network: found.network!,

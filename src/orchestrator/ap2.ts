@@ -10,9 +10,8 @@ const AP2_EXTENSION_URI = /^https?:\/\/github\.com\/google-agentic-commerce\/ap2
 const AP2_DATA_KEY_PREFIX = 'ap2.mandates.';
 /** The `vct` (verifiable credential type) prefix of mandate credentials. */
 const MANDATE_VCT_PREFIX = 'mandate.';
-/** How deep recognition looks into a JSON value: enough for an envelope around a credential, no more. */
-const MAX_DEPTH = 4;
-const MAX_KEYS = 200;
+/** How deep recognition looks into a JSON value (the work is otherwise bounded by the body size limit). */
+const MAX_DEPTH = 8;
 
 /** The supported ways to get spend authority, named in every refusal. */
 export const AP2_ALTERNATIVES = [
@@ -39,15 +38,13 @@ export function isAp2ExtensionUri(uri: unknown): boolean {
 
 /**
  * True when a JSON value carries an AP2 payload: a key starting with `ap2.mandates.` or a `vct` string
- * starting with `mandate.`, at most a few levels deep. Strings are never decoded or parsed.
+ * starting with `mandate.`, up to eight levels deep. Strings are never decoded or parsed.
  */
 export function isAp2Payload(value: unknown, depth = 0): boolean {
   if (depth > MAX_DEPTH || value === null || typeof value !== 'object') return false;
-  if (Array.isArray(value)) return value.slice(0, MAX_KEYS).some((v) => isAp2Payload(v, depth + 1));
-  let seen = 0;
+  if (Array.isArray(value)) return value.some((v) => isAp2Payload(v, depth + 1));
   for (const key in value) {
     if (!Object.hasOwn(value, key)) continue;
-    if (++seen > MAX_KEYS) return false;
     if (key.startsWith(AP2_DATA_KEY_PREFIX)) return true;
     const v = (value as Record<string, unknown>)[key];
     if (key === 'vct' && typeof v === 'string' && v.startsWith(MANDATE_VCT_PREFIX)) return true;

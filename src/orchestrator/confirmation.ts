@@ -3,16 +3,18 @@
  * Never holds a transaction across the provider call: tx1 locks the reservation, checks it and records
  * a pending payment; the provider is called; tx2 applies the answer. The pending payment row makes the
  * provider call happen at most once per attempt: a second confirm sees `confirming` and charges nothing.
+ * `payReservation` is the same attempt for other payment sources (purchase_initiate: a network credential
+ * under a signed mandate), with the source's own authorization step inside tx1.
  */
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Shop, Tier } from '../storage/entities/catalog.ts';
-import { Payment, Reservation } from '../storage/entities/purchase.ts';
+import { Shop, Tier, type ShopRow } from '../storage/entities/catalog.ts';
+import { Payment, Reservation, type ReservationRow } from '../storage/entities/purchase.ts';
 import { newId } from '../storage/ids.ts';
-import type { ChargeResult } from '../payments/provider.ts';
+import type { ChargeResult, NetworkCredential } from '../payments/provider.ts';
 import type { ToolContext } from './context.ts';
 import { ToolError } from './errors.ts';
-import { applyPaymentFailure, applyPaymentSuccess, markPaymentPending } from './orders.ts';
+import { applyPaymentFailure, applyPaymentSuccess, markPaymentPending, PROVIDER_UNAVAILABLE } from './orders.ts';
 import { authorizePurchase } from './purchase-access.ts';
 import { loadPurchaseView, type PurchaseView } from './purchase-view.ts';
 import { refundOwedPayment, type SpineDeps } from './refunds.ts';
@@ -26,14 +28,40 @@ interface Attempt {
   paymentId: string;
   provider: string;
   paymentMethod: string;
+  networkCredential?: NetworkCredential | undefined;
   amountMinor: number;
   currency: string;
 }
 
+/** What tx1 knows when the spend is authorized: the locked, held reservation, its shop and the new payment's id. */
+export interface SpendContext {
+  em: EntityManager;
+  reservation: ReservationRow;
+  shop: ShopRow;
+  paymentId: string;
+  now: Date;
+}
+
+/** One payment attempt: which reservation, what is charged, and who authorizes the spend. */
+export interface PaymentPlan {
+  /** Loads (or creates) the caller's reservation inside tx1, locked FOR UPDATE; `not_found` when not the caller's. */
+  reservation: (em: EntityManager) => Promise<ReservationRow>;
+  /** A payment-method token, or a network credential's reference when `networkCredential` is set. */
+  paymentMethod: string;
+  networkCredential?: NetworkCredential;
+  /** Authorizes the spend inside tx1, after the state and scheme checks (default: authorizePurchase at `pay`). */
+  authorize?: (spend: SpendContext) => Promise<void>;
+}
+
 /** Confirms a reservation with a payment method; returns the purchase view (payment pending ⇒ 202). */
-export async function confirmReservation(ctx: ToolContext, reservationId: string, paymentMethod: string): Promise<PurchaseView> {
+export function confirmReservation(ctx: ToolContext, reservationId: string, paymentMethod: string): Promise<PurchaseView> {
+  return payReservation(ctx, { reservation: (em) => requireReservation(em, ctx.principal, reservationId, { lock: true }), paymentMethod });
+}
+
+/** Runs one payment attempt: tx1 (checks, authorization, pending payment), the provider call, tx2 (its answer). */
+export async function payReservation(ctx: ToolContext, plan: PaymentPlan): Promise<PurchaseView> {
   const deps: SpineDeps = { db: ctx.services.db, payments: ctx.services.payments, clock: ctx.clock, log: ctx.log };
-  const started = await deps.db.transaction((em) => beginAttempt(em, ctx, reservationId, paymentMethod));
+  const started = await deps.db.transaction((em) => beginAttempt(em, ctx, plan));
   if ('view' in started) return started.view;
   const { attempt } = started;
   let outcome: ChargeResult | undefined;
@@ -52,14 +80,10 @@ export async function confirmReservation(ctx: ToolContext, reservationId: string
   return applied.view;
 }
 
-async function beginAttempt(
-  em: EntityManager,
-  ctx: ToolContext,
-  id: string,
-  paymentMethod: string,
-): Promise<{ view: PurchaseView } | { attempt: Attempt }> {
+async function beginAttempt(em: EntityManager, ctx: ToolContext, plan: PaymentPlan): Promise<{ view: PurchaseView } | { attempt: Attempt }> {
   const now = ctx.clock.now();
-  const r = await requireReservation(em, ctx.principal, id, { lock: true });
+  const r = await plan.reservation(em);
+  const id = r.id;
   if (r.state === 'completed' || r.state === 'confirming') return { view: await loadPurchaseView(em, r) };
   if (r.state === 'released' && r.releaseReason !== 'expired') {
     throw new ToolError('reservation_released', undefined, { reservationId: id, releaseReason: r.releaseReason });
@@ -67,20 +91,26 @@ async function beginAttempt(
   if (r.state === 'released' || r.expiresAt <= now) {
     throw new ToolError('reservation_expired', undefined, { reservationId: id, expiresAt: r.expiresAt.toISOString() });
   }
+  const { paymentMethod, networkCredential } = plan;
   const shop = await em.findOneOrFail(Shop, { id: r.shopId });
   const provider = ctx.services.payments.provider(shop.paymentProvider);
-  const method = provider.describeMethod(paymentMethod);
-  if (!method) throw new ToolError('unknown_payment_method', undefined, { paymentMethod });
+  const method = networkCredential ? provider.describeNetworkCredential(networkCredential.credentialRef) : provider.describeMethod(paymentMethod);
+  if (!method) {
+    const message = networkCredential ? 'The shop’s payment provider cannot charge the mandate’s credentialRef.' : undefined;
+    throw new ToolError('unknown_payment_method', message, { paymentMethod });
+  }
   const tier = await em.findOneOrFail(Tier, { id: r.tierId });
   checkScheme(tier, method.scheme);
-  await authorizePurchase({ ...ctx, em }, { shop, amountMinor: r.totalMinor, currency: r.currency, stage: 'pay', reservationId: r.id, paymentMethod });
+  const paymentId = newId('payment', now);
+  if (plan.authorize) await plan.authorize({ em, reservation: r, shop, paymentId, now });
+  else await authorizePurchase({ ...ctx, em }, { shop, amountMinor: r.totalMinor, currency: r.currency, stage: 'pay', reservationId: r.id, paymentMethod });
   const deadline = new Date(now.getTime() + PAYMENT_WINDOW_MS);
   r.state = 'confirming';
   r.paymentDeadline = deadline;
   r.expiresAt = r.expiresAt > deadline ? r.expiresAt : deadline;
   r.updatedAt = now;
   const payment = em.create(Payment, {
-    id: newId('payment', now),
+    id: paymentId,
     shopId: r.shopId,
     organizationId: r.organizationId,
     ownerKey: r.ownerKey,
@@ -103,7 +133,7 @@ async function beginAttempt(
     refundedAt: null,
   });
   await em.flush();
-  const attempt = { paymentId: payment.id, provider: provider.name, paymentMethod, amountMinor: r.totalMinor, currency: r.currency };
+  const attempt: Attempt = { paymentId: payment.id, provider: provider.name, paymentMethod, networkCredential, amountMinor: r.totalMinor, currency: r.currency };
   return { attempt };
 }
 
@@ -117,7 +147,7 @@ async function applyOutcome(
   let error: ToolError | undefined;
   let refundDue = false;
   if (!outcome) {
-    await applyPaymentFailure(em, payment, { code: 'provider_unavailable', reference: null, mode: 'decline' }, now);
+    await applyPaymentFailure(em, payment, { code: PROVIDER_UNAVAILABLE, reference: null, mode: 'decline' }, now);
     error = new ToolError('unavailable', 'The payment provider could not be reached; the reservation is still held, try again.', undefined, 5);
   } else if (outcome.status === 'succeeded') {
     ({ refundDue } = await applyPaymentSuccess(em, payment, outcome.reference, now));

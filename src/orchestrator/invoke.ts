@@ -65,11 +65,12 @@ export class Orchestrator {
       const error = new ToolError('not_found', `No tool named ${req.tool}.`);
       return { ok: false, tool, status: 404, error: error.toBody(), replayed: false };
     }
-    let claimed: { scope: string; key: string } | undefined;
+    // AP2 is refused in this one place, before anything else reads the input (src/orchestrator/ap2.ts).
     if (isAp2Payload(req.input)) {
       const error = ap2Refusal();
       return { ok: false, tool, status: error.status, error: error.toBody(), replayed: false };
     }
+    let claimed: { scope: string; key: string } | undefined;
     try {
       const principal = await this.authenticate(req.credential).catch((err: unknown) => {
         if (tool.auth.public) return { kind: 'anonymous' } as const;

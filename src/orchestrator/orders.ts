@@ -5,6 +5,7 @@
  */
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { releaseMandateJti } from '../mandates/mandate-jtis.ts';
 import { Order, Reservation, Ticket, type OrderRow, type PaymentRow, type ReservationRow } from '../storage/entities/purchase.ts';
 import { newId, randomToken } from '../storage/ids.ts';
 import { takePlaces } from './inventory.ts';
@@ -74,10 +75,14 @@ export async function applyPaymentSuccess(em: EntityManager, payment: PaymentRow
   return { refundDue: false };
 }
 
+/** The failure code recorded when the provider could not be reached (the outcome of the charge is unknown). */
+export const PROVIDER_UNAVAILABLE = 'provider_unavailable';
+
 /**
  * The provider says no. `decline` (a synchronous answer): the reservation goes back to `held` until its
  * own hold expiry, so the buyer can retry with another method. `release` (an asynchronous event): the
- * places go back, once. Either way `payment.failed` is emitted.
+ * places go back, once. Either way `payment.failed` is emitted, and a declined payment gives back the
+ * signed-mandate jti it spent.
  */
 export async function applyPaymentFailure(
   em: EntityManager,
@@ -91,6 +96,9 @@ export async function applyPaymentFailure(
   payment.failureCode = failure.code;
   payment.providerReference ??= failure.reference;
   payment.updatedAt = now;
+  // A provider's decline is definitive: a signed mandate spent on this payment is given back. An unreachable
+  // provider is not (the charge may have happened): the mandate stays spent on this reservation (mandate-purchase.ts).
+  if (failure.code !== PROVIDER_UNAVAILABLE) await releaseMandateJti(em, payment.id);
   if (r.state === 'confirming' && failure.mode === 'decline') {
     r.state = 'held';
     r.expiresAt = r.holdExpiresAt;

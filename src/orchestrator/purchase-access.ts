@@ -76,6 +76,12 @@ export interface PurchaseIntent {
   /** At `pay`: the reservation being paid (an agent's spend is recorded against it) and the method charged. */
   reservationId?: string;
   paymentMethod?: string;
+  /**
+   * What authorizes the spend: `permission` (default) is the caller's own authority (an agent's permission
+   * from its buyer); `mandate` is a verified network-signed mandate (purchase_initiate), which replaces the
+   * agent's permission: its merchant scope, limit, expiry and single use are enforced by src/orchestrator/mandate-purchase.ts.
+   */
+  authority?: 'permission' | 'mandate';
 }
 
 /**
@@ -83,11 +89,14 @@ export interface PurchaseIntent {
  * organization's shops (404 otherwise), buyers in the shop their session is for, agents only inside an
  * active permission their buyer granted (src/buyers/agent-purchases.ts: shop scope, caps, rolling
  * allowance, expiry, revocation; at `pay` the permission is locked and the spend recorded in `ctx.em`,
- * which must be the transaction that records the payment).
+ * which must be the transaction that records the payment). With `authority: 'mandate'` an agent's permission is
+ * not consulted (the mandate is the spend authority); merchants still act only in their own shops.
  */
 export async function authorizePurchase(ctx: Pick<ToolContext, 'principal' | 'em' | 'clock'>, intent: PurchaseIntent): Promise<void> {
   const { principal } = ctx;
   if (principal.kind === 'agent') {
+    // Under a network mandate the agent spends the network's credential, not its buyer's card: no permission applies.
+    if (intent.authority === 'mandate') return;
     await authorizeAgentPurchase(ctx.em, { agentId: principal.agentId, ...intent }, ctx.clock.now());
     return;
   }

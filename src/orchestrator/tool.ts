@@ -79,6 +79,12 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   output: O;
   /** Codes this tool may raise beyond the generic ones every tool may raise. */
   errors: readonly ErrorCode[];
+  /**
+   * Codes (among `errors`) meaning the authority presented in the input itself — a signed mandate — is missing
+   * or not acceptable, so the caller must obtain authorization (a new mandate) before retrying. Protocols with
+   * an auth-required outcome use it (A2A: TASK_STATE_AUTH_REQUIRED); REST and MCP report the code as usual.
+   */
+  authRequiredErrors?: readonly ErrorCode[];
   auth: Auth;
   http: ToolHttp<z.infer<O>>;
   annotations: ToolAnnotations;

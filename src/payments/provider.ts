@@ -12,10 +12,26 @@ export interface MethodInfo {
   scheme: string;
 }
 
+/**
+ * A card-network credential (e.g. a network token) that a verified signed mandate authorizes
+ * (purchase_initiate): the charge runs on it instead of a payment-method token.
+ */
+export interface NetworkCredential {
+  /** The signing network (a trust-list id). */
+  network: string;
+  /** The mandate's `credentialRef`. */
+  credentialRef: string;
+  /** The mandate that authorizes the charge, for the provider's records. */
+  mandateId: string;
+}
+
 export interface ChargeRequest {
   /** Our payment id: the provider's idempotency reference, so a retried charge never charges twice. */
   paymentId: string;
+  /** A payment-method token; for a network-credential charge, the credential's reference. */
   paymentMethod: string;
+  /** Set when the payment source is a network credential under a signed mandate. */
+  networkCredential?: NetworkCredential | undefined;
   amountMinor: number;
   currency: string;
   now: Date;
@@ -52,6 +68,8 @@ export interface PaymentProvider {
   readonly name: ProviderName;
   /** The method's card scheme, or undefined when the provider does not know the method. */
   describeMethod(paymentMethod: string): MethodInfo | undefined;
+  /** The card scheme of a network credential (a mandate's `credentialRef`), or undefined when it cannot be charged here. */
+  describeNetworkCredential(credentialRef: string): MethodInfo | undefined;
   charge(req: ChargeRequest): Promise<ChargeResult>;
   /** Refunds a succeeded charge in full; idempotent per charge. Returns the refund reference. */
   refund(req: RefundRequest): Promise<string>;

@@ -9,6 +9,7 @@ import type { Database } from '../storage/database.ts';
 import { newId } from '../storage/ids.ts';
 import type { ChargeRequest, ChargeResult, DeclineCode, MethodInfo, PaymentProvider, ProviderEvent, RefundRequest } from './provider.ts';
 import { SANDBOX_METHODS } from './sandbox-methods.ts';
+import { sandboxCredential } from './sandbox-network-credentials.ts';
 import { SIGNATURE_HEADER, verifySandboxSignature } from './sandbox-signature.ts';
 
 /** The JSON body of a sandbox event, as sent over the wire. */
@@ -58,9 +59,17 @@ export class SandboxProvider implements PaymentProvider {
     return m ? { scheme: m.scheme } : undefined;
   }
 
-  /** Records the charge once per payment id (a retry returns the first answer) and answers at once or `pending`. */
+  describeNetworkCredential(credentialRef: string): MethodInfo | undefined {
+    const c = sandboxCredential(credentialRef);
+    return c ? { scheme: c.scheme } : undefined;
+  }
+
+  /**
+   * Records the charge once per payment id (a retry returns the first answer) and answers at once or `pending`.
+   * A network-credential charge (under a signed mandate) behaves as its `credentialRef` says.
+   */
   async charge(req: ChargeRequest): Promise<ChargeResult> {
-    const method = SANDBOX_METHODS[req.paymentMethod];
+    const method = req.networkCredential ? sandboxCredential(req.networkCredential.credentialRef) : SANDBOX_METHODS[req.paymentMethod];
     if (!method) throw new ToolError('unknown_payment_method', undefined, { paymentMethod: req.paymentMethod });
     const pending = method.timing === 'async';
     await this.db.execute(

@@ -63,7 +63,7 @@ export function buildRestRouter(deps: RestDeps): Router {
   router.use(a2a.routes());
 
   // ACP's REST binding (protocol-shaped paths at the root) over the ACP tools; AP2 is refused, whatever the method.
-  router.use(buildAcpRouter({ orchestrator, services }).routes());
+  router.use(buildAcpRouter({ orchestrator }).routes());
   for (const path of ['/v1/ap2', '/v1/ap2/{*rest}']) {
     router.all(path, (ctx) => {
       const refusal = ap2Refusal();

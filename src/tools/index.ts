@@ -51,6 +51,7 @@ import { getReservation } from './ticketing/get-reservation.ts';
 import { quote } from './ticketing/quote.ts';
 import { release } from './ticketing/release.ts';
 import { reserve } from './ticketing/reserve.ts';
+import { purchaseInitiate } from './vic/purchase-initiate.ts';
 import { createWebhook } from './webhooks/create-webhook.ts';
 import { deleteWebhook } from './webhooks/delete-webhook.ts';
 import { listWebhookDeliveries } from './webhooks/list-webhook-deliveries.ts';
@@ -79,6 +80,7 @@ export const TOOLS: readonly AnyTool[] = [
   deleteWebhook,
   listWebhookDeliveries,
   verifySignedMandate,
+  purchaseInitiate,
   mintBuyerSession,
   requestSignInLinkTool,
   completeSignInTool,

@@ -108,11 +108,13 @@ test('a request still running with the same key is 409 idempotency_in_flight wit
     await client.query('select id from acp_checkout_sessions where id = $1 for update', [session.id]);
     const body = { buyer: { email: 'slow@example.test' } };
     const first = acp.post(`/checkout_sessions/${session.id}`, body, { 'idempotency-key': 'slow-1' });
-    for (let i = 0; i < 2000; i++) {
+    let claimed = false;
+    for (let i = 0; i < 5000 && !claimed; i++) {
       const { rows } = await client.query(`select 1 from idempotency_keys where key = 'slow-1' and state = 'in_flight'`);
-      if (rows.length) break;
-      await new Promise((r) => setImmediate(r));
+      claimed = rows.length > 0;
+      if (!claimed) await new Promise((r) => setImmediate(r));
     }
+    assert.ok(claimed, 'the first request claimed its key and is waiting on the row lock');
     const second = await acp.post(`/checkout_sessions/${session.id}`, body, { 'idempotency-key': 'slow-1' });
     assert.equal(second.status, 409);
     acpValid('Error', second.body);

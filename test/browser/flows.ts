@@ -3,31 +3,32 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { launchBrowser, WAIT, type TestBrowser } from './browser.ts';
-import { codeIn, linkIn, startSmtpInbox, type SmtpInbox } from './smtp-inbox.ts';
+import { codeIn, startMailbox, type Mailbox, type ReceivedMail } from '../support/smtp.ts';
 
 export interface World {
   h: Harness;
-  inbox: SmtpInbox;
+  /** The loopback SMTP server the app delivers to. The page shows a step only after the API answered, i.e. after the mail was accepted. */
+  mail: Mailbox;
   browser: TestBrowser;
   shopId: string;
   close(): Promise<void>;
 }
 
-/** A server whose mail goes over SMTP to a loopback inbox, a merchant's shop, and a headless browser. */
+/** A server whose mail goes over SMTP to a loopback mailbox, a merchant's shop, and a headless browser. */
 export async function startWorld(): Promise<World> {
-  const inbox = await startSmtpInbox();
-  const h = await startHarness({ SMTP_URL: inbox.url, SMTP_TIMEOUT_MS: '5000' });
+  const mail = await startMailbox();
+  const h = await startHarness({ SMTP_URL: mail.url, SMTP_TIMEOUT_MS: '5000' });
   const browser = await launchBrowser();
   const m = await h.merchant();
   return {
     h,
-    inbox,
+    mail,
     browser,
     shopId: m.shopId,
     async close() {
       await browser.close();
       await h.close();
-      await inbox.close();
+      await mail.close();
     },
   };
 }
@@ -38,14 +39,20 @@ export function newEmail(): string {
   return `buyer${++seq}-${Date.now()}@example.test`;
 }
 
+/** The sign-in link in a sign-in e-mail. */
+export function linkIn(mail: ReceivedMail): string {
+  const m = /https?:\/\/\S+\/buyer\/verify\?\S*#token=[\w-]+/.exec(mail.text);
+  if (!m) throw new Error(`no sign-in link in: ${mail.text}`);
+  return m[0];
+}
+
 /** Asks for a sign-in link on the sign-in page and returns the link from the e-mail. */
 export async function requestLink(w: World, page: Page, email: string): Promise<string> {
   await page.goto(`${w.h.url}/buyer/sign-in?merchantId=${w.shopId}`);
-  const mail = w.inbox.next(email);
   await page.getByLabel('E-mail address').fill(email);
   await page.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
   await page.locator('#sign-in-sent:not([hidden])').waitFor();
-  return linkIn(await mail);
+  return linkIn(w.mail.last(email));
 }
 
 /** Signs in with the magic link and waits for the agents page with the session shown. */
@@ -58,10 +65,11 @@ export async function signIn(w: World, page: Page, email: string): Promise<void>
 
 /** Asks for a code by submitting `form`'s first step, reads it from the e-mail, and types it. */
 export async function enterEmailedCode(w: World, page: Page, email: string, prefix: string): Promise<void> {
-  const mail = w.inbox.next(email);
+  const before = w.mail.count(email);
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.locator(`#${prefix}-code-step:not([hidden])`).waitFor();
-  await page.locator(`#${prefix}-code`).fill(codeIn(await mail));
+  assert.equal(w.mail.count(email), before + 1);
+  await page.locator(`#${prefix}-code`).fill(codeIn(w.mail.last(email)));
 }
 
 /** Creates an agent on the agents page (pointer and fill) and returns its one-time credential. */

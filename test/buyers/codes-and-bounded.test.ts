@@ -147,3 +147,27 @@ test('a grant carries no merchantId and needs a session for a shop', async () =>
   assert.equal(granted.merchantId, shop.shopId);
   assert.equal(granted.label, null);
 });
+
+test('a bounded session sees and narrows only its own shop’s authority', async () => {
+  const shopA = await merchantShop(w.h);
+  const shopB = await merchantShop(w.h);
+  const email = newEmail();
+  const inA = await signIn(w, email, shopA.shopId);
+  const cardA = await saveCard(w, inA, email);
+  const { agent } = await createAgent(w, inA, email);
+  const proof = await codeFor(w, inA, email, 'grant_permission');
+  const permission = must(await restClient(w.h.url, inA).post('/v1/buyer/permissions', { agentId: agent.id, instrumentId: cardA.id, ...limits(w), ...proof }), 201);
+  const inB = await signIn(w, email, shopB.shopId);
+  await saveCard(w, inB, email);
+
+  const boundedA = restClient(w.h.url, must(await mint(shopA.apiKey, shopA.shopId, email), 201).token);
+  const boundedB = restClient(w.h.url, must(await mint(shopB.apiKey, shopB.shopId, email), 201).token);
+  assert.deepEqual(must(await boundedA.get('/v1/buyer/instruments'), 200).instruments.map((i: { id: string }) => i.id), [cardA.id]);
+  assert.deepEqual(must(await boundedA.get('/v1/buyer/agents'), 200).agents.map((a: { id: string }) => a.id), [agent.id]);
+  assert.deepEqual(must(await boundedB.get('/v1/buyer/agents'), 200).agents, []);
+  assert.deepEqual(must(await boundedB.get('/v1/buyer/permissions'), 200).permissions, []);
+  assert.equal((await boundedB.post(`/v1/buyer/permissions/${permission.id}/revoke`, {})).status, 404);
+  assert.equal((await boundedB.post(`/v1/buyer/instruments/${cardA.id}/lower-cap`, { spendingCapMinor: 1 })).status, 404);
+  assert.equal(must(await boundedA.post(`/v1/buyer/permissions/${permission.id}/revoke`, { reason: 'stop' }), 200).status, 'revoked');
+  assert.equal(must(await restClient(w.h.url, inA).get('/v1/buyer/instruments'), 200).instruments.length, 2, 'a full session sees every card');
+});

@@ -22,7 +22,7 @@ test('a magic link received over SMTP signs the buyer in with a full session for
   assert.equal(asked.sent, true);
   const mail = w.box.last(email);
   assert.equal(mail.subject, 'Ihr Anmeldelink');
-  assert.match(mail.text, new RegExp(`${w.h.url}/buyer/sign-in\\?lang=de#token=`));
+  assert.match(mail.text, new RegExp(`${w.h.url}/buyer/verify\\?lang=de#token=`));
   const session = must(await anon.post('/v1/buyer/sessions', { token: signInTokenIn(mail) }), 201);
   assert.equal(session.mode, 'full');
   assert.equal(session.merchantId, shop.shopId);
@@ -103,4 +103,17 @@ test('a full session signed in by link can act as the buyer', async () => {
   const session = await signIn(w, email, shop.shopId);
   const list = must(await restClient(w.h.url, session).get('/v1/buyer/agents'), 200);
   assert.deepEqual(list.agents, []);
+});
+
+test('sign-in links to one address are throttled: the sixth within 15 minutes is 429 with Retry-After', async () => {
+  const email = newEmail();
+  const anon = restClient(w.h.url);
+  for (let i = 0; i < 5; i++) must(await anon.post('/v1/buyer/sign-in-links', { email }), 202);
+  const sixth = await anon.post('/v1/buyer/sign-in-links', { email });
+  assert.equal(sixth.status, 429);
+  assert.equal(sixth.body.code, 'rate_limited');
+  assert.equal(sixth.headers.get('retry-after'), String(sixth.body.retryAfter));
+  assert.equal(w.box.count(email), 5);
+  w.h.clock.advance(15 * 60_000);
+  must(await anon.post('/v1/buyer/sign-in-links', { email }), 202);
 });

@@ -41,7 +41,7 @@ test('the agent card is served with one skill per tool, the same input schemas a
     assert.deepEqual(schemas[tool.name].outputSchema, toolOutputSchema(tool), tool.name);
     const example = JSON.parse(skill.examples[0]);
     assert.equal(example.skill, tool.name);
-    assert.deepEqual(Object.keys(example.input), toolInputSchema(tool).required, tool.name);
+    assert.deepEqual(Object.keys(example.input), toolInputSchema(tool).required ?? [], tool.name);
   }
   // The SDK client resolves the same card, schemes and schemas from the well-known URL.
   const resolved = await (await a2aClient(h)).getAgentCard();

@@ -47,7 +47,13 @@ async function mount(announce) {
   applySession();
   const page = PAGES[main.dataset.page];
   cleanup = (await page?.init({ main, navigate })) ?? null;
-  if (announce) setTimeout(() => setStatus(announce), 150);
+  if (announce) {
+    // A region inserted with the new body needs a moment before screen readers follow its changes.
+    const status = byId('status');
+    setTimeout(() => {
+      if (status?.isConnected) status.textContent = announce;
+    }, 150);
+  }
 }
 
 /**

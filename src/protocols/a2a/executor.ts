@@ -6,6 +6,7 @@ import type { Clock } from '../../orchestrator/clock.ts';
 import type { RequestInfo } from '../../orchestrator/context.ts';
 import { ToolError, type ErrorBody } from '../../orchestrator/errors.ts';
 import type { Orchestrator } from '../../orchestrator/invoke.ts';
+import type { AnyTool } from '../../orchestrator/tool.ts';
 
 /** ServerCallContext state keys the router fills: the bearer credential and the transport request info. */
 export const STATE_CREDENTIAL = 'tessera.credential';
@@ -15,12 +16,13 @@ const ENVELOPE_KEYS = ['skill', 'input', 'idempotencyKey'];
 
 /**
  * The state a refusal ends in, derived from the error's HTTP status so new codes map themselves:
- * 401 → AUTH_REQUIRED; 400/413/415 → INPUT_REQUIRED (fix the input, resend, even on the same task);
+ * 401, or a code the tool declares in `authRequiredErrors` (e.g. purchase_initiate's missing or invalid
+ * signed mandate) → AUTH_REQUIRED; 400/413/415 → INPUT_REQUIRED (fix the input, resend, even on the same task);
  * 5xx or anything carrying `retryAfter` (429, idempotency_in_flight) → FAILED (retry later);
  * every other 4xx (403, 404, 409, 422, …) → REJECTED.
  */
-export function stateForError(status: number, error: ErrorBody): TaskState {
-  if (status === 401) return TaskState.TASK_STATE_AUTH_REQUIRED;
+export function stateForError(status: number, error: ErrorBody, tool?: AnyTool): TaskState {
+  if (status === 401 || tool?.authRequiredErrors?.includes(error.code)) return TaskState.TASK_STATE_AUTH_REQUIRED;
   if (status === 400 || status === 413 || status === 415) return TaskState.TASK_STATE_INPUT_REQUIRED;
   if (status >= 500 || error.retryAfter !== undefined) return TaskState.TASK_STATE_FAILED;
   return TaskState.TASK_STATE_REJECTED;
@@ -80,8 +82,8 @@ export class ToolExecutor implements AgentExecutor {
     bus.publish(AgentEvent.task(task));
     const end = (state: TaskState, parts?: Part[]) =>
       bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: status(state, parts), metadata: undefined }));
-    const refuse = (httpStatus: number, error: ErrorBody) =>
-      end(stateForError(httpStatus, error), [textPart(`${error.code}: ${error.message}`), dataPart(error)]);
+    const refuse = (httpStatus: number, error: ErrorBody, tool?: AnyTool) =>
+      end(stateForError(httpStatus, error, tool), [textPart(`${error.code}: ${error.message}`), dataPart(error)]);
 
     // AP2 is refused before anything is parsed or run: an AP2 extension URI, or an AP2 mandate in a data part.
     const data = rc.userMessage.parts.flatMap((p) => (p.content?.$case === 'data' ? [p.content.value as unknown] : []));
@@ -107,7 +109,7 @@ export class ToolExecutor implements AgentExecutor {
       idempotencyKey: call.idempotencyKey,
       request: (state.get(STATE_REQUEST) as RequestInfo | undefined) ?? { surface: 'a2a' },
     });
-    if (!result.ok) return refuse(result.status, result.error);
+    if (!result.ok) return refuse(result.status, result.error, result.tool);
     bus.publish(AgentEvent.artifactUpdate({
       taskId, contextId, append: false, lastChunk: true, metadata: undefined,
       artifact: {

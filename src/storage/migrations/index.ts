@@ -5,6 +5,7 @@ import { Migration0003Webhooks } from './0003-webhooks.ts';
 import { Migration0004Mandates } from './0004-mandates.ts';
 import { Migration0005Buyers } from './0005-buyers.ts';
 import { Migration0006Acp } from './0006-acp.ts';
+import { Migration0007MandatePurchases } from './0007-mandate-purchases.ts';
 
 export const MIGRATIONS = [
   { name: '0001-core', class: Migration0001Core },
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   { name: '0004-mandates', class: Migration0004Mandates },
   { name: '0005-buyers', class: Migration0005Buyers },
   { name: '0006-acp', class: Migration0006Acp },
+  { name: '0007-mandate-purchases', class: Migration0007MandatePurchases },
 ] as const;

@@ -20,7 +20,6 @@ export const createAgentTool = defineTool({
   auth: { principals: ['buyer'], fullBuyer: true },
   http: { method: 'POST', path: '/v1/buyer/agents', status: 201 },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  idempotency: 'optional',
   transactional: false,
   async handler(input, ctx) {
     return createAgent(ctx, input);

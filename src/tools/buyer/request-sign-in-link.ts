@@ -19,7 +19,7 @@ export const requestSignInLinkTool = defineTool({
     lang: Lang.optional(),
   }),
   output: z.object({ sent: z.literal(true), expiresAt: z.string() }),
-  errors: ['not_found', 'partner_origin_refused', 'unavailable'],
+  errors: ['not_found', 'partner_origin_refused', 'rate_limited', 'unavailable'],
   auth: { public: true },
   http: { method: 'POST', path: '/v1/buyer/sign-in-links', status: 202 },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },

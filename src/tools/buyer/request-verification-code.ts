@@ -15,7 +15,7 @@ export const requestVerificationCode = defineTool({
     'partner_origin_refused from a partner origin (the code is entered on this service’s own screen).',
   input: z.strictObject({ purpose: Purpose }),
   output: z.object({ challengeId: z.string(), expiresAt: z.string() }),
-  errors: ['partner_origin_refused', 'unavailable'],
+  errors: ['partner_origin_refused', 'rate_limited', 'unavailable'],
   auth: { principals: ['buyer'], fullBuyer: true },
   http: { method: 'POST', path: '/v1/buyer/verification-codes', status: 201 },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },

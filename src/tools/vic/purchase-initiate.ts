@@ -1,0 +1,110 @@
+/** purchase_initiate: pays for a reservation (or a quote) under a card-network mandate, the spend authority (docs/signed-mandates.md). */
+import { z } from 'zod';
+import { MANDATE_RECURRENCES } from '../../mandates/mandate.ts';
+import type { ErrorCode } from '../../orchestrator/errors.ts';
+import { purchaseUnderMandate } from '../../orchestrator/mandate-purchase.ts';
+import { defineTool } from '../../orchestrator/tool.ts';
+import { purchaseStatus, withNextStep } from '../ticketing/confirm.ts';
+import { PurchaseOut } from '../ticketing/schemas.ts';
+
+/** Refusals of the mandate itself: the caller needs a (new) valid mandate. On A2A they end in auth-required. */
+export const MANDATE_AUTHORITY_ERRORS = [
+  'mandate_required',
+  'mandate_jws_malformed',
+  'mandate_payload_missing',
+  'mandate_alg_not_allowed',
+  'mandate_crit_unsupported',
+  'mandate_b64_without_crit',
+  'mandate_network_untrusted',
+  'mandate_kid_unknown',
+  'mandate_signature_invalid',
+  'mandate_invalid',
+  'mandate_expired',
+  'mandate_not_yet_valid',
+  'mandate_merchant_mismatch',
+  'mandate_currency_mismatch',
+  'mandate_amount_exceeded',
+  'mandate_jti_used',
+] as const satisfies readonly ErrorCode[];
+
+const SPINE_ERRORS = [
+  'not_found',
+  'invalid_input',
+  'insufficient_scope',
+  'reservation_expired',
+  'reservation_released',
+  'quote_expired',
+  'not_sellable',
+  'not_on_sale_yet',
+  'sale_ended',
+  'quantity_over_limit',
+  'country_required',
+  'geo_not_allowed',
+  'scheme_required',
+  'scheme_not_allowed',
+  'sold_out',
+  'payment_declined',
+  'insufficient_funds',
+  'unknown_payment_method',
+  'provider_not_enabled',
+  'unavailable',
+  'mandate_trust_unavailable',
+] as const satisfies readonly ErrorCode[];
+
+const MandateUse = z.object({
+  mandateId: z.string(),
+  network: z.string().describe('The trusted network whose key verified the signature.'),
+  issuer: z.string(),
+  jti: z.string(),
+  recurrence: z.enum(MANDATE_RECURRENCES),
+  amountLimit: z.object({ amountMinor: z.number().int(), currency: z.string() }),
+  expiresAt: z.string(),
+  spentPeriod: z
+    .string()
+    .nullable()
+    .describe('The period this call spent the jti in ("once", or a UTC day, ISO week, month or year); null when the reservation was already paid or in payment, so nothing was spent.'),
+});
+
+export const purchaseInitiate = defineTool({
+  name: 'purchase_initiate',
+  title: 'Purchase under a signed mandate',
+  area: 'vic',
+  description:
+    'Pays for your held reservation (`reservationId`) — or reserves your quote and pays for it (`quoteId`), exactly one — ' +
+    'under a card-network mandate, which is the spend authority: no buyer permission is used. Send `mandate.payload`, ' +
+    'the mandate JSON exactly as the network signed it (a string, byte for byte), and `mandate.signature`, the compact ' +
+    'detached JWS ("<protected>..<signature>"). The signature is verified first; then the reservation total must be ' +
+    'within `amountLimit` (same currency), the shop in `merchantScope`, the mandate unexpired, and its `jti` unspent ' +
+    '(once, or once per period for a recurring mandate). The mandate’s `credentialRef` is charged. 200: completed with ' +
+    'tickets. 202: the provider confirms asynchronously; do NOT pay again, poll `pollUrl`. 402 payment_declined / ' +
+    'insufficient_funds: the reservation is held again and the mandate is not spent. A missing or unacceptable mandate ' +
+    'is refused with a mandate_* code (mandate_signature_invalid, mandate_amount_exceeded, mandate_jti_used, …) and ' +
+    'nothing is charged or held. Requires an Idempotency-Key.',
+  input: z.strictObject({
+    reservationId: z.string().min(1).max(100).optional().describe('Your held reservation (rsv_…); or give quoteId.'),
+    quoteId: z.string().min(1).max(100).optional().describe('Your quote (quo_…): it is reserved and paid in one step; or give reservationId.'),
+    mandate: z
+      .strictObject({
+        payload: z.string().max(16_384).optional().describe('The mandate artefact exactly as signed: the detached JWS payload, as JSON text.'),
+        signature: z.string().max(16_384).optional().describe('Compact JWS with the payload detached: "<protected>..<signature>".'),
+      })
+      .optional()
+      .describe('Required: the network-signed mandate. Without it the answer is mandate_required.'),
+  }),
+  output: PurchaseOut.extend({ mandate: MandateUse.describe('The verified mandate the purchase was made under.') }),
+  errors: [...SPINE_ERRORS, ...MANDATE_AUTHORITY_ERRORS],
+  authRequiredErrors: MANDATE_AUTHORITY_ERRORS,
+  // Agents and merchant platforms (API keys) present mandates; the mandate, not a buyer permission, authorizes the spend.
+  auth: { principals: ['agent', 'api_key'], scopes: ['merchant:write'] },
+  http: { method: 'POST', path: '/v1/vic/purchase-initiate', status: purchaseStatus },
+  successStatuses: [200, 202],
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  idempotency: 'required',
+  // The JWKS fetch and the provider call must never hold a transaction open: the service runs its own short ones.
+  transactional: false,
+  async handler(input, ctx) {
+    const { view, mandate, spentPeriod } = await purchaseUnderMandate(ctx, input);
+    const { mandateId, network, issuer, jti, recurrence, amountLimit, expiresAt } = mandate;
+    return { ...withNextStep(view, ctx), mandate: { mandateId, network, issuer, jti, recurrence, amountLimit, expiresAt, spentPeriod } };
+  },
+});
