@@ -4,24 +4,7 @@
  * method prepares, and three setup test cards produce the setup errors (documented in docs/buyers-and-agents.md).
  */
 import { ToolError } from '../orchestrator/errors.ts';
-import { SANDBOX_METHODS } from '../payments/sandbox-methods.ts';
-
-export interface SetupTestCard {
-  /** The test card number the hosted form should map to this method. */
-  cardNumber: string;
-  scheme: 'visa';
-  /** `unavailable_once`: the first try of this card in a setup answers card_preparation_unavailable; retrying it succeeds. */
-  outcome: 'unavailable_once' | 'card_not_chargeable' | 'card_customer_mismatch';
-  /** What the card charges as once prepared. */
-  chargesAs: string;
-}
-
-/** Setup-only sandbox test cards (numbers for the hosted card form; tokens for API callers and tests). */
-export const SANDBOX_SETUP_TEST_CARDS: Readonly<Record<string, SetupTestCard>> = {
-  pm_sandbox_setup_unavailable: { cardNumber: '4000000000000119', scheme: 'visa', outcome: 'unavailable_once', chargesAs: 'pm_sandbox_visa' },
-  pm_sandbox_not_chargeable: { cardNumber: '4000000000000069', scheme: 'visa', outcome: 'card_not_chargeable', chargesAs: 'pm_sandbox_visa' },
-  pm_sandbox_customer_mismatch: { cardNumber: '4000000000000127', scheme: 'visa', outcome: 'card_customer_mismatch', chargesAs: 'pm_sandbox_visa' },
-};
+import { SANDBOX_METHODS, SANDBOX_SETUP_TEST_CARDS } from '../payments/sandbox-methods.ts';
 
 /** A prepared card: the method to charge later, its scheme and last four digits. */
 export interface PreparedCard {

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
-import { SANDBOX_METHODS } from './sandbox-methods.ts';
+import { SANDBOX_METHODS, SANDBOX_SETUP_TEST_CARDS } from './sandbox-methods.ts';
 
 /** The message posted to the parent window. */
 export const CARD_FORM_MESSAGE_TYPE = 'sandbox.payment_method';
@@ -26,7 +26,9 @@ const scriptJson = (v: unknown): string => JSON.stringify(v).replace(/</g, '\\u0
 
 export function renderCardForm(ctx: Context): void {
   const nonce = randomBytes(16).toString('base64');
-  const cards = Object.fromEntries(Object.entries(SANDBOX_METHODS).map(([pm, m]) => [m.cardNumber, { paymentMethod: pm, scheme: m.scheme }]));
+  const cards = Object.fromEntries(
+    [...Object.entries(SANDBOX_METHODS), ...Object.entries(SANDBOX_SETUP_TEST_CARDS)].map(([pm, m]) => [m.cardNumber, { paymentMethod: pm, scheme: m.scheme }]),
+  );
   ctx.set('Content-Security-Policy', `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; base-uri 'none'; form-action 'none'`);
   ctx.set('Cache-Control', 'no-store');
   ctx.type = 'text/html; charset=utf-8';

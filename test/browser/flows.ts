@@ -49,6 +49,7 @@ export function linkIn(mail: ReceivedMail): string {
 /** Asks for a sign-in link on the sign-in page and returns the link from the e-mail. */
 export async function requestLink(w: World, page: Page, email: string): Promise<string> {
   await page.goto(`${w.h.url}/buyer/sign-in?merchantId=${w.shopId}`);
+  await page.locator('main[data-ready]').waitFor();
   await page.getByLabel('E-mail address').fill(email);
   await page.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
   await page.locator('#sign-in-sent:not([hidden])').waitFor();
@@ -61,6 +62,7 @@ export async function signIn(w: World, page: Page, email: string): Promise<void>
   await page.goto(link);
   await page.waitForURL(/\/buyer\/agents/);
   await page.locator('#session-who', { hasText: email }).waitFor();
+  await page.locator('main[data-ready]').waitFor();
 }
 
 /** Asks for a code by submitting `form`'s first step, reads it from the e-mail, and types it. */
@@ -100,5 +102,5 @@ export async function saveCard(w: World, page: Page, email: string, cardNumber: 
 export async function openFromNav(page: Page, name: string, path: RegExp): Promise<void> {
   await page.getByRole('navigation', { name: 'Your account' }).getByRole('link', { name }).click();
   await page.waitForURL(path);
-  await page.locator('#content:not([hidden])').waitFor();
+  await page.locator('main[data-ready] #content:not([hidden])').waitFor();
 }

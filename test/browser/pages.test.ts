@@ -30,7 +30,7 @@ test('every buyer page passes the accessibility check when signed out', async ()
   const page = await w.browser.page();
   for (const path of ['/buyer/sign-in', '/buyer/agents', '/buyer/cards', '/buyer/permissions']) {
     await page.goto(`${w.h.url}${path}`);
-    await page.locator('#sign-in-form, #signed-out:not([hidden])').first().waitFor();
+    await page.locator('main[data-ready]').waitFor();
     await assertAccessible(page);
   }
   await page.goto(`${w.h.url}/buyer/verify`);

@@ -16,6 +16,7 @@ test('a buyer signs in by magic link, keyboard only, and lands on their agents p
   const page = await w.browser.page();
   const email = newEmail();
   await page.goto(`${w.h.url}/buyer/sign-in?merchantId=${w.shopId}`);
+  await page.locator('main[data-ready]').waitFor();
   await assertAccessible(page);
   await tabTo(page, 'email');
   await page.keyboard.type(email);
@@ -57,6 +58,7 @@ test('a used sign-in link shows an accessible explanation and a way to ask again
 test('an address in the wrong format is refused in the error summary, linked to the field', async () => {
   const page = await w.browser.page();
   await page.goto(`${w.h.url}/buyer/sign-in`);
+  await page.locator('main[data-ready]').waitFor();
   await page.getByLabel('E-mail address').fill('not-an-address');
   await page.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
   await focusIs(page, 'error-summary');

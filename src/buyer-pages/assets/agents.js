@@ -62,12 +62,12 @@ export async function init() {
   }
 
   byId('agents-list-title').setAttribute('tabindex', '-1');
+  if (full) wireCreate(refresh);
   try {
     await refresh();
   } catch (err) {
     showErrors([{ message: errorMessage(err) }]);
   }
-  if (full) wireCreate(refresh);
 }
 
 /** The create form, the emailed code, and the one-time credential panel. */

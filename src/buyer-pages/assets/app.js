@@ -47,6 +47,7 @@ async function mount(announce) {
   applySession();
   const page = PAGES[main.dataset.page];
   cleanup = (await page?.init({ main, navigate })) ?? null;
+  main.setAttribute('data-ready', '');
   if (announce) {
     // A region inserted with the new body needs a moment before screen readers follow its changes.
     const status = byId('status');

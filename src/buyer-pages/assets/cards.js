@@ -36,13 +36,14 @@ export async function init() {
     );
   }
 
+  // Wire the form before the first load, so an early click is never lost.
+  const cleanup = s.mode === 'full' && s.merchantId && currency ? wireAddCard(currency, refresh) : undefined;
   try {
     await refresh();
   } catch (err) {
     showErrors([{ message: errorMessage(err) }]);
   }
-  if (s.mode !== 'full' || !s.merchantId || !currency) return undefined;
-  return wireAddCard(currency, refresh);
+  return cleanup;
 }
 
 /** Starting a setup, the framed card form, completing the setup, then saving the card with the emailed code. */

@@ -1,5 +1,6 @@
 /** quote: prices a tier for a quantity and checks every restriction; holds nothing. */
 import { z } from 'zod';
+import { AGENT_PURCHASE_ERRORS } from '../../buyers/agent-purchases.ts';
 import { createQuote } from '../../orchestrator/quotes.ts';
 import { quoteView } from '../../orchestrator/purchase-view.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
@@ -24,6 +25,7 @@ export const quote = defineTool({
   }),
   output: QuoteOut,
   errors: [
+    ...AGENT_PURCHASE_ERRORS,
     'not_found',
     'not_sellable',
     'not_on_sale_yet',

@@ -1,5 +1,6 @@
 /** reserve: turns a quote into a hold on its places, with an expiry. */
 import { z } from 'zod';
+import { AGENT_PURCHASE_ERRORS } from '../../buyers/agent-purchases.ts';
 import { reservationView } from '../../orchestrator/purchase-view.ts';
 import { reserveFromQuote } from '../../orchestrator/reservations.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
@@ -17,6 +18,7 @@ export const reserve = defineTool({
   input: z.strictObject({ quoteId: z.string().min(1).describe('The quote (quo_…) from `quote`.') }),
   output: PurchaseOut,
   errors: [
+    ...AGENT_PURCHASE_ERRORS,
     'not_found',
     'quote_already_used',
     'quote_expired',
