@@ -8,6 +8,7 @@ import { createLogger } from './log.ts';
 import { bootstrapOrganization } from './orchestrator/merchants.ts';
 import { SCOPES, type Scope } from './orchestrator/principal.ts';
 import { seedDemo, type DemoData } from './seed.ts';
+import { ADMIN_USAGE, adminCommand } from './cli-admin.ts';
 import { NETWORK_USAGE, networkCommand, UsageError } from './cli-network.ts';
 import { runMcpStdio } from './protocols/mcp/stdio.ts';
 import { connectDatabase } from './storage/connect.ts';
@@ -22,6 +23,7 @@ Commands:
   bootstrap --org NAME --email EMAIL --shop NAME [--currency EUR] [--scopes a,b] [--json]
                              Create an organization, its owner, a shop and an API key.
 ${NETWORK_USAGE}
+${ADMIN_USAGE}
 
 Environment: PORT, HOST, PUBLIC_URL, DATABASE_URL (unset: embedded PostgreSQL in TESSERA_DATA_DIR), LOG_LEVEL.`;
 
@@ -143,6 +145,11 @@ async function main(argv: string[]): Promise<void> {
       return serve(config);
     case 'migrate':
       return migrate(config);
+    case 'mail':
+    case 'console-token':
+    case 'staff':
+      process.stdout.write(`${await adminCommand(config, command, rest)}\n`);
+      return;
     case 'network':
       process.stdout.write(`${await networkCommand(config, rest)}\n`);
       return;

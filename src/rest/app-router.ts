@@ -11,6 +11,7 @@ import { buildBuyerPagesRouter } from '../buyer-pages/router.ts';
 import { buildPaymentsRouter } from '../payments/routes.ts';
 import { buildA2aRouter } from '../protocols/a2a/router.ts';
 import { buildMcpRouter } from '../protocols/mcp/http.ts';
+import { buildDevMailRouter, devMailEnabled } from './dev-mail-page.ts';
 import { buildDocsRouter } from './docs-page.ts';
 import { buildOpenApi } from './openapi.ts';
 import { buildToolRouter } from './routes.ts';
@@ -34,6 +35,7 @@ export function buildRestRouter(deps: RestDeps): Router {
     ctx.body = openapi.doc;
   });
   router.use(buildDocsRouter().routes());
+  if (devMailEnabled(services.config)) router.use(buildDevMailRouter(services.db).routes());
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
   });
