@@ -87,7 +87,7 @@ export interface PurchaseIntent {
 /**
  * Decides whether the caller may buy in this shop for this amount: merchants only in their own
  * organization's shops (404 otherwise), buyers in the shop their session is for, agents only inside an
- * active permission their buyer granted (src/buyers/agent-purchases.ts: shop scope, caps, rolling
+ * active permission their buyer granted from the hold onwards (src/buyers/agent-purchases.ts: shop scope, caps, rolling
  * allowance, expiry, revocation; at `pay` the permission is locked and the spend recorded in `ctx.em`,
  * which must be the transaction that records the payment). With `authority: 'mandate'` an agent's permission is
  * not consulted (the mandate is the spend authority); merchants still act only in their own shops.
@@ -96,7 +96,9 @@ export async function authorizePurchase(ctx: Pick<ToolContext, 'principal' | 'em
   const { principal } = ctx;
   if (principal.kind === 'agent') {
     // Under a network mandate the agent spends the network's credential, not its buyer's card: no permission applies.
-    if (intent.authority === 'mandate') return;
+    // A quote holds nothing and starts both paths (permission or mandate), so the permission is enforced
+    // from the hold onwards (reserve, pay), where the mandate path enforces the mandate instead.
+    if (intent.authority === 'mandate' || intent.stage === 'quote') return;
     await authorizeAgentPurchase(ctx.em, { agentId: principal.agentId, ...intent }, ctx.clock.now());
     return;
   }

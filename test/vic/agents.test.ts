@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { buyerWithAgent, key, merchantShop, must, startWorld, type World } from '../buyers/fixtures.ts';
+import { buyerWithAgent, createAgent, key, merchantShop, must, newEmail, signIn, startWorld, type World } from '../buyers/fixtures.ts';
 import { makeKey, writeTrustList } from '../mandates/independent-signer.ts';
 import { a2aClient, runSkill } from '../support/a2a.ts';
 import { assertInvariant } from '../support/invariant.ts';
@@ -69,4 +69,18 @@ test('an agent with a held reservation is refused over A2A with auth-required un
   const paid = await call(mandateOf(signedMandate(v, shop.shopId)));
   assert.deepEqual([paid.state, paid.ok && paid.output.reservation.state], ['TASK_STATE_COMPLETED', 'completed']);
   await assertInvariant(w.h.db, shop.poolId);
+});
+
+test('an agent with no permission at all can quote, but holds places only under a verified mandate', async () => {
+  const shop = await merchantShop(w.h, { priceMinor: 4000, capacity: 5 });
+  const email = newEmail();
+  const session = await signIn(w, email, shop.shopId);
+  const { token } = await createAgent(w, session, email);
+  const agent = restClient(w.h.url, token);
+  const q = must(await agent.post('/v1/ticketing/quotes', { tierId: shop.tierId, quantity: 1 }), 201);
+  const hold = await agent.post('/v1/ticketing/reservations', { quoteId: q.quoteId }, key());
+  assert.deepEqual([hold.status, hold.body.code], [403, 'permission_missing'], 'no permission: no hold');
+  const out = must(await initiate(agent, { quoteId: q.quoteId, mandate: mandateOf(signedMandate(v, shop.shopId)) }), 200);
+  assert.equal(out.reservation.state, 'completed');
+  assert.deepEqual(await assertInvariant(w.h.db, shop.poolId), { capacity: 5, available: 4, held: 0, sold: 1 });
 });

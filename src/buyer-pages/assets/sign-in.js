@@ -1,7 +1,7 @@
 // The sign-in page: asks the API to e-mail a magic link (for the shop in `?merchantId=`, in the page's language).
 import { api } from './api.js';
 import { t } from './i18n.js';
-import { byId, run, setStatus, ValidationError } from './ui.js';
+import { byId, run, ValidationError } from './ui.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -26,7 +26,6 @@ export function init({ main }) {
       const sent = byId('sign-in-sent');
       byId('sign-in-sent-text').textContent = t('signIn.sent', { email: address });
       sent.hidden = false;
-      setStatus(t('signIn.sentTitle'));
       sent.focus();
     }, { invalid_input: 'email' });
   });
