@@ -13,6 +13,22 @@ import type { TrustList } from './trust-list.ts';
 import { clip, JwsVerificationError, verifyDetachedJws, type JwsFailure, type ProtectedHeader } from './verify-detached-jws.ts';
 
 /** The signature algorithms a mandate may use: asymmetric only (no `none`, no HMAC). */
+/** Every code verification of a mandate (signature, artefact, time, merchant) may answer. */
+export const MANDATE_VERIFICATION_ERRORS = [
+  'mandate_jws_malformed',
+  'mandate_payload_missing',
+  'mandate_alg_not_allowed',
+  'mandate_crit_unsupported',
+  'mandate_b64_without_crit',
+  'mandate_network_untrusted',
+  'mandate_kid_unknown',
+  'mandate_signature_invalid',
+  'mandate_invalid',
+  'mandate_expired',
+  'mandate_not_yet_valid',
+  'mandate_merchant_mismatch',
+] as const satisfies readonly ErrorCode[];
+
 export const MANDATE_ALGORITHMS = ['EdDSA', 'Ed25519', 'ES256', 'ES384', 'PS256', 'PS384', 'PS512'] as const;
 
 /** How far ahead of notBefore a mandate is accepted, for clocks that differ (expiry gets no grace). */

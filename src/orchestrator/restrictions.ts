@@ -1,6 +1,19 @@
 /** A tier's sale restrictions, each refused with its own code; checked at quote and again at reserve. */
 import type { TierRow } from '../storage/entities/catalog.ts';
-import { ToolError } from './errors.ts';
+import { ToolError, type ErrorCode } from './errors.ts';
+
+/** Every code a tier restriction (or the pool) may refuse a purchase with: for the tools' `errors` lists. */
+export const RESTRICTION_ERRORS = [
+  'not_sellable',
+  'not_on_sale_yet',
+  'sale_ended',
+  'quantity_over_limit',
+  'country_required',
+  'geo_not_allowed',
+  'scheme_required',
+  'scheme_not_allowed',
+  'sold_out',
+] as const satisfies readonly ErrorCode[];
 
 export interface PurchaseRequest {
   quantity: number;

@@ -1,7 +1,7 @@
 /** verify_signed_mandate: checks a network-signed mandate (detached JWS) without spending it (docs/signed-mandates.md). */
 import { z } from 'zod';
 import { MANDATE_RECURRENCES } from '../../mandates/mandate.ts';
-import { verifyMandate } from '../../mandates/verify-mandate.ts';
+import { MANDATE_VERIFICATION_ERRORS, verifyMandate } from '../../mandates/verify-mandate.ts';
 import { requireShop } from '../../orchestrator/access.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 
@@ -52,18 +52,7 @@ export const verifySignedMandate = defineTool({
   errors: [
     'not_found',
     'insufficient_scope',
-    'mandate_jws_malformed',
-    'mandate_payload_missing',
-    'mandate_alg_not_allowed',
-    'mandate_crit_unsupported',
-    'mandate_b64_without_crit',
-    'mandate_network_untrusted',
-    'mandate_kid_unknown',
-    'mandate_signature_invalid',
-    'mandate_invalid',
-    'mandate_expired',
-    'mandate_not_yet_valid',
-    'mandate_merchant_mismatch',
+    ...MANDATE_VERIFICATION_ERRORS,
     'mandate_jti_used',
     'mandate_trust_unavailable',
   ],

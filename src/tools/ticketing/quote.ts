@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { AGENT_PURCHASE_ERRORS } from '../../buyers/agent-purchases.ts';
 import { createQuote } from '../../orchestrator/quotes.ts';
 import { quoteView } from '../../orchestrator/purchase-view.ts';
+import { RESTRICTION_ERRORS } from '../../orchestrator/restrictions.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { CardScheme, CountryCode } from '../schemas.ts';
 import { QuoteOut } from './schemas.ts';
@@ -27,15 +28,7 @@ export const quote = defineTool({
   errors: [
     ...AGENT_PURCHASE_ERRORS,
     'not_found',
-    'not_sellable',
-    'not_on_sale_yet',
-    'sale_ended',
-    'quantity_over_limit',
-    'country_required',
-    'geo_not_allowed',
-    'scheme_required',
-    'scheme_not_allowed',
-    'sold_out',
+    ...RESTRICTION_ERRORS,
     'insufficient_scope',
   ],
   auth: { principals: ['api_key', 'buyer', 'agent'], scopes: ['merchant:write'] },

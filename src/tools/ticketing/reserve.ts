@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { AGENT_PURCHASE_ERRORS } from '../../buyers/agent-purchases.ts';
 import { reservationView } from '../../orchestrator/purchase-view.ts';
 import { reserveFromQuote } from '../../orchestrator/reservations.ts';
+import { RESTRICTION_ERRORS } from '../../orchestrator/restrictions.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { PurchaseOut } from './schemas.ts';
 
@@ -22,15 +23,7 @@ export const reserve = defineTool({
     'not_found',
     'quote_already_used',
     'quote_expired',
-    'not_sellable',
-    'not_on_sale_yet',
-    'sale_ended',
-    'quantity_over_limit',
-    'country_required',
-    'geo_not_allowed',
-    'scheme_required',
-    'scheme_not_allowed',
-    'sold_out',
+    ...RESTRICTION_ERRORS,
     'insufficient_scope',
   ],
   auth: { principals: ['api_key', 'buyer', 'agent'], scopes: ['merchant:write'] },

@@ -1,8 +1,10 @@
 /** purchase_initiate: pays for a reservation (or a quote) under a card-network mandate, the spend authority (docs/signed-mandates.md). */
 import { z } from 'zod';
 import { MANDATE_RECURRENCES } from '../../mandates/mandate.ts';
+import { MANDATE_VERIFICATION_ERRORS } from '../../mandates/verify-mandate.ts';
 import type { ErrorCode } from '../../orchestrator/errors.ts';
 import { purchaseUnderMandate } from '../../orchestrator/mandate-purchase.ts';
+import { RESTRICTION_ERRORS } from '../../orchestrator/restrictions.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { purchaseStatus, withNextStep } from '../ticketing/confirm.ts';
 import { PurchaseOut } from '../ticketing/schemas.ts';
@@ -10,18 +12,7 @@ import { PurchaseOut } from '../ticketing/schemas.ts';
 /** Refusals of the mandate itself: the caller needs a (new) valid mandate. On A2A they end in auth-required. */
 export const MANDATE_AUTHORITY_ERRORS = [
   'mandate_required',
-  'mandate_jws_malformed',
-  'mandate_payload_missing',
-  'mandate_alg_not_allowed',
-  'mandate_crit_unsupported',
-  'mandate_b64_without_crit',
-  'mandate_network_untrusted',
-  'mandate_kid_unknown',
-  'mandate_signature_invalid',
-  'mandate_invalid',
-  'mandate_expired',
-  'mandate_not_yet_valid',
-  'mandate_merchant_mismatch',
+  ...MANDATE_VERIFICATION_ERRORS,
   'mandate_currency_mismatch',
   'mandate_amount_exceeded',
   'mandate_jti_used',
@@ -34,15 +25,7 @@ const SPINE_ERRORS = [
   'reservation_expired',
   'reservation_released',
   'quote_expired',
-  'not_sellable',
-  'not_on_sale_yet',
-  'sale_ended',
-  'quantity_over_limit',
-  'country_required',
-  'geo_not_allowed',
-  'scheme_required',
-  'scheme_not_allowed',
-  'sold_out',
+  ...RESTRICTION_ERRORS,
   'payment_declined',
   'insufficient_funds',
   'unknown_payment_method',
