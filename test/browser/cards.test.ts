@@ -78,6 +78,24 @@ test('a message that does not come from the provider’s frame is ignored', asyn
   await page.locator('#card-ready', { hasText: 'Mastercard ending in 4444 is ready to save.' }).waitFor();
 });
 
+test('a card the provider cannot prepare for later charges is explained, and another card can be used', async () => {
+  const page = await w.browser.page();
+  const email = newEmail();
+  await signIn(w, page, email);
+  await openFromNav(page, 'Saved cards', /\/buyer\/cards/);
+  await page.getByRole('button', { name: 'Add a card' }).click();
+  const number = page.frameLocator(FRAME).getByLabel('Card number');
+  await number.fill('4000 0000 0000 0069');
+  await number.press('Enter');
+  await focusIs(page, 'error-summary');
+  assert.match(await page.locator('#error-summary').innerText(), /This card cannot be used for later charges\. Use another card\./);
+  assert.equal(await page.locator('#save-card-form').isHidden(), true);
+  await number.fill('5555 5555 5555 4444');
+  await number.press('Enter');
+  await page.locator('#card-ready', { hasText: 'Mastercard ending in 4444 is ready to save.' }).waitFor();
+  assert.equal(await page.locator('#error-summary').isHidden(), true);
+});
+
 test('a spending cap that is not an amount is refused before any code is sent', async () => {
   const page = await w.browser.page();
   const email = newEmail();
