@@ -18,7 +18,7 @@ export const mintBuyerSession = defineTool({
     'the buyer-page language. Needs merchant:write. `merchantAttested: true` is for organizations that staff enabled ' +
     'for attested consent, on a key holding mandates:attest (an attest-only key suffices): the buyer’s permission can ' +
     'then be granted without the emailed code within the staff-set ceilings; everyone else gets 403 ' +
-    'merchant_consent_not_enabled.',
+    'merchant_consent_not_enabled. To open the buyer pages with the session, link to `/buyer/agents#session=<token>`.',
   input: z.strictObject({
     merchantId: z.string().min(1).max(100),
     email: Email,
