@@ -16,7 +16,7 @@ export interface TestBrowser {
   /** A new tab; its console errors (CSP violations included) are collected in `problems`. */
   page(): Promise<Page>;
   problems: string[];
-  /** Where screenshots go (a temp dir, not in the repo). */
+  /** Where screenshots go: a temp dir, removed at close unless TESSERA_KEEP_SCREENSHOTS is set. */
   shotDir: string;
   close(): Promise<void>;
 }
@@ -49,6 +49,7 @@ export async function launchBrowser(): Promise<TestBrowser> {
     async close() {
       await context.close();
       rmSync(profile, { recursive: true, force: true });
+      if (!process.env.TESSERA_KEEP_SCREENSHOTS) rmSync(shotDir, { recursive: true, force: true });
     },
   };
 }
