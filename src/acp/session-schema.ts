@@ -1,6 +1,7 @@
 /** The ACP CheckoutSession this server answers (a subset of the 2026-04-17 CheckoutSessionBase), as a zod output schema. */
 import { z } from 'zod';
 import { AcpBuyer, AcpFulfillmentDetails } from './request-schemas.ts';
+import { ACP_SESSION_STATUSES } from '../storage/entities/acp.ts';
 
 export const AcpTotal = z.object({
   type: z.enum(['items_base_amount', 'items_discount', 'subtotal', 'discount', 'fulfillment', 'tax', 'fee', 'total']),
@@ -68,15 +69,6 @@ export const AcpFulfillmentOption = z.object({
   totals: z.array(AcpTotal),
 });
 
-export const ACP_STATUSES = [
-  'not_ready_for_payment',
-  'ready_for_payment',
-  'complete_in_progress',
-  'completed',
-  'canceled',
-  'expired',
-] as const;
-
 /** The authoritative session state every checkout operation answers. */
 export const AcpCheckoutSession = z.object({
   id: z.string().describe('The checkout session id (cs_…).'),
@@ -90,7 +82,7 @@ export const AcpCheckoutSession = z.object({
     }),
   }),
   buyer: AcpBuyer.optional(),
-  status: z.enum(ACP_STATUSES),
+  status: z.enum(ACP_SESSION_STATUSES),
   currency: z.string().describe('ISO 4217, lower case.'),
   locale: z.string().optional(),
   timezone: z.string().optional(),

@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createInstance, type i18n } from 'i18next';
-import { LANGS } from '../mail/templates.ts';
+import { isLang, LANGS, matchLang } from '../mail/templates.ts';
 
 /** A catalog's messages: nested objects of strings (i18next's JSON v4 format). */
 export type Messages = { [key: string]: string | Messages };
@@ -41,7 +41,7 @@ export function loadCatalogs(dir: string = LOCALES_DIR): Catalogs {
   const resources: Record<string, { translation: Messages }> = {};
   for (const file of readdirSync(dir)) {
     const lang = file.replace(/\.json$/, '');
-    if (lang === file || !(LANGS as readonly string[]).includes(lang)) continue;
+    if (lang === file || !isLang(lang)) continue;
     resources[lang] = { translation: JSON.parse(readFileSync(`${dir}/${file}`, 'utf8')) as Messages };
   }
   if (!resources[DEFAULT_LANG]) throw new Error(`The ${DEFAULT_LANG} catalog is missing from ${dir}.`);
@@ -59,17 +59,8 @@ export function loadCatalogs(dir: string = LOCALES_DIR): Catalogs {
     interpolation: { escapeValue: false },
   });
   const translators = new Map<string, Translate>();
-  const resolve = (candidates: readonly (string | null | undefined)[]): string => {
-    for (const c of candidates) {
-      if (!c) continue;
-      const exact = langs.find((l) => l.toLowerCase() === c.toLowerCase());
-      if (exact) return exact;
-      const primary = c.split('-')[0]!.toLowerCase();
-      const partial = langs.find((l) => l.split('-')[0]!.toLowerCase() === primary);
-      if (partial) return partial;
-    }
-    return DEFAULT_LANG;
-  };
+  const merged = new Map<string, Messages>();
+  const resolve = (candidates: readonly (string | null | undefined)[]): string => matchLang(candidates, langs, DEFAULT_LANG);
   return {
     langs,
     resolve,
@@ -85,8 +76,13 @@ export function loadCatalogs(dir: string = LOCALES_DIR): Catalogs {
     },
     messages(lang) {
       const l = resolve([lang]);
-      const en = resources[DEFAULT_LANG]!.translation;
-      return l === DEFAULT_LANG ? en : merge(en, resources[l]!.translation);
+      let m = merged.get(l);
+      if (!m) {
+        const en = resources[DEFAULT_LANG]!.translation;
+        m = l === DEFAULT_LANG ? en : merge(en, resources[l]!.translation);
+        merged.set(l, m);
+      }
+      return m;
     },
   };
 }

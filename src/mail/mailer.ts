@@ -2,7 +2,7 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { Clock } from '../orchestrator/clock.ts';
-import { ToolError } from '../orchestrator/errors.ts';
+import { describeError, ToolError } from '../orchestrator/errors.ts';
 import type { Database } from '../storage/database.ts';
 import { newId } from '../storage/ids.ts';
 
@@ -69,7 +69,7 @@ export class Mailer {
     try {
       await this.transport.sendMail({ from: this.opts.from, to: msg.to, subject: msg.subject, text: msg.text });
     } catch (err) {
-      this.opts.log.error({ err: err instanceof Error ? err.message.slice(0, 200) : String(err) }, 'mail delivery failed');
+      this.opts.log.error({ err: describeError(err) }, 'mail delivery failed');
       throw new ToolError('unavailable', 'The e-mail could not be sent; retry in a moment.', undefined, 5);
     }
   }

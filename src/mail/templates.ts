@@ -8,15 +8,20 @@ export type Lang = (typeof LANGS)[number];
  * buyer's own choice, then the browser's languages). `de-AT` matches `de`, `pt` matches `pt-BR`; default `en`.
  */
 export function resolveLang(candidates: readonly (string | null | undefined)[]): Lang {
+  return matchLang(candidates, LANGS, 'en');
+}
+
+/** The first of `langs` matching a candidate (exact tag, else same primary subtag), else `fallback`. */
+export function matchLang<L extends string>(candidates: readonly (string | null | undefined)[], langs: readonly L[], fallback: L): L {
   for (const c of candidates) {
     if (!c) continue;
-    const exact = LANGS.find((l) => l.toLowerCase() === c.toLowerCase());
+    const exact = langs.find((l) => l.toLowerCase() === c.toLowerCase());
     if (exact) return exact;
     const primary = c.split('-')[0]!.toLowerCase();
-    const partial = LANGS.find((l) => l.split('-')[0]!.toLowerCase() === primary);
+    const partial = langs.find((l) => l.split('-')[0]!.toLowerCase() === primary);
     if (partial) return partial;
   }
-  return 'en';
+  return fallback;
 }
 
 /** A supported language tag, or undefined (used to validate `lang` inputs). */

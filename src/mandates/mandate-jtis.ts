@@ -55,12 +55,6 @@ export function jtiUsed(mandate: Mandate, period: string): ToolError {
   });
 }
 
-/** Deletes spent jtis of mandates that expired before `before` (they are refused as expired anyway). */
-export async function pruneMandateJtis(em: EntityManager, before: Date): Promise<number> {
-  const rows = await sql(em, 'delete from mandate_jtis where expires_at < ? returning 1', [before]);
-  return rows.length;
-}
-
 /**
  * Gives back the jti spent for a payment (`reference` = the payment id) whose provider definitively
  * declined it: no money moved, so the mandate's spend authority was not exercised and it may be used

@@ -13,9 +13,9 @@ import { Payment, Reservation, type ReservationRow } from '../storage/entities/p
 import { newId } from '../storage/ids.ts';
 import type { ChargeResult, NetworkCredential } from '../payments/provider.ts';
 import type { ToolContext } from './context.ts';
-import { ToolError } from './errors.ts';
+import { describeError, ToolError } from './errors.ts';
 import { applyPaymentFailure, applyPaymentSuccess, markPaymentPending, PROVIDER_UNAVAILABLE } from './orders.ts';
-import { authorizePurchase } from './purchase-access.ts';
+import { authorizePurchase, ownershipFrom } from './purchase-access.ts';
 import { loadPurchaseView, type PurchaseView } from './purchase-view.ts';
 import { refundOwedPayment, type SpineDeps } from './refunds.ts';
 import { requireReservation } from './reservations.ts';
@@ -68,12 +68,12 @@ export async function payReservation(ctx: ToolContext, plan: PaymentPlan): Promi
   try {
     outcome = await deps.payments.provider(attempt.provider).charge({ ...attempt, now: ctx.clock.now() });
   } catch (err) {
-    ctx.log.error({ paymentId: attempt.paymentId, err: err instanceof Error ? err.message.slice(0, 200) : String(err) }, 'provider charge failed');
+    ctx.log.error({ paymentId: attempt.paymentId, err: describeError(err) }, 'provider charge failed');
   }
   const applied = await deps.db.transaction((em) => applyOutcome(em, attempt.paymentId, outcome, ctx.clock.now()));
   if (applied.refundDue) {
     await refundOwedPayment(deps, attempt.paymentId).catch((err: unknown) => {
-      ctx.log.error({ paymentId: attempt.paymentId, err: err instanceof Error ? err.message : String(err) }, 'refund failed; will retry');
+      ctx.log.error({ paymentId: attempt.paymentId, err: describeError(err) }, 'refund failed; will retry');
     });
   }
   if (applied.error) throw applied.error;
@@ -111,10 +111,7 @@ async function beginAttempt(em: EntityManager, ctx: ToolContext, plan: PaymentPl
   r.updatedAt = now;
   const payment = em.create(Payment, {
     id: paymentId,
-    shopId: r.shopId,
-    organizationId: r.organizationId,
-    ownerKey: r.ownerKey,
-    buyerId: r.buyerId ?? null,
+    ...ownershipFrom(r),
     reservationId: r.id,
     attempt: (await em.count(Payment, { reservationId: r.id })) + 1,
     provider: provider.name,
@@ -146,19 +143,21 @@ async function applyOutcome(
   const payment = await em.findOneOrFail(Payment, { id: paymentId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   let error: ToolError | undefined;
   let refundDue = false;
+  // The view the last emitted event carried is the final state; it is loaded again only when nothing was emitted.
+  let emitted: PurchaseView | undefined;
   if (!outcome) {
-    await applyPaymentFailure(em, payment, { code: PROVIDER_UNAVAILABLE, reference: null, mode: 'decline' }, now);
+    emitted = await applyPaymentFailure(em, payment, { code: PROVIDER_UNAVAILABLE, reference: null, mode: 'decline' }, now);
     error = new ToolError('unavailable', 'The payment provider could not be reached; the reservation is still held, try again.', undefined, 5);
   } else if (outcome.status === 'succeeded') {
-    ({ refundDue } = await applyPaymentSuccess(em, payment, outcome.reference, now));
+    ({ refundDue, view: emitted } = await applyPaymentSuccess(em, payment, outcome.reference, now));
   } else if (outcome.status === 'failed') {
-    await applyPaymentFailure(em, payment, { code: outcome.code, reference: outcome.reference, mode: 'decline' }, now);
+    emitted = await applyPaymentFailure(em, payment, { code: outcome.code, reference: outcome.reference, mode: 'decline' }, now);
   } else {
-    await markPaymentPending(em, payment, outcome.reference, now);
+    emitted = await markPaymentPending(em, payment, outcome.reference, now);
   }
   await em.flush();
   const r = await em.findOneOrFail(Reservation, { id: payment.reservationId });
-  const view = await loadPurchaseView(em, r);
+  const view = emitted ?? (await loadPurchaseView(em, r));
   if (outcome?.status === 'failed') {
     error = new ToolError(outcome.code, undefined, {
       reservationId: r.id,

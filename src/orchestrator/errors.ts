@@ -132,12 +132,11 @@ export class ToolError extends Error {
   }
 }
 
-/** Any thrown value as a ToolError; unexpected ones become a generic internal_error. */
-export function toToolError(err: unknown): ToolError {
-  if (err instanceof ToolError) return err;
-  return new ToolError('internal_error');
-}
-
-export function statusOf(code: ErrorCode): number {
-  return ERRORS[code].status;
+/**
+ * An error's class and (truncated) message for a log line: never its stack, and no SQL parameters
+ * (driver errors carry the server's message only). Every log site that records a caught error uses this.
+ */
+export function describeError(err: unknown): { name: string; message: string } {
+  if (err instanceof Error) return { name: err.name, message: err.message.slice(0, 300) };
+  return { name: typeof err, message: String(err).slice(0, 300) };
 }

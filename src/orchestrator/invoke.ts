@@ -7,7 +7,7 @@ import { ap2Refusal, isAp2Payload } from './ap2.ts';
 import { authorize } from './authorize.ts';
 import { canonicalJson, sha256Hex } from './canonical-json.ts';
 import type { RequestInfo, ToolContext } from './context.ts';
-import { ToolError, type ErrorBody } from './errors.ts';
+import { describeError, ToolError, type ErrorBody } from './errors.ts';
 import { IdempotencyStore } from './idempotency.ts';
 import { principalKey, type Principal } from './principal.ts';
 import type { Services } from './services.ts';
@@ -82,8 +82,8 @@ export class Orchestrator {
       const custom = mode === 'none' ? undefined : tool.idempotencyRequest?.(input, req.idempotencyKey);
       const key = mode === 'none' ? undefined : custom ? custom.key : req.idempotencyKey;
       if (mode === 'required' && !key) throw new ToolError('missing_idempotency_key');
-      if (key !== undefined && (key.length < 1 || key.length > 255)) {
-        throw new ToolError('invalid_input', 'The Idempotency-Key must be 1 to 255 characters.');
+      if (key !== undefined && (key.length < 1 || key.length > 255 || key.includes('\u0000'))) {
+        throw new ToolError('invalid_input', 'The Idempotency-Key must be 1 to 255 characters (no NUL).');
       }
       if (key) {
         const scope = custom ? `${principalKey(principal)} ${custom.endpoint}` : principalKey(principal);
@@ -153,13 +153,7 @@ export class Orchestrator {
     if (err instanceof ToolError) return err;
     const mapped = this.services.db.mapDatabaseError(err);
     if (mapped) return mapped;
-    this.log.error({ tool: tool.name, err: describe(err) }, 'unexpected error in tool');
+    this.log.error({ tool: tool.name, err: describeError(err) }, 'unexpected error in tool');
     return new ToolError('internal_error');
   }
-}
-
-/** An error's class and message for the log, without the stack or any SQL parameters. */
-function describe(err: unknown): { name: string; message: string } {
-  if (err instanceof Error) return { name: err.name, message: err.message.slice(0, 300) };
-  return { name: typeof err, message: String(err).slice(0, 300) };
 }

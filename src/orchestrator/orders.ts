@@ -9,6 +9,8 @@ import { releaseMandateJti } from '../mandates/mandate-jtis.ts';
 import { Order, Reservation, Ticket, type OrderRow, type PaymentRow, type ReservationRow } from '../storage/entities/purchase.ts';
 import { newId, randomToken } from '../storage/ids.ts';
 import { takePlaces } from './inventory.ts';
+import { ownershipFrom } from './purchase-access.ts';
+import type { PurchaseView } from './purchase-view.ts';
 import { emitPurchaseEvent, releasePlaces } from './reservations.ts';
 
 /** Locks and returns the reservation a payment is for. */
@@ -20,10 +22,7 @@ export async function lockReservationOf(em: EntityManager, payment: PaymentRow):
 export function createOrder(em: EntityManager, r: ReservationRow, payment: PaymentRow, state: 'completed' | 'refunded', now: Date): OrderRow {
   const order = em.create(Order, {
     id: newId('order', now),
-    shopId: r.shopId,
-    organizationId: r.organizationId,
-    ownerKey: r.ownerKey,
-    buyerId: r.buyerId ?? null,
+    ...ownershipFrom(r),
     reservationId: r.id,
     paymentId: payment.id,
     eventId: r.eventId,
@@ -49,7 +48,12 @@ export function createOrder(em: EntityManager, r: ReservationRow, payment: Payme
  * still taken; released: re-takes them with the same conditional update when still available). When
  * the places are gone, the payment is marked `refundDue` and the caller refunds it after commit.
  */
-export async function applyPaymentSuccess(em: EntityManager, payment: PaymentRow, reference: string, now: Date): Promise<{ refundDue: boolean }> {
+export async function applyPaymentSuccess(
+  em: EntityManager,
+  payment: PaymentRow,
+  reference: string,
+  now: Date,
+): Promise<{ refundDue: boolean; view?: PurchaseView }> {
   if (payment.state === 'succeeded' || payment.state === 'refunded') return { refundDue: false };
   const r = await lockReservationOf(em, payment);
   payment.state = 'succeeded';
@@ -71,8 +75,7 @@ export async function applyPaymentSuccess(em: EntityManager, payment: PaymentRow
   r.completedAt = now;
   r.updatedAt = now;
   createOrder(em, r, payment, 'completed', now);
-  await emitPurchaseEvent(em, 'order.completed', r, now);
-  return { refundDue: false };
+  return { refundDue: false, view: await emitPurchaseEvent(em, 'order.completed', r, now) };
 }
 
 /** The failure code recorded when the provider could not be reached (the outcome of the charge is unknown). */
@@ -89,8 +92,8 @@ export async function applyPaymentFailure(
   payment: PaymentRow,
   failure: { code: string; reference: string | null; mode: 'decline' | 'release' },
   now: Date,
-): Promise<void> {
-  if (payment.state !== 'pending') return;
+): Promise<PurchaseView | undefined> {
+  if (payment.state !== 'pending') return undefined;
   const r = await lockReservationOf(em, payment);
   payment.state = 'failed';
   payment.failureCode = failure.code;
@@ -108,14 +111,14 @@ export async function applyPaymentFailure(
     await releasePlaces(em, r, 'payment_failed', now);
     await emitPurchaseEvent(em, 'reservation.released', r, now);
   }
-  await emitPurchaseEvent(em, 'payment.failed', r, now);
+  return emitPurchaseEvent(em, 'payment.failed', r, now);
 }
 
 /** The provider will answer later: remember its reference and tell the merchant the order is pending. */
-export async function markPaymentPending(em: EntityManager, payment: PaymentRow, reference: string, now: Date): Promise<void> {
+export async function markPaymentPending(em: EntityManager, payment: PaymentRow, reference: string, now: Date): Promise<PurchaseView | undefined> {
   payment.providerReference ??= reference;
-  if (payment.state !== 'pending') return;
+  if (payment.state !== 'pending') return undefined;
   payment.updatedAt = now;
   const r = await lockReservationOf(em, payment);
-  await emitPurchaseEvent(em, 'order.pending', r, now);
+  return emitPurchaseEvent(em, 'order.pending', r, now);
 }

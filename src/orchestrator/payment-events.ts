@@ -8,6 +8,7 @@ import { sql } from '../storage/database.ts';
 import { Payment } from '../storage/entities/purchase.ts';
 import { applyPaymentFailure, applyPaymentSuccess } from './orders.ts';
 import { refundOwedPayment, type SpineDeps } from './refunds.ts';
+import { describeError } from './errors.ts';
 
 export type EventOutcome = 'applied' | 'duplicate' | 'unknown_payment';
 
@@ -35,7 +36,7 @@ export async function applyProviderEvent(deps: SpineDeps, provider: ProviderName
   if (result.outcome === 'unknown_payment') deps.log.warn({ provider, event: event.id }, 'provider event for an unknown payment ignored');
   if (result.refundDue) {
     await refundOwedPayment(deps, event.paymentId).catch((err: unknown) => {
-      deps.log.error({ paymentId: event.paymentId, err: err instanceof Error ? err.message : String(err) }, 'refund failed; will retry');
+      deps.log.error({ paymentId: event.paymentId, err: describeError(err) }, 'refund failed; will retry');
     });
   }
   return result.outcome;

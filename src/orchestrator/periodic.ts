@@ -4,6 +4,7 @@
  * call returns, all work due at that moment is done.
  */
 import type { Logger } from 'pino';
+import { describeError } from './errors.ts';
 
 export class Periodic {
   private readonly name: string;
@@ -32,7 +33,7 @@ export class Periodic {
       try {
         busy = await this.exclusive(step);
       } catch (err) {
-        this.log.error({ loop: this.name, err: err instanceof Error ? err.message.slice(0, 200) : String(err) }, 'background step failed');
+        this.log.error({ loop: this.name, err: describeError(err) }, 'background step failed');
       }
       if (!this.stopped) this.timer = setTimeout(() => void tick(), busy ? 0 : intervalMs).unref();
     };

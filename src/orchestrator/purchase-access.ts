@@ -40,6 +40,11 @@ export interface Owned {
   buyerId?: string | null | undefined;
 }
 
+/** The shop and owner fields a purchase object hands on to the next one (quote → reservation → payment, order). */
+export function ownershipFrom(row: Owned & { shopId: string }): { shopId: string; organizationId: string } & Ownership {
+  return { shopId: row.shopId, organizationId: row.organizationId, ownerKey: row.ownerKey, buyerId: row.buyerId ?? null };
+}
+
 /**
  * Merchant principals see every purchase in their organization's shops; a buyer sees what it or its
  * agents bought; an agent sees what it bought itself.

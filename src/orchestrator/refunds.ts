@@ -10,6 +10,7 @@ import type { Services } from './services.ts';
 import { Order, Payment } from '../storage/entities/purchase.ts';
 import { createOrder, lockReservationOf } from './orders.ts';
 import { emitPurchaseEvent } from './reservations.ts';
+import { describeError } from './errors.ts';
 
 /** What the money-moving services need beyond a transaction. */
 export type SpineDeps = Pick<Services, 'db' | 'payments'> & { clock: Clock; log: Logger };
@@ -54,7 +55,7 @@ export async function retryOwedRefunds(deps: SpineDeps, limit = 50): Promise<num
     try {
       if (await refundOwedPayment(deps, id)) done++;
     } catch (err) {
-      deps.log.error({ paymentId: id, err: err instanceof Error ? err.message.slice(0, 200) : String(err) }, 'refund failed; will retry');
+      deps.log.error({ paymentId: id, err: describeError(err) }, 'refund failed; will retry');
     }
   }
   return done;

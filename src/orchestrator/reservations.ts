@@ -9,7 +9,7 @@ import type { ToolContext } from './context.ts';
 import { ToolError } from './errors.ts';
 import { returnPlaces, takePlacesOrThrow } from './inventory.ts';
 import type { Principal } from './principal.ts';
-import { authorizePurchase, requireAccess, type PurchaseIntent } from './purchase-access.ts';
+import { authorizePurchase, ownershipFrom, requireAccess, type PurchaseIntent } from './purchase-access.ts';
 import { loadPurchaseView, type PurchaseView } from './purchase-view.ts';
 import { checkRestrictions } from './restrictions.ts';
 
@@ -51,10 +51,7 @@ export async function reserveFromQuote(ctx: ToolContext, quoteId: string, author
   const expiresAt = new Date(now.getTime() + shop.holdMinutes * 60_000);
   const reservation = em.create(Reservation, {
     id: newId('reservation', now),
-    shopId: quote.shopId,
-    organizationId: quote.organizationId,
-    ownerKey: quote.ownerKey,
-    buyerId: quote.buyerId ?? null,
+    ...ownershipFrom(quote),
     eventId: quote.eventId,
     tierId: quote.tierId,
     poolId: quote.poolId,

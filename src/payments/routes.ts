@@ -4,7 +4,7 @@
  */
 import Router from '@koa/router';
 import type { Logger } from 'pino';
-import { ToolError } from '../orchestrator/errors.ts';
+import { describeError, ToolError } from '../orchestrator/errors.ts';
 import { applyProviderEvent } from '../orchestrator/payment-events.ts';
 import type { Services } from '../orchestrator/services.ts';
 import { sendError } from '../rest/http.ts';
@@ -30,7 +30,7 @@ export function buildPaymentsRouter(deps: { services: Services; log: Logger }): 
       ctx.body = { received: true, outcome };
     } catch (err) {
       const e = err instanceof ToolError ? err : (services.db.mapDatabaseError(err) ?? new ToolError('internal_error'));
-      if (e.code === 'internal_error') log.error({ err: err instanceof Error ? err.message.slice(0, 200) : String(err) }, 'provider event failed');
+      if (e.code === 'internal_error') log.error({ err: describeError(err) }, 'provider event failed');
       else if (e.status === 400) log.warn({ code: e.code }, 'provider event refused');
       sendError(ctx, e.status, e.toBody());
     }

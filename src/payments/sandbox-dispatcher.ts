@@ -10,6 +10,7 @@ import { sql, type Database } from '../storage/database.ts';
 import { newId } from '../storage/ids.ts';
 import type { SandboxEventBody } from './sandbox-provider.ts';
 import { SIGNATURE_HEADER, signSandboxPayload } from './sandbox-signature.ts';
+import { describeError } from '../orchestrator/errors.ts';
 
 export const SANDBOX_EVENTS_PATH = '/v1/payments/providers/sandbox/events';
 const BATCH = 50;
@@ -142,7 +143,7 @@ export class SandboxDispatcher {
       if (!res.ok) this.deps.log.warn({ event: row.event_id, status: res.status }, 'sandbox event refused');
       return res.ok;
     } catch (err) {
-      this.deps.log.warn({ event: row.event_id, err: err instanceof Error ? err.message : String(err) }, 'sandbox event not delivered');
+      this.deps.log.warn({ event: row.event_id, err: describeError(err) }, 'sandbox event not delivered');
       return false;
     }
   }

@@ -4,6 +4,7 @@
  */
 import Router from '@koa/router';
 import type { Config } from '../config.ts';
+import { escapeHtml } from '../buyer-pages/html.ts';
 import { listOutboxMail } from '../mail/outbox.ts';
 import type { Database } from '../storage/database.ts';
 
@@ -13,17 +14,14 @@ export function devMailEnabled(config: Config): boolean {
   return !config.smtpUrl && LOOPBACK.has(config.host);
 }
 
-const escape = (s: string): string =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
 export function buildDevMailRouter(db: Database): Router {
   const router = new Router();
   router.get('/dev/mail', async (ctx) => {
-    const to = typeof ctx.query.to === 'string' && ctx.query.to ? ctx.query.to : undefined;
+    const to = typeof ctx.query.to === 'string' && ctx.query.to && !ctx.query.to.includes('\u0000') ? ctx.query.to : undefined;
     const mail = await listOutboxMail(db, { to, limit: 50 });
     const items = mail
       .map(
-        (m) => `<article><h2>${escape(m.subject)}</h2><p class="meta">To ${escape(m.to)} · <time datetime="${m.createdAt}">${m.createdAt}</time></p><pre>${escape(m.text)}</pre></article>`,
+        (m) => `<article><h2>${escapeHtml(m.subject)}</h2><p class="meta">To ${escapeHtml(m.to)} · <time datetime="${m.createdAt}">${m.createdAt}</time></p><pre>${escapeHtml(m.text)}</pre></article>`,
       )
       .join('\n');
     ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");
@@ -33,8 +31,8 @@ export function buildDevMailRouter(db: Database): Router {
 <title>Development mail outbox</title><style>body{font:16px/1.5 system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem}
 pre{white-space:pre-wrap;background:#f4f4f5;padding:1rem;border-radius:6px}.meta{color:#52525b}</style></head>
 <body><main><h1>Development mail outbox</h1>
-<p>Mail the server would have sent (no SMTP_URL is configured). Newest first.${to ? ` Only mail to ${escape(to)}.` : ''}</p>
-<form method="get" action="/dev/mail"><label for="to">Recipient</label> <input id="to" name="to" type="email" value="${escape(to ?? '')}"> <button>Filter</button></form>
+<p>Mail the server would have sent (no SMTP_URL is configured). Newest first.${to ? ` Only mail to ${escapeHtml(to)}.` : ''}</p>
+<form method="get" action="/dev/mail"><label for="to">Recipient</label> <input id="to" name="to" type="email" value="${escapeHtml(to ?? '')}"> <button>Filter</button></form>
 ${items || '<p>No mail yet.</p>'}</main></body></html>`;
   });
   return router;

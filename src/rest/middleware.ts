@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { Counter, Histogram, type Registry } from 'prom-client';
 import { sha256Hex } from '../orchestrator/canonical-json.ts';
-import { ToolError } from '../orchestrator/errors.ts';
+import { describeError, ToolError } from '../orchestrator/errors.ts';
 import { bearerOf, sendError } from './http.ts';
 
 /** Anything that escapes a route becomes a generic 500 body; the cause is logged without its stack. */
@@ -15,7 +15,7 @@ export function errorGuard(log: Logger) {
     } catch (err) {
       const e = err instanceof ToolError ? err : new ToolError('internal_error');
       if (!(err instanceof ToolError)) {
-        log.error({ path: ctx.path, err: err instanceof Error ? { name: err.name, message: err.message.slice(0, 200) } : String(err) }, 'unhandled error');
+        log.error({ path: ctx.path, err: describeError(err) }, 'unhandled error');
       }
       sendError(ctx, e.status, e.toBody());
     }

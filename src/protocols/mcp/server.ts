@@ -44,6 +44,17 @@ function toCallResult(result: InvokeResult): CallToolResult {
   return { structuredContent: result.output, content: [text(JSON.stringify(result.output))], ...meta };
 }
 
+/** The tool listing is the same for every server of an orchestrator: built once, not per request. */
+const listings = new WeakMap<Orchestrator, Tool[]>();
+function mcpToolsOf(orchestrator: Orchestrator): Tool[] {
+  let tools = listings.get(orchestrator);
+  if (!tools) {
+    tools = orchestrator.tools.map(mcpTool);
+    listings.set(orchestrator, tools);
+  }
+  return tools;
+}
+
 /**
  * A fresh MCP server that calls tools as the holder of `credential` (a bearer token, or none).
  * Listing tools needs no credential; every call goes through `orchestrator.invoke`, which authenticates,
@@ -51,7 +62,7 @@ function toCallResult(result: InvokeResult): CallToolResult {
  */
 export function createMcpServer(orchestrator: Orchestrator, credential: string | undefined, requestInfo: RequestInfo): Server {
   const server = new Server({ name: 'tessera', version: '1.0.0' }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
-  const tools = orchestrator.tools.map(mcpTool);
+  const tools = mcpToolsOf(orchestrator);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
   server.setRequestHandler(CallToolRequestSchema, async (req): Promise<CallToolResult> => {
     const key = req.params._meta?.[IDEMPOTENCY_META_KEY];

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { changeAgentCard, permissionOut } from '../../buyers/permissions.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
-import { codeProof, PermissionOut } from './schemas.ts';
+import { CODE_PROOF_ERRORS, codeProof, PermissionOut } from './schemas.ts';
 
 export const changeAgentCardTool = defineTool({
   name: 'change_agent_card',
@@ -19,11 +19,7 @@ export const changeAgentCardTool = defineTool({
     'instrument_not_found',
     'instrument_provider_mismatch',
     'session_shop_required',
-    'verification_required',
-    'verification_code_invalid',
-    'verification_code_expired',
-    'verification_attempts_exhausted',
-    'partner_origin_refused',
+    ...CODE_PROOF_ERRORS,
   ],
   auth: { principals: ['buyer'], fullBuyer: true },
   http: { method: 'POST', path: '/v1/buyer/agents/{id}/card' },

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { createAgent } from '../../buyers/agents.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
-import { AgentOut, codeProof, PublicJwk } from './schemas.ts';
+import { AgentOut, CODE_PROOF_ERRORS, codeProof, PublicJwk } from './schemas.ts';
 
 export const createAgentTool = defineTool({
   name: 'create_agent',
@@ -16,7 +16,7 @@ export const createAgentTool = defineTool({
     'emailed code (purpose create_agent); bounded sessions are refused.',
   input: z.strictObject({ name: z.string().trim().min(1).max(100), publicKeyJwk: PublicJwk.optional(), ...codeProof }),
   output: z.object({ agent: AgentOut, token: z.string().nullable().describe('The issued credential, shown once; null for brought agents.') }),
-  errors: ['verification_required', 'verification_code_invalid', 'verification_code_expired', 'verification_attempts_exhausted', 'partner_origin_refused'],
+  errors: [...CODE_PROOF_ERRORS],
   auth: { principals: ['buyer'], fullBuyer: true },
   http: { method: 'POST', path: '/v1/buyer/agents', status: 201 },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { grantPermission, permissionOut } from '../../buyers/permissions.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
-import { optionalCodeProof, permissionLimits, PermissionOut } from './schemas.ts';
+import { CODE_PROOF_ERRORS, optionalCodeProof, permissionLimits, PermissionOut } from './schemas.ts';
 
 export const grantPermissionTool = defineTool({
   name: 'grant_permission',
@@ -27,13 +27,9 @@ export const grantPermissionTool = defineTool({
     'instrument_not_found',
     'instrument_provider_mismatch',
     'session_shop_required',
-    'verification_required',
-    'verification_code_invalid',
-    'verification_code_expired',
-    'verification_attempts_exhausted',
+    ...CODE_PROOF_ERRORS,
     'merchant_consent_not_enabled',
     'attestation_ceiling_exceeded',
-    'partner_origin_refused',
   ],
   auth: { principals: ['buyer'], fullBuyer: true, attestedBuyer: true },
   http: { method: 'POST', path: '/v1/buyer/permissions', status: 201 },

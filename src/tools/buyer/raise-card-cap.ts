@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { instrumentOut, raiseCardCap } from '../../buyers/instruments.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { Minor } from '../schemas.ts';
-import { codeProof, InstrumentOut } from './schemas.ts';
+import { CODE_PROOF_ERRORS, codeProof, InstrumentOut } from './schemas.ts';
 
 export const raiseCardCapTool = defineTool({
   name: 'raise_card_cap',
@@ -14,7 +14,7 @@ export const raiseCardCapTool = defineTool({
     'raise_card_cap); the new cap must be higher (lowering is lower_card_cap and needs no code).',
   input: z.strictObject({ id: z.string().min(1).max(100).describe('The saved card (ins_…).'), spendingCapMinor: Minor, ...codeProof }),
   output: InstrumentOut,
-  errors: ['instrument_not_found', 'verification_required', 'verification_code_invalid', 'verification_code_expired', 'verification_attempts_exhausted', 'partner_origin_refused'],
+  errors: ['instrument_not_found', ...CODE_PROOF_ERRORS],
   auth: { principals: ['buyer'], fullBuyer: true },
   http: { method: 'POST', path: '/v1/buyer/instruments/{id}/raise-cap' },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { instrumentOut, saveCard } from '../../buyers/instruments.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { Minor } from '../schemas.ts';
-import { codeProof, InstrumentOut } from './schemas.ts';
+import { CODE_PROOF_ERRORS, codeProof, InstrumentOut } from './schemas.ts';
 
 export const saveCardTool = defineTool({
   name: 'save_card',
@@ -22,11 +22,7 @@ export const saveCardTool = defineTool({
   errors: [
     'not_found',
     'card_setup_not_ready',
-    'verification_required',
-    'verification_code_invalid',
-    'verification_code_expired',
-    'verification_attempts_exhausted',
-    'partner_origin_refused',
+    ...CODE_PROOF_ERRORS,
   ],
   auth: { principals: ['buyer'], fullBuyer: true },
   http: { method: 'POST', path: '/v1/buyer/instruments', status: (out) => (out.reused ? 200 : 201) },

@@ -15,6 +15,14 @@ export const codeProof = {
 };
 /** The same proof, optional: operations open to attested consent run without it under an attested session. */
 export const optionalCodeProof = { challengeId: codeProof.challengeId.optional(), code: codeProof.code.optional() };
+/** The refusals of an operation that checks the emailed-code proof (src/buyers/verification.ts, origin-guard.ts). */
+export const CODE_PROOF_ERRORS = [
+  'verification_required',
+  'verification_code_invalid',
+  'verification_code_expired',
+  'verification_attempts_exhausted',
+  'partner_origin_refused',
+] as const;
 
 export const SessionOut = z.object({
   token: z.string().describe('The bearer: keep it in memory only (never a cookie or storage).'),
