@@ -8,7 +8,7 @@ import { trustListLocation } from './mandates/trust-list.ts';
 
 export const NETWORK_USAGE = `  network init [--dir DIR] [--alg EdDSA|ES256] [--rotate]
                              Create (or rotate) the sandbox network's signing key and trust it.
-  network draft --merchant SHOP --amount MINOR --currency EUR [--ttl SECONDS]
+  network draft --merchant SHOP --amount MINOR [--currency EUR] [--ttl SECONDS]
                              Print an example mandate artefact.
   network sign --mandate FILE [--dir DIR]
                              Sign a mandate's exact bytes (detached JWS, b64:false); prints a verify request body.`;

@@ -25,7 +25,8 @@ Commands:
 ${NETWORK_USAGE}
 ${ADMIN_USAGE}
 
-Environment: PORT, HOST, PUBLIC_URL, DATABASE_URL (unset: embedded PostgreSQL in TESSERA_DATA_DIR), LOG_LEVEL.`;
+Environment: PORT, HOST, PUBLIC_URL, DATABASE_URL (unset: embedded PostgreSQL in TESSERA_DATA_DIR), LOG_LEVEL,
+TESSERA_SECRET, TESSERA_TOKEN, SMTP_URL, MAIL_FROM and more: the README's configuration table lists them all.`;
 
 function fail(message: string, code = 1): never {
   process.stderr.write(`tessera: ${message}\n`);
@@ -108,14 +109,11 @@ async function bootstrap(config: Config, args: string[]): Promise<void> {
   if (!/^[^@\s]+@[^@\s]+$/.test(values.email)) fail('--email is not an e-mail address', 2);
   const currency = (values.currency ?? 'EUR').toUpperCase();
   if (!/^[A-Z]{3}$/.test(currency)) fail('--currency must be an ISO 4217 code such as EUR', 2);
+  const scopes = parseScopes(values.scopes);
   const log = createLogger(config.logLevel);
   const conn = await connectDatabase(config, log);
   const result = await conn.db.transaction((em) =>
-    bootstrapOrganization(
-      em,
-      { organization: values.org!, email: values.email!, shop: values.shop!, currency, scopes: parseScopes(values.scopes) },
-      new Date(),
-    ),
+    bootstrapOrganization(em, { organization: values.org!, email: values.email!, shop: values.shop!, currency, scopes }, new Date()),
   );
   await conn.close();
   if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);

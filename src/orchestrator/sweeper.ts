@@ -10,6 +10,7 @@ import { sql } from '../storage/database.ts';
 import { returnPlaces } from './inventory.ts';
 import { Periodic } from './periodic.ts';
 import { retryOwedRefunds, type SpineDeps } from './refunds.ts';
+import { pruneExpired } from './retention.ts';
 import { emitPurchaseEvent } from './reservations.ts';
 
 export const SWEEP_BATCH = 500;
@@ -33,11 +34,13 @@ export class HoldSweeper {
     return this.loop.exclusive(() => this.sweep(now, limit));
   }
 
-  /** Every `intervalMs` (0: off): sweep expired holds, then retry owed refunds. */
+  /** Every `intervalMs` (0: off): sweep expired holds, retry owed refunds, prune expired records. */
   start(intervalMs: number): void {
     this.loop.start(intervalMs, async () => {
-      const { released } = await this.sweep(this.deps.clock.now(), SWEEP_BATCH);
+      const now = this.deps.clock.now();
+      const { released } = await this.sweep(now, SWEEP_BATCH);
       await retryOwedRefunds(this.deps);
+      await pruneExpired(this.deps.db, now);
       return released.length === SWEEP_BATCH;
     });
   }

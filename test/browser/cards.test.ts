@@ -14,6 +14,16 @@ after(async () => {
 
 const FRAME = 'iframe[title="Card details form from the payment provider"]';
 
+/** A new buyer, signed in, on Saved cards with the provider's card form opened; `number` is its card-number field. */
+async function openCardForm() {
+  const page = await w.browser.page();
+  const email = newEmail();
+  await signIn(w, page, email);
+  await openFromNav(page, 'Saved cards', /\/buyer\/cards/);
+  await page.getByRole('button', { name: 'Add a card' }).click();
+  return { page, email, number: page.frameLocator(FRAME).getByLabel('Card number') };
+}
+
 test('a buyer saves a card typed into the provider’s framed form, after the emailed code', async () => {
   const page = await w.browser.page();
   const email = newEmail();
@@ -54,12 +64,8 @@ test('a buyer saves a card typed into the provider’s framed form, after the em
 });
 
 test('a message that does not come from the provider’s frame is ignored', async () => {
-  const page = await w.browser.page();
-  const email = newEmail();
-  await signIn(w, page, email);
-  await openFromNav(page, 'Saved cards', /\/buyer\/cards/);
-  await page.getByRole('button', { name: 'Add a card' }).click();
-  await page.frameLocator(FRAME).getByLabel('Card number').waitFor();
+  const { page, number } = await openCardForm();
+  await number.waitFor();
   // Same origin as the form, but not from its window: refused by the event.source check.
   // Our listener was added first, so it has run by the time this one sees the message.
   await page.evaluate(
@@ -72,19 +78,13 @@ test('a message that does not come from the provider’s frame is ignored', asyn
   assert.doesNotMatch(await page.locator('#status').innerText(), /Checking the card/);
   assert.equal(await page.locator('#save-card-form').isHidden(), true);
   assert.equal(await page.locator(FRAME).count(), 1);
-  const number = page.frameLocator(FRAME).getByLabel('Card number');
   await number.fill('5555 5555 5555 4444');
   await number.press('Enter');
   await page.locator('#card-ready', { hasText: 'Mastercard ending in 4444 is ready to save.' }).waitFor();
 });
 
 test('a card the provider cannot prepare for later charges is explained, and another card can be used', async () => {
-  const page = await w.browser.page();
-  const email = newEmail();
-  await signIn(w, page, email);
-  await openFromNav(page, 'Saved cards', /\/buyer\/cards/);
-  await page.getByRole('button', { name: 'Add a card' }).click();
-  const number = page.frameLocator(FRAME).getByLabel('Card number');
+  const { page, number } = await openCardForm();
   await number.fill('4000 0000 0000 0069');
   await number.press('Enter');
   await focusIs(page, 'error-summary');
@@ -97,12 +97,7 @@ test('a card the provider cannot prepare for later charges is explained, and ano
 });
 
 test('a spending cap that is not an amount is refused before any code is sent', async () => {
-  const page = await w.browser.page();
-  const email = newEmail();
-  await signIn(w, page, email);
-  await openFromNav(page, 'Saved cards', /\/buyer\/cards/);
-  await page.getByRole('button', { name: 'Add a card' }).click();
-  const number = page.frameLocator(FRAME).getByLabel('Card number');
+  const { page, email, number } = await openCardForm();
   await number.fill('4242424242424242');
   await number.press('Enter');
   await page.locator('#save-card-form:not([hidden])').waitFor();

@@ -24,7 +24,7 @@ test('a buyer signs in by magic link, keyboard only, and lands on their agents p
   await focusIs(page, 'sign-in-sent');
   assert.match(await page.locator('#sign-in-sent-text').innerText(), new RegExp(`sent a sign-in link to ${email.replace(/[.]/g, '\\.')}`));
   await page.screenshot({ path: join(w.browser.shotDir, 'sign-in.png'), fullPage: true });
-  t.diagnostic(`screenshots: ${w.browser.shotDir}`);
+  if (process.env.TESSERA_KEEP_SCREENSHOTS) t.diagnostic(`screenshots: ${w.browser.shotDir}`);
 
   const link = linkIn(w.mail.last(email));
   assert.match(link, /\/buyer\/verify\?lang=en#token=/);

@@ -7,6 +7,7 @@ import { SKILL_SCHEMAS_EXTENSION } from '../../src/protocols/a2a/agent-card.ts';
 import { a2aClient, outcomeOf, runSkill, sendParts } from '../support/a2a.ts';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { restClient } from '../support/rest.ts';
+import { assertCreateTierWithRestrictions } from '../support/surfaces.ts';
 
 let h: Harness;
 before(async () => {
@@ -66,24 +67,7 @@ test('list_pools returns the shop pools as a completed task with a data artifact
 test('create_tier saves the tier and its restrictions', async () => {
   const m = await h.merchant();
   const client = await a2aClient(h, m.apiKey);
-  const event = await runSkill(client, 'create_event', { merchantId: m.shopId, title: 'Gig', startsAt: '2030-05-01T19:00:00Z' });
-  assert.ok(event.ok, JSON.stringify(event));
-  const pool = await runSkill(client, 'create_pool', { merchantId: m.shopId, eventId: event.output.id, capacity: 10 });
-  assert.ok(pool.ok, JSON.stringify(pool));
-  const tier = await runSkill(client, 'create_tier', {
-    eventId: event.output.id,
-    poolId: pool.output.id,
-    name: 'General admission',
-    priceMinor: 4500,
-    maxQtyPerPurchase: 4,
-    allowedGeos: ['DE', 'AT'],
-    allowedSchemes: ['visa'],
-  });
-  assert.ok(tier.ok, JSON.stringify(tier));
-  assert.equal(tier.output.name, 'General admission');
-  assert.equal(tier.output.maxQtyPerPurchase, 4);
-  assert.deepEqual(tier.output.allowedGeos, ['DE', 'AT']);
-  assert.equal(tier.output.availableCount, 10);
+  await assertCreateTierWithRestrictions((tool, input) => runSkill(client, tool, input), m.shopId);
 });
 
 test('an unknown input field ends input-required with unknown_field', async () => {

@@ -5,6 +5,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { toolInputSchema, toolOutputSchema } from '../../src/orchestrator/json-schema.ts';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { callTool, MCP_SURFACES } from '../support/mcp.ts';
+import { assertCreateTierWithRestrictions } from '../support/surfaces.ts';
 
 let h: Harness;
 const clients: Client[] = [];
@@ -53,24 +54,7 @@ for (const [surface, connect] of Object.entries(MCP_SURFACES)) {
     test('create_tier saves the tier and its restrictions', async () => {
       const m = await h.merchant();
       const client = await open(m.apiKey);
-      const event = await callTool(client, 'create_event', { merchantId: m.shopId, title: 'Gig', startsAt: '2030-05-01T19:00:00Z' });
-      assert.ok(event.ok, JSON.stringify(event));
-      const pool = await callTool(client, 'create_pool', { merchantId: m.shopId, eventId: event.output.id, capacity: 10 });
-      assert.ok(pool.ok, JSON.stringify(pool));
-      const tier = await callTool(client, 'create_tier', {
-        eventId: event.output.id,
-        poolId: pool.output.id,
-        name: 'General admission',
-        priceMinor: 4500,
-        maxQtyPerPurchase: 4,
-        allowedGeos: ['DE', 'AT'],
-        allowedSchemes: ['visa'],
-      });
-      assert.ok(tier.ok, JSON.stringify(tier));
-      assert.equal(tier.output.name, 'General admission');
-      assert.equal(tier.output.maxQtyPerPurchase, 4);
-      assert.deepEqual(tier.output.allowedGeos, ['DE', 'AT']);
-      assert.equal(tier.output.availableCount, 10);
+      await assertCreateTierWithRestrictions((tool, input) => callTool(client, tool, input), m.shopId);
     });
 
     test('an unknown field is refused with unknown_field', async () => {

@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ERRORS } from '../../src/orchestrator/errors.ts';
@@ -76,8 +76,9 @@ test('request parameters and bodies carry the tool input schema, closed to unkno
   }
 });
 
-test('a real OpenAPI linter (Redocly, recommended rules) passes on the document', () => {
+test('a real OpenAPI linter (Redocly, recommended rules) passes on the document', (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'tessera-openapi-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
   const file = join(dir, 'openapi.json');
   writeFileSync(file, JSON.stringify(doc));
   const r = spawnSync(process.execPath, ['node_modules/.bin/redocly', 'lint', file, '--format', 'stylish'], {

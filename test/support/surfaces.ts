@@ -2,6 +2,7 @@
  * One way to call a tool on every public surface (REST, MCP in-memory, MCP HTTP, A2A), so a behaviour
  * test states its assertions once and runs them over each surface.
  */
+import assert from 'node:assert/strict';
 import { TOOLS } from '../../src/tools/index.ts';
 import { a2aClient, runSkill } from './a2a.ts';
 import type { Harness } from './harness.ts';
@@ -75,3 +76,25 @@ export const SURFACES: readonly Surface[] = [
     },
   },
 ];
+
+/** Creates an event, a pool of 10 and a restricted tier in `shopId` through `call`, asserting the saved tier. */
+export async function assertCreateTierWithRestrictions(call: Caller, shopId: string): Promise<void> {
+  const event = await call('create_event', { merchantId: shopId, title: 'Gig', startsAt: '2030-05-01T19:00:00Z' });
+  assert.ok(event.ok, JSON.stringify(event));
+  const pool = await call('create_pool', { merchantId: shopId, eventId: event.output.id, capacity: 10 });
+  assert.ok(pool.ok, JSON.stringify(pool));
+  const tier = await call('create_tier', {
+    eventId: event.output.id,
+    poolId: pool.output.id,
+    name: 'General admission',
+    priceMinor: 4500,
+    maxQtyPerPurchase: 4,
+    allowedGeos: ['DE', 'AT'],
+    allowedSchemes: ['visa'],
+  });
+  assert.ok(tier.ok, JSON.stringify(tier));
+  assert.equal(tier.output.name, 'General admission');
+  assert.equal(tier.output.maxQtyPerPurchase, 4);
+  assert.deepEqual(tier.output.allowedGeos, ['DE', 'AT']);
+  assert.equal(tier.output.availableCount, 10);
+}

@@ -4,17 +4,15 @@ import { pino } from 'pino';
 import { createApp, type App } from '../../src/app.ts';
 import { Database } from '../../src/storage/database.ts';
 import { emitEvent } from '../../src/webhooks/outbox.ts';
-import { startHarness, type Harness } from '../support/harness.ts';
+import type { Harness } from '../support/harness.ts';
 import { restClient } from '../support/rest.ts';
-import { startReceiver, type Receiver } from './receiver.ts';
+import type { Receiver } from './receiver.ts';
+import { startWebhookHarness } from './harness.ts';
 import { verifyStandardWebhook } from './verify.ts';
 
 let h: Harness;
 let rx: Receiver;
-before(async () => {
-  h = await startHarness({ WEBHOOK_DISPATCH_MS: '0' });
-  rx = await startReceiver();
-});
+before(async () => ({ h, rx } = await startWebhookHarness()));
 after(async () => {
   await h?.close();
   await rx?.close();

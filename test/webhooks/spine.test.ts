@@ -1,16 +1,14 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, type Harness } from '../support/harness.ts';
+import type { Harness } from '../support/harness.ts';
 import { restClient } from '../support/rest.ts';
-import { startReceiver, type Receiver } from './receiver.ts';
+import type { Receiver } from './receiver.ts';
+import { startWebhookHarness } from './harness.ts';
 import { verifyStandardWebhook } from './verify.ts';
 
 let h: Harness;
 let rx: Receiver;
-before(async () => {
-  h = await startHarness({ WEBHOOK_DISPATCH_MS: '0' });
-  rx = await startReceiver();
-});
+before(async () => ({ h, rx } = await startWebhookHarness()));
 after(async () => {
   await h?.close();
   await rx?.close();

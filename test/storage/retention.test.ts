@@ -1,0 +1,41 @@
+/** Housekeeping: idempotency keys past 24 hours and spent jtis of long-expired mandates are pruned, nothing younger. */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { pruneExpired } from '../../src/orchestrator/retention.ts';
+import { startHarness, type Harness } from '../support/harness.ts';
+import { restClient } from '../support/rest.ts';
+
+let h: Harness;
+before(async () => {
+  h = await startHarness();
+});
+after(async () => {
+  await h?.close();
+});
+
+const count = async (table: string) => Number((await h.db.execute<{ n: string }>(`select count(*) as n from ${table}`))[0]!.n);
+
+test('old idempotency keys and expired mandate jtis are pruned; a key inside its window still replays', async () => {
+  const m = await h.merchant();
+  const api = restClient(h.url, m.apiKey);
+  const old = await api.post('/v1/integration/pools', { merchantId: m.shopId, capacity: 1 }, { 'idempotency-key': 'old-key' });
+  assert.equal(old.status, 201);
+  const day = 24 * 3600 * 1000;
+  await h.db.execute('update idempotency_keys set created_at = ? where key = ?', [new Date(h.clock.now().getTime() - day - 1000), 'old-key']);
+  const fresh = await api.post('/v1/integration/pools', { merchantId: m.shopId, capacity: 2 }, { 'idempotency-key': 'fresh-key' });
+  assert.equal(fresh.status, 201);
+  const insertJti = (jti: string, expiresAt: Date) =>
+    h.db.execute(
+      `insert into mandate_jtis (network, jti, period, mandate_id, merchant_id, used_at, expires_at) values ('testnet', ?, 'once', 'm', ?, ?, ?)`,
+      [jti, m.shopId, h.clock.now(), expiresAt],
+    );
+  await insertJti('long-expired', new Date(h.clock.now().getTime() - 2 * day));
+  await insertJti('recently-expired', new Date(h.clock.now().getTime() - 1000));
+
+  assert.deepEqual(await pruneExpired(h.db, h.clock.now()), { idempotencyKeys: 1, mandateJtis: 1 });
+  assert.equal(await count('idempotency_keys'), 1);
+  assert.equal((await h.db.execute('select jti from mandate_jtis'))[0]!.jti, 'recently-expired');
+  const replay = await api.post('/v1/integration/pools', { merchantId: m.shopId, capacity: 2 }, { 'idempotency-key': 'fresh-key' });
+  assert.equal(replay.headers.get('idempotent-replayed'), 'true');
+  assert.deepEqual(await pruneExpired(h.db, h.clock.now()), { idempotencyKeys: 0, mandateJtis: 0 });
+});
