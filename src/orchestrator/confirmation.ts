@@ -3,6 +3,10 @@
  * Never holds a transaction across the provider call: tx1 locks the reservation, checks it and records
  * a pending payment; the provider is called; tx2 applies the answer. The pending payment row makes the
  * provider call happen at most once per attempt: a second confirm sees `confirming` and charges nothing.
+ * When the provider cannot be reached the outcome is unknown (the charge may have happened): the payment
+ * stays pending and the reservation `confirming`; the next confirm, or the sweeper's reconciliation, asks
+ * the provider again about the SAME payment id (providers charge at most once per id), so money never
+ * moves twice.
  * `payReservation` is the same attempt for other payment sources (purchase_initiate: a network credential
  * under a signed mandate), with the source's own authorization step inside tx1.
  */
@@ -14,7 +18,8 @@ import { newId } from '../storage/ids.ts';
 import type { ChargeResult, NetworkCredential } from '../payments/provider.ts';
 import type { ToolContext } from './context.ts';
 import { describeError, ToolError } from './errors.ts';
-import { applyPaymentFailure, applyPaymentSuccess, markPaymentPending, PROVIDER_UNAVAILABLE } from './orders.ts';
+import { sql } from '../storage/database.ts';
+import { applyPaymentFailure, applyPaymentSuccess, markPaymentPending } from './orders.ts';
 import { authorizePurchase, ownershipFrom } from './purchase-access.ts';
 import { loadPurchaseView, type PurchaseView } from './purchase-view.ts';
 import { refundOwedPayment, type SpineDeps } from './refunds.ts';
@@ -84,7 +89,11 @@ async function beginAttempt(em: EntityManager, ctx: ToolContext, plan: PaymentPl
   const now = ctx.clock.now();
   const r = await plan.reservation(em);
   const id = r.id;
-  if (r.state === 'completed' || r.state === 'confirming') return { view: await loadPurchaseView(em, r) };
+  if (r.state === 'confirming') {
+    const unknown = await unknownOutcomeAttempt(em, r.id);
+    return unknown ? { attempt: unknown } : { view: await loadPurchaseView(em, r) };
+  }
+  if (r.state === 'completed') return { view: await loadPurchaseView(em, r) };
   if (r.state === 'released' && r.releaseReason !== 'expired') {
     throw new ToolError('reservation_released', undefined, { reservationId: id, releaseReason: r.releaseReason });
   }
@@ -146,8 +155,12 @@ async function applyOutcome(
   // The view the last emitted event carried is the final state; it is loaded again only when nothing was emitted.
   let emitted: PurchaseView | undefined;
   if (!outcome) {
-    emitted = await applyPaymentFailure(em, payment, { code: PROVIDER_UNAVAILABLE, reference: null, mode: 'decline' }, now);
-    error = new ToolError('unavailable', 'The payment provider could not be reached; the reservation is still held, try again.', undefined, 5);
+    error = new ToolError(
+      'unavailable',
+      'The payment provider could not be reached, so the outcome is unknown. Retry confirm: it asks the provider about the same payment and never charges twice.',
+      { paymentId, outcome: 'unknown' },
+      5,
+    );
   } else if (outcome.status === 'succeeded') {
     ({ refundDue, view: emitted } = await applyPaymentSuccess(em, payment, outcome.reference, now));
   } else if (outcome.status === 'failed') {
@@ -167,4 +180,48 @@ async function applyOutcome(
     });
   }
   return { view, refundDue, ...(error ? { error } : {}) };
+}
+
+/**
+ * The reservation's payment whose outcome is unknown (pending, and the provider never answered), as an
+ * attempt to ask the provider again with the same payment id; undefined when there is none.
+ */
+async function unknownOutcomeAttempt(em: EntityManager, reservationId: string): Promise<Attempt | undefined> {
+  const [p] = await em.find(Payment, { reservationId, state: 'pending', providerReference: null }, { orderBy: { attempt: 'desc' }, limit: 1 });
+  if (!p) return undefined;
+  const [spent] = await sql<{ network: string; mandate_id: string }>(em, 'select network, mandate_id from mandate_jtis where reference = ?', [p.id]);
+  const networkCredential = spent ? { network: spent.network, credentialRef: p.paymentMethod, mandateId: spent.mandate_id } : undefined;
+  return { paymentId: p.id, provider: p.provider, paymentMethod: p.paymentMethod, networkCredential, amountMinor: p.amountMinor, currency: p.currency };
+}
+
+/** How long an unanswered charge waits before the sweeper asks the provider again. */
+export const RECONCILE_AFTER_MS = 30_000;
+
+/**
+ * Asks the provider again about payments whose outcome is unknown (older than RECONCILE_AFTER_MS) and
+ * applies each answer, so a purchase whose client never retries still completes, releases or is refunded.
+ * Returns how many were resolved.
+ */
+export async function reconcileUnknownPayments(deps: SpineDeps, now: Date, limit = 50): Promise<number> {
+  const rows = await deps.db.execute<{ reservation_id: string }>(
+    `select reservation_id from payments where state = 'pending' and provider_reference is null and created_at < ?
+      order by created_at limit ?`,
+    [new Date(now.getTime() - RECONCILE_AFTER_MS), limit],
+  );
+  let resolved = 0;
+  for (const { reservation_id } of rows) {
+    const attempt = await deps.db.transaction((em) => unknownOutcomeAttempt(em, reservation_id));
+    if (!attempt) continue;
+    let outcome: ChargeResult | undefined;
+    try {
+      outcome = await deps.payments.provider(attempt.provider).charge({ ...attempt, now });
+    } catch (err) {
+      deps.log.warn({ paymentId: attempt.paymentId, err: describeError(err) }, 'provider still unreachable; will ask again');
+      continue;
+    }
+    const applied = await deps.db.transaction((em) => applyOutcome(em, attempt.paymentId, outcome, now));
+    if (applied.refundDue) await refundOwedPayment(deps, attempt.paymentId).catch(() => undefined);
+    resolved++;
+  }
+  return resolved;
 }

@@ -78,9 +78,6 @@ export async function applyPaymentSuccess(
   return { refundDue: false, view: await emitPurchaseEvent(em, 'order.completed', r, now) };
 }
 
-/** The failure code recorded when the provider could not be reached (the outcome of the charge is unknown). */
-export const PROVIDER_UNAVAILABLE = 'provider_unavailable';
-
 /**
  * The provider says no. `decline` (a synchronous answer): the reservation goes back to `held` until its
  * own hold expiry, so the buyer can retry with another method. `release` (an asynchronous event): the
@@ -99,9 +96,9 @@ export async function applyPaymentFailure(
   payment.failureCode = failure.code;
   payment.providerReference ??= failure.reference;
   payment.updatedAt = now;
-  // A provider's decline is definitive: a signed mandate spent on this payment is given back. An unreachable
-  // provider is not (the charge may have happened): the mandate stays spent on this reservation (mandate-purchase.ts).
-  if (failure.code !== PROVIDER_UNAVAILABLE) await releaseMandateJti(em, payment.id);
+  // A provider's decline is definitive: a signed mandate spent on this payment is given back. (An unreachable
+  // provider is not a failure: the payment stays pending and is asked about again, see confirmation.ts.)
+  await releaseMandateJti(em, payment.id);
   if (r.state === 'confirming' && failure.mode === 'decline') {
     r.state = 'held';
     r.expiresAt = r.holdExpiresAt;

@@ -11,6 +11,7 @@ import { returnPlaces } from './inventory.ts';
 import { Periodic } from './periodic.ts';
 import { retryOwedRefunds, type SpineDeps } from './refunds.ts';
 import { pruneExpired } from './retention.ts';
+import { reconcileUnknownPayments } from './confirmation.ts';
 import { emitPurchaseEvent } from './reservations.ts';
 
 export const SWEEP_BATCH = 500;
@@ -34,12 +35,18 @@ export class HoldSweeper {
     return this.loop.exclusive(() => this.sweep(now, limit));
   }
 
-  /** Every `intervalMs` (0: off): sweep expired holds, retry owed refunds, prune expired records. */
+  /** Asks the provider again about payments whose outcome is unknown; returns how many were resolved. */
+  reconcilePayments(now: Date = this.deps.clock.now()): Promise<number> {
+    return this.loop.exclusive(() => reconcileUnknownPayments(this.deps, now));
+  }
+
+  /** Every `intervalMs` (0: off): sweep expired holds, retry owed refunds, reconcile unknown payment outcomes, prune expired records. */
   start(intervalMs: number): void {
     this.loop.start(intervalMs, async () => {
       const now = this.deps.clock.now();
       const { released } = await this.sweep(now, SWEEP_BATCH);
       await retryOwedRefunds(this.deps);
+      await reconcileUnknownPayments(this.deps, now);
       await pruneExpired(this.deps.db, now);
       return released.length === SWEEP_BATCH;
     });

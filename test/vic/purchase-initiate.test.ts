@@ -202,7 +202,7 @@ test('Idempotency-Key is required and replays; only the caller’s own reservati
   assert.deepEqual([conflict.status, conflict.body.code], [422, 'idempotency_conflict']);
 });
 
-test('after a provider outage (503, charge outcome unknown) the jti stays on that purchase; a retry of it pays', async () => {
+test('after a provider outage (503, outcome unknown) the payment stays pending and the jti on it; a retry asks again about the same payment and pays', async () => {
   const { s, reservation } = await held(1);
   const m = signedMandate(v, s.shopId, { credentialRef: 'sbx-token-outage-1' });
   // The sandbox acquirer's ledger refuses this credential: the provider call throws, as when it is unreachable.
@@ -211,8 +211,9 @@ test('after a provider outage (503, charge outcome unknown) the jti stays on tha
   const headers = { 'idempotency-key': randomUUID() };
   const down = await initiate(s.api, forReservation(reservation.id, m), headers);
   assert.deepEqual([down.status, down.body.code], [503, 'unavailable']);
+  assert.equal(down.body.details.outcome, 'unknown');
   const now = must(await s.api.get(`/v1/ticketing/reservations/${reservation.id}`), 200);
-  assert.deepEqual([now.reservation.state, now.payment.state, now.payment.failureCode], ['held', 'failed', 'provider_unavailable']);
+  assert.deepEqual([now.reservation.state, now.payment.state, now.payment.failureCode], ['confirming', 'pending', null]);
   assert.equal(await spentRows(v.h, m), 1, 'not given back: the charge may have happened');
   const other = await reserveOne(s.api, s.tierId, 1);
   const elsewhere = await initiate(s.api, forReservation(other.reservation.id, m));
@@ -221,8 +222,9 @@ test('after a provider outage (503, charge outcome unknown) the jti stays on tha
   await v.h.db.execute('drop trigger vic_outage on sandbox_charges');
   const paid = must(await initiate(s.api, forReservation(reservation.id, m), headers), 200);
   assert.equal(paid.reservation.state, 'completed');
-  assert.equal(paid.payment.attempt, 2);
+  assert.equal(paid.payment.attempt, 1, 'the same payment, asked about again: no second attempt');
+  assert.equal(paid.payment.id, now.payment.id);
   const [row] = await v.h.db.execute<{ reference: string }>('select reference from mandate_jtis where jti = ?', [m.artefact.jti]);
-  assert.equal(row?.reference, paid.payment.id, 'the spend moved to the attempt that paid');
+  assert.equal(row?.reference, paid.payment.id, 'the jti stays spent on the payment that paid');
   await assertInvariant(v.h.db, s.poolId);
 });
