@@ -79,7 +79,16 @@ export const cardsPage: PageDefinition = {
 <section aria-labelledby="cards-list-title">
   <h2 id="cards-list-title">${t('cards.listTitle')}</h2>
   <p id="cards-empty" hidden>${t('cards.empty')}</p>
-  ${table('cards', t('cards.listTitle'), [t('cards.colCard'), t('cards.colCap'), t('cards.colShop'), t('cards.colSaved')])}
+  ${table('cards', t('cards.listTitle'), [t('cards.colCard'), t('cards.colCap'), t('cards.colShop'), t('cards.colSaved'), t('common.actions')])}
+</section>
+<section id="change-cap" class="panel" aria-labelledby="change-cap-title" hidden>
+  <h2 id="change-cap-title" tabindex="-1"></h2>
+  <p id="change-cap-current"></p>
+  <form id="cap-form" class="stack" novalidate>
+    ${field({ id: 'cap-amount', name: 'spendingCap', label: withCurrency(t('cards.newCapLabel')), hint: t('cards.newCapHint'), inputmode: 'decimal', autocomplete: 'off', required: true })}
+    ${codeStep(t, 'cap')}
+    <div class="actions"><button type="submit" data-final="${t('cards.capSubmit')}">${t('common.continue')}</button> <button type="button" id="cap-cancel" class="secondary">${t('common.cancel')}</button></div>
+  </form>
 </section>
 <section id="add-card" aria-labelledby="add-card-title" data-needs-full data-needs-shop hidden>
   <h2 id="add-card-title">${t('cards.addTitle')}</h2>
@@ -92,7 +101,7 @@ export const cardsPage: PageDefinition = {
     <p id="card-ready" class="ready" tabindex="-1"></p>
     ${field({ id: 'card-cap', name: 'spendingCap', label: withCurrency(t('cards.capLabel')), hint: t('cards.capHint'), inputmode: 'decimal', autocomplete: 'off', required: true })}
     ${codeStep(t, 'card')}
-    <button type="submit" data-final="${t('cards.saveSubmit')}">${t('common.continue')}</button>
+    <div class="actions"><button type="submit" data-final="${t('cards.saveSubmit')}">${t('common.continue')}</button> <button type="button" id="discard-card-setup" class="secondary">${t('cards.useAnother')}</button></div>
   </form>
 </section>`,
     );

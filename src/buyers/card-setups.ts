@@ -82,6 +82,31 @@ export async function startCardSetup(ctx: ToolContext): Promise<CardSetupRow> {
   return setup;
 }
 
+/** The refusal's message for a setup that expired or was discarded before its card was saved. */
+export const CLOSED_MESSAGE = 'This card setup has expired or was discarded; start a new one.';
+
+/** True when an unsaved setup can no longer be completed or saved: it expired, or the buyer discarded it. */
+export function isClosed(setup: CardSetupRow, now: Date): boolean {
+  return !setup.instrumentId && setup.expiresAt <= now;
+}
+
+/**
+ * Discards the caller's unsaved setup (whatever its status), so that `start_card_setup` begins a new one:
+ * it ends now and is never resumed, completed or saved. Idempotent; a saved setup is left as it is
+ * (its card stays saved). Narrowing: bounded sessions of the same buyer and shop may discard too.
+ */
+export async function discardCardSetup(ctx: ToolContext, id: string): Promise<{ setup: CardSetupRow; discarded: boolean }> {
+  const setup = await requireOwnSetup(ctx.em, ctx, id);
+  if (setup.instrumentId) return { setup, discarded: false };
+  const now = ctx.clock.now();
+  if (setup.expiresAt > now) {
+    setup.expiresAt = now;
+    setup.updatedAt = now;
+    await ctx.em.flush();
+  }
+  return { setup, discarded: true };
+}
+
 /** The caller's setup in its session's shop, locked; anything else answers 404. */
 export async function requireOwnSetup(em: EntityManager, ctx: Pick<ToolContext, 'principal'>, id: string): Promise<CardSetupRow> {
   const principal = buyerOf(ctx);
@@ -100,8 +125,8 @@ export async function completeCardSetup(ctx: ToolContext, id: string, paymentMet
   const db = ctx.services.db;
   const begun = await db.transaction(async (em) => {
     const setup = await requireOwnSetup(em, ctx, id);
+    if (isClosed(setup, ctx.clock.now())) throw new ToolError('card_setup_not_ready', CLOSED_MESSAGE, { setupId: id });
     if (setup.status === 'succeeded') return { setup, reused: true };
-    if (setup.expiresAt <= ctx.clock.now()) throw new ToolError('card_setup_not_ready', 'This card setup has expired; start a new one.', { setupId: id });
     const retry = setup.paymentMethod === paymentMethod;
     setup.attempts += 1;
     setup.paymentMethod = paymentMethod;

@@ -13,7 +13,7 @@ import { Reservation } from '../storage/entities/purchase.ts';
 import { newId } from '../storage/ids.ts';
 import { iso } from '../tools/serialize.ts';
 import { chargeableInstrument, checkCardCap, authorizeAgentPurchase } from './agent-purchases.ts';
-import { requireOwnSetup } from './card-setups.ts';
+import { CLOSED_MESSAGE, isClosed, requireOwnSetup } from './card-setups.ts';
 import { buyerOf } from './sessions.ts';
 import { requireConsent, spendConsent, type CodeProof } from './verification.ts';
 
@@ -45,6 +45,7 @@ export async function saveCard(
   const existing = await db.transaction(async (em) => {
     const setup = await requireOwnSetup(em, ctx, input.setupId);
     if (setup.instrumentId) return em.findOneOrFail(Instrument, { id: setup.instrumentId });
+    if (isClosed(setup, ctx.clock.now())) throw new ToolError('card_setup_not_ready', CLOSED_MESSAGE, { setupId: setup.id, status: setup.status });
     if (setup.status !== 'succeeded') throw new ToolError('card_setup_not_ready', undefined, { setupId: setup.id, status: setup.status });
     return null;
   });
@@ -54,6 +55,7 @@ export async function saveCard(
   return db.transaction(async (em) => {
     const setup = await requireOwnSetup(em, ctx, input.setupId);
     if (setup.instrumentId) return { instrument: await em.findOneOrFail(Instrument, { id: setup.instrumentId }), reused: true };
+    if (isClosed(setup, now)) throw new ToolError('card_setup_not_ready', CLOSED_MESSAGE, { setupId: setup.id, status: setup.status });
     await spendConsent(em, consent, now);
     const shop = await em.findOneOrFail(Shop, { id: setup.shopId });
     const instrument = em.create(Instrument, {

@@ -29,12 +29,14 @@ export interface PermissionLimits {
   expiresAt: string;
 }
 
-/** The wire form, with what the agent spent in the current window. */
+/** The wire form, with the agent's name (null once deleted) and what it spent in the current window. */
 export async function permissionOut(em: EntityManager, p: PermissionRow, now: Date) {
   const spentMinor = await spentByAgent(em, p.agentId, p.shopId, p.windowHours, now);
+  const agent = await em.findOne(Agent, { id: p.agentId });
   return {
     id: p.id,
     agentId: p.agentId,
+    agentName: agent && agent.status !== 'deleted' ? agent.name : null,
     merchantId: p.shopId,
     instrumentId: p.instrumentId,
     currency: p.currency,

@@ -12,6 +12,7 @@ import { completeCardSetupTool } from './buyer/complete-card-setup.ts';
 import { completeSignInTool } from './buyer/complete-sign-in.ts';
 import { createAgentTool } from './buyer/create-agent.ts';
 import { deleteAgent } from './buyer/delete-agent.ts';
+import { discardCardSetupTool } from './buyer/discard-card-setup.ts';
 import { getBuyerSession } from './buyer/get-buyer-session.ts';
 import { grantPermissionTool } from './buyer/grant-permission.ts';
 import { listAgentsTool } from './buyer/list-agents.ts';
@@ -97,6 +98,7 @@ export const TOOLS: readonly AnyTool[] = [
   revokePermission,
   startCardSetupTool,
   completeCardSetupTool,
+  discardCardSetupTool,
   saveCardTool,
   listInstrumentsTool,
   raiseCardCapTool,

@@ -56,6 +56,17 @@ test('a buyer grants an agent a permission after the emailed code, then revokes 
   await page.locator('#status', { hasText: 'The permission of Gig scout was revoked.' }).waitFor();
   await item.getByText('Revoked', { exact: true }).waitFor();
   assert.equal(await item.getByRole('button').count(), 0);
+
+  // The name comes with the permission (agentName): a deleted agent's permission says so.
+  await openFromNav(page, 'Agents', /\/buyer\/agents/);
+  await page.getByRole('button', { name: 'Delete Gig scout' }).click();
+  await page.getByRole('dialog', { name: 'Delete Gig scout?' }).getByRole('button', { name: 'Delete' }).click();
+  await page.locator('#status', { hasText: 'Gig scout was deleted.' }).waitFor();
+  await openFromNav(page, 'Permissions', /\/buyer\/permissions/);
+  const orphan = page.getByRole('article', { name: 'Deleted agent' });
+  await orphan.waitFor();
+  assert.match(await orphan.innerText(), /Deleted agent may spend €80\.00 per purchase/);
+  assert.equal(await page.getByRole('article', { name: 'Gig scout' }).count(), 0);
   assert.deepEqual(w.browser.problems, []);
 });
 

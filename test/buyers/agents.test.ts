@@ -115,3 +115,19 @@ test('a private key or an unknown key type is refused at registration', async ()
   const rsa = await restClient(w.h.url, session).post('/v1/buyer/agents', { name: 'RSA', publicKeyJwk: { kty: 'RSA', n: 'x', e: 'AQAB' }, ...proof });
   assert.equal(rsa.status, 400);
 });
+
+test('permissions carry the agent’s name, and null once the agent is deleted', async () => {
+  const shop = await merchantShop(w.h);
+  const s = await buyerWithAgent(w, shop);
+  assert.equal(s.permission.agentName, 'Shopping agent');
+  const buyer = restClient(w.h.url, s.session);
+  const minted = must(await shop.api.post('/v1/integration/buyer-sessions', { merchantId: shop.shopId, email: s.email }), 201);
+  const bounded = restClient(w.h.url, minted.token);
+  for (const api of [buyer, bounded]) {
+    const [perm] = must(await api.get('/v1/buyer/permissions'), 200).permissions;
+    assert.deepEqual([perm.id, perm.agentId, perm.agentName], [s.permission.id, s.agentId, 'Shopping agent']);
+  }
+  must(await buyer.delete(`/v1/buyer/agents/${s.agentId}`), 200);
+  const [gone] = must(await buyer.get('/v1/buyer/permissions'), 200).permissions;
+  assert.deepEqual([gone.agentId, gone.agentName, gone.status], [s.agentId, null, 'revoked']);
+});

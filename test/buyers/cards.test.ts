@@ -109,3 +109,40 @@ test('a card’s spending cap is raised only with a code and lowered without one
   assert.equal(must(await api.post(`/v1/buyer/instruments/${card.id}/lower-cap`, { spendingCapMinor: 2000 }), 200).spendingCapMinor, 2000);
   assert.equal((await api.post(`/v1/buyer/instruments/${card.id}/lower-cap`, { spendingCapMinor: 3000 })).body.code, 'invalid_input');
 });
+
+test('an unsaved setup can be discarded (idempotent, bounded sessions too): it is never resumed, completed or saved', async () => {
+  const { shop, email, session, api } = await buyerAtShop();
+  const setup = must(await api.post('/v1/buyer/card-setups', {}), 201);
+  must(await api.post(`/v1/buyer/card-setups/${setup.setupId}/complete`, { paymentMethod: 'pm_sandbox_visa' }), 200);
+  assert.equal(must(await api.post('/v1/buyer/card-setups', {}), 201).setupId, setup.setupId, 'a succeeded, unsaved setup resumes');
+  const other = await buyerAtShop();
+  const foreign = await other.api.post(`/v1/buyer/card-setups/${setup.setupId}/discard`, {});
+  assert.deepEqual([foreign.status, foreign.body.code], [404, 'not_found']);
+
+  const dropped = must(await api.post(`/v1/buyer/card-setups/${setup.setupId}/discard`, {}), 200);
+  assert.deepEqual([dropped.setupId, dropped.discarded, dropped.expiresAt], [setup.setupId, true, w.h.clock.now().toISOString()]);
+  assert.deepEqual(must(await api.post(`/v1/buyer/card-setups/${setup.setupId}/discard`, {}), 200), dropped, 'discarding again changes nothing');
+  const fresh = must(await api.post('/v1/buyer/card-setups', {}), 201);
+  assert.notEqual(fresh.setupId, setup.setupId, 'a new setup begins');
+  assert.equal(fresh.status, 'pending');
+  const proof = await codeFor(w, session, email, 'save_card');
+  const save = await api.post('/v1/buyer/instruments', { setupId: setup.setupId, spendingCapMinor: 5000, ...proof });
+  assert.deepEqual([save.status, save.body.code], [409, 'card_setup_not_ready']);
+  const complete = await api.post(`/v1/buyer/card-setups/${setup.setupId}/complete`, { paymentMethod: 'pm_sandbox_visa' });
+  assert.deepEqual([complete.status, complete.body.code], [409, 'card_setup_not_ready']);
+
+  // The code was not used by the refused save: the new setup is saved with it.
+  must(await api.post(`/v1/buyer/card-setups/${fresh.setupId}/complete`, { paymentMethod: 'pm_sandbox_mastercard' }), 200);
+  const card = must(await api.post('/v1/buyer/instruments', { setupId: fresh.setupId, spendingCapMinor: 5000, ...proof }), 201).instrument;
+  const kept = must(await api.post(`/v1/buyer/card-setups/${fresh.setupId}/discard`, {}), 200);
+  assert.deepEqual([kept.discarded, kept.instrumentId], [false, card.id], 'a saved setup is left as it is');
+  assert.equal(must(await api.get('/v1/buyer/instruments'), 200).instruments.length, 1);
+
+  const third = must(await api.post('/v1/buyer/card-setups', {}), 201);
+  const minted = must(await shop.api.post('/v1/integration/buyer-sessions', { merchantId: shop.shopId, email }), 201);
+  const bounded = restClient(w.h.url, minted.token);
+  assert.equal(must(await bounded.post(`/v1/buyer/card-setups/${third.setupId}/discard`, {}), 200).discarded, true);
+  assert.notEqual(must(await api.post('/v1/buyer/card-setups', {}), 201).setupId, third.setupId);
+  const noShop = restClient(w.h.url, await signIn(w, email));
+  assert.equal((await noShop.post(`/v1/buyer/card-setups/${third.setupId}/discard`, {})).status, 404, 'only the setup’s shop session reaches it');
+});

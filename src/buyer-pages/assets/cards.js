@@ -1,6 +1,8 @@
 // The saved-cards page: lists the buyer's cards and saves a new one. The card number is typed into the payment
 // provider's hosted form in an <iframe>; it posts back only a payment method, accepted from the form's origin.
+// Each card's spending cap is changed in a panel (card-cap.js).
 import { api, current } from './api.js';
+import { wireCapForm } from './card-cap.js';
 import { codeStep } from './code-step.js';
 import { t } from './i18n.js';
 import { byId, el, errorMessage, formatDate, formatMoney, parseMoney, run, setStatus, showCurrency, showErrors, ValidationError } from './ui.js';
@@ -17,6 +19,13 @@ export async function init() {
   const currency = s.shop?.currency ?? null;
   if (currency) showCurrency(byId('main'), currency);
   byId('cards-list-title').setAttribute('tabindex', '-1');
+  const openCap = wireCapForm(s, (i) => cardName(i.scheme, i.last4), refresh);
+
+  function capButton(i) {
+    const b = el('button', { type: 'button', id: `change-cap-${i.id}`, 'aria-label': t('cards.changeCapNamed', { card: cardName(i.scheme, i.last4) }), text: t('cards.changeCap') });
+    b.addEventListener('click', () => openCap(i));
+    return b;
+  }
 
   async function refresh() {
     const { instruments } = await api('GET', '/v1/buyer/instruments');
@@ -31,6 +40,7 @@ export async function init() {
           el('td', { text: formatMoney(i.spendingCapMinor, i.currency) }),
           el('td', { text: s.shop && s.shop.id === i.merchantId ? s.shop.name : i.merchantId }),
           el('td', { text: formatDate(i.createdAt) }),
+          el('td', { className: 'actions' }, capButton(i)),
         ),
       ),
     );
@@ -53,6 +63,7 @@ function wireAddCard(currency, refresh) {
   const form = byId('save-card-form');
   const cap = byId('card-cap');
   const submit = form.querySelector('button[type="submit"]');
+  const another = byId('discard-card-setup');
   const code = codeStep(form, 'card', 'save_card');
   let setup = null;
   let frame = null;
@@ -103,6 +114,21 @@ function wireAddCard(currency, refresh) {
       setup = await api('POST', '/v1/buyer/card-setups');
       if (setup.status === 'succeeded') ready(setup);
       else openFrame();
+    }),
+  );
+
+  // After the frame answered: drop that setup (it is never resumed) and frame the form for a new one.
+  another.addEventListener('click', () =>
+    run(another, async () => {
+      if (setup) await api('POST', `/v1/buyer/card-setups/${encodeURIComponent(setup.setupId)}/discard`, {});
+      setup = null;
+      code.reset();
+      form.reset();
+      form.hidden = true;
+      start.hidden = false;
+      setup = await api('POST', '/v1/buyer/card-setups');
+      openFrame();
+      setStatus(t('cards.anotherCard'));
     }),
   );
 

@@ -27,7 +27,7 @@ export async function init() {
   }
 
   function item(p) {
-    const agent = agents.find((a) => a.id === p.agentId)?.name ?? p.agentId;
+    const agent = p.agentName ?? t('permissions.deletedAgent');
     const card = cards.find((c) => c.id === p.instrumentId);
     const money = (minor) => formatMoney(minor, p.currency);
     const article = el(

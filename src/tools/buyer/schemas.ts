@@ -63,6 +63,7 @@ export const permissionLimits = {
 export const PermissionOut = z.object({
   id: z.string(),
   agentId: z.string(),
+  agentName: z.string().nullable().describe('The agent’s name; null once the agent was deleted.'),
   merchantId: z.string(),
   instrumentId: z.string(),
   currency: z.string(),
