@@ -49,16 +49,16 @@ export async function init() {
 
   async function setStatusOf(agent, action) {
     await api('POST', `/v1/buyer/agents/${encodeURIComponent(agent.id)}/${action}`);
-    setStatus(t(action === 'pause' ? 'agents.paused' : 'agents.resumed', { name: agent.name }));
     await refresh(`${action === 'pause' ? 'resume' : 'pause'}-${agent.id}`);
+    setStatus(t(action === 'pause' ? 'agents.paused' : 'agents.resumed', { name: agent.name }));
   }
 
   async function remove(agent) {
     const ok = await confirmDialog('confirm-delete', { title: t('agents.confirmDeleteTitle', { name: agent.name }), body: t('agents.confirmDeleteBody') });
     if (!ok) return;
     await api('DELETE', `/v1/buyer/agents/${encodeURIComponent(agent.id)}`);
-    setStatus(t('agents.deleted', { name: agent.name }));
     await refresh('agents-list-title');
+    setStatus(t('agents.deleted', { name: agent.name }));
   }
 
   byId('agents-list-title').setAttribute('tabindex', '-1');
@@ -90,8 +90,8 @@ function wireCreate(refresh) {
         const created = await api('POST', '/v1/buyer/agents', { name: agentName, ...code.proof() });
         code.reset();
         form.reset();
-        setStatus(t('agents.created', { name: created.agent.name }));
         await refresh();
+        setStatus(t('agents.created', { name: created.agent.name }));
         if (created.token) {
           byId('new-credential-label').textContent = t('agents.credentialLabel', { name: created.agent.name });
           value.value = created.token;

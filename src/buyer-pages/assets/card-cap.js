@@ -54,8 +54,9 @@ export function wireCapForm(session, name, refresh) {
         }
         const id = card.id;
         close(false);
-        setStatus(t('cards.capChanged', { card: name(changed), amount: formatMoney(changed.spendingCapMinor, changed.currency) }));
+        // The list is reloaded before the change is announced, so what is announced is what the table shows.
         await refresh();
+        setStatus(t('cards.capChanged', { card: name(changed), amount: formatMoney(changed.spendingCapMinor, changed.currency) }));
         byId(`change-cap-${id}`)?.focus();
       },
       { ...code.fields, invalid_input: 'cap-amount', instrument_not_found: 'cap-amount' },

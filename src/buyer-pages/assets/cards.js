@@ -147,8 +147,8 @@ function wireAddCard(currency, refresh) {
         form.hidden = true;
         start.hidden = false;
         setup = null;
-        setStatus(t('cards.saved', { card: cardName(saved.instrument.scheme, saved.instrument.last4) }));
         await refresh();
+        setStatus(t('cards.saved', { card: cardName(saved.instrument.scheme, saved.instrument.last4) }));
         byId('cards-list-title').focus();
       },
       { ...code.fields, card_setup_not_ready: 'card-cap' },

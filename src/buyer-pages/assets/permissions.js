@@ -61,8 +61,8 @@ export async function init() {
     if (!ok) return;
     const reason = byId('revoke-reason').value.trim();
     await api('POST', `/v1/buyer/permissions/${encodeURIComponent(p.id)}/revoke`, reason ? { reason } : {});
-    setStatus(t('permissions.revoked', { agent }));
     await refresh();
+    setStatus(t('permissions.revoked', { agent }));
     byId('permissions-list-title').focus();
   }
 
@@ -139,9 +139,9 @@ function wireGrant(s, currency, lists, refresh) {
         code.reset();
         form.reset();
         resetDate();
-        setStatus(t('permissions.granted', { agent }));
         await refresh();
         fill();
+        setStatus(t('permissions.granted', { agent }));
         byId('permissions-list-title').focus();
       },
       { ...code.fields, instrument_provider_mismatch: 'grant-card', instrument_not_found: 'grant-card', attestation_ceiling_exceeded: 'grant-per-purchase' },
