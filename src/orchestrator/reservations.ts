@@ -2,7 +2,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Shop, Tier } from '../storage/entities/catalog.ts';
-import { Quote, Reservation, type ReservationRow } from '../storage/entities/purchase.ts';
+import { pricedLineOf, Quote, Reservation, type ReservationRow } from '../storage/entities/purchase.ts';
 import { newId } from '../storage/ids.ts';
 import { emitEvent, type WebhookEventType } from '../webhooks/outbox.ts';
 import type { ToolContext } from './context.ts';
@@ -52,15 +52,8 @@ export async function reserveFromQuote(ctx: ToolContext, quoteId: string, author
   const reservation = em.create(Reservation, {
     id: newId('reservation', now),
     ...ownershipFrom(quote),
-    eventId: quote.eventId,
-    tierId: quote.tierId,
-    poolId: quote.poolId,
+    ...pricedLineOf(quote),
     quoteId: quote.id,
-    quantity: quote.quantity,
-    unitPriceMinor: quote.unitPriceMinor,
-    feesMinor: quote.feesMinor,
-    totalMinor: quote.totalMinor,
-    currency: quote.currency,
     state: 'held',
     releaseReason: null,
     holdExpiresAt: expiresAt,

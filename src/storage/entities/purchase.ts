@@ -18,6 +18,33 @@ const ownership = {
   buyerId: p.string().nullable(),
 };
 
+/** What was priced: the tier and pool, the quantity and the price breakdown (a quote's, locked into its hold). */
+const pricedLine = {
+  eventId: p.string(),
+  tierId: p.string(),
+  poolId: p.string(),
+  quantity: p.integer(),
+  unitPriceMinor: p.integer(),
+  feesMinor: p.integer(),
+  totalMinor: p.integer(),
+  currency: p.string(),
+};
+
+/** The priced-line fields of a quote or reservation, to copy a quote's price into its hold. */
+export function pricedLineOf(row: {
+  eventId: string;
+  tierId: string;
+  poolId: string;
+  quantity: number;
+  unitPriceMinor: number;
+  feesMinor: number;
+  totalMinor: number;
+  currency: string;
+}) {
+  const { eventId, tierId, poolId, quantity, unitPriceMinor, feesMinor, totalMinor, currency } = row;
+  return { eventId, tierId, poolId, quantity, unitPriceMinor, feesMinor, totalMinor, currency };
+}
+
 /** A priced offer; holds nothing; single use (`reservationId` is set by the reserve that consumes it). */
 export const Quote = defineEntity({
   name: 'Quote',
@@ -25,16 +52,9 @@ export const Quote = defineEntity({
   properties: {
     id: p.string().primary(),
     ...ownership,
-    eventId: p.string(),
-    tierId: p.string(),
-    poolId: p.string(),
-    quantity: p.integer(),
+    ...pricedLine,
     country: p.string().nullable(),
     scheme: p.string().nullable(),
-    unitPriceMinor: p.integer(),
-    feesMinor: p.integer(),
-    totalMinor: p.integer(),
-    currency: p.string(),
     reservationId: p.string().nullable(),
     expiresAt: p.datetime(),
     createdAt: p.datetime(),
@@ -52,15 +72,8 @@ export const Reservation = defineEntity({
   properties: {
     id: p.string().primary(),
     ...ownership,
-    eventId: p.string(),
-    tierId: p.string(),
-    poolId: p.string(),
+    ...pricedLine,
     quoteId: p.string(),
-    quantity: p.integer(),
-    unitPriceMinor: p.integer(),
-    feesMinor: p.integer(),
-    totalMinor: p.integer(),
-    currency: p.string(),
     state: p.string().$type<ReservationState>(),
     releaseReason: p.string().$type<ReleaseReason>().nullable(),
     holdExpiresAt: p.datetime(),
