@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { bootstrapOrganization } from '../src/orchestrator/merchants.ts';
+import { bootstrapOrganization } from '../src/domain/merchants/merchants.ts';
 import { Database } from '../src/storage/database.ts';
 import { startEmbeddedPostgres } from '../src/storage/embedded-postgres.ts';
 import { newId } from '../src/storage/ids.ts';

@@ -4,19 +4,19 @@ import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import { Registry, collectDefaultMetrics } from 'prom-client';
-import type { Config } from './config.ts';
-import { Identity } from './buyers/identity.ts';
+import type { Config } from './kernel/config.ts';
+import { Identity } from './kernel/identity.ts';
 import { createLogger } from './log.ts';
 import { Mailer } from './mail/mailer.ts';
 import { TrustList, trustListLocation } from './mandates/trust-list.ts';
 import { Authenticator } from './orchestrator/authenticate.ts';
-import { systemClock, type Clock } from './orchestrator/clock.ts';
+import { systemClock, type Clock } from './kernel/clock.ts';
 import { Orchestrator } from './orchestrator/invoke.ts';
-import { HoldSweeper } from './orchestrator/sweeper.ts';
+import { HoldSweeper } from './domain/purchase/sweeper.ts';
 import { Payments } from './payments/payments.ts';
-import type { Services } from './orchestrator/services.ts';
-import { buildRestRouter } from './rest/app-router.ts';
-import { errorGuard, httpMetrics, rateLimit } from './rest/middleware.ts';
+import type { Services } from './domain/context.ts';
+import { buildRestRouter } from './app-router.ts';
+import { errorGuard, httpMetrics, rateLimit } from './http/middleware.ts';
 import type { Database } from './storage/database.ts';
 import { ensureSetting, newSecret } from './storage/settings.ts';
 import { TOOLS } from './tools/index.ts';
@@ -30,6 +30,8 @@ export interface AppOptions {
 export interface App {
   config: Config;
   services: Services;
+  /** Releases expired holds (`sweepExpiredHolds(now, limit)`), reconciles unknown payment outcomes and retries owed refunds. */
+  sweeper: HoldSweeper;
   orchestrator: Orchestrator;
   authenticator: Authenticator;
   koa: Koa;
@@ -55,7 +57,7 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
   const authenticator = new Authenticator(secret, db, clock, () => baseUrl);
   const identity = new Identity(secret, (claims, ttl) => authenticator.sign(claims, ttl));
   const mail = new Mailer({ db, clock, log, smtpUrl: config.smtpUrl, from: config.mailFrom, timeoutMs: config.smtpTimeoutMs });
-  const services: Services = { config, db, clock, publicUrl: () => baseUrl, webhooks, mandateTrust, payments, sweeper, identity, mail };
+  const services: Services = { config, db, clock, publicUrl: () => baseUrl, webhooks, mandateTrust, payments, identity, mail };
   const orchestrator = new Orchestrator({
     tools: TOOLS,
     services,
@@ -77,6 +79,7 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
   return {
     config,
     services,
+    sweeper,
     orchestrator,
     authenticator,
     koa,

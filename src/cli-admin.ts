@@ -1,9 +1,9 @@
 /** `tessera mail`, `tessera console-token`, `tessera staff`: developer and operator commands over the database. */
 import { parseArgs } from 'node:util';
-import type { Config } from './config.ts';
+import type { Config } from './kernel/config.ts';
 import { createLogger } from './log.ts';
 import { listOutboxMail } from './mail/outbox.ts';
-import { issueConsoleToken, issueStaffToken } from './orchestrator/console-tokens.ts';
+import { issueConsoleToken, issueStaffToken } from './domain/merchants/console-tokens.ts';
 import { connectDatabase } from './storage/connect.ts';
 import { newId } from './storage/ids.ts';
 import { UsageError } from './cli-network.ts';

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Config } from './config.ts';
+import type { Config } from './kernel/config.ts';
 import { draftMandate, initSandboxNetwork, signSandboxMandate, type SandboxAlgorithm } from './mandates/sandbox-network.ts';
 import { trustListLocation } from './mandates/trust-list.ts';
 

@@ -1,6 +1,6 @@
 /** The logger: JSON lines on stderr (stdout stays free for MCP stdio), secrets redacted. */
 import { pino, type Logger } from 'pino';
-import type { Config } from './config.ts';
+import type { Config } from './kernel/config.ts';
 
 export function createLogger(level: Config['logLevel']): Logger {
   return pino(

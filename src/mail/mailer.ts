@@ -1,8 +1,8 @@
 /** Outgoing e-mail: delivered over SMTP (nodemailer) when SMTP_URL is set, otherwise kept in the outbox table for developers. */
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
-import type { Clock } from '../orchestrator/clock.ts';
-import { describeError, ToolError } from '../orchestrator/errors.ts';
+import type { Clock } from '../kernel/clock.ts';
+import { describeError, ToolError } from '../kernel/errors.ts';
 import type { Database } from '../storage/database.ts';
 import { newId } from '../storage/ids.ts';
 

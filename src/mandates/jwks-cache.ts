@@ -5,8 +5,8 @@
  */
 import type { JWK } from 'jose';
 import type { Logger } from 'pino';
-import type { Clock } from '../orchestrator/clock.ts';
-import { ToolError } from '../orchestrator/errors.ts';
+import type { Clock } from '../kernel/clock.ts';
+import { ToolError } from '../kernel/errors.ts';
 
 /** Where a JWKS comes from: a URL, a file or an inline value. `load` returns the parsed JSON. */
 export interface JwksSource {

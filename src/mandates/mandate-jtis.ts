@@ -3,7 +3,7 @@
  * `mandate_jtis` whose primary key makes a second spend impossible to commit.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ToolError } from '../orchestrator/errors.ts';
+import { ToolError } from '../kernel/errors.ts';
 import { sql } from '../storage/database.ts';
 import { mandatePeriod, type Mandate } from './mandate.ts';
 

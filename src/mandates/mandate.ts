@@ -1,6 +1,6 @@
 /** The signed-mandate artefact: its schema (docs/signed-mandates.md) and the recurrence periods its jti is spent in. */
 import { z } from 'zod';
-import { Currency, DateTime } from '../tools/schemas.ts';
+import { Currency, DateTime } from '../kernel/wire.ts';
 
 export const MANDATE_RECURRENCES = ['once', 'daily', 'weekly', 'monthly', 'yearly'] as const;
 export type Recurrence = (typeof MANDATE_RECURRENCES)[number];

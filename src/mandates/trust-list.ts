@@ -8,9 +8,9 @@ import { dirname, join, resolve } from 'node:path';
 import type { JWK } from 'jose';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import type { Config } from '../config.ts';
-import type { Clock } from '../orchestrator/clock.ts';
-import { ToolError } from '../orchestrator/errors.ts';
+import type { Config } from '../kernel/config.ts';
+import type { Clock } from '../kernel/clock.ts';
+import { ToolError } from '../kernel/errors.ts';
 import { JwksCache, type JwksSource } from './jwks-cache.ts';
 import { NETWORK_ID } from './mandate.ts';
 

@@ -4,8 +4,8 @@
  * verify_signed_mandate and purchase_initiate both call this; only purchase_initiate spends the jti.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ErrorCode } from '../orchestrator/errors.ts';
-import { ToolError } from '../orchestrator/errors.ts';
+import type { ErrorCode } from '../kernel/errors.ts';
+import { ToolError } from '../kernel/errors.ts';
 import { MandateArtefact, mandatePeriod, validFrom, type Mandate } from './mandate.ts';
 import { isMandateJtiUsed, jtiUsed } from './mandate-jtis.ts';
 import { parseStrictJson, StrictJsonError } from './strict-json.ts';

@@ -2,29 +2,16 @@
  * Turns a bearer credential into a Principal. API keys (`tsk_…`) and agent tokens (`tag_…`) are
  * opaque and looked up by SHA-256 hash; console, staff and buyer sessions are JWTs signed by the server.
  */
-import { decodeJwt, jwtVerify, SignJWT } from 'jose';
+import { decodeJwt, jwtVerify } from 'jose';
 import type { Database } from '../storage/database.ts';
-import { verifyAgentJwt } from '../buyers/agent-credentials.ts';
-import { sha256Hex } from './canonical-json.ts';
-import type { Clock } from './clock.ts';
-import { ToolError } from './errors.ts';
-import { ANONYMOUS, ROLES, SCOPES, type Principal, type Role, type Scope } from './principal.ts';
+import { verifyAgentJwt } from '../domain/buyers/agent-credentials.ts';
+import type { Clock } from '../kernel/clock.ts';
+import { ToolError } from '../kernel/errors.ts';
+import { AGENT_TOKEN_PREFIX, API_KEY_PREFIX, hashToken, sessionKey, SESSION_ISSUER, signSession, type SessionClaims } from '../kernel/tokens.ts';
+import { ANONYMOUS, ROLES, SCOPES, type Principal, type Role, type Scope } from '../kernel/principal.ts';
 
-export const API_KEY_PREFIX = 'tsk_';
-export const AGENT_TOKEN_PREFIX = 'tag_';
-const ISSUER = 'tessera';
 /** How precisely an API key's last use is recorded. */
 const LAST_USED_RESOLUTION_MS = 60_000;
-
-/** Session claims the server signs; `typ` selects the principal kind. */
-export type SessionClaims =
-  | { typ: 'console'; sub: string; org: string; role: Role }
-  | { typ: 'staff'; sub: string }
-  | { typ: 'buyer'; sub: string; sid: string; mode: 'bounded' | 'full'; mid: string | null; att?: boolean; lng?: string };
-
-export function hashToken(token: string): string {
-  return sha256Hex(token);
-}
 
 export class Authenticator {
   private readonly key: Uint8Array;
@@ -33,24 +20,16 @@ export class Authenticator {
   private readonly audience: () => string;
 
   /** `audience`: the service's own identifier (its public URL), the `aud` a brought agent's JWT must carry. */
-  constructor(secret: string, db: Database, clock: Clock, audience: () => string = () => ISSUER) {
-    this.key = new TextEncoder().encode(secret);
+  constructor(secret: string, db: Database, clock: Clock, audience: () => string = () => SESSION_ISSUER) {
+    this.key = sessionKey(secret);
     this.db = db;
     this.clock = clock;
     this.audience = audience;
   }
 
   /** Signs a session JWT valid for `ttlSeconds`. */
-  async sign(claims: SessionClaims, ttlSeconds: number): Promise<string> {
-    const now = Math.floor(this.clock.now().getTime() / 1000);
-    const { sub, ...rest } = claims;
-    return new SignJWT(rest)
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setSubject(sub)
-      .setIssuer(ISSUER)
-      .setIssuedAt(now)
-      .setExpirationTime(now + ttlSeconds)
-      .sign(this.key);
+  sign(claims: SessionClaims, ttlSeconds: number): Promise<string> {
+    return signSession(this.key, this.clock, claims, ttlSeconds);
   }
 
   /** The principal for a credential; no credential is anonymous; a bad one is `unauthenticated`. */
@@ -100,7 +79,7 @@ export class Authenticator {
     let payload: Record<string, unknown>;
     try {
       ({ payload } = await jwtVerify(jwt, this.key, {
-        issuer: ISSUER,
+        issuer: SESSION_ISSUER,
         algorithms: ['HS256'],
         currentDate: this.clock.now(),
       }));

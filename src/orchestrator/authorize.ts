@@ -1,6 +1,6 @@
 /** Decides, from a tool's declared auth alone, whether a principal may call it. */
-import { ToolError } from './errors.ts';
-import type { Principal } from './principal.ts';
+import { ToolError } from '../kernel/errors.ts';
+import type { Principal } from '../kernel/principal.ts';
 import type { AnyTool } from './tool.ts';
 
 /** Throws `unauthenticated`, `forbidden` or `insufficient_scope`; returns when the call may proceed. */

@@ -3,14 +3,13 @@
  * run in a transaction, validate the output, map errors through the closed table.
  */
 import type { Logger } from 'pino';
-import { ap2Refusal, isAp2Payload } from './ap2.ts';
+import { ap2Refusal, isAp2Payload } from '../domain/ap2/refusal.ts';
 import { authorize } from './authorize.ts';
-import { canonicalJson, sha256Hex } from './canonical-json.ts';
-import type { RequestInfo, ToolContext } from './context.ts';
-import { describeError, ToolError, type ErrorBody } from './errors.ts';
-import { IdempotencyStore } from './idempotency.ts';
-import { principalKey, type Principal } from './principal.ts';
-import type { Services } from './services.ts';
+import { canonicalJson, sha256Hex } from '../kernel/canonical-json.ts';
+import type { RequestInfo, Services, ToolContext } from '../domain/context.ts';
+import { describeError, ToolError, type ErrorBody } from '../kernel/errors.ts';
+import { IdempotencyStore } from '../storage/idempotency-store.ts';
+import { principalKey, type Principal } from '../kernel/principal.ts';
 import { successStatus, type AnyTool } from './tool.ts';
 import { parseInput } from './validate.ts';
 
@@ -65,7 +64,7 @@ export class Orchestrator {
       const error = new ToolError('not_found', `No tool named ${req.tool}.`);
       return { ok: false, tool, status: 404, error: error.toBody(), replayed: false };
     }
-    // AP2 is refused in this one place, before anything else reads the input (src/orchestrator/ap2.ts).
+    // AP2 is refused in this one place, before anything else reads the input (src/domain/ap2/refusal.ts).
     if (isAp2Payload(req.input)) {
       const error = ap2Refusal();
       return { ok: false, tool, status: error.status, error: error.toBody(), replayed: false };

@@ -1,8 +1,8 @@
 /** The one definition of a capability: every surface (REST, OpenAPI, MCP, A2A) is generated from these. */
 import type { z } from 'zod';
-import type { ErrorCode } from './errors.ts';
-import type { PrincipalKind, Role, Scope } from './principal.ts';
-import type { ToolContext } from './context.ts';
+import type { ErrorCode } from '../kernel/errors.ts';
+import type { PrincipalKind, Role, Scope } from '../kernel/principal.ts';
+import type { ToolContext } from '../domain/context.ts';
 
 /** The spec's areas; they become OpenAPI tags and A2A skill tags. */
 export const AREAS = [

@@ -1,6 +1,6 @@
 /** Strict input validation: zod issues become `unknown_field` or `invalid_input` with the offending path. */
 import type { z } from 'zod';
-import { ToolError } from './errors.ts';
+import { ToolError } from '../kernel/errors.ts';
 
 function pathString(path: readonly PropertyKey[]): string {
   return path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[');

@@ -1,7 +1,7 @@
 /** The payment providers this environment runs, and the sandbox's background settlement. */
 import type { Logger } from 'pino';
-import type { Clock } from '../orchestrator/clock.ts';
-import { ToolError } from '../orchestrator/errors.ts';
+import type { Clock } from '../kernel/clock.ts';
+import { ToolError } from '../kernel/errors.ts';
 import type { Database } from '../storage/database.ts';
 import type { PaymentProvider } from './provider.ts';
 import { SandboxDispatcher, type SettleReport } from './sandbox-dispatcher.ts';

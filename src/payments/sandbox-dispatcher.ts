@@ -4,13 +4,13 @@
  * until a 2xx answer. Safe with several processes on one database (SKIP LOCKED claims, leased attempts).
  */
 import type { Logger } from 'pino';
-import type { Clock } from '../orchestrator/clock.ts';
-import { Periodic } from '../orchestrator/periodic.ts';
+import type { Clock } from '../kernel/clock.ts';
+import { Periodic } from '../kernel/periodic.ts';
 import { sql, type Database } from '../storage/database.ts';
 import { newId } from '../storage/ids.ts';
 import type { SandboxEventBody } from './sandbox-provider.ts';
 import { SIGNATURE_HEADER, signSandboxPayload } from './sandbox-signature.ts';
-import { describeError } from '../orchestrator/errors.ts';
+import { describeError } from '../kernel/errors.ts';
 
 export const SANDBOX_EVENTS_PATH = '/v1/payments/providers/sandbox/events';
 const BATCH = 50;

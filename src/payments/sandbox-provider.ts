@@ -4,7 +4,7 @@
  * HTTP request to our provider-webhook endpoint (see SandboxDispatcher).
  */
 import { z } from 'zod';
-import { ToolError } from '../orchestrator/errors.ts';
+import { ToolError } from '../kernel/errors.ts';
 import type { Database } from '../storage/database.ts';
 import { newId } from '../storage/ids.ts';
 import type { ChargeRequest, ChargeResult, DeclineCode, MethodInfo, PaymentProvider, ProviderEvent, RefundRequest } from './provider.ts';

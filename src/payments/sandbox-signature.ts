@@ -3,7 +3,7 @@
  * where v1 = HMAC-SHA256(secret, `${t}.${rawBody}`). Verified in constant time, within a tolerance.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { ToolError } from '../orchestrator/errors.ts';
+import { ToolError } from '../kernel/errors.ts';
 
 export const SIGNATURE_HEADER = 'sandbox-signature';
 /** How far the signature timestamp may be from our clock. */

@@ -3,7 +3,7 @@
  * and the server listens on loopback, because the mail it shows holds sign-in links and codes.
  */
 import Router from '@koa/router';
-import type { Config } from '../config.ts';
+import type { Config } from '../kernel/config.ts';
 import { escapeHtml } from '../buyer-pages/html.ts';
 import { listOutboxMail } from '../mail/outbox.ts';
 import type { Database } from '../storage/database.ts';

@@ -1,5 +1,5 @@
 /** Builds the OpenAPI 3.1.0 document from the tool registry: nothing here is written by hand per operation. */
-import { ERRORS, type ErrorCode } from '../orchestrator/errors.ts';
+import { ERRORS, type ErrorCode } from '../kernel/errors.ts';
 import { toolInputSchema, toolOutputSchema, type JsonSchema } from '../orchestrator/json-schema.ts';
 import { AREA_DESCRIPTIONS } from '../orchestrator/areas.ts';
 import type { AnyTool } from '../orchestrator/tool.ts';

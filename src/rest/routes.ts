@@ -2,11 +2,11 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Orchestrator, InvokeResult } from '../orchestrator/invoke.ts';
-import { ToolError } from '../orchestrator/errors.ts';
+import { ToolError } from '../kernel/errors.ts';
 import type { AnyTool } from '../orchestrator/tool.ts';
 import { pathParams } from './openapi.ts';
-import { parseJsonObject, readRaw } from './read-body.ts';
-import { requestInfo, bearerOf, sendError } from './http.ts';
+import { parseJsonObject, readRaw } from '../http/read-body.ts';
+import { requestInfo, bearerOf, sendError } from '../http/http.ts';
 
 /** `/v1/a/{id}` → `/v1/a/:id`. */
 export function koaPath(path: string): string {

@@ -1,6 +1,6 @@
 /** Opens the configured database (a real server via DATABASE_URL, else the embedded one) and applies migrations. */
 import type { Logger } from 'pino';
-import type { Config } from '../config.ts';
+import type { Config } from '../kernel/config.ts';
 import { Database } from './database.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './embedded-postgres.ts';
 

@@ -10,7 +10,7 @@ import {
   UniqueConstraintViolationException,
 } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
-import { ToolError } from '../orchestrator/errors.ts';
+import { ToolError } from '../kernel/errors.ts';
 import { ENTITIES } from './entities/index.ts';
 import { MIGRATIONS } from './migrations/index.ts';
 

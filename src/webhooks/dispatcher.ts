@@ -4,8 +4,8 @@
  * on one database: work is claimed with `FOR UPDATE SKIP LOCKED`, and each attempt holds a lease.
  */
 import type { Logger } from 'pino';
-import type { Clock } from '../orchestrator/clock.ts';
-import { Periodic } from '../orchestrator/periodic.ts';
+import type { Clock } from '../kernel/clock.ts';
+import { Periodic } from '../kernel/periodic.ts';
 import { sql, type Database } from '../storage/database.ts';
 import { newId } from '../storage/ids.ts';
 import { SecretBox } from './secret-box.ts';

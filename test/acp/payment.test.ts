@@ -150,7 +150,7 @@ test('restrictions become session messages; an expired hold shows as expired and
   assert.deepEqual([expired.status, expired.messages[0].code], ['expired', 'expired']);
   const late = must(await acp.post(`/checkout_sessions/${session.id}/complete`, completeBody('vt_x')), 410);
   assert.equal(late.code, 'reservation_expired');
-  await h.app.services.sweeper.sweepExpiredHolds(h.clock.now(), 100);
+  await h.app.sweeper.sweepExpiredHolds(h.clock.now(), 100);
   assert.equal(must(await acp.get(`/checkout_sessions/${session.id}`), 200).status, 'expired');
   const again = must(await acp.post(`/checkout_sessions/${session.id}`, address('FR')), 200);
   assert.equal(again.status, 'ready_for_payment');

@@ -1,7 +1,7 @@
 /** Builders for the buyer and agent tests: a harness whose mail goes to a real loopback SMTP server, and the buyer flows. */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { BootstrapResult } from '../../src/orchestrator/merchants.ts';
+import type { BootstrapResult } from '../../src/domain/merchants/merchants.ts';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { restClient, type RestResponse } from '../support/rest.ts';
 import { codeIn, signInTokenIn, startMailbox, type Mailbox } from '../support/smtp.ts';

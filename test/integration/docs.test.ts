@@ -24,9 +24,9 @@ test('the README opens with the two set-up commands', () => {
   assert.match(firstBlock, /npm test/);
 });
 
-test('every environment variable src/config.ts reads is in the README', () => {
+test('every environment variable src/kernel/config.ts reads is in the README', () => {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const config = readFileSync(join(ROOT, 'src', 'config.ts'), 'utf8');
+  const config = readFileSync(join(ROOT, 'src', 'kernel', 'config.ts'), 'utf8');
   const names = [...config.matchAll(/^ {2}([A-Z][A-Z0-9_]+): /gm)].map((m) => m[1]!);
   assert.ok(names.includes('DATABASE_URL') && names.includes('WEBHOOK_DISPATCH_MS'), names.join());
   for (const name of names) assert.ok(readme.includes(`\`${name}\``), `${name} is not in the README`);

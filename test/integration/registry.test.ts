@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ERRORS } from '../../src/orchestrator/errors.ts';
+import { ERRORS } from '../../src/kernel/errors.ts';
 import { toolInputSchema, toolOutputSchema } from '../../src/orchestrator/json-schema.ts';
 import { AREAS } from '../../src/orchestrator/tool.ts';
 import { TOOLS } from '../../src/tools/index.ts';

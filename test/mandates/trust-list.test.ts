@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { ManualClock } from '../../src/orchestrator/clock.ts';
+import { ManualClock } from '../../src/kernel/clock.ts';
 import { TrustList } from '../../src/mandates/trust-list.ts';
 import { makeKey } from './independent-signer.ts';
 

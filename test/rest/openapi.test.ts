@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ERRORS } from '../../src/orchestrator/errors.ts';
+import { ERRORS } from '../../src/kernel/errors.ts';
 import { toolInputSchema } from '../../src/orchestrator/json-schema.ts';
 import { TOOLS } from '../../src/tools/index.ts';
 import { startHarness, type Harness } from '../support/harness.ts';

@@ -18,7 +18,7 @@ const eventTypes = async (reservationId: string): Promise<string[]> =>
     .map((r) => r.type)
     .sort();
 
-const sweep = () => h.app.services.sweeper.sweepExpiredHolds(h.clock.now(), 100);
+const sweep = () => h.app.sweeper.sweepExpiredHolds(h.clock.now(), 100);
 const settle = () => h.app.services.payments.settleDue();
 
 test('an async payment answers 202, never charges twice, and the signed event completes the order', async () => {

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { pino } from 'pino';
 import { createApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
-import { ManualClock } from '../../src/orchestrator/clock.ts';
+import { loadConfig } from '../../src/kernel/config.ts';
+import { ManualClock } from '../../src/kernel/clock.ts';
 import { Database } from '../../src/storage/database.ts';
 import type { Harness } from '../support/harness.ts';
 import { assertInvariant } from '../support/invariant.ts';
@@ -62,12 +62,12 @@ test('200 concurrent reserves from two server processes take exactly the 50 plac
     }),
   );
   try {
-    const reports = await Promise.all(sweepers.map((s) => s.app.services.sweeper.sweepExpiredHolds(s.clock.now(), 20)));
-    const more = await Promise.all(sweepers.map((s) => s.app.services.sweeper.sweepExpiredHolds(s.clock.now(), 100)));
+    const reports = await Promise.all(sweepers.map((s) => s.app.sweeper.sweepExpiredHolds(s.clock.now(), 20)));
+    const more = await Promise.all(sweepers.map((s) => s.app.sweeper.sweepExpiredHolds(s.clock.now(), 100)));
     const released = [...reports, ...more].flatMap((r) => r.released);
     assert.equal(released.length, 50, 'each expired hold released once');
     assert.equal(new Set(released).size, 50);
-    const again = await sweepers[0]!.app.services.sweeper.sweepExpiredHolds(sweepers[0]!.clock.now());
+    const again = await sweepers[0]!.app.sweeper.sweepExpiredHolds(sweepers[0]!.clock.now());
     assert.deepEqual(again.released, []);
   } finally {
     for (const s of sweepers) {

@@ -120,7 +120,7 @@ for (const surface of SURFACES) {
         assert.ok(c.ok);
         // The provider stays silent past the payment deadline: the sweeper gives the place back and someone else buys it.
         h.clock.advance(60 * 60_000);
-        await h.app.services.sweeper.sweepExpiredHolds();
+        await h.app.sweeper.sweepExpiredHolds();
         const q2 = await call('quote', { tierId: shop.tierId, quantity: 1 });
         const r2 = await call('reserve', { quoteId: q2.ok && q2.output.quoteId }, { idempotencyKey: randomUUID() });
         assert.ok(r2.ok, JSON.stringify(r2));

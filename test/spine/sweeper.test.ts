@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pino } from 'pino';
-import { HoldSweeper } from '../../src/orchestrator/sweeper.ts';
+import { HoldSweeper } from '../../src/domain/purchase/sweeper.ts';
 import { Database } from '../../src/storage/database.ts';
 import type { Harness } from '../support/harness.ts';
 import { assertInvariant } from '../support/invariant.ts';
@@ -15,7 +15,7 @@ after(async () => {
   await h?.close();
 });
 
-const sweep = (limit = 1000) => h.app.services.sweeper.sweepExpiredHolds(h.clock.now(), limit);
+const sweep = (limit = 1000) => h.app.sweeper.sweepExpiredHolds(h.clock.now(), limit);
 
 test('an expired hold is refused at confirm and released by the sweeper exactly once', async () => {
   const s = await shopWithTier(h, { capacity: 3, holdMinutes: 5 });
@@ -71,7 +71,7 @@ test('two sweepers on one database (as two processes would) release each expired
     const other = new HoldSweeper({ db: otherDb, payments: h.app.services.payments, clock: h.clock, log });
     const now = h.clock.now();
     const reports = await Promise.all([
-      ...Array.from({ length: 4 }, () => h.app.services.sweeper.sweepExpiredHolds(now, 7)),
+      ...Array.from({ length: 4 }, () => h.app.sweeper.sweepExpiredHolds(now, 7)),
       ...Array.from({ length: 4 }, () => other.sweepExpiredHolds(now, 7)),
       new HoldSweeper({ db: otherDb, payments: h.app.services.payments, clock: h.clock, log }).sweepExpiredHolds(now, 7),
     ]);

@@ -63,9 +63,9 @@ test('without a client retry, the sweeper reconciles an unknown outcome: decline
   const down = await s.api.post(`/v1/ticketing/reservations/${r.reservation.id}/confirm`, { paymentMethod: 'pm_sandbox_declined' }, key());
   assert.equal(down.status, 503);
   await restore();
-  assert.equal(await h.app.services.sweeper.reconcilePayments(h.clock.now()), 0, 'too early: the provider may still answer');
+  assert.equal(await h.app.sweeper.reconcilePayments(h.clock.now()), 0, 'too early: the provider may still answer');
   h.clock.advance(31_000);
-  assert.equal(await h.app.services.sweeper.reconcilePayments(h.clock.now()), 1);
+  assert.equal(await h.app.sweeper.reconcilePayments(h.clock.now()), 1);
   const after = must(await s.api.get(`/v1/ticketing/reservations/${r.reservation.id}`), 200);
   assert.deepEqual([after.reservation.state, after.payment.state, after.payment.failureCode], ['held', 'failed', 'payment_declined']);
   assert.equal(await chargesFor(r.reservation.id), 1);

@@ -1,7 +1,7 @@
 /** Housekeeping: idempotency keys past 24 hours and spent jtis of long-expired mandates are pruned, nothing younger. */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pruneExpired } from '../../src/orchestrator/retention.ts';
+import { pruneExpired } from '../../src/domain/purchase/retention.ts';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { restClient } from '../support/rest.ts';
 

@@ -1,10 +1,10 @@
 /** Boots a real server on a real socket (port 0) over a fresh database, with an injected clock. */
 import { pino } from 'pino';
 import { createApp, type App } from '../../src/app.ts';
-import { loadConfig, type Config } from '../../src/config.ts';
-import { ManualClock } from '../../src/orchestrator/clock.ts';
-import { bootstrapOrganization, type BootstrapResult } from '../../src/orchestrator/merchants.ts';
-import type { Scope } from '../../src/orchestrator/principal.ts';
+import { loadConfig, type Config } from '../../src/kernel/config.ts';
+import { ManualClock } from '../../src/kernel/clock.ts';
+import { bootstrapOrganization, type BootstrapResult } from '../../src/domain/merchants/merchants.ts';
+import type { Scope } from '../../src/kernel/principal.ts';
 import type { Database } from '../../src/storage/database.ts';
 import { openTestDatabase } from './database.ts';
 

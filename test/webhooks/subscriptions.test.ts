@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { issueApiKey } from '../../src/orchestrator/merchants.ts';
+import { issueApiKey } from '../../src/domain/merchants/merchants.ts';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { restClient } from '../support/rest.ts';
 

@@ -1,10 +1,10 @@
 /** The A2A executor: a message's `{ skill, input }` data part becomes one orchestrator call, its outcome a task state. */
 import { Role, TaskState, type Message, type Part, type Task, type TaskStatus } from '@a2a-js/sdk';
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
-import { ap2Refusal, isAp2Request } from '../../orchestrator/ap2.ts';
-import type { Clock } from '../../orchestrator/clock.ts';
-import type { RequestInfo } from '../../orchestrator/context.ts';
-import { ToolError, type ErrorBody } from '../../orchestrator/errors.ts';
+import { ap2Refusal, isAp2Request } from '../../domain/ap2/refusal.ts';
+import type { Clock } from '../../kernel/clock.ts';
+import type { RequestInfo } from '../../domain/context.ts';
+import { ToolError, type ErrorBody } from '../../kernel/errors.ts';
 import type { Orchestrator } from '../../orchestrator/invoke.ts';
 import type { AnyTool } from '../../orchestrator/tool.ts';
 

@@ -5,11 +5,11 @@ import { UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import {
   DefaultRequestHandler, JsonRpcTransportHandler, ServerCallContext, UnauthenticatedUser, validateVersion, type User,
 } from '@a2a-js/sdk/server';
-import { sha256Hex } from '../../orchestrator/canonical-json.ts';
+import { sha256Hex } from '../../kernel/canonical-json.ts';
 import type { Orchestrator } from '../../orchestrator/invoke.ts';
-import type { Services } from '../../orchestrator/services.ts';
-import { bearerOf, requestInfo } from '../../rest/http.ts';
-import { readRaw } from '../../rest/read-body.ts';
+import type { Services } from '../../domain/context.ts';
+import { bearerOf, requestInfo } from '../../http/http.ts';
+import { readRaw } from '../../http/read-body.ts';
 import { A2A_JSONRPC_PATH, buildAgentCard } from './agent-card.ts';
 import { STATE_CREDENTIAL, STATE_REQUEST, ToolExecutor } from './executor.ts';
 import { BoundedTaskStore } from './task-store.ts';

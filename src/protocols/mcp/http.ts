@@ -3,8 +3,8 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Orchestrator } from '../../orchestrator/invoke.ts';
-import type { Services } from '../../orchestrator/services.ts';
-import { bearerOf, requestInfo } from '../../rest/http.ts';
+import type { Services } from '../../domain/context.ts';
+import { bearerOf, requestInfo } from '../../http/http.ts';
 import { createMcpServer } from './server.ts';
 
 export interface McpRouterDeps {

@@ -1,10 +1,10 @@
 /** The MCP projection of the tool registry: one low-level MCP `Server` whose tools are exactly the orchestrator's tools. */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { ACP_JSONRPC_ERROR_CODE, toAcpError } from '../../acp/errors.ts';
+import { ACP_JSONRPC_ERROR_CODE, toAcpError } from '../acp/errors.ts';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { RequestInfo } from '../../orchestrator/context.ts';
-import { ToolError, type ErrorBody } from '../../orchestrator/errors.ts';
+import type { RequestInfo } from '../../domain/context.ts';
+import { ToolError, type ErrorBody } from '../../kernel/errors.ts';
 import type { InvokeResult, Orchestrator } from '../../orchestrator/invoke.ts';
 import { toolInputSchema, toolOutputSchema } from '../../orchestrator/json-schema.ts';
 import type { AnyTool } from '../../orchestrator/tool.ts';

@@ -1,8 +1,8 @@
 /** cancel_checkout_session (ACP `POST /checkout_sessions/{id}/cancel`): gives the held tickets back. */
 import { z } from 'zod';
-import { CancelSessionRequest } from '../../acp/request-schemas.ts';
-import { AcpCheckoutSession } from '../../acp/session-schema.ts';
-import { cancelSession } from '../../acp/sessions.ts';
+import { CancelSessionRequest } from '../../domain/acp/request-schemas.ts';
+import { AcpCheckoutSession } from '../../domain/acp/session-schema.ts';
+import { cancelSession } from '../../domain/acp/sessions.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { ACP_AUTH, ACP_ERRORS, AcpMeta, SessionId, acpIdempotency, versionOf } from './shared.ts';
 

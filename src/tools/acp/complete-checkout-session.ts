@@ -1,8 +1,8 @@
 /** complete_checkout_session (ACP `POST /checkout_sessions/{id}/complete`): pays with a delegated token, creates the order. */
 import { z } from 'zod';
-import { completeSession } from '../../acp/complete.ts';
-import { CheckoutSessionCompleteRequest } from '../../acp/request-schemas.ts';
-import { AcpCheckoutSession } from '../../acp/session-schema.ts';
+import { completeSession } from '../../domain/acp/complete.ts';
+import { CheckoutSessionCompleteRequest } from '../../domain/acp/request-schemas.ts';
+import { AcpCheckoutSession } from '../../domain/acp/session-schema.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { ACP_AUTH, ACP_ERRORS, AcpMeta, SessionId, acpIdempotency, versionOf } from './shared.ts';
 

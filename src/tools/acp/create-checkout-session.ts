@@ -1,8 +1,8 @@
 /** create_checkout_session (ACP `POST /checkout_sessions`): a session whose tickets are held on the spine. */
 import { z } from 'zod';
-import { CheckoutSessionCreateRequest } from '../../acp/request-schemas.ts';
-import { AcpCheckoutSession } from '../../acp/session-schema.ts';
-import { createSession } from '../../acp/sessions.ts';
+import { CheckoutSessionCreateRequest } from '../../domain/acp/request-schemas.ts';
+import { AcpCheckoutSession } from '../../domain/acp/session-schema.ts';
+import { createSession } from '../../domain/acp/sessions.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { ACP_ANNOTATIONS, ACP_AUTH, ACP_ERRORS, AcpMeta, acpIdempotency, versionOf } from './shared.ts';
 

@@ -1,8 +1,8 @@
 /** delegate_payment (ACP `POST /agentic_commerce/delegate_payment`): the sandbox vault's one-time delegated card token. */
 import { z } from 'zod';
-import { AcpAddress, openObject } from '../../acp/request-schemas.ts';
-import { issueToken } from '../../acp/vault.ts';
-import { principalKey } from '../../orchestrator/principal.ts';
+import { AcpAddress, openObject } from '../../domain/acp/request-schemas.ts';
+import { issueToken } from '../../domain/acp/vault.ts';
+import { principalKey } from '../../kernel/principal.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { ACP_AUTH, AcpMeta, acpIdempotency, versionOf } from './shared.ts';
 

@@ -1,6 +1,6 @@
 /** get_acp_discovery: the ACP discovery document, also served without authentication at /.well-known/acp.json. */
 import { z } from 'zod';
-import { discoveryDocument } from '../../acp/discovery.ts';
+import { discoveryDocument } from '../../domain/acp/discovery.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 
 export const getAcpDiscovery = defineTool({

@@ -1,7 +1,7 @@
 /** get_checkout_session (ACP `GET /checkout_sessions/{id}`): the latest authoritative session state. */
 import { z } from 'zod';
-import { AcpCheckoutSession } from '../../acp/session-schema.ts';
-import { requireSession, viewOf } from '../../acp/sessions.ts';
+import { AcpCheckoutSession } from '../../domain/acp/session-schema.ts';
+import { requireSession, viewOf } from '../../domain/acp/sessions.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { ACP_AUTH, ACP_ERRORS, AcpMeta, SessionId, versionOf } from './shared.ts';
 

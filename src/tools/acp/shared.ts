@@ -4,9 +4,9 @@
  * may call, and the session output. The tools follow docs/mcp-binding.md: arguments are `{ meta, id?, payload? }`.
  */
 import { z } from 'zod';
-import { openObject } from '../../acp/request-schemas.ts';
-import { checkAcpVersion, SUPPORTED_ACP_VERSIONS } from '../../acp/versions.ts';
-import type { ErrorCode } from '../../orchestrator/errors.ts';
+import { openObject } from '../../domain/acp/request-schemas.ts';
+import { checkAcpVersion, SUPPORTED_ACP_VERSIONS } from '../../domain/acp/versions.ts';
+import type { ErrorCode } from '../../kernel/errors.ts';
 import type { Auth, IdempotencyRequest } from '../../orchestrator/tool.ts';
 
 /**

@@ -1,8 +1,8 @@
 /** update_checkout_session (ACP `POST /checkout_sessions/{id}`): change buyer, fulfillment details or the item. */
 import { z } from 'zod';
-import { CheckoutSessionUpdateRequest } from '../../acp/request-schemas.ts';
-import { AcpCheckoutSession } from '../../acp/session-schema.ts';
-import { updateSession } from '../../acp/sessions.ts';
+import { CheckoutSessionUpdateRequest } from '../../domain/acp/request-schemas.ts';
+import { AcpCheckoutSession } from '../../domain/acp/session-schema.ts';
+import { updateSession } from '../../domain/acp/sessions.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { ACP_ANNOTATIONS, ACP_AUTH, ACP_ERRORS, AcpMeta, SessionId, acpIdempotency, versionOf } from './shared.ts';
 

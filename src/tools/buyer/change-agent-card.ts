@@ -1,6 +1,6 @@
 /** change_agent_card: switches the saved card an agent's live permission in the session's shop charges. */
 import { z } from 'zod';
-import { changeAgentCard, permissionOut } from '../../buyers/permissions.ts';
+import { changeAgentCard, permissionOut } from '../../domain/buyers/permissions.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { CODE_PROOF_ERRORS, codeProof, PermissionOut } from './schemas.ts';
 

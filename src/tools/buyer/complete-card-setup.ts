@@ -1,6 +1,6 @@
 /** complete_card_setup: the provider prepares the card the hosted form produced; setup errors tell the buyer what to do. */
 import { z } from 'zod';
-import { completeCardSetup, formUrlFor, setupOut } from '../../buyers/card-setups.ts';
+import { completeCardSetup, formUrlFor, setupOut } from '../../domain/buyers/card-setups.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { SetupOut } from './schemas.ts';
 

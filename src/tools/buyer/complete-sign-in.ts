@@ -1,6 +1,6 @@
 /** complete_sign_in: redeems an emailed sign-in link's token for a FULL buyer session. */
 import { z } from 'zod';
-import { completeSignIn } from '../../buyers/sign-in.ts';
+import { completeSignIn } from '../../domain/buyers/sign-in.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { SessionOut } from './schemas.ts';
 

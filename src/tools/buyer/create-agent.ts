@@ -1,6 +1,6 @@
 /** create_agent: a full buyer session creates an agent (token issued once) or registers one that brings its own key. */
 import { z } from 'zod';
-import { createAgent } from '../../buyers/agents.ts';
+import { createAgent } from '../../domain/buyers/agents.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { AgentOut, CODE_PROOF_ERRORS, codeProof, PublicJwk } from './schemas.ts';
 

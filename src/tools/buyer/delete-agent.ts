@@ -1,6 +1,6 @@
 /** delete_agent: deletes an agent for good: its credential is refused and its permissions are revoked. */
 import { z } from 'zod';
-import { agentOut, setAgentStatus } from '../../buyers/agents.ts';
+import { agentOut, setAgentStatus } from '../../domain/buyers/agents.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { AgentOut } from './schemas.ts';
 

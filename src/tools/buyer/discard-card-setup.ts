@@ -1,6 +1,6 @@
 /** discard_card_setup: drops the buyer's unsaved card setup so that start_card_setup begins a new one ("use another card"). */
 import { z } from 'zod';
-import { discardCardSetup, formUrlFor, setupOut } from '../../buyers/card-setups.ts';
+import { discardCardSetup, formUrlFor, setupOut } from '../../domain/buyers/card-setups.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { SetupOut } from './schemas.ts';
 

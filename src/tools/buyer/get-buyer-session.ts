@@ -1,9 +1,7 @@
 /** get_buyer_session: who the buyer session is for (mode, shop, language) — what the buyer pages render from. */
 import { z } from 'zod';
-import { buyerOf } from '../../buyers/sessions.ts';
-import { ToolError } from '../../orchestrator/errors.ts';
+import { describeBuyerSession } from '../../domain/buyers/sessions.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
-import { Buyer } from '../../storage/entities/buyer.ts';
 
 export const getBuyerSession = defineTool({
   name: 'get_buyer_session',
@@ -27,9 +25,6 @@ export const getBuyerSession = defineTool({
   http: { method: 'GET', path: '/v1/buyer/session' },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async handler(_input, ctx) {
-    const p = buyerOf(ctx);
-    const buyer = await ctx.em.findOne(Buyer, { id: p.buyerId });
-    if (!buyer) throw new ToolError('unauthenticated', 'The buyer of this session no longer exists.');
-    return { buyerId: buyer.id, email: buyer.email, mode: p.mode, merchantId: p.merchantId, attested: p.attested === true, lang: p.lang ?? buyer.lang ?? null };
+    return describeBuyerSession(ctx);
   },
 });

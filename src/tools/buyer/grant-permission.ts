@@ -1,6 +1,6 @@
 /** grant_permission: the buyer gives an agent spending authority in the session's shop (emailed code, or attested consent). */
 import { z } from 'zod';
-import { grantPermission, permissionOut } from '../../buyers/permissions.ts';
+import { grantPermission, permissionOut } from '../../domain/buyers/permissions.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { CODE_PROOF_ERRORS, optionalCodeProof, permissionLimits, PermissionOut } from './schemas.ts';
 

@@ -1,6 +1,6 @@
 /** list_agents: the buyer's agents (a bounded session sees those holding a permission in its shop). */
 import { z } from 'zod';
-import { agentOut, listAgents } from '../../buyers/agents.ts';
+import { agentOut, listAgents } from '../../domain/buyers/agents.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { AgentOut } from './schemas.ts';
 

@@ -1,6 +1,6 @@
 /** list_instruments: the buyer's saved cards (a bounded session sees its shop's). */
 import { z } from 'zod';
-import { instrumentOut, listInstruments } from '../../buyers/instruments.ts';
+import { instrumentOut, listInstruments } from '../../domain/buyers/instruments.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { InstrumentOut } from './schemas.ts';
 

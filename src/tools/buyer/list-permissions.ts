@@ -1,6 +1,6 @@
 /** list_permissions: the buyer's permissions with what each agent spent in the current window. */
 import { z } from 'zod';
-import { listPermissions, permissionOut } from '../../buyers/permissions.ts';
+import { listPermissions, permissionOut } from '../../domain/buyers/permissions.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { PermissionOut } from './schemas.ts';
 

@@ -1,8 +1,8 @@
 /** lower_card_cap: lowers a saved card's spending cap (narrowing: no code, bounded sessions too). */
 import { z } from 'zod';
-import { instrumentOut, lowerCardCap } from '../../buyers/instruments.ts';
+import { instrumentOut, lowerCardCap } from '../../domain/buyers/instruments.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
-import { Minor } from '../schemas.ts';
+import { Minor } from '../../kernel/wire.ts';
 import { InstrumentOut } from './schemas.ts';
 
 export const lowerCardCapTool = defineTool({

@@ -1,8 +1,8 @@
 /** raise_card_cap: raises a saved card's spending cap, after the emailed code. */
 import { z } from 'zod';
-import { instrumentOut, raiseCardCap } from '../../buyers/instruments.ts';
+import { instrumentOut, raiseCardCap } from '../../domain/buyers/instruments.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
-import { Minor } from '../schemas.ts';
+import { Minor } from '../../kernel/wire.ts';
 import { CODE_PROOF_ERRORS, codeProof, InstrumentOut } from './schemas.ts';
 
 export const raiseCardCapTool = defineTool({

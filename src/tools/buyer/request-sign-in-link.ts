@@ -1,6 +1,6 @@
 /** request_sign_in_link: emails a single-use, 15-minute sign-in link (optionally for a shop and in a language). */
 import { z } from 'zod';
-import { requestSignInLink } from '../../buyers/sign-in.ts';
+import { requestSignInLink } from '../../domain/buyers/sign-in.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { Email, Lang } from './schemas.ts';
 

@@ -1,6 +1,6 @@
 /** request_verification_code: emails the buyer a 6-digit code for one sensitive operation. */
 import { z } from 'zod';
-import { requestCode } from '../../buyers/verification.ts';
+import { requestCode } from '../../domain/buyers/verification.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { Purpose } from './schemas.ts';
 

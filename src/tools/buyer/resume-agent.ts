@@ -1,6 +1,6 @@
 /** resume_agent: resume an agent. */
 import { z } from 'zod';
-import { agentOut, setAgentStatus } from '../../buyers/agents.ts';
+import { agentOut, setAgentStatus } from '../../domain/buyers/agents.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { AgentOut } from './schemas.ts';
 

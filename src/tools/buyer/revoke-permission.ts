@@ -1,6 +1,6 @@
 /** revoke_permission: the buyer ends a permission at once (narrowing authority: no code, bounded sessions too). */
 import { z } from 'zod';
-import { permissionOut, requireOwnPermission, revoke } from '../../buyers/permissions.ts';
+import { permissionOut, requireOwnPermission, revoke } from '../../domain/buyers/permissions.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { PermissionOut } from './schemas.ts';
 

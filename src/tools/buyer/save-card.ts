@@ -1,8 +1,8 @@
 /** save_card: stores the card of a succeeded setup for the session's shop, after the emailed code. */
 import { z } from 'zod';
-import { instrumentOut, saveCard } from '../../buyers/instruments.ts';
+import { instrumentOut, saveCard } from '../../domain/buyers/instruments.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
-import { Minor } from '../schemas.ts';
+import { Minor } from '../../kernel/wire.ts';
 import { CODE_PROOF_ERRORS, codeProof, InstrumentOut } from './schemas.ts';
 
 export const saveCardTool = defineTool({

@@ -1,8 +1,8 @@
 /** Wire schemas of the buyer area: sessions, codes, agents, permissions, card setups and saved cards. */
 import { z } from 'zod';
-import { CODE_PURPOSES } from '../../buyers/verification.ts';
+import { CODE_PURPOSES } from '../../domain/buyers/verification.ts';
 import { LANGS } from '../../mail/templates.ts';
-import { DateTime, Id, Minor } from '../schemas.ts';
+import { DateTime, Id, Minor } from '../../kernel/wire.ts';
 
 export const Lang = z.enum(LANGS).describe('Buyer-page language: en, de, es, fr, hu or pt-BR.');
 export const Email = z.email().max(254);
@@ -15,7 +15,7 @@ export const codeProof = {
 };
 /** The same proof, optional: operations open to attested consent run without it under an attested session. */
 export const optionalCodeProof = { challengeId: codeProof.challengeId.optional(), code: codeProof.code.optional() };
-/** The refusals of an operation that checks the emailed-code proof (src/buyers/verification.ts, origin-guard.ts). */
+/** The refusals of an operation that checks the emailed-code proof (src/domain/buyers/verification.ts, origin-guard.ts). */
 export const CODE_PROOF_ERRORS = [
   'verification_required',
   'verification_code_invalid',

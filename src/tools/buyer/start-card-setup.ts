@@ -1,6 +1,6 @@
 /** start_card_setup: begins saving a card for the session's shop (or resumes the buyer's unfinished setup there). */
 import { z } from 'zod';
-import { formUrlFor, setupOut, startCardSetup } from '../../buyers/card-setups.ts';
+import { formUrlFor, setupOut, startCardSetup } from '../../domain/buyers/card-setups.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { SetupOut } from './schemas.ts';
 

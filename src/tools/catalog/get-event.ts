@@ -1,11 +1,9 @@
 /** get_event: an event with its tiers and each tier's live availability. */
 import { z } from 'zod';
-import { requireShop } from '../../orchestrator/access.ts';
-import { ToolError } from '../../orchestrator/errors.ts';
+import { getEventWithTiers } from '../../domain/catalog/catalog.ts';
+import { eventOut, tierOut } from '../../domain/catalog/serialize.ts';
+import { EventOut, TierOut } from './schemas.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
-import { Event, Pool, Tier } from '../../storage/entities/catalog.ts';
-import { EventOut, TierOut } from '../schemas.ts';
-import { eventOut, tierOut } from '../serialize.ts';
 
 export const getEvent = defineTool({
   name: 'get_event',
@@ -20,15 +18,8 @@ export const getEvent = defineTool({
   auth: { principals: ['api_key', 'console_user', 'buyer', 'agent'], scopes: ['merchant:read'] },
   http: { method: 'GET', path: '/v1/catalog/events/{id}' },
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  async handler({ id }, { em, principal }) {
-    const event = await em.findOne(Event, { id });
-    if (!event) throw new ToolError('not_found', `No event ${id}.`, { eventId: id });
-    await requireShop(em, principal, event.shopId).catch(() => {
-      throw new ToolError('not_found', `No event ${id}.`, { eventId: id });
-    });
-    const tiers = await em.find(Tier, { eventId: id }, { orderBy: { id: 'asc' } });
-    const pools = await em.find(Pool, { id: { $in: [...new Set(tiers.map((t) => t.poolId))] } });
-    const available = new Map(pools.map((p) => [p.id, p.availableCount]));
-    return { event: eventOut(event), tiers: tiers.map((t) => tierOut(t, available.get(t.poolId) ?? 0)) };
+  async handler({ id }, ctx) {
+    const { event, tiers } = await getEventWithTiers(ctx, id);
+    return { event: eventOut(event), tiers: tiers.map((t) => tierOut(t.tier, t.availableCount)) };
   },
 });

@@ -1,9 +1,9 @@
 /** get_shop: one shop's public settings. */
 import { z } from 'zod';
-import { requireShop } from '../../orchestrator/access.ts';
+import { requireShop } from '../../domain/catalog/access.ts';
+import { shopOut } from '../../domain/catalog/serialize.ts';
+import { ShopOut } from './schemas.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
-import { ShopOut } from '../schemas.ts';
-import { shopOut } from '../serialize.ts';
 
 export const getShop = defineTool({
   name: 'get_shop',

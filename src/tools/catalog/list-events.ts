@@ -1,10 +1,9 @@
 /** list_events: a shop's events, soonest first, with cursor pagination. */
 import { z } from 'zod';
-import { requireShop } from '../../orchestrator/access.ts';
+import { listEvents as listShopEvents } from '../../domain/catalog/catalog.ts';
+import { eventOut } from '../../domain/catalog/serialize.ts';
+import { EventOut } from './schemas.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
-import { Event } from '../../storage/entities/catalog.ts';
-import { EventOut } from '../schemas.ts';
-import { eventOut } from '../serialize.ts';
 
 export const listEvents = defineTool({
   name: 'list_events',
@@ -22,12 +21,8 @@ export const listEvents = defineTool({
   auth: { principals: ['api_key', 'console_user', 'buyer', 'agent'], scopes: ['merchant:read'] },
   http: { method: 'GET', path: '/v1/catalog/shops/{id}/events' },
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  async handler({ id, limit = 50, cursor }, { em, principal }) {
-    await requireShop(em, principal, id);
-    const where = cursor ? { shopId: id, id: { $gt: cursor } } : { shopId: id };
-    const rows = await em.find(Event, where, { orderBy: { id: 'asc' }, limit: limit + 1 });
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    return { events: page.map(eventOut), ...(rows.length > limit && last ? { nextCursor: last.id } : {}) };
+  async handler({ id, limit = 50, cursor }, ctx) {
+    const page = await listShopEvents(ctx, { shopId: id, limit, cursor });
+    return { events: page.events.map(eventOut), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
   },
 });

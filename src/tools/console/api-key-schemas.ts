@@ -1,6 +1,6 @@
 /** Wire schema of an API key in the console (never its token after creation). */
 import { z } from 'zod';
-import { SCOPES } from '../../orchestrator/principal.ts';
+import { SCOPES } from '../../kernel/principal.ts';
 
 export const ApiKeyOut = z.object({
   id: z.string(),

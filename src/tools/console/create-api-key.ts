@@ -1,8 +1,8 @@
 /** create_api_key: a console owner or integrator creates an API key for the organization (token shown once). */
 import { z } from 'zod';
-import { apiKeyOut, createKey } from '../../orchestrator/api-keys.ts';
-import { ToolError } from '../../orchestrator/errors.ts';
-import { SCOPES } from '../../orchestrator/principal.ts';
+import { apiKeyOut, createKey } from '../../domain/merchants/api-keys.ts';
+import { ToolError } from '../../kernel/errors.ts';
+import { SCOPES } from '../../kernel/principal.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { ApiKeyOut } from './api-key-schemas.ts';
 

@@ -1,6 +1,6 @@
 /** get_attested_consent: the console's attested-consent summary (spec §2.3, §4.4). */
 import { z } from 'zod';
-import { attestedConsentSummary } from '../../buyers/attestation.ts';
+import { attestedConsentSummary } from '../../domain/buyers/attestation.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 
 export const getAttestedConsent = defineTool({

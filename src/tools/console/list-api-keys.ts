@@ -1,9 +1,8 @@
 /** list_api_keys: the organization's API keys, last use, and whether attest keys are available to it. */
 import { z } from 'zod';
-import { apiKeyOut, attestAvailable } from '../../orchestrator/api-keys.ts';
-import { ToolError } from '../../orchestrator/errors.ts';
+import { listKeys } from '../../domain/merchants/api-keys.ts';
+import { ToolError } from '../../kernel/errors.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
-import { ApiKey } from '../../storage/entities/api-key.ts';
 import { ApiKeyOut } from './api-key-schemas.ts';
 
 export const listApiKeys = defineTool({
@@ -21,8 +20,6 @@ export const listApiKeys = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async handler(_input, ctx) {
     if (ctx.principal.kind !== 'console_user') throw new ToolError('forbidden');
-    const enabled = await attestAvailable(ctx.em, ctx.principal.organizationId);
-    const keys = await ctx.em.find(ApiKey, { organizationId: ctx.principal.organizationId }, { orderBy: { createdAt: 'desc', id: 'desc' } });
-    return { apiKeys: keys.map((k) => apiKeyOut(k, enabled)), attestAvailable: enabled };
+    return listKeys(ctx.em, ctx.principal.organizationId);
   },
 });

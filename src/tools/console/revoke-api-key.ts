@@ -1,7 +1,7 @@
 /** revoke_api_key: revokes an API key of the organization (integrators: only keys they minted). */
 import { z } from 'zod';
-import { apiKeyOut, attestAvailable, revokeKey } from '../../orchestrator/api-keys.ts';
-import { ToolError } from '../../orchestrator/errors.ts';
+import { apiKeyOut, attestAvailable, revokeKey } from '../../domain/merchants/api-keys.ts';
+import { ToolError } from '../../kernel/errors.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { ApiKeyOut } from './api-key-schemas.ts';
 

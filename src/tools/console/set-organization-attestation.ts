@@ -1,8 +1,8 @@
 /** set_organization_attestation: staff enable (or disable) attested consent for an organization and set its ceilings. */
 import { z } from 'zod';
-import { attestationOut, setAttestation } from '../../buyers/attestation.ts';
+import { attestationOut, setAttestation } from '../../domain/buyers/attestation.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
-import { Minor } from '../schemas.ts';
+import { Minor } from '../../kernel/wire.ts';
 
 export const AttestationOut = z.object({
   organizationId: z.string(),

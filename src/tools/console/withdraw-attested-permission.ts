@@ -1,7 +1,7 @@
 /** withdraw_attested_permission: an owner withdraws a permission attestation created, with a reason. */
 import { z } from 'zod';
-import { withdrawAttestedPermission } from '../../buyers/attestation.ts';
-import { permissionOut } from '../../buyers/permissions.ts';
+import { withdrawAttestedPermission } from '../../domain/buyers/attestation.ts';
+import { permissionOut } from '../../domain/buyers/permissions.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { PermissionOut } from '../buyer/schemas.ts';
 

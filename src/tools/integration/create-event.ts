@@ -1,12 +1,10 @@
 /** create_event: an event in one of the caller's shops (merchant:write). */
 import { z } from 'zod';
-import { requireShop } from '../../orchestrator/access.ts';
-import { ToolError } from '../../orchestrator/errors.ts';
+import { createEvent as createShopEvent } from '../../domain/catalog/catalog.ts';
+import { eventOut } from '../../domain/catalog/serialize.ts';
+import { DateTime } from '../../kernel/wire.ts';
+import { EventOut } from '../catalog/schemas.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
-import { Event } from '../../storage/entities/catalog.ts';
-import { newId } from '../../storage/ids.ts';
-import { DateTime, EventOut } from '../schemas.ts';
-import { eventOut } from '../serialize.ts';
 
 export const createEvent = defineTool({
   name: 'create_event',
@@ -26,21 +24,7 @@ export const createEvent = defineTool({
   http: { method: 'POST', path: '/v1/integration/events', status: 201 },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   idempotency: 'optional',
-  async handler(input, { em, principal, clock }) {
-    await requireShop(em, principal, input.merchantId);
-    if (input.endsAt && new Date(input.endsAt) <= new Date(input.startsAt)) {
-      throw new ToolError('invalid_input', 'endsAt must be after startsAt.', { field: 'endsAt' });
-    }
-    const event = em.create(Event, {
-      id: newId('event'),
-      shopId: input.merchantId,
-      title: input.title,
-      venue: input.venue ?? null,
-      startsAt: new Date(input.startsAt),
-      endsAt: input.endsAt ? new Date(input.endsAt) : null,
-      createdAt: clock.now(),
-    });
-    await em.flush();
-    return eventOut(event);
+  async handler(input, ctx) {
+    return eventOut(await createShopEvent(ctx, input));
   },
 });

@@ -1,12 +1,9 @@
 /** create_pool: an inventory pool whose availableCount starts equal to its capacity (merchant:write). */
 import { z } from 'zod';
-import { requireShop } from '../../orchestrator/access.ts';
-import { ToolError } from '../../orchestrator/errors.ts';
+import { createPool as createShopPool } from '../../domain/catalog/catalog.ts';
+import { poolOut } from '../../domain/catalog/serialize.ts';
+import { PoolOut } from '../catalog/schemas.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
-import { Event, Pool } from '../../storage/entities/catalog.ts';
-import { newId } from '../../storage/ids.ts';
-import { PoolOut } from '../schemas.ts';
-import { poolOut } from '../serialize.ts';
 
 export const createPool = defineTool({
   name: 'create_pool',
@@ -28,23 +25,7 @@ export const createPool = defineTool({
   http: { method: 'POST', path: '/v1/integration/pools', status: 201 },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   idempotency: 'optional',
-  async handler(input, { em, principal, clock }) {
-    await requireShop(em, principal, input.merchantId);
-    if (input.eventId) {
-      const event = await em.findOne(Event, { id: input.eventId, shopId: input.merchantId });
-      if (!event) throw new ToolError('not_found', `No event ${input.eventId} in this shop.`, { eventId: input.eventId });
-    }
-    const pool = em.create(Pool, {
-      id: newId('pool'),
-      shopId: input.merchantId,
-      eventId: input.eventId ?? null,
-      title: input.title ?? null,
-      capacity: input.capacity,
-      availableCount: input.capacity,
-      authority: input.authority ?? 'tessera',
-      createdAt: clock.now(),
-    });
-    await em.flush();
-    return poolOut(pool);
+  async handler(input, ctx) {
+    return poolOut(await createShopPool(ctx, input));
   },
 });

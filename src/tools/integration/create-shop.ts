@@ -1,12 +1,10 @@
 /** create_shop: a new shop in the caller's organization (merchant:admin). */
 import { z } from 'zod';
+import { createShop as createOrganizationShop } from '../../domain/catalog/catalog.ts';
+import { shopOut } from '../../domain/catalog/serialize.ts';
+import { Currency, Minor } from '../../kernel/wire.ts';
+import { ShopOut } from '../catalog/schemas.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
-import { ToolError } from '../../orchestrator/errors.ts';
-import { organizationOf } from '../../orchestrator/principal.ts';
-import { Shop } from '../../storage/entities/catalog.ts';
-import { newId } from '../../storage/ids.ts';
-import { Currency, Minor, ShopOut } from '../schemas.ts';
-import { shopOut } from '../serialize.ts';
 
 export const createShop = defineTool({
   name: 'create_shop',
@@ -28,23 +26,7 @@ export const createShop = defineTool({
   http: { method: 'POST', path: '/v1/integration/shops', status: 201 },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   idempotency: 'optional',
-  async handler(input, { em, principal, clock }) {
-    const organizationId = organizationOf(principal);
-    if (!organizationId) throw new ToolError('forbidden');
-    const shop = em.create(Shop, {
-      id: newId('shop'),
-      organizationId,
-      name: input.name,
-      currency: input.currency,
-      holdMinutes: input.holdMinutes ?? 10,
-      feePerTicketMinor: input.feePerTicketMinor ?? 0,
-      discoverable: input.discoverable ?? false,
-      embedOrigins: [],
-      paymentProvider: 'sandbox',
-      createdAt: clock.now(),
-      deletedAt: null,
-    });
-    await em.flush();
-    return shopOut(shop);
+  async handler(input, ctx) {
+    return shopOut(await createOrganizationShop(ctx, input));
   },
 });

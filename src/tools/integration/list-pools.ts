@@ -1,10 +1,9 @@
 /** list_pools: a shop's inventory pools with live availability (spec §4.1). */
 import { z } from 'zod';
-import { requireShop } from '../../orchestrator/access.ts';
+import { listPools as listShopPools } from '../../domain/catalog/catalog.ts';
+import { poolOut } from '../../domain/catalog/serialize.ts';
+import { PoolOut } from '../catalog/schemas.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
-import { Pool } from '../../storage/entities/catalog.ts';
-import { PoolOut } from '../schemas.ts';
-import { poolOut } from '../serialize.ts';
 
 export const listPools = defineTool({
   name: 'list_pools',
@@ -19,9 +18,7 @@ export const listPools = defineTool({
   auth: { principals: ['api_key', 'console_user'], scopes: ['merchant:read'] },
   http: { method: 'GET', path: '/v1/integration/pools' },
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  async handler({ merchantId }, { em, principal }) {
-    await requireShop(em, principal, merchantId);
-    const pools = await em.find(Pool, { shopId: merchantId }, { orderBy: { id: 'asc' } });
-    return { pools: pools.map(poolOut) };
+  async handler({ merchantId }, ctx) {
+    return { pools: (await listShopPools(ctx, merchantId)).map(poolOut) };
   },
 });

@@ -1,9 +1,6 @@
 /** mint_buyer_session: a merchant mints a BOUNDED buyer session for a user its own authentication verified. */
 import { z } from 'zod';
-import { requireAttestingKey } from '../../buyers/attestation.ts';
-import { findOrCreateBuyer, issueBuyerSession } from '../../buyers/sessions.ts';
-import { requireShop } from '../../orchestrator/access.ts';
-import { ToolError } from '../../orchestrator/errors.ts';
+import { mintBoundedSession } from '../../domain/buyers/mint-session.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { Email, Lang, SessionOut } from '../buyer/schemas.ts';
 
@@ -31,22 +28,6 @@ export const mintBuyerSession = defineTool({
   http: { method: 'POST', path: '/v1/integration/buyer-sessions', status: 201 },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(input, ctx) {
-    const { em, principal, clock } = ctx;
-    if (principal.kind !== 'api_key') throw new ToolError('forbidden');
-    const shop = await requireShop(em, principal, input.merchantId);
-    if (input.merchantAttested) await requireAttestingKey(em, principal);
-    else if (!principal.scopes.includes('merchant:write')) {
-      throw new ToolError('insufficient_scope', 'This API key lacks the scope merchant:write.', { required: ['merchant:write'], missing: ['merchant:write'] });
-    }
-    const now = clock.now();
-    const buyer = await findOrCreateBuyer(em, input.email, now);
-    return issueBuyerSession(ctx.services.identity, {
-      buyerId: buyer.id,
-      mode: 'bounded',
-      merchantId: shop.id,
-      attested: input.merchantAttested === true,
-      lang: input.lang ?? null,
-      now,
-    });
+    return mintBoundedSession(ctx, input);
   },
 });

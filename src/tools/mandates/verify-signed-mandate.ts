@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { MANDATE_RECURRENCES } from '../../mandates/mandate.ts';
 import { MANDATE_VERIFICATION_ERRORS, verifyMandate } from '../../mandates/verify-mandate.ts';
-import { requireShop } from '../../orchestrator/access.ts';
+import { requireShop } from '../../domain/catalog/access.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 
 const MandateOut = z.object({

@@ -1,6 +1,6 @@
 /** authorize_payment: the payments-area one-shot authorize: the same attempt as confirm, addressed by reservation id. */
 import { z } from 'zod';
-import { confirmReservation } from '../../orchestrator/confirmation.ts';
+import { confirmReservation } from '../../domain/purchase/confirmation.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { CONFIRM_ERRORS, purchaseStatus, withNextStep } from '../ticketing/confirm.ts';
 import { PurchaseOut } from '../ticketing/schemas.ts';

@@ -1,9 +1,7 @@
 /** get_payment: one payment attempt and its state. */
 import { z } from 'zod';
-import { requireAccess } from '../../orchestrator/purchase-access.ts';
-import { paymentView } from '../../orchestrator/purchase-view.ts';
+import { readPayment } from '../../domain/purchase/purchase-view.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
-import { Payment } from '../../storage/entities/purchase.ts';
 import { PaymentOut } from '../ticketing/schemas.ts';
 
 export const getPayment = defineTool({
@@ -20,6 +18,6 @@ export const getPayment = defineTool({
   http: { method: 'GET', path: '/v1/payments/{id}' },
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler({ id }, { em, principal }) {
-    return paymentView(requireAccess(principal, await em.findOne(Payment, { id }), 'payment', id));
+    return readPayment(em, principal, id);
   },
 });

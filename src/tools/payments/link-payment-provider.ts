@@ -1,10 +1,10 @@
 /** link_payment_provider: sets which payment provider a shop charges through (merchant:admin). */
 import { z } from 'zod';
-import { requireShop } from '../../orchestrator/access.ts';
+import { requireShop } from '../../domain/catalog/access.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { PROVIDER_NAMES } from '../../payments/provider.ts';
-import { ShopOut } from '../schemas.ts';
-import { shopOut } from '../serialize.ts';
+import { ShopOut } from '../catalog/schemas.ts';
+import { shopOut } from '../../domain/catalog/serialize.ts';
 
 export const linkPaymentProvider = defineTool({
   name: 'link_payment_provider',

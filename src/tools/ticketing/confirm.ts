@@ -1,10 +1,10 @@
 /** confirm: pays for a held reservation; 200 completed with tickets, 202 while the provider confirms asynchronously. */
 import { z } from 'zod';
-import { AGENT_PURCHASE_ERRORS } from '../../buyers/agent-purchases.ts';
-import { paymentMethodForConfirm } from '../../buyers/instruments.ts';
-import { confirmReservation } from '../../orchestrator/confirmation.ts';
-import type { ToolContext } from '../../orchestrator/context.ts';
-import type { PurchaseView } from '../../orchestrator/purchase-view.ts';
+import { AGENT_PURCHASE_ERRORS } from '../../domain/buyers/agent-purchases.ts';
+import { paymentMethodForConfirm } from '../../domain/buyers/instruments.ts';
+import { confirmReservation } from '../../domain/purchase/confirmation.ts';
+import type { ToolContext } from '../../domain/context.ts';
+import type { PurchaseView } from '../../domain/purchase/purchase-view.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { PurchaseOut } from './schemas.ts';
 
@@ -62,7 +62,7 @@ export const confirm = defineTool({
   idempotency: 'required',
   transactional: false,
   async handler({ id, paymentMethod, instrumentId }, ctx) {
-    // Saved cards and agents (which pay with their permission's card) resolve here: src/buyers/instruments.ts.
+    // Saved cards and agents (which pay with their permission's card) resolve here: src/domain/buyers/instruments.ts.
     const method = await paymentMethodForConfirm(ctx, id, { paymentMethod, instrumentId });
     return withNextStep(await confirmReservation(ctx, id, method), ctx);
   },

@@ -1,9 +1,7 @@
 /** get_order: an order with its tickets (or its refund). */
 import { z } from 'zod';
-import { requireAccess } from '../../orchestrator/purchase-access.ts';
-import { loadOrderView } from '../../orchestrator/purchase-view.ts';
+import { readOrder } from '../../domain/purchase/purchase-view.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
-import { Order } from '../../storage/entities/purchase.ts';
 import { OrderOut } from './schemas.ts';
 
 export const getOrder = defineTool({
@@ -20,7 +18,6 @@ export const getOrder = defineTool({
   http: { method: 'GET', path: '/v1/ticketing/orders/{id}' },
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler({ id }, { em, principal }) {
-    const order = requireAccess(principal, await em.findOne(Order, { id }), 'order', id);
-    return loadOrderView(em, order);
+    return readOrder(em, principal, id);
   },
 });

@@ -1,7 +1,7 @@
 /** get_reservation: a reservation with its order (and tickets) and latest payment; the poll target while a payment is pending. */
 import { z } from 'zod';
-import { loadPurchaseView } from '../../orchestrator/purchase-view.ts';
-import { requireReservation } from '../../orchestrator/reservations.ts';
+import { loadPurchaseView } from '../../domain/purchase/purchase-view.ts';
+import { requireReservation } from '../../domain/purchase/reservations.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { withNextStep } from './confirm.ts';
 import { PurchaseOut } from './schemas.ts';

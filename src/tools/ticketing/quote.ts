@@ -1,11 +1,11 @@
 /** quote: prices a tier for a quantity and checks every restriction; holds nothing. */
 import { z } from 'zod';
-import { AGENT_PURCHASE_ERRORS } from '../../buyers/agent-purchases.ts';
-import { createQuote } from '../../orchestrator/quotes.ts';
-import { quoteView } from '../../orchestrator/purchase-view.ts';
-import { RESTRICTION_ERRORS } from '../../orchestrator/restrictions.ts';
+import { AGENT_PURCHASE_ERRORS } from '../../domain/buyers/agent-purchases.ts';
+import { createQuote } from '../../domain/purchase/quotes.ts';
+import { quoteView } from '../../domain/purchase/purchase-view.ts';
+import { RESTRICTION_ERRORS } from '../../domain/catalog/restrictions.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
-import { CardScheme, CountryCode } from '../schemas.ts';
+import { CardScheme, CountryCode } from '../../kernel/wire.ts';
 import { QuoteOut } from './schemas.ts';
 
 export const quote = defineTool({

@@ -1,6 +1,6 @@
 /** release: gives a held reservation's places back, exactly once. */
 import { z } from 'zod';
-import { releaseReservation } from '../../orchestrator/reservations.ts';
+import { releaseReservation } from '../../domain/purchase/reservations.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { PurchaseOut } from './schemas.ts';
 

@@ -1,9 +1,9 @@
 /** reserve: turns a quote into a hold on its places, with an expiry. */
 import { z } from 'zod';
-import { AGENT_PURCHASE_ERRORS } from '../../buyers/agent-purchases.ts';
-import { reservationView } from '../../orchestrator/purchase-view.ts';
-import { reserveFromQuote } from '../../orchestrator/reservations.ts';
-import { RESTRICTION_ERRORS } from '../../orchestrator/restrictions.ts';
+import { AGENT_PURCHASE_ERRORS } from '../../domain/buyers/agent-purchases.ts';
+import { reservationView } from '../../domain/purchase/purchase-view.ts';
+import { reserveFromQuote } from '../../domain/purchase/reservations.ts';
+import { RESTRICTION_ERRORS } from '../../domain/catalog/restrictions.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { PurchaseOut } from './schemas.ts';
 

@@ -1,6 +1,6 @@
 /** Wire schemas of the purchase spine (ticketing and payments): quotes, reservations, orders, tickets, payments. */
 import { z } from 'zod';
-import { ORDER_STATES, PAYMENT_STATES, RELEASE_REASONS, RESERVATION_STATES } from '../../storage/entities/purchase.ts';
+import { ORDER_STATES, PAYMENT_STATES, RELEASE_REASONS, RESERVATION_STATES } from '../../domain/purchase/purchase-view.ts';
 
 const Minor = z.number().int();
 const Time = z.string().describe('RFC 3339 date-time.');

@@ -2,9 +2,9 @@
 import { z } from 'zod';
 import { MANDATE_RECURRENCES } from '../../mandates/mandate.ts';
 import { MANDATE_VERIFICATION_ERRORS } from '../../mandates/verify-mandate.ts';
-import type { ErrorCode } from '../../orchestrator/errors.ts';
-import { purchaseUnderMandate } from '../../orchestrator/mandate-purchase.ts';
-import { RESTRICTION_ERRORS } from '../../orchestrator/restrictions.ts';
+import type { ErrorCode } from '../../kernel/errors.ts';
+import { purchaseUnderMandate } from '../../domain/purchase/mandate-purchase.ts';
+import { RESTRICTION_ERRORS } from '../../domain/catalog/restrictions.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { purchaseStatus, withNextStep } from '../ticketing/confirm.ts';
 import { PurchaseOut } from '../ticketing/schemas.ts';

@@ -1,16 +1,8 @@
 /** create_webhook: subscribes a URL to a shop's events; the signing secret is returned here once and never again. */
 import { z } from 'zod';
-import { requireShop } from '../../orchestrator/access.ts';
-import { ToolError } from '../../orchestrator/errors.ts';
+import { createWebhookSubscription } from '../../domain/merchants/webhook-subscriptions.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
-import { WebhookSubscription } from '../../storage/entities/webhook.ts';
-import { newId } from '../../storage/ids.ts';
-import { generateSigningSecret } from '../../webhooks/signature.ts';
-import { refuseWebhookUrl, URL_REFUSAL_MESSAGES } from '../../webhooks/url-policy.ts';
-import { EventType, WebhookOut, webhookAuth, webhookOut } from './shared.ts';
-
-/** Live subscriptions one shop may have. */
-export const MAX_WEBHOOKS_PER_SHOP = 16;
+import { EventType, WebhookOut, webhookAuth } from './shared.ts';
 
 export const createWebhook = defineTool({
   name: 'create_webhook',
@@ -35,27 +27,7 @@ export const createWebhook = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   // Not replayable: a stored response would keep the plaintext secret in the idempotency table.
   idempotency: 'none',
-  async handler(input, { em, principal, clock, services }) {
-    const shop = await requireShop(em, principal, input.merchantId);
-    const refusal = refuseWebhookUrl(input.url);
-    if (refusal) throw new ToolError('invalid_webhook_url', URL_REFUSAL_MESSAGES[refusal], { field: 'url', reason: refusal });
-    const live = await em.count(WebhookSubscription, { shopId: shop.id, deletedAt: null });
-    if (live >= MAX_WEBHOOKS_PER_SHOP) {
-      throw new ToolError('webhook_limit_reached', undefined, { limit: MAX_WEBHOOKS_PER_SHOP });
-    }
-    const now = clock.now();
-    const id = newId('webhook', now);
-    const secret = generateSigningSecret();
-    const webhook = em.create(WebhookSubscription, {
-      id,
-      shopId: shop.id,
-      url: new URL(input.url).toString(),
-      events: [...new Set(input.events)],
-      secretSealed: services.webhooks.secrets.seal(secret, id),
-      createdAt: now,
-      deletedAt: null,
-    });
-    await em.flush();
-    return { ...webhookOut(webhook), secret };
+  async handler(input, ctx) {
+    return createWebhookSubscription(ctx, input);
   },
 });

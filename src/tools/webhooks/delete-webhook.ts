@@ -1,8 +1,8 @@
 /** delete_webhook: ends a subscription; deliveries still waiting for an attempt are cancelled. */
 import { z } from 'zod';
+import { deleteWebhookSubscription } from '../../domain/merchants/webhook-subscriptions.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
-import { sql } from '../../storage/database.ts';
-import { requireWebhook, webhookAuth } from './shared.ts';
+import { webhookAuth } from './shared.ts';
 
 export const deleteWebhook = defineTool({
   name: 'delete_webhook',
@@ -17,17 +17,7 @@ export const deleteWebhook = defineTool({
   auth: webhookAuth('merchant:write'),
   http: { method: 'DELETE', path: '/v1/integration/webhooks/{id}' },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  async handler({ id }, { em, principal, clock }) {
-    const webhook = await requireWebhook(em, principal, id);
-    const now = clock.now();
-    webhook.deletedAt = now;
-    await em.flush();
-    const cancelled = await sql(
-      em,
-      `update webhook_deliveries set status = 'cancelled', next_attempt_at = null
-        where subscription_id = ? and status = 'pending' returning id`,
-      [webhook.id],
-    );
-    return { id: webhook.id, deleted: true, cancelledDeliveries: cancelled.length };
+  async handler({ id }, ctx) {
+    return deleteWebhookSubscription(ctx, id);
   },
 });

@@ -1,11 +1,10 @@
 /** list_webhook_deliveries: the delivery log of one webhook, newest first: attempts, outcome and the next retry. */
 import { z } from 'zod';
+import { DELIVERY_STATUSES, listDeliveries } from '../../domain/merchants/webhook-subscriptions.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
-import { sql } from '../../storage/database.ts';
-import { iso, isoOrNull } from '../serialize.ts';
-import { requireWebhook, webhookAuth } from './shared.ts';
+import { webhookAuth } from './shared.ts';
 
-const DeliveryStatus = z.enum(['pending', 'delivered', 'failed', 'cancelled']);
+const DeliveryStatus = z.enum(DELIVERY_STATUSES);
 
 const DeliveryOut = z.object({
   id: z.string(),
@@ -21,21 +20,6 @@ const DeliveryOut = z.object({
   deliveredAt: z.string().nullable(),
   createdAt: z.string(),
 });
-
-interface DeliveryRow {
-  id: string;
-  subscription_id: string;
-  event_id: string;
-  type: string;
-  status: z.infer<typeof DeliveryStatus>;
-  attempts: number;
-  last_status: number | null;
-  last_error: string | null;
-  last_attempt_at: Date | null;
-  next_attempt_at: Date | null;
-  delivered_at: Date | null;
-  created_at: Date;
-}
 
 export const listWebhookDeliveries = defineTool({
   name: 'list_webhook_deliveries',
@@ -56,40 +40,7 @@ export const listWebhookDeliveries = defineTool({
   auth: webhookAuth('merchant:read'),
   http: { method: 'GET', path: '/v1/integration/webhooks/{id}/deliveries' },
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  async handler(input, { em, principal }) {
-    const webhook = await requireWebhook(em, principal, input.id);
-    const limit = input.limit ?? 50;
-    const where = ['d.subscription_id = ?'];
-    const params: unknown[] = [webhook.id];
-    if (input.status) {
-      where.push('d.status = ?');
-      params.push(input.status);
-    }
-    if (input.cursor) {
-      where.push('d.id < ?');
-      params.push(input.cursor);
-    }
-    const rows = await sql<DeliveryRow>(
-      em,
-      `select d.*, e.type from webhook_deliveries d join webhook_events e on e.id = d.event_id
-        where ${where.join(' and ')} order by d.id desc limit ?`,
-      [...params, limit + 1],
-    );
-    const page = rows.slice(0, limit);
-    const deliveries = page.map((d) => ({
-      id: d.id,
-      webhookId: d.subscription_id,
-      eventId: d.event_id,
-      type: d.type,
-      status: d.status,
-      attempts: d.attempts,
-      lastHttpStatus: d.last_status,
-      lastError: d.last_error,
-      lastAttemptAt: isoOrNull(d.last_attempt_at),
-      nextAttemptAt: isoOrNull(d.next_attempt_at),
-      deliveredAt: isoOrNull(d.delivered_at),
-      createdAt: iso(d.created_at),
-    }));
-    return rows.length > limit ? { deliveries, nextCursor: page[page.length - 1]!.id } : { deliveries };
+  async handler(input, ctx) {
+    return listDeliveries(ctx, { ...input, limit: input.limit ?? 50 });
   },
 });

@@ -1,9 +1,8 @@
 /** list_webhooks: a shop's live webhook subscriptions (never their signing secrets). */
 import { z } from 'zod';
-import { requireShop } from '../../orchestrator/access.ts';
+import { listWebhookSubscriptions } from '../../domain/merchants/webhook-subscriptions.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
-import { WebhookSubscription } from '../../storage/entities/webhook.ts';
-import { WebhookOut, webhookAuth, webhookOut } from './shared.ts';
+import { WebhookOut, webhookAuth } from './shared.ts';
 
 export const listWebhooks = defineTool({
   name: 'list_webhooks',
@@ -18,9 +17,7 @@ export const listWebhooks = defineTool({
   auth: webhookAuth('merchant:read'),
   http: { method: 'GET', path: '/v1/integration/webhooks' },
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  async handler({ merchantId }, { em, principal }) {
-    await requireShop(em, principal, merchantId);
-    const rows = await em.find(WebhookSubscription, { shopId: merchantId, deletedAt: null }, { orderBy: { id: 'asc' } });
-    return { webhooks: rows.map(webhookOut) };
+  async handler({ merchantId }, ctx) {
+    return { webhooks: await listWebhookSubscriptions(ctx, merchantId) };
   },
 });

@@ -1,0 +1,93 @@
+/** The whole HTTP surface: generated tool routes, the OpenAPI document, docs, protocol adapters and operations endpoints. */
+import Router from '@koa/router';
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import type { Orchestrator } from './orchestrator/invoke.ts';
+import type { Services } from './domain/context.ts';
+import { buildAcpRouter } from './protocols/acp/router.ts';
+import { ap2Refusal } from './domain/ap2/refusal.ts';
+import { ToolError } from './kernel/errors.ts';
+import { buildBuyerPagesRouter } from './buyer-pages/router.ts';
+import { buildPaymentsRouter } from './rest/provider-routes.ts';
+import { buildA2aRouter } from './protocols/a2a/router.ts';
+import { buildMcpRouter } from './protocols/mcp/http.ts';
+import { buildDevMailRouter, devMailEnabled } from './rest/dev-mail-page.ts';
+import { buildDocsRouter } from './rest/docs-page.ts';
+import { buildOpenApi } from './rest/openapi.ts';
+import { buildToolRouter } from './rest/routes.ts';
+import { sendError } from './http/http.ts';
+
+export interface RestDeps {
+  orchestrator: Orchestrator;
+  services: Services;
+  metrics: Registry;
+  log: Logger;
+}
+
+export function buildRestRouter(deps: RestDeps): Router {
+  const { orchestrator, services, metrics } = deps;
+  const router = new Router();
+  let openapi: { url: string; doc: Record<string, unknown> } | undefined;
+
+  router.get('/v1/openapi.json', (ctx) => {
+    const url = services.publicUrl();
+    if (!openapi || openapi.url !== url) openapi = { url, doc: buildOpenApi(orchestrator.tools, { serverUrl: url }) };
+    ctx.body = openapi.doc;
+  });
+  router.use(buildDocsRouter().routes());
+  if (devMailEnabled(services.config)) router.use(buildDevMailRouter(services.db).routes());
+  router.get('/healthz', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+  router.get('/readyz', async (ctx) => {
+    try {
+      await services.db.execute('select 1');
+      ctx.body = { status: 'ready' };
+    } catch {
+      sendError(ctx, 503, new ToolError('unavailable', 'The database is not reachable.').toBody());
+    }
+  });
+  router.get('/metrics', async (ctx) => {
+    ctx.type = metrics.contentType;
+    ctx.body = await metrics.metrics();
+  });
+
+  router.use(buildPaymentsRouter({ services, log: deps.log }).routes());
+
+  const tools = buildToolRouter(orchestrator);
+  router.use(tools.routes());
+  router.use(tools.allowedMethods({ throw: false }));
+
+  const mcp = buildMcpRouter({ orchestrator, services });
+  router.use(mcp.routes());
+
+  const a2a = buildA2aRouter({ orchestrator, services });
+  router.use(a2a.routes());
+
+  // ACP's REST binding (protocol-shaped paths at the root) over the ACP tools; AP2 is refused, whatever the method.
+  router.use(buildAcpRouter({ orchestrator }).routes());
+  for (const path of ['/v1/ap2', '/v1/ap2/{*rest}']) {
+    router.all(path, (ctx) => {
+      const refusal = ap2Refusal();
+      sendError(ctx, refusal.status, refusal.toBody());
+    });
+  }
+
+  // The service's own buyer pages (sign-in, magic-link landing, agents, saved cards, permissions).
+  router.use(buildBuyerPagesRouter({ services }).routes());
+
+  const known = orchestrator.tools.map((t) => ({
+    method: t.http.method,
+    pattern: new RegExp(`^${t.http.path.replace(/\{\w+\}/g, '[^/]+')}$`),
+  }));
+  router.all('/v1/{*rest}', (ctx) => {
+    const allowed = [...new Set(known.filter((k) => k.pattern.test(ctx.path)).map((k) => k.method))];
+    if (allowed.length) {
+      ctx.set('Allow', allowed.join(', '));
+      sendError(ctx, 405, new ToolError('method_not_allowed', `${ctx.method} is not allowed here; use ${allowed.join(' or ')}.`).toBody());
+      return;
+    }
+    sendError(ctx, 404, new ToolError('route_not_found', `No operation at ${ctx.method} ${ctx.path}.`).toBody());
+  });
+  return router;
+}

@@ -1,0 +1,188 @@
+/**
+ * ACP checkout sessions over the purchase spine: create/update hold the tickets with the spine's own quote
+ * and reserve (same pool counter, same holds, same invariant), cancel releases the hold. A spine refusal the
+ * agent can resolve becomes a session message (status not_ready_for_payment); any other one a flat error.
+ */
+import { LockMode } from '@mikro-orm/core';
+import type { ToolContext } from '../context.ts';
+import { ToolError } from '../../kernel/errors.ts';
+import { ownershipOf, requireAccess } from '../purchase/purchase-access.ts';
+import { createQuote, requireSellableTier } from '../purchase/quotes.ts';
+import { releaseReservation, reserveFromQuote } from '../purchase/reservations.ts';
+import { AcpCheckoutSession, type AcpCheckoutSessionRow } from '../../storage/entities/acp.ts';
+import type { ShopRow, TierRow } from '../../storage/entities/catalog.ts';
+import { newId } from '../../storage/ids.ts';
+import { holdMessage } from './messages.ts';
+import type { AcpItemInput, CancelRequest, CreateRequest, UpdateRequest } from './request-schemas.ts';
+import type { AcpCheckoutSessionOut } from './session-schema.ts';
+import { DIGITAL_OPTION_ID, reservationOf, sessionView, statusOf } from './session-view.ts';
+
+/** Loads a session the caller may see (404 otherwise), optionally locked for a state change. */
+export async function requireSession(ctx: Pick<ToolContext, 'em' | 'principal'>, id: string, lock = false): Promise<AcpCheckoutSessionRow> {
+  const row = await ctx.em.findOne(AcpCheckoutSession, { id }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+  return requireAccess(ctx.principal, row, 'checkout session', id);
+}
+
+export function viewOf(ctx: ToolContext, s: AcpCheckoutSessionRow): Promise<AcpCheckoutSessionOut> {
+  return sessionView(ctx.em, s, ctx.services.publicUrl(), ctx.clock.now());
+}
+
+/** The one item a session holds (one tier per session; its quantity is the documented deviation). */
+function oneItem(items: readonly AcpItemInput[]): { tierId: string; quantity: number } {
+  if (items.length !== 1) {
+    throw new ToolError('invalid_input', 'A checkout session holds exactly one line item (one ticket tier); set its quantity.', {
+      field: 'payload.line_items',
+    });
+  }
+  return { tierId: items[0]!.id, quantity: items[0]!.quantity ?? 1 };
+}
+
+async function sellableTier(ctx: ToolContext, tierId: string): Promise<{ tier: TierRow; shop: ShopRow }> {
+  try {
+    return await requireSellableTier(ctx.em, ctx, tierId);
+  } catch (err) {
+    if (err instanceof ToolError && err.code === 'not_found') {
+      throw new ToolError('not_found', `No ticket tier ${tierId}.`, { tierId, field: 'payload.line_items[0].id' });
+    }
+    throw err;
+  }
+}
+
+const countryOf = (s: AcpCheckoutSessionRow): string | undefined => {
+  const address = (s.fulfillmentDetails as { address?: { country?: string } } | null)?.address;
+  return address?.country ? address.country.trim().toUpperCase() : undefined;
+};
+
+/**
+ * Holds the session's tickets through the spine (quote, then reserve). Refusals the agent can resolve
+ * are kept as session messages; anything else is thrown. A tier that restricts card schemes is held with
+ * its first accepted scheme: the delegated card's real scheme is checked at complete.
+ */
+async function hold(ctx: ToolContext, s: AcpCheckoutSessionRow, tier: TierRow): Promise<void> {
+  try {
+    const quote = await createQuote(ctx, { tierId: tier.id, quantity: s.quantity, country: countryOf(s), scheme: tier.allowedSchemes[0] });
+    const reservation = await reserveFromQuote(ctx, quote.id);
+    s.reservationId = reservation.id;
+    s.messages = [];
+    s.status = 'ready_for_payment';
+  } catch (err) {
+    const message = err instanceof ToolError ? holdMessage(err) : undefined;
+    if (!message) throw err;
+    s.reservationId = null;
+    s.messages = [message];
+    s.status = 'not_ready_for_payment';
+  }
+}
+
+/** Creates a session and holds its tickets (201 even when they cannot be held: the messages say why). */
+export async function createSession(ctx: ToolContext, apiVersion: string, body: CreateRequest): Promise<AcpCheckoutSessionOut> {
+  const { tierId, quantity } = oneItem(body.line_items);
+  const { tier, shop } = await sellableTier(ctx, tierId);
+  if (body.currency.toUpperCase() !== tier.currency) {
+    throw new ToolError('invalid_input', `This merchant sells in ${tier.currency.toLowerCase()}.`, { field: 'payload.currency' });
+  }
+  const now = ctx.clock.now();
+  const owner = ownershipOf(ctx.principal);
+  const s = ctx.em.create(AcpCheckoutSession, {
+    id: newId('checkout', now),
+    shopId: tier.shopId,
+    organizationId: shop.organizationId,
+    ownerKey: owner.ownerKey,
+    buyerId: owner.buyerId,
+    apiVersion,
+    status: 'not_ready_for_payment',
+    currency: tier.currency,
+    tierId,
+    quantity,
+    reservationId: null,
+    orderId: null,
+    buyer: body.buyer ?? null,
+    fulfillmentDetails: body.fulfillment_details ?? null,
+    capabilities: body.capabilities,
+    messages: [],
+    locale: body.locale ?? null,
+    timezone: body.timezone ?? null,
+    orderNotes: body.order_notes ?? null,
+    metadata: body.metadata ?? null,
+    intentTrace: null,
+    paymentTokenId: null,
+    createdAt: now,
+    updatedAt: now,
+    completedAt: null,
+    canceledAt: null,
+  });
+  await ctx.em.flush();
+  await hold(ctx, s, tier);
+  await ctx.em.flush();
+  return viewOf(ctx, s);
+}
+
+/** Refuses a change to a session that is closed or paying. */
+function assertOpen(status: ReturnType<typeof statusOf>, id: string): void {
+  if (status === 'completed' || status === 'canceled') {
+    throw new ToolError('checkout_session_closed', `The checkout session is ${status}; it can no longer change.`, { id, status });
+  }
+  if (status === 'complete_in_progress') throw new ToolError('payment_in_flight', undefined, { id, status });
+}
+
+/**
+ * Applies buyer, fulfillment and item changes. The tickets are held again (the old hold released first)
+ * when the item or quantity changed, the delivery country changed, or there is no live hold.
+ */
+export async function updateSession(ctx: ToolContext, id: string, body: UpdateRequest): Promise<AcpCheckoutSessionOut> {
+  const s = await requireSession(ctx, id, true);
+  const r = await reservationOf(ctx.em, s);
+  assertOpen(statusOf(s, r, ctx.clock.now()), id);
+  body.selected_fulfillment_options?.forEach((o, i) => {
+    if (o.type !== 'digital' || o.option_id !== DIGITAL_OPTION_ID) {
+      throw new ToolError('invalid_input', `Tickets are delivered digitally: select option ${DIGITAL_OPTION_ID}.`, {
+        field: `payload.selected_fulfillment_options[${i}].option_id`,
+      });
+    }
+  });
+  const before = { tierId: s.tierId, quantity: s.quantity, country: countryOf(s) };
+  if (body.buyer) s.buyer = body.buyer;
+  if (body.fulfillment_details) s.fulfillmentDetails = body.fulfillment_details;
+  if (body.order_notes !== undefined) s.orderNotes = body.order_notes;
+  let tier: TierRow | undefined;
+  if (body.line_items) {
+    const item = oneItem(body.line_items);
+    tier = (await sellableTier(ctx, item.tierId)).tier;
+    if (tier.shopId !== s.shopId) {
+      throw new ToolError('invalid_input', 'A checkout session buys from one merchant; start a new session for another.', {
+        field: 'payload.line_items[0].id',
+      });
+    }
+    s.tierId = item.tierId;
+    s.quantity = item.quantity;
+  }
+  const live = r !== null && r.state === 'held' && r.expiresAt > ctx.clock.now();
+  const changed = before.tierId !== s.tierId || before.quantity !== s.quantity || before.country !== countryOf(s);
+  if (changed || !live) {
+    if (r && r.state === 'held') await releaseReservation(ctx, r.id);
+    await hold(ctx, s, tier ?? (await sellableTier(ctx, s.tierId)).tier);
+  }
+  s.updatedAt = ctx.clock.now();
+  await ctx.em.flush();
+  return viewOf(ctx, s);
+}
+
+/** Cancels a session and gives its tickets back; 405 once it is completed or canceled. */
+export async function cancelSession(ctx: ToolContext, id: string, body: CancelRequest): Promise<AcpCheckoutSessionOut> {
+  const s = await requireSession(ctx, id, true);
+  const r = await reservationOf(ctx.em, s);
+  const status = statusOf(s, r, ctx.clock.now());
+  if (status === 'completed' || status === 'canceled') {
+    throw new ToolError('checkout_session_not_cancelable', `The checkout session is already ${status}.`, { id, status });
+  }
+  if (status === 'complete_in_progress') throw new ToolError('payment_in_flight', undefined, { id, status });
+  if (r && r.state === 'held') await releaseReservation(ctx, r.id);
+  const now = ctx.clock.now();
+  s.status = 'canceled';
+  s.canceledAt = now;
+  s.updatedAt = now;
+  s.messages = [];
+  if (body.intent_trace) s.intentTrace = body.intent_trace;
+  await ctx.em.flush();
+  return viewOf(ctx, s);
+}

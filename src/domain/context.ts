@@ -1,0 +1,54 @@
+/** The per-call context a handler and the domain functions it calls receive: who is calling, storage, time, logging and services. */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import type { Clock } from '../kernel/clock.ts';
+import type { Principal } from '../kernel/principal.ts';
+import type { Identity } from '../kernel/identity.ts';
+import type { Config } from '../kernel/config.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import type { TrustList } from '../mandates/trust-list.ts';
+import type { Payments } from '../payments/payments.ts';
+import type { Database } from '../storage/database.ts';
+import type { WebhookDispatcher } from '../webhooks/dispatcher.ts';
+
+/** What the adapter knows about the transport-level request (nothing transport-specific leaks further). */
+export interface RequestInfo {
+  /** The `Origin` header of a browser request, when there was one. */
+  origin?: string;
+  /** Preferred languages, most preferred first (from Accept-Language or an explicit choice). */
+  languages?: string[];
+  /** The surface the call came through. */
+  surface: 'rest' | 'mcp' | 'a2a' | 'internal';
+  /** Extra protocol headers a tool may need (e.g. ACP's API-Version), lower-cased names. */
+  headers?: Record<string, string>;
+}
+
+export interface ToolContext {
+  principal: Principal;
+  /** Inside the tool's transaction when the tool is transactional; otherwise a fresh fork. */
+  em: EntityManager;
+  services: Services;
+  clock: Clock;
+  log: Logger;
+  request: RequestInfo;
+  idempotencyKey: string | undefined;
+}
+
+/** The services a domain function may use; built once by createApp and shared by every call. */
+export interface Services {
+  config: Config;
+  db: Database;
+  clock: Clock;
+  /** The base URL people and agents reach this server at. */
+  publicUrl: () => string;
+  /** Merchant webhooks: the signing-secret box and the dispatcher (fan-out, signed delivery, retries). */
+  webhooks: WebhookDispatcher;
+  /** The signed-mandate trust list: trusted signing networks and their cached JWKS. */
+  mandateTrust: TrustList;
+  /** Payment providers (the sandbox and its settlement dispatcher; `settleDue()` runs one pass). */
+  payments: Payments;
+  /** Buyer identity: signs session JWTs and keys emailed-code HMACs with the server secret. */
+  identity: Identity;
+  /** Outgoing mail: SMTP when SMTP_URL is set, otherwise the development outbox. */
+  mail: Mailer;
+}

@@ -1,0 +1,121 @@
+/**
+ * Applying a payment's outcome to its reservation, inside the caller's transaction (payment row locked):
+ * success completes the order with tickets (re-taking the places when the hold had expired meanwhile,
+ * or owing a refund when they are gone); failure returns the hold (sync decline) or releases it (async).
+ */
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { releaseMandateJti } from '../../mandates/mandate-jtis.ts';
+import { Order, Reservation, Ticket, type OrderRow, type PaymentRow, type ReservationRow } from '../../storage/entities/purchase.ts';
+import { newId, randomToken } from '../../storage/ids.ts';
+import { takePlaces } from './inventory.ts';
+import { ownershipFrom } from './purchase-access.ts';
+import type { PurchaseView } from './purchase-view.ts';
+import { emitPurchaseEvent, releasePlaces } from './reservations.ts';
+
+/** Locks and returns the reservation a payment is for. */
+export async function lockReservationOf(em: EntityManager, payment: PaymentRow): Promise<ReservationRow> {
+  return em.findOneOrFail(Reservation, { id: payment.reservationId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+}
+
+/** Creates the order for a paid reservation; `completed` orders get one ticket per place, each with an unguessable code. */
+export function createOrder(em: EntityManager, r: ReservationRow, payment: PaymentRow, state: 'completed' | 'refunded', now: Date): OrderRow {
+  const order = em.create(Order, {
+    id: newId('order', now),
+    ...ownershipFrom(r),
+    reservationId: r.id,
+    paymentId: payment.id,
+    eventId: r.eventId,
+    tierId: r.tierId,
+    quantity: r.quantity,
+    totalMinor: r.totalMinor,
+    currency: r.currency,
+    state,
+    refundReason: state === 'refunded' ? (payment.refundReason ?? null) : null,
+    createdAt: now,
+    refundedAt: state === 'refunded' ? now : null,
+  });
+  if (state === 'completed') {
+    for (let i = 0; i < r.quantity; i++) {
+      em.create(Ticket, { id: newId('ticket', now), orderId: order.id, tierId: r.tierId, code: randomToken(16), createdAt: now });
+    }
+  }
+  return order;
+}
+
+/**
+ * The provider says the money was taken. Completes the reservation (held or confirming: its places are
+ * still taken; released: re-takes them with the same conditional update when still available). When
+ * the places are gone, the payment is marked `refundDue` and the caller refunds it after commit.
+ */
+export async function applyPaymentSuccess(
+  em: EntityManager,
+  payment: PaymentRow,
+  reference: string,
+  now: Date,
+): Promise<{ refundDue: boolean; view?: PurchaseView }> {
+  if (payment.state === 'succeeded' || payment.state === 'refunded') return { refundDue: false };
+  const r = await lockReservationOf(em, payment);
+  payment.state = 'succeeded';
+  payment.failureCode = null;
+  payment.providerReference ??= reference;
+  payment.updatedAt = now;
+  const owe = async (reason: string) => {
+    payment.refundDue = true;
+    payment.refundReason = reason;
+    await em.flush();
+    return { refundDue: true };
+  };
+  if (r.state === 'completed') return owe('already_completed');
+  if (r.state === 'released' && (await takePlaces(em, r.poolId, r.quantity)) === null) return owe('sold_out');
+  r.state = 'completed';
+  r.releaseReason = null;
+  r.releasedAt = null;
+  r.paymentDeadline = null;
+  r.completedAt = now;
+  r.updatedAt = now;
+  createOrder(em, r, payment, 'completed', now);
+  return { refundDue: false, view: await emitPurchaseEvent(em, 'order.completed', r, now) };
+}
+
+/**
+ * The provider says no. `decline` (a synchronous answer): the reservation goes back to `held` until its
+ * own hold expiry, so the buyer can retry with another method. `release` (an asynchronous event): the
+ * places go back, once. Either way `payment.failed` is emitted, and a declined payment gives back the
+ * signed-mandate jti it spent.
+ */
+export async function applyPaymentFailure(
+  em: EntityManager,
+  payment: PaymentRow,
+  failure: { code: string; reference: string | null; mode: 'decline' | 'release' },
+  now: Date,
+): Promise<PurchaseView | undefined> {
+  if (payment.state !== 'pending') return undefined;
+  const r = await lockReservationOf(em, payment);
+  payment.state = 'failed';
+  payment.failureCode = failure.code;
+  payment.providerReference ??= failure.reference;
+  payment.updatedAt = now;
+  // A provider's decline is definitive: a signed mandate spent on this payment is given back. (An unreachable
+  // provider is not a failure: the payment stays pending and is asked about again, see confirmation.ts.)
+  await releaseMandateJti(em, payment.id);
+  if (r.state === 'confirming' && failure.mode === 'decline') {
+    r.state = 'held';
+    r.expiresAt = r.holdExpiresAt;
+    r.paymentDeadline = null;
+    r.updatedAt = now;
+  } else if (r.state === 'confirming') {
+    await releasePlaces(em, r, 'payment_failed', now);
+    await emitPurchaseEvent(em, 'reservation.released', r, now);
+  }
+  return emitPurchaseEvent(em, 'payment.failed', r, now);
+}
+
+/** The provider will answer later: remember its reference and tell the merchant the order is pending. */
+export async function markPaymentPending(em: EntityManager, payment: PaymentRow, reference: string, now: Date): Promise<PurchaseView | undefined> {
+  payment.providerReference ??= reference;
+  if (payment.state !== 'pending') return undefined;
+  payment.updatedAt = now;
+  const r = await lockReservationOf(em, payment);
+  return emitPurchaseEvent(em, 'order.pending', r, now);
+}

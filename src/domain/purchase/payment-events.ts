@@ -1,0 +1,43 @@
+/**
+ * Applying a verified provider event: each event id is applied at most once (provider_events has a
+ * unique key), in one transaction with the payment row locked; an owed refund is made after commit.
+ */
+import { LockMode } from '@mikro-orm/core';
+import type { ProviderEvent, ProviderName } from '../../payments/provider.ts';
+import { sql } from '../../storage/database.ts';
+import { Payment } from '../../storage/entities/purchase.ts';
+import { applyPaymentFailure, applyPaymentSuccess } from './orders.ts';
+import { refundOwedPayment, type SpineDeps } from './refunds.ts';
+import { describeError } from '../../kernel/errors.ts';
+
+export type EventOutcome = 'applied' | 'duplicate' | 'unknown_payment';
+
+export async function applyProviderEvent(deps: SpineDeps, provider: ProviderName, event: ProviderEvent): Promise<EventOutcome> {
+  const now = deps.clock.now();
+  const result = await deps.db.transaction(async (em) => {
+    const payment = await em.findOne(Payment, { id: event.paymentId, provider }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!payment || (payment.providerReference && payment.providerReference !== event.reference)) {
+      return { outcome: 'unknown_payment' as const, refundDue: false };
+    }
+    const fresh = await sql(
+      em,
+      'insert into provider_events (provider, id, type, payment_id, received_at) values (?, ?, ?, ?, ?) on conflict do nothing returning id',
+      [provider, event.id, event.type, payment.id, now],
+    );
+    if (fresh.length === 0) return { outcome: 'duplicate' as const, refundDue: false };
+    if (event.type === 'payment.succeeded') {
+      const { refundDue } = await applyPaymentSuccess(em, payment, event.reference, now);
+      return { outcome: 'applied' as const, refundDue };
+    }
+    const code = event.failureCode ?? 'payment_declined';
+    await applyPaymentFailure(em, payment, { code, reference: event.reference, mode: 'release' }, now);
+    return { outcome: 'applied' as const, refundDue: false };
+  });
+  if (result.outcome === 'unknown_payment') deps.log.warn({ provider, event: event.id }, 'provider event for an unknown payment ignored');
+  if (result.refundDue) {
+    await refundOwedPayment(deps, event.paymentId).catch((err: unknown) => {
+      deps.log.error({ paymentId: event.paymentId, err: describeError(err) }, 'refund failed; will retry');
+    });
+  }
+  return result.outcome;
+}

@@ -1,0 +1,138 @@
+/** Row → wire views of the purchase objects, shared by the tools and the webhook events they emit. */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import {
+  Order,
+  Payment,
+  Ticket,
+  type OrderRow,
+  type PaymentRow,
+  type QuoteRow,
+  type ReservationRow,
+  type TicketRow,
+} from '../../storage/entities/purchase.ts';
+
+import type { Principal } from '../../kernel/principal.ts';
+import { iso, isoOrNull } from '../../kernel/wire.ts';
+import { requireAccess } from './purchase-access.ts';
+
+/** The purchase states, re-exported for the wire schemas of the tools. */
+export { ORDER_STATES, PAYMENT_STATES, RELEASE_REASONS, RESERVATION_STATES } from '../../storage/entities/purchase.ts';
+
+export function quoteView(q: QuoteRow) {
+  return {
+    quoteId: q.id,
+    merchantId: q.shopId,
+    eventId: q.eventId,
+    tierId: q.tierId,
+    poolId: q.poolId,
+    quantity: q.quantity,
+    country: q.country ?? null,
+    scheme: q.scheme ?? null,
+    unitPriceMinor: q.unitPriceMinor,
+    subtotalMinor: q.unitPriceMinor * q.quantity,
+    feesMinor: q.feesMinor,
+    totalMinor: q.totalMinor,
+    currency: q.currency,
+    expiresAt: iso(q.expiresAt),
+    createdAt: iso(q.createdAt),
+  };
+}
+
+export function reservationView(r: ReservationRow, orderId: string | null = null) {
+  return {
+    id: r.id,
+    merchantId: r.shopId,
+    eventId: r.eventId,
+    tierId: r.tierId,
+    poolId: r.poolId,
+    quoteId: r.quoteId,
+    quantity: r.quantity,
+    unitPriceMinor: r.unitPriceMinor,
+    feesMinor: r.feesMinor,
+    totalMinor: r.totalMinor,
+    currency: r.currency,
+    state: r.state,
+    releaseReason: r.releaseReason ?? null,
+    expiresAt: iso(r.expiresAt),
+    paymentDeadline: isoOrNull(r.paymentDeadline),
+    orderId,
+    createdAt: iso(r.createdAt),
+    updatedAt: iso(r.updatedAt),
+  };
+}
+
+export function paymentView(p: PaymentRow) {
+  return {
+    id: p.id,
+    merchantId: p.shopId,
+    reservationId: p.reservationId,
+    attempt: p.attempt,
+    provider: p.provider,
+    paymentMethod: p.paymentMethod,
+    scheme: p.scheme,
+    amountMinor: p.amountMinor,
+    currency: p.currency,
+    state: p.state,
+    failureCode: p.failureCode ?? null,
+    providerReference: p.providerReference ?? null,
+    refundDue: p.refundDue,
+    createdAt: iso(p.createdAt),
+    updatedAt: iso(p.updatedAt),
+    refundedAt: isoOrNull(p.refundedAt),
+  };
+}
+
+export function orderView(o: OrderRow, tickets: readonly TicketRow[]) {
+  return {
+    id: o.id,
+    merchantId: o.shopId,
+    reservationId: o.reservationId,
+    paymentId: o.paymentId,
+    eventId: o.eventId,
+    tierId: o.tierId,
+    quantity: o.quantity,
+    totalMinor: o.totalMinor,
+    currency: o.currency,
+    state: o.state,
+    refundReason: o.refundReason ?? null,
+    tickets: tickets.map((t) => ({ id: t.id, code: t.code, tierId: t.tierId })),
+    createdAt: iso(o.createdAt),
+    refundedAt: isoOrNull(o.refundedAt),
+  };
+}
+
+export type ReservationView = ReturnType<typeof reservationView>;
+export type PaymentView = ReturnType<typeof paymentView>;
+export type OrderView = ReturnType<typeof orderView>;
+
+/** A reservation with its order (when there is one) and its latest payment attempt (when there is one). */
+export interface PurchaseView {
+  reservation: ReservationView;
+  order?: OrderView;
+  payment?: PaymentView;
+}
+
+/** Loads the order and the latest payment of a reservation and builds the view. */
+export async function loadPurchaseView(em: EntityManager, r: ReservationRow): Promise<PurchaseView> {
+  const order = await em.findOne(Order, { reservationId: r.id });
+  const [payment] = await em.find(Payment, { reservationId: r.id }, { orderBy: { attempt: 'desc' }, limit: 1 });
+  const view: PurchaseView = { reservation: reservationView(r, order?.id ?? null) };
+  if (order) view.order = await loadOrderView(em, order);
+  if (payment) view.payment = paymentView(payment);
+  return view;
+}
+
+export async function loadOrderView(em: EntityManager, order: OrderRow): Promise<OrderView> {
+  const tickets = await em.find(Ticket, { orderId: order.id }, { orderBy: { id: 'asc' } });
+  return orderView(order, tickets);
+}
+
+/** A payment the principal may see, as its view; otherwise `not_found`. */
+export async function readPayment(em: EntityManager, principal: Principal, id: string): Promise<PaymentView> {
+  return paymentView(requireAccess(principal, await em.findOne(Payment, { id }), 'payment', id));
+}
+
+/** An order the principal may see, with its tickets; otherwise `not_found`. */
+export async function readOrder(em: EntityManager, principal: Principal, id: string): Promise<OrderView> {
+  return loadOrderView(em, requireAccess(principal, await em.findOne(Order, { id }), 'order', id));
+}

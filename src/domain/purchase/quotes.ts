@@ -1,0 +1,72 @@
+/** Quotes: price a tier for a quantity and check every restriction; holds nothing. */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Shop, Tier, type ShopRow, type TierRow } from '../../storage/entities/catalog.ts';
+import { Quote, type QuoteRow } from '../../storage/entities/purchase.ts';
+import { newId } from '../../storage/ids.ts';
+import { mayAccessShop } from '../catalog/access.ts';
+import type { ToolContext } from '../context.ts';
+import { ToolError } from '../../kernel/errors.ts';
+import { availableIn } from './inventory.ts';
+import { authorizePurchase, ownershipOf } from './purchase-access.ts';
+import { checkRestrictions } from '../catalog/restrictions.ts';
+
+/** How long a quote may be turned into a reservation. */
+export const QUOTE_TTL_MS = 15 * 60 * 1000;
+/** Amounts are stored as 32-bit integers; a total beyond this is refused. */
+export const MAX_TOTAL_MINOR = 2_000_000_000;
+
+export interface QuoteInput {
+  tierId: string;
+  quantity: number;
+  country?: string | undefined;
+  scheme?: string | undefined;
+}
+
+/** A tier and its live shop, when the principal may buy from that shop; otherwise `not_found`. */
+export async function requireSellableTier(
+  em: EntityManager,
+  ctx: Pick<ToolContext, 'principal'>,
+  tierId: string,
+): Promise<{ tier: TierRow; shop: ShopRow }> {
+  const tier = await em.findOne(Tier, { id: tierId });
+  const shop = tier ? await em.findOne(Shop, { id: tier.shopId, deletedAt: null }) : null;
+  if (!tier || !shop || (ctx.principal.kind !== 'agent' && !mayAccessShop(ctx.principal, shop))) {
+    throw new ToolError('not_found', `No tier ${tierId}.`, { tierId });
+  }
+  return { tier, shop };
+}
+
+/** Prices `quantity` places of a tier (fees = shop fee per ticket × quantity) and stores a single-use quote. */
+export async function createQuote(ctx: ToolContext, input: QuoteInput): Promise<QuoteRow> {
+  const { em, clock } = ctx;
+  const now = clock.now();
+  const { tier, shop } = await requireSellableTier(em, ctx, input.tierId);
+  checkRestrictions(tier, input, now);
+  const available = await availableIn(em, tier.poolId);
+  if (available < input.quantity) throw new ToolError('sold_out', undefined, { available, requested: input.quantity });
+  const feesMinor = shop.feePerTicketMinor * input.quantity;
+  const totalMinor = tier.priceMinor * input.quantity + feesMinor;
+  if (totalMinor > MAX_TOTAL_MINOR) throw new ToolError('invalid_input', 'The total is too large for one purchase.', { field: 'quantity' });
+  await authorizePurchase(ctx, { shop, amountMinor: totalMinor, currency: tier.currency, stage: 'quote' });
+  const quote = em.create(Quote, {
+    id: newId('quote', now),
+    shopId: shop.id,
+    organizationId: shop.organizationId,
+    ...ownershipOf(ctx.principal),
+    eventId: tier.eventId,
+    tierId: tier.id,
+    poolId: tier.poolId,
+    quantity: input.quantity,
+    country: input.country ?? null,
+    scheme: input.scheme ?? null,
+    unitPriceMinor: tier.priceMinor,
+    feesMinor,
+    totalMinor,
+    currency: tier.currency,
+    reservationId: null,
+    expiresAt: new Date(now.getTime() + QUOTE_TTL_MS),
+    createdAt: now,
+  });
+  await em.flush();
+  return quote;
+}

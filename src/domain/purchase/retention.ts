@@ -1,0 +1,29 @@
+/**
+ * Housekeeping run by the sweeper: deletes records past their purpose, in bounded batches, so tables
+ * do not grow forever. Idempotency keys live 24 hours (contract.md); a spent mandate jti is kept a day
+ * past its mandate's expiry (an expired mandate is refused as expired before its jti is looked at).
+ */
+import type { Database } from '../../storage/database.ts';
+import { IDEMPOTENCY_TTL_MS } from '../../storage/idempotency-store.ts';
+
+export const RETENTION_BATCH = 1000;
+const MANDATE_JTI_GRACE_MS = 24 * 60 * 60 * 1000;
+
+export interface RetentionReport {
+  idempotencyKeys: number;
+  mandateJtis: number;
+}
+
+/** Deletes up to `limit` rows of each kind that are past their retention at `now`. */
+export async function pruneExpired(db: Database, now: Date, limit = RETENTION_BATCH): Promise<RetentionReport> {
+  const keys = await db.execute(
+    `delete from idempotency_keys where ctid in (
+       select ctid from idempotency_keys where created_at < ? and state = 'done' limit ?) returning 1`,
+    [new Date(now.getTime() - IDEMPOTENCY_TTL_MS), limit],
+  );
+  const jtis = await db.execute(
+    'delete from mandate_jtis where ctid in (select ctid from mandate_jtis where expires_at < ? limit ?) returning 1',
+    [new Date(now.getTime() - MANDATE_JTI_GRACE_MS), limit],
+  );
+  return { idempotencyKeys: keys.length, mandateJtis: jtis.length };
+}

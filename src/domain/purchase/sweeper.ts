@@ -1,0 +1,83 @@
+/**
+ * The hold sweeper: releases reservations whose `expiresAt` has passed (held ones at their hold expiry,
+ * confirming ones at their payment deadline), giving their places back exactly once and emitting
+ * `reservation.expired`. Rows are claimed with FOR UPDATE SKIP LOCKED, so several server processes on
+ * one database never release the same hold twice. A swept confirming reservation keeps its payment
+ * pending: the provider's late event then re-takes the places or refunds (see orders.ts).
+ */
+import { Reservation } from '../../storage/entities/purchase.ts';
+import { sql } from '../../storage/database.ts';
+import { returnPlaces } from './inventory.ts';
+import { Periodic } from '../../kernel/periodic.ts';
+import { retryOwedRefunds, type SpineDeps } from './refunds.ts';
+import { pruneExpired } from './retention.ts';
+import { reconcileUnknownPayments } from './confirmation.ts';
+import { emitPurchaseEvent } from './reservations.ts';
+
+export const SWEEP_BATCH = 500;
+
+export interface SweepReport {
+  /** Ids of the reservations released by this pass. */
+  released: string[];
+}
+
+export class HoldSweeper {
+  private readonly deps: SpineDeps;
+  private readonly loop: Periodic;
+
+  constructor(deps: SpineDeps) {
+    this.deps = deps;
+    this.loop = new Periodic('hold-sweeper', deps.log);
+  }
+
+  /** Releases up to `limit` reservations expired at `now`, in one short transaction. */
+  sweepExpiredHolds(now: Date = this.deps.clock.now(), limit: number = SWEEP_BATCH): Promise<SweepReport> {
+    return this.loop.exclusive(() => this.sweep(now, limit));
+  }
+
+  /** Asks the provider again about payments whose outcome is unknown; returns how many were resolved. */
+  reconcilePayments(now: Date = this.deps.clock.now()): Promise<number> {
+    return this.loop.exclusive(() => reconcileUnknownPayments(this.deps, now));
+  }
+
+  /** Every `intervalMs` (0: off): sweep expired holds, retry owed refunds, reconcile unknown payment outcomes, prune expired records. */
+  start(intervalMs: number): void {
+    this.loop.start(intervalMs, async () => {
+      const now = this.deps.clock.now();
+      const { released } = await this.sweep(now, SWEEP_BATCH);
+      await retryOwedRefunds(this.deps);
+      await reconcileUnknownPayments(this.deps, now);
+      await pruneExpired(this.deps.db, now);
+      return released.length === SWEEP_BATCH;
+    });
+  }
+
+  stop(): Promise<void> {
+    return this.loop.stop();
+  }
+
+  private sweep(now: Date, limit: number): Promise<SweepReport> {
+    return this.deps.db.transaction(async (em) => {
+      const rows = await sql<{ id: string; pool_id: string; quantity: number }>(
+        em,
+        `with due as (
+           select id from reservations
+            where state in ('held', 'confirming') and expires_at <= ?
+            order by expires_at limit ? for update skip locked)
+         update reservations r
+            set state = 'released', release_reason = 'expired', released_at = ?, updated_at = ?, payment_deadline = null
+           from due where r.id = due.id
+         returning r.id, r.pool_id, r.quantity`,
+        [now, limit, now, now],
+      );
+      const perPool = new Map<string, number>();
+      for (const row of rows) perPool.set(row.pool_id, (perPool.get(row.pool_id) ?? 0) + row.quantity);
+      for (const poolId of [...perPool.keys()].sort()) await returnPlaces(em, poolId, perPool.get(poolId)!);
+      if (rows.length) {
+        const released = await em.find(Reservation, { id: { $in: rows.map((r) => r.id) } }, { orderBy: { id: 'asc' } });
+        for (const r of released) await emitPurchaseEvent(em, 'reservation.expired', r, now);
+      }
+      return { released: rows.map((r) => r.id) };
+    });
+  }
+}

@@ -1,0 +1,44 @@
+/** Small HTTP helpers shared by the REST, MCP and A2A routes: credentials, request info, error bodies. */
+import type { Context } from 'koa';
+import type { RequestInfo } from '../domain/context.ts';
+import type { ErrorBody } from '../kernel/errors.ts';
+
+/** The bearer credential of a request, without the scheme; undefined when absent. */
+export function bearerOf(ctx: Context): string | undefined {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('authorization'));
+  return m?.[1];
+}
+
+function languagesOf(header: string): string[] {
+  return header
+    .split(',')
+    .map((part) => {
+      const [tag, ...params] = part.trim().split(';');
+      const q = params.map((p) => /^q=([\d.]+)$/.exec(p.trim())?.[1]).find(Boolean);
+      return { tag: (tag ?? '').trim(), q: q ? Number(q) : 1 };
+    })
+    .filter((l) => l.tag && l.tag !== '*' && l.q > 0)
+    .sort((a, b) => b.q - a.q)
+    .map((l) => l.tag);
+}
+
+export function requestInfo(ctx: Context, surface: RequestInfo['surface']): RequestInfo {
+  const headers: Record<string, string> = {};
+  for (const name of ['api-version', 'user-agent']) {
+    const v = ctx.get(name);
+    if (v) headers[name] = v;
+  }
+  const info: RequestInfo = { surface, headers, languages: languagesOf(ctx.get('accept-language')) };
+  const origin = ctx.get('origin');
+  if (origin) info.origin = origin;
+  return info;
+}
+
+/** Writes an error body with its status; 429 and in-flight 409 carry a matching Retry-After header. */
+export function sendError(ctx: Context, status: number, error: ErrorBody): void {
+  ctx.status = status;
+  const retry = error.retryAfter;
+  if (retry !== undefined) ctx.set('Retry-After', String(retry));
+  if (status === 401) ctx.set('WWW-Authenticate', 'Bearer');
+  ctx.body = error;
+}

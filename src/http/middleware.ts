@@ -1,0 +1,68 @@
+/** Cross-cutting HTTP middleware: the last-resort error guard, rate limiting and request metrics. */
+import type { Context, Next } from 'koa';
+import type { Logger } from 'pino';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { Counter, Histogram, type Registry } from 'prom-client';
+import { sha256Hex } from '../kernel/canonical-json.ts';
+import { describeError, ToolError } from '../kernel/errors.ts';
+import { bearerOf, sendError } from './http.ts';
+
+/** Anything that escapes a route becomes a generic 500 body; the cause is logged without its stack. */
+export function errorGuard(log: Logger) {
+  return async (ctx: Context, next: Next) => {
+    try {
+      await next();
+    } catch (err) {
+      const e = err instanceof ToolError ? err : new ToolError('internal_error');
+      if (!(err instanceof ToolError)) {
+        log.error({ path: ctx.path, err: describeError(err) }, 'unhandled error');
+      }
+      sendError(ctx, e.status, e.toBody());
+    }
+  };
+}
+
+/** Per-credential (or per-address) request budget; over it, 429 `rate_limited` with Retry-After. */
+export function rateLimit(perMinute: number) {
+  const limiter = new RateLimiterMemory({ points: perMinute, duration: 60 });
+  return async (ctx: Context, next: Next) => {
+    const bearer = bearerOf(ctx);
+    const key = bearer ? `b:${sha256Hex(bearer).slice(0, 32)}` : `ip:${ctx.ip}`;
+    try {
+      await limiter.consume(key);
+    } catch (res) {
+      if (!(res instanceof RateLimiterRes)) throw res;
+      const retryAfter = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+      sendError(ctx, 429, new ToolError('rate_limited', undefined, undefined, retryAfter).toBody());
+      return;
+    }
+    await next();
+  };
+}
+
+/** Request counts and latency by matched route, on the app's own registry. */
+export function httpMetrics(registry: Registry) {
+  const requests = new Counter({
+    name: 'tessera_http_requests_total',
+    help: 'HTTP requests by method, route and status.',
+    labelNames: ['method', 'route', 'status'],
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'tessera_http_request_duration_seconds',
+    help: 'HTTP request latency by method and route.',
+    labelNames: ['method', 'route'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+  return async (ctx: Context, next: Next) => {
+    const end = latency.startTimer();
+    try {
+      await next();
+    } finally {
+      const route = (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
+      end({ method: ctx.method, route });
+      requests.inc({ method: ctx.method, route, status: String(ctx.status) });
+    }
+  };
+}

@@ -1,0 +1,39 @@
+/** Credential formats: opaque token prefixes, how tokens are hashed at rest, and the session JWTs the server signs. */
+import { SignJWT } from 'jose';
+import { sha256Hex } from './canonical-json.ts';
+import type { Clock } from './clock.ts';
+import type { Role } from './principal.ts';
+
+export const API_KEY_PREFIX = 'tsk_';
+export const AGENT_TOKEN_PREFIX = 'tag_';
+/** The `iss` of every session JWT this server signs. */
+export const SESSION_ISSUER = 'tessera';
+
+/** Session claims the server signs; `typ` selects the principal kind. */
+export type SessionClaims =
+  | { typ: 'console'; sub: string; org: string; role: Role }
+  | { typ: 'staff'; sub: string }
+  | { typ: 'buyer'; sub: string; sid: string; mode: 'bounded' | 'full'; mid: string | null; att?: boolean; lng?: string };
+
+/** Tokens are stored only as this hash (SHA-256, hex), never in clear. */
+export function hashToken(token: string): string {
+  return sha256Hex(token);
+}
+
+/** The HS256 key session JWTs are signed and verified with, from the server secret. */
+export function sessionKey(secret: string): Uint8Array {
+  return new TextEncoder().encode(secret);
+}
+
+/** Signs a session JWT valid for `ttlSeconds` from the clock's now. */
+export async function signSession(key: Uint8Array, clock: Clock, claims: SessionClaims, ttlSeconds: number): Promise<string> {
+  const now = Math.floor(clock.now().getTime() / 1000);
+  const { sub, ...rest } = claims;
+  return new SignJWT(rest)
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(sub)
+    .setIssuer(SESSION_ISSUER)
+    .setIssuedAt(now)
+    .setExpirationTime(now + ttlSeconds)
+    .sign(key);
+}

@@ -1,0 +1,16 @@
+/** Wire primitives every layer may use: identifiers, money in minor units, RFC 3339 times, country and card-scheme codes. */
+import { z } from 'zod';
+
+export const Id = (prefix: string) =>
+  z.string().regex(new RegExp(`^${prefix}_[0-9a-z]{10,40}$`), `must be an identifier starting with ${prefix}_`);
+
+export const Currency = z.string().regex(/^[A-Z]{3}$/, 'must be an upper-case ISO 4217 code').describe('ISO 4217 currency, upper case.');
+export const Minor = z.number().int().min(0).max(100_000_000).describe('Amount in minor units (cents).');
+export const DateTime = z.iso.datetime({ offset: true }).describe('RFC 3339 date-time.');
+export const CountryCode = z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code, upper case');
+export const CARD_SCHEMES = ['visa', 'mastercard', 'amex', 'discover', 'jcb', 'unionpay', 'diners'] as const;
+export const CardScheme = z.enum(CARD_SCHEMES);
+
+/** A time on the wire: an RFC 3339 UTC string. */
+export const iso = (d: Date): string => new Date(d).toISOString();
+export const isoOrNull = (d: Date | null | undefined): string | null => (d ? iso(d) : null);

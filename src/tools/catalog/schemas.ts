@@ -1,0 +1,55 @@
+/** Wire schemas of catalog objects (shops, pools, events, tiers), shared by the catalog and integration tools. */
+import { z } from 'zod';
+
+export const ShopOut = z.object({
+  id: z.string(),
+  organizationId: z.string(),
+  name: z.string(),
+  currency: z.string(),
+  discoverable: z.boolean(),
+  embedOrigins: z.array(z.string()),
+  holdMinutes: z.number().int(),
+  feePerTicketMinor: z.number().int(),
+  paymentProvider: z.string(),
+  createdAt: z.string(),
+});
+
+/** Spec §2.1: the Pool object; `availableCount` is the live oversell arbiter. */
+export const PoolOut = z.looseObject({
+  id: z.string(),
+  merchantId: z.string(),
+  eventId: z.string().optional(),
+  title: z.string().optional(),
+  capacity: z.number().int(),
+  availableCount: z.number().int(),
+  authority: z.string().optional(),
+  createdAt: z.string().optional(),
+});
+
+export const TierOut = z.object({
+  id: z.string(),
+  merchantId: z.string(),
+  eventId: z.string(),
+  poolId: z.string(),
+  name: z.string(),
+  priceMinor: z.number().int(),
+  currency: z.string(),
+  onSaleStart: z.string().nullable(),
+  onSaleEnd: z.string().nullable(),
+  maxQtyPerPurchase: z.number().int().nullable(),
+  sellable: z.boolean(),
+  allowedGeos: z.array(z.string()),
+  allowedSchemes: z.array(z.string()),
+  availableCount: z.number().int().describe('Live places left in the tier’s pool.'),
+  createdAt: z.string(),
+});
+
+export const EventOut = z.object({
+  id: z.string(),
+  merchantId: z.string(),
+  title: z.string(),
+  venue: z.string().nullable(),
+  startsAt: z.string(),
+  endsAt: z.string().nullable(),
+  createdAt: z.string(),
+});
