@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import type { Config } from './kernel/config.ts';
 import { Identity } from './kernel/identity.ts';
+import { loadCatalogs } from './i18n/i18n.ts';
 import { createLogger } from './log.ts';
 import { Mailer } from './mail/mailer.ts';
 import { TrustList, trustListLocation } from './mandates/trust-list.ts';
@@ -57,7 +58,7 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
   const authenticator = new Authenticator(secret, db, clock, () => baseUrl);
   const identity = new Identity(secret, (claims, ttl) => authenticator.sign(claims, ttl));
   const mail = new Mailer({ db, clock, log, smtpUrl: config.smtpUrl, from: config.mailFrom, timeoutMs: config.smtpTimeoutMs });
-  const services: Services = { config, db, clock, publicUrl: () => baseUrl, webhooks, mandateTrust, payments, identity, mail };
+  const services: Services = { config, db, clock, publicUrl: () => baseUrl, webhooks, mandateTrust, payments, identity, mail, catalogs: loadCatalogs() };
   const orchestrator = new Orchestrator({
     tools: TOOLS,
     services,

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { loadCatalogs, type Catalogs } from '../i18n/i18n.ts';
+import type { Catalogs } from '../i18n/i18n.ts';
 import type { Services } from '../domain/context.ts';
 import { requestInfo } from '../http/http.ts';
 import { renderDocument, type PageContext, type PageDefinition } from './layout.ts';
@@ -67,7 +67,7 @@ export function pageLang(ctx: Context, catalogs: Catalogs): string {
 
 export function buildBuyerPagesRouter(deps: { services: Services; catalogs?: Catalogs }): Router {
   const { services } = deps;
-  const catalogs = deps.catalogs ?? loadCatalogs();
+  const catalogs = deps.catalogs ?? services.catalogs;
   const assets = loadAssets();
   const router = new Router();
 

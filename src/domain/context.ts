@@ -5,6 +5,7 @@ import type { Clock } from '../kernel/clock.ts';
 import type { Principal } from '../kernel/principal.ts';
 import type { Identity } from '../kernel/identity.ts';
 import type { Config } from '../kernel/config.ts';
+import type { Catalogs } from '../i18n/i18n.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { TrustList } from '../mandates/trust-list.ts';
 import type { Payments } from '../payments/payments.ts';
@@ -51,4 +52,6 @@ export interface Services {
   identity: Identity;
   /** Outgoing mail: SMTP when SMTP_URL is set, otherwise the development outbox. */
   mail: Mailer;
+  /** The message catalogs of the pages and the e-mails (i18next), loaded once. */
+  catalogs: Catalogs;
 }

@@ -9,17 +9,9 @@ export function bearerOf(ctx: Context): string | undefined {
   return m?.[1];
 }
 
-function languagesOf(header: string): string[] {
-  return header
-    .split(',')
-    .map((part) => {
-      const [tag, ...params] = part.trim().split(';');
-      const q = params.map((p) => /^q=([\d.]+)$/.exec(p.trim())?.[1]).find(Boolean);
-      return { tag: (tag ?? '').trim(), q: q ? Number(q) : 1 };
-    })
-    .filter((l) => l.tag && l.tag !== '*' && l.q > 0)
-    .sort((a, b) => b.q - a.q)
-    .map((l) => l.tag);
+/** The browser's languages, most preferred first (Koa's Accept-Language negotiation; `*` dropped). */
+function languagesOf(ctx: Context): string[] {
+  return ctx.acceptsLanguages().filter((l) => l !== '*');
 }
 
 export function requestInfo(ctx: Context, surface: RequestInfo['surface']): RequestInfo {
@@ -28,7 +20,7 @@ export function requestInfo(ctx: Context, surface: RequestInfo['surface']): Requ
     const v = ctx.get(name);
     if (v) headers[name] = v;
   }
-  const info: RequestInfo = { surface, headers, languages: languagesOf(ctx.get('accept-language')) };
+  const info: RequestInfo = { surface, headers, languages: languagesOf(ctx) };
   const origin = ctx.get('origin');
   if (origin) info.origin = origin;
   return info;

@@ -1,11 +1,12 @@
 /**
- * Message catalogs of the buyer pages (i18next): one JSON file per language in ./locales, English the
- * fallback. A language becomes available by adding its file (de.json, es.json, fr.json, hu.json, pt-BR.json).
+ * Message catalogs (i18next) of the buyer pages and the e-mails: one JSON file per language in ./locales,
+ * English the fallback. Every language's file carries the e-mail strings (`mail`); the pages offer a language
+ * once its file carries every page section English has.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createInstance, type i18n } from 'i18next';
-import { isLang, LANGS, matchLang } from '../mail/templates.ts';
+import { isLang, LANGS, matchLang, type Lang } from './langs.ts';
 
 /** A catalog's messages: nested objects of strings (i18next's JSON v4 format). */
 export type Messages = { [key: string]: string | Messages };
@@ -17,8 +18,10 @@ export const DEFAULT_LANG = 'en';
 const LOCALES_DIR = fileURLToPath(new URL('./locales/', import.meta.url));
 
 export interface Catalogs {
-  /** The languages with a catalog file, English first. */
+  /** The languages the pages are offered in (their catalog covers every page section), English first. */
   readonly langs: readonly string[];
+  /** The translator of an e-mail in `lang` (any of the six languages; a missing key falls back to English). */
+  mailTranslator(lang: Lang): Translate;
   /** The translator for a language (an available one; others fall back to English). */
   translator(lang: string): Translate;
   /** A language's messages merged over English, as the pages' script loads them. */
@@ -44,14 +47,17 @@ export function loadCatalogs(dir: string = LOCALES_DIR): Catalogs {
     if (lang === file || !isLang(lang)) continue;
     resources[lang] = { translation: JSON.parse(readFileSync(`${dir}/${file}`, 'utf8')) as Messages };
   }
-  if (!resources[DEFAULT_LANG]) throw new Error(`The ${DEFAULT_LANG} catalog is missing from ${dir}.`);
-  const langs = [DEFAULT_LANG, ...LANGS.filter((l) => l !== DEFAULT_LANG && resources[l])];
+  const english = resources[DEFAULT_LANG]?.translation;
+  if (!english) throw new Error(`The ${DEFAULT_LANG} catalog is missing from ${dir}.`);
+  const pageSections = Object.keys(english).filter((k) => k !== 'mail');
+  const coversPages = (l: string) => pageSections.every((k) => resources[l]?.translation[k] !== undefined);
+  const langs = [DEFAULT_LANG, ...LANGS.filter((l) => l !== DEFAULT_LANG && coversPages(l))];
   const instance: i18n = createInstance();
   void instance.init({
     resources,
     lng: DEFAULT_LANG,
     fallbackLng: DEFAULT_LANG,
-    supportedLngs: langs,
+    supportedLngs: Object.keys(resources),
     nonExplicitSupportedLngs: false,
     load: 'currentOnly',
     initAsync: false,
@@ -61,9 +67,20 @@ export function loadCatalogs(dir: string = LOCALES_DIR): Catalogs {
   const translators = new Map<string, Translate>();
   const merged = new Map<string, Messages>();
   const resolve = (candidates: readonly (string | null | undefined)[]): string => matchLang(candidates, langs, DEFAULT_LANG);
+  const mailTranslators = new Map<string, Translate>();
   return {
     langs,
     resolve,
+    mailTranslator(lang) {
+      const l = resources[lang] ? lang : DEFAULT_LANG;
+      let t = mailTranslators.get(l);
+      if (!t) {
+        const fixed = instance.getFixedT(l);
+        t = (key, vars) => String(fixed(key, vars ?? {}));
+        mailTranslators.set(l, t);
+      }
+      return t;
+    },
     translator(lang) {
       const l = resolve([lang]);
       let t = translators.get(l);

@@ -60,3 +60,34 @@ test('every error a buyer operation may answer has a translated message', () => 
   for (const tool of TOOLS) if (tool.area === 'buyer') for (const code of tool.errors) codes.add(code);
   assert.deepEqual([...codes].filter((c) => !lookup(EN, `errors.${c}`)), []);
 });
+
+/** Every dotted key of a catalog section, with the `{{variables}}` its string interpolates. */
+function keysWithVars(messages: Messages, prefix = ''): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [k, v] of Object.entries(messages)) {
+    const key = prefix ? `${prefix}.${k}` : k;
+    if (typeof v === 'string') out.set(key, [...v.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort().join(','));
+    else for (const [kk, vv] of keysWithVars(v, key)) out.set(kk, vv);
+  }
+  return out;
+}
+
+test('the e-mail strings are in every language’s catalog with the same keys and variables as English', () => {
+  const en = keysWithVars(EN.mail as Messages);
+  assert.ok(en.size >= 10);
+  for (const lang of ['de', 'es', 'fr', 'hu', 'pt-BR']) {
+    const catalog = JSON.parse(readFileSync(`src/i18n/locales/${lang}.json`, 'utf8')) as Messages;
+    assert.deepEqual(keysWithVars(catalog.mail as Messages), en, lang);
+  }
+});
+
+test('a catalog carrying only the e-mails does not offer its language to the pages, but its e-mails are translated', () => {
+  const c = loadCatalogs();
+  for (const lang of ['de', 'es', 'fr', 'hu', 'pt-BR'] as const) {
+    const catalog = JSON.parse(readFileSync(`src/i18n/locales/${lang}.json`, 'utf8')) as Messages;
+    const coversPages = Object.keys(EN).every((k) => catalog[k] !== undefined);
+    assert.equal(c.langs.includes(lang), coversPages, lang);
+    assert.notEqual(c.mailTranslator(lang)('mail.code.subject'), lookup(EN, 'mail.code.subject'), `${lang} e-mail is translated`);
+  }
+  assert.equal(c.mailTranslator('de')('mail.signIn.bodyForShop', { shop: 'Arena', link: 'L', minutes: 15 }).split('\n')[0], 'Öffnen Sie diesen Link, um sich bei Arena anzumelden:');
+});

@@ -5,7 +5,8 @@
 import type { ToolContext } from '../context.ts';
 import { hashToken } from '../../kernel/tokens.ts';
 import { ToolError } from '../../kernel/errors.ts';
-import { resolveLang, signInMail } from '../../mail/templates.ts';
+import { resolveLang } from '../../i18n/langs.ts';
+import { signInMail } from '../../mail/templates.ts';
 import { sql } from '../../storage/database.ts';
 import { Shop } from '../../storage/entities/catalog.ts';
 import { Buyer } from '../../storage/entities/buyer.ts';
@@ -47,7 +48,7 @@ export async function requestSignInLink(
   });
   const lang = resolveLang([input.lang, buyerLang, ...(ctx.request.languages ?? [])]);
   const link = signInUrl(services.publicUrl(), token, lang);
-  await services.mail.send({ to: email, ...signInMail(lang, link, SIGN_IN_LINK_TTL_MINUTES, shopName) });
+  await services.mail.send({ to: email, ...signInMail(services.catalogs.mailTranslator(lang), link, SIGN_IN_LINK_TTL_MINUTES, shopName) });
   return { sent: true, expiresAt: expiresAt.toISOString() };
 }
 

@@ -8,7 +8,8 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ToolContext } from '../context.ts';
 import { ToolError } from '../../kernel/errors.ts';
-import { codeMail, resolveLang, type CodePurpose } from '../../mail/templates.ts';
+import { resolveLang } from '../../i18n/langs.ts';
+import { codeMail } from '../../mail/templates.ts';
 import { sql } from '../../storage/database.ts';
 import { Buyer, VerificationChallenge } from '../../storage/entities/buyer.ts';
 import { newId } from '../../storage/ids.ts';
@@ -17,7 +18,7 @@ import { throttleMail } from './throttle.ts';
 import { buyerOf } from './sessions.ts';
 
 export const CODE_PURPOSES = ['save_card', 'create_agent', 'grant_permission', 'change_agent_card', 'raise_card_cap'] as const;
-export type { CodePurpose };
+export type CodePurpose = (typeof CODE_PURPOSES)[number];
 export const CODE_TTL_MINUTES = 10;
 export const CODE_MAX_ATTEMPTS = 5;
 
@@ -57,7 +58,7 @@ export async function requestCode(ctx: ToolContext, purpose: CodePurpose): Promi
     return row;
   });
   const lang = resolveLang([principal.lang, buyer.lang, ...(ctx.request.languages ?? [])]);
-  await services.mail.send({ to: buyer.email, ...codeMail(lang, code, purpose, CODE_TTL_MINUTES) });
+  await services.mail.send({ to: buyer.email, ...codeMail(services.catalogs.mailTranslator(lang), code, purpose, CODE_TTL_MINUTES) });
   return { challengeId, expiresAt: expiresAt.toISOString() };
 }
 

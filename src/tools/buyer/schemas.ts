@@ -1,7 +1,7 @@
 /** Wire schemas of the buyer area: sessions, codes, agents, permissions, card setups and saved cards. */
 import { z } from 'zod';
 import { CODE_PURPOSES } from '../../domain/buyers/verification.ts';
-import { LANGS } from '../../mail/templates.ts';
+import { LANGS } from '../../i18n/langs.ts';
 import { DateTime, Id, Minor } from '../../kernel/wire.ts';
 
 export const Lang = z.enum(LANGS).describe('Buyer-page language: en, de, es, fr, hu or pt-BR.');
