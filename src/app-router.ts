@@ -13,6 +13,7 @@ import { buildA2aRouter } from './protocols/a2a/router.ts';
 import { buildMcpRouter } from './protocols/mcp/http.ts';
 import { buildDevMailRouter, devMailEnabled } from './rest/dev-mail-page.ts';
 import { buildDocsRouter } from './rest/docs-page.ts';
+import { buildLandingRouter } from './rest/landing-page.ts';
 import { buildOpenApi } from './rest/openapi.ts';
 import { buildToolRouter } from './rest/routes.ts';
 import { sendError } from './http/http.ts';
@@ -35,7 +36,9 @@ export function buildRestRouter(deps: RestDeps): Router {
     ctx.body = openapi.doc;
   });
   router.use(buildDocsRouter().routes());
-  if (devMailEnabled(services.config)) router.use(buildDevMailRouter(services.db).routes());
+  const devMail = devMailEnabled(services.config);
+  if (devMail) router.use(buildDevMailRouter(services.db).routes());
+  router.use(buildLandingRouter({ devMail }).routes());
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
   });

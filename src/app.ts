@@ -18,6 +18,7 @@ import { Payments } from './payments/payments.ts';
 import type { Services } from './domain/context.ts';
 import { buildRestRouter } from './app-router.ts';
 import { errorGuard, httpMetrics, rateLimit } from './http/middleware.ts';
+import { securityHeaders } from './http/security-headers.ts';
 import type { Database } from './storage/database.ts';
 import { ensureSetting, newSecret } from './storage/settings.ts';
 import { TOOLS } from './tools/index.ts';
@@ -68,6 +69,7 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
   const koa = new Koa({ proxy: false });
+  koa.use(securityHeaders());
   koa.use(errorGuard(log));
   koa.use(httpMetrics(metrics));
   koa.use(rateLimit(config.rateLimitPerMinute));

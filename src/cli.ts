@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createApp } from './app.ts';
+import { devMailEnabled } from './rest/dev-mail-page.ts';
 import { ConfigError, loadConfig, type Config } from './kernel/config.ts';
 import { createLogger } from './log.ts';
 import { bootstrapOrganization } from './domain/merchants/merchants.ts';
@@ -53,7 +54,9 @@ async function serve(config: Config): Promise<void> {
     `  MCP       ${url}/mcp  (Streamable HTTP; stdio: npx tessera mcp)`,
     `  A2A       ${url}/.well-known/agent-card.json`,
     `  Health    ${url}/healthz  ${url}/readyz  ${url}/metrics`,
+    `  Buyers    ${url}/buyer/sign-in`,
   ];
+  if (devMailEnabled(config)) lines.push(`  Mail      ${url}/dev/mail   (no SMTP_URL: sign-in links and codes are kept here; also \`npx tessera mail\`)`);
   if (demo) {
     lines.push(
       '',
@@ -61,7 +64,9 @@ async function serve(config: Config): Promise<void> {
       `  API key   ${demo.apiKey}   (scopes merchant:read, merchant:write, merchant:admin)`,
       `  Shop      ${demo.shopId}`,
       `  Event     ${demo.eventId}   Pool ${demo.poolId}`,
+      `  Tiers     ${demo.tierIds.join('  ')}`,
       `  Try:      curl -H "Authorization: Bearer ${demo.apiKey}" "${url}/v1/integration/pools?merchantId=${demo.shopId}"`,
+      `  Quote:    curl -X POST -H "Authorization: Bearer ${demo.apiKey}" -H 'content-type: application/json' -d '{"tierId":"${demo.tierIds[0]}","quantity":2}' ${url}/v1/ticketing/quotes`,
     );
   }
   process.stdout.write(`${lines.join('\n')}\n`);

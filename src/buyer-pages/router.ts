@@ -19,7 +19,7 @@ const ASSETS_DIR = fileURLToPath(new URL('./assets/', import.meta.url));
 const TYPES: Record<string, string> = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
 const SHOP_ID = /^shop_[0-9a-z]{10,40}$/;
 
-/** Strict CSP: scripts and styles only from this origin (no inline code), frames only the card form, and only framed by our own pages. */
+/** The pages' CSP over the baseline: scripts and styles only from this origin (no inline code), frames only the card form, and only framed by our own pages. */
 function securityHeaders(ctx: Context, services: Services): void {
   let provider = '';
   try {
@@ -41,10 +41,7 @@ function securityHeaders(ctx: Context, services: Services): void {
       "frame-ancestors 'self'",
     ].join('; '),
   );
-  ctx.set('X-Frame-Options', 'SAMEORIGIN');
-  ctx.set('X-Content-Type-Options', 'nosniff');
-  ctx.set('Referrer-Policy', 'no-referrer');
-  ctx.set('Cross-Origin-Opener-Policy', 'same-origin');
+  // The rest of the security headers come from the koa-helmet baseline every response carries.
   ctx.set('Cache-Control', 'no-store');
 }
 
@@ -105,7 +102,6 @@ export function buildBuyerPagesRouter(deps: { services: Services; catalogs?: Cat
       return;
     }
     ctx.set('Cache-Control', 'no-cache');
-    ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.body = { lang, messages: catalogs.messages(lang) };
   });
 
@@ -117,7 +113,6 @@ export function buildBuyerPagesRouter(deps: { services: Services; catalogs?: Cat
     }
     ctx.type = asset.type;
     ctx.set('Cache-Control', 'no-cache');
-    ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.body = asset.body;
   };
   router.get('/buyer/assets/:file', (ctx) => serveAsset(ctx, ctx.params.file ?? ''));
