@@ -67,30 +67,21 @@ export function loadCatalogs(dir: string = LOCALES_DIR): Catalogs {
   const translators = new Map<string, Translate>();
   const merged = new Map<string, Messages>();
   const resolve = (candidates: readonly (string | null | undefined)[]): string => matchLang(candidates, langs, DEFAULT_LANG);
-  const mailTranslators = new Map<string, Translate>();
+  /** One translator per loaded language, made once. */
+  const translatorOf = (l: string): Translate => {
+    let t = translators.get(l);
+    if (!t) {
+      const fixed = instance.getFixedT(l);
+      t = (key, vars) => String(fixed(key, vars ?? {}));
+      translators.set(l, t);
+    }
+    return t;
+  };
   return {
     langs,
     resolve,
-    mailTranslator(lang) {
-      const l = resources[lang] ? lang : DEFAULT_LANG;
-      let t = mailTranslators.get(l);
-      if (!t) {
-        const fixed = instance.getFixedT(l);
-        t = (key, vars) => String(fixed(key, vars ?? {}));
-        mailTranslators.set(l, t);
-      }
-      return t;
-    },
-    translator(lang) {
-      const l = resolve([lang]);
-      let t = translators.get(l);
-      if (!t) {
-        const fixed = instance.getFixedT(l);
-        t = (key, vars) => String(fixed(key, vars ?? {}));
-        translators.set(l, t);
-      }
-      return t;
-    },
+    mailTranslator: (lang) => translatorOf(resources[lang] ? lang : DEFAULT_LANG),
+    translator: (lang) => translatorOf(resolve([lang])),
     messages(lang) {
       const l = resolve([lang]);
       let m = merged.get(l);
