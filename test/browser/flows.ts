@@ -14,23 +14,29 @@ export interface World {
   close(): Promise<void>;
 }
 
-/** A server whose mail goes over SMTP to a loopback mailbox, a merchant's shop, and a headless browser. */
+/**
+ * A headless browser, a server whose mail goes over SMTP to a loopback mailbox, and a merchant's shop. The browser
+ * starts first, so a missing one fails at once; whatever did start is closed when a later step fails, so a failed
+ * `before` leaves nothing running that would keep the test file from ending.
+ */
 export async function startWorld(): Promise<World> {
-  const mail = await startMailbox();
-  const h = await startHarness({ SMTP_URL: mail.url, SMTP_TIMEOUT_MS: '5000' });
-  const browser = await launchBrowser();
-  const m = await h.merchant();
-  return {
-    h,
-    mail,
-    browser,
-    shopId: m.shopId,
-    async close() {
-      await browser.close();
-      await h.close();
-      await mail.close();
-    },
+  const started: (() => Promise<void>)[] = [];
+  const close = async () => {
+    for (const stop of started.reverse()) await stop();
   };
+  try {
+    const browser = await launchBrowser();
+    started.push(() => browser.close());
+    const mail = await startMailbox();
+    started.push(() => mail.close());
+    const h = await startHarness({ SMTP_URL: mail.url, SMTP_TIMEOUT_MS: '5000' });
+    started.push(() => h.close());
+    const m = await h.merchant();
+    return { h, mail, browser, shopId: m.shopId, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
 }
 
 let seq = 0;

@@ -1,8 +1,9 @@
-/** Starts one embedded PostgreSQL for the whole test run; each test file creates its own database on it. */
+/** Starts one embedded PostgreSQL and finds a headless Chromium for the whole test run; each test file creates its own database on it. */
 import { mkdtempSync, rmSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EmbeddedPostgresError, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../src/storage/embedded-postgres.ts';
+import { resolveChromium } from './chromium.ts';
 
 const TEST_SERVER = 'set TESSERA_TEST_DATABASE_URL to a PostgreSQL server whose user may create databases';
 
@@ -31,6 +32,8 @@ export async function globalSetup(): Promise<void> {
     }
     process.env.TESSERA_TEST_DATABASE_URL = handle.url;
   }
+  // Once per run: the browser test files read TESSERA_CHROMIUM ('' when there is none: they fail saying how to get one).
+  process.env.TESSERA_CHROMIUM ??= await resolveChromium();
 }
 
 export async function globalTeardown(): Promise<void> {
