@@ -8,8 +8,11 @@ import { GET_CHROMIUM, resolveChromium } from '../support/chromium.ts';
 
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-/** Upper bound for any single wait; tests wait for selectors and messages, never for fixed time. */
-export const WAIT = 20_000;
+/**
+ * Upper bound for any single wait (an action, a selector, a message, a navigation) on a loaded machine:
+ * a bound, never a sleep; tests wait for what the page shows.
+ */
+export const WAIT = 90_000;
 /** Upper bound for the browser to start: a missing or broken one fails at once, a hung one within this. */
 const LAUNCH_WAIT = 30_000;
 

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { startHarness, type Harness } from '../support/harness.ts';
-import { launchBrowser, WAIT, type TestBrowser } from './browser.ts';
+import { launchBrowser, type TestBrowser } from './browser.ts';
 import { codeIn, startMailbox, type Mailbox, type ReceivedMail } from '../support/smtp.ts';
 
 export interface World {
@@ -69,6 +69,8 @@ export async function signIn(w: World, page: Page, email: string): Promise<void>
   await page.waitForURL(/\/buyer\/agents/);
   await page.locator('#session-who', { hasText: email }).waitFor();
   await page.locator('main[data-ready]').waitFor();
+  // The page announces the sign-in a moment after it is ready; an action before that would have its own status overwritten.
+  await page.locator('#status', { hasText: `You are signed in as ${email}.` }).waitFor();
 }
 
 /** Asks for a code by submitting `form`'s first step, reads it from the e-mail, and types it. */
@@ -97,7 +99,7 @@ export async function saveCard(w: World, page: Page, email: string, cardNumber: 
   const form = page.frameLocator('iframe[title="Card details form from the payment provider"]');
   await form.getByLabel('Card number').fill(cardNumber);
   await form.getByRole('button', { name: 'Use this card' }).click();
-  await page.locator('#save-card-form:not([hidden])').waitFor({ timeout: WAIT });
+  await page.locator('#save-card-form:not([hidden])').waitFor();
   await page.getByLabel('Spending cap per charge').fill(cap);
   await enterEmailedCode(w, page, email, 'card');
   await page.getByRole('button', { name: 'Save card' }).click();
