@@ -146,7 +146,7 @@ test('as root, a cluster the database user cannot reach any more stops start-up 
       const r = spawnSync(process.execPath, [CLI, command], {
         env: { PATH: process.env.PATH ?? '', TESSERA_DATA_DIR: data, LOG_LEVEL: 'silent', PORT: '0' },
         encoding: 'utf8',
-        timeout: 60_000,
+        timeout: 120_000,
       });
       assert.notEqual(r.status, 0);
       assert.match(r.stderr, /cannot reach/);
@@ -162,7 +162,7 @@ test('invalid configuration stops start-up with a message naming the variable', 
   const r = spawnSync(process.execPath, [CLI, 'serve'], {
     env: { PATH: process.env.PATH ?? '', PORT: 'eighty', DATABASE_URL: 'mysql://nope' },
     encoding: 'utf8',
-    timeout: 30_000,
+    timeout: 120_000,
   });
   assert.equal(r.status, 2);
   assert.match(r.stderr, /PORT/);
