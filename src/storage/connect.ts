@@ -17,6 +17,7 @@ export async function connectDatabase(config: Config, log: Logger): Promise<Conn
   if (!url) {
     embedded = await startEmbeddedPostgres(config.dataDir, (line) => log.debug({ postgres: line }, 'embedded postgres'));
     url = embedded.url;
+    for (const notice of embedded.notices) log.info({ clusterDir: embedded.clusterDir }, notice);
     log.info(
       { dataDir: config.dataDir, port: embedded.port },
       embedded.shared ? 'joined the embedded PostgreSQL another Tessera process runs' : 'embedded PostgreSQL started',

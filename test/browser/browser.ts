@@ -1,15 +1,20 @@
-/** Headless Chromium (Debian's /usr/bin/chromium) driven by playwright-core, plus the per-page accessibility check. */
+/** Headless Chromium (found by test/support/chromium.ts) driven by playwright-core, plus the per-page accessibility check. */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { GET_CHROMIUM, resolveChromium } from '../support/chromium.ts';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-/** Upper bound for any single wait; tests wait for selectors and messages, never for fixed time. */
-export const WAIT = 20_000;
+/**
+ * Upper bound for any single wait (an action, a selector, a message, a navigation) on a loaded machine:
+ * a bound, never a sleep; tests wait for what the page shows.
+ */
+export const WAIT = 90_000;
+/** Upper bound for the browser to start: a missing or broken one fails at once, a hung one within this. */
+const LAUNCH_WAIT = 30_000;
 
 export interface TestBrowser {
   context: BrowserContext;
@@ -21,18 +26,29 @@ export interface TestBrowser {
   close(): Promise<void>;
 }
 
+/** Launches the run's Chromium (global setup exports its path; a file run alone finds it here) or fails saying how to get one. */
 export async function launchBrowser(): Promise<TestBrowser> {
-  const profile = mkdtempSync(join(tmpdir(), 'tessera-chromium-'));
-  const shotDir = mkdtempSync(join(tmpdir(), 'tessera-shots-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ARGS,
-    viewport: { width: 1100, height: 900 },
-    locale: 'en-GB',
-    timezoneId: 'UTC',
-  });
+  const executablePath = process.env.TESSERA_CHROMIUM ?? (await resolveChromium());
+  if (!executablePath) throw new Error(`No headless Chromium for the browser tests: ${GET_CHROMIUM}.`);
+  const profile = mkdtempSync(join(tmpdir(), 'tessera-profile-'));
+  let context: BrowserContext;
+  try {
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath,
+      headless: true,
+      args: ARGS,
+      timeout: LAUNCH_WAIT,
+      viewport: { width: 1100, height: 900 },
+      locale: 'en-GB',
+      timezoneId: 'UTC',
+    });
+  } catch (err) {
+    rmSync(profile, { recursive: true, force: true });
+    const why = (err as Error).message.split('\n')[0];
+    throw new Error(`Headless Chromium ${executablePath} did not start (${why}): ${GET_CHROMIUM}.`);
+  }
   context.setDefaultTimeout(WAIT);
+  const shotDir = mkdtempSync(join(tmpdir(), 'tessera-shots-'));
   const problems: string[] = [];
   return {
     context,

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { startHarness, type Harness } from '../support/harness.ts';
-import { launchBrowser, WAIT, type TestBrowser } from './browser.ts';
+import { launchBrowser, type TestBrowser } from './browser.ts';
 import { codeIn, startMailbox, type Mailbox, type ReceivedMail } from '../support/smtp.ts';
 
 export interface World {
@@ -14,23 +14,29 @@ export interface World {
   close(): Promise<void>;
 }
 
-/** A server whose mail goes over SMTP to a loopback mailbox, a merchant's shop, and a headless browser. */
+/**
+ * A headless browser, a server whose mail goes over SMTP to a loopback mailbox, and a merchant's shop. The browser
+ * starts first, so a missing one fails at once; whatever did start is closed when a later step fails, so a failed
+ * `before` leaves nothing running that would keep the test file from ending.
+ */
 export async function startWorld(): Promise<World> {
-  const mail = await startMailbox();
-  const h = await startHarness({ SMTP_URL: mail.url, SMTP_TIMEOUT_MS: '5000' });
-  const browser = await launchBrowser();
-  const m = await h.merchant();
-  return {
-    h,
-    mail,
-    browser,
-    shopId: m.shopId,
-    async close() {
-      await browser.close();
-      await h.close();
-      await mail.close();
-    },
+  const started: (() => Promise<void>)[] = [];
+  const close = async () => {
+    for (const stop of started.reverse()) await stop();
   };
+  try {
+    const browser = await launchBrowser();
+    started.push(() => browser.close());
+    const mail = await startMailbox();
+    started.push(() => mail.close());
+    const h = await startHarness({ SMTP_URL: mail.url, SMTP_TIMEOUT_MS: '5000' });
+    started.push(() => h.close());
+    const m = await h.merchant();
+    return { h, mail, browser, shopId: m.shopId, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
 }
 
 let seq = 0;
@@ -63,6 +69,8 @@ export async function signIn(w: World, page: Page, email: string): Promise<void>
   await page.waitForURL(/\/buyer\/agents/);
   await page.locator('#session-who', { hasText: email }).waitFor();
   await page.locator('main[data-ready]').waitFor();
+  // The page announces the sign-in a moment after it is ready; an action before that would have its own status overwritten.
+  await page.locator('#status', { hasText: `You are signed in as ${email}.` }).waitFor();
 }
 
 /** Asks for a code by submitting `form`'s first step, reads it from the e-mail, and types it. */
@@ -91,7 +99,7 @@ export async function saveCard(w: World, page: Page, email: string, cardNumber: 
   const form = page.frameLocator('iframe[title="Card details form from the payment provider"]');
   await form.getByLabel('Card number').fill(cardNumber);
   await form.getByRole('button', { name: 'Use this card' }).click();
-  await page.locator('#save-card-form:not([hidden])').waitFor({ timeout: WAIT });
+  await page.locator('#save-card-form:not([hidden])').waitFor();
   await page.getByLabel('Spending cap per charge').fill(cap);
   await enterEmailedCode(w, page, email, 'card');
   await page.getByRole('button', { name: 'Save card' }).click();

@@ -34,7 +34,7 @@ test('every environment variable src/kernel/config.ts reads is in the README', (
 
 test('every command and option of `tessera --help` is in the README', () => {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const help = spawnSync(process.execPath, [join(ROOT, 'src', 'cli.ts'), '--help'], { encoding: 'utf8', timeout: 30_000 });
+  const help = spawnSync(process.execPath, [join(ROOT, 'src', 'cli.ts'), '--help'], { encoding: 'utf8', timeout: 120_000 });
   assert.equal(help.status, 0, help.stderr);
   const commands = [...help.stdout.matchAll(/^ {2}([a-z-]+(?: (?:init|draft|sign))?)\b/gm)].map((m) => m[1]!);
   assert.ok(commands.includes('serve') && commands.includes('network sign'), commands.join());

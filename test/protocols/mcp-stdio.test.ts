@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { startHarness, type Harness } from '../support/harness.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const TIMEOUT_MS = 30_000;
+const TIMEOUT_MS = 120_000;
 
 let h: Harness;
 before(async () => {

@@ -11,8 +11,12 @@ export interface ServerProcess {
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
-/** Spawns the server with `env` (DATABASE_URL at least) on a free port and resolves once it prints its URL. */
-export async function startServerProcess(env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
+/**
+ * Spawns the server with `env` (DATABASE_URL at least) on a free port and resolves once it prints its URL. `timeoutMs`
+ * bounds a start on a loaded machine (an embedded PostgreSQL may have to initialise or recover first); a server that
+ * did not start in time is killed, so nothing is left running.
+ */
+export async function startServerProcess(env: Record<string, string>, timeoutMs = 120_000): Promise<ServerProcess> {
   const child = spawn(process.execPath, [join(ROOT, 'src', 'cli.ts'), 'serve'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
@@ -24,7 +28,10 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
     err = (err + d.toString()).slice(-4000);
   });
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${err}`)), timeoutMs);
+    const timer = setTimeout(() => {
+      child.kill('SIGTERM');
+      reject(new Error(`server did not start in ${timeoutMs / 1000} s:\n${err}`));
+    }, timeoutMs);
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /Tessera is running at (\S+)/.exec(out);

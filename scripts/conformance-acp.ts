@@ -1,0 +1,242 @@
+/**
+ * `npm run conformance:acp -- <schema dir>`: starts Tessera (embedded PostgreSQL, or DATABASE_URL), drives the ACP
+ * checkout flow over real HTTP, and validates every request and response body with Ajv (JSON Schema 2020-12)
+ * against the official ACP schemas in <schema dir> (the reference checkout's root, or its json-schema directory).
+ * Prints one summary line; exits non-zero on any invalid body or a broken flow.
+ *
+ * Each check is a `Flow` that sends requests and hands bodies to `check(bundle, def, body, label)`; checking another
+ * schema (the product feed, schema.feed.json) is one more flow in FLOWS.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+const ROOT = join(import.meta.dirname, '..');
+const CLI = join(ROOT, 'src', 'cli.ts');
+const ACP_VERSION = '2026-04-17';
+
+type Bundle = 'schema.agentic_checkout.json' | 'schema.delegate_payment.json' | 'schema.feed.json';
+
+interface Ctx {
+  url: string;
+  apiKey: string;
+  shopId: string;
+  /** Validates `body` against `$defs/<def>` of `bundle`; a failure is counted and printed, not thrown. */
+  check(bundle: Bundle, def: string, body: unknown, label: string): void;
+  /** An ACP call (API-Version, bearer, a fresh Idempotency-Key on POST); throws unless the status is `want`. */
+  acp(method: 'GET' | 'POST', path: string, want: number, body?: unknown, headers?: Record<string, string>): Promise<any>;
+  /** A Tessera REST call with the merchant's key; throws unless the status is `want`. */
+  rest(method: 'GET' | 'POST', path: string, want: number, body?: unknown): Promise<any>;
+}
+type Flow = { name: string; run(ctx: Ctx): Promise<void> };
+
+/** The directory holding the bundles: `<dir>/spec/<version>/json-schema`, or `<dir>` itself. */
+function schemaDir(arg: string | undefined): string {
+  if (!arg) throw new Error('usage: npm run conformance:acp -- <schema dir> (the ACP reference root, or its spec/<version>/json-schema)');
+  const dir = resolve(arg);
+  for (const candidate of [dir, join(dir, 'spec', ACP_VERSION, 'json-schema')]) {
+    if (existsSync(join(candidate, 'schema.agentic_checkout.json'))) return candidate;
+  }
+  throw new Error(`no schema.agentic_checkout.json in ${dir} or ${join(dir, 'spec', ACP_VERSION, 'json-schema')}`);
+}
+
+function validators(dir: string) {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  const ids = new Map<Bundle, string>();
+  return (bundle: Bundle, def: string) => {
+    if (!ids.has(bundle)) {
+      const schema = JSON.parse(readFileSync(join(dir, bundle), 'utf8')) as { $id: string };
+      ajv.addSchema(schema);
+      ids.set(bundle, schema.$id);
+    }
+    const validate = ajv.getSchema(`${ids.get(bundle)}#/$defs/${def}`);
+    if (!validate) throw new Error(`no $defs/${def} in ${bundle}`);
+    return validate;
+  };
+}
+
+const checkoutFlow: Flow = {
+  name: 'checkout: discovery, create, retrieve, update, delegate payment, complete, cancel, errors',
+  async run(c) {
+    const CO = 'schema.agentic_checkout.json';
+    const DP = 'schema.delegate_payment.json';
+    const discovery = await fetch(`${c.url}/.well-known/acp.json`);
+    c.check(CO, 'DiscoveryResponse', await discovery.json(), 'GET /.well-known/acp.json');
+
+    const startsAt = new Date(Date.now() + 30 * 86_400_000).toISOString();
+    const event = await c.rest('POST', '/v1/integration/events', 201, { merchantId: c.shopId, title: 'Conformance Night', startsAt });
+    const pool = await c.rest('POST', '/v1/integration/pools', 201, { merchantId: c.shopId, eventId: event.id, capacity: 10 });
+    const tier = await c.rest('POST', '/v1/integration/tiers', 201, { eventId: event.id, poolId: pool.id, name: 'Floor', priceMinor: 2500 });
+
+    const buyer = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.test' };
+    const createReq = { currency: 'usd', line_items: [{ id: tier.id }], capabilities: { interventions: { supported: ['3ds'] } }, buyer };
+    c.check(CO, 'CheckoutSessionCreateRequest', createReq, 'create request');
+    const created = await c.acp('POST', '/checkout_sessions', 201, createReq);
+    c.check(CO, 'CheckoutSession', created, 'POST /checkout_sessions');
+    c.check(CO, 'CheckoutSession', await c.acp('GET', `/checkout_sessions/${created.id}`, 200), 'GET /checkout_sessions/{id}');
+
+    const updateReq = {
+      fulfillment_details: {
+        name: 'Ada Lovelace',
+        email: 'ada@example.test',
+        address: { name: 'Ada Lovelace', line_one: '1 Analytical St', city: 'London', state: 'LDN', country: 'GB', postal_code: 'N1 1AA' },
+      },
+      selected_fulfillment_options: [{ type: 'digital', option_id: 'digital_tickets', item_ids: [created.line_items[0].id] }],
+    };
+    c.check(CO, 'CheckoutSessionUpdateRequest', updateReq, 'update request');
+    c.check(CO, 'CheckoutSession', await c.acp('POST', `/checkout_sessions/${created.id}`, 200, updateReq), 'POST /checkout_sessions/{id}');
+
+    const total = created.totals.find((t: { type: string }) => t.type === 'total').amount as number;
+    const delegateReq = {
+      payment_method: {
+        type: 'card', card_number_type: 'fpan', virtual: false, number: '4242424242424242', exp_month: '11', exp_year: '2099',
+        name: 'Ada Lovelace', cvc: '123', display_card_funding_type: 'credit', display_last4: '4242', metadata: { issuer: 'sandbox' },
+      },
+      allowance: { reason: 'one_time', max_amount: total, currency: 'usd', checkout_session_id: created.id, merchant_id: c.shopId, expires_at: '2099-01-01T00:00:00Z' },
+      risk_signals: [{ type: 'card_testing', score: 3, action: 'authorized' }],
+      metadata: { source: 'conformance' },
+    };
+    c.check(DP, 'DelegatePaymentRequest', delegateReq, 'delegate_payment request');
+    const token = await c.acp('POST', '/agentic_commerce/delegate_payment', 201, delegateReq);
+    c.check(DP, 'DelegatePaymentResponse', token, 'POST /agentic_commerce/delegate_payment');
+    const refused = await c.acp('POST', '/agentic_commerce/delegate_payment', 400, delegateReq, { 'idempotency-key': '' });
+    c.check(DP, 'Error', refused, 'delegate_payment without an Idempotency-Key');
+
+    const completeReq = { buyer, payment_data: { handler_id: 'card_tokenized', instrument: { type: 'card', credential: { type: 'spt', token: token.id } } } };
+    c.check(CO, 'CheckoutSessionCompleteRequest', completeReq, 'complete request');
+    const done = await c.acp('POST', `/checkout_sessions/${created.id}/complete`, 200, completeReq);
+    c.check(CO, 'CheckoutSessionWithOrder', done, 'POST /checkout_sessions/{id}/complete');
+
+    const other = await c.acp('POST', '/checkout_sessions', 201, createReq);
+    const cancelReq = { intent_trace: { reason_code: 'price_sensitivity', trace_summary: 'Too pricey.' } };
+    c.check(CO, 'CancelSessionRequest', cancelReq, 'cancel request');
+    c.check(CO, 'CheckoutSession', await c.acp('POST', `/checkout_sessions/${other.id}/cancel`, 200, cancelReq), 'POST /checkout_sessions/{id}/cancel');
+    c.check(CO, 'Error', await c.acp('POST', `/checkout_sessions/${other.id}/cancel`, 405, {}), 'cancel of a canceled session');
+    c.check(CO, 'Error', await c.acp('GET', '/checkout_sessions/cs_unknown', 404), 'GET of an unknown session');
+    c.check(CO, 'Error', await c.acp('POST', '/checkout_sessions', 400, { ...createReq, coupons: ['X'] }), 'create with an unknown field');
+    c.check(CO, 'Error', await c.acp('POST', '/checkout_sessions', 401, createReq, { authorization: '' }), 'create without credentials');
+  },
+};
+
+/** Every check this command runs. */
+const FLOWS: Flow[] = [checkoutFlow];
+
+/** `tessera serve` on a free port; resolves with its URL. */
+async function startServer(env: NodeJS.ProcessEnv): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [CLI, 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-4000)));
+  const url = await new Promise<string>((ok, fail) => {
+    const timer = setTimeout(() => fail(new Error(`the server did not start in 120 s: ${err.trim()}`)), 120_000);
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /Tessera is running at (\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        ok(m[1]!);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      fail(new Error(`the server exited with ${code}: ${err.trim()}`));
+    });
+  });
+  return { url, child };
+}
+
+async function call(url: string, method: string, path: string, want: number, body: unknown, headers: Record<string, string>): Promise<any> {
+  const res = await fetch(`${url}${path}`, {
+    method,
+    headers: Object.fromEntries(Object.entries({ 'content-type': 'application/json', ...headers }).filter(([, v]) => v !== '')),
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status !== want) throw new Error(`${method} ${path}: expected ${want}, got ${res.status}: ${text.slice(0, 500)}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+async function main(): Promise<number> {
+  const dir = schemaDir(process.argv[2]);
+  const validator = validators(dir);
+  const dataDir = process.env.DATABASE_URL ? undefined : mkdtempSync(join(tmpdir(), 'tessera-conformance-'));
+  if (dataDir) chmodSync(dataDir, 0o755);
+  const env = {
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MINUTE: '100000',
+    ...(dataDir ? { TESSERA_DATA_DIR: dataDir } : {}),
+  };
+  let server: ChildProcess | undefined;
+  let valid = 0;
+  let invalid = 0;
+  let broken = 0;
+  try {
+    const started = await startServer(env);
+    server = started.child;
+    // A merchant of our own (the embedded server is shared with this second process while `serve` runs).
+    const boot = spawnSync(process.execPath, [CLI, 'bootstrap', '--org', 'ACP Conformance', '--email', `conformance-${randomUUID()}@example.test`, '--shop', 'Conformance Shop', '--currency', 'USD', '--json'], {
+      cwd: ROOT,
+      env,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    if (boot.status !== 0) throw new Error(`bootstrap failed: ${boot.stderr.trim()}`);
+    const { apiKey, shopId } = JSON.parse(boot.stdout) as { apiKey: string; shopId: string };
+    const ctx: Ctx = {
+      url: started.url,
+      apiKey,
+      shopId,
+      check(bundle, def, body, label) {
+        const validate = validator(bundle, def);
+        if (validate(body)) {
+          valid++;
+          return;
+        }
+        invalid++;
+        process.stderr.write(`invalid ${def} (${bundle}) — ${label}: ${JSON.stringify(validate.errors?.slice(0, 5))}\n  body: ${JSON.stringify(body)}\n`);
+      },
+      acp: (method, path, want, body, headers = {}) =>
+        call(started.url, method, path, want, body, {
+          authorization: `Bearer ${apiKey}`,
+          'api-version': ACP_VERSION,
+          ...(method === 'POST' ? { 'idempotency-key': randomUUID() } : {}),
+          ...headers,
+        }),
+      rest: (method, path, want, body) => call(started.url, method, path, want, body, { authorization: `Bearer ${apiKey}` }),
+    };
+    for (const flow of FLOWS) {
+      try {
+        await flow.run(ctx);
+      } catch (err) {
+        broken++;
+        process.stderr.write(`flow "${flow.name}" broke: ${(err as Error).message}\n`);
+      }
+    }
+  } finally {
+    if (server && server.exitCode === null) {
+      const exited = new Promise((ok) => server!.once('exit', ok));
+      server.kill('SIGTERM');
+      await exited;
+    }
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  }
+  process.stdout.write(`acp conformance: ${valid} bodies valid, ${invalid} invalid${broken ? `, ${broken} of ${FLOWS.length} flows broke` : ''}\n`);
+  return invalid === 0 && broken === 0 && valid > 0 ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`acp conformance: ${(err as Error).message}\n`);
+    process.exit(2);
+  },
+);
