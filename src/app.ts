@@ -90,7 +90,10 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
     url: () => baseUrl,
     async listen() {
       server = createServer(koa.callback());
-      server.keepAliveTimeout = 5000;
+      // Idle keep-alive connections outlive any client's own idle timeout (undici: the server's hint less a margin),
+      // so a client never sends on a socket the server is closing (an ECONNRESET under load otherwise).
+      server.keepAliveTimeout = 65_000;
+      server.headersTimeout = 66_000;
       await new Promise<void>((ok, fail) => {
         server!.once('error', fail);
         server!.listen(config.port, config.host, () => ok());
