@@ -144,3 +144,22 @@ test('all six languages are offered on the pages, and plurals follow each langua
   assert.equal(c.translator('en')('permissions.windowHours', { count: 1 }), '1 hour');
   assert.equal((c.messages('hu').language as Messages).name, 'Magyar');
 });
+
+test('a row button’s accessible name contains its visible label, in every language (WCAG 2.5.3 label in name)', () => {
+  const pairs = [
+    ['agents.pause', 'agents.pauseNamed'],
+    ['agents.resume', 'agents.resumeNamed'],
+    ['agents.delete', 'agents.deleteNamed'],
+    ['cards.changeCap', 'cards.changeCapNamed'],
+    ['permissions.revoke', 'permissions.revokeNamed'],
+  ];
+  const c = loadCatalogs();
+  for (const lang of LANGS) {
+    const t = c.translator(lang);
+    for (const [label, named] of pairs) {
+      const visible = t(label!).toLocaleLowerCase(lang);
+      const name = t(named!, { name: 'Concert helper', agent: 'Concert helper', card: 'Visa 4242' }).toLocaleLowerCase(lang);
+      assert.ok(name.includes(visible), `${lang}: "${name}" contains "${visible}"`);
+    }
+  }
+});
