@@ -26,6 +26,7 @@ import { requestVerificationCode } from './buyer/request-verification-code.ts';
 import { resumeAgent } from './buyer/resume-agent.ts';
 import { revokePermission } from './buyer/revoke-permission.ts';
 import { saveCardTool } from './buyer/save-card.ts';
+import { setBuyerLanguageTool } from './buyer/set-buyer-language.ts';
 import { startCardSetupTool } from './buyer/start-card-setup.ts';
 import { createApiKey } from './console/create-api-key.ts';
 import { getAttestedConsent } from './console/get-attested-consent.ts';
@@ -86,6 +87,7 @@ export const TOOLS: readonly AnyTool[] = [
   requestSignInLinkTool,
   completeSignInTool,
   getBuyerSession,
+  setBuyerLanguageTool,
   requestVerificationCode,
   createAgentTool,
   listAgentsTool,

@@ -145,7 +145,7 @@ test('a card’s cap is raised after the emailed code and lowered without one, b
   await signIn(w, page, email);
   await openFromNav(page, 'Saved cards', /\/buyer\/cards/);
   await saveCard(w, page, email, '4242 4242 4242 4242', '100');
-  const id = (await page.getByRole('button', { name: 'Change the spending cap of Visa ending in 4242' }).getAttribute('id'))!;
+  const id = (await page.getByRole('button', { name: 'Change cap of Visa ending in 4242' }).getAttribute('id'))!;
   const row = page.getByRole('row', { name: /Visa ending in 4242/ });
   await tabTo(page, id);
   await page.keyboard.press('Enter');
@@ -220,7 +220,7 @@ test('a merchant’s bounded session lowers a card’s cap but is told that rais
   const bounded = await w.browser.page();
   await bounded.goto(`${w.h.url}/buyer/cards#session=${minted.body.token}`);
   await bounded.locator('#bounded-notice:not([hidden])').waitFor();
-  const change = bounded.getByRole('button', { name: 'Change the spending cap of Mastercard ending in 4444' });
+  const change = bounded.getByRole('button', { name: 'Change cap of Mastercard ending in 4444' });
   await change.click();
   await focusIs(bounded, 'cap-amount');
   const sent = w.mail.count(email);

@@ -108,9 +108,10 @@ test('a merchant hands over a bounded session: the page shows what it may do and
 
 test('the page language follows ?lang=, then Accept-Language, else English', async () => {
   const de = await fetch(`${w.h.url}/buyer/sign-in`, { headers: { 'accept-language': 'de-DE,de;q=0.9' } });
-  // Only the English catalog ships so far: other languages fall back to it, and say so.
-  assert.match(await de.text(), /<html lang="en"/);
-  assert.equal(de.headers.get('content-language'), 'en');
+  assert.match(await de.text(), /<html lang="de"/);
+  assert.equal(de.headers.get('content-language'), 'de');
+  const unknown = await fetch(`${w.h.url}/buyer/sign-in`, { headers: { 'accept-language': 'it, ja;q=0.5' } });
+  assert.equal(unknown.headers.get('content-language'), 'en', 'a language we do not have falls back to English');
   const explicit = await fetch(`${w.h.url}/buyer/sign-in?lang=en`, { headers: { 'accept-language': 'fr' } });
   assert.equal(explicit.headers.get('content-language'), 'en');
   const catalog = await fetch(`${w.h.url}/buyer/i18n/en.json`);

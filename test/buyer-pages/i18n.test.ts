@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { loadCatalogs, type Messages } from '../../src/i18n/i18n.ts';
+import { LANGS } from '../../src/i18n/langs.ts';
 import { TOOLS } from '../../src/tools/index.ts';
 
 const EN = JSON.parse(readFileSync('src/i18n/locales/en.json', 'utf8')) as Messages;
@@ -90,4 +91,75 @@ test('a catalog carrying only the e-mails does not offer its language to the pag
     assert.notEqual(c.mailTranslator(lang)('mail.code.subject'), lookup(EN, 'mail.code.subject'), `${lang} e-mail is translated`);
   }
   assert.equal(c.mailTranslator('de')('mail.signIn.bodyForShop', { shop: 'Arena', link: 'L', minutes: 15 }).split('\n')[0], 'Öffnen Sie diesen Link, um sich bei Arena anzumelden:');
+});
+
+const PLURAL = /_(zero|one|two|few|many|other)$/;
+const OTHER_LANGS = LANGS.filter((l) => l !== 'en');
+const catalogOf = (lang: string) => JSON.parse(readFileSync(`src/i18n/locales/${lang}.json`, 'utf8')) as Messages;
+
+test('every catalog has every English key with the same variables, and plural forms by the language’s own rules', () => {
+  const en = keysWithVars(EN);
+  assert.ok(en.size > 200, `${en.size} English keys`);
+  const plurals = new Map<string, string>(); // base key → the variables of its forms
+  for (const [key, vars] of en) if (PLURAL.test(key)) plurals.set(key.replace(PLURAL, ''), vars);
+  assert.ok(plurals.has('errors.verification_code_invalid_left') && plurals.has('permissions.windowHours'));
+  for (const [base, vars] of plurals) assert.ok(vars.split(',').includes('count'), `${base} interpolates its count`);
+  for (const lang of OTHER_LANGS) {
+    const messages = catalogOf(lang);
+    const catalog = keysWithVars(messages);
+    const categories = new Intl.PluralRules(lang).resolvedOptions().pluralCategories;
+    const want = new Map<string, string>();
+    for (const [key, vars] of en) if (!PLURAL.test(key)) want.set(key, vars);
+    for (const [base, vars] of plurals) for (const c of categories) want.set(`${base}_${c}`, vars);
+    const missing = [...want.keys()].filter((k) => !catalog.has(k));
+    const extra = [...catalog.keys()].filter((k) => !want.has(k));
+    const wrongVars = [...want].filter(([k, v]) => catalog.has(k) && catalog.get(k) !== v).map(([k, v]) => `${k}: {${catalog.get(k)}} instead of {${v}}`);
+    assert.deepEqual({ missing, extra, wrongVars }, { missing: [], extra: [], wrongVars: [] }, lang);
+    const empty = [...catalog.keys()].filter((k) => !lookup(messages, k)?.trim());
+    assert.deepEqual(empty, [], `${lang}: no empty message`);
+  }
+});
+
+test('every page string is translated: only brand names, codes and words shared with English stay English', () => {
+  const same = new Set(['common.brand', 'common.pageTitle', 'common.inCurrency', 'agents.credentialIssued']);
+  for (const lang of OTHER_LANGS) {
+    const catalog = catalogOf(lang);
+    const untranslated = [...keysWithVars(EN)].map(([k]) => k).filter((k) => !k.startsWith('mail.') && !same.has(k) && lookup(catalog, k) === lookup(EN, k));
+    // A few words are the same in both languages (e.g. German "Status", French "Actions"): at most a handful.
+    assert.ok(untranslated.length <= 6, `${lang}: ${untranslated.join(', ')}`);
+  }
+});
+
+test('all six languages are offered on the pages, and plurals follow each language’s rules', () => {
+  const c = loadCatalogs();
+  assert.deepEqual(c.langs, [...LANGS]);
+  const left = (lang: string, count: number) => c.translator(lang)('errors.verification_code_invalid_left', { count });
+  assert.equal(left('de', 1), 'Der Code ist nicht korrekt. Sie haben noch 1 Versuch.');
+  assert.equal(left('de', 2), 'Der Code ist nicht korrekt. Sie haben noch 2 Versuche.');
+  assert.equal(left('fr', 0), 'Le code est incorrect. Il vous reste 0 essai.', 'French counts 0 as singular');
+  assert.equal(left('pt-BR', 0), 'O código não está correto. Você tem mais 0 tentativa.', 'so does Brazilian Portuguese');
+  assert.equal(left('es', 0), 'El código no es correcto. Te quedan 0 intentos.', 'Spanish does not');
+  assert.equal(left('hu', 3), 'A kód nem megfelelő. Még 3 próbálkozása van.');
+  assert.equal(c.translator('es')('permissions.windowHours', { count: 1_000_000 }), '1000000 horas', 'the "many" form');
+  assert.equal(c.translator('en')('permissions.windowHours', { count: 1 }), '1 hour');
+  assert.equal((c.messages('hu').language as Messages).name, 'Magyar');
+});
+
+test('a row button’s accessible name contains its visible label, in every language (WCAG 2.5.3 label in name)', () => {
+  const pairs = [
+    ['agents.pause', 'agents.pauseNamed'],
+    ['agents.resume', 'agents.resumeNamed'],
+    ['agents.delete', 'agents.deleteNamed'],
+    ['cards.changeCap', 'cards.changeCapNamed'],
+    ['permissions.revoke', 'permissions.revokeNamed'],
+  ];
+  const c = loadCatalogs();
+  for (const lang of LANGS) {
+    const t = c.translator(lang);
+    for (const [label, named] of pairs) {
+      const visible = t(label!).toLocaleLowerCase(lang);
+      const name = t(named!, { name: 'Concert helper', agent: 'Concert helper', card: 'Visa 4242' }).toLocaleLowerCase(lang);
+      assert.ok(name.includes(visible), `${lang}: "${name}" contains "${visible}"`);
+    }
+  }
 });

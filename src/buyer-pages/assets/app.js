@@ -1,7 +1,7 @@
 // Entry point of every buyer page: loads the catalog, keeps the in-memory session across page changes
 // (links between buyer pages swap the document's body instead of reloading, so the bearer survives),
 // shows what the session may do, and starts the page's own script.
-import { adopt, current, onSessionChange, signOut } from './api.js';
+import { adopt, api, current, onSessionChange, signOut } from './api.js';
 import { loadMessages, t } from './i18n.js';
 import { byId, setStatus } from './ui.js';
 import * as agents from './agents.js';
@@ -94,7 +94,21 @@ function onClick(event) {
   if (url.origin !== location.origin || !url.pathname.startsWith('/buyer/') || url.pathname.startsWith('/buyer/assets/')) return;
   if (url.pathname === location.pathname && url.search === location.search && url.hash) return;
   event.preventDefault();
+  const chosen = link.closest('nav.languages') ? url.searchParams.get('lang') : null;
+  if (chosen) rememberLanguage(chosen);
   navigate(url.href);
+}
+
+/**
+ * The language menu: the page opens in the chosen language (every link keeps `?lang=`), and a signed-in buyer's
+ * choice is saved on the buyer (`PUT /v1/buyer/language`), so later sessions, sign-in links and codes use it.
+ * Nothing is stored in the browser.
+ */
+function rememberLanguage(lang) {
+  if (!current()) return;
+  api('PUT', '/v1/buyer/language', { lang }).catch(() => {
+    /* the page still changes language; the choice is only not remembered */
+  });
 }
 
 /** A merchant may hand its minted (bounded) session over in the fragment: `/buyer/agents#session=<bearer>`. */

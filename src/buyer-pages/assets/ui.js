@@ -142,15 +142,31 @@ export function formatMoney(minor, currency) {
   return new Intl.NumberFormat(lang(), { style: 'currency', currency }).format(minor / 10 ** digits);
 }
 
-/** A typed amount ("150", "150.5", "150,50") in minor units, or null when it is not a positive amount. */
+/**
+ * A typed amount in minor units, or null when it is not a positive amount. Both marks are read the way the
+ * page's language writes them: "1,500.50" in English, "1.500,50" in German, "1 500,50" in French. The last mark,
+ * followed by at most the currency's digits, is the decimal one; a mark followed by three digits groups
+ * thousands unless it is the language's decimal mark ("1.500" is 1500 in German, refused in English).
+ */
 export function parseMoney(text, currency) {
   const digits = digitsOf(currency);
-  let s = String(text).trim().replace(/\s/g, '');
-  if (!s.includes('.') && /,\d{1,2}$/.test(s)) s = s.replace(',', '.');
-  s = s.replace(/,/g, '');
-  const pattern = digits > 0 ? new RegExp(`^\\d+(\\.\\d{1,${digits}})?$`) : /^\d+$/;
-  if (!pattern.test(s)) return null;
-  const [whole, frac = ''] = s.split('.');
+  const decimalMark = new Intl.NumberFormat(lang()).formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.';
+  const s = String(text).trim().replace(/[\s\u00a0\u202f'’]/g, '');
+  const m = /^(\d+(?:[.,]\d+)*?)(?:([.,])(\d+))?$/.exec(s);
+  if (!m) return null;
+  let [, whole, mark, frac = ''] = m;
+  if (mark && frac.length === 3 && mark !== decimalMark) {
+    whole = `${whole}${mark}${frac}`;
+    mark = undefined;
+    frac = '';
+  }
+  if (mark && (frac.length === 0 || frac.length > digits)) return null;
+  const group = /[.,]/.exec(whole)?.[0];
+  if (group) {
+    const grouped = group === '.' ? /^\d{1,3}(\.\d{3})+$/ : /^\d{1,3}(,\d{3})+$/;
+    if (group === mark || !grouped.test(whole)) return null;
+    whole = whole.replaceAll(group, '');
+  }
   const minor = Number(whole) * 10 ** digits + Number(frac.padEnd(digits, '0') || 0);
   return minor > 0 && Number.isSafeInteger(minor) ? minor : null;
 }

@@ -6,6 +6,7 @@ import { sql } from '../../storage/database.ts';
 import { Buyer, type BuyerRow } from '../../storage/entities/buyer.ts';
 import { newId } from '../../storage/ids.ts';
 import type { Identity } from '../../kernel/identity.ts';
+import type { Lang } from '../../i18n/langs.ts';
 
 /** A full session (after the buyer followed an emailed link) lasts one hour. */
 export const FULL_SESSION_TTL_SECONDS = 60 * 60;
@@ -70,10 +71,29 @@ export async function issueBuyerSession(
   return { token, tokenType: 'Bearer', expiresAt, buyerId: args.buyerId, mode: args.mode, merchantId: args.merchantId, attested, lang: args.lang ?? null };
 }
 
-/** What a buyer session is for: the buyer, its mode and shop, and the language (the session's, else the buyer's own choice). */
+/**
+ * The language of a buyer session: a merchant-minted session's `lang` (spec §2.3), else the buyer's own choice.
+ * A full session's `lang` is only the choice the buyer made when signing in, so the buyer's latest choice
+ * (`set_buyer_language`) comes first there. Null when neither is known: the browser's language applies.
+ */
+export function sessionLang(p: { mode: 'bounded' | 'full'; lang?: string | null | undefined }, buyer: Pick<BuyerRow, 'lang'>): string | null {
+  return p.mode === 'bounded' ? (p.lang ?? buyer.lang ?? null) : (buyer.lang ?? p.lang ?? null);
+}
+
+/** What a buyer session is for: the buyer, its mode and shop, and the language (`sessionLang`). */
 export async function describeBuyerSession(ctx: Pick<ToolContext, 'principal' | 'em'>) {
   const p = buyerOf(ctx);
   const buyer = await ctx.em.findOne(Buyer, { id: p.buyerId });
   if (!buyer) throw new ToolError('unauthenticated', 'The buyer of this session no longer exists.');
-  return { buyerId: buyer.id, email: buyer.email, mode: p.mode, merchantId: p.merchantId, attested: p.attested === true, lang: p.lang ?? buyer.lang ?? null };
+  return { buyerId: buyer.id, email: buyer.email, mode: p.mode, merchantId: p.merchantId, attested: p.attested === true, lang: sessionLang(p, buyer) };
+}
+
+/** Records the buyer's own language choice (the pages' language menu): pages, sign-in links and codes follow it. */
+export async function setBuyerLanguage(ctx: Pick<ToolContext, 'principal' | 'em'>, lang: Lang) {
+  const p = buyerOf(ctx);
+  const buyer = await ctx.em.findOne(Buyer, { id: p.buyerId });
+  if (!buyer) throw new ToolError('unauthenticated', 'The buyer of this session no longer exists.');
+  buyer.lang = lang;
+  await ctx.em.flush();
+  return { buyerId: buyer.id, lang, sessionLang: sessionLang(p, buyer) };
 }

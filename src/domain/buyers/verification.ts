@@ -15,7 +15,7 @@ import { Buyer, VerificationChallenge } from '../../storage/entities/buyer.ts';
 import { newId } from '../../storage/ids.ts';
 import { refusePartnerOrigin } from './origin-guard.ts';
 import { throttleMail } from './throttle.ts';
-import { buyerOf } from './sessions.ts';
+import { buyerOf, sessionLang } from './sessions.ts';
 
 export const CODE_PURPOSES = ['save_card', 'create_agent', 'grant_permission', 'change_agent_card', 'raise_card_cap'] as const;
 export type CodePurpose = (typeof CODE_PURPOSES)[number];
@@ -57,7 +57,7 @@ export async function requestCode(ctx: ToolContext, purpose: CodePurpose): Promi
     await em.flush();
     return row;
   });
-  const lang = resolveLang([principal.lang, buyer.lang, ...(ctx.request.languages ?? [])]);
+  const lang = resolveLang([sessionLang(principal, buyer), ...(ctx.request.languages ?? [])]);
   await services.mail.send({ to: buyer.email, ...codeMail(services.catalogs.mailTranslator(lang), code, purpose, CODE_TTL_MINUTES) });
   return { challengeId, expiresAt: expiresAt.toISOString() };
 }
