@@ -53,6 +53,10 @@ import { quote } from './ticketing/quote.ts';
 import { release } from './ticketing/release.ts';
 import { reserve } from './ticketing/reserve.ts';
 import { purchaseInitiate } from './vic/purchase-initiate.ts';
+import { getProductFeed } from './discovery/get-product-feed.ts';
+import { getProductFeedMetadata } from './discovery/get-product-feed-metadata.ts';
+import { getShopWindow } from './discovery/get-shop-window.ts';
+import { listDiscoverableShops } from './discovery/list-discoverable-shops.ts';
 import { createWebhook } from './webhooks/create-webhook.ts';
 import { deleteWebhook } from './webhooks/delete-webhook.ts';
 import { listWebhookDeliveries } from './webhooks/list-webhook-deliveries.ts';
@@ -116,4 +120,8 @@ export const TOOLS: readonly AnyTool[] = [
   cancelCheckoutSession,
   delegatePayment,
   getAcpDiscovery,
+  listDiscoverableShops,
+  getShopWindow,
+  getProductFeed,
+  getProductFeedMetadata,
 ];
