@@ -95,6 +95,8 @@ export const ERRORS = {
   ap2_unsupported: { status: 422, message: 'AP2 is not supported pending verified checkout authorization.' },
   payload_too_large: { status: 413, message: 'The request body is too large.' },
   unsupported_media_type: { status: 415, message: 'Request bodies must be application/json.' },
+  invalid_embed_origin: { status: 400, message: 'An embed origin is not a bare https:// origin (http:// only for localhost), or more than three were given.' },
+  shop_has_purchases_in_flight: { status: 409, message: 'The shop has held reservations or payments being confirmed; wait for them to finish before deleting it.' },
   rate_limited: { status: 429, message: 'Too many requests; retry later.' },
   internal_error: { status: 500, message: 'An unexpected error occurred.' },
   unavailable: { status: 503, message: 'The service is temporarily unavailable.' },

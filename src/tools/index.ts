@@ -57,6 +57,9 @@ import { getProductFeed } from './discovery/get-product-feed.ts';
 import { getProductFeedMetadata } from './discovery/get-product-feed-metadata.ts';
 import { getShopWindow } from './discovery/get-shop-window.ts';
 import { listDiscoverableShops } from './discovery/list-discoverable-shops.ts';
+import { deleteShop } from './integration/delete-shop.ts';
+import { updateShopSettings } from './integration/update-shop-settings.ts';
+import { setEmbedOrigins } from './console/set-embed-origins.ts';
 import { createWebhook } from './webhooks/create-webhook.ts';
 import { deleteWebhook } from './webhooks/delete-webhook.ts';
 import { listWebhookDeliveries } from './webhooks/list-webhook-deliveries.ts';
@@ -124,4 +127,7 @@ export const TOOLS: readonly AnyTool[] = [
   getShopWindow,
   getProductFeed,
   getProductFeedMetadata,
+  updateShopSettings,
+  deleteShop,
+  setEmbedOrigins,
 ];
