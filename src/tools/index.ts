@@ -60,6 +60,11 @@ import { listDiscoverableShops } from './discovery/list-discoverable-shops.ts';
 import { deleteShop } from './integration/delete-shop.ts';
 import { updateShopSettings } from './integration/update-shop-settings.ts';
 import { setEmbedOrigins } from './console/set-embed-origins.ts';
+import { cancelEvent } from './integration/cancel-event.ts';
+import { retireTier } from './integration/retire-tier.ts';
+import { updateEvent } from './integration/update-event.ts';
+import { updatePool } from './integration/update-pool.ts';
+import { updateTier } from './integration/update-tier.ts';
 import { createWebhook } from './webhooks/create-webhook.ts';
 import { deleteWebhook } from './webhooks/delete-webhook.ts';
 import { listWebhookDeliveries } from './webhooks/list-webhook-deliveries.ts';
@@ -130,4 +135,9 @@ export const TOOLS: readonly AnyTool[] = [
   updateShopSettings,
   deleteShop,
   setEmbedOrigins,
+  updateEvent,
+  cancelEvent,
+  updateTier,
+  retireTier,
+  updatePool,
 ];

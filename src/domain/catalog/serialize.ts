@@ -41,6 +41,7 @@ export function eventOut(e: EventRow) {
     venue: e.venue ?? null,
     startsAt: iso(e.startsAt),
     endsAt: isoOrNull(e.endsAt),
+    cancelledAt: isoOrNull(e.cancelledAt),
     createdAt: iso(e.createdAt),
   };
 }
@@ -61,6 +62,7 @@ export function tierOut(t: TierRow, availableCount: number) {
     allowedGeos: [...t.allowedGeos],
     allowedSchemes: [...t.allowedSchemes],
     availableCount,
+    retiredAt: isoOrNull(t.retiredAt),
     createdAt: iso(t.createdAt),
   };
 }

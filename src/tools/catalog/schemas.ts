@@ -43,6 +43,7 @@ export const TierOut = z.object({
   allowedGeos: z.array(z.string()),
   allowedSchemes: z.array(z.string()),
   availableCount: z.number().int().describe('Live places left in the tier’s pool.'),
+  retiredAt: z.string().nullable().describe('When the tier was retired (no longer sold), or null.'),
   createdAt: z.string(),
 });
 
@@ -53,5 +54,6 @@ export const EventOut = z.object({
   venue: z.string().nullable(),
   startsAt: z.string(),
   endsAt: z.string().nullable(),
+  cancelledAt: z.string().nullable().describe('When the event was cancelled, or null.'),
   createdAt: z.string(),
 });
