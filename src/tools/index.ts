@@ -65,6 +65,15 @@ import { retireTier } from './integration/retire-tier.ts';
 import { updateEvent } from './integration/update-event.ts';
 import { updatePool } from './integration/update-pool.ts';
 import { updateTier } from './integration/update-tier.ts';
+import { acceptTeamInvitation } from './console/accept-team-invitation.ts';
+import { changeTeamMemberRole } from './console/change-team-member-role.ts';
+import { completeConsoleSignInTool } from './console/complete-console-sign-in.ts';
+import { inviteTeamMember } from './console/invite-team-member.ts';
+import { listTeam } from './console/list-team.ts';
+import { removeTeamMember } from './console/remove-team-member.ts';
+import { requestConsoleSignInLinkTool } from './console/request-console-sign-in-link.ts';
+import { revokeTeamInvitation } from './console/revoke-team-invitation.ts';
+import { switchConsoleOrganization } from './console/switch-console-organization.ts';
 import { createWebhook } from './webhooks/create-webhook.ts';
 import { deleteWebhook } from './webhooks/delete-webhook.ts';
 import { listWebhookDeliveries } from './webhooks/list-webhook-deliveries.ts';
@@ -140,4 +149,13 @@ export const TOOLS: readonly AnyTool[] = [
   updateTier,
   retireTier,
   updatePool,
+  requestConsoleSignInLinkTool,
+  completeConsoleSignInTool,
+  switchConsoleOrganization,
+  inviteTeamMember,
+  acceptTeamInvitation,
+  revokeTeamInvitation,
+  listTeam,
+  changeTeamMemberRole,
+  removeTeamMember,
 ];

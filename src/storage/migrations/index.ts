@@ -8,6 +8,7 @@ import { Migration0006Acp } from './0006-acp.ts';
 import { Migration0007MandatePurchases } from './0007-mandate-purchases.ts';
 import { Migration0008Retention } from './0008-retention.ts';
 import { Migration0013aShopSettingsAndCatalogChanges } from './0013a-shop-settings-and-catalog-changes.ts';
+import { Migration0013bConsoleTeam } from './0013b-console-team.ts';
 
 export const MIGRATIONS = [
   { name: '0001-core', class: Migration0001Core },
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   { name: '0007-mandate-purchases', class: Migration0007MandatePurchases },
   { name: '0008-retention', class: Migration0008Retention },
   { name: '0013a-shop-settings-and-catalog-changes', class: Migration0013aShopSettingsAndCatalogChanges },
+  { name: '0013b-console-team', class: Migration0013bConsoleTeam },
 ] as const;
