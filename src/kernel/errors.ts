@@ -103,6 +103,7 @@ export const ERRORS = {
   already_member: { status: 409, message: 'That person is already a member of this organization.' },
   invitation_invalid: { status: 422, message: 'The invitation is unknown, already used, withdrawn or expired; ask an owner for a new one.' },
   last_owner: { status: 409, message: 'An organization keeps at least one owner: make someone else an owner first.' },
+  invalid_provider_settings: { status: 400, message: 'The payment provider settings are not valid.' },
   rate_limited: { status: 429, message: 'Too many requests; retry later.' },
   internal_error: { status: 500, message: 'An unexpected error occurred.' },
   unavailable: { status: 503, message: 'The service is temporarily unavailable.' },

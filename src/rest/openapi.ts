@@ -142,7 +142,8 @@ export function buildOpenApi(tools: readonly AnyTool[], opts: OpenApiOptions): R
       summary: 'Secure agentic checkout for live-events ticketing.',
       description:
         'REST is the canonical surface; MCP (`/mcp`) and A2A (`/.well-known/agent-card.json`) expose the same operations. ' +
-        'Errors are `{ code, message, details? }`; money is integer minor units with an ISO 4217 currency; times are RFC 3339 UTC.',
+        'Errors are `{ code, message, details? }`; money is integer minor units with an ISO 4217 currency; times are RFC 3339 UTC. ' +
+        'What changed: `/docs/changelog`.',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: opts.serverUrl, description: 'This server' }],

@@ -74,6 +74,8 @@ import { removeTeamMember } from './console/remove-team-member.ts';
 import { requestConsoleSignInLinkTool } from './console/request-console-sign-in-link.ts';
 import { revokeTeamInvitation } from './console/revoke-team-invitation.ts';
 import { switchConsoleOrganization } from './console/switch-console-organization.ts';
+import { configurePaymentProvider } from './payments/configure-payment-provider.ts';
+import { listPaymentProviders } from './payments/list-payment-providers.ts';
 import { createWebhook } from './webhooks/create-webhook.ts';
 import { deleteWebhook } from './webhooks/delete-webhook.ts';
 import { listWebhookDeliveries } from './webhooks/list-webhook-deliveries.ts';
@@ -158,4 +160,6 @@ export const TOOLS: readonly AnyTool[] = [
   listTeam,
   changeTeamMemberRole,
   removeTeamMember,
+  configurePaymentProvider,
+  listPaymentProviders,
 ];

@@ -103,6 +103,13 @@ const OPS: Op[] = [
   { tool: 'update_shop_settings', allowed: CATALOG_WRITERS, scoped: true, input: async (o) => ({ id: o.m.shopId, description: 'Hello' }) },
   { tool: 'delete_shop', allowed: ADMINS, scoped: true, input: async (o) => ({ id: await freshShop(o) }) },
   { tool: 'link_payment_provider', allowed: ADMINS, scoped: true, input: async (o) => ({ id: o.m.shopId, provider: 'sandbox' }) },
+  {
+    tool: 'configure_payment_provider',
+    allowed: ADMINS,
+    scoped: true,
+    input: async (o) => ({ id: o.m.shopId, provider: 'stripe', publishableKey: 'pk_test_51AbCdEfGhIjKlMnOpQrSt', secretKey: 'sk_test_51ZyXwVuTsRqPoNmLkJi9x8Y', webhookSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2La' }),
+  },
+  { tool: 'list_payment_providers', allowed: READERS, scoped: true, input: async (o) => ({ id: o.m.shopId }) },
   { tool: 'set_embed_origins', allowed: CONSOLE, scoped: true, input: async (o) => ({ id: o.m.shopId, embedOrigin: 'https://partner.example' }) },
   { tool: 'create_event', allowed: CATALOG_WRITERS, scoped: true, input: async (o) => ({ merchantId: o.m.shopId, title: 'Gig', startsAt: future() }) },
   { tool: 'update_event', allowed: CATALOG_WRITERS, scoped: true, input: async (o) => ({ id: o.m.eventId, venue: 'Hall' }) },
