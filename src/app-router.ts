@@ -8,6 +8,7 @@ import { buildAcpRouter } from './protocols/acp/router.ts';
 import { ap2Refusal } from './domain/ap2/refusal.ts';
 import { ToolError } from './kernel/errors.ts';
 import { buildBuyerPagesRouter } from './buyer-pages/router.ts';
+import { buildConsolePagesRouter } from './console-pages/router.ts';
 import { buildPaymentsRouter } from './rest/provider-routes.ts';
 import { buildA2aRouter } from './protocols/a2a/router.ts';
 import { buildMcpRouter } from './protocols/mcp/http.ts';
@@ -78,6 +79,9 @@ export function buildRestRouter(deps: RestDeps): Router {
 
   // The service's own buyer pages (sign-in, magic-link landing, agents, saved cards, permissions).
   router.use(buildBuyerPagesRouter({ services }).routes());
+
+  // The merchant console's pages (/console/...): e-mailed sign-in and invitation links land here.
+  router.use(buildConsolePagesRouter().routes());
 
   const known = orchestrator.tools.map((t) => ({
     method: t.http.method,

@@ -54,7 +54,7 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
   const webhooks = new WebhookDispatcher({ db, clock, log, serverSecret: secret });
   const mandateTrust = await TrustList.open({ ...trustListLocation(config), clock, log });
   const sandboxSecret = config.sandboxWebhookSecret ?? (await ensureSetting(db, 'sandbox_webhook_secret', newSecret));
-  const payments = new Payments({ db, clock, log, publicUrl: () => baseUrl, webhookSecret: sandboxSecret, settleMs: config.sandboxSettleMs });
+  const payments = new Payments({ db, clock, log, publicUrl: () => baseUrl, webhookSecret: sandboxSecret, settleMs: config.sandboxSettleMs, serverSecret: secret });
   const sweeper = new HoldSweeper({ db, clock, log: log.child({ component: 'sweeper' }), payments });
   const authenticator = new Authenticator(secret, db, clock, () => baseUrl);
   const identity = new Identity(secret, (claims, ttl) => authenticator.sign(claims, ttl));

@@ -89,7 +89,7 @@ export class Authenticator {
     const sub = typeof payload.sub === 'string' ? payload.sub : undefined;
     if (!sub) throw new ToolError('unauthenticated', 'The session token is invalid or expired.');
     if (payload.typ === 'console' && typeof payload.org === 'string' && ROLES.includes(payload.role as Role)) {
-      return { kind: 'console_user', userId: sub, organizationId: payload.org, role: payload.role as Role };
+      return { kind: 'console_user', userId: sub, organizationId: payload.org, role: await this.consoleRole(sub, payload.org, payload.role as Role) };
     }
     if (payload.typ === 'staff') return { kind: 'staff', userId: sub };
     if (payload.typ === 'buyer' && typeof payload.sid === 'string' && (payload.mode === 'bounded' || payload.mode === 'full')) {
@@ -100,6 +100,18 @@ export class Authenticator {
       return principal;
     }
     throw new ToolError('unauthenticated', 'The session token is invalid or expired.');
+  }
+
+  /**
+   * A console session holds only while its membership does: a removed member's sessions stop at once, and a
+   * session never carries more than the membership's current role (a demoted owner acts as an integrator).
+   */
+  private async consoleRole(userId: string, organizationId: string, claimed: Role): Promise<Role> {
+    const [row] = await this.db.execute<{ role: string }>('select role from memberships where user_id = ? and organization_id = ?', [userId, organizationId]);
+    if (!row || !(ROLES as readonly string[]).includes(row.role)) {
+      throw new ToolError('unauthenticated', 'The console session is no longer valid: sign in again.');
+    }
+    return row.role === 'owner' ? claimed : (row.role as Role);
   }
 }
 

@@ -47,6 +47,12 @@ export interface ToolHttp<O> {
   path: string;
   /** Success status, or a function of the output (confirm answers 202 while payment is pending). */
   status?: number | ((output: O) => number);
+  /**
+   * A public read that caches may keep: the REST answer carries `Cache-Control: public, max-age=<maxAgeSeconds>`
+   * and a strong `ETag` of the body, and a GET whose `If-None-Match` matches is answered 304 without a body.
+   * Error answers carry `Cache-Control: no-store`.
+   */
+  cache?: { maxAgeSeconds: number };
 }
 
 export interface ToolAnnotations {

@@ -4,6 +4,7 @@ import type { Clock } from '../kernel/clock.ts';
 import { ToolError } from '../kernel/errors.ts';
 import type { Database } from '../storage/database.ts';
 import type { PaymentProvider } from './provider.ts';
+import { SecretBox } from '../webhooks/secret-box.ts';
 import { SandboxDispatcher, type SettleReport } from './sandbox-dispatcher.ts';
 import { SandboxProvider } from './sandbox-provider.ts';
 
@@ -14,13 +15,18 @@ export interface PaymentsDeps {
   publicUrl: () => string;
   webhookSecret: string;
   settleMs: number;
+  /** The server secret: the key (HKDF, its own purpose) that seals providers' credentials at rest. */
+  serverSecret: string;
 }
 
 export class Payments {
   readonly sandbox: SandboxProvider;
   readonly dispatcher: SandboxDispatcher;
+  /** Seals a configured provider's secret credentials at rest (AES-256-GCM, bound to shop and provider). */
+  readonly credentials: SecretBox;
 
   constructor(deps: PaymentsDeps) {
+    this.credentials = new SecretBox(deps.serverSecret, 'tessera/payment-provider-credentials');
     this.sandbox = new SandboxProvider({ db: deps.db, webhookSecret: deps.webhookSecret, settleMs: deps.settleMs });
     this.dispatcher = new SandboxDispatcher({
       db: deps.db,

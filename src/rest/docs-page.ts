@@ -18,6 +18,7 @@ const PAGE = `<!doctype html>
   <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
 </head>
 <body>
+  <nav aria-label="Documentation"><a href="/docs/changelog">Changes</a></nav>
   <main id="reference" aria-label="Tessera API reference"></main>
   <script src="/docs/assets/swagger-ui-bundle.js"></script>
   <script src="/docs/init.js"></script>
@@ -26,7 +27,31 @@ const PAGE = `<!doctype html>
 
 const INIT = `window.ui = SwaggerUIBundle({ url: '/v1/openapi.json', dom_id: '#reference', deepLinking: true });`;
 
+/** The repository's CHANGELOG.md, read once: served as Markdown and as a plain page next to the reference. */
+const CHANGELOG_FILE = join(import.meta.dirname, '..', '..', 'CHANGELOG.md');
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+function changelogPage(markdown: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>Tessera API changes</title>
+</head>
+<body>
+  <nav aria-label="Documentation"><a href="/docs">API reference</a> · <a href="/docs/changelog.md">Markdown</a></nav>
+  <main><pre style="white-space: pre-wrap; font: 1rem/1.5 system-ui, sans-serif; max-width: 50rem">${escapeHtml(markdown)}</pre></main>
+</body>
+</html>`;
+}
+
 export function buildDocsRouter(): Router {
+  let changelog: string | undefined;
+  const readChangelog = () => (changelog ??= readFileSync(CHANGELOG_FILE, 'utf8'));
   const dir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   const cache = new Map<string, Buffer>();
   const router = new Router();
@@ -34,6 +59,15 @@ export function buildDocsRouter(): Router {
     ctx.type = 'text/html; charset=utf-8';
     ctx.set('Content-Security-Policy', "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'");
     ctx.body = PAGE;
+  });
+  router.get('/docs/changelog', (ctx) => {
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
+    ctx.body = changelogPage(readChangelog());
+  });
+  router.get('/docs/changelog.md', (ctx) => {
+    ctx.type = 'text/markdown; charset=utf-8';
+    ctx.body = readChangelog();
   });
   router.get('/docs/init.js', (ctx) => {
     ctx.type = 'application/javascript; charset=utf-8';

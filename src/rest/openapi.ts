@@ -100,8 +100,26 @@ function operation(tool: AnyTool): Record<string, unknown> {
       content: { 'application/json': { schema: toolOutputSchema(tool) } },
     };
   }
+  if (tool.http.cache) addCaching(parameters, responses, tool.http.cache.maxAgeSeconds);
   op.responses = { ...responses, ...errorResponses(tool) };
   return op;
+}
+
+/** A cacheable public read: `If-None-Match` in, `ETag` and `Cache-Control` out, 304 when the copy is current. */
+function addCaching(parameters: unknown[], responses: Record<string, unknown>, maxAge: number): void {
+  parameters.push({
+    name: 'If-None-Match',
+    in: 'header',
+    required: false,
+    description: 'An ETag from an earlier answer: when the content is unchanged the answer is 304 with no body.',
+    schema: { type: 'string' },
+  });
+  const headers = {
+    ETag: { description: 'A strong entity tag of the body.', schema: { type: 'string' } },
+    'Cache-Control': { description: `public, max-age=${maxAge}`, schema: { type: 'string' } },
+  };
+  for (const r of Object.values(responses)) (r as Record<string, unknown>).headers = headers;
+  responses['304'] = { description: 'Not modified: the ETag sent in If-None-Match is current.', headers };
 }
 
 export interface OpenApiOptions {
@@ -124,7 +142,8 @@ export function buildOpenApi(tools: readonly AnyTool[], opts: OpenApiOptions): R
       summary: 'Secure agentic checkout for live-events ticketing.',
       description:
         'REST is the canonical surface; MCP (`/mcp`) and A2A (`/.well-known/agent-card.json`) expose the same operations. ' +
-        'Errors are `{ code, message, details? }`; money is integer minor units with an ISO 4217 currency; times are RFC 3339 UTC.',
+        'Errors are `{ code, message, details? }`; money is integer minor units with an ISO 4217 currency; times are RFC 3339 UTC. ' +
+        'What changed: `/docs/changelog`.',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: opts.serverUrl, description: 'This server' }],

@@ -7,6 +7,7 @@ import type { AnyTool } from '../orchestrator/tool.ts';
 import { pathParams } from './openapi.ts';
 import { parseJsonObject, readRaw } from '../http/read-body.ts';
 import { requestInfo, bearerOf, sendError } from '../http/http.ts';
+import { answerCacheable } from '../http/conditional.ts';
 
 /** `/v1/a/{id}` → `/v1/a/:id`. */
 export function koaPath(path: string): string {
@@ -60,6 +61,7 @@ export function buildToolRouter(orchestrator: Orchestrator): Router {
         idempotencyKey: ctx.get('idempotency-key') || undefined,
         request: requestInfo(ctx, 'rest'),
       });
+      if (tool.http.cache && answerCacheable(ctx, tool.http.cache, result.ok, result.ok ? result.output : undefined)) return;
       respond(ctx, result);
     });
   }

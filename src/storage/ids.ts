@@ -36,6 +36,8 @@ export const ID_PREFIXES = {
   challenge: 'vch',
   cardSetup: 'cset',
   spend: 'spd',
+  consoleSignInLink: 'csl',
+  invitation: 'inv',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

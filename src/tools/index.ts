@@ -54,6 +54,29 @@ import { quote } from './ticketing/quote.ts';
 import { release } from './ticketing/release.ts';
 import { reserve } from './ticketing/reserve.ts';
 import { purchaseInitiate } from './vic/purchase-initiate.ts';
+import { getProductFeed } from './discovery/get-product-feed.ts';
+import { getProductFeedMetadata } from './discovery/get-product-feed-metadata.ts';
+import { getShopWindow } from './discovery/get-shop-window.ts';
+import { listDiscoverableShops } from './discovery/list-discoverable-shops.ts';
+import { deleteShop } from './integration/delete-shop.ts';
+import { updateShopSettings } from './integration/update-shop-settings.ts';
+import { setEmbedOrigins } from './console/set-embed-origins.ts';
+import { cancelEvent } from './integration/cancel-event.ts';
+import { retireTier } from './integration/retire-tier.ts';
+import { updateEvent } from './integration/update-event.ts';
+import { updatePool } from './integration/update-pool.ts';
+import { updateTier } from './integration/update-tier.ts';
+import { acceptTeamInvitation } from './console/accept-team-invitation.ts';
+import { changeTeamMemberRole } from './console/change-team-member-role.ts';
+import { completeConsoleSignInTool } from './console/complete-console-sign-in.ts';
+import { inviteTeamMember } from './console/invite-team-member.ts';
+import { listTeam } from './console/list-team.ts';
+import { removeTeamMember } from './console/remove-team-member.ts';
+import { requestConsoleSignInLinkTool } from './console/request-console-sign-in-link.ts';
+import { revokeTeamInvitation } from './console/revoke-team-invitation.ts';
+import { switchConsoleOrganization } from './console/switch-console-organization.ts';
+import { configurePaymentProvider } from './payments/configure-payment-provider.ts';
+import { listPaymentProviders } from './payments/list-payment-providers.ts';
 import { createWebhook } from './webhooks/create-webhook.ts';
 import { deleteWebhook } from './webhooks/delete-webhook.ts';
 import { listWebhookDeliveries } from './webhooks/list-webhook-deliveries.ts';
@@ -118,4 +141,27 @@ export const TOOLS: readonly AnyTool[] = [
   cancelCheckoutSession,
   delegatePayment,
   getAcpDiscovery,
+  listDiscoverableShops,
+  getShopWindow,
+  getProductFeed,
+  getProductFeedMetadata,
+  updateShopSettings,
+  deleteShop,
+  setEmbedOrigins,
+  updateEvent,
+  cancelEvent,
+  updateTier,
+  retireTier,
+  updatePool,
+  requestConsoleSignInLinkTool,
+  completeConsoleSignInTool,
+  switchConsoleOrganization,
+  inviteTeamMember,
+  acceptTeamInvitation,
+  revokeTeamInvitation,
+  listTeam,
+  changeTeamMemberRole,
+  removeTeamMember,
+  configurePaymentProvider,
+  listPaymentProviders,
 ];

@@ -15,6 +15,11 @@ export const WEBHOOK_EVENT_TYPES = [
   'reservation.released',
   'reservation.expired',
   'payment.failed',
+  'event.updated',
+  'event.cancelled',
+  'tier.updated',
+  'tier.retired',
+  'pool.updated',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 

@@ -13,7 +13,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['domain'],
   ['orchestrator'],
   ['tools'],
-  ['http', 'rest', 'protocols', 'buyer-pages'],
+  ['http', 'rest', 'protocols', 'buyer-pages', 'console-pages'],
   ['(composition)'],
 ];
 

@@ -15,6 +15,8 @@ const HOLD_MESSAGES: Partial<Record<ErrorCode, { code: string; param: string; re
   not_on_sale_yet: { code: 'invalid', param: ITEM, resolution: 'recoverable' },
   sale_ended: { code: 'expired', param: ITEM, resolution: 'recoverable' },
   not_sellable: { code: 'unsupported', param: ITEM, resolution: 'recoverable' },
+  tier_retired: { code: 'unsupported', param: ITEM, resolution: 'recoverable' },
+  event_cancelled: { code: 'unsupported', param: ITEM, resolution: 'recoverable' },
   country_required: { code: 'missing', param: COUNTRY, resolution: 'requires_buyer_input' },
   geo_not_allowed: { code: 'region_restricted', param: COUNTRY, resolution: 'requires_buyer_input' },
   quote_expired: { code: 'expired', param: ITEM, resolution: 'recoverable' },

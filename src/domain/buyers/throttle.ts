@@ -12,6 +12,7 @@ const WINDOW_MS = 15 * 60_000;
 const SOURCES = {
   signIn: { text: 'select created_at from sign_in_links where email = ? and created_at > ? order by created_at asc', max: SIGN_IN_LINKS_PER_WINDOW },
   code: { text: 'select created_at from verification_challenges where buyer_id = ? and created_at > ? order by created_at asc', max: CODES_PER_WINDOW },
+  consoleSignIn: { text: 'select created_at from console_sign_in_links where email = ? and created_at > ? order by created_at asc', max: SIGN_IN_LINKS_PER_WINDOW },
 } as const;
 
 /**

@@ -13,6 +13,7 @@ type Ctx = Pick<ToolContext, 'em' | 'principal' | 'clock'>;
 
 export interface NewShop {
   name: string;
+  description?: string | undefined;
   currency: string;
   holdMinutes?: number | undefined;
   feePerTicketMinor?: number | undefined;
@@ -27,6 +28,7 @@ export async function createShop({ em, principal, clock }: Ctx, input: NewShop):
     id: newId('shop'),
     organizationId,
     name: input.name,
+    description: input.description ?? null,
     currency: input.currency,
     holdMinutes: input.holdMinutes ?? 10,
     feePerTicketMinor: input.feePerTicketMinor ?? 0,

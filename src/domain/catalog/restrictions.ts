@@ -13,6 +13,8 @@ export const RESTRICTION_ERRORS = [
   'scheme_required',
   'scheme_not_allowed',
   'sold_out',
+  'event_cancelled',
+  'tier_retired',
 ] as const satisfies readonly ErrorCode[];
 
 export interface PurchaseRequest {

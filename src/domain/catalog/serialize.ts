@@ -8,8 +8,10 @@ export function shopOut(s: ShopRow) {
     id: s.id,
     organizationId: s.organizationId,
     name: s.name,
+    description: s.description ?? null,
     currency: s.currency,
     discoverable: s.discoverable,
+    embedOrigin: s.embedOrigins.join(' '),
     embedOrigins: [...s.embedOrigins],
     holdMinutes: s.holdMinutes,
     feePerTicketMinor: s.feePerTicketMinor,
@@ -39,6 +41,7 @@ export function eventOut(e: EventRow) {
     venue: e.venue ?? null,
     startsAt: iso(e.startsAt),
     endsAt: isoOrNull(e.endsAt),
+    cancelledAt: isoOrNull(e.cancelledAt),
     createdAt: iso(e.createdAt),
   };
 }
@@ -59,6 +62,7 @@ export function tierOut(t: TierRow, availableCount: number) {
     allowedGeos: [...t.allowedGeos],
     allowedSchemes: [...t.allowedSchemes],
     availableCount,
+    retiredAt: isoOrNull(t.retiredAt),
     createdAt: iso(t.createdAt),
   };
 }

@@ -9,6 +9,7 @@ import { ToolError } from '../../kernel/errors.ts';
 import { availableIn } from './inventory.ts';
 import { authorizePurchase, ownershipOf } from './purchase-access.ts';
 import { checkRestrictions } from '../catalog/restrictions.ts';
+import { checkTierStillOffered } from '../catalog/catalog-changes.ts';
 
 /** How long a quote may be turned into a reservation. */
 export const QUOTE_TTL_MS = 15 * 60 * 1000;
@@ -41,6 +42,7 @@ export async function createQuote(ctx: ToolContext, input: QuoteInput): Promise<
   const { em, clock } = ctx;
   const now = clock.now();
   const { tier, shop } = await requireSellableTier(em, ctx, input.tierId);
+  await checkTierStillOffered(em, tier);
   checkRestrictions(tier, input, now);
   const available = await availableIn(em, tier.poolId);
   if (available < input.quantity) throw new ToolError('sold_out', undefined, { available, requested: input.quantity });

@@ -11,6 +11,7 @@ import { returnPlaces, takePlacesOrThrow } from './inventory.ts';
 import type { Principal } from '../../kernel/principal.ts';
 import { authorizePurchase, ownershipFrom, requireAccess, type PurchaseIntent } from './purchase-access.ts';
 import { loadPurchaseView, type PurchaseView } from './purchase-view.ts';
+import { checkTierStillOffered } from '../catalog/catalog-changes.ts';
 import { checkRestrictions } from '../catalog/restrictions.ts';
 
 /** Loads a reservation the principal may see, optionally locking its row (FOR UPDATE) for a state change. */
@@ -46,6 +47,7 @@ export async function reserveFromQuote(ctx: ToolContext, quoteId: string, author
   const tier = await em.findOne(Tier, { id: quote.tierId });
   const shop = await em.findOne(Shop, { id: quote.shopId, deletedAt: null });
   if (!tier || !shop) throw new ToolError('not_found', `No quote ${quoteId}.`, { id: quoteId });
+  await checkTierStillOffered(em, tier);
   checkRestrictions(tier, quote, now);
   await authorizePurchase(ctx, { shop, amountMinor: quote.totalMinor, currency: quote.currency, stage: 'reserve', authority });
   const expiresAt = new Date(now.getTime() + shop.holdMinutes * 60_000);

@@ -14,7 +14,9 @@ export const Shop = defineEntity({
     holdMinutes: p.integer().default(10),
     feePerTicketMinor: p.integer().default(0),
     paymentProvider: p.string().default('sandbox'),
+    description: p.string().nullable(),
     createdAt: p.datetime(),
+    updatedAt: p.datetime().nullable(),
     deletedAt: p.datetime().nullable(),
   },
 });
@@ -31,6 +33,8 @@ export const Event = defineEntity({
     startsAt: p.datetime(),
     endsAt: p.datetime().nullable(),
     createdAt: p.datetime(),
+    updatedAt: p.datetime().nullable(),
+    cancelledAt: p.datetime().nullable(),
   },
 });
 export type EventRow = InstanceType<typeof Event.class>;
@@ -69,6 +73,8 @@ export const Tier = defineEntity({
     allowedGeos: p.array().default([]),
     allowedSchemes: p.array().default([]),
     createdAt: p.datetime(),
+    updatedAt: p.datetime().nullable(),
+    retiredAt: p.datetime().nullable(),
   },
 });
 export type TierRow = InstanceType<typeof Tier.class>;

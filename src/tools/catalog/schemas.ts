@@ -5,9 +5,11 @@ export const ShopOut = z.object({
   id: z.string(),
   organizationId: z.string(),
   name: z.string(),
+  description: z.string().nullable(),
   currency: z.string(),
   discoverable: z.boolean(),
-  embedOrigins: z.array(z.string()),
+  embedOrigin: z.string().describe('The embed-origin setting as the spec writes it: the origins separated by spaces ("" when none).'),
+  embedOrigins: z.array(z.string()).describe('The same origins, normalised, as a list.'),
   holdMinutes: z.number().int(),
   feePerTicketMinor: z.number().int(),
   paymentProvider: z.string(),
@@ -41,6 +43,7 @@ export const TierOut = z.object({
   allowedGeos: z.array(z.string()),
   allowedSchemes: z.array(z.string()),
   availableCount: z.number().int().describe('Live places left in the tier’s pool.'),
+  retiredAt: z.string().nullable().describe('When the tier was retired (no longer sold), or null.'),
   createdAt: z.string(),
 });
 
@@ -51,5 +54,6 @@ export const EventOut = z.object({
   venue: z.string().nullable(),
   startsAt: z.string(),
   endsAt: z.string().nullable(),
+  cancelledAt: z.string().nullable().describe('When the event was cancelled, or null.'),
   createdAt: z.string(),
 });

@@ -15,6 +15,7 @@ export const createShop = defineTool({
     '`holdMinutes` is how long a reservation holds places before it expires (default 10). Requires merchant:admin.',
   input: z.strictObject({
     name: z.string().trim().min(1).max(200),
+    description: z.string().trim().max(2000).optional().describe('A public description, shown in the discovery window.'),
     currency: Currency,
     holdMinutes: z.number().int().min(1).max(120).optional(),
     feePerTicketMinor: Minor.optional().describe('Service fee added per ticket, in minor units (default 0).'),

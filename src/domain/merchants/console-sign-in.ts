@@ -1,0 +1,102 @@
+/**
+ * Console sign-in for merchant people, independent of the CLI: a single-use magic link (15 minutes; only its
+ * token's hash is stored) is emailed to a member; redeeming it gives a console session (8 hours) for one of the
+ * organizations the person belongs to, with the role their membership has. Asking answers the same whether or not
+ * the address belongs to a member (no enumeration); only members get mail.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ToolContext } from '../context.ts';
+import { ToolError } from '../../kernel/errors.ts';
+import { hashToken } from '../../kernel/tokens.ts';
+import type { Role } from '../../kernel/principal.ts';
+import { consoleSignInMail } from '../../mail/console-templates.ts';
+import { sql } from '../../storage/database.ts';
+import { newId, randomToken } from '../../storage/ids.ts';
+import { throttleMail } from '../buyers/throttle.ts';
+import { normalizeEmail } from '../buyers/sessions.ts';
+
+export const CONSOLE_SIGN_IN_TTL_MINUTES = 15;
+export const CONSOLE_SESSION_TTL_SECONDS = 8 * 3600;
+
+/** The console page the emailed link opens; the token rides in the fragment so it never reaches server logs. */
+export function consoleSignInUrl(publicUrl: string, token: string): string {
+  return `${publicUrl}/console/verify#token=${token}`;
+}
+
+export interface Membership {
+  organizationId: string;
+  organizationName: string;
+  role: Role;
+}
+
+/** The organizations a user belongs to, oldest membership first. */
+export async function membershipsOf(em: EntityManager, userId: string): Promise<Membership[]> {
+  const rows = await sql<{ organization_id: string; name: string; role: Role }>(
+    em,
+    `select m.organization_id, o.name, m.role from memberships m join organizations o on o.id = m.organization_id
+      where m.user_id = ? order by m.created_at, m.organization_id`,
+    [userId],
+  );
+  return rows.map((r) => ({ organizationId: r.organization_id, organizationName: r.name, role: r.role }));
+}
+
+export interface ConsoleSession {
+  token: string;
+  tokenType: 'Bearer';
+  expiresAt: string;
+  userId: string;
+  email: string;
+  organizationId: string;
+  role: Role;
+  organizations: Membership[];
+}
+
+/** Signs a console session for `userId` in `organizationId` (a membership must exist), with the membership's role. */
+export async function openConsoleSession(ctx: Pick<ToolContext, 'em' | 'services' | 'clock'>, userId: string, organizationId?: string): Promise<ConsoleSession> {
+  const orgs = await membershipsOf(ctx.em, userId);
+  const chosen = organizationId ? orgs.find((m) => m.organizationId === organizationId) : orgs[0];
+  if (!chosen) throw new ToolError('not_found', organizationId ? `No organization ${organizationId} for this person.` : 'This person belongs to no organization.');
+  const [user] = await sql<{ email: string }>(ctx.em, 'select email from users where id = ?', [userId]);
+  const ttl = CONSOLE_SESSION_TTL_SECONDS;
+  const token = await ctx.services.identity.sign({ typ: 'console', sub: userId, org: chosen.organizationId, role: chosen.role }, ttl);
+  const expiresAt = new Date(Math.floor(ctx.clock.now().getTime() / 1000) * 1000 + ttl * 1000).toISOString();
+  return { token, tokenType: 'Bearer', expiresAt, userId, email: user?.email ?? '', organizationId: chosen.organizationId, role: chosen.role, organizations: orgs };
+}
+
+/** Stores a link and emails it when the address is a member's; answers the same either way. */
+export async function requestConsoleSignInLink(ctx: ToolContext, emailInput: string): Promise<{ sent: true; expiresAt: string }> {
+  const { services, clock } = ctx;
+  const now = clock.now();
+  const email = normalizeEmail(emailInput);
+  const token = randomToken(32);
+  const expiresAt = new Date(now.getTime() + CONSOLE_SIGN_IN_TTL_MINUTES * 60_000);
+  const member = await services.db.transaction(async (em) => {
+    await throttleMail(em, 'consoleSignIn', email, now);
+    const [row] = await sql<{ n: string }>(em, 'select count(*) as n from memberships m join users u on u.id = m.user_id where u.email = ?', [email]);
+    await sql(em, 'insert into console_sign_in_links (id, token_hash, email, expires_at, used_at, created_at) values (?, ?, ?, ?, null, ?)', [
+      newId('consoleSignInLink', now),
+      hashToken(token),
+      email,
+      expiresAt,
+      now,
+    ]);
+    return Number(row?.n ?? 0) > 0;
+  });
+  if (member) await services.mail.send({ to: email, ...consoleSignInMail(consoleSignInUrl(services.publicUrl(), token), CONSOLE_SIGN_IN_TTL_MINUTES) });
+  return { sent: true, expiresAt: expiresAt.toISOString() };
+}
+
+/** Redeems a link exactly once (an atomic conditional update) and opens a console session. */
+export async function completeConsoleSignIn(ctx: ToolContext, token: string, organizationId?: string): Promise<ConsoleSession> {
+  const now = ctx.clock.now();
+  const rows = await sql<{ email: string }>(
+    ctx.em,
+    'update console_sign_in_links set used_at = ? where token_hash = ? and used_at is null and expires_at > ? returning email',
+    [now, hashToken(token), now],
+  );
+  const link = rows[0];
+  if (!link) throw new ToolError('sign_in_link_invalid');
+  const [user] = await sql<{ id: string }>(ctx.em, 'select id from users where email = ?', [link.email]);
+  if (!user) throw new ToolError('sign_in_link_invalid', 'This address belongs to no console member.');
+  return openConsoleSession(ctx, user.id, organizationId);
+}

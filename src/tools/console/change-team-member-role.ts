@@ -1,0 +1,23 @@
+/** change_team_member_role: an owner changes a member's role. */
+import { z } from 'zod';
+import { changeMemberRole } from '../../domain/merchants/team.ts';
+import { defineTool } from '../../orchestrator/tool.ts';
+import { MemberOut, RoleIn } from './team-schemas.ts';
+
+export const changeTeamMemberRole = defineTool({
+  name: 'change_team_member_role',
+  title: 'Change a member’s role',
+  area: 'console',
+  description:
+    'Owner only. Sets a member’s role (owner or integrator). A demotion applies to their open sessions at once; a ' +
+    'promotion from their next sign-in. The last owner cannot be demoted (last_owner).',
+  input: z.strictObject({ userId: z.string().min(1).describe('The member’s user id (usr_…).'), role: RoleIn }),
+  output: MemberOut,
+  errors: ['not_found', 'last_owner'],
+  auth: { principals: ['console_user'], roles: ['owner'] },
+  http: { method: 'PATCH', path: '/v1/console/team/members/{userId}' },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async handler({ userId, role }, ctx) {
+    return changeMemberRole(ctx, userId, role);
+  },
+});

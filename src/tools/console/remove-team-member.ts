@@ -1,0 +1,22 @@
+/** remove_team_member: an owner removes a member. */
+import { z } from 'zod';
+import { removeMember } from '../../domain/merchants/team.ts';
+import { defineTool } from '../../orchestrator/tool.ts';
+
+export const removeTeamMember = defineTool({
+  name: 'remove_team_member',
+  title: 'Remove a member',
+  area: 'console',
+  description:
+    'Owner only. Removes a member from the organization; their console sessions stop working at once. API keys they ' +
+    'minted stay (revoke them separately). The last owner cannot be removed (last_owner).',
+  input: z.strictObject({ userId: z.string().min(1).describe('The member’s user id (usr_…).') }),
+  output: z.object({ userId: z.string(), removed: z.literal(true), removedAt: z.string() }),
+  errors: ['not_found', 'last_owner'],
+  auth: { principals: ['console_user'], roles: ['owner'] },
+  http: { method: 'DELETE', path: '/v1/console/team/members/{userId}' },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  async handler({ userId }, ctx) {
+    return removeMember(ctx, userId);
+  },
+});

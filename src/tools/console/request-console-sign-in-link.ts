@@ -1,0 +1,24 @@
+/** request_console_sign_in_link: e-mail a console member a single-use sign-in link. */
+import { z } from 'zod';
+import { requestConsoleSignInLink } from '../../domain/merchants/console-sign-in.ts';
+import { defineTool } from '../../orchestrator/tool.ts';
+
+export const requestConsoleSignInLinkTool = defineTool({
+  name: 'request_console_sign_in_link',
+  title: 'Ask for a console sign-in link',
+  area: 'console',
+  description:
+    'Public. E-mails a single-use link (15 minutes) that signs a merchant console member in. The answer is the same ' +
+    'whether or not the address belongs to a member, and only members get mail. At most 5 links per address per 15 ' +
+    'minutes (rate_limited with retryAfter).',
+  input: z.strictObject({ email: z.email().max(254) }),
+  output: z.object({ sent: z.literal(true), expiresAt: z.string() }),
+  errors: ['rate_limited'],
+  auth: { public: true },
+  http: { method: 'POST', path: '/v1/console/sign-in', status: 202 },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  transactional: false,
+  async handler({ email }, ctx) {
+    return requestConsoleSignInLink(ctx, email);
+  },
+});

@@ -1,0 +1,29 @@
+/** set_embed_origins: the console operation of spec §4.3, for the owner and the integrator. */
+import { z } from 'zod';
+import { setEmbedOrigins as setOrigins } from '../../domain/catalog/shop-settings.ts';
+import { shopOut } from '../../domain/catalog/serialize.ts';
+import { ShopOut } from '../catalog/schemas.ts';
+import { defineTool } from '../../orchestrator/tool.ts';
+import { EmbedOriginIn } from '../integration/embed-origin-input.ts';
+
+export const setEmbedOrigins = defineTool({
+  name: 'set_embed_origins',
+  title: 'Set a shop’s embed origins',
+  area: 'console',
+  description:
+    'Sets which partner origins may embed the shop’s consent view and call the buyer API from the browser: at most ' +
+    'three bare origins (scheme://host[:port]) separated by spaces or by commas; https only, except http for ' +
+    'localhost; no IP addresses. They are normalised (lower case, default port dropped, international names in ' +
+    'punycode) and duplicates dropped. A bad entry is refused with invalid_embed_origin naming the entry and the ' +
+    'rule (details.rule). Returns the shop. Console owner or integrator.',
+  input: z.strictObject({ id: z.string().min(1).describe('The shop id (shop_…).'), embedOrigin: EmbedOriginIn }),
+  output: ShopOut,
+  errors: ['not_found', 'invalid_embed_origin'],
+  auth: { principals: ['console_user'], roles: ['owner', 'integrator'] },
+  http: { method: 'PUT', path: '/v1/console/merchants/{id}/embed-origins' },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  idempotency: 'optional',
+  async handler({ id, embedOrigin }, ctx) {
+    return shopOut(await setOrigins(ctx, id, embedOrigin));
+  },
+});

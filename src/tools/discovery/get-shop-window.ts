@@ -1,0 +1,27 @@
+/** get_shop_window: a discoverable shop's upcoming events, tiers, prices and live availability. */
+import { z } from 'zod';
+import { requireDiscoverableShop, shopWindowOut, upcomingCatalog } from '../../domain/discovery/shop-window.ts';
+import { defineTool } from '../../orchestrator/tool.ts';
+import { PublicShopOut, WindowEventOut } from './schemas.ts';
+
+export const getShopWindow = defineTool({
+  name: 'get_shop_window',
+  title: 'Shop window',
+  area: 'discovery',
+  description:
+    'Public, no credential needed. Returns a discoverable shop’s window: its name, description and currency, and its ' +
+    'upcoming events (soonest first, at most 200) with the tiers still for sale, each with its price in minor units, ' +
+    'its sale window and `availableCount`, the live places left. A shop that is not discoverable, deleted or unknown ' +
+    'answers not_found. Start a purchase with a tier id (`quote`, or an ACP checkout session).',
+  input: z.strictObject({ id: z.string().min(1).describe('The shop id (shop_…).') }),
+  output: z.object({ shop: PublicShopOut, events: z.array(WindowEventOut) }),
+  errors: ['not_found'],
+  auth: { public: true },
+  http: { method: 'GET', path: '/v1/discovery/shops/{id}', cache: { maxAgeSeconds: 10 } },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async handler({ id }, { em, clock }) {
+    const shop = await requireDiscoverableShop(em, id);
+    const now = clock.now();
+    return shopWindowOut(shop, await upcomingCatalog(em, shop, now), now);
+  },
+});

@@ -1,0 +1,55 @@
+/** Wire schemas of the public discovery area: the shop window and the ACP product feed (ACP 2026-04-17 `schema.feed.json`). */
+import { z } from 'zod';
+
+export const PublicShopOut = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  currency: z.string(),
+});
+
+export const WindowTierOut = z.object({
+  id: z.string().describe('The tier id (tier_…): pass it to `quote`, or as an ACP checkout line item id.'),
+  name: z.string(),
+  priceMinor: z.number().int(),
+  currency: z.string(),
+  onSale: z.boolean().describe('Whether the tier’s sale window is open now.'),
+  onSaleStart: z.string().nullable(),
+  onSaleEnd: z.string().nullable(),
+  maxQtyPerPurchase: z.number().int().nullable(),
+  availableCount: z.number().int().describe('Live places left in the tier’s pool.'),
+});
+
+export const WindowEventOut = z.object({
+  id: z.string(),
+  title: z.string(),
+  venue: z.string().nullable(),
+  startsAt: z.string(),
+  endsAt: z.string().nullable(),
+  tiers: z.array(WindowTierOut),
+});
+
+const Price = z.strictObject({ amount: z.number().int().min(0), currency: z.string().regex(/^[A-Z]{3}$/) });
+
+/** ACP `Variant`, as far as this feed fills it (the schema forbids any other property). */
+export const FeedVariantOut = z.strictObject({
+  id: z.string(),
+  title: z.string(),
+  price: Price,
+  availability: z.strictObject({ available: z.boolean(), status: z.string() }),
+  categories: z.array(z.strictObject({ value: z.string(), taxonomy: z.string() })),
+  variant_options: z.array(z.strictObject({ name: z.string(), value: z.string() })),
+  seller: z.strictObject({ name: z.string() }),
+});
+
+/** ACP `Product`. */
+export const FeedProductOut = z.strictObject({
+  id: z.string(),
+  title: z.string(),
+  description: z.strictObject({ plain: z.string() }),
+  url: z.string(),
+  variants: z.array(FeedVariantOut),
+});
+
+/** ACP `FeedMetadata`. */
+export const FeedMetadataOut = z.strictObject({ id: z.string(), updated_at: z.string() });

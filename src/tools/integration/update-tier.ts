@@ -1,0 +1,40 @@
+/** update_tier: change a tier's name, price (new quotes only) or its six restrictions. */
+import { z } from 'zod';
+import { updateTier as changeTier } from '../../domain/catalog/catalog-changes.ts';
+import { tierOut } from '../../domain/catalog/serialize.ts';
+import { CardScheme, CountryCode, DateTime, Minor } from '../../kernel/wire.ts';
+import { TierOut } from '../catalog/schemas.ts';
+import { defineTool } from '../../orchestrator/tool.ts';
+
+export const updateTier = defineTool({
+  name: 'update_tier',
+  title: 'Change a tier',
+  area: 'integration',
+  description:
+    'Changes a tier’s `name`, `priceMinor` or restrictions (`onSaleStart`, `onSaleEnd`, `maxQtyPerPurchase`, ' +
+    '`sellable`, `allowedGeos`, `allowedSchemes`, as in create_tier); fields left out keep their value. A new price ' +
+    'applies to new quotes only: quotes and holds already made keep theirs. The currency and pool cannot change. A ' +
+    'retired tier cannot be changed (tier_retired). Emits the `tier.updated` webhook event. Requires merchant:write ' +
+    '(console: the owner).',
+  input: z.strictObject({
+    id: z.string().min(1).describe('The tier id (tier_…).'),
+    name: z.string().trim().min(1).max(200).optional(),
+    priceMinor: Minor.optional(),
+    onSaleStart: DateTime.nullable().optional(),
+    onSaleEnd: DateTime.nullable().optional(),
+    maxQtyPerPurchase: z.number().int().min(1).max(1000).nullable().optional(),
+    sellable: z.boolean().optional(),
+    allowedGeos: z.array(CountryCode).max(250).optional(),
+    allowedSchemes: z.array(CardScheme).max(7).optional(),
+  }),
+  output: TierOut,
+  errors: ['not_found', 'tier_retired'],
+  auth: { principals: ['api_key', 'console_user'], scopes: ['merchant:write'], roles: ['owner'] },
+  http: { method: 'PATCH', path: '/v1/integration/tiers/{id}' },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  idempotency: 'optional',
+  async handler({ id, ...changes }, ctx) {
+    const { tier, availableCount } = await changeTier(ctx, id, changes);
+    return tierOut(tier, availableCount);
+  },
+});

@@ -1,0 +1,34 @@
+/** configure_payment_provider: store the settings of the second payment provider (not switched on in the sandbox). */
+import { z } from 'zod';
+import { configureStripe } from '../../domain/merchants/payment-provider-settings.ts';
+import { defineTool } from '../../orchestrator/tool.ts';
+import { ProviderSettingsOut } from './provider-schemas.ts';
+
+export const configurePaymentProvider = defineTool({
+  name: 'configure_payment_provider',
+  title: 'Configure the second payment provider',
+  area: 'payments',
+  description:
+    'Stores a shop’s Stripe settings (spec §9): `publishableKey` (pk_test_…/pk_live_…), `secretKey` (sk_… or rk_…, ' +
+    'same mode), `webhookSecret` (whsec_…) and optional `accountId` (acct_…). They are validated (invalid_provider_settings ' +
+    'names the field); the secrets are encrypted at rest and never shown again (only their last four characters). The ' +
+    'provider is "configured, not switched on in the sandbox": payments keep using the sandbox provider, and ' +
+    'link_payment_provider to stripe stays refused (provider_not_enabled). Configuring again replaces the settings. ' +
+    'Requires merchant:admin (console: the owner).',
+  input: z.strictObject({
+    id: z.string().min(1).describe('The shop id (shop_…).'),
+    provider: z.literal('stripe').describe('The provider to configure (stripe; the sandbox needs no settings).'),
+    publishableKey: z.string().min(1).max(255),
+    secretKey: z.string().min(1).max(255),
+    webhookSecret: z.string().min(1).max(255),
+    accountId: z.string().min(1).max(255).optional(),
+  }),
+  output: ProviderSettingsOut,
+  errors: ['not_found', 'invalid_provider_settings'],
+  auth: { principals: ['api_key', 'console_user'], scopes: ['merchant:admin'], roles: ['owner'] },
+  http: { method: 'PUT', path: '/v1/integration/shops/{id}/payment-providers/{provider}' },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async handler({ id, provider: _stripe, ...settings }, ctx) {
+    return configureStripe(ctx, id, settings);
+  },
+});

@@ -1,0 +1,209 @@
+/**
+ * Catalog changes (issue #12 item 4): events changed and cancelled, tiers changed (price for new quotes only) and
+ * retired, pool capacity changed never below held + sold; each emits its webhook event and keeps the invariant,
+ * also under concurrent reserves.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import type { Harness } from '../support/harness.ts';
+import { assertInvariant } from '../support/invariant.ts';
+import { restClient } from '../support/rest.ts';
+import { SURFACES } from '../support/surfaces.ts';
+import { confirmWith, key, must, reserveOne, shopWithTier, startSpineHarness, type Shop } from '../spine/fixtures.ts';
+
+let h: Harness;
+before(async () => {
+  h = await startSpineHarness();
+});
+after(async () => {
+  await h?.close();
+});
+
+const patch = (s: Shop, path: string, body: unknown) => s.api.call('PATCH', path, body);
+
+/** The webhook events recorded for a shop, oldest first. */
+async function events(shopId: string): Promise<{ type: string; data: any }[]> {
+  return h.db.execute<{ type: string; data: any }>('select type, data from webhook_events where shop_id = ? order by id', [shopId]);
+}
+
+describe('events', () => {
+  test('title, venue and times change; the event must still end after it starts; event.updated is emitted', async () => {
+    const s = await shopWithTier(h);
+    const startsAt = new Date(h.clock.now().getTime() + 40 * 86_400_000).toISOString();
+    const endsAt = new Date(h.clock.now().getTime() + 40 * 86_400_000 + 7_200_000).toISOString();
+    const changed = must(await patch(s, `/v1/integration/events/${s.eventId}`, { title: 'Concert (moved)', venue: 'Big Hall', startsAt, endsAt }), 200);
+    assert.deepEqual([changed.title, changed.venue, changed.startsAt, changed.endsAt, changed.cancelledAt], ['Concert (moved)', 'Big Hall', startsAt, endsAt, null]);
+    const bad = await patch(s, `/v1/integration/events/${s.eventId}`, { endsAt: startsAt });
+    assert.deepEqual([bad.status, bad.body.code, bad.body.details.field], [400, 'invalid_input', 'endsAt']);
+    const cleared = must(await patch(s, `/v1/integration/events/${s.eventId}`, { venue: null, endsAt: null }), 200);
+    assert.deepEqual([cleared.venue, cleared.endsAt, cleared.title], [null, null, 'Concert (moved)']);
+    const unknown = await patch(s, `/v1/integration/events/${s.eventId}`, { shopId: 'x' });
+    assert.deepEqual([unknown.status, unknown.body.code], [400, 'unknown_field']);
+    const emitted = (await events(s.shopId)).filter((e) => e.type === 'event.updated');
+    assert.equal(emitted.length, 2);
+    assert.ok(emitted.every((e) => e.data.event.title === 'Concert (moved)'));
+    assert.deepEqual(emitted.map((e) => e.data.changed.sort().join()).sort(), ['endsAt,startsAt,title,venue', 'endsAt,venue']);
+  });
+
+  test('a cancelled event stops selling, leaves the window, and cannot be changed or cancelled again', async () => {
+    const s = await shopWithTier(h);
+    must(await patch(s, `/v1/integration/shops/${s.shopId}`, { discoverable: true }), 200);
+    const held = await reserveOne(s.api, s.tierId, 2);
+    const quote = must(await s.api.post('/v1/ticketing/quotes', { tierId: s.tierId, quantity: 1 }), 201);
+    const cancelled = must(await s.api.post(`/v1/integration/events/${s.eventId}/cancel`, { reason: 'Artist unwell' }), 200);
+    assert.ok(cancelled.cancelledAt);
+    const q = await s.api.post('/v1/ticketing/quotes', { tierId: s.tierId, quantity: 1 });
+    assert.deepEqual([q.status, q.body.code], [409, 'event_cancelled']);
+    const r = await s.api.post('/v1/ticketing/reservations', { quoteId: quote.quoteId }, key());
+    assert.deepEqual([r.status, r.body.code], [409, 'event_cancelled'], 'a quote made before the cancellation cannot be reserved');
+    const again = await s.api.post(`/v1/integration/events/${s.eventId}/cancel`, {});
+    assert.deepEqual([again.status, again.body.code], [409, 'event_cancelled']);
+    assert.equal((await patch(s, `/v1/integration/events/${s.eventId}`, { title: 'x' })).body.code, 'event_cancelled');
+    const window = must(await restClient(h.url).get(`/v1/discovery/shops/${s.shopId}`), 200);
+    assert.deepEqual(window.events, []);
+    must(await s.api.post(`/v1/ticketing/reservations/${held.reservation.id}/release`, {}), 200);
+    await assertInvariant(h.db, s.poolId);
+    const [cancelEvent] = (await events(s.shopId)).filter((e) => e.type === 'event.cancelled');
+    assert.deepEqual([cancelEvent?.data.reason, cancelEvent?.data.event.id], ['Artist unwell', s.eventId]);
+  });
+});
+
+describe('tiers', () => {
+  test('a new price applies to new quotes only; restrictions change at once; tier.updated is emitted', async () => {
+    const s = await shopWithTier(h, { priceMinor: 5000 });
+    const oldQuote = must(await s.api.post('/v1/ticketing/quotes', { tierId: s.tierId, quantity: 2 }), 201);
+    const repriced = must(await patch(s, `/v1/integration/tiers/${s.tierId}`, { name: 'Early bird', priceMinor: 6500 }), 200);
+    assert.deepEqual([repriced.name, repriced.priceMinor], ['Early bird', 6500]);
+    const held = must(await s.api.post('/v1/ticketing/reservations', { quoteId: oldQuote.quoteId }, key()), 201);
+    assert.equal(held.reservation.totalMinor, 10_000, 'the quote keeps the price it was given');
+    const changed = must(await patch(s, `/v1/integration/tiers/${s.tierId}`, { maxQtyPerPurchase: 1, allowedSchemes: ['visa'] }), 200);
+    assert.deepEqual([changed.name, changed.maxQtyPerPurchase, changed.allowedSchemes], ['Early bird', 1, ['visa']]);
+    const over = await s.api.post('/v1/ticketing/quotes', { tierId: s.tierId, quantity: 2, scheme: 'visa' });
+    assert.equal(over.body.code, 'quantity_over_limit');
+    const fresh = must(await s.api.post('/v1/ticketing/quotes', { tierId: s.tierId, quantity: 1, scheme: 'visa' }), 201);
+    assert.equal(fresh.totalMinor, 6500);
+    const bad = await patch(s, `/v1/integration/tiers/${s.tierId}`, { onSaleStart: '2031-01-02T00:00:00Z', onSaleEnd: '2031-01-01T00:00:00Z' });
+    assert.deepEqual([bad.status, bad.body.code], [400, 'invalid_input']);
+    const currency = await patch(s, `/v1/integration/tiers/${s.tierId}`, { currency: 'USD' });
+    assert.deepEqual([currency.status, currency.body.code], [400, 'unknown_field']);
+    const updated = (await events(s.shopId)).filter((e) => e.type === 'tier.updated');
+    assert.equal(updated.length, 2);
+    assert.ok(updated.every((e) => e.data.tier.priceMinor === 6500));
+    await assertInvariant(h.db, s.poolId);
+  });
+
+  test('a retired tier is no longer sold or shown; its pool keeps serving other tiers', async () => {
+    const s = await shopWithTier(h);
+    must(await patch(s, `/v1/integration/shops/${s.shopId}`, { discoverable: true }), 200);
+    const other = must(await s.api.post('/v1/integration/tiers', { eventId: s.eventId, poolId: s.poolId, name: 'Other', priceMinor: 100 }), 201);
+    const quote = must(await s.api.post('/v1/ticketing/quotes', { tierId: s.tierId, quantity: 1 }), 201);
+    const retired = must(await s.api.post(`/v1/integration/tiers/${s.tierId}/retire`, {}), 200);
+    assert.ok(retired.retiredAt);
+    assert.equal((await s.api.post('/v1/ticketing/quotes', { tierId: s.tierId, quantity: 1 })).body.code, 'tier_retired');
+    assert.equal((await s.api.post('/v1/ticketing/reservations', { quoteId: quote.quoteId }, key())).body.code, 'tier_retired');
+    assert.equal((await patch(s, `/v1/integration/tiers/${s.tierId}`, { name: 'x' })).body.code, 'tier_retired');
+    assert.equal((await s.api.post(`/v1/integration/tiers/${s.tierId}/retire`, {})).body.code, 'tier_retired');
+    await reserveOne(s.api, other.id, 1);
+    const window = must(await restClient(h.url).get(`/v1/discovery/shops/${s.shopId}`), 200);
+    assert.deepEqual(window.events[0].tiers.map((t: any) => t.id), [other.id]);
+    assert.ok((await events(s.shopId)).some((e) => e.type === 'tier.retired' && e.data.tier.id === s.tierId));
+    await assertInvariant(h.db, s.poolId);
+  });
+});
+
+describe('pool capacity', () => {
+  test('grows and shrinks with availableCount, never below held + sold (refused with the numbers)', async () => {
+    const s = await shopWithTier(h, { capacity: 10 });
+    await reserveOne(s.api, s.tierId, 3);
+    const sold = await reserveOne(s.api, s.tierId, 2);
+    must(await confirmWith(s.api, sold.reservation.id, 'pm_sandbox_visa'), 200);
+    const refused = await patch(s, `/v1/integration/pools/${s.poolId}`, { capacity: 4 });
+    assert.equal(refused.status, 409);
+    assert.equal(refused.body.code, 'capacity_below_committed');
+    assert.deepEqual(refused.body.details, { requested: 4, held: 3, sold: 2, minimum: 5 });
+    assert.match(refused.body.message, /3 place\(s\) held and 2 sold; the smallest capacity now is 5/);
+    const tight = must(await patch(s, `/v1/integration/pools/${s.poolId}`, { capacity: 5 }), 200);
+    assert.deepEqual([tight.capacity, tight.availableCount], [5, 0]);
+    assert.equal((await s.api.post('/v1/ticketing/quotes', { tierId: s.tierId, quantity: 1 })).body.code, 'sold_out');
+    const grown = must(await patch(s, `/v1/integration/pools/${s.poolId}`, { capacity: 12 }), 200);
+    assert.deepEqual([grown.capacity, grown.availableCount], [12, 7]);
+    await assertInvariant(h.db, s.poolId);
+    const negative = await patch(s, `/v1/integration/pools/${s.poolId}`, { capacity: -1 });
+    assert.deepEqual([negative.status, negative.body.code], [400, 'invalid_input']);
+    const updates = (await events(s.shopId)).filter((e) => e.type === 'pool.updated').map((e) => e.data.pool.capacity);
+    assert.deepEqual(updates.sort((a, b) => a - b), [5, 12]);
+  });
+
+  test('capacity, tier and event changes under concurrent reserves never break the invariant', async () => {
+    const s = await shopWithTier(h, { capacity: 30 });
+    const quotes = await Promise.all(Array.from({ length: 40 }, () => s.api.post('/v1/ticketing/quotes', { tierId: s.tierId, quantity: 1 }).then((r) => must(r, 201).quoteId as string)));
+    const capacities = [10, 35, 5, 25, 0, 40, 15, 30];
+    const results = await Promise.all([
+      ...quotes.map((quoteId) => s.api.post('/v1/ticketing/reservations', { quoteId }, key()).then((r) => ({ kind: 'reserve', status: r.status, code: r.body?.code }))),
+      ...capacities.map((capacity) => patch(s, `/v1/integration/pools/${s.poolId}`, { capacity }).then((r) => ({ kind: 'capacity', status: r.status, code: r.body?.code }))),
+      ...[7000, 7100, 7200].map((priceMinor) => patch(s, `/v1/integration/tiers/${s.tierId}`, { priceMinor }).then((r) => ({ kind: 'tier', status: r.status, code: r.body?.code }))),
+      ...['A', 'B'].map((t) => patch(s, `/v1/integration/events/${s.eventId}`, { title: t }).then((r) => ({ kind: 'event', status: r.status, code: r.body?.code }))),
+    ]);
+    for (const r of results) {
+      if (r.kind === 'reserve') assert.ok(r.status === 201 || r.code === 'sold_out', JSON.stringify(r));
+      else if (r.kind === 'capacity') assert.ok(r.status === 200 || r.code === 'capacity_below_committed', JSON.stringify(r));
+      else assert.equal(r.status, 200, JSON.stringify(r));
+    }
+    const counts = await assertInvariant(h.db, s.poolId);
+    assert.equal(counts.held, results.filter((r) => r.kind === 'reserve' && r.status === 201).length);
+    assert.ok(counts.capacity >= counts.held + counts.sold);
+  });
+});
+
+describe('who may change the catalog', () => {
+  test('read-only keys, the integrator and other organizations are refused', async () => {
+    const s = await shopWithTier(h);
+    const m = await h.merchant(['merchant:read']);
+    await h.db.execute('update api_keys set organization_id = ? where organization_id = ?', [s.organizationId, m.organizationId]);
+    const readOnly = restClient(h.url, m.apiKey);
+    const iid = `usr_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
+    await h.db.execute('insert into users (id, email, name, is_staff, created_at) values (?, ?, null, false, now())', [iid, `${iid}@example.test`]);
+    await h.db.execute(`insert into memberships (user_id, organization_id, role, invited_by, created_at) values (?, ?, 'integrator', null, now())`, [iid, s.organizationId]);
+    const integrator = restClient(h.url, await h.app.authenticator.sign({ typ: 'console', sub: iid, org: s.organizationId, role: 'integrator' }, 3600));
+    const stranger = await shopWithTier(h);
+    const calls: [string, string, unknown][] = [
+      ['PATCH', `/v1/integration/events/${s.eventId}`, { title: 'x' }],
+      ['POST', `/v1/integration/events/${s.eventId}/cancel`, {}],
+      ['PATCH', `/v1/integration/tiers/${s.tierId}`, { priceMinor: 1 }],
+      ['POST', `/v1/integration/tiers/${s.tierId}/retire`, {}],
+      ['PATCH', `/v1/integration/pools/${s.poolId}`, { capacity: 11 }],
+    ];
+    for (const [method, path, body] of calls) {
+      const a = await readOnly.call(method, path, body);
+      assert.deepEqual([a.status, a.body.code], [403, 'insufficient_scope'], path);
+      const b = await integrator.call(method, path, body);
+      assert.deepEqual([b.status, b.body.code], [403, 'forbidden'], path);
+      const c = await stranger.api.call(method, path, body);
+      assert.deepEqual([c.status, c.body.code], [404, 'not_found'], path);
+    }
+    assert.equal(must(await s.api.get(`/v1/catalog/events/${s.eventId}`), 200).event.cancelledAt, null, 'nothing changed');
+  });
+
+  // MCP over HTTP is covered by test/discovery and test/protocols; on a heavily loaded machine its keep-alive race
+  // (a 5 s server keepAliveTimeout against a client busy compiling 80 tool schemas) resets connections.
+  for (const surface of SURFACES.filter((x) => x.name === 'mcp in-memory' || x.name === 'a2a')) {
+    test(`changes over ${surface.name}`, async () => {
+      const s = await shopWithTier(h, { capacity: 10 });
+      const { call, done } = await surface.connect(h, s.apiKey);
+      try {
+        const pool = await call('update_pool', { id: s.poolId, capacity: 12 });
+        assert.ok(pool.ok, JSON.stringify(pool));
+        assert.equal(pool.output.availableCount, 12);
+        const tier = await call('update_tier', { id: s.tierId, priceMinor: 1234 });
+        assert.ok(tier.ok && tier.output.priceMinor === 1234);
+        const refused = await call('update_pool', { id: s.poolId, capacity: -5 });
+        assert.equal(!refused.ok && refused.code, 'invalid_input');
+        const cancelled = await call('cancel_event', { id: s.eventId });
+        assert.ok(cancelled.ok && cancelled.output.cancelledAt);
+      } finally {
+        await done();
+      }
+    });
+  }
+});
