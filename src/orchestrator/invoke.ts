@@ -77,6 +77,7 @@ export class Orchestrator {
       });
       authorize(tool, principal);
       const input = parseInput(tool.input, req.input);
+      tool.admit?.(this.services);
       const mode = tool.idempotency ?? 'none';
       const custom = mode === 'none' ? undefined : tool.idempotencyRequest?.(input, req.idempotencyKey);
       const key = mode === 'none' ? undefined : custom ? custom.key : req.idempotencyKey;
@@ -96,7 +97,8 @@ export class Orchestrator {
     } catch (err) {
       const error = this.toError(err, tool);
       if (claimed) {
-        if (error.status >= 500) await this.idempotency.abandon(claimed.scope, claimed.key).catch(() => undefined);
+        // A refusal for load (429) is not an outcome: the same key may be retried and then succeed.
+        if (error.status >= 500 || error.code === 'rate_limited') await this.idempotency.abandon(claimed.scope, claimed.key).catch(() => undefined);
         else await this.idempotency.complete(claimed.scope, claimed.key, { status: error.status, body: error.toBody() }).catch(() => undefined);
       }
       return { ok: false, tool, status: error.status, error: error.toBody(), replayed: false };
@@ -129,6 +131,14 @@ export class Orchestrator {
       const output = parsed.data as Record<string, unknown>;
       return { output, status: successStatus(tool, output) };
     };
+    if (tool.transactional === 'shared') {
+      let finished: { output: Record<string, unknown>; status: number } | undefined;
+      const sharedCommit = { idempotency: claimed, stored: false, finish: (raw: unknown) => (finished = finish(raw)) };
+      const raw = await tool.handler(input, { ...makeCtx(this.services.db.fork()), sharedCommit });
+      const result = finished ?? finish(raw);
+      if (claimed && !sharedCommit.stored) await this.idempotency.complete(claimed.scope, claimed.key, { status: result.status, body: result.output });
+      return result;
+    }
     if (tool.transactional === false) {
       const result = finish(await tool.handler(input, makeCtx(this.services.db.fork())));
       if (claimed) await this.idempotency.complete(claimed.scope, claimed.key, { status: result.status, body: result.output });
