@@ -71,13 +71,14 @@ export class Orchestrator {
     }
     let claimed: { scope: string; key: string } | undefined;
     try {
+      // Load shedding comes first, so a refusal costs no lookup, no claim and no transaction.
+      tool.admit?.(this.services);
       const principal = await this.authenticate(req.credential).catch((err: unknown) => {
         if (tool.auth.public) return { kind: 'anonymous' } as const;
         throw err;
       });
       authorize(tool, principal);
       const input = parseInput(tool.input, req.input);
-      tool.admit?.(this.services);
       const mode = tool.idempotency ?? 'none';
       const custom = mode === 'none' ? undefined : tool.idempotencyRequest?.(input, req.idempotencyKey);
       const key = mode === 'none' ? undefined : custom ? custom.key : req.idempotencyKey;

@@ -104,7 +104,7 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
    */
   transactional?: boolean | 'shared';
   /**
-   * Local admission control, run before the idempotency claim: throws 429 `rate_limited` (with retryAfter) when
+   * Local admission control, run before anything else (authentication, the idempotency claim): throws 429 `rate_limited` (with retryAfter) when
    * the capacity behind the tool is saturated, so a refusal costs nothing and is never stored under the key.
    */
   admit?: (services: Services) => void;
