@@ -222,3 +222,26 @@ test('two server processes batching on one pool: mixed quantities, no oversell, 
     await Promise.all(servers.map((p) => p.stop()));
   }
 });
+
+test('list_pools pages with a cursor (spec shape `{ pools }` plus `nextCursor`), every pool exactly once', async () => {
+  const s = await shopWithTier(h, { capacity: 5 });
+  for (let i = 0; i < 6; i++) must(await s.api.post('/v1/integration/pools', { merchantId: s.shopId, eventId: s.eventId, capacity: 10 + i }), 201);
+  const all = must(await s.api.get(`/v1/integration/pools?merchantId=${s.shopId}`), 200);
+  assert.equal(all.pools.length, 7);
+  assert.equal(all.nextCursor, undefined);
+  const seen: string[] = [];
+  let cursor: string | undefined;
+  let pages = 0;
+  do {
+    const page = must(await s.api.get(`/v1/integration/pools?merchantId=${s.shopId}&limit=3${cursor ? `&cursor=${cursor}` : ''}`), 200);
+    assert.deepEqual(Object.keys(page).sort(), page.nextCursor ? ['nextCursor', 'pools'] : ['pools']);
+    assert.ok(page.pools.length <= 3);
+    seen.push(...page.pools.map((p: { id: string }) => p.id));
+    cursor = page.nextCursor;
+    pages++;
+  } while (cursor);
+  assert.equal(pages, 3);
+  assert.deepEqual(seen, all.pools.map((p: { id: string }) => p.id));
+  assert.equal((await s.api.get(`/v1/integration/pools?merchantId=${s.shopId}&limit=0`)).status, 400);
+  assert.equal((await s.api.get(`/v1/integration/pools?merchantId=${s.shopId}&limit=1001`)).status, 400);
+});
