@@ -79,7 +79,7 @@ async function main(): Promise<void> {
     bootstrapOrganization(em, { organization: 'Bench', email: 'bench@example.test', shop: 'Bench Hall', scopes: ['merchant:read', 'merchant:write', 'merchant:admin'] }, new Date()),
   );
   // The throughput runs measure the path, not the admission bound (which the overload run measures).
-  const servers: ServerProcess[] = [await startServerProcess({ ...BASE_ENV, DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: '60000' })];
+  const servers: ServerProcess[] = [await startServerProcess({ ...BASE_ENV, DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: '60000' }, 180_000)];
   const raw = new pg.Pool({ connectionString: dbUrl, max: Math.max(...LEVELS, 64) });
   const pools: string[] = [];
   try {
@@ -192,7 +192,7 @@ async function main(): Promise<void> {
 
     // 3. Overload: ten times the clients of the last level, for SECONDS each, admission control on and off.
     const clients = 10 * LEVELS[LEVELS.length - 1]!;
-    const guarded = await startServerProcess({ ...BASE_ENV, DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: '100' });
+    const guarded = await startServerProcess({ ...BASE_ENV, DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: '100' }, 180_000);
     servers.push(guarded);
     const flood = await newPool(1_000_000);
     console.log(`\n3. overload: ${clients} clients for ${SECONDS} s on one pool (a refused client waits 50 ms and retries with the same key)`);
@@ -247,7 +247,7 @@ async function main(): Promise<void> {
     // 4. One, two and four server processes on one database, 64 clients spread over them.
     const farm = [servers[0]!];
     while (farm.length < 4) {
-      const s = await startServerProcess({ ...BASE_ENV, DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: '60000' });
+      const s = await startServerProcess({ ...BASE_ENV, DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: '60000' }, 180_000);
       servers.push(s);
       farm.push(s);
     }

@@ -70,9 +70,10 @@ export class Orchestrator {
       return { ok: false, tool, status: error.status, error: error.toBody(), replayed: false };
     }
     let claimed: { scope: string; key: string } | undefined;
+    let admitted: (() => void) | undefined;
     try {
       // Load shedding comes first, so a refusal costs no lookup, no claim and no transaction.
-      tool.admit?.(this.services);
+      admitted = tool.admit?.(this.services);
       const principal = await this.authenticate(req.credential).catch((err: unknown) => {
         if (tool.auth.public) return { kind: 'anonymous' } as const;
         throw err;
@@ -103,6 +104,8 @@ export class Orchestrator {
         else await this.idempotency.complete(claimed.scope, claimed.key, { status: error.status, body: error.toBody() }).catch(() => undefined);
       }
       return { ok: false, tool, status: error.status, error: error.toBody(), replayed: false };
+    } finally {
+      admitted?.();
     }
   }
 

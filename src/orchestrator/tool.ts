@@ -106,8 +106,9 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   /**
    * Local admission control, run before anything else (authentication, the idempotency claim): throws 429 `rate_limited` (with retryAfter) when
    * the capacity behind the tool is saturated, so a refusal costs nothing and is never stored under the key.
+   * Returns the function the orchestrator calls once the admitted call has its answer.
    */
-  admit?: (services: Services) => void;
+  admit?: (services: Services) => () => void;
   handler: (input: z.infer<I>, ctx: ToolContext) => Promise<z.infer<O>>;
 }
 

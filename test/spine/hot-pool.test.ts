@@ -13,7 +13,7 @@ import { sql } from '../../src/storage/database.ts';
 import type { Harness } from '../support/harness.ts';
 import { assertInvariant } from '../support/invariant.ts';
 import { restClient, type RestResponse } from '../support/rest.ts';
-import { startServerProcess } from '../support/server-process.ts';
+import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
 import { key, must, shopWithTier, startSpineHarness, type Shop } from './fixtures.ts';
 
 let h: Harness;
@@ -203,8 +203,9 @@ test('admission control: a reserve that would wait too long is refused at once (
 
 test('two server processes batching on one pool: mixed quantities, no oversell, invariant exact', async () => {
   const env = { DATABASE_URL: h.dbUrl, SWEEP_INTERVAL_MS: '0', SANDBOX_DISPATCH_MS: '0', WEBHOOK_DISPATCH_MS: '0', RATE_LIMIT_PER_MINUTE: '100000' };
-  const servers = await Promise.all([startServerProcess(env), startServerProcess(env)]);
+  const servers: ServerProcess[] = [];
   try {
+    for (let i = 0; i < 2; i++) servers.push(await startServerProcess(env, 180_000));
     const s = await shopWithTier(h, { capacity: 60 });
     const quantities = Array.from({ length: 80 }, (_, i) => 1 + (i % 3));
     const quotes: string[] = [];

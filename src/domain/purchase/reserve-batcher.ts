@@ -63,6 +63,10 @@ export class ReserveBatcher {
   private running = 0;
   /** Recent batch duration (ms), exponentially smoothed: the admission estimate. */
   private batchMs = 0;
+  /** Recent service rate (calls answered per second by this process's batches), exponentially smoothed. */
+  private ratePerSecond = 0;
+  /** Admitted calls not answered yet. */
+  private active = 0;
   /** Pools found short recently: their batches lock the pool first and allot (no optimistic attempt). */
   private readonly shortPools = new Set<string>();
   /** Counters for the bench and tests: batches run, calls in them, largest batch. */
@@ -84,15 +88,27 @@ export class ReserveBatcher {
     return this.running;
   }
 
-  /** Refuses a new call (429 rate_limited) when its expected wait exceeds the admission bound. */
-  admit(): void {
-    if (this.running < this.opts.inFlight) return;
+  /**
+   * Admits a new call, or refuses it (429 rate_limited) when it would wait longer than the bound: either its
+   * batch queue is too long for the recent batch time, or more calls are already inside this process (being
+   * authenticated, claimed, queued or written) than the recent service rate clears within the bound (Little's
+   * law), which is what a saturated process shows first. Returns the release to call when the call is answered.
+   */
+  admit(): () => void {
     const batchesAhead = Math.floor(this.queue.length / this.opts.batchMax) + 1;
-    const expectedMs = (batchesAhead * this.batchMs) / this.opts.inFlight;
-    if (expectedMs > this.opts.maxWaitMs || this.queue.length >= this.opts.batchMax * 16) {
+    const expectedMs = this.running < this.opts.inFlight ? 0 : (batchesAhead * this.batchMs) / this.opts.inFlight;
+    const inside = this.ratePerSecond > 0 ? Math.max(this.opts.batchMax * this.opts.inFlight, (this.opts.maxWaitMs / 1000) * this.ratePerSecond) : Infinity;
+    if (expectedMs > this.opts.maxWaitMs || this.active >= inside || this.queue.length >= this.opts.batchMax * 16) {
       this.stats.refused++;
       throw new ToolError('rate_limited', 'This pool is at capacity right now; retry shortly.', { queued: this.queue.length }, 1);
     }
+    this.active++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.active--;
+    };
   }
 
   /** Queues a reserve of `quoteId` by `ctx.principal`; resolves with `present(hold)` once the hold is committed. */
@@ -111,6 +127,8 @@ export class ReserveBatcher {
       void this.runBatch(batch).finally(() => {
         const ms = performance.now() - started;
         this.batchMs = this.batchMs === 0 ? ms : this.batchMs * 0.8 + ms * 0.2;
+        const rate = (batch.length * 1000 * this.opts.inFlight) / Math.max(ms, 0.1);
+        this.ratePerSecond = this.ratePerSecond === 0 ? rate : this.ratePerSecond * 0.8 + rate * 0.2;
         this.running--;
         this.pump();
       });
@@ -312,8 +330,8 @@ export function reserveBatcher(services: Services): ReserveBatcher {
 }
 
 /** Admission control for reserve (the tool's `admit`): 429 `rate_limited` when this process's reserve queue is saturated. */
-export function admitReserve(services: Services): void {
-  reserveBatcher(services).admit();
+export function admitReserve(services: Services): () => void {
+  return reserveBatcher(services).admit();
 }
 
 /** Reserves a quote through the batcher; `present` turns the committed hold into the tool's output. */
