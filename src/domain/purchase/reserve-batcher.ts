@@ -164,6 +164,7 @@ export class ReserveBatcher {
       return await this.db.transaction((em) => this.write(em, batch, false));
     } catch (err) {
       if (!(err instanceof ShortPool)) throw err;
+      if (this.shortPools.size > 10_000) this.shortPools.clear(); // sold-out pools accumulate; forgetting one only costs an optimistic try
       for (const id of err.poolIds) this.shortPools.add(id);
     }
     return this.db.transaction((em) => this.write(em, batch, true));
