@@ -12,7 +12,7 @@ export interface ServerProcess {
 const ROOT = join(import.meta.dirname, '..', '..');
 
 /** Spawns the server with `env` (DATABASE_URL at least) on a free port and resolves once it prints its URL. */
-export async function startServerProcess(env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
+export async function startServerProcess(env: Record<string, string>, timeoutMs = 120_000): Promise<ServerProcess> {
   const child = spawn(process.execPath, [join(ROOT, 'src', 'cli.ts'), 'serve'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RESERVE_MAX_WAIT_MS: '60000', ...env },
