@@ -1,11 +1,17 @@
 /**
- * Reserve throughput and latency over HTTP on one hot pool, beside the raw ceiling measured in the same
- * run: the same conditional update plus hold insert issued straight to the same PostgreSQL.
- * Usage: npm run bench [-- --levels 1,8,32,64 --requests 600]
+ * The hot pool, measured (docs/performance.md). Everything runs in this one process's run, so the figures
+ * that count are ratios within it:
+ *  1. reserve on ONE pool over HTTP vs the raw single-transaction ceiling (the same conditional update plus
+ *     hold insert straight to the same PostgreSQL), at each concurrency, median of three repetitions;
+ *  2. whole purchases per second (quote → reserve → confirm with the synchronous sandbox card);
+ *  3. overload: ten times the clients, with admission control on and off;
+ *  4. one, two and four server processes on the one database.
+ * It ends by checking `availableCount + held + sold = capacity` for every pool it used.
+ * Usage: npm run bench [-- --levels 1,8,32,64 --requests 400 --reps 3 --seconds 4]
  */
 import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
@@ -14,11 +20,15 @@ import { Database } from '../src/storage/database.ts';
 import { startEmbeddedPostgres } from '../src/storage/embedded-postgres.ts';
 import { newId } from '../src/storage/ids.ts';
 import { restClient } from '../test/support/rest.ts';
-import { startServerProcess } from '../test/support/server-process.ts';
+import { startServerProcess, type ServerProcess } from '../test/support/server-process.ts';
 
-const { values } = parseArgs({ options: { levels: { type: 'string' }, requests: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { levels: { type: 'string' }, requests: { type: 'string' }, reps: { type: 'string' }, seconds: { type: 'string' }, quick: { type: 'boolean' } },
+});
 const LEVELS = (values.levels ?? '1,8,32,64').split(',').map(Number);
-const REQUESTS = Number(values.requests ?? 600);
+const REQUESTS = Number(values.requests ?? 400);
+const REPS = Number(values.reps ?? 3);
+const SECONDS = Number(values.seconds ?? 4);
 
 interface Run {
   throughput: number;
@@ -30,6 +40,8 @@ interface Run {
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+const pad = (v: string | number, n: number) => String(v).padStart(n);
 
 /** Runs `task(i)` for i in [0, n) with `concurrency` workers; returns throughput and latency percentiles (ms). */
 async function drive(n: number, concurrency: number, task: (i: number) => Promise<boolean>): Promise<Run> {
@@ -52,7 +64,11 @@ async function drive(n: number, concurrency: number, task: (i: number) => Promis
   return { throughput: n / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), ok };
 }
 
+const BASE_ENV = { RATE_LIMIT_PER_MINUTE: '100000000', SWEEP_INTERVAL_MS: '0', WEBHOOK_DISPATCH_MS: '0', SANDBOX_DISPATCH_MS: '0', LOG_LEVEL: 'error' };
+
 async function main(): Promise<void> {
+  const began = performance.now();
+  const load0 = loadavg()[0]!;
   const dir = mkdtempSync(join(tmpdir(), 'tessera-bench-'));
   chmodSync(dir, 0o755);
   const server = await startEmbeddedPostgres(dir);
@@ -62,96 +78,215 @@ async function main(): Promise<void> {
   const merchant = await db.transaction((em) =>
     bootstrapOrganization(em, { organization: 'Bench', email: 'bench@example.test', shop: 'Bench Hall', scopes: ['merchant:read', 'merchant:write', 'merchant:admin'] }, new Date()),
   );
-  const app = await startServerProcess({
-    DATABASE_URL: dbUrl,
-    RATE_LIMIT_PER_MINUTE: '10000000',
-    SWEEP_INTERVAL_MS: '0',
-    WEBHOOK_DISPATCH_MS: '0',
-    SANDBOX_DISPATCH_MS: '0',
-    LOG_LEVEL: 'error',
-  });
-  const raw = new pg.Pool({ connectionString: dbUrl, max: Math.max(...LEVELS) });
+  // The throughput runs measure the path, not the admission bound (which the overload run measures).
+  const servers: ServerProcess[] = [await startServerProcess({ ...BASE_ENV, DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: '60000' }, 180_000)];
+  const raw = new pg.Pool({ connectionString: dbUrl, max: Math.max(...LEVELS, 64) });
+  const pools: string[] = [];
   try {
-    const api = restClient(app.url, merchant.apiKey);
-    const total = REQUESTS * LEVELS.length * 2;
+    const api = restClient(servers[0]!.url, merchant.apiKey);
     const event = (await api.post('/v1/integration/events', { merchantId: merchant.shopId, title: 'Bench night', startsAt: '2030-01-01T20:00:00Z' })).body;
-    const pool = (await api.post('/v1/integration/pools', { merchantId: merchant.shopId, eventId: event.id, capacity: total })).body;
-    const tier = (await api.post('/v1/integration/tiers', { eventId: event.id, poolId: pool.id, name: 'GA', priceMinor: 4000 })).body;
-    const quotes = async (n: number): Promise<string[]> => {
-      const out: string[] = [];
-      while (out.length < n) {
-        const batch = await Promise.all(Array.from({ length: Math.min(50, n - out.length) }, () => api.post('/v1/ticketing/quotes', { tierId: tier.id, quantity: 1 })));
-        out.push(...batch.map((r) => r.body.quoteId as string));
-      }
-      return out;
+    /** A fresh pool and tier of `capacity` places, with one quote made over HTTP as the template for bulk quotes. */
+    const newPool = async (capacity: number) => {
+      const pool = (await api.post('/v1/integration/pools', { merchantId: merchant.shopId, eventId: event.id, capacity })).body;
+      const tier = (await api.post('/v1/integration/tiers', { eventId: event.id, poolId: pool.id, name: `GA ${pools.length}`, priceMinor: 4000 })).body;
+      const template = (await api.post('/v1/ticketing/quotes', { tierId: tier.id, quantity: 1 })).body.quoteId as string;
+      pools.push(pool.id);
+      return { poolId: pool.id as string, tierId: tier.id as string, template };
     };
-    const [template] = (await raw.query('select * from quotes where id = $1', [(await quotes(1))[0]])).rows;
-
-    console.log(`reserve on one hot pool, ${REQUESTS} requests per level (server: 1 process, PostgreSQL: embedded)`);
-    console.log('concurrency | HTTP reserve/s | p50 ms | p99 ms | raw SQL/s | p50 ms | p99 ms | HTTP ÷ raw');
-    const rows: string[] = [];
-    for (const c of LEVELS) {
-      const ids = await quotes(REQUESTS);
-      const http = await drive(REQUESTS, c, async (i) => {
-        const r = await api.post('/v1/ticketing/reservations', { quoteId: ids[i] }, { 'idempotency-key': randomUUID() });
-        return r.status === 201;
-      });
-      const rawRun = await drive(REQUESTS, c, async () => {
-        const client = await raw.connect();
-        try {
-          const now = new Date();
-          await client.query('begin');
-          const taken = await client.query('update pools set available_count = available_count - 1 where id = $1 and available_count >= 1 returning available_count', [pool.id]);
-          if (!taken.rowCount) {
-            await client.query('rollback');
-            return false;
-          }
-          const q = await client.query(
-            `insert into quotes (id, shop_id, organization_id, event_id, tier_id, pool_id, quantity, unit_price_minor, fees_minor, total_minor, currency, owner_key, expires_at, created_at)
-             values ($1, $2, $3, $4, $5, $6, 1, $7, 0, $7, $8, $9, $10, $10) returning id`,
-            [newId('quote'), template.shop_id, template.organization_id, template.event_id, template.tier_id, pool.id, template.total_minor, template.currency, template.owner_key, now],
-          );
-          await client.query(
-            `insert into reservations (id, shop_id, organization_id, event_id, tier_id, pool_id, quote_id, quantity, unit_price_minor, fees_minor, total_minor, currency, state, hold_expires_at, expires_at, owner_key, created_at, updated_at)
-             values ($1, $2, $3, $4, $5, $6, $7, 1, $8, 0, $8, $9, 'held', $10, $10, $11, $12, $12)`,
-            [newId('reservation'), template.shop_id, template.organization_id, template.event_id, template.tier_id, pool.id, q.rows[0].id, template.total_minor, template.currency, new Date(now.getTime() + 600_000), template.owner_key, now],
-          );
-          await client.query('commit');
-          return true;
-        } finally {
-          client.release();
+    const columns = (await raw.query(`select column_name from information_schema.columns where table_name = 'quotes' and table_schema = current_schema()`)).rows.map(
+      (r: { column_name: string }) => r.column_name,
+    );
+    /** `n` fresh quotes copied from a template quote in one statement (quotes are not what is measured). */
+    const quotes = async (template: string, n: number): Promise<string[]> => {
+      const ids = Array.from({ length: n }, () => newId('quote'));
+      const select = columns.map((c) =>
+        c === 'id' ? 'u.id' : c === 'reservation_id' ? 'null' : c === 'expires_at' ? `now() + interval '15 minutes'` : c === 'created_at' ? 'now()' : `t.${c}`,
+      );
+      await raw.query(`insert into quotes (${columns.join(', ')}) select ${select.join(', ')} from unnest($1::text[]) as u(id), quotes t where t.id = $2`, [ids, template]);
+      return ids;
+    };
+    const reserveOver = (client: ReturnType<typeof restClient>, quoteId: string, key = randomUUID()) =>
+      client.post('/v1/ticketing/reservations', { quoteId }, { 'idempotency-key': key });
+    const rawReserve = async (poolId: string, template: { shop_id: string; organization_id: string; event_id: string; tier_id: string; total_minor: number; currency: string; owner_key: string }) => {
+      const client = await raw.connect();
+      try {
+        const now = new Date();
+        await client.query('begin');
+        const taken = await client.query('update pools set available_count = available_count - 1 where id = $1 and available_count >= 1 returning available_count', [poolId]);
+        if (!taken.rowCount) {
+          await client.query('rollback');
+          return false;
         }
-      });
-      if (http.ok !== REQUESTS || rawRun.ok !== REQUESTS) throw new Error(`unexpected refusals: http ${http.ok}, raw ${rawRun.ok}`);
-      const line = [
-        String(c).padStart(11),
-        http.throughput.toFixed(0).padStart(14),
-        http.p50.toFixed(1).padStart(6),
-        http.p99.toFixed(1).padStart(6),
-        rawRun.throughput.toFixed(0).padStart(9),
-        rawRun.p50.toFixed(1).padStart(6),
-        rawRun.p99.toFixed(1).padStart(6),
-        (http.throughput / rawRun.throughput).toFixed(2).padStart(10),
-      ].join(' | ');
-      rows.push(line);
-      console.log(line);
+        const t = template;
+        const q = await client.query(
+          `insert into quotes (id, shop_id, organization_id, event_id, tier_id, pool_id, quantity, unit_price_minor, fees_minor, total_minor, currency, owner_key, expires_at, created_at)
+           values ($1, $2, $3, $4, $5, $6, 1, $7, 0, $7, $8, $9, $10, $10) returning id`,
+          [newId('quote'), t.shop_id, t.organization_id, t.event_id, t.tier_id, poolId, t.total_minor, t.currency, t.owner_key, now],
+        );
+        await client.query(
+          `insert into reservations (id, shop_id, organization_id, event_id, tier_id, pool_id, quote_id, quantity, unit_price_minor, fees_minor, total_minor, currency, state, hold_expires_at, expires_at, owner_key, created_at, updated_at)
+           values ($1, $2, $3, $4, $5, $6, $7, 1, $8, 0, $8, $9, 'held', $10, $10, $11, $12, $12)`,
+          [newId('reservation'), t.shop_id, t.organization_id, t.event_id, t.tier_id, poolId, q.rows[0].id, t.total_minor, t.currency, new Date(now.getTime() + 600_000), t.owner_key, now],
+        );
+        await client.query('commit');
+        return true;
+      } finally {
+        client.release();
+      }
+    };
+
+    // 1. One hot pool: HTTP vs the raw ceiling, per level, REPS repetitions (median).
+    const hot = await newPool(REQUESTS * LEVELS.length * REPS * 2 + 10);
+    const [template] = (await raw.query('select * from quotes where id = $1', [hot.template])).rows;
+    console.log(`\n1. reserve on one hot pool: ${REQUESTS} requests per run, median of ${REPS} repetitions (1 server process, embedded PostgreSQL)`);
+    console.log('concurrency | HTTP reserve/s | p50 ms | p99 ms | raw SQL/s | p50 ms | p99 ms | HTTP ÷ raw | ratio per rep');
+    const http64: number[] = [];
+    for (const c of LEVELS) {
+      const httpRuns: Run[] = [];
+      const rawRuns: Run[] = [];
+      for (let rep = 0; rep < REPS; rep++) {
+        const ids = await quotes(hot.template, REQUESTS);
+        const h = await drive(REQUESTS, c, async (i) => (await reserveOver(api, ids[i]!)).status === 201);
+        const r = await drive(REQUESTS, c, () => rawReserve(hot.poolId, template));
+        if (h.ok !== REQUESTS || r.ok !== REQUESTS) throw new Error(`unexpected refusals: http ${h.ok}, raw ${r.ok}`);
+        httpRuns.push(h);
+        rawRuns.push(r);
+      }
+      const ratios = httpRuns.map((h, i) => h.throughput / rawRuns[i]!.throughput);
+      if (c === LEVELS[LEVELS.length - 1]) http64.push(...httpRuns.map((h) => h.throughput));
+      console.log(
+        [
+          pad(c, 11),
+          pad(median(httpRuns.map((r) => r.throughput)).toFixed(0), 14),
+          pad(median(httpRuns.map((r) => r.p50)).toFixed(1), 6),
+          pad(median(httpRuns.map((r) => r.p99)).toFixed(1), 6),
+          pad(median(rawRuns.map((r) => r.throughput)).toFixed(0), 9),
+          pad(median(rawRuns.map((r) => r.p50)).toFixed(1), 6),
+          pad(median(rawRuns.map((r) => r.p99)).toFixed(1), 6),
+          pad(median(ratios).toFixed(2), 10),
+          ' ' + ratios.map((x) => x.toFixed(2)).join(' '),
+        ].join(' | '),
+      );
     }
-    const [inv] = (
-      await raw.query(
-        `select p.capacity, p.available_count,
-                count(r.*) filter (where r.state in ('held','confirming')) as held,
-                count(r.*) filter (where r.state = 'completed') as sold
-           from pools p left join reservations r on r.pool_id = p.id where p.id = $1 group by p.id`,
-        [pool.id],
-      )
-    ).rows;
-    const sum = Number(inv.available_count) + Number(inv.held) + Number(inv.sold);
-    const oversold = Number(inv.available_count) < 0 || sum !== Number(inv.capacity);
-    console.log(`oversell check: capacity ${inv.capacity}, available ${inv.available_count}, held ${inv.held}, sold ${inv.sold} → ${oversold ? 'BROKEN' : 'intact'}`);
-    if (oversold) process.exitCode = 1;
+
+    // 2. Whole purchases at 64 clients: quote → reserve → confirm (pm_sandbox_visa settles synchronously).
+    const buy = await newPool(REPS * 256 + 10);
+    const purchases: Run[] = [];
+    for (let rep = 0; rep < REPS; rep++) {
+      purchases.push(
+        await drive(256, 64, async () => {
+          const q = await api.post('/v1/ticketing/quotes', { tierId: buy.tierId, quantity: 1 });
+          if (q.status !== 201) return false;
+          const r = await reserveOver(api, q.body.quoteId);
+          if (r.status !== 201) return false;
+          const c = await api.post(`/v1/ticketing/reservations/${r.body.reservation.id}/confirm`, { paymentMethod: 'pm_sandbox_visa' }, { 'idempotency-key': randomUUID() });
+          return c.status === 200;
+        }),
+      );
+    }
+    if (purchases.some((p) => p.ok !== 256)) throw new Error(`purchases failed: ${purchases.map((p) => p.ok).join(', ')}`);
+    console.log(`\n2. whole purchases (quote → reserve → confirm, synchronous sandbox card), 64 clients, 256 per run, median of ${REPS}`);
+    console.log(
+      `purchases/s ${median(purchases.map((p) => p.throughput)).toFixed(0)} | p50 ${median(purchases.map((p) => p.p50)).toFixed(1)} ms | p99 ${median(purchases.map((p) => p.p99)).toFixed(1)} ms`,
+    );
+
+    // 3. Overload: ten times the clients of the last level, for SECONDS each, admission control on and off.
+    const clients = 10 * LEVELS[LEVELS.length - 1]!;
+    const guarded = await startServerProcess({ ...BASE_ENV, DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: '100' }, 180_000);
+    servers.push(guarded);
+    const flood = await newPool(1_000_000);
+    console.log(`\n3. overload: ${clients} clients for ${SECONDS} s on one pool (a refused client waits 50 ms and retries with the same key)`);
+    console.log('admission control | admitted/s | admitted p50 ms | admitted p99 ms | refused | refusal p50 ms | refusal p99 ms');
+    for (const [label, target] of [
+      ['on (100 ms bound)', guarded],
+      ['off', servers[0]!],
+    ] as const) {
+      const ids = await quotes(flood.template, Math.ceil(http64.length ? median(http64) * SECONDS * 3 : 20_000) + clients);
+      const client = restClient(target.url, merchant.apiKey);
+      const admitted: number[] = [];
+      const refused: number[] = [];
+      let next = 0;
+      const stopAt = performance.now() + SECONDS * 1000;
+      await Promise.all(
+        Array.from({ length: clients }, async () => {
+          while (performance.now() < stopAt && next < ids.length) {
+            const quoteId = ids[next++]!;
+            const key = randomUUID();
+            for (;;) {
+              const t0 = performance.now();
+              const r = await reserveOver(client, quoteId, key);
+              const ms = performance.now() - t0;
+              if (r.status === 429) {
+                refused.push(ms);
+                if (performance.now() >= stopAt) break;
+                await new Promise((res) => setTimeout(res, 50));
+                continue;
+              }
+              if (r.status !== 201) throw new Error(`overload: unexpected ${r.status} ${JSON.stringify(r.body)}`);
+              admitted.push(ms);
+              break;
+            }
+          }
+        }),
+      );
+      admitted.sort((a, b) => a - b);
+      refused.sort((a, b) => a - b);
+      console.log(
+        [
+          label.padEnd(17),
+          pad((admitted.length / SECONDS).toFixed(0), 10),
+          pad(percentile(admitted, 50).toFixed(1), 15),
+          pad(percentile(admitted, 99).toFixed(1), 15),
+          pad(refused.length, 7),
+          pad(refused.length ? percentile(refused, 50).toFixed(1) : '-', 14),
+          pad(refused.length ? percentile(refused, 99).toFixed(1) : '-', 14),
+        ].join(' | '),
+      );
+    }
+
+    // 4. One, two and four server processes on one database, 64 clients spread over them.
+    const farm = [servers[0]!];
+    while (farm.length < 4) {
+      const s = await startServerProcess({ ...BASE_ENV, DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: '60000' }, 180_000);
+      servers.push(s);
+      farm.push(s);
+    }
+    const scale = await newPool(REQUESTS * 3 * 2 + 10);
+    const [scaleTemplate] = (await raw.query('select * from quotes where id = $1', [scale.template])).rows;
+    console.log(`\n4. server processes on one database: 64 clients, ${REQUESTS} reserves per run, one pool`);
+    console.log('processes | HTTP reserve/s | p99 ms | ÷ 1 process | ÷ raw ceiling (64 connections)');
+    const rawScale = await drive(REQUESTS, 64, () => rawReserve(scale.poolId, scaleTemplate));
+    let one = 0;
+    for (const n of [1, 2, 4]) {
+      const targets = farm.slice(0, n).map((s) => restClient(s.url, merchant.apiKey));
+      const ids = await quotes(scale.template, REQUESTS);
+      const run = await drive(REQUESTS, 64, async (i) => (await reserveOver(targets[i % n]!, ids[i]!)).status === 201);
+      if (n === 1) one = run.throughput;
+      console.log([pad(n, 9), pad(run.throughput.toFixed(0), 14), pad(run.p99.toFixed(1), 6), pad((run.throughput / one).toFixed(2), 11), pad((run.throughput / rawScale.throughput).toFixed(2), 10)].join(' | '));
+    }
+
+    // The invariant, for every pool used.
+    let broken = false;
+    console.log('\ninvariant (availableCount + held + sold = capacity, available ≥ 0):');
+    for (const poolId of pools) {
+      const [inv] = (
+        await raw.query(
+          `select p.capacity, p.available_count,
+                  coalesce(sum(r.quantity) filter (where r.state in ('held','confirming')), 0) as held,
+                  coalesce(sum(r.quantity) filter (where r.state = 'completed'), 0) as sold
+             from pools p left join reservations r on r.pool_id = p.id where p.id = $1 group by p.id`,
+          [poolId],
+        )
+      ).rows;
+      const ok = Number(inv.available_count) >= 0 && Number(inv.available_count) + Number(inv.held) + Number(inv.sold) === Number(inv.capacity);
+      if (!ok) broken = true;
+      console.log(`  ${poolId}: capacity ${inv.capacity}, available ${inv.available_count}, held ${inv.held}, sold ${inv.sold} → ${ok ? 'intact' : 'BROKEN'}`);
+    }
+    if (broken) process.exitCode = 1;
+    console.log(`\nload average (1 min) at start ${load0.toFixed(1)}, at end ${loadavg()[0]!.toFixed(1)}; ${((performance.now() - began) / 1000).toFixed(0)} s in all`);
   } finally {
     await raw.end();
-    await app.stop();
+    await Promise.all(servers.map((s) => s.stop()));
     await db.close();
     await server.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -33,6 +33,19 @@ export interface ToolContext {
   log: Logger;
   request: RequestInfo;
   idempotencyKey: string | undefined;
+  /**
+   * Only for a tool declared `transactional: 'shared'` (its calls share a transaction the domain runs, e.g. the
+   * reserve batcher): `finish` validates the handler's output into the call's status and body, and `idempotency`
+   * names the claimed key whose outcome the domain must store in that same transaction (`completeOutcomes`).
+   */
+  sharedCommit?: SharedCommit;
+}
+
+export interface SharedCommit {
+  finish(raw: unknown): { status: number; output: Record<string, unknown> };
+  idempotency: { scope: string; key: string } | undefined;
+  /** Set by the domain once the outcome is stored with the change (otherwise the orchestrator stores it after). */
+  stored: boolean;
 }
 
 /** The services a domain function may use; built once by createApp and shared by every call. */

@@ -23,6 +23,9 @@ const EnvSchema = z.object({
   /** Path of the mandate trust list (docs/signed-mandates.md); unset or empty: `<TESSERA_DATA_DIR>/mandate-trust-list.json`, optional. */
   MANDATE_TRUST_LIST: z.string().optional(),
   WEBHOOK_DISPATCH_MS: z.coerce.number().int().min(0).default(1000),
+  RESERVE_BATCH_MAX: z.coerce.number().int().min(1).max(1000).default(64),
+  RESERVE_BATCHES_IN_FLIGHT: z.coerce.number().int().min(1).max(16).default(2),
+  RESERVE_MAX_WAIT_MS: z.coerce.number().int().min(1).max(60000).default(250),
 });
 
 export type Config = {
@@ -48,6 +51,12 @@ export type Config = {
   mandateTrustList: string | undefined;
   /** How often the webhook dispatcher polls the outbox, in ms; 0 turns the loop off (tests call dispatchOnce). */
   webhookDispatchMs: number;
+  /** Reserves grouped into one transaction at most (docs/performance.md, the hot pool). */
+  reserveBatchMax: number;
+  /** Reserve batches one process runs at once; the next batch takes everything queued meanwhile. */
+  reserveBatchesInFlight: number;
+  /** Admission control: a reserve whose expected queueing wait exceeds this is refused at once (429 rate_limited). */
+  reserveMaxWaitMs: number;
 };
 
 /** Thrown when the environment is invalid; the message names every bad variable. */
@@ -80,5 +89,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     mandateTrustList: e.MANDATE_TRUST_LIST,
     webhookDispatchMs: e.WEBHOOK_DISPATCH_MS,
+    reserveBatchMax: e.RESERVE_BATCH_MAX,
+    reserveBatchesInFlight: e.RESERVE_BATCHES_IN_FLIGHT,
+    reserveMaxWaitMs: e.RESERVE_MAX_WAIT_MS,
   };
 }

@@ -44,11 +44,24 @@ export class Authenticator {
     throw new ToolError('unauthenticated', 'The bearer credential is not recognised.');
   }
 
-  private async apiKey(token: string): Promise<Principal> {
+  /** API-key lookups in flight, by token hash: concurrent calls with one key share one query (never a cache). */
+  private readonly apiKeyLookups = new Map<string, Promise<Principal>>();
+
+  private apiKey(token: string): Promise<Principal> {
+    const hash = hashToken(token);
+    let lookup = this.apiKeyLookups.get(hash);
+    if (!lookup) {
+      lookup = this.lookUpApiKey(hash).finally(() => this.apiKeyLookups.delete(hash));
+      this.apiKeyLookups.set(hash, lookup);
+    }
+    return lookup;
+  }
+
+  private async lookUpApiKey(hash: string): Promise<Principal> {
     const now = this.clock.now();
     const [row] = await this.db.execute<{ id: string; organization_id: string; scopes: string[]; last_used_at: string | null }>(
       'select id, organization_id, scopes, last_used_at from api_keys where token_hash = ? and revoked_at is null',
-      [hashToken(token)],
+      [hash],
     );
     if (!row) throw new ToolError('unauthenticated', 'The API key is unknown or revoked.');
     // Last use is recorded at most once a minute per key, so concurrent calls on one key never queue on its row.

@@ -70,7 +70,10 @@ export class Orchestrator {
       return { ok: false, tool, status: error.status, error: error.toBody(), replayed: false };
     }
     let claimed: { scope: string; key: string } | undefined;
+    let admitted: (() => void) | undefined;
     try {
+      // Load shedding comes first, so a refusal costs no lookup, no claim and no transaction.
+      admitted = tool.admit?.(this.services);
       const principal = await this.authenticate(req.credential).catch((err: unknown) => {
         if (tool.auth.public) return { kind: 'anonymous' } as const;
         throw err;
@@ -96,10 +99,13 @@ export class Orchestrator {
     } catch (err) {
       const error = this.toError(err, tool);
       if (claimed) {
-        if (error.status >= 500) await this.idempotency.abandon(claimed.scope, claimed.key).catch(() => undefined);
+        // A refusal for load (429) is not an outcome: the same key may be retried and then succeed.
+        if (error.status >= 500 || error.code === 'rate_limited') await this.idempotency.abandon(claimed.scope, claimed.key).catch(() => undefined);
         else await this.idempotency.complete(claimed.scope, claimed.key, { status: error.status, body: error.toBody() }).catch(() => undefined);
       }
       return { ok: false, tool, status: error.status, error: error.toBody(), replayed: false };
+    } finally {
+      admitted?.();
     }
   }
 
@@ -129,6 +135,14 @@ export class Orchestrator {
       const output = parsed.data as Record<string, unknown>;
       return { output, status: successStatus(tool, output) };
     };
+    if (tool.transactional === 'shared') {
+      let finished: { output: Record<string, unknown>; status: number } | undefined;
+      const sharedCommit = { idempotency: claimed, stored: false, finish: (raw: unknown) => (finished = finish(raw)) };
+      const raw = await tool.handler(input, { ...makeCtx(this.services.db.fork()), sharedCommit });
+      const result = finished ?? finish(raw);
+      if (claimed && !sharedCommit.stored) await this.idempotency.complete(claimed.scope, claimed.key, { status: result.status, body: result.output });
+      return result;
+    }
     if (tool.transactional === false) {
       const result = finish(await tool.handler(input, makeCtx(this.services.db.fork())));
       if (claimed) await this.idempotency.complete(claimed.scope, claimed.key, { status: result.status, body: result.output });

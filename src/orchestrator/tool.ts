@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import type { ErrorCode } from '../kernel/errors.ts';
 import type { PrincipalKind, Role, Scope } from '../kernel/principal.ts';
-import type { ToolContext } from '../domain/context.ts';
+import type { Services, ToolContext } from '../domain/context.ts';
 
 /** The spec's areas; they become OpenAPI tags and A2A skill tags. */
 export const AREAS = [
@@ -104,9 +104,17 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   successStatuses?: readonly number[];
   /**
    * `true` (default): the handler runs inside one database transaction. `false`: the handler
-   * manages its own short transactions (needed around payment-provider calls).
+   * manages its own short transactions (needed around payment-provider calls). `'shared'`: the domain runs
+   * the call in a transaction shared with concurrent calls (the reserve batcher) and stores the call's
+   * idempotency outcome in it through `ctx.sharedCommit`.
    */
-  transactional?: boolean;
+  transactional?: boolean | 'shared';
+  /**
+   * Local admission control, run before anything else (authentication, the idempotency claim): throws 429 `rate_limited` (with retryAfter) when
+   * the capacity behind the tool is saturated, so a refusal costs nothing and is never stored under the key.
+   * Returns the function the orchestrator calls once the admitted call has its answer.
+   */
+  admit?: (services: Services) => () => void;
   handler: (input: z.infer<I>, ctx: ToolContext) => Promise<z.infer<O>>;
 }
 

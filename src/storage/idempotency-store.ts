@@ -80,3 +80,24 @@ export class IdempotencyStore {
     await this.db.execute(`delete from idempotency_keys where scope = ? and key = ? and state = 'in_flight'`, [scope, key]);
   }
 }
+
+/** One claimed key's outcome, stored by `completeOutcomes`. */
+export interface Outcome {
+  scope: string;
+  key: string;
+  response: StoredResponse;
+}
+
+/** Stores many claimed keys' outcomes with one statement, inside the transaction that made their changes. */
+export async function completeOutcomes(em: EntityManager, outcomes: readonly Outcome[]): Promise<void> {
+  if (!outcomes.length) return;
+  const rows = outcomes.map((o) => ({ scope: o.scope, key: o.key, status: o.response.status, response: o.response.body }));
+  await em.getConnection().execute(
+    `update idempotency_keys k set state = 'done', status = v.status, response = v.response
+       from jsonb_to_recordset(?::jsonb) as v(scope text, key text, status int, response jsonb)
+      where k.scope = v.scope and k.key = v.key`,
+    [JSON.stringify(rows)],
+    'run',
+    em.getTransactionContext(),
+  );
+}

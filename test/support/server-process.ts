@@ -19,7 +19,7 @@ const ROOT = join(import.meta.dirname, '..', '..');
 export async function startServerProcess(env: Record<string, string>, timeoutMs = 120_000): Promise<ServerProcess> {
   const child = spawn(process.execPath, [join(ROOT, 'src', 'cli.ts'), 'serve'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RESERVE_MAX_WAIT_MS: '60000', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -128,9 +128,17 @@ export async function createPool({ em, principal, clock }: Ctx, input: NewPool):
 }
 
 /** A shop's pools with their live `availableCount`, in id order. */
-export async function listPools({ em, principal }: Ctx, shopId: string): Promise<PoolRow[]> {
-  await requireShop(em, principal, shopId);
-  return em.find(Pool, { shopId }, { orderBy: { id: 'asc' } });
+/** A page of a shop's pools in id order (keyset on (shop_id, id)), and the cursor of the next page when there is one. */
+export async function listPools(
+  { em, principal }: Ctx,
+  input: { shopId: string; limit: number; cursor?: string | undefined },
+): Promise<{ pools: PoolRow[]; nextCursor?: string }> {
+  await requireShop(em, principal, input.shopId);
+  const where = input.cursor ? { shopId: input.shopId, id: { $gt: input.cursor } } : { shopId: input.shopId };
+  const rows = await em.find(Pool, where, { orderBy: { id: 'asc' }, limit: input.limit + 1 });
+  const page = rows.slice(0, input.limit);
+  const last = page.at(-1);
+  return { pools: page, ...(rows.length > input.limit && last ? { nextCursor: last.id } : {}) };
 }
 
 export interface NewTier {

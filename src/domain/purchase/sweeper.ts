@@ -72,11 +72,12 @@ export class HoldSweeper {
       );
       const perPool = new Map<string, number>();
       for (const row of rows) perPool.set(row.pool_id, (perPool.get(row.pool_id) ?? 0) + row.quantity);
-      for (const poolId of [...perPool.keys()].sort()) await returnPlaces(em, poolId, perPool.get(poolId)!);
       if (rows.length) {
         const released = await em.find(Reservation, { id: { $in: rows.map((r) => r.id) } }, { orderBy: { id: 'asc' } });
         for (const r of released) await emitPurchaseEvent(em, 'reservation.expired', r, now);
       }
+      // The pool rows last: a hot pool's row stays locked only for these updates and the commit, not while the events are written.
+      for (const poolId of [...perPool.keys()].sort()) await returnPlaces(em, poolId, perPool.get(poolId)!);
       return { released: rows.map((r) => r.id) };
     });
   }

@@ -7,6 +7,7 @@ import { Migration0005Buyers } from './0005-buyers.ts';
 import { Migration0006Acp } from './0006-acp.ts';
 import { Migration0007MandatePurchases } from './0007-mandate-purchases.ts';
 import { Migration0008Retention } from './0008-retention.ts';
+import { Migration0012PoolPages } from './0012-pool-pages.ts';
 import { Migration0013aShopSettingsAndCatalogChanges } from './0013a-shop-settings-and-catalog-changes.ts';
 import { Migration0013bConsoleTeam } from './0013b-console-team.ts';
 import { Migration0013cPaymentProviderSettings } from './0013c-payment-provider-settings.ts';
@@ -20,6 +21,7 @@ export const MIGRATIONS = [
   { name: '0006-acp', class: Migration0006Acp },
   { name: '0007-mandate-purchases', class: Migration0007MandatePurchases },
   { name: '0008-retention', class: Migration0008Retention },
+  { name: '0012-pool-pages', class: Migration0012PoolPages },
   { name: '0013a-shop-settings-and-catalog-changes', class: Migration0013aShopSettingsAndCatalogChanges },
   { name: '0013b-console-team', class: Migration0013bConsoleTeam },
   { name: '0013c-payment-provider-settings', class: Migration0013cPaymentProviderSettings },

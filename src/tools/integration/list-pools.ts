@@ -11,14 +11,20 @@ export const listPools = defineTool({
   area: 'integration',
   description:
     'Lists the inventory pools of a shop with live availability. `availableCount` is the live number of places left ' +
-    'and is the oversell arbiter for every tier on the pool. Requires an API key with scope merchant:read.',
-  input: z.strictObject({ merchantId: z.string().min(1).describe('The shop (merchant) id, e.g. shop_…') }),
-  output: z.looseObject({ pools: z.array(PoolOut) }),
+    'and is the oversell arbiter for every tier on the pool. Pools come in id order, up to `limit` (default 100) per ' +
+    'page; pass `nextCursor` from the previous page as `cursor` to continue. Requires an API key with scope merchant:read.',
+  input: z.strictObject({
+    merchantId: z.string().min(1).describe('The shop (merchant) id, e.g. shop_…'),
+    limit: z.coerce.number().int().min(1).max(1000).optional().describe('Page size, 1 to 1000 (default 100).'),
+    cursor: z.string().min(1).optional().describe('`nextCursor` of the previous page.'),
+  }),
+  output: z.looseObject({ pools: z.array(PoolOut), nextCursor: z.string().optional() }),
   errors: ['not_found', 'insufficient_scope'],
   auth: { principals: ['api_key', 'console_user'], scopes: ['merchant:read'] },
   http: { method: 'GET', path: '/v1/integration/pools' },
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  async handler({ merchantId }, ctx) {
-    return { pools: (await listShopPools(ctx, merchantId)).map(poolOut) };
+  async handler({ merchantId, limit = 100, cursor }, ctx) {
+    const page = await listShopPools(ctx, { shopId: merchantId, limit, cursor });
+    return { pools: page.pools.map(poolOut), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
   },
 });

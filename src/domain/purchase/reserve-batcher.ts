@@ -1,0 +1,341 @@
+/**
+ * The hot pool (docs/performance.md). Every reserve on one pool must change that pool's row, and a row can
+ * be changed by one transaction at a time, so one reserve per transaction can never sell faster than the row's
+ * lock-and-commit cycle. Here the reserves arriving in one process while earlier ones are being written are
+ * grouped: a batch locks its quotes with one statement, checks each call on its own (access, single use,
+ * expiry, restrictions, the caller's authority), inserts every hold with one statement, stores every caller's
+ * idempotency outcome with one statement, takes each pool's places with ONE conditional update, and commits
+ * once. When a pool has not enough places for the whole batch, the batch is re-run with the pool row locked
+ * first and the places are allotted in arrival order: each call that fits gets its hold, the others `sold_out`.
+ *
+ * Each call keeps its own outcome: a call's own failure (not found, used quote, restriction, authority, sold
+ * out) is decided before anything is written and fails that call alone; an unexpected database failure of
+ * a batch re-runs its calls one by one, so it too fails only the call it belongs to. The pool's conditional
+ * update stays the oversell arbiter, so any number of processes may batch at once.
+ *
+ * No call waits for a timer: a batch starts as soon as a slot is free, and arrivals wait only while earlier
+ * batches are in flight, so a quiet pool runs a batch of one (the same statements as an unbatched reserve).
+ * Admission control: a call that would wait longer than RESERVE_MAX_WAIT_MS (estimated from recent batch
+ * times) is refused at once with 429 `rate_limited` and `retryAfter`, before its idempotency key is claimed.
+ */
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ToolError } from '../../kernel/errors.ts';
+import { Shop, Tier, type ShopRow, type TierRow } from '../../storage/entities/catalog.ts';
+import { pricedLineOf, Quote, Reservation, type QuoteRow, type ReservationRow } from '../../storage/entities/purchase.ts';
+import { completeOutcomes, type Outcome } from '../../storage/idempotency-store.ts';
+import { newId } from '../../storage/ids.ts';
+import { sql, type Database } from '../../storage/database.ts';
+import { checkRestrictions } from '../catalog/restrictions.ts';
+import type { Services, ToolContext } from '../context.ts';
+import { authorizePurchase, ownershipFrom, requireAccess } from './purchase-access.ts';
+
+interface Call {
+  quoteId: string;
+  ctx: ToolContext;
+  present: (r: ReservationRow) => unknown;
+  resolve: (value: unknown) => void;
+  reject: (err: unknown) => void;
+}
+
+type Result = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+/** Thrown inside a batch's transaction when a pool cannot serve the whole batch: the batch re-runs in allot mode. */
+class ShortPool extends Error {
+  readonly poolIds: string[];
+  constructor(poolIds: string[]) {
+    super('short pool');
+    this.poolIds = poolIds;
+  }
+}
+
+export interface BatcherOptions {
+  batchMax: number;
+  inFlight: number;
+  maxWaitMs: number;
+}
+
+export class ReserveBatcher {
+  private readonly db: Database;
+  private readonly services: Pick<Services, 'clock'>;
+  private readonly opts: BatcherOptions;
+  private readonly queue: Call[] = [];
+  private running = 0;
+  /** Recent batch duration (ms), exponentially smoothed: the admission estimate. */
+  private batchMs = 0;
+  /** Recent service rate (calls answered per second by this process's batches), exponentially smoothed. */
+  private ratePerSecond = 0;
+  /** Admitted calls not answered yet. */
+  private active = 0;
+  /** Pools found short recently: their batches lock the pool first and allot (no optimistic attempt). */
+  private readonly shortPools = new Set<string>();
+  /** Counters for the bench and tests: batches run, calls in them, largest batch. */
+  readonly stats = { batches: 0, calls: 0, largest: 0, refused: 0 };
+
+  constructor(db: Database, services: Pick<Services, 'clock'>, opts: BatcherOptions) {
+    this.db = db;
+    this.services = services;
+    this.opts = opts;
+  }
+
+  /** Calls waiting for a batch (not yet in one). */
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  /** Batches running now. */
+  get inFlight(): number {
+    return this.running;
+  }
+
+  /**
+   * Admits a new call, or refuses it (429 rate_limited) when it would wait longer than the bound: either its
+   * batch queue is too long for the recent batch time, or more calls are already inside this process (being
+   * authenticated, claimed, queued or written) than the recent service rate clears within the bound (Little's
+   * law), which is what a saturated process shows first. Returns the release to call when the call is answered.
+   */
+  admit(): () => void {
+    const batchesAhead = Math.floor(this.queue.length / this.opts.batchMax) + 1;
+    const expectedMs = this.running < this.opts.inFlight ? 0 : (batchesAhead * this.batchMs) / this.opts.inFlight;
+    const inside = this.ratePerSecond > 0 ? Math.max(this.opts.batchMax * this.opts.inFlight, (this.opts.maxWaitMs / 1000) * this.ratePerSecond) : Infinity;
+    if (expectedMs > this.opts.maxWaitMs || this.active >= inside || this.queue.length >= this.opts.batchMax * 16) {
+      this.stats.refused++;
+      throw new ToolError('rate_limited', 'This pool is at capacity right now; retry shortly.', { queued: this.queue.length }, 1);
+    }
+    this.active++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.active--;
+    };
+  }
+
+  /** Queues a reserve of `quoteId` by `ctx.principal`; resolves with `present(hold)` once the hold is committed. */
+  submit(ctx: ToolContext, quoteId: string, present: (r: ReservationRow) => unknown): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ quoteId, ctx, present, resolve, reject });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (this.running < this.opts.inFlight && this.queue.length) {
+      const batch = this.queue.splice(0, this.opts.batchMax);
+      this.running++;
+      const started = performance.now();
+      void this.runBatch(batch).finally(() => {
+        const ms = performance.now() - started;
+        this.batchMs = this.batchMs === 0 ? ms : this.batchMs * 0.8 + ms * 0.2;
+        const rate = (batch.length * 1000 * this.opts.inFlight) / Math.max(ms, 0.1);
+        this.ratePerSecond = this.ratePerSecond === 0 ? rate : this.ratePerSecond * 0.8 + rate * 0.2;
+        this.running--;
+        this.pump();
+      });
+    }
+  }
+
+  private async runBatch(batch: Call[]): Promise<void> {
+    this.stats.batches++;
+    this.stats.calls += batch.length;
+    this.stats.largest = Math.max(this.stats.largest, batch.length);
+    let results: Result[];
+    try {
+      results = await this.attempt(batch);
+    } catch (err) {
+      if (batch.length === 1) {
+        batch[0]!.reject(err);
+        return;
+      }
+      // An unexpected failure is not pinned on the whole batch: each call runs alone and keeps its own outcome.
+      for (const call of batch) await this.runBatch([call]);
+      return;
+    }
+    batch.forEach((call, i) => {
+      const r = results[i]!;
+      if (r.ok) call.resolve(r.value);
+      else call.reject(r.error);
+    });
+  }
+
+  /** Runs the batch optimistically, or with its pools locked first when one is (or was recently) short. */
+  private async attempt(batch: Call[]): Promise<Result[]> {
+    try {
+      return await this.db.transaction((em) => this.write(em, batch, false));
+    } catch (err) {
+      if (!(err instanceof ShortPool)) throw err;
+      if (this.shortPools.size > 10_000) this.shortPools.clear(); // sold-out pools accumulate; forgetting one only costs an optimistic try
+      for (const id of err.poolIds) this.shortPools.add(id);
+    }
+    return this.db.transaction((em) => this.write(em, batch, true));
+  }
+
+  /** One batch in one transaction; returns each call's result (committed when this resolves). */
+  private async write(em: EntityManager, batch: Call[], forceAllot: boolean): Promise<Result[]> {
+    const now = this.services.clock.now();
+    const ids = [...new Set(batch.map((c) => c.quoteId))].sort();
+    // One statement locks every quote of the batch, in id order (no deadlock between batches of several processes).
+    const quotes = await em.find(Quote, { id: { $in: ids } }, { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' } });
+    const quoteById = new Map(quotes.map((q) => [q.id, q]));
+    const tierIds = [...new Set(quotes.map((q) => q.tierId))];
+    const shopIds = [...new Set(quotes.map((q) => q.shopId))];
+    const [tiers, shops] = await Promise.all([
+      tierIds.length ? em.find(Tier, { id: { $in: tierIds } }) : Promise.resolve([] as TierRow[]),
+      shopIds.length ? em.find(Shop, { id: { $in: shopIds }, deletedAt: null }) : Promise.resolve([] as ShopRow[]),
+    ]);
+    const tierById = new Map(tiers.map((t) => [t.id, t]));
+    const shopById = new Map(shops.map((s) => [s.id, s]));
+
+    const results: Result[] = new Array(batch.length);
+    /** Quote id → the reservation made from it in this batch ('' until it is made). */
+    const usedBy = new Map<string, string>();
+    /** Calls that named a quote an earlier call of this batch is reserving: answered once that call's fate is known. */
+    const repeats: { index: number; quoteId: string }[] = [];
+    const winnerOf = new Map<string, number>();
+    const candidates: { index: number; quote: QuoteRow; shop: ShopRow }[] = [];
+    for (const [index, call] of batch.entries()) {
+      try {
+        const { principal } = call.ctx;
+        const quote = requireAccess(principal, quoteById.get(call.quoteId), 'quote', call.quoteId);
+        if (usedBy.has(quote.id)) {
+          repeats.push({ index, quoteId: quote.id });
+          continue;
+        }
+        const reservationId = quote.reservationId;
+        if (reservationId) throw new ToolError('quote_already_used', undefined, { quoteId: quote.id, reservationId });
+        if (quote.expiresAt <= now) throw new ToolError('quote_expired', undefined, { quoteId: quote.id, expiredAt: quote.expiresAt.toISOString() });
+        const tier = tierById.get(quote.tierId);
+        const shop = shopById.get(quote.shopId);
+        if (!tier || !shop) throw new ToolError('not_found', `No quote ${quote.id}.`, { id: quote.id });
+        checkRestrictions(tier, quote, now);
+        // At the reserve stage this only reads (an agent's permission, caps and allowance); it writes nothing.
+        await authorizePurchase({ principal, em, clock: this.services.clock }, {
+          shop,
+          amountMinor: quote.totalMinor,
+          currency: quote.currency,
+          stage: 'reserve',
+        });
+        usedBy.set(quote.id, '');
+        winnerOf.set(quote.id, index);
+        candidates.push({ index, quote, shop });
+      } catch (err) {
+        if (!(err instanceof ToolError)) throw err;
+        results[index] = { ok: false, error: err };
+      }
+    }
+
+    // Allot mode (a pool was short): each pool row is locked now and its places are handed out in arrival order.
+    const allot = forceAllot || candidates.some((c) => this.shortPools.has(c.quote.poolId));
+    const granted = allot ? await this.allot(em, candidates, results) : candidates;
+
+    const outcomes: Outcome[] = [];
+    const taken = new Map<string, number>();
+    for (const { index, quote, shop } of granted) {
+      const call = batch[index]!;
+      const expiresAt = new Date(now.getTime() + shop.holdMinutes * 60_000);
+      const reservation = em.create(Reservation, {
+        id: newId('reservation', now),
+        ...ownershipFrom(quote),
+        ...pricedLineOf(quote),
+        quoteId: quote.id,
+        state: 'held',
+        releaseReason: null,
+        holdExpiresAt: expiresAt,
+        expiresAt,
+        paymentDeadline: null,
+        createdAt: now,
+        updatedAt: now,
+        completedAt: null,
+        releasedAt: null,
+      });
+      quote.reservationId = reservation.id;
+      usedBy.set(quote.id, reservation.id);
+      taken.set(quote.poolId, (taken.get(quote.poolId) ?? 0) + quote.quantity);
+      const raw = call.present(reservation);
+      const shared = call.ctx.sharedCommit;
+      if (shared) {
+        const done = shared.finish(raw);
+        if (shared.idempotency) outcomes.push({ ...shared.idempotency, response: { status: done.status, body: done.output } });
+      }
+      results[index] = { ok: true, value: raw };
+    }
+    for (const { index, quoteId } of repeats) {
+      const reservationId = usedBy.get(quoteId);
+      results[index] = reservationId
+        ? { ok: false, error: new ToolError('quote_already_used', undefined, { quoteId, reservationId }) }
+        : results[winnerOf.get(quoteId)!]!; // the first call was refused (sold out): so is the repeat
+    }
+    // One multi-row insert of the holds, one update of the quotes, one statement for every idempotency outcome.
+    await em.flush();
+    await completeOutcomes(em, outcomes);
+    // The pool rows last, so (in optimistic mode) they stay locked only for these statements and the commit.
+    if (!allot) {
+      const short: string[] = [];
+      for (const [poolId, quantity] of [...taken].sort(([a], [b]) => a.localeCompare(b))) {
+        const rows = await sql(em, 'update pools set available_count = available_count - ? where id = ? and available_count >= ? returning id', [quantity, poolId, quantity]);
+        if (!rows.length) short.push(poolId);
+      }
+      if (short.length) throw new ShortPool(short);
+    } else {
+      for (const [poolId, quantity] of taken) await sql(em, 'update pools set available_count = available_count - ? where id = ?', [quantity, poolId]);
+    }
+    for (const { index } of granted) {
+      if (batch[index]!.ctx.sharedCommit) batch[index]!.ctx.sharedCommit!.stored = true;
+    }
+    return results;
+  }
+
+  /** Locks each pool of the candidates (in id order) and grants in arrival order while places last. */
+  private async allot(
+    em: EntityManager,
+    candidates: { index: number; quote: QuoteRow; shop: ShopRow }[],
+    results: Result[],
+  ): Promise<{ index: number; quote: QuoteRow; shop: ShopRow }[]> {
+    const poolIds = [...new Set(candidates.map((c) => c.quote.poolId))].sort();
+    const left = new Map<string, number>();
+    for (const poolId of poolIds) {
+      // FOR NO KEY UPDATE (the lock the conditional update takes): quotes and holds of this pool may still be inserted meanwhile.
+      const [row] = await sql<{ available_count: number }>(em, 'select available_count from pools where id = ? for no key update', [poolId]);
+      left.set(poolId, row?.available_count ?? 0);
+    }
+    const granted: typeof candidates = [];
+    for (const c of candidates) {
+      const available = left.get(c.quote.poolId) ?? 0;
+      if (c.quote.quantity <= available) {
+        left.set(c.quote.poolId, available - c.quote.quantity);
+        granted.push(c);
+      } else {
+        results[c.index] = { ok: false, error: new ToolError('sold_out', undefined, { available, requested: c.quote.quantity }) };
+      }
+    }
+    // A pool that served every candidate with room to spare goes back to the optimistic path.
+    for (const poolId of poolIds) {
+      const requested = candidates.filter((c) => c.quote.poolId === poolId).reduce((n, c) => n + c.quote.quantity, 0);
+      if ((left.get(poolId) ?? 0) >= requested) this.shortPools.delete(poolId);
+    }
+    return granted;
+  }
+}
+
+const batchers = new WeakMap<Services, ReserveBatcher>();
+
+/** The process's reserve batcher for these services (one per app). */
+export function reserveBatcher(services: Services): ReserveBatcher {
+  let b = batchers.get(services);
+  if (!b) {
+    const c = services.config;
+    b = new ReserveBatcher(services.db, services, { batchMax: c.reserveBatchMax, inFlight: c.reserveBatchesInFlight, maxWaitMs: c.reserveMaxWaitMs });
+    batchers.set(services, b);
+  }
+  return b;
+}
+
+/** Admission control for reserve (the tool's `admit`): 429 `rate_limited` when this process's reserve queue is saturated. */
+export function admitReserve(services: Services): () => void {
+  return reserveBatcher(services).admit();
+}
+
+/** Reserves a quote through the batcher; `present` turns the committed hold into the tool's output. */
+export function reserveInBatch<T>(ctx: ToolContext, quoteId: string, present: (r: ReservationRow) => T): Promise<T> {
+  return reserveBatcher(ctx.services).submit(ctx, quoteId, present) as Promise<T>;
+}

@@ -1,0 +1,248 @@
+/**
+ * The hot-pool batcher (src/domain/purchase/reserve-batcher.ts), over real HTTP. To make a batch happen on a
+ * busy machine without timing, a test holds the pool's row lock from its own transaction: the first reserve's
+ * batch waits on it, every other reserve queues behind it (one batch in flight), and once they are all queued
+ * the lock is let go, so they run as ONE batch. Then: mixed quantities with the pool running out in the middle,
+ * failing calls inside the batch, replays, admission control, and two server processes.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { reserveBatcher } from '../../src/domain/purchase/reserve-batcher.ts';
+import { sql } from '../../src/storage/database.ts';
+import type { Harness } from '../support/harness.ts';
+import { assertInvariant } from '../support/invariant.ts';
+import { restClient, type RestResponse } from '../support/rest.ts';
+import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
+import { key, must, shopWithTier, startSpineHarness, type Shop } from './fixtures.ts';
+
+let h: Harness;
+before(async () => {
+  h = await startSpineHarness({ RESERVE_BATCHES_IN_FLIGHT: '1', RESERVE_BATCH_MAX: '64' });
+});
+after(async () => {
+  await h?.close();
+});
+
+/** Resolves once `cond()` holds; checks every few ms up to a generous bound (the machine may be busy). */
+async function until(cond: () => boolean, what: string, boundMs = 120_000): Promise<void> {
+  const deadline = Date.now() + boundMs;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+const batcher = () => reserveBatcher(h.app.services);
+
+/**
+ * Runs `calls` as one batch: the pool row is locked until the first call's batch is waiting on it and the
+ * rest are queued behind, then released. Returns the responses in call order.
+ */
+async function asOneBatch(poolId: string, calls: (() => Promise<RestResponse>)[]): Promise<RestResponse[]> {
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  let locked!: () => void;
+  const isLocked = new Promise<void>((r) => (locked = r));
+  const locker = h.db.transaction(async (em) => {
+    await sql(em, 'select id from pools where id = ? for no key update', [poolId]);
+    locked();
+    await released;
+  });
+  await isLocked;
+  let results: RestResponse[];
+  try {
+    const before = batcher().stats.batches;
+    const first = calls[0]!();
+    await until(() => batcher().stats.batches === before + 1 && batcher().inFlight === 1, 'the first batch to start');
+    const rest = calls.slice(1).map((c) => c());
+    await until(() => batcher().queued === calls.length - 1, `${calls.length - 1} calls queued (${batcher().queued})`);
+    release();
+    results = await Promise.all([first, ...rest]);
+  } finally {
+    release();
+    await locker;
+  }
+  assert.ok(batcher().stats.largest >= calls.length - 1, 'the queued calls ran as one batch');
+  return results;
+}
+
+async function quote(s: Shop, quantity: number): Promise<string> {
+  return must(await s.api.post('/v1/ticketing/quotes', { tierId: s.tierId, quantity }), 201).quoteId;
+}
+
+const reserve = (s: Shop, quoteId: string, headers = key()) => () => s.api.post('/v1/ticketing/reservations', { quoteId }, headers);
+
+test('mixed quantities in one batch: places run out in the middle, granted in arrival order, nothing oversold', async () => {
+  const s = await shopWithTier(h, { capacity: 10 });
+  const first = await quote(s, 1);
+  const quantities = [3, 4, 2, 5, 1, 2, 3, 1];
+  const quotes = await Promise.all(quantities.map((q) => quote(s, q)));
+  const results = await asOneBatch(s.poolId, [reserve(s, first), ...quotes.map((q) => reserve(s, q))]);
+  assert.equal(results[0]!.status, 201);
+  const batch = results.slice(1);
+  const granted = batch.filter((r) => r.status === 201);
+  const refused = batch.filter((r) => r.status !== 201);
+  assert.ok(granted.length > 0 && refused.length > 0, JSON.stringify(batch.map((r) => r.status)));
+  for (const r of refused) {
+    assert.equal(r.status, 409);
+    assert.equal(r.body.code, 'sold_out');
+    assert.ok(r.body.details.available < r.body.details.requested, JSON.stringify(r.body));
+  }
+  const counts = await assertInvariant(h.db, s.poolId);
+  const heldPlaces = 1 + granted.reduce((n, r) => n + r.body.reservation.quantity, 0);
+  assert.equal(counts.held, heldPlaces);
+  assert.equal(counts.available, 10 - heldPlaces);
+  // Allotted in arrival order: a refused call asked for more than was left when its turn came, hence more than is left now.
+  for (const r of refused) assert.ok(r.body.details.requested > counts.available);
+  assert.equal(new Set(granted.map((r) => r.body.reservation.id)).size, granted.length);
+  const pools = must(await s.api.get(`/v1/integration/pools?merchantId=${s.shopId}`), 200);
+  assert.equal(pools.pools.find((p: { id: string }) => p.id === s.poolId).availableCount, counts.available);
+});
+
+test('failing calls inside a batch fail alone; every call replays its own outcome', async () => {
+  const s = await shopWithTier(h, { capacity: 20 });
+  const other = await shopWithTier(h, { capacity: 20 });
+  const used = await quote(s, 1);
+  must(await reserve(s, used)(), 201);
+  const good = await Promise.all([1, 2, 1].map((q) => quote(s, q)));
+  const twice = await quote(s, 2);
+  const foreign = await quote(other, 1);
+  const keys = Array.from({ length: 9 }, () => key());
+  const calls = [
+    reserve(s, good[0]!, keys[0]),
+    reserve(s, used, keys[1]), // already reserved
+    reserve(s, foreign, keys[2]), // another organization's quote: 404
+    reserve(s, good[1]!, keys[3]),
+    reserve(s, 'quo_doesnotexist', keys[4]),
+    reserve(s, twice, keys[5]), // the same quote twice in one batch: one hold, one quote_already_used
+    reserve(s, twice, keys[6]),
+    reserve(s, good[2]!, keys[7]),
+  ];
+  const results = await asOneBatch(s.poolId, calls);
+  const [a, b, c, d, e, f, g, i] = results;
+  assert.equal(a!.status, 201);
+  assert.equal(b!.status, 409);
+  assert.equal(b!.body.code, 'quote_already_used');
+  assert.equal(c!.status, 404);
+  assert.equal(d!.status, 201);
+  assert.equal(e!.status, 404);
+  assert.deepEqual([f!.status, g!.status].sort(), [201, 409]);
+  const loser = f!.status === 409 ? f! : g!;
+  const winner = f!.status === 201 ? f! : g!;
+  assert.equal(loser.body.code, 'quote_already_used');
+  assert.equal(loser.body.details.reservationId, winner.body.reservation.id);
+  assert.equal(i!.status, 201);
+  const counts = await assertInvariant(h.db, s.poolId);
+  assert.equal(counts.held, 1 + 1 + 2 + 2 + 1);
+  await assertInvariant(h.db, other.poolId);
+
+  // Replays: the same key and request answers the stored outcome, success or failure, byte for byte.
+  const again = await Promise.all(calls.map((call) => call()));
+  again.forEach((r, n) => {
+    assert.equal(r.status, results[n]!.status);
+    assert.deepEqual(r.body, results[n]!.body);
+  });
+  assert.deepEqual(await assertInvariant(h.db, s.poolId), counts);
+});
+
+test('a batch its pool cannot serve whole re-runs with the pool locked and allots in arrival order', async () => {
+  const s = await shopWithTier(h, { capacity: 3 });
+  const first = await quote(s, 1);
+  const quotes = await Promise.all([1, 1, 1, 1].map((q) => quote(s, q)));
+  const results = await asOneBatch(s.poolId, [reserve(s, first), ...quotes.map((q) => reserve(s, q))]);
+  assert.deepEqual(results.map((r) => r.status).sort(), [201, 201, 201, 409, 409]);
+  assert.deepEqual(await assertInvariant(h.db, s.poolId), { capacity: 3, available: 0, held: 3, sold: 0 });
+  // Sold out: a quote made before the last places went is refused with the live count.
+  const late = results.find((r) => r.status === 409)!;
+  assert.deepEqual(late.body.details, { available: 0, requested: 1 });
+});
+
+test('admission control: a reserve that would wait too long is refused at once (429, Retry-After), not stored', async () => {
+  const strict = await startSpineHarness({ RESERVE_BATCHES_IN_FLIGHT: '1', RESERVE_MAX_WAIT_MS: '1' });
+  try {
+    const s = await shopWithTier(strict, { capacity: 10 });
+    const api = s.api;
+    const b = reserveBatcher(strict.app.services);
+    must(await api.post('/v1/ticketing/reservations', { quoteId: await quote(s, 1) }, key()), 201); // a first batch measures the batch time
+    const [q1, q] = [await quote(s, 1), await quote(s, 2)];
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => (locked = r));
+    const locker = strict.db.transaction(async (em) => {
+      await sql(em, 'select id from pools where id = ? for no key update', [s.poolId]);
+      locked();
+      await released;
+    });
+    await isLocked;
+    const k = key();
+    try {
+      const blocked = api.post('/v1/ticketing/reservations', { quoteId: q1 }, key());
+      await until(() => b.inFlight === 1, 'the blocked batch');
+      const refused = await api.post('/v1/ticketing/reservations', { quoteId: q }, k);
+      assert.equal(refused.status, 429);
+      assert.equal(refused.body.code, 'rate_limited');
+      assert.equal(refused.body.retryAfter, 1);
+      assert.equal(refused.headers.get('retry-after'), '1');
+      release();
+      must(await blocked, 201);
+    } finally {
+      release();
+      await locker;
+    }
+    // The refusal was not an outcome: the same key and quote now succeed.
+    const retried = must(await api.post('/v1/ticketing/reservations', { quoteId: q }, k), 201);
+    assert.equal(retried.reservation.quantity, 2);
+    assert.ok(b.stats.refused >= 1);
+    assert.deepEqual(await assertInvariant(strict.db, s.poolId), { capacity: 10, available: 6, held: 4, sold: 0 });
+  } finally {
+    await strict.close();
+  }
+});
+
+test('two server processes batching on one pool: mixed quantities, no oversell, invariant exact', async () => {
+  const env = { DATABASE_URL: h.dbUrl, SWEEP_INTERVAL_MS: '0', SANDBOX_DISPATCH_MS: '0', WEBHOOK_DISPATCH_MS: '0', RATE_LIMIT_PER_MINUTE: '100000' };
+  const servers: ServerProcess[] = [];
+  try {
+    for (let i = 0; i < 2; i++) servers.push(await startServerProcess(env, 180_000));
+    const s = await shopWithTier(h, { capacity: 60 });
+    const quantities = Array.from({ length: 80 }, (_, i) => 1 + (i % 3));
+    const quotes: string[] = [];
+    for (let i = 0; i < quantities.length; i += 20) quotes.push(...(await Promise.all(quantities.slice(i, i + 20).map((q) => quote(s, q)))));
+    const clients = servers.map((p) => restClient(p.url, s.apiKey));
+    const results = await Promise.all(quotes.map((quoteId, i) => clients[i % 2]!.post('/v1/ticketing/reservations', { quoteId }, { 'idempotency-key': randomUUID() })));
+    const granted = results.filter((r) => r.status === 201);
+    assert.ok(results.every((r) => r.status === 201 || (r.status === 409 && r.body.code === 'sold_out')), JSON.stringify(results.map((r) => r.status)));
+    const counts = await assertInvariant(h.db, s.poolId);
+    assert.equal(counts.held, granted.reduce((n, r) => n + r.body.reservation.quantity, 0));
+    // 80 calls asking for 159 places on 60: the pool ends with fewer places than any refused call asked for.
+    for (const r of results.filter((x) => x.status === 409)) assert.ok(r.body.details.requested > counts.available);
+    assert.ok(counts.available < 3);
+  } finally {
+    await Promise.all(servers.map((p) => p.stop()));
+  }
+});
+
+test('list_pools pages with a cursor (spec shape `{ pools }` plus `nextCursor`), every pool exactly once', async () => {
+  const s = await shopWithTier(h, { capacity: 5 });
+  for (let i = 0; i < 6; i++) must(await s.api.post('/v1/integration/pools', { merchantId: s.shopId, eventId: s.eventId, capacity: 10 + i }), 201);
+  const all = must(await s.api.get(`/v1/integration/pools?merchantId=${s.shopId}`), 200);
+  assert.equal(all.pools.length, 7);
+  assert.equal(all.nextCursor, undefined);
+  const seen: string[] = [];
+  let cursor: string | undefined;
+  let pages = 0;
+  do {
+    const page = must(await s.api.get(`/v1/integration/pools?merchantId=${s.shopId}&limit=3${cursor ? `&cursor=${cursor}` : ''}`), 200);
+    assert.deepEqual(Object.keys(page).sort(), page.nextCursor ? ['nextCursor', 'pools'] : ['pools']);
+    assert.ok(page.pools.length <= 3);
+    seen.push(...page.pools.map((p: { id: string }) => p.id));
+    cursor = page.nextCursor;
+    pages++;
+  } while (cursor);
+  assert.equal(pages, 3);
+  assert.deepEqual(seen, all.pools.map((p: { id: string }) => p.id));
+  assert.equal((await s.api.get(`/v1/integration/pools?merchantId=${s.shopId}&limit=0`)).status, 400);
+  assert.equal((await s.api.get(`/v1/integration/pools?merchantId=${s.shopId}&limit=1001`)).status, 400);
+});
