@@ -96,6 +96,13 @@ export const ERRORS = {
   payload_too_large: { status: 413, message: 'The request body is too large.' },
   unsupported_media_type: { status: 415, message: 'Request bodies must be application/json.' },
   rate_limited: { status: 429, message: 'Too many requests; retry later.' },
+  order_fully_refunded: { status: 409, message: 'Every ticket of this order is already refunded or being refunded.' },
+  ticket_not_refundable: { status: 409, message: 'That ticket is void or already being refunded.' },
+  refund_failed: { status: 402, message: 'The payment provider refused the refund; the order stays paid.' },
+  invalid_ticket_code: { status: 422, message: 'The ticket code is malformed, forged or tampered with.' },
+  ticket_void: { status: 409, message: 'The ticket was voided (e.g. refunded) and does not admit.' },
+  already_checked_in: { status: 409, message: 'The ticket was already checked in.' },
+  ticket_wrong_event: { status: 409, message: 'The ticket is for another event.' },
   internal_error: { status: 500, message: 'An unexpected error occurred.' },
   unavailable: { status: 503, message: 'The service is temporarily unavailable.' },
 } as const satisfies Record<string, { status: number; message: string }>;

@@ -36,6 +36,8 @@ export const ID_PREFIXES = {
   challenge: 'vch',
   cardSetup: 'cset',
   spend: 'spd',
+  refund: 'rfd',
+  ticketKey: 'tkk',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

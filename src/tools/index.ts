@@ -49,6 +49,8 @@ import { linkPaymentProvider } from './payments/link-payment-provider.ts';
 import { confirm } from './ticketing/confirm.ts';
 import { getOrder } from './ticketing/get-order.ts';
 import { getReservation } from './ticketing/get-reservation.ts';
+import { listOrders } from './ticketing/list-orders.ts';
+import { refundOrder } from './ticketing/refund-order.ts';
 import { quote } from './ticketing/quote.ts';
 import { release } from './ticketing/release.ts';
 import { reserve } from './ticketing/reserve.ts';
@@ -116,4 +118,6 @@ export const TOOLS: readonly AnyTool[] = [
   cancelCheckoutSession,
   delegatePayment,
   getAcpDiscovery,
+  listOrders,
+  refundOrder,
 ];

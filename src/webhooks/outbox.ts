@@ -15,6 +15,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'reservation.released',
   'reservation.expired',
   'payment.failed',
+  'ticket.voided',
+  'refund.failed',
+  'ticket.checked_in',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 

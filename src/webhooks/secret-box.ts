@@ -10,8 +10,9 @@ const VERSION = 'v1';
 export class SecretBox {
   private readonly key: Buffer;
 
-  constructor(serverSecret: string) {
-    this.key = Buffer.from(hkdfSync('sha256', serverSecret, Buffer.alloc(0), 'tessera/webhook-signing-secrets', 32));
+  /** `purpose` separates the keys of different uses of the box (webhook secrets by default, ticket-signing keys, …). */
+  constructor(serverSecret: string, purpose = 'tessera/webhook-signing-secrets') {
+    this.key = Buffer.from(hkdfSync('sha256', serverSecret, Buffer.alloc(0), purpose, 32));
   }
 
   /** `v1.<iv>.<ciphertext+tag>` (base64url parts). */

@@ -12,6 +12,7 @@ import { Periodic } from '../../kernel/periodic.ts';
 import { retryOwedRefunds, type SpineDeps } from './refunds.ts';
 import { pruneExpired } from './retention.ts';
 import { reconcileUnknownPayments } from './confirmation.ts';
+import { retryUnansweredRefunds } from './order-refunds.ts';
 import { emitPurchaseEvent } from './reservations.ts';
 
 export const SWEEP_BATCH = 500;
@@ -40,13 +41,14 @@ export class HoldSweeper {
     return this.loop.exclusive(() => reconcileUnknownPayments(this.deps, now));
   }
 
-  /** Every `intervalMs` (0: off): sweep expired holds, retry owed refunds, reconcile unknown payment outcomes, prune expired records. */
+  /** Every `intervalMs` (0: off): sweep expired holds, retry owed refunds, reconcile unknown payment and refund outcomes, prune expired records. */
   start(intervalMs: number): void {
     this.loop.start(intervalMs, async () => {
       const now = this.deps.clock.now();
       const { released } = await this.sweep(now, SWEEP_BATCH);
       await retryOwedRefunds(this.deps);
       await reconcileUnknownPayments(this.deps, now);
+      await retryUnansweredRefunds(this.deps, now);
       await pruneExpired(this.deps.db, now);
       return released.length === SWEEP_BATCH;
     });
