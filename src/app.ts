@@ -14,7 +14,7 @@ import { Authenticator } from './orchestrator/authenticate.ts';
 import { systemClock, type Clock } from './kernel/clock.ts';
 import { Orchestrator } from './orchestrator/invoke.ts';
 import { HoldSweeper } from './domain/purchase/sweeper.ts';
-import { TicketKeys } from './domain/tickets/ticket-keys.ts';
+import { TicketKeys } from './tickets/ticket-keys.ts';
 import { Payments } from './payments/payments.ts';
 import type { Services } from './domain/context.ts';
 import { buildRestRouter } from './app-router.ts';

@@ -11,7 +11,7 @@ import type { TrustList } from '../mandates/trust-list.ts';
 import type { Payments } from '../payments/payments.ts';
 import type { Database } from '../storage/database.ts';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.ts';
-import type { TicketKeys } from './tickets/ticket-keys.ts';
+import type { TicketKeys } from '../tickets/ticket-keys.ts';
 
 /** What the adapter knows about the transport-level request (nothing transport-specific leaks further). */
 export interface RequestInfo {

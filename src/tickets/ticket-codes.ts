@@ -3,7 +3,7 @@
  * key's id in the protected header. A scanner verifies it offline with the published JWKS (docs/tickets.md).
  */
 import { CompactSign, compactVerify, createLocalJWKSet, errors } from 'jose';
-import { ToolError } from '../../kernel/errors.ts';
+import { ToolError } from '../kernel/errors.ts';
 import { TICKET_CODE_ALG, type PublicTicketKey, type SigningKey } from './ticket-keys.ts';
 
 /** The JWS `typ` of a ticket code. */

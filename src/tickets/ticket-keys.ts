@@ -4,10 +4,10 @@
  * rest (AES-256-GCM, key derived from the server secret, bound to the key id).
  */
 import { exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
-import type { Clock } from '../../kernel/clock.ts';
-import { sql, type Database } from '../../storage/database.ts';
-import { newId } from '../../storage/ids.ts';
-import { SecretBox } from '../../webhooks/secret-box.ts';
+import type { Clock } from '../kernel/clock.ts';
+import { sql, type Database } from '../storage/database.ts';
+import { newId } from '../storage/ids.ts';
+import { SecretBox } from '../webhooks/secret-box.ts';
 
 export const TICKET_CODE_ALG = 'EdDSA';
 
