@@ -57,11 +57,11 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
   const payments = new Payments({ db, clock, log, publicUrl: () => baseUrl, webhookSecret: sandboxSecret, settleMs: config.sandboxSettleMs });
   const ticketKeys = new TicketKeys({ db, clock, serverSecret: secret });
   await ticketKeys.ensureActive();
-  const sweeper = new HoldSweeper({ db, clock, log: log.child({ component: 'sweeper' }), payments, ticketKeys });
   const authenticator = new Authenticator(secret, db, clock, () => baseUrl);
   const identity = new Identity(secret, (claims, ttl) => authenticator.sign(claims, ttl));
   const mail = new Mailer({ db, clock, log, smtpUrl: config.smtpUrl, from: config.mailFrom, timeoutMs: config.smtpTimeoutMs });
   const services: Services = { config, db, clock, publicUrl: () => baseUrl, webhooks, mandateTrust, payments, identity, mail, catalogs: loadCatalogs(), ticketKeys };
+  const sweeper = new HoldSweeper({ ...services, log: log.child({ component: 'sweeper' }) });
   const orchestrator = new Orchestrator({
     tools: TOOLS,
     services,

@@ -38,6 +38,7 @@ export const ID_PREFIXES = {
   spend: 'spd',
   refund: 'rfd',
   ticketKey: 'tkk',
+  orderMail: 'omail',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

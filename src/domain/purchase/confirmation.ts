@@ -23,6 +23,7 @@ import { applyPaymentFailure, applyPaymentSuccess, markPaymentPending } from './
 import { authorizePurchase, ownershipFrom } from './purchase-access.ts';
 import { loadPurchaseView, type PurchaseView } from './purchase-view.ts';
 import { refundOwedPayment, type SpineDeps } from './refunds.ts';
+import { sendDueOrderMail } from './order-mail.ts';
 import { requireReservation } from './reservations.ts';
 import { checkScheme } from '../catalog/restrictions.ts';
 
@@ -65,7 +66,7 @@ export function confirmReservation(ctx: ToolContext, reservationId: string, paym
 
 /** Runs one payment attempt: tx1 (checks, authorization, pending payment), the provider call, tx2 (its answer). */
 export async function payReservation(ctx: ToolContext, plan: PaymentPlan): Promise<PurchaseView> {
-  const deps: SpineDeps = { db: ctx.services.db, payments: ctx.services.payments, ticketKeys: ctx.services.ticketKeys, clock: ctx.clock, log: ctx.log };
+  const deps: SpineDeps = { ...ctx.services, clock: ctx.clock, log: ctx.log };
   const started = await deps.db.transaction((em) => beginAttempt(em, ctx, plan));
   if ('view' in started) return started.view;
   const { attempt } = started;
@@ -81,6 +82,7 @@ export async function payReservation(ctx: ToolContext, plan: PaymentPlan): Promi
       ctx.log.error({ paymentId: attempt.paymentId, err: describeError(err) }, 'refund failed; will retry');
     });
   }
+  if (applied.view.order) await sendDueOrderMail(deps);
   if (applied.error) throw applied.error;
   return applied.view;
 }

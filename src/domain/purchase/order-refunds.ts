@@ -25,6 +25,7 @@ import { requireAccess } from './purchase-access.ts';
 import { loadOrderView, refundView, ticketView, type OrderView, type RefundView } from './purchase-view.ts';
 import { emitPurchaseEvent } from './reservations.ts';
 import type { SpineDeps } from './refunds.ts';
+import { enqueueOrderMail, sendDueOrderMail } from './order-mail.ts';
 
 export interface RefundInput {
   orderId: string;
@@ -42,10 +43,11 @@ export interface RefundOutcome {
 
 /** Refunds tickets of an order (see the module header); throws `refund_failed` when the provider refuses. */
 export async function refundOrder(ctx: ToolContext, input: RefundInput): Promise<RefundOutcome> {
-  const deps: SpineDeps = { db: ctx.services.db, payments: ctx.services.payments, ticketKeys: ctx.services.ticketKeys, clock: ctx.clock, log: ctx.log };
+  const deps: SpineDeps = { ...ctx.services, clock: ctx.clock, log: ctx.log };
   const refund = await deps.db.transaction((em) => beginRefund(em, ctx.principal, input, ctx.clock.now()));
   const result = await askProvider(deps, refund);
   const outcome = await deps.db.transaction((em) => applyRefundResult(em, refund.id, result, ctx.clock.now()));
+  if (outcome.refund.state === 'succeeded') await sendDueOrderMail(deps);
   if (!result) {
     throw new ToolError(
       'unavailable',
@@ -169,6 +171,7 @@ async function settleSuccess(em: EntityManager, order: OrderRow, refund: RefundR
     r.returnedCount += tickets.length;
     r.updatedAt = now;
   }
+  await enqueueOrderMail(em, 'refund', order, refund.id, now);
   await emitPurchaseEvent(em, 'order.refunded', r, now);
   await emitEvent(em, {
     shopId: order.shopId,
@@ -208,6 +211,7 @@ export async function retryUnansweredRefunds(deps: SpineDeps, now: Date, limit =
     const result = await askProvider(deps, refund);
     if (!result) continue;
     await deps.db.transaction((em) => applyRefundResult(em, id, result, deps.clock.now()));
+    await sendDueOrderMail(deps);
     answered++;
   }
   return answered;

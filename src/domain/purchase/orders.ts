@@ -8,6 +8,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { releaseMandateJti } from '../../mandates/mandate-jtis.ts';
 import { Order, Reservation, Ticket, type OrderRow, type PaymentRow, type ReservationRow } from '../../storage/entities/purchase.ts';
 import { newId, randomToken } from '../../storage/ids.ts';
+import { enqueueOrderMail } from './order-mail.ts';
 import { signTicketCode } from '../../tickets/ticket-codes.ts';
 import type { TicketKeys } from '../../tickets/ticket-keys.ts';
 import { takePlaces } from './inventory.ts';
@@ -65,6 +66,7 @@ export async function createOrder(
         createdAt: now,
       });
     }
+    await enqueueOrderMail(em, 'confirmation', order, null, now);
   }
   return order;
 }

@@ -8,6 +8,7 @@ import type { ProviderEvent, ProviderName } from '../../payments/provider.ts';
 import { sql } from '../../storage/database.ts';
 import { Payment } from '../../storage/entities/purchase.ts';
 import { applyRefundResult } from './order-refunds.ts';
+import { sendDueOrderMail } from './order-mail.ts';
 import { applyPaymentFailure, applyPaymentSuccess } from './orders.ts';
 import { refundOwedPayment, type SpineDeps } from './refunds.ts';
 import { describeError } from '../../kernel/errors.ts';
@@ -51,6 +52,9 @@ export async function applyProviderEvent(deps: SpineDeps, provider: ProviderName
     await refundOwedPayment(deps, event.paymentId).catch((err: unknown) => {
       deps.log.error({ paymentId: event.paymentId, err: describeError(err) }, 'refund failed; will retry');
     });
+  }
+  if (result.outcome === 'applied') {
+    await sendDueOrderMail(deps).catch((err: unknown) => deps.log.error({ err: describeError(err) }, 'order e-mail pass failed'));
   }
   return result.outcome;
 }

@@ -13,6 +13,7 @@ import { retryOwedRefunds, type SpineDeps } from './refunds.ts';
 import { pruneExpired } from './retention.ts';
 import { reconcileUnknownPayments } from './confirmation.ts';
 import { retryUnansweredRefunds } from './order-refunds.ts';
+import { sendDueOrderMail } from './order-mail.ts';
 import { emitPurchaseEvent } from './reservations.ts';
 
 export const SWEEP_BATCH = 500;
@@ -41,7 +42,7 @@ export class HoldSweeper {
     return this.loop.exclusive(() => reconcileUnknownPayments(this.deps, now));
   }
 
-  /** Every `intervalMs` (0: off): sweep expired holds, retry owed refunds, reconcile unknown payment and refund outcomes, prune expired records. */
+  /** Every `intervalMs` (0: off): sweep expired holds, retry owed refunds, reconcile unknown payment and refund outcomes, send due order e-mails, prune expired records. */
   start(intervalMs: number): void {
     this.loop.start(intervalMs, async () => {
       const now = this.deps.clock.now();
@@ -49,6 +50,7 @@ export class HoldSweeper {
       await retryOwedRefunds(this.deps);
       await reconcileUnknownPayments(this.deps, now);
       await retryUnansweredRefunds(this.deps, now);
+      await sendDueOrderMail(this.deps);
       await pruneExpired(this.deps.db, now);
       return released.length === SWEEP_BATCH;
     });

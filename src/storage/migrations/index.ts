@@ -8,6 +8,7 @@ import { Migration0006Acp } from './0006-acp.ts';
 import { Migration0007MandatePurchases } from './0007-mandate-purchases.ts';
 import { Migration0008Retention } from './0008-retention.ts';
 import { Migration0011AfterSale } from './0011-after-sale.ts';
+import { Migration0011bOrderMail } from './0011b-order-mail.ts';
 
 export const MIGRATIONS = [
   { name: '0001-core', class: Migration0001Core },
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   { name: '0007-mandate-purchases', class: Migration0007MandatePurchases },
   { name: '0008-retention', class: Migration0008Retention },
   { name: '0011-after-sale', class: Migration0011AfterSale },
+  { name: '0011b-order-mail', class: Migration0011bOrderMail },
 ] as const;
