@@ -57,6 +57,7 @@ import { getTicketKeys } from './ticketing/get-ticket-keys.ts';
 import { listVoidedTickets } from './ticketing/list-voided-tickets.ts';
 import { rotateTicketSigningKey } from './ticketing/rotate-ticket-signing-key.ts';
 import { uploadScans } from './ticketing/upload-scans.ts';
+import { getEventRefunds, refundEventOrders } from './ticketing/refund-event-orders.ts';
 import { quote } from './ticketing/quote.ts';
 import { release } from './ticketing/release.ts';
 import { reserve } from './ticketing/reserve.ts';
@@ -132,4 +133,6 @@ export const TOOLS: readonly AnyTool[] = [
   checkIn,
   getCheckInList,
   uploadScans,
+  refundEventOrders,
+  getEventRefunds,
 ];

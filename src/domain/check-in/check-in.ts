@@ -15,7 +15,7 @@ import { iso, isoOrNull } from '../../kernel/wire.ts';
 import type { ToolContext } from '../context.ts';
 import { ticketView } from '../purchase/purchase-view.ts';
 import { verifyTicketCode } from '../../tickets/ticket-codes.ts';
-import { requireMerchantEvent } from './event-access.ts';
+import { requireMerchantEvent } from '../purchase/event-access.ts';
 import type { PublicTicketKey } from '../../tickets/ticket-keys.ts';
 
 type Ctx = Pick<ToolContext, 'em' | 'principal' | 'services' | 'clock'>;

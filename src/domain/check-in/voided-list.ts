@@ -9,7 +9,7 @@ import { Ticket } from '../../storage/entities/purchase.ts';
 import { iso } from '../../kernel/wire.ts';
 import type { ToolContext } from '../context.ts';
 import { TICKET_CODE_ALG } from '../../tickets/ticket-keys.ts';
-import { requireMerchantEvent } from './event-access.ts';
+import { requireMerchantEvent } from '../purchase/event-access.ts';
 
 export const VOID_LIST_TYP = 'tessera-void-list';
 

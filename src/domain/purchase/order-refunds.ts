@@ -67,7 +67,8 @@ export async function refundOrder(ctx: ToolContext, input: RefundInput): Promise
   return outcome;
 }
 
-async function askProvider(deps: SpineDeps, refund: RefundRow): Promise<RefundResult | undefined> {
+/** Asks the provider to make (or report on) a refund, by its id; undefined when it cannot be reached. */
+export async function askProvider(deps: SpineDeps, refund: RefundRow): Promise<RefundResult | undefined> {
   const payment = await deps.db.fork().findOneOrFail(Payment, { id: refund.paymentId });
   try {
     return await deps.payments.provider(payment.provider).refundPart({
@@ -86,6 +87,14 @@ async function askProvider(deps: SpineDeps, refund: RefundRow): Promise<RefundRe
 
 async function beginRefund(em: EntityManager, principal: Principal, input: RefundInput, now: Date): Promise<RefundRow> {
   const order = requireAccess(principal, await em.findOne(Order, { id: input.orderId }, { lockMode: LockMode.PESSIMISTIC_WRITE }), 'order', input.orderId);
+  return claimRefund(em, order, input, now);
+}
+
+/**
+ * Step 1 on an order the caller has locked (FOR UPDATE): picks and claims the tickets and records the pending refund.
+ * Throws `order_fully_refunded` when nothing is left to refund.
+ */
+export async function claimRefund(em: EntityManager, order: OrderRow, input: RefundInput, now: Date): Promise<RefundRow> {
   const tickets = await em.find(Ticket, { orderId: order.id }, { orderBy: { id: 'asc' } });
   const free = tickets.filter((t) => t.state === 'valid' && !t.refundId);
   if (order.state === 'refunded' || free.length === 0) {

@@ -9,6 +9,7 @@ import { Migration0007MandatePurchases } from './0007-mandate-purchases.ts';
 import { Migration0008Retention } from './0008-retention.ts';
 import { Migration0011AfterSale } from './0011-after-sale.ts';
 import { Migration0011bOrderMail } from './0011b-order-mail.ts';
+import { Migration0011cEventRefunds } from './0011c-event-refunds.ts';
 
 export const MIGRATIONS = [
   { name: '0001-core', class: Migration0001Core },
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   { name: '0008-retention', class: Migration0008Retention },
   { name: '0011-after-sale', class: Migration0011AfterSale },
   { name: '0011b-order-mail', class: Migration0011bOrderMail },
+  { name: '0011c-event-refunds', class: Migration0011cEventRefunds },
 ] as const;

@@ -1,4 +1,4 @@
-/** The door side acts on one event: a merchant principal of the event's organization, else 404. */
+/** Acting on one event's sales (door scans, voided lists, refunding all its orders): a merchant principal of the event's organization, else 404. */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Event, type EventRow } from '../../storage/entities/catalog.ts';
 import { ToolError } from '../../kernel/errors.ts';
