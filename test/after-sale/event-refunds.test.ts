@@ -79,7 +79,7 @@ test('a job killed halfway and restarted refunds every order exactly once', asyn
     SANDBOX_DISPATCH_MS: '0',
     WEBHOOK_DISPATCH_MS: '0',
     RATE_LIMIT_PER_MINUTE: '100000',
-  });
+  }, 240_000);
   let pendingAtKill = 0;
   try {
     must(await restClient(server.url, s.apiKey).post(`/v1/ticketing/events/${s.eventId}/refunds`, { reason: 'Cancelled' }), 202);
@@ -96,8 +96,12 @@ test('a job killed halfway and restarted refunds every order exactly once', asyn
     if (server.child.exitCode === null && server.child.signalCode === null) await server.stop();
   }
   assert.ok(pendingAtKill > 0, 'the job was killed before it finished');
-  // Restarted here (another process, same database): once the dead runner's leases run out, the job completes.
-  h.clock.advance(EVENT_REFUND_LEASE_MS + 120_000);
+  // Restarted here (another process, same database): once the dead runner's leases run out (they were taken on the
+  // dead process's own clock), the job completes.
+  const [lease] = await h.db.execute<{ until: Date | null }>('select max(lease_until) as until from event_refund_items where event_id = ?', [s.eventId]);
+  const leaseEnd = lease?.until ? new Date(lease.until).getTime() : 0;
+  h.clock.advance(Math.max(0, leaseEnd - h.clock.now().getTime()) + 1000);
+  assert.ok(EVENT_REFUND_LEASE_MS > 0);
   await drain(s.eventId);
   const progress = must(await s.api.get(`/v1/ticketing/events/${s.eventId}/refunds`), 200);
   assert.deepEqual([progress.state, progress.total, progress.refunded, progress.failed], ['done', 30, 30, 0]);
