@@ -14,6 +14,7 @@ import { Authenticator } from './orchestrator/authenticate.ts';
 import { systemClock, type Clock } from './kernel/clock.ts';
 import { Orchestrator } from './orchestrator/invoke.ts';
 import { HoldSweeper } from './domain/purchase/sweeper.ts';
+import { TicketKeys } from './tickets/ticket-keys.ts';
 import { Payments } from './payments/payments.ts';
 import type { Services } from './domain/context.ts';
 import { buildRestRouter } from './app-router.ts';
@@ -55,11 +56,13 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
   const mandateTrust = await TrustList.open({ ...trustListLocation(config), clock, log });
   const sandboxSecret = config.sandboxWebhookSecret ?? (await ensureSetting(db, 'sandbox_webhook_secret', newSecret));
   const payments = new Payments({ db, clock, log, publicUrl: () => baseUrl, webhookSecret: sandboxSecret, settleMs: config.sandboxSettleMs, serverSecret: secret });
-  const sweeper = new HoldSweeper({ db, clock, log: log.child({ component: 'sweeper' }), payments });
+  const ticketKeys = new TicketKeys({ db, clock, serverSecret: secret });
+  await ticketKeys.ensureActive();
   const authenticator = new Authenticator(secret, db, clock, () => baseUrl);
   const identity = new Identity(secret, (claims, ttl) => authenticator.sign(claims, ttl));
   const mail = new Mailer({ db, clock, log, smtpUrl: config.smtpUrl, from: config.mailFrom, timeoutMs: config.smtpTimeoutMs });
-  const services: Services = { config, db, clock, publicUrl: () => baseUrl, webhooks, mandateTrust, payments, identity, mail, catalogs: loadCatalogs() };
+  const services: Services = { config, db, clock, publicUrl: () => baseUrl, webhooks, mandateTrust, payments, identity, mail, catalogs: loadCatalogs(), ticketKeys };
+  const sweeper = new HoldSweeper({ ...services, log: log.child({ component: 'sweeper' }) });
   const orchestrator = new Orchestrator({
     tools: TOOLS,
     services,

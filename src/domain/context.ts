@@ -11,6 +11,7 @@ import type { TrustList } from '../mandates/trust-list.ts';
 import type { Payments } from '../payments/payments.ts';
 import type { Database } from '../storage/database.ts';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.ts';
+import type { TicketKeys } from '../tickets/ticket-keys.ts';
 
 /** What the adapter knows about the transport-level request (nothing transport-specific leaks further). */
 export interface RequestInfo {
@@ -67,4 +68,6 @@ export interface Services {
   mail: Mailer;
   /** The message catalogs of the pages and the e-mails (i18next), loaded once. */
   catalogs: Catalogs;
+  /** The ticket-signing keys: the active one signs new tickets' codes, all are published as a JWKS. */
+  ticketKeys: TicketKeys;
 }

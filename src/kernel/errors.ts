@@ -105,6 +105,13 @@ export const ERRORS = {
   last_owner: { status: 409, message: 'An organization keeps at least one owner: make someone else an owner first.' },
   invalid_provider_settings: { status: 400, message: 'The payment provider settings are not valid.' },
   rate_limited: { status: 429, message: 'Too many requests; retry later.' },
+  order_fully_refunded: { status: 409, message: 'Every ticket of this order is already refunded or being refunded.' },
+  ticket_not_refundable: { status: 409, message: 'That ticket is void or already being refunded.' },
+  refund_failed: { status: 402, message: 'The payment provider refused the refund; the order stays paid.' },
+  invalid_ticket_code: { status: 422, message: 'The ticket code is malformed, forged or tampered with.' },
+  ticket_void: { status: 409, message: 'The ticket was voided (e.g. refunded) and does not admit.' },
+  already_checked_in: { status: 409, message: 'The ticket was already checked in.' },
+  ticket_wrong_event: { status: 409, message: 'The ticket is for another event.' },
   internal_error: { status: 500, message: 'An unexpected error occurred.' },
   unavailable: { status: 503, message: 'The service is temporarily unavailable.' },
 } as const satisfies Record<string, { status: number; message: string }>;

@@ -10,6 +10,10 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  /** An HTML alternative (the development outbox keeps the text only). */
+  html?: string;
+  /** Inline images the HTML refers to as `cid:<cid>` (e.g. ticket QR codes). */
+  inline?: { cid: string; filename: string; contentType: string; content: Buffer }[];
 }
 
 export interface MailerOptions {
@@ -52,7 +56,7 @@ export class Mailer {
   }
 
   /**
-   * Sends one plain-text message. Never call it inside a database transaction (SMTP is network I/O).
+   * Sends one message (plain text, with an optional HTML alternative and inline images). Never call it inside a database transaction (SMTP is network I/O).
    * A delivery failure is logged without the body (it may carry a code) and reported as `unavailable`.
    */
   async send(msg: MailMessage): Promise<void> {
@@ -67,7 +71,14 @@ export class Mailer {
       return;
     }
     try {
-      await this.transport.sendMail({ from: this.opts.from, to: msg.to, subject: msg.subject, text: msg.text });
+      await this.transport.sendMail({
+        from: this.opts.from,
+        to: msg.to,
+        subject: msg.subject,
+        text: msg.text,
+        ...(msg.html ? { html: msg.html } : {}),
+        ...(msg.inline?.length ? { attachments: msg.inline.map((a) => ({ ...a, contentDisposition: 'inline' as const })) } : {}),
+      });
     } catch (err) {
       this.opts.log.error({ err: describeError(err) }, 'mail delivery failed');
       throw new ToolError('unavailable', 'The e-mail could not be sent; retry in a moment.', undefined, 5);

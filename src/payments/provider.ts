@@ -52,16 +52,35 @@ export interface RefundRequest {
   now: Date;
 }
 
+/** A refund of part (or all) of a succeeded charge, identified by our refund id (the provider's idempotency reference). */
+export interface PartialRefundRequest {
+  refundId: string;
+  paymentId: string;
+  /** The provider's charge reference. */
+  reference: string;
+  amountMinor: number;
+  currency: string;
+  now: Date;
+}
+
+/** The provider's answer to a refund: done, refused, or pending (a signed event reports the outcome later). */
+export type RefundResult =
+  | { status: 'succeeded'; reference: string }
+  | { status: 'failed'; reference: string; code: 'refund_failed' }
+  | { status: 'pending'; reference: string };
+
 /** A verified provider event, in our terms. */
 export interface ProviderEvent {
   /** The provider's event id: an event is applied at most once. */
   id: string;
-  type: 'payment.succeeded' | 'payment.failed';
+  type: 'payment.succeeded' | 'payment.failed' | 'refund.succeeded' | 'refund.failed';
   /** Our payment id, echoed back by the provider. */
   paymentId: string;
   /** The provider's charge reference. */
   reference: string;
-  failureCode?: DeclineCode;
+  /** For refund events: our refund id, echoed back by the provider. */
+  refundId?: string;
+  failureCode?: DeclineCode | 'refund_failed';
 }
 
 export interface PaymentProvider {
@@ -73,6 +92,11 @@ export interface PaymentProvider {
   charge(req: ChargeRequest): Promise<ChargeResult>;
   /** Refunds a succeeded charge in full; idempotent per charge. Returns the refund reference. */
   refund(req: RefundRequest): Promise<string>;
+  /**
+   * Refunds `amountMinor` of a succeeded charge; idempotent per `refundId` (a retry returns the first answer).
+   * Throws when the charge is not refundable or the refunds would exceed it.
+   */
+  refundPart(req: PartialRefundRequest): Promise<RefundResult>;
   /**
    * Verifies a webhook request's signature over its raw body (throws `invalid_signature` or
    * `stale_signature`) and parses it (throws `invalid_input`).

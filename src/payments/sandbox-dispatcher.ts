@@ -1,5 +1,5 @@
 /**
- * The sandbox provider's settlement and event sender: due asynchronous charges settle to their outcome,
+ * The sandbox provider's settlement and event sender: due asynchronous charges and refunds settle to their outcome,
  * and each settlement is POSTed, signed, over real HTTP to `${publicUrl}/v1/payments/providers/sandbox/events`
  * until a 2xx answer. Safe with several processes on one database (SKIP LOCKED claims, leased attempts).
  */
@@ -45,6 +45,19 @@ interface DueEvent {
   delivery_attempts: number;
 }
 
+interface DueRefundEvent {
+  id: string;
+  event_id: string;
+  refund_reference: string;
+  charge_id: string;
+  payment_reference: string;
+  amount_minor: number;
+  currency: string;
+  outcome: 'succeeded' | 'failed';
+  settled_at: Date;
+  delivery_attempts: number;
+}
+
 export class SandboxDispatcher {
   private readonly deps: SandboxDispatcherDeps;
   private readonly loop: Periodic;
@@ -71,8 +84,68 @@ export class SandboxDispatcher {
   }
 
   private async pass(): Promise<SettleReport> {
-    const settled = await this.settle(this.deps.clock.now());
-    return { settled, ...(await this.deliver(this.deps.clock.now())) };
+    const settled = (await this.settle(this.deps.clock.now())) + (await this.settleRefunds(this.deps.clock.now()));
+    const charges = await this.deliver(this.deps.clock.now());
+    const refunds = await this.deliverRefunds(this.deps.clock.now());
+    return { settled, attempted: charges.attempted + refunds.attempted, delivered: charges.delivered + refunds.delivered };
+  }
+
+  /** Due pending refunds settle to their outcome, each with an event to send. */
+  private async settleRefunds(now: Date): Promise<number> {
+    return this.deps.db.transaction(async (em) => {
+      const due = await sql<{ id: string }>(
+        em,
+        `select id from sandbox_refunds where state = 'pending' and settle_at <= ? order by settle_at limit ? for update skip locked`,
+        [now, BATCH],
+      );
+      for (const { id } of due) {
+        await sql(em, 'update sandbox_refunds set state = outcome, settled_at = ?, event_id = ?, next_delivery_at = ? where id = ?', [
+          now,
+          newId('sandboxEvent', now),
+          now,
+          id,
+        ]);
+      }
+      return due.length;
+    });
+  }
+
+  private async deliverRefunds(now: Date): Promise<{ attempted: number; delivered: number }> {
+    const claimed = await this.deps.db.execute<DueRefundEvent>(
+      `update sandbox_refunds r set next_delivery_at = ?, delivery_attempts = r.delivery_attempts + 1
+         from sandbox_charges c
+        where c.id = r.charge_id and r.id in (select id from sandbox_refunds
+                      where event_id is not null and delivered_at is null and next_delivery_at <= ? and delivery_attempts < ?
+                      order by next_delivery_at limit ? for update skip locked)
+        returning r.id, r.event_id, r.refund_reference, r.charge_id, c.payment_reference, r.amount_minor, c.currency, r.outcome,
+                  r.settled_at, r.delivery_attempts`,
+      [new Date(now.getTime() + LEASE_MS), now, MAX_ATTEMPTS, BATCH],
+    );
+    let delivered = 0;
+    for (const row of claimed) {
+      const event: SandboxEventBody = {
+        id: row.event_id,
+        type: row.outcome === 'succeeded' ? 'refund.succeeded' : 'refund.failed',
+        created: Math.floor(new Date(row.settled_at).getTime() / 1000),
+        data: {
+          chargeId: row.charge_id,
+          paymentReference: row.payment_reference,
+          refundId: row.id,
+          refundReference: row.refund_reference,
+          amountMinor: row.amount_minor,
+          currency: row.currency,
+          failureCode: row.outcome === 'failed' ? 'refund_failed' : null,
+        },
+      };
+      const ok = await this.post(event);
+      const next = ok ? [now, null] : [null, new Date(now.getTime() + 1000 * Math.min(3600, 2 ** row.delivery_attempts))];
+      await this.deps.db.execute('update sandbox_refunds set delivered_at = ?, next_delivery_at = coalesce(?, next_delivery_at) where id = ?', [
+        ...next,
+        row.id,
+      ]);
+      if (ok) delivered++;
+    }
+    return { attempted: claimed.length, delivered };
   }
 
   private async settle(now: Date): Promise<number> {
@@ -117,7 +190,7 @@ export class SandboxDispatcher {
     return { attempted: claimed.length, delivered };
   }
 
-  private async send(row: DueEvent): Promise<boolean> {
+  private send(row: DueEvent): Promise<boolean> {
     const event: SandboxEventBody = {
       id: row.event_id,
       type: row.outcome === 'succeeded' ? 'charge.succeeded' : 'charge.failed',
@@ -130,6 +203,11 @@ export class SandboxDispatcher {
         failureCode: row.outcome === 'failed' ? (row.failure_code ?? 'payment_declined') : null,
       },
     };
+    return this.post(event);
+  }
+
+  /** POSTs one signed event to our provider-webhook endpoint; true on a 2xx answer. */
+  private async post(event: SandboxEventBody): Promise<boolean> {
     const body = JSON.stringify(event);
     const url = `${this.deps.publicUrl().replace(/\/$/, '')}${SANDBOX_EVENTS_PATH}`;
     try {
@@ -140,10 +218,10 @@ export class SandboxDispatcher {
         signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
       });
       await res.arrayBuffer().catch(() => undefined);
-      if (!res.ok) this.deps.log.warn({ event: row.event_id, status: res.status }, 'sandbox event refused');
+      if (!res.ok) this.deps.log.warn({ event: event.id, status: res.status }, 'sandbox event refused');
       return res.ok;
     } catch (err) {
-      this.deps.log.warn({ event: row.event_id, err: describeError(err) }, 'sandbox event not delivered');
+      this.deps.log.warn({ event: event.id, err: describeError(err) }, 'sandbox event not delivered');
       return false;
     }
   }

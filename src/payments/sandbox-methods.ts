@@ -9,6 +9,8 @@ export interface SandboxMethod {
   timing: 'sync' | 'async';
   outcome: 'succeeded' | 'failed';
   failureCode?: DeclineCode;
+  /** How a refund of a charge on this method behaves: at once (default), `fails` at once, or `async` (succeeds later, by signed event). */
+  refund?: 'fails' | 'async';
 }
 
 export const SANDBOX_METHODS: Readonly<Record<string, SandboxMethod>> = {
@@ -29,6 +31,8 @@ export const SANDBOX_METHODS: Readonly<Record<string, SandboxMethod>> = {
     outcome: 'failed',
     failureCode: 'insufficient_funds',
   },
+  pm_sandbox_refund_fails: { scheme: 'visa', cardNumber: '4000000000005126', timing: 'sync', outcome: 'succeeded', refund: 'fails' },
+  pm_sandbox_refund_async: { scheme: 'visa', cardNumber: '4000000000007726', timing: 'sync', outcome: 'succeeded', refund: 'async' },
   pm_sandbox_async_success: { scheme: 'visa', cardNumber: '4000000000003220', timing: 'async', outcome: 'succeeded' },
   pm_sandbox_async_failure: {
     scheme: 'visa',

@@ -7,7 +7,17 @@ import { z } from 'zod';
 import { ToolError } from '../kernel/errors.ts';
 import type { Database } from '../storage/database.ts';
 import { newId } from '../storage/ids.ts';
-import type { ChargeRequest, ChargeResult, DeclineCode, MethodInfo, PaymentProvider, ProviderEvent, RefundRequest } from './provider.ts';
+import type {
+  ChargeRequest,
+  ChargeResult,
+  DeclineCode,
+  MethodInfo,
+  PartialRefundRequest,
+  PaymentProvider,
+  ProviderEvent,
+  RefundRequest,
+  RefundResult,
+} from './provider.ts';
 import { SANDBOX_METHODS } from './sandbox-methods.ts';
 import { sandboxCredential } from './sandbox-network-credentials.ts';
 import { SIGNATURE_HEADER, verifySandboxSignature } from './sandbox-signature.ts';
@@ -15,14 +25,17 @@ import { SIGNATURE_HEADER, verifySandboxSignature } from './sandbox-signature.ts
 /** The JSON body of a sandbox event, as sent over the wire. */
 export const SandboxEventBody = z.object({
   id: z.string().min(1).max(100),
-  type: z.enum(['charge.succeeded', 'charge.failed']),
+  type: z.enum(['charge.succeeded', 'charge.failed', 'refund.succeeded', 'refund.failed']),
   created: z.number().int(),
   data: z.object({
     chargeId: z.string().min(1),
     paymentReference: z.string().min(1),
+    /** Refund events: the sandbox's refund id and the merchant's refund reference (our refund id). */
+    refundId: z.string().min(1).optional(),
+    refundReference: z.string().min(1).optional(),
     amountMinor: z.number().int(),
     currency: z.string(),
-    failureCode: z.enum(['payment_declined', 'insufficient_funds']).nullable(),
+    failureCode: z.enum(['payment_declined', 'insufficient_funds', 'refund_failed']).nullable(),
   }),
 });
 export type SandboxEventBody = z.infer<typeof SandboxEventBody>;
@@ -111,6 +124,49 @@ export class SandboxProvider implements PaymentProvider {
     return refundId;
   }
 
+  /**
+   * A partial refund, once per refund id; the sum of a charge's refunds never exceeds the charge (one conditional
+   * insert). The charge's method decides the outcome: at once, refused (`pm_sandbox_refund_fails`), or pending
+   * until a signed `refund.succeeded` event (`pm_sandbox_refund_async`).
+   */
+  async refundPart(req: PartialRefundRequest): Promise<RefundResult> {
+    const [charge] = await this.db.execute<{ id: string; amount_minor: number; payment_method: string; state: string }>(
+      'select id, amount_minor, payment_method, state from sandbox_charges where id = ? and payment_reference = ?',
+      [req.reference, req.paymentId],
+    );
+    if (!charge || charge.state !== 'succeeded') throw new Error(`sandbox charge ${req.reference} is not refundable`);
+    const mode = SANDBOX_METHODS[charge.payment_method]?.refund;
+    const pending = mode === 'async';
+    const outcome = mode === 'fails' ? 'failed' : 'succeeded';
+    await this.db.execute(
+      `insert into sandbox_refunds (id, charge_id, refund_reference, amount_minor, outcome, state, settle_at, created_at, settled_at)
+       select ?, ?, ?, ?, ?, ?, ?, ?, ?
+        where (select coalesce(sum(amount_minor), 0) from sandbox_refunds where charge_id = ? and outcome = 'succeeded') + ? <= ?
+       on conflict (refund_reference) do nothing`,
+      [
+        newId('sandboxRefund', req.now),
+        charge.id,
+        req.refundId,
+        req.amountMinor,
+        outcome,
+        pending ? 'pending' : outcome,
+        pending ? new Date(req.now.getTime() + this.settleMs) : null,
+        req.now,
+        pending ? null : req.now,
+        charge.id,
+        outcome === 'succeeded' ? req.amountMinor : 0,
+        charge.amount_minor,
+      ],
+    );
+    const [row] = await this.db.execute<{ id: string; state: 'pending' | 'succeeded' | 'failed' }>(
+      'select id, state from sandbox_refunds where refund_reference = ? and charge_id = ?',
+      [req.refundId, charge.id],
+    );
+    if (!row) throw new Error(`sandbox refund ${req.refundId} would exceed charge ${charge.id}`);
+    if (row.state === 'failed') return { status: 'failed', reference: row.id, code: 'refund_failed' };
+    return { status: row.state, reference: row.id };
+  }
+
   parseEvent(rawBody: Buffer, headers: Record<string, string | undefined>, now: Date): ProviderEvent {
     verifySandboxSignature(this.webhookSecret, headers[SIGNATURE_HEADER], rawBody, now);
     let json: unknown;
@@ -122,6 +178,17 @@ export class SandboxProvider implements PaymentProvider {
     const parsed = SandboxEventBody.safeParse(json);
     if (!parsed.success) throw new ToolError('invalid_input', 'The event body is not a sandbox event.');
     const { id, type, data } = parsed.data;
+    if (type === 'refund.succeeded' || type === 'refund.failed') {
+      if (!data.refundReference) throw new ToolError('invalid_input', 'A refund event names its refundReference.');
+      return {
+        id,
+        type,
+        paymentId: data.paymentReference,
+        reference: data.chargeId,
+        refundId: data.refundReference,
+        ...(data.failureCode ? { failureCode: data.failureCode } : {}),
+      };
+    }
     return {
       id,
       type: type === 'charge.succeeded' ? 'payment.succeeded' : 'payment.failed',

@@ -38,6 +38,9 @@ export const ID_PREFIXES = {
   spend: 'spd',
   consoleSignInLink: 'csl',
   invitation: 'inv',
+  refund: 'rfd',
+  ticketKey: 'tkk',
+  orderMail: 'omail',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -50,6 +50,15 @@ import { linkPaymentProvider } from './payments/link-payment-provider.ts';
 import { confirm } from './ticketing/confirm.ts';
 import { getOrder } from './ticketing/get-order.ts';
 import { getReservation } from './ticketing/get-reservation.ts';
+import { listOrders } from './ticketing/list-orders.ts';
+import { refundOrder } from './ticketing/refund-order.ts';
+import { checkIn } from './ticketing/check-in.ts';
+import { getCheckInList } from './ticketing/get-check-in-list.ts';
+import { getTicketKeys } from './ticketing/get-ticket-keys.ts';
+import { listVoidedTickets } from './ticketing/list-voided-tickets.ts';
+import { rotateTicketSigningKey } from './ticketing/rotate-ticket-signing-key.ts';
+import { uploadScans } from './ticketing/upload-scans.ts';
+import { getEventRefunds, refundEventOrders } from './ticketing/refund-event-orders.ts';
 import { quote } from './ticketing/quote.ts';
 import { release } from './ticketing/release.ts';
 import { reserve } from './ticketing/reserve.ts';
@@ -164,4 +173,14 @@ export const TOOLS: readonly AnyTool[] = [
   removeTeamMember,
   configurePaymentProvider,
   listPaymentProviders,
+  listOrders,
+  refundOrder,
+  getTicketKeys,
+  rotateTicketSigningKey,
+  listVoidedTickets,
+  checkIn,
+  getCheckInList,
+  uploadScans,
+  refundEventOrders,
+  getEventRefunds,
 ];

@@ -20,6 +20,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'tier.updated',
   'tier.retired',
   'pool.updated',
+  'ticket.voided',
+  'refund.failed',
+  'ticket.checked_in',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 

@@ -10,7 +10,7 @@ const VERSION = 'v1';
 export class SecretBox {
   private readonly key: Buffer;
 
-  /** `purpose` separates the keys of different kinds of secret (webhook signing secrets by default). */
+  /** `purpose` separates the keys of different uses of the box (webhook secrets by default, ticket-signing keys, …). */
   constructor(serverSecret: string, purpose = 'tessera/webhook-signing-secrets') {
     this.key = Buffer.from(hkdfSync('sha256', serverSecret, Buffer.alloc(0), purpose, 32));
   }

@@ -68,12 +68,12 @@ test('two sweepers on one database (as two processes would) release each expired
   const otherDb = await Database.open(h.dbUrl);
   try {
     const log = pino({ level: 'silent' });
-    const other = new HoldSweeper({ db: otherDb, payments: h.app.services.payments, clock: h.clock, log });
+    const other = new HoldSweeper({ ...h.app.services, db: otherDb, clock: h.clock, log });
     const now = h.clock.now();
     const reports = await Promise.all([
       ...Array.from({ length: 4 }, () => h.app.sweeper.sweepExpiredHolds(now, 7)),
       ...Array.from({ length: 4 }, () => other.sweepExpiredHolds(now, 7)),
-      new HoldSweeper({ db: otherDb, payments: h.app.services.payments, clock: h.clock, log }).sweepExpiredHolds(now, 7),
+      new HoldSweeper({ ...h.app.services, db: otherDb, clock: h.clock, log }).sweepExpiredHolds(now, 7),
     ]);
     const released = reports.flatMap((r) => r.released).filter((id) => ids.has(id));
     assert.equal(new Set(released).size, released.length, 'no reservation released twice');

@@ -1,4 +1,4 @@
-/** The inventory invariant, checked straight in the database: per pool, availableCount + held + sold = capacity. */
+/** The inventory invariant, checked straight in the database: per pool, availableCount + held + sold = capacity (sold: less places refunds returned). */
 import assert from 'node:assert/strict';
 import type { Database } from '../../src/storage/database.ts';
 
@@ -7,7 +7,7 @@ export interface PoolCounts {
   available: number;
   /** Places in held or confirming reservations. */
   held: number;
-  /** Places in completed reservations. */
+  /** Places in completed reservations, less those refunds gave back to the pool (`returned_count`). */
   sold: number;
 }
 
@@ -15,7 +15,7 @@ export async function poolCounts(db: Database, poolId: string): Promise<PoolCoun
   const [row] = await db.execute<{ capacity: number; available: number; held: string; sold: string }>(
     `select p.capacity, p.available_count as available,
             coalesce(sum(r.quantity) filter (where r.state in ('held', 'confirming')), 0) as held,
-            coalesce(sum(r.quantity) filter (where r.state = 'completed'), 0) as sold
+            coalesce(sum(r.quantity - r.returned_count) filter (where r.state = 'completed'), 0) as sold
        from pools p left join reservations r on r.pool_id = p.id
       where p.id = ? group by p.id`,
     [poolId],

@@ -8,6 +8,10 @@ export interface ReceivedMail {
   from: string;
   subject: string;
   text: string;
+  /** The HTML alternative, when the message had one. */
+  html: string;
+  /** Attachments (inline images included), with their content id. */
+  attachments: { contentType: string; cid: string | undefined; content: Buffer }[];
 }
 
 export interface Mailbox {
@@ -39,7 +43,14 @@ export async function startMailbox(): Promise<Mailbox> {
         simpleParser(Buffer.concat(chunks))
           .then((mail) => {
             const rcpt = session.envelope.rcptTo.map((r) => r.address.toLowerCase());
-            messages.push({ to: rcpt, from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', subject: mail.subject ?? '', text: mail.text ?? '' });
+            messages.push({
+              to: rcpt,
+              from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+              subject: mail.subject ?? '',
+              text: mail.text ?? '',
+              html: typeof mail.html === 'string' ? mail.html : '',
+              attachments: mail.attachments.map((a) => ({ contentType: a.contentType, cid: a.cid, content: a.content })),
+            });
             callback();
           })
           .catch((err: Error) => callback(err));

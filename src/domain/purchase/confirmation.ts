@@ -23,6 +23,7 @@ import { applyPaymentFailure, applyPaymentSuccess, markPaymentPending } from './
 import { authorizePurchase, ownershipFrom } from './purchase-access.ts';
 import { loadPurchaseView, type PurchaseView } from './purchase-view.ts';
 import { refundOwedPayment, type SpineDeps } from './refunds.ts';
+import { sendDueOrderMail } from './order-mail.ts';
 import { requireReservation } from './reservations.ts';
 import { checkScheme } from '../catalog/restrictions.ts';
 
@@ -65,7 +66,7 @@ export function confirmReservation(ctx: ToolContext, reservationId: string, paym
 
 /** Runs one payment attempt: tx1 (checks, authorization, pending payment), the provider call, tx2 (its answer). */
 export async function payReservation(ctx: ToolContext, plan: PaymentPlan): Promise<PurchaseView> {
-  const deps: SpineDeps = { db: ctx.services.db, payments: ctx.services.payments, clock: ctx.clock, log: ctx.log };
+  const deps: SpineDeps = { ...ctx.services, clock: ctx.clock, log: ctx.log };
   const started = await deps.db.transaction((em) => beginAttempt(em, ctx, plan));
   if ('view' in started) return started.view;
   const { attempt } = started;
@@ -75,12 +76,13 @@ export async function payReservation(ctx: ToolContext, plan: PaymentPlan): Promi
   } catch (err) {
     ctx.log.error({ paymentId: attempt.paymentId, err: describeError(err) }, 'provider charge failed');
   }
-  const applied = await deps.db.transaction((em) => applyOutcome(em, attempt.paymentId, outcome, ctx.clock.now()));
+  const applied = await deps.db.transaction((em) => applyOutcome(em, attempt.paymentId, outcome, ctx.clock.now(), deps));
   if (applied.refundDue) {
     await refundOwedPayment(deps, attempt.paymentId).catch((err: unknown) => {
       ctx.log.error({ paymentId: attempt.paymentId, err: describeError(err) }, 'refund failed; will retry');
     });
   }
+  if (applied.view.order) await sendDueOrderMail(deps);
   if (applied.error) throw applied.error;
   return applied.view;
 }
@@ -148,6 +150,7 @@ async function applyOutcome(
   paymentId: string,
   outcome: ChargeResult | undefined,
   now: Date,
+  deps: Pick<SpineDeps, 'ticketKeys'>,
 ): Promise<{ view: PurchaseView; error?: ToolError; refundDue?: boolean }> {
   const payment = await em.findOneOrFail(Payment, { id: paymentId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   let error: ToolError | undefined;
@@ -162,7 +165,7 @@ async function applyOutcome(
       5,
     );
   } else if (outcome.status === 'succeeded') {
-    ({ refundDue, view: emitted } = await applyPaymentSuccess(em, payment, outcome.reference, now));
+    ({ refundDue, view: emitted } = await applyPaymentSuccess(em, payment, outcome.reference, now, deps.ticketKeys));
   } else if (outcome.status === 'failed') {
     emitted = await applyPaymentFailure(em, payment, { code: outcome.code, reference: outcome.reference, mode: 'decline' }, now);
   } else {
@@ -219,7 +222,7 @@ export async function reconcileUnknownPayments(deps: SpineDeps, now: Date, limit
       deps.log.warn({ paymentId: attempt.paymentId, err: describeError(err) }, 'provider still unreachable; will ask again');
       continue;
     }
-    const applied = await deps.db.transaction((em) => applyOutcome(em, attempt.paymentId, outcome, now));
+    const applied = await deps.db.transaction((em) => applyOutcome(em, attempt.paymentId, outcome, now, deps));
     if (applied.refundDue) await refundOwedPayment(deps, attempt.paymentId).catch(() => undefined);
     resolved++;
   }

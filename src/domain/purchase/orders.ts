@@ -8,6 +8,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { releaseMandateJti } from '../../mandates/mandate-jtis.ts';
 import { Order, Reservation, Ticket, type OrderRow, type PaymentRow, type ReservationRow } from '../../storage/entities/purchase.ts';
 import { newId, randomToken } from '../../storage/ids.ts';
+import { enqueueOrderMail } from './order-mail.ts';
+import { signTicketCode } from '../../tickets/ticket-codes.ts';
+import type { TicketKeys } from '../../tickets/ticket-keys.ts';
 import { takePlaces } from './inventory.ts';
 import { ownershipFrom } from './purchase-access.ts';
 import type { PurchaseView } from './purchase-view.ts';
@@ -18,8 +21,18 @@ export async function lockReservationOf(em: EntityManager, payment: PaymentRow):
   return em.findOneOrFail(Reservation, { id: payment.reservationId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
 }
 
-/** Creates the order for a paid reservation; `completed` orders get one ticket per place, each with an unguessable code. */
-export function createOrder(em: EntityManager, r: ReservationRow, payment: PaymentRow, state: 'completed' | 'refunded', now: Date): OrderRow {
+/**
+ * Creates the order for a paid reservation; `completed` orders get one ticket per place, each with an unguessable
+ * code and a signed code (the active ticket-signing key, `keys`) that scanners verify offline.
+ */
+export async function createOrder(
+  em: EntityManager,
+  r: ReservationRow,
+  payment: PaymentRow,
+  state: 'completed' | 'refunded',
+  now: Date,
+  keys?: TicketKeys,
+): Promise<OrderRow> {
   const order = em.create(Order, {
     id: newId('order', now),
     ...ownershipFrom(r),
@@ -32,13 +45,28 @@ export function createOrder(em: EntityManager, r: ReservationRow, payment: Payme
     currency: r.currency,
     state,
     refundReason: state === 'refunded' ? (payment.refundReason ?? null) : null,
+    refundedMinor: state === 'refunded' ? r.totalMinor : 0,
     createdAt: now,
     refundedAt: state === 'refunded' ? now : null,
   });
   if (state === 'completed') {
+    const key = keys ? await keys.active() : undefined;
     for (let i = 0; i < r.quantity; i++) {
-      em.create(Ticket, { id: newId('ticket', now), orderId: order.id, tierId: r.tierId, code: randomToken(16), createdAt: now });
+      const id = newId('ticket', now);
+      const signedCode = key ? await signTicketCode(key, { id, eventId: r.eventId, tierId: r.tierId, createdAt: now }) : null;
+      em.create(Ticket, {
+        id,
+        orderId: order.id,
+        eventId: r.eventId,
+        tierId: r.tierId,
+        code: randomToken(16),
+        state: 'valid',
+        signingKeyId: key?.kid ?? null,
+        signedCode,
+        createdAt: now,
+      });
     }
+    await enqueueOrderMail(em, 'confirmation', order, null, now);
   }
   return order;
 }
@@ -53,6 +81,7 @@ export async function applyPaymentSuccess(
   payment: PaymentRow,
   reference: string,
   now: Date,
+  keys: TicketKeys,
 ): Promise<{ refundDue: boolean; view?: PurchaseView }> {
   if (payment.state === 'succeeded' || payment.state === 'refunded') return { refundDue: false };
   const r = await lockReservationOf(em, payment);
@@ -74,7 +103,7 @@ export async function applyPaymentSuccess(
   r.paymentDeadline = null;
   r.completedAt = now;
   r.updatedAt = now;
-  createOrder(em, r, payment, 'completed', now);
+  await createOrder(em, r, payment, 'completed', now, keys);
   return { refundDue: false, view: await emitPurchaseEvent(em, 'order.completed', r, now) };
 }
 

@@ -1,11 +1,14 @@
 /**
  * Applying a verified provider event: each event id is applied at most once (provider_events has a
- * unique key), in one transaction with the payment row locked; an owed refund is made after commit.
+ * unique key), in one transaction with the payment row locked; an owed refund is made after commit. Refund
+ * events settle a merchant's pending refund (order-refunds.ts).
  */
 import { LockMode } from '@mikro-orm/core';
 import type { ProviderEvent, ProviderName } from '../../payments/provider.ts';
 import { sql } from '../../storage/database.ts';
 import { Payment } from '../../storage/entities/purchase.ts';
+import { applyRefundResult } from './order-refunds.ts';
+import { sendDueOrderMail } from './order-mail.ts';
 import { applyPaymentFailure, applyPaymentSuccess } from './orders.ts';
 import { refundOwedPayment, type SpineDeps } from './refunds.ts';
 import { describeError } from '../../kernel/errors.ts';
@@ -25,8 +28,19 @@ export async function applyProviderEvent(deps: SpineDeps, provider: ProviderName
       [provider, event.id, event.type, payment.id, now],
     );
     if (fresh.length === 0) return { outcome: 'duplicate' as const, refundDue: false };
+    if (event.type === 'refund.succeeded' || event.type === 'refund.failed') {
+      if (!event.refundId) return { outcome: 'unknown_payment' as const, refundDue: false };
+      const [known] = await sql(em, 'select id from refunds where id = ? and payment_id = ?', [event.refundId, payment.id]);
+      if (!known) return { outcome: 'unknown_payment' as const, refundDue: false };
+      const result =
+        event.type === 'refund.succeeded'
+          ? { status: 'succeeded' as const, reference: event.id }
+          : { status: 'failed' as const, reference: event.id, code: 'refund_failed' as const };
+      await applyRefundResult(em, event.refundId, result, now);
+      return { outcome: 'applied' as const, refundDue: false };
+    }
     if (event.type === 'payment.succeeded') {
-      const { refundDue } = await applyPaymentSuccess(em, payment, event.reference, now);
+      const { refundDue } = await applyPaymentSuccess(em, payment, event.reference, now, deps.ticketKeys);
       return { outcome: 'applied' as const, refundDue };
     }
     const code = event.failureCode ?? 'payment_declined';
@@ -38,6 +52,9 @@ export async function applyProviderEvent(deps: SpineDeps, provider: ProviderName
     await refundOwedPayment(deps, event.paymentId).catch((err: unknown) => {
       deps.log.error({ paymentId: event.paymentId, err: describeError(err) }, 'refund failed; will retry');
     });
+  }
+  if (result.outcome === 'applied') {
+    await sendDueOrderMail(deps).catch((err: unknown) => deps.log.error({ err: describeError(err) }, 'order e-mail pass failed'));
   }
   return result.outcome;
 }

@@ -3,8 +3,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   Order,
   Payment,
+  Refund,
   Ticket,
   type OrderRow,
+  type RefundRow,
   type PaymentRow,
   type QuoteRow,
   type ReservationRow,
@@ -16,7 +18,7 @@ import { iso, isoOrNull } from '../../kernel/wire.ts';
 import { requireAccess } from './purchase-access.ts';
 
 /** The purchase states, re-exported for the wire schemas of the tools. */
-export { ORDER_STATES, PAYMENT_STATES, RELEASE_REASONS, RESERVATION_STATES } from '../../storage/entities/purchase.ts';
+export { ORDER_STATES, PAYMENT_STATES, REFUND_STATES, RELEASE_REASONS, RESERVATION_STATES, TICKET_STATES } from '../../storage/entities/purchase.ts';
 
 export function quoteView(q: QuoteRow) {
   return {
@@ -82,7 +84,42 @@ export function paymentView(p: PaymentRow) {
   };
 }
 
-export function orderView(o: OrderRow, tickets: readonly TicketRow[]) {
+export function ticketView(t: TicketRow) {
+  return {
+    id: t.id,
+    code: t.code,
+    signedCode: t.signedCode ?? null,
+    eventId: t.eventId,
+    tierId: t.tierId,
+    state: t.state,
+    voidReason: t.voidReason ?? null,
+    voidedAt: isoOrNull(t.voidedAt),
+    checkedInAt: isoOrNull(t.checkedInAt),
+    checkedInDevice: t.checkedInDevice ?? null,
+    createdAt: iso(t.createdAt),
+  };
+}
+
+export function refundView(r: RefundRow) {
+  return {
+    id: r.id,
+    orderId: r.orderId,
+    paymentId: r.paymentId,
+    ticketIds: [...r.ticketIds],
+    amountMinor: r.amountMinor,
+    currency: r.currency,
+    reason: r.reason,
+    returnToPool: r.returnToPool,
+    state: r.state,
+    failureCode: r.failureCode ?? null,
+    providerReference: r.providerReference ?? null,
+    createdAt: iso(r.createdAt),
+    settledAt: isoOrNull(r.settledAt),
+  };
+}
+
+/** An order with its tickets, the payment attempts of its reservation and its refunds (oldest first). */
+export function orderView(o: OrderRow, tickets: readonly TicketRow[], payments: readonly PaymentRow[] = [], refunds: readonly RefundRow[] = []) {
   return {
     id: o.id,
     merchantId: o.shopId,
@@ -92,10 +129,13 @@ export function orderView(o: OrderRow, tickets: readonly TicketRow[]) {
     tierId: o.tierId,
     quantity: o.quantity,
     totalMinor: o.totalMinor,
+    refundedMinor: o.refundedMinor,
     currency: o.currency,
     state: o.state,
     refundReason: o.refundReason ?? null,
-    tickets: tickets.map((t) => ({ id: t.id, code: t.code, tierId: t.tierId })),
+    tickets: tickets.map(ticketView),
+    payments: payments.map(paymentView),
+    refunds: refunds.map(refundView),
     createdAt: iso(o.createdAt),
     refundedAt: isoOrNull(o.refundedAt),
   };
@@ -104,6 +144,7 @@ export function orderView(o: OrderRow, tickets: readonly TicketRow[]) {
 export type ReservationView = ReturnType<typeof reservationView>;
 export type PaymentView = ReturnType<typeof paymentView>;
 export type OrderView = ReturnType<typeof orderView>;
+export type RefundView = ReturnType<typeof refundView>;
 
 /** A reservation with its order (when there is one) and its latest payment attempt (when there is one). */
 export interface PurchaseView {
@@ -124,7 +165,9 @@ export async function loadPurchaseView(em: EntityManager, r: ReservationRow): Pr
 
 export async function loadOrderView(em: EntityManager, order: OrderRow): Promise<OrderView> {
   const tickets = await em.find(Ticket, { orderId: order.id }, { orderBy: { id: 'asc' } });
-  return orderView(order, tickets);
+  const payments = await em.find(Payment, { reservationId: order.reservationId }, { orderBy: { attempt: 'asc' } });
+  const refunds = await em.find(Refund, { orderId: order.id }, { orderBy: { id: 'asc' } });
+  return orderView(order, tickets, payments, refunds);
 }
 
 /** A payment the principal may see, as its view; otherwise `not_found`. */

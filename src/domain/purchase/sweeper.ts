@@ -12,6 +12,9 @@ import { Periodic } from '../../kernel/periodic.ts';
 import { retryOwedRefunds, type SpineDeps } from './refunds.ts';
 import { pruneExpired } from './retention.ts';
 import { reconcileUnknownPayments } from './confirmation.ts';
+import { retryUnansweredRefunds } from './order-refunds.ts';
+import { sendDueOrderMail } from './order-mail.ts';
+import { runEventRefunds } from './event-refunds.ts';
 import { emitPurchaseEvent } from './reservations.ts';
 
 export const SWEEP_BATCH = 500;
@@ -40,13 +43,21 @@ export class HoldSweeper {
     return this.loop.exclusive(() => reconcileUnknownPayments(this.deps, now));
   }
 
-  /** Every `intervalMs` (0: off): sweep expired holds, retry owed refunds, reconcile unknown payment outcomes, prune expired records. */
+  /** One pass of the event-refund job (cancelled events): refunds up to a batch of orders; returns how many were settled. */
+  runEventRefunds(): Promise<number> {
+    return this.loop.exclusive(() => runEventRefunds(this.deps));
+  }
+
+  /** Every `intervalMs` (0: off): sweep expired holds, retry owed refunds, reconcile unknown payment and refund outcomes, refund orders of cancelled events, send due order e-mails, prune expired records. */
   start(intervalMs: number): void {
     this.loop.start(intervalMs, async () => {
       const now = this.deps.clock.now();
       const { released } = await this.sweep(now, SWEEP_BATCH);
       await retryOwedRefunds(this.deps);
       await reconcileUnknownPayments(this.deps, now);
+      await retryUnansweredRefunds(this.deps, now);
+      await runEventRefunds(this.deps);
+      await sendDueOrderMail(this.deps);
       await pruneExpired(this.deps.db, now);
       return released.length === SWEEP_BATCH;
     });

@@ -7,7 +7,7 @@ export const RELEASE_REASONS = ['buyer', 'expired', 'payment_failed'] as const;
 export type ReleaseReason = (typeof RELEASE_REASONS)[number];
 export const PAYMENT_STATES = ['pending', 'succeeded', 'failed', 'refunded'] as const;
 export type PaymentState = (typeof PAYMENT_STATES)[number];
-export const ORDER_STATES = ['completed', 'refunded'] as const;
+export const ORDER_STATES = ['completed', 'partially_refunded', 'refunded'] as const;
 export type OrderState = (typeof ORDER_STATES)[number];
 
 /** Who a purchase object belongs to: the creating principal (`ownerKey`), its buyer, and the shop's organization. */
@@ -83,6 +83,8 @@ export const Reservation = defineEntity({
     updatedAt: p.datetime(),
     completedAt: p.datetime().nullable(),
     releasedAt: p.datetime().nullable(),
+    /** Places of a completed reservation given back to the pool by refunds (sold = quantity − returnedCount). */
+    returnedCount: p.integer().default(0),
   },
 });
 export type ReservationRow = InstanceType<typeof Reservation.class>;
@@ -132,22 +134,68 @@ export const Order = defineEntity({
     currency: p.string(),
     state: p.string().$type<OrderState>(),
     refundReason: p.string().nullable(),
+    /** What refunds have given back so far; never more than totalMinor (a CHECK constraint too). */
+    refundedMinor: p.integer().default(0),
     createdAt: p.datetime(),
     refundedAt: p.datetime().nullable(),
   },
 });
 export type OrderRow = InstanceType<typeof Order.class>;
 
-/** One admission: `code` is unique and unguessable (128 random bits). */
+export const TICKET_STATES = ['valid', 'void'] as const;
+export type TicketState = (typeof TICKET_STATES)[number];
+
+/**
+ * One admission: `code` is unique and unguessable (128 random bits); the signed code a scanner verifies is
+ * derived from the ticket and the signing key it was issued under (`signingKeyId`). `refundId` is set while a
+ * refund of the ticket is pending or once it succeeded.
+ */
 export const Ticket = defineEntity({
   name: 'Ticket',
   tableName: 'tickets',
   properties: {
     id: p.string().primary(),
     orderId: p.string(),
+    eventId: p.string(),
     tierId: p.string(),
     code: p.string().unique(),
+    state: p.string().$type<TicketState>().default('valid'),
+    refundId: p.string().nullable(),
+    voidReason: p.string().nullable(),
+    voidedAt: p.datetime().nullable(),
+    signingKeyId: p.string().nullable(),
+    /** The compact JWS a scanner verifies offline (docs/tickets.md); null for tickets issued before signing existed. */
+    signedCode: p.string().nullable(),
+    checkedInAt: p.datetime().nullable(),
+    checkedInDevice: p.string().nullable(),
     createdAt: p.datetime(),
   },
 });
 export type TicketRow = InstanceType<typeof Ticket.class>;
+
+export const REFUND_STATES = ['pending', 'succeeded', 'failed'] as const;
+export type RefundState = (typeof REFUND_STATES)[number];
+
+/** A merchant's refund of some or all of an order's tickets through the payment provider. */
+export const Refund = defineEntity({
+  name: 'Refund',
+  tableName: 'refunds',
+  properties: {
+    id: p.string().primary(),
+    ...ownership,
+    orderId: p.string(),
+    paymentId: p.string(),
+    ticketIds: p.json<string[]>(),
+    amountMinor: p.integer(),
+    currency: p.string(),
+    reason: p.string(),
+    returnToPool: p.boolean(),
+    state: p.string().$type<RefundState>(),
+    failureCode: p.string().nullable(),
+    providerReference: p.string().nullable(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+    settledAt: p.datetime().nullable(),
+  },
+});
+export type RefundRow = InstanceType<typeof Refund.class>;

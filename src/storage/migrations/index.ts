@@ -7,6 +7,9 @@ import { Migration0005Buyers } from './0005-buyers.ts';
 import { Migration0006Acp } from './0006-acp.ts';
 import { Migration0007MandatePurchases } from './0007-mandate-purchases.ts';
 import { Migration0008Retention } from './0008-retention.ts';
+import { Migration0011AfterSale } from './0011-after-sale.ts';
+import { Migration0011bOrderMail } from './0011b-order-mail.ts';
+import { Migration0011cEventRefunds } from './0011c-event-refunds.ts';
 import { Migration0012PoolPages } from './0012-pool-pages.ts';
 import { Migration0013aShopSettingsAndCatalogChanges } from './0013a-shop-settings-and-catalog-changes.ts';
 import { Migration0013bConsoleTeam } from './0013b-console-team.ts';
@@ -21,6 +24,9 @@ export const MIGRATIONS = [
   { name: '0006-acp', class: Migration0006Acp },
   { name: '0007-mandate-purchases', class: Migration0007MandatePurchases },
   { name: '0008-retention', class: Migration0008Retention },
+  { name: '0011-after-sale', class: Migration0011AfterSale },
+  { name: '0011b-order-mail', class: Migration0011bOrderMail },
+  { name: '0011c-event-refunds', class: Migration0011cEventRefunds },
   { name: '0012-pool-pages', class: Migration0012PoolPages },
   { name: '0013a-shop-settings-and-catalog-changes', class: Migration0013aShopSettingsAndCatalogChanges },
   { name: '0013b-console-team', class: Migration0013bConsoleTeam },

@@ -1,6 +1,6 @@
 /** Wire schemas of the purchase spine (ticketing and payments): quotes, reservations, orders, tickets, payments. */
 import { z } from 'zod';
-import { ORDER_STATES, PAYMENT_STATES, RELEASE_REASONS, RESERVATION_STATES } from '../../domain/purchase/purchase-view.ts';
+import { ORDER_STATES, PAYMENT_STATES, REFUND_STATES, RELEASE_REASONS, RESERVATION_STATES, TICKET_STATES } from '../../domain/purchase/purchase-view.ts';
 
 const Minor = z.number().int();
 const Time = z.string().describe('RFC 3339 date-time.');
@@ -44,29 +44,6 @@ export const ReservationOut = z.object({
   updatedAt: Time,
 });
 
-export const TicketOut = z.object({
-  id: z.string(),
-  code: z.string().describe('The unique, unguessable admission code.'),
-  tierId: z.string(),
-});
-
-export const OrderOut = z.object({
-  id: z.string(),
-  merchantId: z.string(),
-  reservationId: z.string(),
-  paymentId: z.string(),
-  eventId: z.string(),
-  tierId: z.string(),
-  quantity: z.number().int(),
-  totalMinor: Minor,
-  currency: z.string(),
-  state: z.enum(ORDER_STATES),
-  refundReason: z.string().nullable().describe('Why a paid order was refunded, e.g. `sold_out` after a late payment.'),
-  tickets: z.array(TicketOut),
-  createdAt: Time,
-  refundedAt: Time.nullable(),
-});
-
 export const PaymentOut = z.object({
   id: z.string(),
   merchantId: z.string(),
@@ -84,6 +61,59 @@ export const PaymentOut = z.object({
   createdAt: Time,
   updatedAt: Time,
   refundedAt: Time.nullable(),
+});
+
+export const TicketOut = z.object({
+  id: z.string(),
+  code: z.string().describe('The unique, unguessable admission code (opaque; looked up online).'),
+  signedCode: z
+    .string()
+    .nullable()
+    .describe('The verifiable code a scanner checks offline: a compact JWS (EdDSA) over { tid, evt, tier, iat }, keys in get_ticket_keys (docs/tickets.md). Shown as the QR code.'),
+  eventId: z.string(),
+  tierId: z.string(),
+  state: z.enum(TICKET_STATES).describe('valid, or void (refunded: it no longer admits).'),
+  voidReason: z.string().nullable(),
+  voidedAt: Time.nullable(),
+  checkedInAt: Time.nullable().describe('When the ticket was first admitted (the earliest scan).'),
+  checkedInDevice: z.string().nullable(),
+  createdAt: Time,
+});
+
+export const RefundOut = z.object({
+  id: z.string().describe('rfd_…'),
+  orderId: z.string(),
+  paymentId: z.string(),
+  ticketIds: z.array(z.string()).describe('The tickets this refund voids.'),
+  amountMinor: Minor,
+  currency: z.string(),
+  reason: z.string(),
+  returnToPool: z.boolean().describe('Whether the refunded places went back on sale.'),
+  state: z.enum(REFUND_STATES).describe('pending (the provider settles later) → succeeded | failed.'),
+  failureCode: z.string().nullable(),
+  providerReference: z.string().nullable(),
+  createdAt: Time,
+  settledAt: Time.nullable(),
+});
+
+export const OrderOut = z.object({
+  id: z.string(),
+  merchantId: z.string(),
+  reservationId: z.string(),
+  paymentId: z.string().describe('The payment that paid for the order.'),
+  eventId: z.string(),
+  tierId: z.string(),
+  quantity: z.number().int(),
+  totalMinor: Minor,
+  refundedMinor: Minor.describe('What refunds have given back so far; never more than totalMinor.'),
+  currency: z.string(),
+  state: z.enum(ORDER_STATES).describe('completed → partially_refunded → refunded.'),
+  refundReason: z.string().nullable().describe('Why a paid order was refunded, e.g. `sold_out` after a late payment, or the merchant’s reason.'),
+  tickets: z.array(TicketOut),
+  payments: z.array(PaymentOut).describe('Every payment attempt of the reservation, oldest first (declined ones included).'),
+  refunds: z.array(RefundOut).describe('The merchant’s refunds of this order, oldest first.'),
+  createdAt: Time,
+  refundedAt: Time.nullable().describe('When the order became fully refunded.'),
 });
 
 /** A reservation with its order and latest payment; confirm adds `pollUrl` and `next` while the payment is pending. */

@@ -1,0 +1,135 @@
+/**
+ * Check-in at the door. A scan presents a ticket's signed code (or its opaque code): the first scan admits and
+ * records when and on which device; a later one answers `already_checked_in` with when; a voided ticket
+ * `ticket_void`; a forged or tampered code `invalid_ticket_code`; another event's ticket `ticket_wrong_event`.
+ * Offline scanners download the event's check-in list, verify codes with the published JWKS, and upload their
+ * scans later: the earliest scan of a ticket wins, whichever device or upload it came from.
+ */
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql } from '../../storage/database.ts';
+import { Ticket, type TicketRow } from '../../storage/entities/purchase.ts';
+import { emitEvent } from '../../webhooks/outbox.ts';
+import { ToolError } from '../../kernel/errors.ts';
+import { iso, isoOrNull } from '../../kernel/wire.ts';
+import type { ToolContext } from '../context.ts';
+import { ticketView } from '../purchase/purchase-view.ts';
+import { verifyTicketCode } from '../../tickets/ticket-codes.ts';
+import { requireMerchantEvent } from '../purchase/event-access.ts';
+import type { PublicTicketKey } from '../../tickets/ticket-keys.ts';
+
+type Ctx = Pick<ToolContext, 'em' | 'principal' | 'services' | 'clock'>;
+
+/** How far in the future an uploaded scan time may be (scanner clocks drift). */
+export const SCAN_CLOCK_SKEW_MS = 5 * 60_000;
+
+/** The ticket a code names, checked against the event; throws the code's own refusal. */
+async function ticketForCode(em: EntityManager, keys: readonly PublicTicketKey[], eventId: string, code: string): Promise<TicketRow> {
+  let ticket: TicketRow | null;
+  if (code.includes('.')) {
+    const claims = await verifyTicketCode(keys, code);
+    if (claims.evt !== eventId) throw new ToolError('ticket_wrong_event', undefined, { ticketId: claims.tid, eventId: claims.evt });
+    ticket = await em.findOne(Ticket, { id: claims.tid }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  } else {
+    ticket = await em.findOne(Ticket, { code }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (ticket && ticket.eventId !== eventId) throw new ToolError('ticket_wrong_event', undefined, { ticketId: ticket.id, eventId: ticket.eventId });
+  }
+  if (!ticket) throw new ToolError('invalid_ticket_code');
+  return ticket;
+}
+
+/** Scans one code online: admits it now on `device`, or refuses with its own code. */
+export async function checkIn(ctx: Ctx, eventId: string, code: string, device: string) {
+  const { em } = ctx;
+  await requireMerchantEvent(em, ctx.principal, eventId);
+  const ticket = await ticketForCode(em, await ctx.services.ticketKeys.publicKeys(), eventId, code);
+  if (ticket.state === 'void') {
+    throw new ToolError('ticket_void', undefined, { ticketId: ticket.id, voidReason: ticket.voidReason, voidedAt: isoOrNull(ticket.voidedAt) });
+  }
+  if (ticket.checkedInAt) {
+    throw new ToolError('already_checked_in', undefined, { ticketId: ticket.id, checkedInAt: iso(ticket.checkedInAt), device: ticket.checkedInDevice });
+  }
+  const now = ctx.clock.now();
+  await admit(em, ticket, now, device, now);
+  return { result: 'admitted' as const, ticket: ticketView(ticket) };
+}
+
+async function admit(em: EntityManager, ticket: TicketRow, at: Date, device: string, now: Date): Promise<void> {
+  const first = !ticket.checkedInAt;
+  ticket.checkedInAt = at;
+  ticket.checkedInDevice = device;
+  await em.flush();
+  if (first) {
+    const [order] = await sql<{ shop_id: string }>(em, 'select shop_id from orders where id = ?', [ticket.orderId]);
+    await emitEvent(em, { shopId: order!.shop_id, type: 'ticket.checked_in', data: { orderId: ticket.orderId, eventId: ticket.eventId, ticket: ticketView(ticket) }, now });
+  }
+}
+
+/** What an offline scanner downloads: every ticket of the event with its state, and the keys to verify codes with. */
+export async function checkInList(ctx: Ctx, eventId: string) {
+  await requireMerchantEvent(ctx.em, ctx.principal, eventId);
+  const tickets = await ctx.em.find(Ticket, { eventId }, { orderBy: { id: 'asc' } });
+  return {
+    eventId,
+    generatedAt: iso(ctx.clock.now()),
+    keys: await ctx.services.ticketKeys.publicKeys(),
+    tickets: tickets.map((t) => ({ ticketId: t.id, tierId: t.tierId, state: t.state, checkedInAt: isoOrNull(t.checkedInAt), checkedInDevice: t.checkedInDevice ?? null })),
+  };
+}
+
+export const SCAN_RESULTS = ['admitted', 'already_checked_in', 'ticket_void', 'invalid_ticket_code', 'ticket_wrong_event'] as const;
+export type ScanResult = (typeof SCAN_RESULTS)[number];
+
+export interface Scan {
+  code: string;
+  scannedAt: string;
+}
+
+/**
+ * Applies an offline scanner's scans. Per ticket, the earliest scan known (this upload's or an earlier record)
+ * holds the check-in: an earlier uploaded scan moves `checkedInAt` back to it. Each scan is answered in input order:
+ * `admitted` (it holds the check-in), `already_checked_in` (with the scan that holds it), or its refusal code.
+ */
+export async function uploadScans(ctx: Ctx, eventId: string, device: string, scans: readonly Scan[]) {
+  const { em } = ctx;
+  await requireMerchantEvent(em, ctx.principal, eventId);
+  const now = ctx.clock.now();
+  const keys = await ctx.services.ticketKeys.publicKeys();
+  const parsed = scans.map((s, index) => {
+    const at = new Date(s.scannedAt);
+    if (at.getTime() > now.getTime() + SCAN_CLOCK_SKEW_MS) {
+      throw new ToolError('invalid_input', `scans[${index}].scannedAt is in the future.`, { field: `scans.${index}.scannedAt` });
+    }
+    return { index, code: s.code, at };
+  });
+  const outcome: { ticket?: TicketRow; refusal?: ScanResult; at: Date }[] = [];
+  // Earliest first, so each ticket's winning scan is applied before the later ones are compared with it.
+  for (const s of [...parsed].sort((a, b) => a.at.getTime() - b.at.getTime() || a.index - b.index)) {
+    try {
+      const ticket = await ticketForCode(em, keys, eventId, s.code);
+      if (ticket.state === 'void') outcome[s.index] = { ticket, refusal: 'ticket_void', at: s.at };
+      else {
+        if (!ticket.checkedInAt || ticket.checkedInAt > s.at) await admit(em, ticket, s.at, device, now);
+        outcome[s.index] = { ticket, at: s.at };
+      }
+    } catch (err) {
+      if (!(err instanceof ToolError) || !(['invalid_ticket_code', 'ticket_wrong_event'] as const).includes(err.code as never)) throw err;
+      outcome[s.index] = { refusal: err.code as ScanResult, at: s.at };
+    }
+  }
+  await em.flush();
+  const results = outcome.map((o, index) => {
+    const t = o.ticket;
+    const holds = t && !o.refusal && t.checkedInAt?.getTime() === o.at.getTime() && t.checkedInDevice === device;
+    const result: ScanResult = o.refusal ?? (holds ? 'admitted' : 'already_checked_in');
+    return {
+      index,
+      result,
+      ticketId: t?.id ?? null,
+      scannedAt: iso(o.at),
+      checkedInAt: isoOrNull(t?.checkedInAt),
+      checkedInDevice: t?.checkedInDevice ?? null,
+    };
+  });
+  return { eventId, device, results };
+}

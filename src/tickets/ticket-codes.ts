@@ -1,0 +1,50 @@
+/**
+ * Verifiable ticket codes: a compact JWS (EdDSA, Ed25519) over `{ tid, evt, tier, iat }`, with the signing
+ * key's id in the protected header. A scanner verifies it offline with the published JWKS (docs/tickets.md).
+ */
+import { CompactSign, compactVerify, createLocalJWKSet, errors } from 'jose';
+import { ToolError } from '../kernel/errors.ts';
+import { TICKET_CODE_ALG, type PublicTicketKey, type SigningKey } from './ticket-keys.ts';
+
+/** The JWS `typ` of a ticket code. */
+export const TICKET_CODE_TYP = 'tessera-ticket';
+
+/** What a ticket code asserts. */
+export interface TicketClaims {
+  /** The ticket id (tkt_…). */
+  tid: string;
+  /** The event (evt_…). */
+  evt: string;
+  /** The tier (tier_…). */
+  tier: string;
+  /** Issue time, Unix seconds. */
+  iat: number;
+}
+
+/** Signs a ticket's claims with `key`; deterministic (Ed25519), so the same ticket always gets the same code. */
+export async function signTicketCode(key: SigningKey, t: { id: string; eventId: string; tierId: string; createdAt: Date }): Promise<string> {
+  const claims: TicketClaims = { tid: t.id, evt: t.eventId, tier: t.tierId, iat: Math.floor(t.createdAt.getTime() / 1000) };
+  return new CompactSign(new TextEncoder().encode(JSON.stringify(claims)))
+    .setProtectedHeader({ alg: TICKET_CODE_ALG, kid: key.kid, typ: TICKET_CODE_TYP })
+    .sign(key.key);
+}
+
+/** Verifies a code against the published keys; `invalid_ticket_code` when it is malformed, unsigned by us or tampered with. */
+export async function verifyTicketCode(keys: readonly PublicTicketKey[], code: string): Promise<TicketClaims> {
+  const jwks = createLocalJWKSet({ keys: [...keys] });
+  try {
+    const { payload, protectedHeader } = await compactVerify(code, jwks, { algorithms: [TICKET_CODE_ALG] });
+    if (protectedHeader.typ !== TICKET_CODE_TYP) throw new ToolError('invalid_ticket_code');
+    const claims = JSON.parse(new TextDecoder().decode(payload)) as Partial<TicketClaims>;
+    if (typeof claims.tid !== 'string' || typeof claims.evt !== 'string' || typeof claims.tier !== 'string' || typeof claims.iat !== 'number') {
+      throw new ToolError('invalid_ticket_code');
+    }
+    return claims as TicketClaims;
+  } catch (err) {
+    if (err instanceof ToolError) throw err;
+    if (err instanceof errors.JOSEError || err instanceof SyntaxError || err instanceof TypeError) {
+      throw new ToolError('invalid_ticket_code');
+    }
+    throw err;
+  }
+}

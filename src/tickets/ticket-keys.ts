@@ -1,0 +1,110 @@
+/**
+ * The keys that sign ticket codes: Ed25519 (JWS `EdDSA`, via jose), one active at a time, every key ever
+ * used published in a JWKS so codes issued before a rotation keep verifying. Private keys are sealed at
+ * rest (AES-256-GCM, key derived from the server secret, bound to the key id).
+ */
+import { exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
+import type { Clock } from '../kernel/clock.ts';
+import { sql, type Database } from '../storage/database.ts';
+import { newId } from '../storage/ids.ts';
+import { SecretBox } from '../webhooks/secret-box.ts';
+
+export const TICKET_CODE_ALG = 'EdDSA';
+
+/** A published verification key (RFC 7517 JWK) with its id and use. */
+export type PublicTicketKey = JWK & { kid: string; alg: string; use: 'sig'; crv: string; x: string; kty: string };
+
+interface KeyRow {
+  kid: string;
+  public_jwk: PublicTicketKey;
+  private_jwk_sealed: string;
+  created_at: Date;
+  retired_at: Date | null;
+}
+
+/** An active signing key, ready to sign. */
+export interface SigningKey {
+  kid: string;
+  key: CryptoKey;
+}
+
+export class TicketKeys {
+  private readonly db: Database;
+  private readonly clock: Clock;
+  private readonly box: SecretBox;
+  private readonly cache = new Map<string, CryptoKey>();
+
+  constructor(deps: { db: Database; clock: Clock; serverSecret: string }) {
+    this.db = deps.db;
+    this.clock = deps.clock;
+    this.box = new SecretBox(deps.serverSecret, 'tessera/ticket-signing-keys');
+  }
+
+  /** Makes sure a signing key is active (the first start creates one; concurrent starts agree on one). */
+  async ensureActive(): Promise<void> {
+    const rows = await this.db.execute<{ kid: string }>('select kid from ticket_signing_keys where retired_at is null');
+    if (rows.length === 0) await this.insertKey();
+  }
+
+  /**
+   * Retires the active key and activates a new one. Retired keys stay in the JWKS: tickets signed with them
+   * keep verifying. Returns the new key id.
+   */
+  async rotate(): Promise<string> {
+    const now = this.clock.now();
+    const kid = newId('ticketKey', now);
+    const sealed = await this.newSealedKey(kid);
+    await this.db.transaction(async (em) => {
+      await sql(em, 'update ticket_signing_keys set retired_at = ? where retired_at is null', [now]);
+      await sql(em, 'insert into ticket_signing_keys (kid, alg, public_jwk, private_jwk_sealed, created_at) values (?, ?, ?::jsonb, ?, ?)', [
+        kid,
+        TICKET_CODE_ALG,
+        JSON.stringify(sealed.publicJwk),
+        sealed.sealed,
+        now,
+      ]);
+    });
+    return kid;
+  }
+
+  /** The active key (loaded once per process per key id). */
+  async active(): Promise<SigningKey> {
+    const [row] = await this.db.execute<KeyRow>('select * from ticket_signing_keys where retired_at is null');
+    if (!row) throw new Error('no active ticket-signing key');
+    return { kid: row.kid, key: await this.privateKey(row) };
+  }
+
+  /** Every published key, oldest first (the JWKS `keys`). */
+  async publicKeys(): Promise<PublicTicketKey[]> {
+    const rows = await this.db.execute<KeyRow>('select kid, public_jwk from ticket_signing_keys order by created_at, kid');
+    return rows.map((r) => r.public_jwk);
+  }
+
+  private async privateKey(row: KeyRow): Promise<CryptoKey> {
+    const cached = this.cache.get(row.kid);
+    if (cached) return cached;
+    const opened = this.box.open(row.private_jwk_sealed, row.kid);
+    if (!opened) throw new Error(`ticket-signing key ${row.kid} does not open with this server's secret`);
+    const key = (await importJWK(JSON.parse(opened) as JWK, TICKET_CODE_ALG)) as CryptoKey;
+    this.cache.set(row.kid, key);
+    return key;
+  }
+
+  private async insertKey(): Promise<void> {
+    const now = this.clock.now();
+    const kid = newId('ticketKey', now);
+    const { publicJwk, sealed } = await this.newSealedKey(kid);
+    await this.db.execute(
+      `insert into ticket_signing_keys (kid, alg, public_jwk, private_jwk_sealed, created_at) values (?, ?, ?::jsonb, ?, ?)
+        on conflict do nothing`,
+      [kid, TICKET_CODE_ALG, JSON.stringify(publicJwk), sealed, now],
+    );
+  }
+
+  private async newSealedKey(kid: string): Promise<{ publicJwk: PublicTicketKey; sealed: string }> {
+    const { publicKey, privateKey } = await generateKeyPair(TICKET_CODE_ALG, { crv: 'Ed25519', extractable: true });
+    const pub = await exportJWK(publicKey);
+    const publicJwk = { kty: pub.kty!, crv: pub.crv!, x: pub.x!, kid, alg: TICKET_CODE_ALG, use: 'sig' as const };
+    return { publicJwk, sealed: this.box.seal(JSON.stringify(await exportJWK(privateKey)), kid) };
+  }
+}

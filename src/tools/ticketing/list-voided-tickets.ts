@@ -1,0 +1,31 @@
+/** list_voided_tickets: the signed list of an event's voided tickets, in full or since a time. */
+import { z } from 'zod';
+import { voidedTicketList } from '../../domain/check-in/voided-list.ts';
+import { defineTool } from '../../orchestrator/tool.ts';
+import { EventIdIn } from './door-schemas.ts';
+
+export const listVoidedTickets = defineTool({
+  name: 'list_voided_tickets',
+  title: 'List an event’s voided tickets (signed)',
+  area: 'ticketing',
+  description:
+    'The event’s voided (refunded) tickets, oldest first, with `signed`: a compact JWS (EdDSA, typ tessera-void-list) ' +
+    'over `{ evt, since, iat, voided: [[ticketId, voidedAt unix seconds], …] }`, verifiable with get_ticket_keys. ' +
+    'Pass `since` (RFC 3339) for only the tickets voided at or after it: a scanner keeps its list current with the ' +
+    'previous answer’s `generatedAt`. Merchants of the event’s organization (merchant:read).',
+  input: z.strictObject({ id: EventIdIn, since: z.iso.datetime({ offset: true }).optional().describe('RFC 3339.') }),
+  output: z.object({
+    eventId: z.string(),
+    since: z.string().nullable(),
+    generatedAt: z.string(),
+    tickets: z.array(z.object({ ticketId: z.string(), voidedAt: z.string() })),
+    signed: z.string(),
+  }),
+  errors: ['not_found', 'insufficient_scope'],
+  auth: { principals: ['api_key', 'console_user'], scopes: ['merchant:read'] },
+  http: { method: 'GET', path: '/v1/ticketing/events/{id}/voided-tickets' },
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  async handler({ id, since }, ctx) {
+    return voidedTicketList(ctx, id, since ? new Date(since) : undefined);
+  },
+});

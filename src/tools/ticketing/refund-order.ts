@@ -1,0 +1,37 @@
+/** refund_order: a merchant refunds a whole order or some of its tickets, through the payment provider. */
+import { z } from 'zod';
+import { refundOrder as refund } from '../../domain/purchase/order-refunds.ts';
+import { defineTool } from '../../orchestrator/tool.ts';
+import { OrderOut, RefundOut } from './schemas.ts';
+
+export const refundOrder = defineTool({
+  name: 'refund_order',
+  title: 'Refund an order',
+  area: 'ticketing',
+  description:
+    'Refunds a whole order (omit `ticketIds`) or some of its tickets, with a `reason`, through the shop’s payment ' +
+    'provider. Each ticket refunds its share of the total (fees included); the refund that takes the last tickets ' +
+    'takes the rest, so a whole order refunds exactly what was paid and never more. Refunded tickets become void; ' +
+    '`returnToPool: true` puts their places back on sale. 200: refunded (`refund.state` succeeded). 202: the provider ' +
+    'settles later (`refund.state` pending; a signed provider event completes it; poll get_order). 402 `refund_failed`: ' +
+    'the provider refused, the order stays paid and its tickets valid. 409 `ticket_not_refundable` / ' +
+    '`order_fully_refunded` when the tickets are void or already being refunded. Merchants only (API key with ' +
+    'merchant:write, or a console owner). Requires an Idempotency-Key: a retry returns the same refund.',
+  input: z.strictObject({
+    id: z.string().min(1).describe('The order (ord_…).'),
+    ticketIds: z.array(z.string().min(1).max(100)).min(1).max(100).optional().describe('Tickets (tkt_…) to refund; all the refundable ones when omitted.'),
+    reason: z.string().trim().min(1).max(500).describe('Why, in words: kept on the refund and sent to the buyer.'),
+    returnToPool: z.boolean().describe('Put the refunded places back on sale (true) or keep them out of sale (false).'),
+  }),
+  output: z.object({ refund: RefundOut, order: OrderOut }),
+  errors: ['not_found', 'order_fully_refunded', 'ticket_not_refundable', 'refund_failed', 'provider_not_enabled', 'unavailable', 'insufficient_scope'],
+  auth: { principals: ['api_key', 'console_user'], scopes: ['merchant:write'], roles: ['owner'] },
+  http: { method: 'POST', path: '/v1/ticketing/orders/{id}/refunds', status: (out) => (out.refund.state === 'pending' ? 202 : 200) },
+  successStatuses: [200, 202],
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  idempotency: 'required',
+  transactional: false,
+  async handler({ id, ...rest }, ctx) {
+    return refund(ctx, { orderId: id, ...rest });
+  },
+});

@@ -1,0 +1,24 @@
+/** rotate_ticket_signing_key: staff retire the active ticket-signing key and activate a new one. */
+import { z } from 'zod';
+import { defineTool } from '../../orchestrator/tool.ts';
+import { JwksOut } from './door-schemas.ts';
+
+export const rotateTicketSigningKey = defineTool({
+  name: 'rotate_ticket_signing_key',
+  title: 'Rotate the ticket-signing key',
+  area: 'operations',
+  description:
+    'Service staff only. Retires the active ticket-signing key and activates a new one: new tickets are signed with ' +
+    'the new key; the retired key stays in the JWKS, so codes already issued keep verifying.',
+  input: z.strictObject({}),
+  output: JwksOut.extend({ activeKid: z.string().describe('The key id new tickets are signed with.') }),
+  errors: [],
+  auth: { principals: ['staff'] },
+  http: { method: 'POST', path: '/v1/staff/ticket-keys/rotate' },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  transactional: false,
+  async handler(_input, ctx) {
+    const activeKid = await ctx.services.ticketKeys.rotate();
+    return { activeKid, keys: await ctx.services.ticketKeys.publicKeys() };
+  },
+});

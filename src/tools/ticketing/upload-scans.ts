@@ -1,0 +1,33 @@
+/** upload_scans: an offline scanner's scans, applied later; the earliest scan of each ticket wins. */
+import { z } from 'zod';
+import { uploadScans as apply } from '../../domain/check-in/check-in.ts';
+import { defineTool } from '../../orchestrator/tool.ts';
+import { DeviceIn, EventIdIn, ScanOut } from './door-schemas.ts';
+
+export const uploadScans = defineTool({
+  name: 'upload_scans',
+  title: 'Upload offline scans',
+  area: 'ticketing',
+  description:
+    'Uploads the scans an offline scanner (`device`) made at event `id`, each `{ code, scannedAt }` (up to 500). Per ' +
+    'ticket the earliest scan known wins, from any device or upload: an earlier scan moves the check-in back to it. ' +
+    'Each scan is answered in order: `admitted` (this scan holds the check-in), `already_checked_in` (with the scan ' +
+    'that holds it), `ticket_void`, `invalid_ticket_code` or `ticket_wrong_event`. Merchants (merchant:write). ' +
+    'Uploading the same scans again gives the same answers.',
+  input: z.strictObject({
+    id: EventIdIn,
+    device: DeviceIn,
+    scans: z
+      .array(z.strictObject({ code: z.string().min(1).max(2000), scannedAt: z.iso.datetime({ offset: true }).describe('When it was scanned, RFC 3339.') }))
+      .min(1)
+      .max(500),
+  }),
+  output: z.object({ eventId: z.string(), device: z.string(), results: z.array(ScanOut) }),
+  errors: ['not_found', 'insufficient_scope'],
+  auth: { principals: ['api_key', 'console_user'], scopes: ['merchant:write'] },
+  http: { method: 'POST', path: '/v1/ticketing/events/{id}/scans' },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async handler({ id, device, scans }, ctx) {
+    return apply(ctx, id, device, scans);
+  },
+});

@@ -1,0 +1,197 @@
+/**
+ * Verifiable tickets and check-in. The verifier below is written from docs/after-sale.md alone, with node:crypto
+ * and the published JWKS (no code of ours, no jose): a ticket code verifies offline, a tampered one does not,
+ * codes issued before a key rotation still verify, and a voided ticket is in the signed list.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createPublicKey, verify } from 'node:crypto';
+import type { Harness } from '../support/harness.ts';
+import { restClient } from '../support/rest.ts';
+import { SURFACES } from '../support/surfaces.ts';
+import { confirmWith, key, must, reserveOne, shopWithTier, startSpineHarness, type Shop } from '../spine/fixtures.ts';
+
+let h: Harness;
+before(async () => {
+  h = await startSpineHarness();
+});
+after(async () => {
+  await h?.close();
+});
+
+interface Jwks {
+  keys: { kid: string; kty: string; crv: string; x: string }[];
+}
+
+/** The independent verifier: a compact JWS `header.payload.signature`, EdDSA over `header.payload`, key by `kid`. */
+function verifyCompact(jwks: Jwks, jws: string, typ: string): Record<string, unknown> | null {
+  const parts = jws.split('.');
+  if (parts.length !== 3) return null;
+  const [h64, p64, s64] = parts as [string, string, string];
+  const header = JSON.parse(Buffer.from(h64, 'base64url').toString('utf8'));
+  if (header.alg !== 'EdDSA' || header.typ !== typ) return null;
+  const jwk = jwks.keys.find((k) => k.kid === header.kid);
+  if (!jwk) return null;
+  const publicKey = createPublicKey({ key: { kty: jwk.kty, crv: jwk.crv, x: jwk.x }, format: 'jwk' });
+  const ok = verify(null, Buffer.from(`${h64}.${p64}`), publicKey, Buffer.from(s64, 'base64url'));
+  return ok ? JSON.parse(Buffer.from(p64, 'base64url').toString('utf8')) : null;
+}
+
+const anonymous = () => restClient(h.url);
+const jwks = async (): Promise<Jwks> => must(await anonymous().get('/v1/ticketing/ticket-keys'), 200);
+const staff = async () => restClient(h.url, await h.app.authenticator.sign({ typ: 'staff', sub: 'usr_staff' }, 3600));
+
+async function paidOrder(s: Shop, quantity: number) {
+  const r = await reserveOne(s.api, s.tierId, quantity);
+  return must(await confirmWith(s.api, r.reservation.id, 'pm_sandbox_visa'), 200).order;
+}
+
+test('a ticket code verifies offline with only the published JWKS; a tampered one does not; rotation keeps old codes valid', async () => {
+  const s = await shopWithTier(h);
+  const order = await paidOrder(s, 2);
+  const [t1] = order.tickets;
+  const keysBefore = await jwks();
+  const claims = verifyCompact(keysBefore, t1.signedCode, 'tessera-ticket');
+  assert.ok(claims, 'the code verifies');
+  assert.deepEqual(claims, { tid: t1.id, evt: s.eventId, tier: s.tierId, iat: Math.floor(Date.parse(t1.createdAt) / 1000) });
+  // Tampering: another ticket id under the same signature, or a flipped signature byte.
+  const [h64, , s64] = t1.signedCode.split('.');
+  const forgedPayload = Buffer.from(JSON.stringify({ ...claims, tid: order.tickets[1].id })).toString('base64url');
+  assert.equal(verifyCompact(keysBefore, `${h64}.${forgedPayload}.${s64}`, 'tessera-ticket'), null);
+  const sig = Buffer.from(s64, 'base64url');
+  sig[0] = sig[0]! ^ 1;
+  assert.equal(verifyCompact(keysBefore, `${h64}.${t1.signedCode.split('.')[1]}.${sig.toString('base64url')}`, 'tessera-ticket'), null);
+
+  const rotated = must(await (await staff()).post('/v1/staff/ticket-keys/rotate', {}), 200);
+  assert.equal(rotated.keys.length, keysBefore.keys.length + 1);
+  assert.equal((await s.api.post('/v1/staff/ticket-keys/rotate', {})).status, 403, 'staff only');
+  const later = await paidOrder(s, 1);
+  const keysAfter = await jwks();
+  const newKid = JSON.parse(Buffer.from(later.tickets[0].signedCode.split('.')[0], 'base64url').toString()).kid;
+  assert.equal(newKid, rotated.activeKid);
+  assert.notEqual(newKid, JSON.parse(Buffer.from(h64!, 'base64url').toString()).kid);
+  assert.ok(verifyCompact(keysAfter, later.tickets[0].signedCode, 'tessera-ticket'));
+  assert.ok(verifyCompact(keysAfter, t1.signedCode, 'tessera-ticket'), 'a code from before the rotation still verifies');
+  // …and still admits at the door, while the forged one is refused with its own code.
+  must(await s.api.post(`/v1/ticketing/events/${s.eventId}/check-ins`, { code: t1.signedCode, device: 'gate-1' }), 200);
+  const forged = await s.api.post(`/v1/ticketing/events/${s.eventId}/check-ins`, { code: `${h64}.${forgedPayload}.${s64}`, device: 'gate-1' });
+  assert.equal(forged.body.code, 'invalid_ticket_code');
+});
+
+test('a voided ticket is in the signed voided list, in full and since a time', async () => {
+  const s = await shopWithTier(h);
+  const order = await paidOrder(s, 3);
+  const empty = must(await s.api.get(`/v1/ticketing/events/${s.eventId}/voided-tickets`), 200);
+  assert.deepEqual(empty.tickets, []);
+  h.clock.advance(60_000);
+  must(await s.api.post(`/v1/ticketing/orders/${order.id}/refunds`, { ticketIds: [order.tickets[1].id], reason: 'x', returnToPool: true }, key()), 200);
+  const voidedAt = h.clock.now();
+  const full = must(await s.api.get(`/v1/ticketing/events/${s.eventId}/voided-tickets`), 200);
+  assert.deepEqual(full.tickets.map((t: any) => t.ticketId), [order.tickets[1].id]);
+  const payload = verifyCompact(await jwks(), full.signed, 'tessera-void-list');
+  assert.ok(payload, 'the list verifies with the JWKS');
+  assert.equal(payload.evt, s.eventId);
+  assert.deepEqual(payload.voided, [[order.tickets[1].id, Math.floor(voidedAt.getTime() / 1000)]]);
+  const since = new Date(voidedAt.getTime() + 1000).toISOString();
+  const none = must(await s.api.get(`/v1/ticketing/events/${s.eventId}/voided-tickets?since=${since}`), 200);
+  assert.deepEqual(none.tickets, []);
+  assert.equal(verifyCompact(await jwks(), none.signed, 'tessera-void-list')?.since, Math.floor(Date.parse(since) / 1000));
+  const other = await shopWithTier(h);
+  assert.equal((await other.api.get(`/v1/ticketing/events/${s.eventId}/voided-tickets`)).status, 404);
+});
+
+for (const surface of SURFACES) {
+  test(`check-in over ${surface.name}: first scan admits, a second says when, voided, forged and other-event codes refused`, async () => {
+    const s = await shopWithTier(h);
+    const otherEvent = await shopWithTier(h);
+    const order = await paidOrder(s, 2);
+    const foreign = await paidOrder({ ...otherEvent, api: otherEvent.api }, 1);
+    must(await s.api.post(`/v1/ticketing/orders/${order.id}/refunds`, { ticketIds: [order.tickets[1].id], reason: 'x', returnToPool: false }, key()), 200);
+    const conn = await surface.connect(h, s.apiKey);
+    try {
+      const [good, voided] = order.tickets;
+      const first = await conn.call('check_in', { id: s.eventId, code: good.signedCode, device: 'gate-A' });
+      assert.ok(first.ok, JSON.stringify(first));
+      assert.equal(first.output.result, 'admitted');
+      assert.equal(first.output.ticket.checkedInAt, h.clock.now().toISOString());
+      assert.equal(first.output.ticket.checkedInDevice, 'gate-A');
+      h.clock.advance(5000);
+      const second = await conn.call('check_in', { id: s.eventId, code: good.code, device: 'gate-B' });
+      assert.equal(!second.ok && second.code, 'already_checked_in');
+      assert.equal(!second.ok && second.error.details.checkedInAt, first.output.ticket.checkedInAt);
+      const v = await conn.call('check_in', { id: s.eventId, code: voided.signedCode, device: 'gate-A' });
+      assert.equal(!v.ok && v.code, 'ticket_void');
+      const forged = await conn.call('check_in', { id: s.eventId, code: `${good.signedCode.slice(0, -2)}AA`, device: 'gate-A' });
+      assert.equal(!forged.ok && forged.code, 'invalid_ticket_code');
+      const garbage = await conn.call('check_in', { id: s.eventId, code: 'not-a-ticket', device: 'gate-A' });
+      assert.equal(!garbage.ok && garbage.code, 'invalid_ticket_code');
+      const wrong = await conn.call('check_in', { id: s.eventId, code: foreign.tickets[0].signedCode, device: 'gate-A' });
+      assert.equal(!wrong.ok && wrong.code, 'ticket_wrong_event');
+    } finally {
+      await conn.done();
+    }
+  });
+}
+
+test('an offline scanner downloads the list, uploads later; conflicting scans resolve to the earliest and are reported', async () => {
+  const s = await shopWithTier(h);
+  const order = await paidOrder(s, 3);
+  must(await s.api.post(`/v1/ticketing/orders/${order.id}/refunds`, { ticketIds: [order.tickets[2].id], reason: 'x', returnToPool: true }, key()), 200);
+  const list = must(await s.api.get(`/v1/ticketing/events/${s.eventId}/check-in-list`), 200);
+  assert.deepEqual(list.tickets.map((t: any) => [t.ticketId, t.state]), order.tickets.map((t: any, i: number) => [t.id, i === 2 ? 'void' : 'valid']));
+  // The list's keys verify the codes offline.
+  assert.ok(verifyCompact({ keys: list.keys }, order.tickets[0].signedCode, 'tessera-ticket'));
+  const [a, b, v] = order.tickets;
+  const t0 = h.clock.now().getTime();
+  const at = (s_: number) => new Date(t0 - 600_000 + s_ * 1000).toISOString();
+  // Device 1 uploads first: a at +20 s, b at +30 s (twice), the voided one, and a forged code.
+  const up1 = must(
+    await s.api.post(`/v1/ticketing/events/${s.eventId}/scans`, {
+      device: 'door-1',
+      scans: [
+        { code: a.signedCode, scannedAt: at(20) },
+        { code: b.signedCode, scannedAt: at(30) },
+        { code: b.signedCode, scannedAt: at(31) },
+        { code: v.signedCode, scannedAt: at(32) },
+        { code: `${a.signedCode}x`, scannedAt: at(33) },
+      ],
+    }),
+    200,
+  );
+  assert.deepEqual(up1.results.map((r: any) => r.result), ['admitted', 'admitted', 'already_checked_in', 'ticket_void', 'invalid_ticket_code']);
+  // Device 2 scanned a earlier (+10 s) and b later (+40 s): a moves to device 2, b stays with device 1.
+  const up2 = must(
+    await s.api.post(`/v1/ticketing/events/${s.eventId}/scans`, {
+      device: 'door-2',
+      scans: [
+        { code: a.signedCode, scannedAt: at(10) },
+        { code: b.signedCode, scannedAt: at(40) },
+      ],
+    }),
+    200,
+  );
+  assert.deepEqual(
+    up2.results.map((r: any) => [r.result, r.checkedInAt, r.checkedInDevice]),
+    [
+      ['admitted', at(10), 'door-2'],
+      ['already_checked_in', at(30), 'door-1'],
+    ],
+  );
+  const read = must(await s.api.get(`/v1/ticketing/orders/${order.id}`), 200);
+  assert.deepEqual(read.tickets.map((t: any) => [t.checkedInAt, t.checkedInDevice]), [[at(10), 'door-2'], [at(30), 'door-1'], [null, null]]);
+  // Uploading the same scans again answers the same.
+  const again = must(
+    await s.api.post(`/v1/ticketing/events/${s.eventId}/scans`, { device: 'door-2', scans: [{ code: a.signedCode, scannedAt: at(10) }] }),
+    200,
+  );
+  assert.equal(again.results[0].result, 'admitted');
+  // An online scan afterwards says when the ticket was first admitted.
+  const online = await s.api.post(`/v1/ticketing/events/${s.eventId}/check-ins`, { code: b.signedCode, device: 'gate' });
+  assert.equal(online.body.code, 'already_checked_in');
+  assert.equal(online.body.details.checkedInAt, at(30));
+  const future = await s.api.post(`/v1/ticketing/events/${s.eventId}/scans`, {
+    device: 'door-3',
+    scans: [{ code: a.signedCode, scannedAt: new Date(t0 + 3_600_000).toISOString() }],
+  });
+  assert.equal(future.body.code, 'invalid_input');
+});
