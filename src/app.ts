@@ -16,7 +16,8 @@ import { HoldSweeper } from './domain/purchase/sweeper.ts';
 import { Payments } from './payments/payments.ts';
 import type { Services } from './domain/context.ts';
 import { buildRestRouter } from './app-router.ts';
-import { errorGuard, httpMetrics, rateLimit } from './http/middleware.ts';
+import { errorGuard, httpMetrics } from './http/middleware.ts';
+import { rateLimit, RateLimits } from './http/rate-limit.ts';
 import type { Database } from './storage/database.ts';
 import { ensureSetting, newSecret } from './storage/settings.ts';
 import { TOOLS } from './tools/index.ts';
@@ -69,7 +70,7 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
   const koa = new Koa({ proxy: false });
   koa.use(errorGuard(log));
   koa.use(httpMetrics(metrics));
-  koa.use(rateLimit(config.rateLimitPerMinute));
+  koa.use(rateLimit(new RateLimits(db, { perMinute: config.rateLimitPerMinute, strictPerMinute: config.rateLimitStrictPerMinute })));
   const router = buildRestRouter({ orchestrator, services, metrics, log });
   koa.use(router.routes());
   koa.use(router.allowedMethods({ throw: false }));

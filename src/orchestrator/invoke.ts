@@ -71,10 +71,16 @@ export class Orchestrator {
     }
     let claimed: { scope: string; key: string } | undefined;
     try {
-      const principal = await this.authenticate(req.credential).catch((err: unknown) => {
+      const strict = tool.rateLimit === 'strict';
+      let failed = false;
+      const principal = await this.authenticate(req.credential).catch(async (err: unknown) => {
+        // A failed credential is charged to the client address before it is answered, so guessing is limited.
+        failed = true;
+        await req.request.rate?.charge(undefined, strict);
         if (tool.auth.public) return { kind: 'anonymous' } as const;
         throw err;
       });
+      if (!failed) await req.request.rate?.charge(principal.kind === 'anonymous' ? undefined : principal, strict);
       authorize(tool, principal);
       const input = parseInput(tool.input, req.input);
       const mode = tool.idempotency ?? 'none';

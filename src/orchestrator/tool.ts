@@ -101,6 +101,11 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
    * manages its own short transactions (needed around payment-provider calls).
    */
   transactional?: boolean;
+  /**
+   * `'strict'`: a sign-in, code or token endpoint, where each call is a guess at a secret or sends an e-mail; it is
+   * charged to a stricter budget (`RATE_LIMIT_STRICT_PER_MINUTE`) as well as the ordinary one.
+   */
+  rateLimit?: 'strict';
   handler: (input: z.infer<I>, ctx: ToolContext) => Promise<z.infer<O>>;
 }
 

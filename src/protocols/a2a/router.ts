@@ -10,6 +10,7 @@ import { A2aTasks } from '../../storage/a2a-tasks.ts';
 import type { Orchestrator } from '../../orchestrator/invoke.ts';
 import type { Services } from '../../domain/context.ts';
 import { bearerOf, requestInfo } from '../../http/http.ts';
+import type { RateGate } from '../../domain/context.ts';
 import { readRaw } from '../../http/read-body.ts';
 import { A2A_JSONRPC_PATH, buildAgentCard } from './agent-card.ts';
 import { STATE_CREDENTIAL, STATE_REQUEST, ToolExecutor } from './executor.ts';
@@ -26,9 +27,10 @@ export interface A2aDeps {
  * tasks and no one else does. A caller without a valid credential gets an owner of its own for this one request:
  * its task is answered, then forgotten, and no other caller (anonymous or not) can ever name that owner.
  */
-async function callerOf(orchestrator: Orchestrator, credential: string | undefined): Promise<User> {
+async function callerOf(orchestrator: Orchestrator, credential: string | undefined, rate: RateGate | undefined): Promise<User> {
   const principal = credential ? await orchestrator.authenticate(credential).catch(() => undefined) : undefined;
   if (!principal || principal.kind === 'anonymous') return { isAuthenticated: false, userName: `once:${crypto.randomUUID()}` };
+  await rate?.charge(principal, false); // the principal's budget, not the address's
   return { isAuthenticated: true, userName: principalKey(principal) };
 }
 
@@ -88,13 +90,14 @@ export function buildA2aRouter({ orchestrator, services }: A2aDeps): Router {
     const { card, rpc } = forUrl();
     const raw = (await readRaw(ctx.req)).toString('utf8');
     const credential = bearerOf(ctx);
-    const user = await callerOf(orchestrator, credential);
+    const info = requestInfo(ctx, 'a2a');
+    const user = await callerOf(orchestrator, credential, info.rate);
     const context = new ServerCallContext({
       user,
       requestedVersion: ctx.get(A2A_VERSION_HEADER) || undefined,
       state: new Map<string, unknown>([
         [STATE_CREDENTIAL, credential],
-        [STATE_REQUEST, requestInfo(ctx, 'a2a')],
+        [STATE_REQUEST, info],
       ]),
     });
     const fail = (err: unknown) => ({ jsonrpc: '2.0', id: idOf(raw), error: JsonRpcTransportHandler.mapToJSONRPCError(err) });

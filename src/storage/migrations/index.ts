@@ -8,6 +8,7 @@ import { Migration0006Acp } from './0006-acp.ts';
 import { Migration0007MandatePurchases } from './0007-mandate-purchases.ts';
 import { Migration0008Retention } from './0008-retention.ts';
 import { Migration0009aA2aTasks } from './0009a-a2a-tasks.ts';
+import { Migration0009bRateLimits } from './0009b-rate-limits.ts';
 
 export const MIGRATIONS = [
   { name: '0001-core', class: Migration0001Core },
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   { name: '0007-mandate-purchases', class: Migration0007MandatePurchases },
   { name: '0008-retention', class: Migration0008Retention },
   { name: '0009a-a2a-tasks', class: Migration0009aA2aTasks },
+  { name: '0009b-rate-limits', class: Migration0009bRateLimits },
 ] as const;
