@@ -25,6 +25,8 @@ const EnvSchema = z.object({
   /** Path of the mandate trust list (docs/signed-mandates.md); unset or empty: `<TESSERA_DATA_DIR>/mandate-trust-list.json`, optional. */
   MANDATE_TRUST_LIST: z.string().optional(),
   WEBHOOK_DISPATCH_MS: z.coerce.number().int().min(0).default(1000),
+  /** Development only: webhooks may target loopback (and plain http:// to it). */
+  WEBHOOK_ALLOW_LOOPBACK: z.enum(['true', 'false']).default('false'),
 });
 
 export type Config = {
@@ -52,6 +54,8 @@ export type Config = {
   mandateTrustList: string | undefined;
   /** How often the webhook dispatcher polls the outbox, in ms; 0 turns the loop off (tests call dispatchOnce). */
   webhookDispatchMs: number;
+  /** Development only: webhook subscriptions and deliveries may target loopback addresses. */
+  webhookAllowLoopback: boolean;
 };
 
 /** Thrown when the environment is invalid; the message names every bad variable. */
@@ -85,5 +89,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitStrictPerMinute: e.RATE_LIMIT_STRICT_PER_MINUTE ?? Math.max(5, Math.floor(e.RATE_LIMIT_PER_MINUTE / 20)),
     mandateTrustList: e.MANDATE_TRUST_LIST,
     webhookDispatchMs: e.WEBHOOK_DISPATCH_MS,
+    webhookAllowLoopback: e.WEBHOOK_ALLOW_LOOPBACK === 'true',
   };
 }
