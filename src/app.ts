@@ -16,7 +16,7 @@ import { HoldSweeper } from './domain/purchase/sweeper.ts';
 import { Payments } from './payments/payments.ts';
 import type { Services } from './domain/context.ts';
 import { buildRestRouter } from './app-router.ts';
-import { errorGuard, httpMetrics } from './http/middleware.ts';
+import { errorGuard, httpMetrics, noStoreByDefault } from './http/middleware.ts';
 import { rateLimit, RateLimits } from './http/rate-limit.ts';
 import type { Database } from './storage/database.ts';
 import { ensureSetting, newSecret } from './storage/settings.ts';
@@ -70,6 +70,7 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
   const koa = new Koa({ proxy: false });
   koa.use(errorGuard(log));
   koa.use(httpMetrics(metrics));
+  koa.use(noStoreByDefault());
   koa.use(rateLimit(new RateLimits(db, { perMinute: config.rateLimitPerMinute, strictPerMinute: config.rateLimitStrictPerMinute })));
   const router = buildRestRouter({ orchestrator, services, metrics, log });
   koa.use(router.routes());

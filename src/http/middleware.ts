@@ -46,3 +46,15 @@ export function httpMetrics(registry: Registry) {
     }
   };
 }
+
+/**
+ * `Cache-Control: no-store` unless a route says otherwise: API answers are per caller and some carry a secret (an API
+ * key, an agent token, a session, a webhook secret), so no shared or browser cache may keep them. Routes that serve
+ * public, cacheable documents (the docs page, the ACP discovery document) set their own header.
+ */
+export function noStoreByDefault() {
+  return async (ctx: Context, next: Next) => {
+    ctx.set('Cache-Control', 'no-store');
+    await next();
+  };
+}

@@ -30,7 +30,6 @@ export class RateLimits {
   private readonly address: RateLimiterAbstract;
   private readonly principal: RateLimiterAbstract;
   private readonly strict: RateLimiterAbstract;
-  private readonly perMinute: number;
 
   constructor(db: Database, opts: RateLimitOptions) {
     const storeClient = rateLimitStoreClient(db);
@@ -43,7 +42,6 @@ export class RateLimits {
     this.address = limiter('addr', opts.perMinute);
     this.principal = limiter('who', opts.perMinute);
     this.strict = limiter('strict', opts.strictPerMinute);
-    this.perMinute = opts.perMinute;
   }
 
   /** Charges one point to `key` on `limiter`; throws `rate_limited` past the budget. */
@@ -76,31 +74,27 @@ export class RateLimits {
   async chargeAddress(ip: string): Promise<void> {
     await this.consume(this.address, `ip:${ip}`);
   }
-
-  /** Throws `rate_limited` if the address's budget is already spent (by failed or anonymous requests). */
-  async refuseSpentAddress(ip: string): Promise<void> {
-    const res = await this.address.get(`ip:${ip}`).catch(() => null);
-    if (res && res.consumedPoints >= this.perMinute) throw limited(res);
-  }
 }
 
 /**
- * The middleware: a request without a credential is charged to its address up front; one with a credential is refused
- * up front only if its address is spent, and charged where the credential is checked (`RateGate`, via the request
- * info the surfaces hand the orchestrator); if nothing checked it, the address pays once the request is answered.
+ * The middleware: a request without a credential is charged to its address up front; one with a credential is charged
+ * where the credential is checked (`RateGate`, via the request info the surfaces hand the orchestrator): to its
+ * principal, or, when it fails, to the address, refused with 429 once the address is spent; if nothing checked it,
+ * the address pays once the request is answered.
  */
 export function rateLimit(limits: RateLimits) {
   return async (ctx: Context, next: Next) => {
     if (UNLIMITED.has(ctx.path)) return next();
     const ip = ctx.ip;
     const hasCredential = Boolean(bearerOf(ctx));
-    try {
-      if (hasCredential) await limits.refuseSpentAddress(ip);
-      else await limits.chargeAddress(ip);
-    } catch (err) {
-      if (!(err instanceof ToolError)) throw err;
-      sendError(ctx, err.status, err.toBody());
-      return;
+    if (!hasCredential) {
+      try {
+        await limits.chargeAddress(ip);
+      } catch (err) {
+        if (!(err instanceof ToolError)) throw err;
+        sendError(ctx, err.status, err.toBody());
+        return;
+      }
     }
     const gate = limits.gate(ip, !hasCredential);
     ctx.state[RATE_GATE_STATE] = gate;
