@@ -18,7 +18,8 @@ import { TicketKeys } from './tickets/ticket-keys.ts';
 import { Payments } from './payments/payments.ts';
 import type { Services } from './domain/context.ts';
 import { buildRestRouter } from './app-router.ts';
-import { errorGuard, httpMetrics, rateLimit } from './http/middleware.ts';
+import { errorGuard, httpMetrics, noStoreByDefault } from './http/middleware.ts';
+import { rateLimit, RateLimits } from './http/rate-limit.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import type { Database } from './storage/database.ts';
 import { ensureSetting, newSecret } from './storage/settings.ts';
@@ -52,7 +53,7 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
   const clock = opts.clock ?? systemClock;
   const secret = config.secret ?? (await ensureSetting(db, 'session_secret', newSecret));
   let baseUrl = config.publicUrl ?? `http://${config.host}:${config.port}`;
-  const webhooks = new WebhookDispatcher({ db, clock, log, serverSecret: secret });
+  const webhooks = new WebhookDispatcher({ db, clock, log, serverSecret: secret, allowLoopback: config.webhookAllowLoopback });
   const mandateTrust = await TrustList.open({ ...trustListLocation(config), clock, log });
   const sandboxSecret = config.sandboxWebhookSecret ?? (await ensureSetting(db, 'sandbox_webhook_secret', newSecret));
   const payments = new Payments({ db, clock, log, publicUrl: () => baseUrl, webhookSecret: sandboxSecret, settleMs: config.sandboxSettleMs, serverSecret: secret });
@@ -75,7 +76,8 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
   koa.use(securityHeaders());
   koa.use(errorGuard(log));
   koa.use(httpMetrics(metrics));
-  koa.use(rateLimit(config.rateLimitPerMinute));
+  koa.use(noStoreByDefault());
+  koa.use(rateLimit(new RateLimits(db, { perMinute: config.rateLimitPerMinute, strictPerMinute: config.rateLimitStrictPerMinute })));
   const router = buildRestRouter({ orchestrator, services, metrics, log });
   koa.use(router.routes());
   koa.use(router.allowedMethods({ throw: false }));

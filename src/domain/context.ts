@@ -23,6 +23,16 @@ export interface RequestInfo {
   surface: 'rest' | 'mcp' | 'a2a' | 'internal';
   /** Extra protocol headers a tool may need (e.g. ACP's API-Version), lower-cased names. */
   headers?: Record<string, string>;
+  /** The request's rate-limit budget, when the transport keeps one (HTTP does; stdio and internal calls do not). */
+  rate?: RateGate;
+}
+
+/**
+ * Charges a request to a budget once its caller is known: an authenticated principal to its own, anyone else (no
+ * credential, or one that failed) to the client address. Throws 429 `rate_limited` when the budget is spent.
+ */
+export interface RateGate {
+  charge(principal: Principal | undefined, strict: boolean): Promise<void>;
 }
 
 export interface ToolContext {

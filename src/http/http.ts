@@ -1,6 +1,6 @@
 /** Small HTTP helpers shared by the REST, MCP and A2A routes: credentials, request info, error bodies. */
 import type { Context } from 'koa';
-import type { RequestInfo } from '../domain/context.ts';
+import type { RateGate, RequestInfo } from '../domain/context.ts';
 import type { ErrorBody } from '../kernel/errors.ts';
 
 /** The bearer credential of a request, without the scheme; undefined when absent. */
@@ -14,6 +14,9 @@ function languagesOf(ctx: Context): string[] {
   return ctx.acceptsLanguages().filter((l) => l !== '*');
 }
 
+/** Where the rate-limit middleware keeps the request's gate (`src/http/rate-limit.ts`). */
+export const RATE_GATE_STATE = 'rateGate';
+
 export function requestInfo(ctx: Context, surface: RequestInfo['surface']): RequestInfo {
   const headers: Record<string, string> = {};
   for (const name of ['api-version', 'user-agent']) {
@@ -23,6 +26,8 @@ export function requestInfo(ctx: Context, surface: RequestInfo['surface']): Requ
   const info: RequestInfo = { surface, headers, languages: languagesOf(ctx) };
   const origin = ctx.get('origin');
   if (origin) info.origin = origin;
+  const rate = ctx.state[RATE_GATE_STATE] as RateGate | undefined;
+  if (rate) info.rate = rate;
   return info;
 }
 

@@ -1,11 +1,9 @@
-/** Cross-cutting HTTP middleware: the last-resort error guard, rate limiting and request metrics. */
+/** Cross-cutting HTTP middleware: the last-resort error guard and request metrics (rate limits: `rate-limit.ts`). */
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { Counter, Histogram, type Registry } from 'prom-client';
-import { sha256Hex } from '../kernel/canonical-json.ts';
 import { describeError, ToolError } from '../kernel/errors.ts';
-import { bearerOf, sendError } from './http.ts';
+import { sendError } from './http.ts';
 
 /** Anything that escapes a route becomes a generic 500 body; the cause is logged without its stack. */
 export function errorGuard(log: Logger) {
@@ -19,24 +17,6 @@ export function errorGuard(log: Logger) {
       }
       sendError(ctx, e.status, e.toBody());
     }
-  };
-}
-
-/** Per-credential (or per-address) request budget; over it, 429 `rate_limited` with Retry-After. */
-export function rateLimit(perMinute: number) {
-  const limiter = new RateLimiterMemory({ points: perMinute, duration: 60 });
-  return async (ctx: Context, next: Next) => {
-    const bearer = bearerOf(ctx);
-    const key = bearer ? `b:${sha256Hex(bearer).slice(0, 32)}` : `ip:${ctx.ip}`;
-    try {
-      await limiter.consume(key);
-    } catch (res) {
-      if (!(res instanceof RateLimiterRes)) throw res;
-      const retryAfter = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
-      sendError(ctx, 429, new ToolError('rate_limited', undefined, undefined, retryAfter).toBody());
-      return;
-    }
-    await next();
   };
 }
 
@@ -64,5 +44,17 @@ export function httpMetrics(registry: Registry) {
       end({ method: ctx.method, route });
       requests.inc({ method: ctx.method, route, status: String(ctx.status) });
     }
+  };
+}
+
+/**
+ * `Cache-Control: no-store` unless a route says otherwise: API answers are per caller and some carry a secret (an API
+ * key, an agent token, a session, a webhook secret), so no shared or browser cache may keep them. Routes that serve
+ * public, cacheable documents (the docs page, the ACP discovery document) set their own header.
+ */
+export function noStoreByDefault() {
+  return async (ctx: Context, next: Next) => {
+    ctx.set('Cache-Control', 'no-store');
+    await next();
   };
 }

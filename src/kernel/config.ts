@@ -20,12 +20,16 @@ const EnvSchema = z.object({
   MAIL_FROM: z.string().default('Tessera <no-reply@tessera.local>'),
   SMTP_TIMEOUT_MS: z.coerce.number().int().min(100).max(120000).default(10000),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /** Sign-in, code and token endpoints; unset: a twentieth of RATE_LIMIT_PER_MINUTE, at least 5. */
+  RATE_LIMIT_STRICT_PER_MINUTE: z.coerce.number().int().min(1).optional(),
   /** Path of the mandate trust list (docs/signed-mandates.md); unset or empty: `<TESSERA_DATA_DIR>/mandate-trust-list.json`, optional. */
   MANDATE_TRUST_LIST: z.string().optional(),
   WEBHOOK_DISPATCH_MS: z.coerce.number().int().min(0).default(1000),
   RESERVE_BATCH_MAX: z.coerce.number().int().min(1).max(1000).default(64),
   RESERVE_BATCHES_IN_FLIGHT: z.coerce.number().int().min(1).max(16).default(2),
   RESERVE_MAX_WAIT_MS: z.coerce.number().int().min(1).max(60000).default(250),
+  /** Development only: webhooks may target loopback (and plain http:// to it). */
+  WEBHOOK_ALLOW_LOOPBACK: z.enum(['true', 'false']).default('false'),
 });
 
 export type Config = {
@@ -48,6 +52,8 @@ export type Config = {
   /** Connection, greeting and socket timeout for SMTP delivery, in ms. */
   smtpTimeoutMs: number;
   rateLimitPerMinute: number;
+  /** The budget of sign-in, code and token endpoints (tools with `rateLimit: 'strict'`), per minute. */
+  rateLimitStrictPerMinute: number;
   mandateTrustList: string | undefined;
   /** How often the webhook dispatcher polls the outbox, in ms; 0 turns the loop off (tests call dispatchOnce). */
   webhookDispatchMs: number;
@@ -57,6 +63,8 @@ export type Config = {
   reserveBatchesInFlight: number;
   /** Admission control: a reserve whose expected queueing wait exceeds this is refused at once (429 rate_limited). */
   reserveMaxWaitMs: number;
+  /** Development only: webhook subscriptions and deliveries may target loopback addresses. */
+  webhookAllowLoopback: boolean;
 };
 
 /** Thrown when the environment is invalid; the message names every bad variable. */
@@ -87,10 +95,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mailFrom: e.MAIL_FROM,
     smtpTimeoutMs: e.SMTP_TIMEOUT_MS,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    rateLimitStrictPerMinute: e.RATE_LIMIT_STRICT_PER_MINUTE ?? Math.max(5, Math.floor(e.RATE_LIMIT_PER_MINUTE / 20)),
     mandateTrustList: e.MANDATE_TRUST_LIST,
     webhookDispatchMs: e.WEBHOOK_DISPATCH_MS,
     reserveBatchMax: e.RESERVE_BATCH_MAX,
     reserveBatchesInFlight: e.RESERVE_BATCHES_IN_FLIGHT,
     reserveMaxWaitMs: e.RESERVE_MAX_WAIT_MS,
+    webhookAllowLoopback: e.WEBHOOK_ALLOW_LOOPBACK === 'true',
   };
 }

@@ -74,10 +74,16 @@ export class Orchestrator {
     try {
       // Load shedding comes first, so a refusal costs no lookup, no claim and no transaction.
       admitted = tool.admit?.(this.services);
-      const principal = await this.authenticate(req.credential).catch((err: unknown) => {
+      const strict = tool.rateLimit === 'strict';
+      let failed = false;
+      const principal = await this.authenticate(req.credential).catch(async (err: unknown) => {
+        // A failed credential is charged to the client address before it is answered, so guessing is limited.
+        failed = true;
+        await req.request.rate?.charge(undefined, strict);
         if (tool.auth.public) return { kind: 'anonymous' } as const;
         throw err;
       });
+      if (!failed) await req.request.rate?.charge(principal.kind === 'anonymous' ? undefined : principal, strict);
       authorize(tool, principal);
       const input = parseInput(tool.input, req.input);
       const mode = tool.idempotency ?? 'none';

@@ -115,6 +115,11 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
    * Returns the function the orchestrator calls once the admitted call has its answer.
    */
   admit?: (services: Services) => () => void;
+  /**
+   * `'strict'`: a sign-in, code or token endpoint, where each call is a guess at a secret or sends an e-mail; it is
+   * charged to a stricter budget (`RATE_LIMIT_STRICT_PER_MINUTE`) as well as the ordinary one.
+   */
+  rateLimit?: 'strict';
   handler: (input: z.infer<I>, ctx: ToolContext) => Promise<z.infer<O>>;
 }
 

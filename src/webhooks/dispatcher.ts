@@ -9,7 +9,8 @@ import { Periodic } from '../kernel/periodic.ts';
 import { sql, type Database } from '../storage/database.ts';
 import { newId } from '../storage/ids.ts';
 import { SecretBox } from './secret-box.ts';
-import { ATTEMPT_TIMEOUT_MS, sendAttempt, type AttemptOutcome } from './send.ts';
+import type { AddressPolicy } from './url-policy.ts';
+import { ATTEMPT_TIMEOUT_MS, DeliveryTarget, sendAttempt, type AttemptOutcome } from './send.ts';
 
 /** Delay before each retry, in seconds: after attempt n fails, attempt n+1 is due after RETRY_DELAYS_SECONDS[n-1]. */
 export const RETRY_DELAYS_SECONDS = [30, 120, 600, 3600, 21_600, 43_200, 86_400] as const;
@@ -38,6 +39,8 @@ export interface DispatcherDeps {
   log: Logger;
   /** The server secret the signing-secret key is derived from. */
   serverSecret: string;
+  /** Development only: deliver to loopback addresses (WEBHOOK_ALLOW_LOOPBACK). */
+  allowLoopback?: boolean;
 }
 
 interface ClaimedRow {
@@ -62,12 +65,14 @@ export class WebhookDispatcher {
   private readonly log: Logger;
   private readonly stopping = new AbortController();
   private readonly loop: Periodic;
+  private readonly target: DeliveryTarget;
 
   constructor(deps: DispatcherDeps) {
     this.db = deps.db;
     this.clock = deps.clock;
     this.log = deps.log.child({ component: 'webhooks' });
     this.secrets = new SecretBox(deps.serverSecret);
+    this.target = new DeliveryTarget({ allowLoopback: deps.allowLoopback ?? false });
     this.loop = new Periodic('webhooks', this.log);
   }
 
@@ -156,7 +161,7 @@ export class WebhookDispatcher {
     const secret = this.secrets.open(row.secret_sealed, row.subscription_id);
     const timestamp = Math.floor(this.clock.now().getTime() / 1000);
     const outcome: AttemptOutcome = secret
-      ? await sendAttempt(row.url, secret, { id: row.event_id, body }, timestamp, this.stopping.signal)
+      ? await sendAttempt(this.target, row.url, secret, { id: row.event_id, body }, timestamp, this.stopping.signal)
       : { ok: false, status: null, error: 'signing secret unavailable: the server secret changed' };
     return this.record(row, outcome);
   }
@@ -194,8 +199,14 @@ export class WebhookDispatcher {
   }
 
   /** Stops the loop, interrupts attempts in flight (recorded as failed attempts, retried later) and waits for them. */
+  /** Where subscriptions may point and deliveries may connect (`url-policy.ts`). */
+  get addressPolicy(): AddressPolicy {
+    return this.target.policy;
+  }
+
   async stop(): Promise<void> {
     this.stopping.abort();
     await this.loop.stop();
+    await this.target.close().catch(() => undefined);
   }
 }

@@ -1,5 +1,12 @@
-/** One delivery attempt: a signed POST with a timeout; the outcome is reduced to a status and a short, secret-free error. */
+/**
+ * One delivery attempt: a signed POST with a timeout, connected only to an allowed address (`url-policy.ts`: an IP
+ * literal is checked before connecting, a name by the lookup the socket connects with); the outcome is reduced to a
+ * status and an error class (never a socket message, which would tell which local ports are open).
+ */
+import { Agent, fetch } from 'undici';
 import { webhookHeaders } from './signature.ts';
+import { ADDRESS_REFUSED, guardedLookup, hostOf, isAllowedAddress, type AddressPolicy } from './url-policy.ts';
+import ipaddr from 'ipaddr.js';
 
 /** How long a receiver has to answer one attempt. */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
@@ -19,8 +26,25 @@ export interface AttemptOutcome {
   error: string | null;
 }
 
+/** Where deliveries may connect: the address policy, and the connection pool that enforces it on every connect. */
+export class DeliveryTarget {
+  readonly policy: AddressPolicy;
+  readonly agent: Agent;
+  constructor(policy: AddressPolicy) {
+    this.policy = policy;
+    this.agent = new Agent({ connect: { lookup: guardedLookup(policy) } });
+  }
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+}
+
+/** The error class recorded for a refused address. */
+export const REFUSED_ERROR = 'refused: the address is not public';
+
 /** POSTs `message` to `url`, signed with `secret` at `timestampSeconds`; never throws. */
 export async function sendAttempt(
+  target: DeliveryTarget,
   url: string,
   secret: string,
   message: Message,
@@ -29,7 +53,11 @@ export async function sendAttempt(
 ): Promise<AttemptOutcome> {
   const signal = AbortSignal.any([stop, AbortSignal.timeout(ATTEMPT_TIMEOUT_MS)]);
   try {
+    const host = hostOf(new URL(url));
+    // An IP literal is connected to without a lookup: check it here.
+    if (ipaddr.isValid(host) && !isAllowedAddress(host, target.policy)) return { ok: false, status: null, error: REFUSED_ERROR };
     const res = await fetch(url, {
+      dispatcher: target.agent,
       method: 'POST',
       headers: webhookHeaders(secret, message.id, timestampSeconds, message.body),
       body: message.body,
@@ -51,6 +79,10 @@ function describeFailure(err: unknown, stop: AbortSignal): string {
     return `timeout: no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s`;
   }
   const cause = err instanceof Error ? (err.cause as { code?: unknown } | undefined) : undefined;
-  if (cause && typeof cause.code === 'string') return `network error: ${cause.code}`;
-  return 'network error';
+  if (cause?.code === ADDRESS_REFUSED) return REFUSED_ERROR;
+  if (cause && typeof cause.code === 'string' && /^(UND_ERR_CONNECT_TIMEOUT|UND_ERR_HEADERS_TIMEOUT|UND_ERR_BODY_TIMEOUT)$/.test(cause.code)) {
+    return `timeout: no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s`;
+  }
+  // Refused, reset, unresolvable, TLS: one class, so the log does not map which ports answer.
+  return 'connection failed';
 }

@@ -1,16 +1,42 @@
 /**
- * Which URLs a webhook may point at: `https://` anywhere public, plain `http://` only to the local
- * machine (so a developer or a test can run a receiver on localhost). Private-network IP literals and
- * URLs carrying credentials are refused too, so a subscription cannot aim the dispatcher at internal services.
+ * Which URLs a webhook may point at, and which addresses a delivery may connect to. Only public unicast addresses
+ * (`ipaddr.js` classifies every form: IPv4, IPv6, IPv4-mapped, NAT64, numeric shorthands the URL parser normalises);
+ * loopback only with the development setting `WEBHOOK_ALLOW_LOOPBACK`, and plain `http://` only to loopback then.
+ * A host name is checked twice: names local by definition (`localhost`, `*.localhost`, `*.local`, `*.internal`) are
+ * refused at subscription, and every name is resolved at delivery by `guardedLookup`, which refuses the connection
+ * unless every address it resolves to is allowed — so DNS rebinding or a name pointing inside is caught where it matters.
  */
-import { isIP } from 'node:net';
-
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '::1']);
+import { lookup, type LookupAddress } from 'node:dns';
+import ipaddr from 'ipaddr.js';
 
 export type UrlRefusal = 'invalid' | 'scheme' | 'credentials' | 'private_address';
 
+export interface AddressPolicy {
+  /** Development only: allow loopback targets (and plain http:// to them). */
+  allowLoopback: boolean;
+}
+
+const LOCAL_SUFFIXES = ['.localhost', '.local', '.internal', '.localdomain', '.home.arpa'];
+
+/** Whether a connection to this IP address is allowed; false for anything that does not parse. */
+export function isAllowedAddress(address: string, policy: AddressPolicy): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  const range = ipaddr.process(address).range();
+  return range === 'unicast' || (policy.allowLoopback && range === 'loopback');
+}
+
+/** The host of a URL without IPv6 brackets or a trailing dot, lower-cased. */
+export function hostOf(url: URL): string {
+  return url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+}
+
+function isLoopbackHost(host: string): boolean {
+  if (ipaddr.isValid(host)) return ipaddr.process(host).range() === 'loopback';
+  return host === 'localhost' || host.endsWith('.localhost');
+}
+
 /** Why a URL is refused, or undefined when it is acceptable. */
-export function refuseWebhookUrl(raw: string): UrlRefusal | undefined {
+export function refuseWebhookUrl(raw: string, policy: AddressPolicy): UrlRefusal | undefined {
   let url: URL;
   try {
     url = new URL(raw);
@@ -18,42 +44,40 @@ export function refuseWebhookUrl(raw: string): UrlRefusal | undefined {
     return 'invalid';
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'scheme';
-  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  const host = hostOf(url);
   if (!host) return 'invalid';
   if (url.username || url.password) return 'credentials';
-  if (url.protocol === 'http:') return LOOPBACK_HOSTS.has(host) ? undefined : 'scheme';
-  if (!LOOPBACK_HOSTS.has(host) && isPrivateAddress(host)) return 'private_address';
+  const loopback = isLoopbackHost(host);
+  if (loopback) return policy.allowLoopback ? undefined : 'private_address';
+  if (url.protocol === 'http:') return 'scheme';
+  if (ipaddr.isValid(host)) return isAllowedAddress(host, policy) ? undefined : 'private_address';
+  if (LOCAL_SUFFIXES.some((s) => host.endsWith(s)) || !host.includes('.')) return 'private_address';
   return undefined;
 }
 
 /** The explanation sent with an `invalid_webhook_url` error. */
 export const URL_REFUSAL_MESSAGES: Record<UrlRefusal, string> = {
   invalid: 'The webhook URL is not a valid absolute URL.',
-  scheme: 'Webhook URLs must use https:// (http:// is accepted only for localhost and 127.0.0.1).',
+  scheme: 'Webhook URLs must use https://.',
   credentials: 'Webhook URLs must not carry a user name or password.',
-  private_address: 'Webhook URLs must not point at a private, link-local or unspecified IP address.',
+  private_address: 'Webhook URLs must point at a public address (not loopback, private, link-local, local names or other reserved ranges).',
 };
 
-function isPrivateAddress(host: string): boolean {
-  const kind = isIP(host);
-  if (kind === 4) return isPrivateV4(host);
-  if (kind === 6) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(host);
-    if (mapped) return isPrivateV4(mapped[1]!);
-    return host === '::' || /^f[cd][0-9a-f]{0,2}:/.test(host) || /^fe[89ab][0-9a-f]?:/.test(host);
-  }
-  return false;
-}
+/** The error a refused connection fails with; the delivery log reports its class only. */
+export const ADDRESS_REFUSED = 'EADDRNOTPUBLIC';
 
-function isPrivateV4(host: string): boolean {
-  const [a = 0, b = 0] = host.split('.').map(Number);
-  return (
-    a === 0 ||
-    a === 10 ||
-    a === 127 ||
-    (a === 100 && b >= 64 && b <= 127) ||
-    (a === 169 && b === 254) ||
-    (a === 172 && b >= 16 && b <= 31) ||
-    (a === 192 && b === 168)
-  );
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/** A `dns.lookup` for socket connects that fails unless every resolved address is allowed. */
+export function guardedLookup(policy: AddressPolicy) {
+  return (hostname: string, options: { all?: boolean; family?: number | string }, callback: LookupCallback): void => {
+    lookup(hostname, { ...options, all: true } as { all: true }, (err, addresses) => {
+      if (err) return callback(err, []);
+      if (!addresses.length || !addresses.every((a) => isAllowedAddress(a.address, policy))) {
+        return callback(Object.assign(new Error('The address is not public.'), { code: ADDRESS_REFUSED }), []);
+      }
+      if (options.all) return callback(null, addresses);
+      callback(null, addresses[0]!.address, addresses[0]!.family);
+    });
+  };
 }

@@ -30,9 +30,10 @@ test('an agent with a permission creates, delegates and completes an ACP session
   const perm = must(await acpClient(w.h, s.session).raw.get('/v1/buyer/permissions'), 200).permissions[0];
   assert.equal(perm.spentMinor, 3000, 'the ACP purchase is spent against the permission');
 
-  const wrongShop = must(await acp.post('/checkout_sessions', createBody(other.tierId, eur)), 403);
+  // Another organization's shop, not discoverable: the same 404 as a missing one (issue #10).
+  const wrongShop = must(await acp.post('/checkout_sessions', createBody(other.tierId, eur)), 404);
   acpValid('Error', wrongShop);
-  assert.equal(wrongShop.code, 'permission_wrong_shop');
+  assert.equal(wrongShop.code, 'not_found');
   const overCap = must(await acp.post('/checkout_sessions', createBody(shop.tierId, eur, 3)), 403);
   assert.equal(overCap.code, 'over_purchase_cap');
 

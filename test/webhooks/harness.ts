@@ -4,7 +4,7 @@ import { startReceiver, type Receiver } from './receiver.ts';
 
 /** Starts a harness with WEBHOOK_DISPATCH_MS=0 and a webhook receiver; close both in `after`. */
 export async function startWebhookHarness(): Promise<{ h: Harness; rx: Receiver }> {
-  const h = await startHarness({ WEBHOOK_DISPATCH_MS: '0' });
+  const h = await startHarness({ WEBHOOK_DISPATCH_MS: '0', WEBHOOK_ALLOW_LOOPBACK: 'true' });
   try {
     return { h, rx: await startReceiver() };
   } catch (err) {

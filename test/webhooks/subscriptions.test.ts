@@ -6,7 +6,7 @@ import { restClient } from '../support/rest.ts';
 
 let h: Harness;
 before(async () => {
-  h = await startHarness({ WEBHOOK_DISPATCH_MS: '0' });
+  h = await startHarness({ WEBHOOK_DISPATCH_MS: '0', WEBHOOK_ALLOW_LOOPBACK: 'true' });
 });
 after(async () => {
   await h?.close();

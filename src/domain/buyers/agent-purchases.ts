@@ -13,6 +13,7 @@ import { Agent } from '../../storage/entities/buyer.ts';
 import { Instrument, Permission, type InstrumentRow, type PermissionRow } from '../../storage/entities/buyer-authority.ts';
 import type { ShopRow } from '../../storage/entities/catalog.ts';
 import { Organization } from '../../storage/entities/organization.ts';
+import { shopNotFound } from '../catalog/access.ts';
 import { recordSpend, spentByAgent, spentUnderAttestation } from './spending.ts';
 
 /** Every code the agent rules may answer (for the errors lists of quote, reserve and confirm). */
@@ -50,11 +51,13 @@ export function permissionStatus(p: PermissionRow, now: Date): 'active' | 'expir
  * explains the refusal). Refusal codes: permission_missing, permission_wrong_shop, permission_revoked,
  * permission_expired.
  */
-async function governingPermission(em: EntityManager, agentId: string, shopId: string, now: Date, lock: boolean): Promise<PermissionRow> {
+async function governingPermission(em: EntityManager, agentId: string, shop: ShopRow, now: Date, lock: boolean): Promise<PermissionRow> {
   const all = await em.find(Permission, { agentId }, { orderBy: { createdAt: 'desc', id: 'desc' } });
-  const here = all.filter((p) => p.shopId === shopId);
+  const here = all.filter((p) => p.shopId === shop.id);
   if (!here.length) {
-    if (all.length) throw new ToolError('permission_wrong_shop', undefined, { merchantId: shopId });
+    // A permission elsewhere: a shop the agent may not see answers the same 404 as a missing one (it names no shop).
+    if (all.length && !shop.discoverable) throw shopNotFound(shop.id);
+    if (all.length) throw new ToolError('permission_wrong_shop', undefined, { merchantId: shop.id });
     throw new ToolError('permission_missing');
   }
   const chosen = here.find((p) => permissionStatus(p, now) === 'active') ?? here[0]!;
@@ -119,7 +122,7 @@ export async function authorizeAgentPurchase(em: EntityManager, req: AgentPurcha
   const agent = await em.findOne(Agent, { id: req.agentId }, paying ? { lockMode: LockMode.PESSIMISTIC_READ } : {});
   if (!agent || agent.status === 'deleted') throw new ToolError('unauthenticated', 'The agent was deleted.');
   if (agent.status === 'paused') throw new ToolError('agent_paused', undefined, { agentId: agent.id });
-  const permission = await governingPermission(em, agent.id, req.shop.id, now, paying);
+  const permission = await governingPermission(em, agent.id, req.shop, now, paying);
   if (req.currency !== permission.currency) {
     throw new ToolError('permission_wrong_shop', 'The permission is for purchases in another currency.', { currency: permission.currency });
   }

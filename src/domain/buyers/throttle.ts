@@ -18,9 +18,12 @@ const SOURCES = {
 /**
  * Throws 429 `rate_limited` (with `retryAfter`, the seconds until the oldest counted message leaves the
  * 15-minute window) when `who` already received the maximum number of messages of this kind.
+ * `em` must be the transaction that records the message: a transaction-scoped advisory lock on (kind, who) makes
+ * concurrent requests count one after another, each seeing the rows the previous one committed.
  */
 export async function throttleMail(em: EntityManager, kind: keyof typeof SOURCES, who: string, now: Date): Promise<void> {
   const source = SOURCES[kind];
+  await sql(em, 'select pg_advisory_xact_lock(hashtextextended(?, 0))', [`mail-throttle:${kind}:${who}`]);
   const rows = await sql<{ created_at: Date }>(em, source.text, [who, new Date(now.getTime() - WINDOW_MS)]);
   if (rows.length < source.max) return;
   const oldest = new Date(rows[0]!.created_at).getTime();

@@ -53,7 +53,7 @@ export async function createWebhookSubscription(
   input: { merchantId: string; url: string; events: WebhookEventType[] },
 ): Promise<WebhookView & { secret: string }> {
   const shop = await requireShop(em, principal, input.merchantId);
-  const refusal = refuseWebhookUrl(input.url);
+  const refusal = refuseWebhookUrl(input.url, services.webhooks.addressPolicy);
   if (refusal) throw new ToolError('invalid_webhook_url', URL_REFUSAL_MESSAGES[refusal], { field: 'url', reason: refusal });
   const live = await em.count(WebhookSubscription, { shopId: shop.id, deletedAt: null });
   if (live >= MAX_WEBHOOKS_PER_SHOP) throw new ToolError('webhook_limit_reached', undefined, { limit: MAX_WEBHOOKS_PER_SHOP });

@@ -5,7 +5,7 @@
  */
 import { authorizeAgentPurchase } from '../buyers/agent-purchases.ts';
 import type { ShopRow } from '../../storage/entities/catalog.ts';
-import { mayAccessShop } from '../catalog/access.ts';
+import { holdsPermissionAt, mayAccessShop, shopNotFound } from '../catalog/access.ts';
 import type { ToolContext } from '../context.ts';
 import { ToolError } from '../../kernel/errors.ts';
 import type { Principal } from '../../kernel/principal.ts';
@@ -36,6 +36,7 @@ export function ownershipOf(principal: Principal): Ownership {
 /** A purchase object as far as access is concerned. */
 export interface Owned {
   organizationId: string;
+  shopId: string;
   ownerKey: string;
   buyerId?: string | null | undefined;
 }
@@ -47,7 +48,8 @@ export function ownershipFrom(row: Owned & { shopId: string }): { shopId: string
 
 /**
  * Merchant principals see every purchase in their organization's shops; a buyer sees what it or its
- * agents bought; an agent sees what it bought itself.
+ * agents bought, and a session for one shop (every bounded one) only what was bought there, so a session one
+ * organization mints never reaches the same buyer's purchases at another's shop; an agent sees what it bought itself.
  */
 export function mayAccessPurchase(principal: Principal, row: Owned): boolean {
   switch (principal.kind) {
@@ -55,7 +57,7 @@ export function mayAccessPurchase(principal: Principal, row: Owned): boolean {
     case 'console_user':
       return row.organizationId === principal.organizationId;
     case 'buyer':
-      return row.buyerId != null && row.buyerId === principal.buyerId;
+      return row.buyerId != null && row.buyerId === principal.buyerId && (principal.merchantId === null || principal.merchantId === row.shopId);
     case 'agent':
       return row.ownerKey === `agent:${principal.agentId}`;
     case 'staff':
@@ -107,7 +109,7 @@ export async function authorizePurchase(ctx: Pick<ToolContext, 'principal' | 'em
     await authorizeAgentPurchase(ctx.em, { agentId: principal.agentId, ...intent }, ctx.clock.now());
     return;
   }
-  if (!mayAccessShop(principal, intent.shop) || principal.kind === 'anonymous') {
-    throw new ToolError('not_found', `No shop ${intent.shop.id}.`, { merchantId: intent.shop.id });
+  if (principal.kind === 'anonymous' || !(mayAccessShop(principal, intent.shop) || (await holdsPermissionAt(ctx.em, principal, intent.shop.id)))) {
+    throw shopNotFound(intent.shop.id);
   }
 }

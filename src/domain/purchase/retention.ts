@@ -1,10 +1,13 @@
 /**
  * Housekeeping run by the sweeper: deletes records past their purpose, in bounded batches, so tables
  * do not grow forever. Idempotency keys live 24 hours (contract.md); a spent mandate jti is kept a day
- * past its mandate's expiry (an expired mandate is refused as expired before its jti is looked at).
+ * past its mandate's expiry (an expired mandate is refused as expired before its jti is looked at); an A2A task stays
+ * readable a day after its last update; a rate-limit counter goes an hour after its window ends.
  */
 import type { Database } from '../../storage/database.ts';
 import { IDEMPOTENCY_TTL_MS } from '../../storage/idempotency-store.ts';
+import { A2A_TASK_TTL_MS } from '../../storage/a2a-tasks.ts';
+import { RATE_LIMIT_TABLE } from '../../storage/rate-limits.ts';
 
 export const RETENTION_BATCH = 1000;
 const MANDATE_JTI_GRACE_MS = 24 * 60 * 60 * 1000;
@@ -12,6 +15,8 @@ const MANDATE_JTI_GRACE_MS = 24 * 60 * 60 * 1000;
 export interface RetentionReport {
   idempotencyKeys: number;
   mandateJtis: number;
+  a2aTasks: number;
+  rateLimits: number;
 }
 
 /** Deletes up to `limit` rows of each kind that are past their retention at `now`. */
@@ -25,5 +30,14 @@ export async function pruneExpired(db: Database, now: Date, limit = RETENTION_BA
     'delete from mandate_jtis where ctid in (select ctid from mandate_jtis where expires_at < ? limit ?) returning 1',
     [new Date(now.getTime() - MANDATE_JTI_GRACE_MS), limit],
   );
-  return { idempotencyKeys: keys.length, mandateJtis: jtis.length };
+  const tasks = await db.execute(
+    'delete from a2a_tasks where ctid in (select ctid from a2a_tasks where updated_at < ? limit ?) returning 1',
+    [new Date(now.getTime() - A2A_TASK_TTL_MS), limit],
+  );
+  // Rate-limit counters carry their window's end in epoch milliseconds (rate-limiter-flexible's format).
+  const counters = await db.execute(
+    `delete from ${RATE_LIMIT_TABLE} where ctid in (select ctid from ${RATE_LIMIT_TABLE} where expire < ? limit ?) returning 1`,
+    [now.getTime() - 60 * 60 * 1000, limit],
+  );
+  return { idempotencyKeys: keys.length, mandateJtis: jtis.length, a2aTasks: tasks.length, rateLimits: counters.length };
 }

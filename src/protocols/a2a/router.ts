@@ -3,30 +3,35 @@ import Router from '@koa/router';
 import { A2A_VERSION_HEADER, AGENT_CARD_PATH, AgentCard } from '@a2a-js/sdk';
 import { UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import {
-  DefaultRequestHandler, JsonRpcTransportHandler, ServerCallContext, UnauthenticatedUser, validateVersion, type User,
+  DefaultExecutionEventBusManager, DefaultRequestHandler, JsonRpcTransportHandler, ServerCallContext, validateVersion, type User,
 } from '@a2a-js/sdk/server';
-import { sha256Hex } from '../../kernel/canonical-json.ts';
+import { principalKey } from '../../kernel/principal.ts';
+import { A2aTasks } from '../../storage/a2a-tasks.ts';
 import type { Orchestrator } from '../../orchestrator/invoke.ts';
 import type { Services } from '../../domain/context.ts';
 import { bearerOf, requestInfo } from '../../http/http.ts';
+import type { RateGate } from '../../domain/context.ts';
 import { readRaw } from '../../http/read-body.ts';
 import { A2A_JSONRPC_PATH, buildAgentCard } from './agent-card.ts';
 import { STATE_CREDENTIAL, STATE_REQUEST, ToolExecutor } from './executor.ts';
-import { BoundedTaskStore } from './task-store.ts';
+import { ownerOf, PostgresTaskStore } from './task-store.ts';
 
 export interface A2aDeps {
   orchestrator: Orchestrator;
-  services: Pick<Services, 'clock' | 'publicUrl'>;
+  services: Pick<Services, 'clock' | 'publicUrl' | 'db'>;
 }
 
 /**
- * The SDK's `User` only scopes tasks (GetTask/ListTasks see the caller's own); authentication and
- * authorization happen in the orchestrator. The scope is a hash of the bearer credential, so no
- * extra lookup runs per request and no one reads tasks made with another credential.
+ * The SDK's `User` only scopes tasks (GetTask/ListTasks see the owner's own); authorization happens in the
+ * orchestrator. The owner is the caller's principal (`principalKey`), so any credential of that principal reads its
+ * tasks and no one else does. A caller without a valid credential gets an owner of its own for this one request:
+ * its task is answered, then forgotten, and no other caller (anonymous or not) can ever name that owner.
  */
-function callerOf(credential: string | undefined): User {
-  if (!credential) return new UnauthenticatedUser();
-  return { isAuthenticated: true, userName: `bearer:${sha256Hex(credential).slice(0, 32)}` };
+async function callerOf(orchestrator: Orchestrator, credential: string | undefined, rate: RateGate | undefined): Promise<User> {
+  const principal = credential ? await orchestrator.authenticate(credential).catch(() => undefined) : undefined;
+  if (!principal || principal.kind === 'anonymous') return { isAuthenticated: false, userName: `once:${crypto.randomUUID()}` };
+  await rate?.charge(principal, false); // the principal's budget, not the address's
+  return { isAuthenticated: true, userName: principalKey(principal) };
 }
 
 /** The JSON-RPC request id, echoed in errors raised before the SDK parses the body. */
@@ -39,9 +44,27 @@ function idOf(raw: string): string | number | null {
   }
 }
 
+/**
+ * Event buses keyed by task id alone: the SDK's manager keeps a map per tenant and owner that it never deletes, which
+ * would leave one behind for every one-request owner or made-up tenant. Task ids are server-made UUIDs, and a follow-up
+ * message is checked against the owner's stored task before any bus is looked up.
+ */
+class TaskIdBuses extends DefaultExecutionEventBusManager {
+  override createOrGetByTaskId(taskId: string) {
+    return super.createOrGetByTaskId(taskId);
+  }
+  override getByTaskId(taskId: string) {
+    return super.getByTaskId(taskId);
+  }
+  override cleanupByTaskId(taskId: string) {
+    super.cleanupByTaskId(taskId);
+  }
+}
+
 export function buildA2aRouter({ orchestrator, services }: A2aDeps): Router {
   const router = new Router();
-  const store = new BoundedTaskStore();
+  const tasks = new A2aTasks(services.db);
+  const store = new PostgresTaskStore(tasks, services.clock);
   const executor = new ToolExecutor(orchestrator, services.clock);
   // The port (hence the card's URLs) is known only after listen: rebuild when the public URL changes.
   let current: { url: string; card: AgentCard; json: unknown; rpc: JsonRpcTransportHandler } | undefined;
@@ -51,7 +74,7 @@ export function buildA2aRouter({ orchestrator, services }: A2aDeps): Router {
       const card = buildAgentCard(orchestrator.tools, url);
       // No interrupted state keeps its event bus: every call finishes synchronously, a follow-up
       // message gets a fresh bus, and streaming is off, so a kept bus would only leak.
-      const handler = new DefaultRequestHandler(card, store, executor, undefined, undefined, undefined, undefined, undefined, {
+      const handler = new DefaultRequestHandler(card, store, executor, new TaskIdBuses(), undefined, undefined, undefined, undefined, {
         keepBusAliveStates: [],
       });
       current = { url, card, json: AgentCard.toJSON(card), rpc: new JsonRpcTransportHandler(handler) };
@@ -67,12 +90,14 @@ export function buildA2aRouter({ orchestrator, services }: A2aDeps): Router {
     const { card, rpc } = forUrl();
     const raw = (await readRaw(ctx.req)).toString('utf8');
     const credential = bearerOf(ctx);
+    const info = requestInfo(ctx, 'a2a');
+    const user = await callerOf(orchestrator, credential, info.rate);
     const context = new ServerCallContext({
-      user: callerOf(credential),
+      user,
       requestedVersion: ctx.get(A2A_VERSION_HEADER) || undefined,
       state: new Map<string, unknown>([
         [STATE_CREDENTIAL, credential],
-        [STATE_REQUEST, requestInfo(ctx, 'a2a')],
+        [STATE_REQUEST, info],
       ]),
     });
     const fail = (err: unknown) => ({ jsonrpc: '2.0', id: idOf(raw), error: JsonRpcTransportHandler.mapToJSONRPCError(err) });
@@ -90,6 +115,8 @@ export function buildA2aRouter({ orchestrator, services }: A2aDeps): Router {
       throw new UnsupportedOperationError('Streaming is not supported.');
     } catch (err) {
       ctx.body = fail(err);
+    } finally {
+      if (!user.isAuthenticated) await tasks.forget(ownerOf(context));
     }
   });
   return router;

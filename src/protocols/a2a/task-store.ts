@@ -1,59 +1,109 @@
-/** A bounded in-memory A2A task store: tasks are visible only to the caller scope that made them; the oldest are evicted. */
-import type { ListTasksRequest, ListTasksResponse, Task } from '@a2a-js/sdk';
-import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
-
-/** How many tasks are kept in all (the SDK's InMemoryTaskStore keeps every task forever). */
-export const DEFAULT_TASK_CAPACITY = 10_000;
-
-const scopeOf = (c: ServerCallContext) => `${c.tenant ?? ''}\u0000${c.user?.userName || 'unknown'}`;
-const newestFirst = (a: Task, b: Task) =>
-  (b.status?.timestamp ?? '').localeCompare(a.status?.timestamp ?? '') || b.id.localeCompare(a.id);
-const cursorOf = (t: Task) => Buffer.from(JSON.stringify([t.status?.timestamp ?? '', t.id])).toString('base64url');
-
 /**
- * Tasks are results the caller may read back (GetTask, ListTasks); the tool outcome itself lives in
- * the database, so losing the oldest tasks past `capacity` (or on restart) loses no business state.
+ * The A2A task store, in PostgreSQL (`src/storage/a2a-tasks.ts`): every server process reads the same tasks; each task
+ * belongs to the owner the router resolved from the caller's principal, and any other caller is told task-not-found.
+ * A stored task is bounded in bytes: a message larger than `MAX_KEPT_MESSAGE_BYTES` keeps its ids but not its parts,
+ * an artifact larger than `MAX_KEPT_ARTIFACT_BYTES` likewise. Tasks expire in the sweeper's retention pass.
  */
-export class BoundedTaskStore implements TaskStore {
-  private readonly tasks = new Map<string, { scope: string; task: Task }>();
-  private readonly capacity: number;
+import { Task, taskStateFromJSON, taskStateToJSON, type ListTasksRequest, type ListTasksResponse, type Message, type Part } from '@a2a-js/sdk';
+import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
+import type { Clock } from '../../kernel/clock.ts';
+import type { A2aTasks } from '../../storage/a2a-tasks.ts';
 
-  constructor(capacity = DEFAULT_TASK_CAPACITY) {
-    this.capacity = capacity;
+/** A message (the caller's input, or a status message) kept whole up to this many bytes of JSON. */
+export const MAX_KEPT_MESSAGE_BYTES = 8 * 1024;
+/** An artifact (a tool's output) kept whole up to this many bytes of JSON. */
+export const MAX_KEPT_ARTIFACT_BYTES = 256 * 1024;
+
+/** The stored owner: the tenant and the user name the router resolved from the caller's principal. */
+export const ownerOf = (c: ServerCallContext) => JSON.stringify([c.tenant ?? '', c.user?.userName ?? '']);
+const bytesOf = (v: unknown) => Buffer.byteLength(JSON.stringify(v) ?? '');
+const omitted = (what: string, bytes: number): Part => ({
+  content: { $case: 'text', value: `[${what} of ${bytes} bytes not kept]` },
+  mediaType: 'text/plain',
+  filename: '',
+  metadata: undefined,
+});
+
+function boundMessage(m: Message): Message {
+  const bytes = bytesOf(m.parts);
+  return bytes > MAX_KEPT_MESSAGE_BYTES ? { ...m, parts: [omitted('message content', bytes)] } : m;
+}
+
+/** The task as stored: over-large messages and artifacts replaced by a note of their size. */
+export function boundTask(task: Task): Task {
+  return {
+    ...task,
+    history: task.history.map(boundMessage),
+    status: task.status && { ...task.status, message: task.status.message && boundMessage(task.status.message) },
+    artifacts: task.artifacts.map((a) => {
+      const bytes = bytesOf(a.parts);
+      return bytes > MAX_KEPT_ARTIFACT_BYTES ? { ...a, parts: [omitted('artifact content', bytes)] } : a;
+    }),
+  };
+}
+
+const cursorOf = (at: Date, id: string) => Buffer.from(JSON.stringify([at.toISOString(), id])).toString('base64url');
+function parseCursor(token: string): [Date, string] | undefined {
+  try {
+    const [at, id] = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as unknown[];
+    const when = typeof at === 'string' ? new Date(at) : undefined;
+    return when && !Number.isNaN(when.getTime()) && typeof id === 'string' ? [when, id] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export class PostgresTaskStore implements TaskStore {
+  private readonly tasks: A2aTasks;
+  private readonly clock: Clock;
+
+  constructor(tasks: A2aTasks, clock: Clock) {
+    this.tasks = tasks;
+    this.clock = clock;
   }
 
   async save(task: Task, context: ServerCallContext): Promise<void> {
-    const scope = scopeOf(context);
-    const key = `${scope}\u0000${task.id}`;
-    this.tasks.delete(key);
-    this.tasks.set(key, { scope, task: structuredClone(task) });
-    while (this.tasks.size > this.capacity) this.tasks.delete(this.tasks.keys().next().value!);
+    const at = task.status?.timestamp ? new Date(task.status.timestamp) : new Date(0);
+    await this.tasks.save(
+      ownerOf(context),
+      {
+        id: task.id,
+        contextId: task.contextId,
+        state: taskStateToJSON(task.status?.state ?? 0),
+        statusAt: Number.isNaN(at.getTime()) ? new Date(0) : at,
+        task: Task.toJSON(boundTask(task)),
+      },
+      this.clock.now(),
+    );
   }
 
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
-    const entry = this.tasks.get(`${scopeOf(context)}\u0000${taskId}`);
-    return entry && structuredClone(entry.task);
+    if (taskId.includes('\u0000')) return undefined; // PostgreSQL text holds no NUL; no task has one
+    const json = await this.tasks.load(ownerOf(context), taskId);
+    return json === undefined ? undefined : Task.fromJSON(json);
   }
 
   async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
-    const scope = scopeOf(context);
-    const after = params.statusTimestampAfter ? Date.parse(params.statusTimestampAfter) : undefined;
-    const all = [...this.tasks.values()]
-      .filter((e) => e.scope === scope)
-      .map((e) => e.task)
-      .filter((t) => !params.contextId || t.contextId === params.contextId)
-      .filter((t) => !params.status || t.status?.state === params.status)
-      .filter((t) => after === undefined || Date.parse(t.status?.timestamp ?? '') >= after)
-      .sort(newestFirst);
-    const start = params.pageToken ? all.findIndex((t) => cursorOf(t) === params.pageToken) + 1 : 0;
     const pageSize = params.pageSize ?? 50;
-    const page = start > 0 || !params.pageToken ? all.slice(start, start + pageSize) : [];
-    const more = page.length > 0 && start + page.length < all.length;
+    const before = params.pageToken ? parseCursor(params.pageToken) : undefined;
+    if ((params.pageToken && !before) || params.contextId.includes('\u0000')) return { tasks: [], nextPageToken: '', pageSize, totalSize: 0 };
+    const { tasks, total } = await this.tasks.list(ownerOf(context), {
+      contextId: params.contextId || undefined,
+      state: params.status ? taskStateToJSON(taskStateFromJSON(params.status)) : undefined,
+      statusAfter: params.statusTimestampAfter ? new Date(params.statusTimestampAfter) : undefined,
+      before,
+      limit: pageSize + 1,
+    });
+    const page = tasks.slice(0, pageSize);
+    const last = page[page.length - 1];
     return {
-      tasks: page.map((t) => ({ ...structuredClone(t), artifacts: params.includeArtifacts ? structuredClone(t.artifacts) : [] })),
-      nextPageToken: more ? cursorOf(page[page.length - 1]!) : '',
+      tasks: page.map((r) => {
+        const t = Task.fromJSON(r.task);
+        return params.includeArtifacts ? t : { ...t, artifacts: [] };
+      }),
+      nextPageToken: tasks.length > pageSize && last ? cursorOf(last.statusAt, last.id) : '',
       pageSize,
-      totalSize: all.length,
+      totalSize: total,
     };
   }
 }

@@ -7,6 +7,8 @@ import { Migration0005Buyers } from './0005-buyers.ts';
 import { Migration0006Acp } from './0006-acp.ts';
 import { Migration0007MandatePurchases } from './0007-mandate-purchases.ts';
 import { Migration0008Retention } from './0008-retention.ts';
+import { Migration0009aA2aTasks } from './0009a-a2a-tasks.ts';
+import { Migration0009bRateLimits } from './0009b-rate-limits.ts';
 import { Migration0011AfterSale } from './0011-after-sale.ts';
 import { Migration0011bOrderMail } from './0011b-order-mail.ts';
 import { Migration0011cEventRefunds } from './0011c-event-refunds.ts';
@@ -24,6 +26,8 @@ export const MIGRATIONS = [
   { name: '0006-acp', class: Migration0006Acp },
   { name: '0007-mandate-purchases', class: Migration0007MandatePurchases },
   { name: '0008-retention', class: Migration0008Retention },
+  { name: '0009a-a2a-tasks', class: Migration0009aA2aTasks },
+  { name: '0009b-rate-limits', class: Migration0009bRateLimits },
   { name: '0011-after-sale', class: Migration0011AfterSale },
   { name: '0011b-order-mail', class: Migration0011bOrderMail },
   { name: '0011c-event-refunds', class: Migration0011cEventRefunds },

@@ -19,6 +19,7 @@ export const completeSignInTool = defineTool({
   auth: { public: true },
   http: { method: 'POST', path: '/v1/buyer/sessions', status: 201 },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  rateLimit: 'strict',
   async handler(input, ctx) {
     return completeSignIn(ctx, input.token);
   },

@@ -24,6 +24,7 @@ export const requestSignInLinkTool = defineTool({
   http: { method: 'POST', path: '/v1/buyer/sign-in-links', status: 202 },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   transactional: false,
+  rateLimit: 'strict',
   async handler(input, ctx) {
     return requestSignInLink(ctx, input);
   },

@@ -20,6 +20,7 @@ export const requestVerificationCode = defineTool({
   http: { method: 'POST', path: '/v1/buyer/verification-codes', status: 201 },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   transactional: false,
+  rateLimit: 'strict',
   async handler(input, ctx) {
     return requestCode(ctx, input.purpose);
   },

@@ -1,0 +1,104 @@
+/**
+ * Rate limits, counted in PostgreSQL (`rate-limiter-flexible`'s RateLimiterPostgres) so every server process shares
+ * one budget. A request is charged once its caller is known: an authenticated principal to its own budget; a request
+ * without a credential, or whose credential failed, to the client address. Sign-in, code and token endpoints (tools
+ * with `rateLimit: 'strict'`) are also charged to a stricter budget. Health checks are never charged.
+ */
+import type { Context, Next } from 'koa';
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { RateGate } from '../domain/context.ts';
+import { ToolError } from '../kernel/errors.ts';
+import { principalKey, type Principal } from '../kernel/principal.ts';
+import type { Database } from '../storage/database.ts';
+import { RATE_LIMIT_TABLE, rateLimitStoreClient } from '../storage/rate-limits.ts';
+import { bearerOf, RATE_GATE_STATE, sendError } from './http.ts';
+
+/** Paths never limited: load balancers and orchestrators poll them. */
+const UNLIMITED = new Set(['/healthz', '/readyz']);
+
+export interface RateLimitOptions {
+  perMinute: number;
+  strictPerMinute: number;
+}
+
+/** The seconds until a spent budget has room again, at least 1. */
+const retryAfterOf = (res: RateLimiterRes) => Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+const limited = (res: RateLimiterRes) => new ToolError('rate_limited', undefined, undefined, retryAfterOf(res));
+
+/** The shared budgets: per address, per principal, and the strict one; a process-local limiter stands in while PostgreSQL is away. */
+export class RateLimits {
+  private readonly address: RateLimiterAbstract;
+  private readonly principal: RateLimiterAbstract;
+  private readonly strict: RateLimiterAbstract;
+
+  constructor(db: Database, opts: RateLimitOptions) {
+    const storeClient = rateLimitStoreClient(db);
+    const limiter = (keyPrefix: string, points: number) =>
+      new RateLimiterPostgres({
+        storeClient, storeType: 'pool', tableName: RATE_LIMIT_TABLE, tableCreated: true, clearExpiredByTimeout: false,
+        keyPrefix, points, duration: 60,
+        insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration: 60 }),
+      });
+    this.address = limiter('addr', opts.perMinute);
+    this.principal = limiter('who', opts.perMinute);
+    this.strict = limiter('strict', opts.strictPerMinute);
+  }
+
+  /** Charges one point to `key` on `limiter`; throws `rate_limited` past the budget. */
+  private async consume(limiter: RateLimiterAbstract, key: string): Promise<void> {
+    try {
+      await limiter.consume(key);
+    } catch (res) {
+      if (res instanceof RateLimiterRes) throw limited(res);
+      throw res;
+    }
+  }
+
+  /** The gate for one request from `ip`; `charged` says whether the address was charged already (no credential). */
+  gate(ip: string, addressCharged: boolean): RateGate & { charged: boolean } {
+    const limits = this;
+    return {
+      charged: addressCharged,
+      async charge(principal: Principal | undefined, strict: boolean) {
+        const key = principal ? principalKey(principal) : `ip:${ip}`;
+        if (!this.charged) {
+          this.charged = true;
+          await limits.consume(principal ? limits.principal : limits.address, key);
+        }
+        if (strict) await limits.consume(limits.strict, key);
+      },
+    };
+  }
+
+  /** Charges the address for a request without a credential, or refuses it. */
+  async chargeAddress(ip: string): Promise<void> {
+    await this.consume(this.address, `ip:${ip}`);
+  }
+}
+
+/**
+ * The middleware: a request without a credential is charged to its address up front; one with a credential is charged
+ * where the credential is checked (`RateGate`, via the request info the surfaces hand the orchestrator): to its
+ * principal, or, when it fails, to the address, refused with 429 once the address is spent; if nothing checked it,
+ * the address pays once the request is answered.
+ */
+export function rateLimit(limits: RateLimits) {
+  return async (ctx: Context, next: Next) => {
+    if (UNLIMITED.has(ctx.path)) return next();
+    const ip = ctx.ip;
+    const hasCredential = Boolean(bearerOf(ctx));
+    if (!hasCredential) {
+      try {
+        await limits.chargeAddress(ip);
+      } catch (err) {
+        if (!(err instanceof ToolError)) throw err;
+        sendError(ctx, err.status, err.toBody());
+        return;
+      }
+    }
+    const gate = limits.gate(ip, !hasCredential);
+    ctx.state[RATE_GATE_STATE] = gate;
+    await next();
+    if (!gate.charged) await limits.chargeAddress(ip).catch(() => undefined);
+  };
+}

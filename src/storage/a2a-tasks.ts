@@ -1,0 +1,73 @@
+/**
+ * A2A tasks in PostgreSQL (the surface's TaskStore sits on this): rows keyed by owner and task id, so a task made on one
+ * server process is read on another and no owner reads another's. The task itself is opaque JSON here; the A2A surface
+ * bounds its size before saving, and the retention pass deletes rows a day after their last update.
+ */
+import type { Database } from './database.ts';
+
+/** How long a task stays readable after its last update. */
+export const A2A_TASK_TTL_MS = 24 * 60 * 60 * 1000;
+
+export interface A2aTaskRow {
+  id: string;
+  contextId: string;
+  state: string;
+  /** The status time, the listing order. */
+  statusAt: Date;
+  task: unknown;
+}
+
+export interface A2aTaskQuery {
+  contextId?: string | undefined;
+  state?: string | undefined;
+  statusAfter?: Date | undefined;
+  /** Tasks strictly after this `[statusAt, id]` in listing order (a page cursor). */
+  before?: readonly [Date, string] | undefined;
+  limit: number;
+}
+
+export class A2aTasks {
+  private readonly db: Database;
+  constructor(db: Database) {
+    this.db = db;
+  }
+
+  async save(owner: string, row: A2aTaskRow, now: Date): Promise<void> {
+    await this.db.execute(
+      `insert into a2a_tasks (owner, id, context_id, state, status_at, task, updated_at) values (?, ?, ?, ?, ?, ?, ?)
+       on conflict (owner, id) do update set context_id = excluded.context_id, state = excluded.state,
+         status_at = excluded.status_at, task = excluded.task, updated_at = excluded.updated_at`,
+      [owner, row.id, row.contextId, row.state, row.statusAt, JSON.stringify(row.task), now],
+    );
+  }
+
+  async load(owner: string, id: string): Promise<unknown> {
+    const [row] = await this.db.execute<{ task: string }>('select task from a2a_tasks where owner = ? and id = ?', [owner, id]);
+    return row && JSON.parse(row.task);
+  }
+
+  /** One page in listing order (newest status first), and how many match in all. */
+  async list(owner: string, q: A2aTaskQuery): Promise<{ tasks: A2aTaskRow[]; total: number }> {
+    const where = ['owner = ?'];
+    const params: unknown[] = [owner];
+    if (q.contextId) (where.push('context_id = ?'), params.push(q.contextId));
+    if (q.state) (where.push('state = ?'), params.push(q.state));
+    if (q.statusAfter) (where.push('status_at >= ?'), params.push(q.statusAfter));
+    const [count] = await this.db.execute<{ n: string }>(`select count(*) as n from a2a_tasks where ${where.join(' and ')}`, params);
+    if (q.before) (where.push('(status_at, id) < (?, ?)'), params.push(q.before[0], q.before[1]));
+    const rows = await this.db.execute<{ id: string; context_id: string; state: string; status_at: Date | string; task: string }>(
+      `select id, context_id, state, status_at, task from a2a_tasks where ${where.join(' and ')}
+       order by status_at desc, id desc limit ?`,
+      [...params, q.limit],
+    );
+    return {
+      tasks: rows.map((r) => ({ id: r.id, contextId: r.context_id, state: r.state, statusAt: new Date(r.status_at), task: JSON.parse(r.task) })),
+      total: Number(count?.n ?? 0),
+    };
+  }
+
+  /** Deletes every task of `owner` (an anonymous call's tasks, once its answer is sent). */
+  async forget(owner: string): Promise<void> {
+    await this.db.execute('delete from a2a_tasks where owner = ?', [owner]);
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * Abuse: A2A tasks live in PostgreSQL, bounded in bytes and time, owned by their principal. An anonymous flood of large
+ * messages keeps nothing in process memory; a task made on one server process is read on another; nobody else
+ * (another principal, an anonymous caller, a junk bearer) reads it; the sweeper's retention pass expires old tasks.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { pino } from 'pino';
+import { createApp, type App } from '../../src/app.ts';
+import { loadConfig } from '../../src/kernel/config.ts';
+import { pruneExpired } from '../../src/domain/purchase/retention.ts';
+import { startHarness, type Harness } from '../support/harness.ts';
+import { a2aClient, runSkill, sendParts } from '../support/a2a.ts';
+import { restClient } from '../support/rest.ts';
+
+let h: Harness;
+let second: App;
+let secondUrl: string;
+before(async () => {
+  h = await startHarness();
+  // A second server process over the same database: shares nothing with the first but PostgreSQL.
+  second = await createApp(loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATABASE_URL: h.dbUrl }), h.db, {
+    clock: h.clock,
+    log: pino({ level: 'silent' }),
+  });
+  secondUrl = await second.listen();
+});
+after(async () => {
+  await second?.close();
+  await h?.close();
+});
+
+const getTask = (url: string, id: string, token?: string) =>
+  restClient(url, token).post('/a2a/jsonrpc', { jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id } }, { 'a2a-version': '1.0' });
+
+const bigMessage = (bytes: number) => ({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'SendMessage',
+  params: {
+    message: {
+      messageId: crypto.randomUUID(),
+      role: 'ROLE_USER',
+      parts: [{ data: { skill: 'list_events', input: { merchantId: 'shop_x', pad: 'x'.repeat(bytes) } }, mediaType: 'application/json' }],
+    },
+  },
+});
+
+test('a task made on one server process is read by its principal on another, with its output', async () => {
+  const m = await h.merchant();
+  const made = await runSkill(await a2aClient(h, m.apiKey), 'list_pools', { merchantId: m.shopId });
+  assert.ok(made.ok);
+  const read = await getTask(secondUrl, made.task.id, m.apiKey);
+  assert.equal(read.body.result?.id, made.task.id, JSON.stringify(read.body));
+  assert.equal(read.body.result.status.state, 'TASK_STATE_COMPLETED');
+  assert.deepEqual(read.body.result.artifacts[0].parts[0].data, made.output);
+});
+
+test('nobody but the principal that made a task reads it: another organization, an anonymous caller, a junk bearer', async () => {
+  const a = await h.merchant();
+  const b = await h.merchant();
+  const made = await runSkill(await a2aClient(h, a.apiKey), 'list_pools', { merchantId: a.shopId });
+  for (const token of [b.apiKey, undefined, 'junk-bearer']) {
+    const res = await getTask(h.url, made.task.id, token);
+    assert.equal(res.body.error?.code, -32001, `${token}: ${JSON.stringify(res.body)}`); // TaskNotFound
+  }
+});
+
+test("an anonymous caller's task is read by no one, not even another anonymous caller", async () => {
+  const anon = await a2aClient(h);
+  const task = await sendParts(anon, [{ data: { skill: 'list_pools', input: {} } }]);
+  const res = await getTask(h.url, task.id);
+  assert.equal(res.body.error?.code, -32001, JSON.stringify(res.body));
+  const m = await h.merchant();
+  assert.equal((await getTask(secondUrl, task.id, m.apiKey)).body.error?.code, -32001);
+});
+
+test('an anonymous flood of 900 KB messages keeps nothing in process memory, and stored tasks stay small', async () => {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const api = restClient(h.url);
+  const heap = () => {
+    gc();
+    gc();
+    return process.memoryUsage().heapUsed;
+  };
+  await api.post('/a2a/jsonrpc', bigMessage(1000), { 'a2a-version': '1.0' }); // warm up
+  const before = heap();
+  const calls = 60;
+  for (let i = 0; i < calls; i++) {
+    const res = await api.post('/a2a/jsonrpc', bigMessage(900 * 1024), { 'a2a-version': '1.0' });
+    assert.equal(res.status, 200);
+    assert.ok(res.body.result?.task?.status?.state, JSON.stringify(res.body).slice(0, 300));
+  }
+  const grown = heap() - before;
+  // 60 × 900 KB kept would be over 54 MB; what remains is noise from pools and caches.
+  assert.ok(grown < 16 * 1024 * 1024, `heap grew by ${Math.round(grown / 1024 / 1024)} MB`);
+  // An authenticated caller's large message is kept, but its input is not: the stored task stays bounded in bytes.
+  const m = await h.merchant();
+  const res = await restClient(h.url, m.apiKey).post('/a2a/jsonrpc', bigMessage(900 * 1024), { 'a2a-version': '1.0' });
+  const id = res.body.result.task.id as string;
+  const [row] = await h.db.execute<{ n: number }>('select octet_length(task::text) as n from a2a_tasks where id = ?', [id]);
+  assert.ok(row && row.n < 64 * 1024, `stored ${row?.n} bytes`);
+  const read = await getTask(h.url, id, m.apiKey);
+  assert.equal(read.body.result.id, id);
+});
+
+test('the retention pass deletes tasks a day old; younger ones stay readable', async () => {
+  const m = await h.merchant();
+  const client = await a2aClient(h, m.apiKey);
+  const old = await runSkill(client, 'list_pools', { merchantId: m.shopId });
+  h.clock.advance(23 * 3600 * 1000);
+  const young = await runSkill(client, 'list_pools', { merchantId: m.shopId });
+  h.clock.advance(2 * 3600 * 1000);
+  const report = await pruneExpired(h.db, h.clock.now());
+  assert.ok(report.a2aTasks >= 1, JSON.stringify(report));
+  assert.equal((await getTask(h.url, old.task.id, m.apiKey)).body.error?.code, -32001);
+  assert.equal((await getTask(h.url, young.task.id, m.apiKey)).body.result?.id, young.task.id);
+});
