@@ -1,8 +1,8 @@
 /** reserve: turns a quote into a hold on its places, with an expiry. */
 import { z } from 'zod';
 import { AGENT_PURCHASE_ERRORS } from '../../domain/buyers/agent-purchases.ts';
-import { reservationView } from '../../domain/purchase/purchase-view.ts';
-import { reserveFromQuote } from '../../domain/purchase/reservations.ts';
+import { loadPurchaseView, reservationView } from '../../domain/purchase/purchase-view.ts';
+import { holdQuote } from '../../domain/purchase/reservations.ts';
 import { RESTRICTION_ERRORS } from '../../domain/catalog/restrictions.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { PurchaseOut } from './schemas.ts';
@@ -28,11 +28,13 @@ export const reserve = defineTool({
   ],
   auth: { principals: ['api_key', 'buyer', 'agent'], scopes: ['merchant:write'] },
   http: { method: 'POST', path: '/v1/ticketing/reservations', status: 201 },
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   idempotency: 'required',
   async handler({ quoteId }, ctx) {
-    const reservation = await reserveFromQuote(ctx, quoteId);
-    // A new hold has no payment or order yet: its view is the reservation alone.
-    return { reservation: reservationView(reservation, null) };
+    const { reservation, created } = await holdQuote(ctx, quoteId);
+    // A new hold has no payment or order yet: its view is the reservation alone. Reserving the same quote again
+    // (natural idempotency) returns the same hold as it is now, with its latest payment and order.
+    if (created) return { reservation: reservationView(reservation, null) };
+    return loadPurchaseView(ctx.em, reservation);
   },
 });
