@@ -1,6 +1,8 @@
 /** The MCP projection of the tool registry: one low-level MCP `Server` whose tools are exactly the orchestrator's tools. */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema, ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, ListToolsRequestSchema, McpError,
+} from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { ACP_JSONRPC_ERROR_CODE, toAcpError } from '../acp/errors.ts';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -9,17 +11,13 @@ import { ToolError, type ErrorBody } from '../../kernel/errors.ts';
 import type { InvokeResult, Orchestrator } from '../../orchestrator/invoke.ts';
 import { toolOutputSchema } from '../../orchestrator/json-schema.ts';
 import { protocolInputSchema, type SurfaceMechanisms } from '../../orchestrator/surface-keys.ts';
+import { BUY_TICKETS, buyTicketsPrompt, INSTRUCTIONS } from './guide.ts';
 import type { AnyTool } from '../../orchestrator/tool.ts';
 
 /** The `_meta` key a `tools/call` request carries its idempotency key under (the MCP form of the Idempotency-Key header). */
 export const IDEMPOTENCY_META_KEY = 'tessera/idempotencyKey';
 /** The `_meta` key set to `true` on a result that replays a stored outcome (the MCP form of Idempotent-Replayed). */
 export const REPLAYED_META_KEY = 'tessera/idempotentReplayed';
-
-const INSTRUCTIONS =
-  'Tessera sells live-event tickets. Every tool answers structured JSON; a failed call is an error result whose first ' +
-  `text block is "<code>: <message>". To make a mutating call safe to retry, put a key in params._meta["${IDEMPOTENCY_META_KEY}"] ` +
-  '(required by some tools; a retry with the same key and arguments returns the stored outcome).';
 
 /** The MCP tool listing entry of one tool: the same JSON Schemas OpenAPI and A2A use. */
 export function mcpTool(tool: AnyTool): Tool {
@@ -87,11 +85,25 @@ export function createMcpServer(
   requestInfo: RequestInfo,
   transport: McpTransportKind = 'http',
 ): Server {
-  const server = new Server({ name: 'tessera', version: '1.0.0' }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const server = new Server({ name: 'tessera', version: '1.0.0' }, { capabilities: { tools: {}, prompts: {} }, instructions: INSTRUCTIONS });
   const mechanisms = mechanismsOf(transport);
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: (await orchestrator.toolsFor(credential)).tools.map(listingOf),
   }));
+  // The buying prompt is offered to callers that may quote (like the tools, what is listed can be used).
+  const mayBuy = async () => (await orchestrator.toolsFor(credential)).tools.some((t) => t.name === 'quote');
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: (await mayBuy()) ? [BUY_TICKETS] : [] }));
+  server.setRequestHandler(GetPromptRequestSchema, async (req) => {
+    if (req.params.name !== BUY_TICKETS.name || !(await mayBuy())) {
+      throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${req.params.name}. prompts/list names the prompts you may use.`);
+    }
+    try {
+      return buyTicketsPrompt(req.params.arguments);
+    } catch (err) {
+      if (err instanceof ToolError) throw new McpError(ErrorCode.InvalidParams, `${err.code}: ${err.message}`);
+      throw err;
+    }
+  });
   server.setRequestHandler(LooseCallToolRequest, async (raw): Promise<CallToolResult> => {
     const req = CallToolRequestSchema.parse(raw);
     if (!orchestrator.get(req.params.name)) {

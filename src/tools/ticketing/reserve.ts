@@ -12,10 +12,10 @@ export const reserve = defineTool({
   title: 'Reserve places',
   area: 'ticketing',
   description:
-    'Holds the places of a quote at the quoted price until `reservation.expiresAt` (the shop’s hold time). A quote ' +
-    'can be reserved once (`quote_already_used`) and only before it expires (`quote_expired`); the sale window and ' +
-    'other restrictions are checked again. Fails with `sold_out` (details.available) when the places are gone. ' +
-    'Requires an Idempotency-Key: retrying with the same key returns the same reservation. Next: `confirm`.',
+    'Holds the places of a quote at the quoted price until `reservation.expiresAt` (the shop’s hold time). Safe to ' +
+    'retry: reserving the same quote again returns the same reservation. `quote_already_used`: someone else reserved ' +
+    'it; `quote_expired`: quote again. The sale window and other restrictions are checked again; `sold_out` ' +
+    '(details.available): the places are gone. REST requires an Idempotency-Key. Next: `confirm` with reservation.id.',
   input: z.strictObject({ quoteId: z.string().min(1).describe('The quote (quo_…) from `quote`.') }),
   output: PurchaseOut,
   errors: [
