@@ -1,7 +1,8 @@
 /**
  * Reserve throughput and latency over HTTP on one hot pool, beside the raw ceiling measured in the same
  * run: the same conditional update plus hold insert issued straight to the same PostgreSQL.
- * Usage: npm run bench [-- --levels 1,8,32,64 --requests 600]
+ * Then one tool call over REST, MCP and A2A against the same server (bench/surfaces.ts), as ratios to REST.
+ * Usage: npm run bench [-- --levels 1,8,32,64 --requests 600 --surface-calls 500]
  */
 import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
@@ -15,10 +16,12 @@ import { startEmbeddedPostgres } from '../src/storage/embedded-postgres.ts';
 import { newId } from '../src/storage/ids.ts';
 import { restClient } from '../test/support/rest.ts';
 import { startServerProcess } from '../test/support/server-process.ts';
+import { benchSurfaces } from './surfaces.ts';
 
-const { values } = parseArgs({ options: { levels: { type: 'string' }, requests: { type: 'string' } } });
+const { values } = parseArgs({ options: { levels: { type: 'string' }, requests: { type: 'string' }, 'surface-calls': { type: 'string' } } });
 const LEVELS = (values.levels ?? '1,8,32,64').split(',').map(Number);
 const REQUESTS = Number(values.requests ?? 600);
+const SURFACE_CALLS = Number(values['surface-calls'] ?? 500);
 
 interface Run {
   throughput: number;
@@ -149,6 +152,7 @@ async function main(): Promise<void> {
     const oversold = Number(inv.available_count) < 0 || sum !== Number(inv.capacity);
     console.log(`oversell check: capacity ${inv.capacity}, available ${inv.available_count}, held ${inv.held}, sold ${inv.sold} → ${oversold ? 'BROKEN' : 'intact'}`);
     if (oversold) process.exitCode = 1;
+    await benchSurfaces(app.url, merchant.apiKey, merchant.shopId, SURFACE_CALLS);
   } finally {
     await raw.end();
     await app.stop();
