@@ -7,7 +7,8 @@
  *  3. overload: ten times the clients, with admission control on and off;
  *  4. one, two and four server processes on the one database.
  * It ends by checking `availableCount + held + sold = capacity` for every pool it used.
- * Usage: npm run bench [-- --levels 1,8,32,64 --requests 400 --reps 3 --seconds 4]
+ *  5. one tool call over REST, MCP (one session) and A2A against the same server (bench/surfaces.ts), as ratios to REST.
+ * Usage: npm run bench [-- --levels 1,8,32,64 --requests 400 --reps 3 --seconds 4 --surface-calls 500]
  */
 import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
@@ -21,14 +22,16 @@ import { startEmbeddedPostgres } from '../src/storage/embedded-postgres.ts';
 import { newId } from '../src/storage/ids.ts';
 import { restClient } from '../test/support/rest.ts';
 import { startServerProcess, type ServerProcess } from '../test/support/server-process.ts';
+import { benchSurfaces } from './surfaces.ts';
 
 const { values } = parseArgs({
-  options: { levels: { type: 'string' }, requests: { type: 'string' }, reps: { type: 'string' }, seconds: { type: 'string' }, quick: { type: 'boolean' } },
+  options: { levels: { type: 'string' }, requests: { type: 'string' }, reps: { type: 'string' }, seconds: { type: 'string' }, quick: { type: 'boolean' }, 'surface-calls': { type: 'string' } },
 });
 const LEVELS = (values.levels ?? '1,8,32,64').split(',').map(Number);
 const REQUESTS = Number(values.requests ?? 400);
 const REPS = Number(values.reps ?? 3);
 const SECONDS = Number(values.seconds ?? 4);
+const SURFACE_CALLS = Number(values['surface-calls'] ?? 500);
 
 interface Run {
   throughput: number;
@@ -283,6 +286,9 @@ async function main(): Promise<void> {
       console.log(`  ${poolId}: capacity ${inv.capacity}, available ${inv.available_count}, held ${inv.held}, sold ${inv.sold} → ${ok ? 'intact' : 'BROKEN'}`);
     }
     if (broken) process.exitCode = 1;
+
+    // 5. The same tool call over REST, MCP and A2A against the first server.
+    await benchSurfaces(servers[0]!.url, merchant.apiKey, merchant.shopId, SURFACE_CALLS);
     console.log(`\nload average (1 min) at start ${load0.toFixed(1)}, at end ${loadavg()[0]!.toFixed(1)}; ${((performance.now() - began) / 1000).toFixed(0)} s in all`);
   } finally {
     await raw.end();

@@ -45,7 +45,7 @@ export async function runMcpStdio(opts: McpStdioOptions): Promise<void> {
   try {
     const app = await createApp(config, connected.db, { log });
     if (!token) log.warn('no credential (TESSERA_TOKEN or --token): tools can be listed, but calls answer unauthenticated');
-    const server = createMcpServer(app.orchestrator, token, { surface: 'mcp' });
+    const server = createMcpServer(app.orchestrator, token, { surface: 'mcp' }, 'stdio');
     const transport = new StdioServerTransport();
     const drained = trackInFlight(transport);
     let stop = () => {};

@@ -3,11 +3,16 @@ import { ToolError } from '../kernel/errors.ts';
 import type { Principal } from '../kernel/principal.ts';
 import type { AnyTool } from './tool.ts';
 
-/** Throws `unauthenticated`, `forbidden` or `insufficient_scope`; returns when the call may proceed. */
-export function authorize(tool: AnyTool, principal: Principal): void {
+/**
+ * Throws `unauthenticated`, `forbidden` or `insufficient_scope`; returns when the call may proceed. `credentialHint`
+ * names how a credential is presented on the caller's surface ("an Authorization: Bearer header").
+ */
+export function authorize(tool: AnyTool, principal: Principal, credentialHint?: string): void {
   const auth = tool.auth;
   if (auth.public) return;
-  if (principal.kind === 'anonymous') throw new ToolError('unauthenticated');
+  if (principal.kind === 'anonymous') {
+    throw new ToolError('unauthenticated', credentialHint ? `A valid credential is required: send ${credentialHint}.` : undefined);
+  }
   if (!auth.principals.includes(principal.kind)) {
     throw new ToolError('forbidden', `A ${principal.kind.replace('_', ' ')} credential may not call ${tool.name}.`);
   }
@@ -27,5 +32,15 @@ export function authorize(tool: AnyTool, principal: Principal): void {
     throw new ToolError('forbidden', 'A bounded buyer session cannot create or widen spending authority.', {
       sessionMode: principal.mode,
     });
+  }
+}
+
+/** Whether the principal may call the tool: the same decision as `authorize`, for listing what a caller may call. */
+export function mayCall(tool: AnyTool, principal: Principal): boolean {
+  try {
+    authorize(tool, principal);
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -4,7 +4,7 @@
  */
 import type { Logger } from 'pino';
 import { ap2Refusal, isAp2Payload } from '../domain/ap2/refusal.ts';
-import { authorize } from './authorize.ts';
+import { authorize, mayCall } from './authorize.ts';
 import { canonicalJson, sha256Hex } from '../kernel/canonical-json.ts';
 import type { RequestInfo, Services, ToolContext } from '../domain/context.ts';
 import { describeError, ToolError, type ErrorBody } from '../kernel/errors.ts';
@@ -12,6 +12,7 @@ import { IdempotencyStore } from '../storage/idempotency-store.ts';
 import { principalKey, type Principal } from '../kernel/principal.ts';
 import { successStatus, type AnyTool } from './tool.ts';
 import { parseInput } from './validate.ts';
+import { REST_MECHANISMS, splitIdempotencyArgument, type SurfaceMechanisms } from './surface-keys.ts';
 
 export interface InvokeRequest {
   tool: string;
@@ -20,6 +21,8 @@ export interface InvokeRequest {
   credential?: string | undefined;
   idempotencyKey?: string | undefined;
   request: RequestInfo;
+  /** How this surface carries keys and credentials (default: REST's); refusals name them. */
+  mechanisms?: SurfaceMechanisms;
 }
 
 export type InvokeResult =
@@ -57,6 +60,15 @@ export class Orchestrator {
     return this.byName.get(name);
   }
 
+  /**
+   * The tools the holder of `credential` may call, decided by the same `auth` declarations `invoke` enforces; without
+   * a credential, or with one that does not authenticate, the public tools only. Surfaces list exactly these.
+   */
+  async toolsFor(credential: string | undefined): Promise<{ principal: Principal; tools: AnyTool[] }> {
+    const principal = await this.authenticate(credential).catch((): Principal => ({ kind: 'anonymous' }));
+    return { principal, tools: this.tools.filter((t) => mayCall(t, principal)) };
+  }
+
   /** Runs one tool call; never throws: every outcome is a result with a status. */
   async invoke(req: InvokeRequest): Promise<InvokeResult> {
     const tool = this.byName.get(req.tool);
@@ -71,6 +83,7 @@ export class Orchestrator {
     }
     let claimed: { scope: string; key: string } | undefined;
     let admitted: (() => void) | undefined;
+    const mech = req.mechanisms ?? REST_MECHANISMS;
     try {
       // Load shedding comes first, so a refusal costs no lookup, no claim and no transaction.
       admitted = tool.admit?.(this.services);
@@ -84,18 +97,21 @@ export class Orchestrator {
         throw err;
       });
       if (!failed) await req.request.rate?.charge(principal.kind === 'anonymous' ? undefined : principal, strict);
-      authorize(tool, principal);
-      const input = parseInput(tool.input, req.input);
+      authorize(tool, principal, mech.credential);
+      const given = mech.keyArgument ? splitIdempotencyArgument(tool, req.input, req.idempotencyKey) : { input: req.input, key: req.idempotencyKey };
+      const input = parseInput(tool.input, given.input);
       const mode = tool.idempotency ?? 'none';
-      const custom = mode === 'none' ? undefined : tool.idempotencyRequest?.(input, req.idempotencyKey);
-      const key = mode === 'none' ? undefined : custom ? custom.key : req.idempotencyKey;
-      if (mode === 'required' && !key) throw new ToolError('missing_idempotency_key');
+      const custom = mode === 'none' ? undefined : tool.idempotencyRequest?.(input, given.key);
+      const key = mode === 'none' ? undefined : custom ? custom.key : given.key;
+      if (mode === 'required' && !key && (custom || !mech.keyOptional)) {
+        throw new ToolError('missing_idempotency_key', `This operation requires ${mech.idempotencyKey}.`);
+      }
       if (key !== undefined && (key.length < 1 || key.length > 255 || key.includes('\u0000'))) {
-        throw new ToolError('invalid_input', 'The Idempotency-Key must be 1 to 255 characters (no NUL).');
+        throw new ToolError('invalid_input', `The idempotency key (${mech.idempotencyKey}) must be 1 to 255 characters (no NUL).`);
       }
       if (key) {
         const scope = custom ? `${principalKey(principal)} ${custom.endpoint}` : principalKey(principal);
-        const hash = sha256Hex(canonicalJson(custom ? { body: custom.body } : { tool: tool.name, input: req.input ?? {} }));
+        const hash = sha256Hex(canonicalJson(custom ? { body: custom.body } : { tool: tool.name, input: given.input ?? {} }));
         const claim = await this.idempotency.claim(scope, key, hash, this.services.clock.now());
         if (claim.kind === 'replay') return this.replay(tool, principal, claim.response);
         claimed = { scope, key };

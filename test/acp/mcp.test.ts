@@ -43,7 +43,7 @@ const meta = (extra: Record<string, unknown> = {}) => ({ api_version: ACP_VERSIO
 for (const [surface, connect] of Object.entries(MCP_SURFACES)) {
   describe(surface, () => {
     test('the binding’s tools are listed with meta / id / payload arguments', async () => {
-      const client = await connect(h);
+      const client = await connect(h, (await h.merchant()).apiKey);
       clients.push(client);
       const { tools } = await client.listTools();
       for (const [name, props] of Object.entries(BINDING)) {

@@ -1,9 +1,10 @@
 /** The A2A projection: the agent card generated from the registry, and tool calls over JSON-RPC through the SDK client. */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AgentCard } from '@a2a-js/sdk';
+import { AgentCard, Message } from '@a2a-js/sdk';
 import { toolInputSchema, toolOutputSchema } from '../../src/orchestrator/json-schema.ts';
 import { SKILL_SCHEMAS_EXTENSION } from '../../src/protocols/a2a/agent-card.ts';
+import { protocolInputSchema, takesIdempotencyArgument } from '../../src/orchestrator/surface-keys.ts';
 import { a2aClient, outcomeOf, runSkill, sendParts } from '../support/a2a.ts';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { restClient } from '../support/rest.ts';
@@ -17,7 +18,7 @@ after(async () => {
   await h?.close();
 });
 
-test('the agent card is served with one skill per tool, the same input schemas and a bearer scheme', async () => {
+test('the public agent card lists the public and agent skills, with their input schemas, a bearer scheme and an extended card', async () => {
   const res = await restClient(h.url).get('/.well-known/agent-card.json');
   assert.equal(res.status, 200);
   const card = res.body;
@@ -25,28 +26,49 @@ test('the agent card is served with one skill per tool, the same input schemas a
   assert.deepEqual(card.supportedInterfaces, [{ url: `${h.url}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }]);
   assert.equal(card.capabilities.streaming, false);
   assert.equal(card.capabilities.pushNotifications, false);
+  assert.equal(card.capabilities.extendedAgentCard, true);
   assert.deepEqual(card.securitySchemes.bearer, {
     httpAuthSecurityScheme: { scheme: 'Bearer', bearerFormat: 'JWT', description: card.securitySchemes.bearer.httpAuthSecurityScheme.description },
   });
   assert.deepEqual(card.securityRequirements, [{ schemes: { bearer: {} } }]);
   assert.deepEqual(card.defaultInputModes, ['application/json']);
-  const tools = h.app.orchestrator.tools;
+  const tools = h.app.orchestrator.tools.filter((t) => t.auth.public || t.auth.principals.includes('agent'));
   assert.deepEqual(card.skills.map((s: any) => s.id), tools.map((t) => t.name));
-  const schemas = card.capabilities.extensions.find((e: any) => e.uri === SKILL_SCHEMAS_EXTENSION).params.skills;
+  const size = Buffer.byteLength(JSON.stringify(card));
+  assert.ok(size <= 30 * 1024, `public card is ${size} bytes`);
+  // The JSON Schemas are on the extended card only (an agent's, here), which keeps the public card small.
+  assert.deepEqual(card.capabilities.extensions ?? [], []);
+  assert.ok(['reserve', 'confirm', 'quote', 'purchase_initiate', 'get_event'].every((id) => card.skills.some((s: any) => s.id === id)));
+  const m = await h.merchant();
+  const extended = AgentCard.toJSON(await (await a2aClient(h, m.apiKey)).getAgentCard()) as any;
+  const schemas = extended.capabilities.extensions.find((e: any) => e.uri === SKILL_SCHEMAS_EXTENSION).params.skills;
   for (const tool of tools) {
     const skill = card.skills.find((s: any) => s.id === tool.name);
     assert.equal(skill.name, tool.title);
     assert.ok(skill.description.startsWith(tool.description), tool.name);
     assert.deepEqual(skill.tags, [tool.area]);
-    assert.deepEqual(schemas[tool.name].inputSchema, toolInputSchema(tool), tool.name);
-    assert.deepEqual(schemas[tool.name].outputSchema, toolOutputSchema(tool), tool.name);
+    if (schemas[tool.name]) {
+      assert.deepEqual(schemas[tool.name].inputSchema, protocolInputSchema(tool), tool.name);
+      assert.deepEqual(schemas[tool.name].outputSchema, toolOutputSchema(tool), tool.name);
+    }
     const example = JSON.parse(skill.examples[0]);
+    if (takesIdempotencyArgument(tool)) assert.match(skill.description, /idempotencyKey\?: string/);
     assert.equal(example.skill, tool.name);
     assert.deepEqual(Object.keys(example.input), toolInputSchema(tool).required ?? [], tool.name);
   }
-  // The SDK client resolves the same card, schemes and schemas from the well-known URL.
-  const resolved = await (await a2aClient(h)).getAgentCard();
-  assert.deepEqual(AgentCard.toJSON(resolved), card);
+  // The SDK client then asks for the extended card, which for a caller without a credential lists the public skills.
+  const resolved = AgentCard.toJSON(await (await a2aClient(h)).getAgentCard()) as any;
+  assert.deepEqual(resolved.skills.map((s: any) => s.id), h.app.orchestrator.tools.filter((t) => t.auth.public).map((t) => t.name));
+  assert.deepEqual(resolved.securitySchemes, card.securitySchemes);
+});
+
+test('the authenticated extended card lists the skills of the caller', async () => {
+  const m = await h.merchant(['merchant:read']);
+  // The SDK client fetches the extended card (GetExtendedAgentCard) because the public card announces one.
+  const extended = await (await a2aClient(h, m.apiKey)).getAgentCard();
+  const ids = extended.skills.map((s: { id: string }) => s.id);
+  assert.ok(ids.includes('list_pools') && ids.includes('get_event'));
+  assert.ok(!ids.includes('create_tier') && !ids.includes('reserve') && !ids.includes('create_checkout_session'), ids.join());
 });
 
 test('list_pools returns the shop pools as a completed task with a data artifact', async () => {
@@ -119,12 +141,36 @@ test('a bad credential ends auth-required with unauthenticated', async () => {
   assert.deepEqual([r.state, r.code], ['TASK_STATE_AUTH_REQUIRED', 'unauthenticated']);
 });
 
-test('a message without a data part ends input-required, saying what to send', async () => {
+test('a text-only message gets a reply explaining how to call a skill, naming the caller\'s skills', async () => {
   const m = await h.merchant();
-  const r = outcomeOf(await sendParts(await a2aClient(h, m.apiKey), [{ text: 'list my pools please' }]));
+  const client = await a2aClient(h, m.apiKey);
+  const message = Message.fromJSON({ messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'list my pools please' }] });
+  const reply = await client.sendMessage({ tenant: '', configuration: undefined, metadata: undefined, message });
+  assert.ok(!('status' in reply), 'a message, not a task');
+  const text = reply.parts.find((p) => p.content?.$case === 'text')?.content;
+  const data = reply.parts.find((p) => p.content?.$case === 'data')?.content;
+  assert.ok(text?.$case === 'text' && data?.$case === 'data');
+  assert.match(text.value, /data part \{"skill": "<skill id>", "input"/);
+  assert.match(text.value, /quote → reserve → confirm/);
+  const skills = (data.value as any).skills as string[];
+  assert.ok(skills.includes('list_pools') && skills.includes('reserve') && !skills.includes('create_api_key'));
+  assert.equal((data.value as any).example.skill, 'quote');
+});
+
+test('a message whose data part is not an object ends input-required, saying what to send', async () => {
+  const m = await h.merchant();
+  const r = outcomeOf(await sendParts(await a2aClient(h, m.apiKey), [{ data: ['list_pools'] }]));
   assert.ok(!r.ok);
   assert.deepEqual([r.state, r.code, r.error.details], ['TASK_STATE_INPUT_REQUIRED', 'invalid_input', { field: 'parts' }]);
-  assert.match(r.message, /no data part.*"skill"/);
+  assert.match(r.message, /must be a JSON object.*"skill"/);
+});
+
+test('malformed JSON is JSON-RPC -32700 Parse error', async () => {
+  const res = await fetch(`${h.url}/a2a/jsonrpc`, {
+    method: 'POST', headers: { 'content-type': 'application/json', 'a2a-version': '1.0' }, body: '{"jsonrpc":"2.0","id":1,"method":',
+  });
+  const body = (await res.json()) as any;
+  assert.deepEqual([body.id, body.error.code], [null, -32700]);
 });
 
 test('an unknown skill or envelope field ends input-required', async () => {

@@ -73,7 +73,7 @@ test('the inspector CLI lists tools and calls list_pools over stdio', async () =
   const listed = resultOf(await inspector([...t.env, '--format', 'json', '--method', 'tools/list', ...t.command]));
   assert.deepEqual(
     listed.tools.map((x: { name: string }) => x.name),
-    h.app.orchestrator.tools.map((x) => x.name),
+    (await h.app.orchestrator.toolsFor(m.apiKey)).tools.map((x) => x.name),
   );
   const args = JSON.stringify({ merchantId: m.shopId });
   const called = resultOf(
@@ -87,7 +87,7 @@ test('the inspector CLI calls list_pools over Streamable HTTP with a bearer head
   const target = ['--transport', 'http', '--server-url', `${h.url}/mcp`, '--stored-auth-only', '--format', 'json'];
   const auth = ['--header', `Authorization: Bearer ${m.apiKey}`];
   const listed = resultOf(await inspector([...target, '--method', 'tools/list', ...auth]));
-  assert.equal(listed.tools.length, h.app.orchestrator.tools.length);
+  assert.equal(listed.tools.length, (await h.app.orchestrator.toolsFor(m.apiKey)).tools.length);
   const args = JSON.stringify({ merchantId: m.shopId });
   const called = resultOf(await inspector([...target, '--method', 'tools/call', '--tool-name', 'list_pools', '--tool-args-json', args, ...auth]));
   assert.equal(called.structuredContent.pools[0].availableCount, 12);
@@ -96,10 +96,37 @@ test('the inspector CLI calls list_pools over Streamable HTTP with a bearer head
 test('the inspector CLI exits 5 on an error result and shows the code', async () => {
   const reader = await h.merchant(['merchant:read']);
   const target = ['--transport', 'http', '--server-url', `${h.url}/mcp`, '--stored-auth-only', '--format', 'json'];
-  const args = JSON.stringify({ merchantId: reader.shopId, capacity: 3 });
-  const run = await inspector([...target, '--method', 'tools/call', '--tool-name', 'create_pool', '--tool-args-json', args, '--header', `Authorization: Bearer ${reader.apiKey}`]);
+  // Another organization's shop: the tool is listed for this key (so the inspector calls it), the call is refused.
+  const args = JSON.stringify({ merchantId: m.shopId });
+  const run = await inspector([...target, '--method', 'tools/call', '--tool-name', 'list_pools', '--tool-args-json', args, '--header', `Authorization: Bearer ${reader.apiKey}`]);
   assert.equal(run.code, 5, run.stderr);
   const result = JSON.parse(run.stdout.trim()).result;
   assert.equal(result.isError, true);
-  assert.match(result.content[0].text, /^insufficient_scope: /);
+  assert.match(result.content[0].text, /^not_found: /);
+});
+
+test('the inspector CLI, passing tool arguments only, buys: quote → reserve → confirm, each replayed, one hold and one charge', async () => {
+  const api = restClient(h.url, m.apiKey);
+  const event = await api.post('/v1/integration/events', { merchantId: m.shopId, title: 'Gig', startsAt: '2031-05-01T19:00:00Z' });
+  const pool = await api.post('/v1/integration/pools', { merchantId: m.shopId, eventId: event.body.id, capacity: 3 });
+  const tier = await api.post('/v1/integration/tiers', { eventId: event.body.id, poolId: pool.body.id, name: 'Floor', priceMinor: 2500 });
+  assert.equal(tier.status, 201, JSON.stringify(tier.body));
+  const target = ['--transport', 'http', '--server-url', `${h.url}/mcp`, '--stored-auth-only', '--format', 'json'];
+  const auth = ['--header', `Authorization: Bearer ${m.apiKey}`];
+  const call = async (tool: string, args: unknown) =>
+    resultOf(await inspector([...target, '--method', 'tools/call', '--tool-name', tool, '--tool-args-json', JSON.stringify(args), ...auth])).structuredContent;
+  const quote = await call('quote', { tierId: tier.body.id, quantity: 2 });
+  const held = await call('reserve', { quoteId: quote.quoteId });
+  const heldAgain = await call('reserve', { quoteId: quote.quoteId });
+  assert.equal(heldAgain.reservation.id, held.reservation.id);
+  const paid = await call('confirm', { id: held.reservation.id, paymentMethod: 'pm_sandbox_visa' });
+  const paidAgain = await call('confirm', { id: held.reservation.id, paymentMethod: 'pm_sandbox_visa' });
+  assert.deepEqual([paid.reservation.state, paidAgain.order.id, paidAgain.payment.id], ['completed', paid.order.id, paid.payment.id]);
+  const [counts] = await h.db.execute<{ holds: number; payments: number; charges: number }>(
+    `select (select count(*)::int from reservations where pool_id = ?) as holds,
+            (select count(*)::int from payments where reservation_id = ?) as payments,
+            (select count(*)::int from sandbox_charges c join payments p on p.id = c.payment_reference where p.reservation_id = ?) as charges`,
+    [pool.body.id, held.reservation.id, held.reservation.id],
+  );
+  assert.deepEqual(counts, { holds: 1, payments: 1, charges: 1 });
 });

@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { toolInputSchema, toolOutputSchema } from '../../src/orchestrator/json-schema.ts';
+import { takesIdempotencyArgument } from '../../src/orchestrator/surface-keys.ts';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { callTool, MCP_SURFACES } from '../support/mcp.ts';
 import { assertCreateTierWithRestrictions } from '../support/surfaces.ts';
@@ -25,18 +26,28 @@ for (const [surface, connect] of Object.entries(MCP_SURFACES)) {
       return client;
     };
 
-    test('tools/list offers every tool with the registry schemas and annotations', async () => {
-      const client = await open();
-      const { tools } = await client.listTools();
-      assert.deepEqual(tools.map((t) => t.name), h.app.orchestrator.tools.map((t) => t.name));
-      for (const tool of h.app.orchestrator.tools) {
-        const listed = tools.find((t) => t.name === tool.name)!;
-        assert.deepEqual(listed.inputSchema, toolInputSchema(tool), tool.name);
+    test('tools/list offers the tools the caller may call, with the registry schemas and annotations', async () => {
+      const m = await h.merchant();
+      const { tools } = await (await open(m.apiKey)).listTools();
+      const callable = h.app.orchestrator.tools.filter((t) => t.auth.public || (!t.auth.public && t.auth.principals.includes('api_key')));
+      assert.ok(tools.length > 10 && tools.length < h.app.orchestrator.tools.length, String(tools.length));
+      for (const listed of tools) {
+        const tool = h.app.orchestrator.get(listed.name)!;
+        assert.ok(callable.includes(tool), tool.name);
+        const own = toolInputSchema(tool) as { properties: Record<string, unknown>; required?: string[] };
+        // Tools that honour an idempotency key also take it as an optional `idempotencyKey` argument.
+        const expected = takesIdempotencyArgument(tool)
+          ? { ...own, properties: { ...own.properties, idempotencyKey: (listed.inputSchema.properties as any).idempotencyKey } }
+          : own;
+        assert.deepEqual(listed.inputSchema, expected, tool.name);
+        if (takesIdempotencyArgument(tool)) assert.equal((listed.inputSchema.properties as any).idempotencyKey.type, 'string');
+        assert.ok(!(listed.inputSchema.required ?? []).includes('idempotencyKey'));
         assert.deepEqual(listed.outputSchema, toolOutputSchema(tool), tool.name);
         assert.equal(listed.title, tool.title);
         assert.equal(listed.description, tool.description);
         assert.deepEqual(listed.annotations, { title: tool.title, ...tool.annotations });
       }
+      assert.ok(tools.some((t) => t.name === 'reserve') && !tools.some((t) => t.name === 'create_api_key'));
     });
 
     test('list_pools returns the shop pools with live availability', async () => {
@@ -88,10 +99,13 @@ for (const [surface, connect] of Object.entries(MCP_SURFACES)) {
       assert.equal(!r.ok && r.code, 'unauthenticated');
     });
 
-    test('an unknown tool is an error result with not_found', async () => {
+    test('an unknown tool is JSON-RPC -32602 Invalid params', async () => {
       const m = await h.merchant();
-      const r = await callTool(await open(m.apiKey), 'no_such_tool', {});
-      assert.equal(!r.ok && r.code, 'not_found');
+      await assert.rejects(callTool(await open(m.apiKey), 'no_such_tool', {}), (err: any) => {
+        assert.equal(err.code, -32602);
+        assert.match(err.message, /Unknown tool: no_such_tool/);
+        return true;
+      });
     });
 
     test('an idempotency key in _meta replays the stored outcome', async () => {

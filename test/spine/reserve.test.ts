@@ -27,7 +27,7 @@ test('reserve holds the quoted places at the quoted price until the shop hold ti
   assert.equal(pools.pools[0].availableCount, 3);
 });
 
-test('a quote is single use: another key gets quote_already_used, the same key replays', async () => {
+test('a quote is held once: the same key replays, a new key by the same caller gets the same hold, another organization not_found', async () => {
   const s = await shopWithTier(h);
   const q = must(await s.api.post('/v1/ticketing/quotes', { tierId: s.tierId, quantity: 1 }), 201);
   const k = key();
@@ -36,9 +36,14 @@ test('a quote is single use: another key gets quote_already_used, the same key r
   assert.equal(replay.status, 201);
   assert.equal(replay.headers.get('idempotent-replayed'), 'true');
   assert.deepEqual(replay.body, first);
+  // Natural idempotency: the same caller reserving the same quote again gets the same reservation, not a second hold.
   const again = await s.api.post('/v1/ticketing/reservations', { quoteId: q.quoteId }, key());
-  assert.equal(again.status, 409);
-  assert.equal(again.body.code, 'quote_already_used');
+  assert.equal(again.status, 201);
+  assert.equal(again.headers.get('idempotent-replayed'), null);
+  assert.deepEqual(again.body.reservation, first.reservation);
+  const other = await shopWithTier(h);
+  const foreign = await other.api.post('/v1/ticketing/reservations', { quoteId: q.quoteId }, key());
+  assert.deepEqual([foreign.status, foreign.body.code], [404, 'not_found']);
   const c = await assertInvariant(h.db, s.poolId);
   assert.equal(c.held, 1);
 });

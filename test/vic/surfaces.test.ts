@@ -28,12 +28,17 @@ for (const surface of SURFACES) {
       const forged = signedMandate(v, s.shopId, {}, makeKey('EdDSA', v.key.kid));
       const bad = await conn.call('purchase_initiate', { reservationId: reservation.id, mandate: { payload: forged.payload, signature: forged.signature } }, { idempotencyKey: randomUUID() });
       assert.equal(!bad.ok && bad.code, 'mandate_signature_invalid', JSON.stringify(bad));
-      const noKey = await conn.call('purchase_initiate', { reservationId: reservation.id, mandate: { payload: m.payload, signature: m.signature } });
-      assert.equal(!noKey.ok && noKey.code, 'missing_idempotency_key');
       assert.equal(await count(v.h.db, 'from payments where reservation_id = ?', [reservation.id]), 0);
       assert.deepEqual(await assertInvariant(v.h.db, s.poolId), before);
+      const args = { reservationId: reservation.id, mandate: { payload: m.payload, signature: m.signature } };
+      if (surface.name === 'rest') {
+        const noKey = await conn.call('purchase_initiate', args);
+        assert.equal(!noKey.ok && noKey.code, 'missing_idempotency_key');
+        assert.match(!noKey.ok ? noKey.message : '', /Idempotency-Key header/);
+      }
 
-      const paid = await conn.call('purchase_initiate', { reservationId: reservation.id, mandate: { payload: m.payload, signature: m.signature } }, { idempotencyKey: randomUUID() });
+      // Over MCP and A2A the key is optional (natural idempotency); REST requires its header.
+      const paid = await conn.call('purchase_initiate', args, surface.name === 'rest' ? { idempotencyKey: randomUUID() } : {});
       assert.ok(paid.ok, JSON.stringify(paid));
       assert.equal(paid.output.reservation.state, 'completed');
       assert.equal(paid.output.order.tickets.length, 2);
@@ -41,6 +46,11 @@ for (const surface of SURFACES) {
       assert.equal(await spentRows(v.h, m), 1);
       const c = await assertInvariant(v.h.db, s.poolId);
       assert.deepEqual([c.held, c.sold], [0, 2]);
+      // The same purchase again (a lost response, retried without a key) returns that purchase; nothing is charged twice.
+      const retried = await conn.call('purchase_initiate', args, surface.name === 'rest' ? { idempotencyKey: randomUUID() } : {});
+      assert.ok(retried.ok, JSON.stringify(retried));
+      assert.deepEqual([retried.output.order.id, retried.output.mandate.spentPeriod], [paid.output.order.id, null]);
+      assert.equal(await count(v.h.db, 'from payments where reservation_id = ?', [reservation.id]), 1);
 
       const { reservation: next } = await reserveOne(s.api, s.tierId, 1);
       const replay = await conn.call('purchase_initiate', { reservationId: next.id, mandate: { payload: m.payload, signature: m.signature } }, { idempotencyKey: randomUUID() });

@@ -2,14 +2,14 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Shop, Tier } from '../../storage/entities/catalog.ts';
-import { pricedLineOf, Quote, Reservation, type ReservationRow } from '../../storage/entities/purchase.ts';
+import { pricedLineOf, Quote, Reservation, type QuoteRow, type ReservationRow } from '../../storage/entities/purchase.ts';
 import { newId } from '../../storage/ids.ts';
 import { emitEvent, type WebhookEventType } from '../../webhooks/outbox.ts';
 import type { ToolContext } from '../context.ts';
 import { ToolError } from '../../kernel/errors.ts';
 import { returnPlaces, takePlacesOrThrow } from './inventory.ts';
 import type { Principal } from '../../kernel/principal.ts';
-import { authorizePurchase, ownershipFrom, requireAccess, type PurchaseIntent } from './purchase-access.ts';
+import { authorizePurchase, ownershipFrom, ownershipOf, requireAccess, type PurchaseIntent } from './purchase-access.ts';
 import { loadPurchaseView, type PurchaseView } from './purchase-view.ts';
 import { checkTierStillOffered } from '../catalog/catalog-changes.ts';
 import { checkRestrictions } from '../catalog/restrictions.ts';
@@ -39,10 +39,19 @@ export async function emitPurchaseEvent(em: EntityManager, type: WebhookEventTyp
  * what authorizes the purchase (see PurchaseIntent): `mandate` when purchase_initiate reserves under a verified mandate.
  */
 export async function reserveFromQuote(ctx: ToolContext, quoteId: string, authority: PurchaseIntent['authority'] = 'permission'): Promise<ReservationRow> {
+  return (await holdQuote(ctx, quoteId, authority)).reservation;
+}
+
+/** reserveFromQuote, telling whether this call made the hold (`created`) or found the caller's own earlier one. */
+export async function holdQuote(
+  ctx: ToolContext,
+  quoteId: string,
+  authority: PurchaseIntent['authority'] = 'permission',
+): Promise<{ reservation: ReservationRow; created: boolean }> {
   const { em, clock, principal } = ctx;
   const now = clock.now();
   const quote = requireAccess(principal, await em.findOne(Quote, { id: quoteId }, { lockMode: LockMode.PESSIMISTIC_WRITE }), 'quote', quoteId);
-  if (quote.reservationId) throw new ToolError('quote_already_used', undefined, { quoteId, reservationId: quote.reservationId });
+  if (quote.reservationId) return { reservation: await existingHold(em, principal, quote), created: false };
   if (quote.expiresAt <= now) throw new ToolError('quote_expired', undefined, { quoteId, expiredAt: quote.expiresAt.toISOString() });
   const tier = await em.findOne(Tier, { id: quote.tierId });
   const shop = await em.findOne(Shop, { id: quote.shopId, deletedAt: null });
@@ -71,7 +80,30 @@ export async function reserveFromQuote(ctx: ToolContext, quoteId: string, author
   // Taken last: the pool row is the hot spot every concurrent reserve queues on, so it stays locked
   // only for this statement and the commit. Sold out throws, and the rollback undoes the inserts above.
   await takePlacesOrThrow(em, quote.poolId, quote.quantity);
-  return reservation;
+  return { reservation, created: true };
+}
+
+/**
+ * Natural idempotency for the batched reserve: the hold an earlier reserve of this quote made for the same owner,
+ * read fresh from the database, or undefined while the quote is unreserved; another owner is `quote_already_used`.
+ */
+export async function sameOwnerHold(ctx: Pick<ToolContext, 'em' | 'principal'>, quoteId: string): Promise<ReservationRow | undefined> {
+  const quote = requireAccess(ctx.principal, await ctx.em.findOne(Quote, { id: quoteId }, { refresh: true }), 'quote', quoteId);
+  return quote.reservationId ? existingHold(ctx.em, ctx.principal, quote) : undefined;
+}
+
+/**
+ * A quote is reserved once. Reserving it again is natural idempotency when the caller is the quote's owner (the
+ * organization for API keys, the buyer for buyer sessions, the agent for agents: who owns the hold): the same
+ * reservation comes back, in whatever state it is now, and nothing more is held. Anyone else who may see the quote
+ * (another owner of the same buyer, say) is refused with `quote_already_used`.
+ */
+async function existingHold(em: EntityManager, principal: Principal, quote: QuoteRow): Promise<ReservationRow> {
+  const reservationId = quote.reservationId!;
+  if (quote.ownerKey !== ownershipOf(principal).ownerKey) {
+    throw new ToolError('quote_already_used', undefined, { quoteId: quote.id, reservationId });
+  }
+  return requireReservation(em, principal, reservationId);
 }
 
 /** Marks a locked reservation released and gives its places back (the caller emits the event). */

@@ -26,6 +26,7 @@ import { pricedLineOf, Quote, Reservation, type QuoteRow, type ReservationRow } 
 import { completeOutcomes, type Outcome } from '../../storage/idempotency-store.ts';
 import { newId } from '../../storage/ids.ts';
 import { sql, type Database } from '../../storage/database.ts';
+import { checkTierStillOffered } from '../catalog/catalog-changes.ts';
 import { checkRestrictions } from '../catalog/restrictions.ts';
 import type { Services, ToolContext } from '../context.ts';
 import { authorizePurchase, ownershipFrom, requireAccess } from './purchase-access.ts';
@@ -208,6 +209,7 @@ export class ReserveBatcher {
         const shop = shopById.get(quote.shopId);
         if (!tier || !shop) throw new ToolError('not_found', `No quote ${quote.id}.`, { id: quote.id });
         checkRestrictions(tier, quote, now);
+        await checkTierStillOffered(em, tier);
         // At the reserve stage this only reads (an agent's permission, caps and allowance); it writes nothing.
         await authorizePurchase({ principal, em, clock: this.services.clock }, {
           shop,

@@ -1,6 +1,8 @@
 /** The A2A agent card, generated from the tool registry: one skill per tool, its input schema kept machine-readable. */
 import type { AgentCard, AgentSkill } from '@a2a-js/sdk';
-import { toolInputSchema, toolOutputSchema, type JsonSchema } from '../../orchestrator/json-schema.ts';
+import { toolOutputSchema, type JsonSchema } from '../../orchestrator/json-schema.ts';
+import { mayCall } from '../../orchestrator/authorize.ts';
+import { protocolInputSchema } from '../../orchestrator/surface-keys.ts';
 import type { AnyTool } from '../../orchestrator/tool.ts';
 
 /** Where the JSON-RPC binding listens, relative to the public URL. */
@@ -60,7 +62,7 @@ function exampleOf(s: JsonSchema, name = 'value'): unknown {
 }
 
 function skillOf(tool: AnyTool): AgentSkill {
-  const input = toolInputSchema(tool);
+  const input = protocolInputSchema(tool);
   return {
     id: tool.name,
     name: tool.title,
@@ -74,17 +76,37 @@ function skillOf(tool: AnyTool): AgentSkill {
   };
 }
 
-/** The card for tools served at `publicUrl`; serve it with `AgentCard.toJSON(card)` (proto-JSON oneofs). */
-export function buildAgentCard(tools: readonly AnyTool[], publicUrl: string): AgentCard {
+/** A stand-in agent principal: `auth` declarations decide by principal kind, so any agent may call the same tools. */
+const ANY_AGENT = { kind: 'agent', agentId: '', buyerId: '' } as const;
+
+/** The skills of the public card: what needs no credential, and what an agent (the usual A2A peer) may call. */
+export function publicCardTools(tools: readonly AnyTool[]): AnyTool[] {
+  return tools.filter((t) => t.auth.public || mayCall(t, ANY_AGENT));
+}
+
+/**
+ * The card for `tools` served at `publicUrl`; serve it with `AgentCard.toJSON(card)` (proto-JSON oneofs). The public
+ * card carries the public and agent skills, each with a compact input shape and an example; the authenticated
+ * extended card (GetExtendedAgentCard) the caller's own, with `schemas` (the skill-schemas extension).
+ */
+export function buildAgentCard(tools: readonly AnyTool[], publicUrl: string, opts: { schemas?: boolean } = {}): AgentCard {
   const schemas = Object.fromEntries(
-    tools.map((t) => [t.name, { inputSchema: toolInputSchema(t), outputSchema: toolOutputSchema(t) }]),
+    tools.map((t) => [t.name, { inputSchema: protocolInputSchema(t), outputSchema: toolOutputSchema(t) }]),
   );
+  const schemaExtension = {
+    uri: SKILL_SCHEMAS_EXTENSION,
+    description: 'params.skills maps each skill id to its input and output JSON Schemas (draft 2020-12).',
+    required: false,
+    params: { skills: schemas },
+  };
   return {
     name: 'Tessera',
     description:
       'Secure agentic checkout for live-events ticketing. Every skill is one Tessera operation: send a message with a ' +
       'data part {"skill": "<skill id>", "input": {...}, "idempotencyKey"?: "..."} and read the result from the ' +
-      'completed task\'s data artifact. Errors come back as a task state with a data part {code, message, details?}.',
+      'completed task\'s data artifact. Errors come back as a task state with a data part {code, message, details?}. ' +
+      'This card lists the public skills and those an agent may call; with a credential, GetExtendedAgentCard lists yours ' +
+      `with their JSON Schemas (extension ${SKILL_SCHEMAS_EXTENSION}).`,
     version: CARD_VERSION,
     provider: { organization: 'Tessera', url: publicUrl },
     documentationUrl: `${publicUrl}/v1/openapi.json`,
@@ -95,15 +117,9 @@ export function buildAgentCard(tools: readonly AnyTool[], publicUrl: string): Ag
     capabilities: {
       streaming: false,
       pushNotifications: false,
-      extendedAgentCard: false,
-      extensions: [
-        {
-          uri: SKILL_SCHEMAS_EXTENSION,
-          description: 'params.skills maps each skill id to its input and output JSON Schemas (draft 2020-12).',
-          required: false,
-          params: { skills: schemas },
-        },
-      ],
+      extendedAgentCard: true,
+      // The schemas would make the public card four times its size: they are on the extended card (and in OpenAPI).
+      extensions: opts.schemas ? [schemaExtension] : [],
     },
     securitySchemes: {
       bearer: {

@@ -7,12 +7,26 @@ import type { RequestInfo } from '../../domain/context.ts';
 import { ToolError, type ErrorBody } from '../../kernel/errors.ts';
 import type { Orchestrator } from '../../orchestrator/invoke.ts';
 import type { AnyTool } from '../../orchestrator/tool.ts';
+import { IDEMPOTENCY_ARGUMENT, type SurfaceMechanisms } from '../../orchestrator/surface-keys.ts';
 
 /** ServerCallContext state keys the router fills: the bearer credential and the transport request info. */
 export const STATE_CREDENTIAL = 'tessera.credential';
 export const STATE_REQUEST = 'tessera.request';
 
 const ENVELOPE_KEYS = ['skill', 'input', 'idempotencyKey'];
+
+/** On A2A the key travels beside the skill or inside its input; the spine's natural idempotency makes it optional. */
+const MECHANISMS: SurfaceMechanisms = {
+  idempotencyKey: `an idempotencyKey in the data part (beside skill and input, or as input.${IDEMPOTENCY_ARGUMENT})`,
+  credential: 'an Authorization: Bearer header',
+  keyOptional: true,
+  keyArgument: true,
+};
+
+/** Whether a message carries text and no data part at all: a person or an LLM writing prose, not a skill call. */
+function isTextOnly(message: Message): boolean {
+  return message.parts.length > 0 && message.parts.every((p) => p.content?.$case === 'text');
+}
 
 /**
  * The state a refusal ends in, derived from the error's HTTP status so new codes map themselves:
@@ -91,6 +105,7 @@ export class ToolExecutor implements AgentExecutor {
       const e = ap2Refusal();
       return refuse(e.status, e.toBody());
     }
+    if (isTextOnly(rc.userMessage)) return this.explain(rc, bus);
     let call: SkillCall;
     try {
       call = readCall(rc.userMessage);
@@ -108,6 +123,7 @@ export class ToolExecutor implements AgentExecutor {
       credential: state.get(STATE_CREDENTIAL) as string | undefined,
       idempotencyKey: call.idempotencyKey,
       request: (state.get(STATE_REQUEST) as RequestInfo | undefined) ?? { surface: 'a2a' },
+      mechanisms: MECHANISMS,
     });
     if (!result.ok) return refuse(result.status, result.error, result.tool);
     bus.publish(AgentEvent.artifactUpdate({
@@ -118,6 +134,29 @@ export class ToolExecutor implements AgentExecutor {
       },
     }));
     end(TaskState.TASK_STATE_COMPLETED);
+  }
+
+  /**
+   * The reply to a text-only message: free text is not understood, so the answer is a message (no task) that says how
+   * to call a skill, names the skills the caller may call and gives a ready-to-send example.
+   */
+  private async explain(rc: RequestContext, bus: ExecutionEventBus): Promise<void> {
+    const { tools } = await this.orchestrator.toolsFor(rc.context.state.get(STATE_CREDENTIAL) as string | undefined);
+    const skills = tools.map((t) => t.name);
+    const example = skills.includes('quote')
+      ? { skill: 'quote', input: { tierId: 'tier_…', quantity: 2 } }
+      : { skill: skills[0] ?? 'get_acp_discovery', input: {} };
+    const text =
+      'I run one Tessera skill per message and do not read free text. Send a message with a data part ' +
+      '{"skill": "<skill id>", "input": {...}} (add "idempotencyKey": "<unique string>" to make a retry safe); the result ' +
+      `comes back as the completed task's data artifact. Skills you may call: ${skills.join(', ')}. ` +
+      'To buy tickets: list_events or get_event (find a tier) → quote → reserve → confirm. ' +
+      `Example data part: ${JSON.stringify(example)}. The agent card describes every skill and its input schema` +
+      (rc.context.state.get(STATE_CREDENTIAL) ? '.' : '; send an Authorization: Bearer credential to see and call more.');
+    bus.publish(AgentEvent.message({
+      messageId: crypto.randomUUID(), taskId: '', contextId: rc.contextId, role: Role.ROLE_AGENT,
+      parts: [textPart(text), dataPart({ skills, example })], metadata: undefined, extensions: [], referenceTaskIds: [],
+    }));
   }
 
   /** Calls finish before anyone could cancel them; this only answers a cancel that races a running call. */

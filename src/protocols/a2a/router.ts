@@ -12,7 +12,7 @@ import type { Services } from '../../domain/context.ts';
 import { bearerOf, requestInfo } from '../../http/http.ts';
 import type { RateGate } from '../../domain/context.ts';
 import { readRaw } from '../../http/read-body.ts';
-import { A2A_JSONRPC_PATH, buildAgentCard } from './agent-card.ts';
+import { A2A_JSONRPC_PATH, buildAgentCard, publicCardTools } from './agent-card.ts';
 import { STATE_CREDENTIAL, STATE_REQUEST, ToolExecutor } from './executor.ts';
 import { ownerOf, PostgresTaskStore } from './task-store.ts';
 
@@ -61,6 +61,15 @@ class TaskIdBuses extends DefaultExecutionEventBusManager {
   }
 }
 
+/** The parsed body, or undefined when it is not JSON. */
+function parsed(raw: string): unknown {
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 export function buildA2aRouter({ orchestrator, services }: A2aDeps): Router {
   const router = new Router();
   const tasks = new A2aTasks(services.db);
@@ -71,10 +80,20 @@ export function buildA2aRouter({ orchestrator, services }: A2aDeps): Router {
   const forUrl = () => {
     const url = services.publicUrl();
     if (current?.url !== url) {
-      const card = buildAgentCard(orchestrator.tools, url);
+      const card = buildAgentCard(publicCardTools(orchestrator.tools), url);
+      // The authenticated extended card lists the caller's own skills (one card per distinct set of tools). The SDK
+      // client asks for it whenever the public card announces it: without a credential it lists the public skills.
+      const extended = new Map<string, AgentCard>();
+      const extendedCard = async (context: ServerCallContext): Promise<AgentCard> => {
+        const { tools } = await orchestrator.toolsFor(context.state.get(STATE_CREDENTIAL) as string | undefined);
+        const key = tools.map((t) => t.name).join(' ');
+        let found = extended.get(key);
+        if (!found) extended.set(key, (found = buildAgentCard(tools, url, { schemas: true })));
+        return found;
+      };
       // No interrupted state keeps its event bus: every call finishes synchronously, a follow-up
       // message gets a fresh bus, and streaming is off, so a kept bus would only leak.
-      const handler = new DefaultRequestHandler(card, store, executor, new TaskIdBuses(), undefined, undefined, undefined, undefined, {
+      const handler = new DefaultRequestHandler(card, store, executor, new TaskIdBuses(), undefined, undefined, extendedCard, undefined, {
         keepBusAliveStates: [],
       });
       current = { url, card, json: AgentCard.toJSON(card), rpc: new JsonRpcTransportHandler(handler) };
@@ -101,9 +120,15 @@ export function buildA2aRouter({ orchestrator, services }: A2aDeps): Router {
       ]),
     });
     const fail = (err: unknown) => ({ jsonrpc: '2.0', id: idOf(raw), error: JsonRpcTransportHandler.mapToJSONRPCError(err) });
+    // JSON-RPC 2.0: a body that is not JSON is -32700 Parse error (the SDK would answer -32602).
+    const body = parsed(raw);
+    if (body === undefined) {
+      ctx.body = { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the request body is not valid JSON.' } };
+      return;
+    }
     try {
       validateVersion(context.requestedVersion, card, 'JSONRPC');
-      const out = await rpc.handle(raw, context);
+      const out = await rpc.handle(body === null || typeof body !== 'object' ? raw : (body as Record<string, unknown>), context);
       if (!(Symbol.asyncIterator in out)) {
         ctx.body = out;
         return;

@@ -5,6 +5,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { Orchestrator } from '../../orchestrator/invoke.ts';
 import type { Services } from '../../domain/context.ts';
 import { bearerOf, requestInfo } from '../../http/http.ts';
+import { readRaw } from '../../http/read-body.ts';
+import { ToolError } from '../../kernel/errors.ts';
 import { createMcpServer } from './server.ts';
 
 export interface McpRouterDeps {
@@ -12,9 +14,36 @@ export interface McpRouterDeps {
   services: Services;
 }
 
-function rpcError(ctx: Context, status: number, message: string): void {
+function rpcError(ctx: Context, status: number, message: string, code = -32000): void {
   ctx.status = status;
-  ctx.body = { jsonrpc: '2.0', error: { code: -32000, message }, id: null };
+  ctx.body = { jsonrpc: '2.0', error: { code, message }, id: null };
+}
+
+/**
+ * The JSON-RPC body, read here so that a batch (a JSON array) is refused with -32600: MCP since 2025-06-18 has no
+ * batching, and one request per POST keeps one orchestrator call per HTTP request. Not JSON is -32700.
+ */
+async function readMessage(ctx: Context): Promise<{ body: unknown } | undefined> {
+  let raw: Buffer;
+  try {
+    raw = await readRaw(ctx.req);
+  } catch (err) {
+    const e = err instanceof ToolError ? err : new ToolError('invalid_input');
+    rpcError(ctx, e.status, e.message, -32600);
+    return undefined;
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(raw.toString('utf8'));
+  } catch {
+    rpcError(ctx, 400, 'Parse error: the request body is not valid JSON.', -32700);
+    return undefined;
+  }
+  if (Array.isArray(body)) {
+    rpcError(ctx, 400, 'Invalid Request: JSON-RPC batches are not supported; send one message per POST.', -32600);
+    return undefined;
+  }
+  return { body };
 }
 
 /**
@@ -47,6 +76,8 @@ export function buildMcpRouter(deps: McpRouterDeps): Router {
   router.post('/mcp', async (ctx) => {
     const refused = rebindingError(ctx, services);
     if (refused) return rpcError(ctx, 403, refused);
+    const message = await readMessage(ctx);
+    if (!message) return;
     const server = createMcpServer(orchestrator, bearerOf(ctx), requestInfo(ctx, 'mcp'));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     ctx.respond = false;
@@ -55,7 +86,7 @@ export function buildMcpRouter(deps: McpRouterDeps): Router {
       void server.close();
     });
     await server.connect(transport);
-    await transport.handleRequest(ctx.req, ctx.res);
+    await transport.handleRequest(ctx.req, ctx.res, message.body);
   });
   router.all('/mcp', (ctx) => {
     ctx.set('Allow', 'POST');

@@ -1,12 +1,17 @@
 /** The MCP projection of the tool registry: one low-level MCP `Server` whose tools are exactly the orchestrator's tools. */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema, ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, ListToolsRequestSchema, McpError,
+} from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import { ACP_JSONRPC_ERROR_CODE, toAcpError } from '../acp/errors.ts';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestInfo } from '../../domain/context.ts';
 import { ToolError, type ErrorBody } from '../../kernel/errors.ts';
 import type { InvokeResult, Orchestrator } from '../../orchestrator/invoke.ts';
-import { toolInputSchema, toolOutputSchema } from '../../orchestrator/json-schema.ts';
+import { toolOutputSchema } from '../../orchestrator/json-schema.ts';
+import { protocolInputSchema, type SurfaceMechanisms } from '../../orchestrator/surface-keys.ts';
+import { BUY_TICKETS, buyTicketsPrompt, INSTRUCTIONS } from './guide.ts';
 import type { AnyTool } from '../../orchestrator/tool.ts';
 
 /** The `_meta` key a `tools/call` request carries its idempotency key under (the MCP form of the Idempotency-Key header). */
@@ -14,18 +19,13 @@ export const IDEMPOTENCY_META_KEY = 'tessera/idempotencyKey';
 /** The `_meta` key set to `true` on a result that replays a stored outcome (the MCP form of Idempotent-Replayed). */
 export const REPLAYED_META_KEY = 'tessera/idempotentReplayed';
 
-const INSTRUCTIONS =
-  'Tessera sells live-event tickets. Every tool answers structured JSON; a failed call is an error result whose first ' +
-  `text block is "<code>: <message>". To make a mutating call safe to retry, put a key in params._meta["${IDEMPOTENCY_META_KEY}"] ` +
-  '(required by some tools; a retry with the same key and arguments returns the stored outcome).';
-
 /** The MCP tool listing entry of one tool: the same JSON Schemas OpenAPI and A2A use. */
 export function mcpTool(tool: AnyTool): Tool {
   return {
     name: tool.name,
     title: tool.title,
     description: tool.description,
-    inputSchema: toolInputSchema(tool) as Tool['inputSchema'],
+    inputSchema: protocolInputSchema(tool) as Tool['inputSchema'],
     outputSchema: toolOutputSchema(tool) as Tool['outputSchema'],
     annotations: { title: tool.title, ...tool.annotations },
   };
@@ -44,27 +44,71 @@ function toCallResult(result: InvokeResult): CallToolResult {
   return { structuredContent: result.output, content: [text(JSON.stringify(result.output))], ...meta };
 }
 
-/** The tool listing is the same for every server of an orchestrator: built once, not per request. */
-const listings = new WeakMap<Orchestrator, Tool[]>();
-function mcpToolsOf(orchestrator: Orchestrator): Tool[] {
-  let tools = listings.get(orchestrator);
-  if (!tools) {
-    tools = orchestrator.tools.map(mcpTool);
-    listings.set(orchestrator, tools);
+/** Each tool's listing entry is the same for every server of an orchestrator: built once, not per request. */
+const listings = new WeakMap<AnyTool, Tool>();
+function listingOf(tool: AnyTool): Tool {
+  let entry = listings.get(tool);
+  if (!entry) {
+    entry = mcpTool(tool);
+    listings.set(tool, entry);
   }
-  return tools;
+  return entry;
+}
+
+/** Which MCP transport a server is for: it decides how a refusal tells the caller to present a credential. */
+export type McpTransportKind = 'http' | 'stdio';
+
+function mechanismsOf(transport: McpTransportKind): SurfaceMechanisms {
+  return {
+    idempotencyKey: `an idempotencyKey argument (or params._meta["${IDEMPOTENCY_META_KEY}"])`,
+    credential: transport === 'stdio' ? 'a token in TESSERA_TOKEN (or --token) when starting tessera mcp' : 'an Authorization: Bearer header',
+    keyOptional: true,
+    keyArgument: true,
+  };
 }
 
 /**
- * A fresh MCP server that calls tools as the holder of `credential` (a bearer token, or none).
- * Listing tools needs no credential; every call goes through `orchestrator.invoke`, which authenticates,
- * authorizes and validates exactly as for REST.
+ * `tools/call` is registered with a loose schema so that the SDK's own tools/call check (which answers JSON-RPC
+ * -32602 Invalid params) sees a request without a name, instead of the method-level parse (-32603).
  */
-export function createMcpServer(orchestrator: Orchestrator, credential: string | undefined, requestInfo: RequestInfo): Server {
-  const server = new Server({ name: 'tessera', version: '1.0.0' }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
-  const tools = mcpToolsOf(orchestrator);
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
-  server.setRequestHandler(CallToolRequestSchema, async (req): Promise<CallToolResult> => {
+const LooseCallToolRequest = z.object({ method: z.literal('tools/call'), params: z.looseObject({}).optional() });
+
+/**
+ * A fresh MCP server that calls tools as the holder of `credential` (a bearer token, or none). `tools/list`
+ * answers the tools that credential may call (the public ones without one), decided by the same `auth`
+ * declarations the orchestrator enforces; every call goes through `orchestrator.invoke`, which authenticates,
+ * authorizes and validates exactly as for REST. An unknown tool is JSON-RPC -32602, as the MCP specification says.
+ */
+export function createMcpServer(
+  orchestrator: Orchestrator,
+  credential: string | undefined,
+  requestInfo: RequestInfo,
+  transport: McpTransportKind = 'http',
+): Server {
+  const server = new Server({ name: 'tessera', version: '1.0.0' }, { capabilities: { tools: {}, prompts: {} }, instructions: INSTRUCTIONS });
+  const mechanisms = mechanismsOf(transport);
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: (await orchestrator.toolsFor(credential)).tools.map(listingOf),
+  }));
+  // The buying prompt is offered to callers that may quote (like the tools, what is listed can be used).
+  const mayBuy = async () => (await orchestrator.toolsFor(credential)).tools.some((t) => t.name === 'quote');
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: (await mayBuy()) ? [BUY_TICKETS] : [] }));
+  server.setRequestHandler(GetPromptRequestSchema, async (req) => {
+    if (req.params.name !== BUY_TICKETS.name || !(await mayBuy())) {
+      throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${req.params.name}. prompts/list names the prompts you may use.`);
+    }
+    try {
+      return buyTicketsPrompt(req.params.arguments);
+    } catch (err) {
+      if (err instanceof ToolError) throw new McpError(ErrorCode.InvalidParams, `${err.code}: ${err.message}`);
+      throw err;
+    }
+  });
+  server.setRequestHandler(LooseCallToolRequest, async (raw): Promise<CallToolResult> => {
+    const req = CallToolRequestSchema.parse(raw);
+    if (!orchestrator.get(req.params.name)) {
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${req.params.name}. tools/list names the tools you may call.`);
+    }
     const key = req.params._meta?.[IDEMPOTENCY_META_KEY];
     if (key !== undefined && typeof key !== 'string') {
       return errorResult(new ToolError('invalid_input', `_meta["${IDEMPOTENCY_META_KEY}"] must be a string.`).toBody());
@@ -75,6 +119,7 @@ export function createMcpServer(orchestrator: Orchestrator, credential: string |
       credential,
       idempotencyKey: key,
       request: { ...requestInfo, surface: 'mcp' },
+      mechanisms,
     });
     // ACP's MCP binding: its errors are JSON-RPC errors (-32000) carrying the ACP Error in `data`.
     if (!result.ok && result.tool?.area === 'acp') {

@@ -11,7 +11,7 @@ export const getEvent = defineTool({
   area: 'catalog',
   description:
     'Returns an event and its tiers. Each tier carries its price, restrictions and `availableCount`, the live number ' +
-    'of places left in the pool it sells from. Use a tier id with `quote` to start a purchase.',
+    'of places left in the pool it sells from. Next: `quote` with a tier id to start a purchase.',
   input: z.strictObject({ id: z.string().min(1).describe('The event id (evt_…).') }),
   output: z.object({ event: EventOut, tiers: z.array(TierOut) }),
   errors: ['not_found'],

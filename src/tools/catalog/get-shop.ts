@@ -9,7 +9,8 @@ export const getShop = defineTool({
   name: 'get_shop',
   title: 'Get a shop',
   area: 'catalog',
-  description: 'Returns a shop: its name, currency, hold duration, per-ticket fee and whether it is discoverable.',
+  description:
+    'Returns a shop: its name, currency, hold duration, per-ticket fee and whether it is discoverable. Next: `list_events`.',
   input: z.strictObject({ id: z.string().min(1).describe('The shop id (shop_…).') }),
   output: ShopOut,
   errors: ['not_found'],

@@ -10,7 +10,8 @@ export const listEvents = defineTool({
   title: 'List a shop’s events',
   area: 'catalog',
   description:
-    'Lists a shop’s events ordered by start time. Pass `nextCursor` from the previous page as `cursor` to continue.',
+    'Lists a shop’s events ordered by start time. Pass `nextCursor` from the previous page as `cursor` to continue. ' +
+    'Next: `get_event` for an event’s tiers, prices and live availability.',
   input: z.strictObject({
     id: z.string().min(1).describe('The shop id (shop_…).'),
     limit: z.coerce.number().int().min(1).max(100).optional().describe('Page size, 1 to 100 (default 50).'),

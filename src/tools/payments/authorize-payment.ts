@@ -13,7 +13,7 @@ export const authorizePayment = defineTool({
     'One-shot payment for a held reservation: authorizes and captures `paymentMethod` for the reservation total in a ' +
     'single step (the sandbox has no separate capture). It is the same attempt as `confirm` with the same outcomes: ' +
     '200 completed with tickets, 202 pending (poll `pollUrl`, do not pay again), 402 declined (the reservation stays ' +
-    'held). Requires an Idempotency-Key.',
+    'held). Safe to retry like confirm. REST requires an Idempotency-Key.',
   input: z.strictObject({
     reservationId: z.string().min(1).describe('The held reservation (rsv_…).'),
     paymentMethod: z.string().min(1).max(100).describe('A payment-method token, e.g. pm_sandbox_visa.'),

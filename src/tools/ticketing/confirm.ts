@@ -47,7 +47,10 @@ export const confirm = defineTool({
     'card of the permission its buyer granted, within that permission (403 otherwise). 200: completed, with the order and its ' +
     'tickets. 202: the provider confirms asynchronously; do NOT pay again, poll `pollUrl`. 402 `payment_declined` / ' +
     '`insufficient_funds`: the reservation is held again until it expires, so retry with another method (and a new ' +
-    'Idempotency-Key). Requires an Idempotency-Key; a repeated confirm never charges twice.',
+    'idempotency key if you sent one). Safe to retry: while the payment is pending or after it succeeded, confirm ' +
+    'returns that payment and never charges twice. `reservation_expired`/`reservation_released`: reserve a new quote. ' +
+    'Agents: `permission_*`, `over_*_cap`, `allowance_exhausted`, `agent_paused`: the buyer’s permission does not cover ' +
+    'this purchase; ask the buyer. REST requires an Idempotency-Key.',
   input: z.strictObject({
     id: z.string().min(1).describe('The reservation (rsv_…).'),
     paymentMethod: z.string().min(1).max(100).optional().describe('A payment-method token, e.g. pm_sandbox_visa.'),

@@ -17,7 +17,7 @@ export const quote = defineTool({
     'units. Checks every restriction: sale window (`not_on_sale_yet`, `sale_ended`), `not_sellable`, ' +
     '`quantity_over_limit`, countries (`country_required`, `geo_not_allowed`: pass the buyer’s `country` when the tier ' +
     'lists allowedGeos), card schemes (`scheme_required`, `scheme_not_allowed`) and availability (`sold_out`). Holds ' +
-    'nothing: pass `quoteId` to `reserve` within 15 minutes to hold the places.',
+    'nothing. Next: `reserve` with `quoteId` within 15 minutes to hold the places.',
   input: z.strictObject({
     tierId: z.string().min(1).describe('The tier (tier_…), from get_event.'),
     quantity: z.number().int().min(1).max(1000),

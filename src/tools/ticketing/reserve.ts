@@ -1,8 +1,10 @@
 /** reserve: turns a quote into a hold on its places, with an expiry. */
 import { z } from 'zod';
 import { AGENT_PURCHASE_ERRORS } from '../../domain/buyers/agent-purchases.ts';
-import { reservationView } from '../../domain/purchase/purchase-view.ts';
+import { loadPurchaseView, reservationView } from '../../domain/purchase/purchase-view.ts';
 import { admitReserve, reserveInBatch } from '../../domain/purchase/reserve-batcher.ts';
+import { sameOwnerHold } from '../../domain/purchase/reservations.ts';
+import { ToolError } from '../../kernel/errors.ts';
 import { RESTRICTION_ERRORS } from '../../domain/catalog/restrictions.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { PurchaseOut } from './schemas.ts';
@@ -12,11 +14,11 @@ export const reserve = defineTool({
   title: 'Reserve places',
   area: 'ticketing',
   description:
-    'Holds the places of a quote at the quoted price until `reservation.expiresAt` (the shop’s hold time). A quote ' +
-    'can be reserved once (`quote_already_used`) and only before it expires (`quote_expired`); the sale window and ' +
-    'other restrictions are checked again. Fails with `sold_out` (details.available) when the places are gone. ' +
-    'Requires an Idempotency-Key: retrying with the same key returns the same reservation. When the pool is at ' +
-    'capacity the call is refused at once with `rate_limited` (429, `retryAfter`): retry with the same key. Next: `confirm`.',
+    'Holds the places of a quote at the quoted price until `reservation.expiresAt` (the shop’s hold time). Safe to ' +
+    'retry: reserving the same quote again returns the same reservation. `quote_already_used`: someone else reserved ' +
+    'it; `quote_expired`: quote again. The sale window and other restrictions are checked again; `sold_out` ' +
+    '(details.available): the places are gone. REST requires an Idempotency-Key. When the pool is at capacity the ' +
+    'call is refused at once with `rate_limited` (429, `retryAfter`): retry. Next: `confirm` with reservation.id.',
   input: z.strictObject({ quoteId: z.string().min(1).describe('The quote (quo_…) from `quote`.') }),
   output: PurchaseOut,
   errors: [
@@ -30,13 +32,23 @@ export const reserve = defineTool({
   ],
   auth: { principals: ['api_key', 'buyer', 'agent'], scopes: ['merchant:write'] },
   http: { method: 'POST', path: '/v1/ticketing/reservations', status: 201 },
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   idempotency: 'required',
   // Concurrent reserves share a transaction (the hot-pool batcher); each keeps its own outcome and replay.
   transactional: 'shared',
   admit: admitReserve,
   async handler({ quoteId }, ctx) {
-    // A new hold has no payment or order yet: its view is the reservation alone.
-    return reserveInBatch(ctx, quoteId, (reservation) => ({ reservation: reservationView(reservation, null) }));
+    // Reserving the same quote again (natural idempotency) returns the same hold as it is now.
+    const again = await sameOwnerHold(ctx, quoteId);
+    if (again) return loadPurchaseView(ctx.em, again);
+    try {
+      // A new hold has no payment or order yet: its view is the reservation alone.
+      return await reserveInBatch(ctx, quoteId, (reservation) => ({ reservation: reservationView(reservation, null) }));
+    } catch (err) {
+      // The same owner's concurrent reserve of this quote won: its hold is this call's answer too.
+      const won = err instanceof ToolError && err.code === 'quote_already_used' ? await sameOwnerHold(ctx, quoteId) : undefined;
+      if (won) return loadPurchaseView(ctx.em, won);
+      throw err;
+    }
   },
 });

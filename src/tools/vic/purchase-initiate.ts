@@ -62,7 +62,8 @@ export const purchaseInitiate = defineTool({
     'tickets. 202: the provider confirms asynchronously; do NOT pay again, poll `pollUrl`. 402 payment_declined / ' +
     'insufficient_funds: the reservation is held again and the mandate is not spent. A missing or unacceptable mandate ' +
     'is refused with a mandate_* code (mandate_signature_invalid, mandate_amount_exceeded, mandate_jti_used, …) and ' +
-    'nothing is charged or held. Requires an Idempotency-Key.',
+    'nothing is charged or held. Safe to retry: the same quote or reservation again returns that purchase and spends ' +
+    'nothing more. REST requires an Idempotency-Key.',
   input: z.strictObject({
     reservationId: z.string().min(1).max(100).optional().describe('Your held reservation (rsv_…); or give quoteId.'),
     quoteId: z.string().min(1).max(100).optional().describe('Your quote (quo_…): it is reserved and paid in one step; or give reservationId.'),
