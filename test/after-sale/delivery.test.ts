@@ -23,8 +23,8 @@ async function buyerIn(lang: string): Promise<{ email: string; api: ReturnType<t
 }
 
 test('the confirmation and the refund e-mail arrive in the buyer’s language, with tickets, QR codes and a receipt', async () => {
-  const base = await merchantShop(w.h);
-  const shop = must(await base.api.post('/v1/integration/shops', { name: 'Halle Süd', currency: 'EUR', feePerTicketMinor: 150 }), 201);
+  const base = await merchantShop(w.h, { discoverable: true });
+  const shop = must(await base.api.post('/v1/integration/shops', { name: 'Halle Süd', currency: 'EUR', feePerTicketMinor: 150, discoverable: true }), 201);
   const startsAt = new Date(w.h.clock.now().getTime() + 30 * 86_400_000).toISOString();
   const event = must(await base.api.post('/v1/integration/events', { merchantId: shop.id, title: 'Concert', startsAt }), 201);
   const pool = must(await base.api.post('/v1/integration/pools', { merchantId: shop.id, eventId: event.id, capacity: 10 }), 201);
@@ -67,7 +67,7 @@ test('the confirmation and the refund e-mail arrive in the buyer’s language, w
 });
 
 test('a buyer who chose French gets French e-mails; a merchant’s own sale sends none', async () => {
-  const m = await merchantShop(w.h, { priceMinor: 1250 });
+  const m = await merchantShop(w.h, { discoverable: true, priceMinor: 1250 });
   const b = await buyerIn('fr');
   const order = must(await buy(b.api, m.tierId, 1, { paymentMethod: 'pm_sandbox_visa' }), 200).order;
   const mail = w.box.last(b.email);

@@ -52,7 +52,7 @@ test('a merchant lists its orders by shop, event, state and time, newest first, 
 
 test('a buyer lists its own orders across shops; an agent only the ones it made', async () => {
   const a = await merchantShop(w.h);
-  const b = await merchantShop(w.h);
+  const b = await merchantShop(w.h, { discoverable: true });
   const s = await buyerWithAgent(w, a);
   const byAgent = must(await buy(restClient(w.h.url, s.agentToken), a.tierId), 200).order.id;
   // The same buyer, signed in fully (no shop), buys in shop b with its own card.

@@ -54,9 +54,11 @@ export interface MerchantShop extends BootstrapResult {
 }
 
 /** An organization with its shop (EUR, sandbox payments), an event, a pool and one tier at `priceMinor`. */
-export async function merchantShop(h: Harness, opts: { priceMinor?: number; capacity?: number; scopes?: string[] } = {}): Promise<MerchantShop> {
+export async function merchantShop(h: Harness, opts: { priceMinor?: number; capacity?: number; scopes?: string[]; discoverable?: boolean } = {}): Promise<MerchantShop> {
   const m = await h.merchant((opts.scopes ?? ['merchant:read', 'merchant:write', 'merchant:admin']) as never);
   const api = restClient(h.url, m.apiKey);
+  // Agents and shopless buyer sessions see only discoverable shops (and those they hold a permission at).
+  if (opts.discoverable) must(await api.patch(`/v1/integration/shops/${m.shopId}`, { discoverable: true }), 200);
   const startsAt = new Date(h.clock.now().getTime() + 30 * 86_400_000).toISOString();
   const event = must(await api.post('/v1/integration/events', { merchantId: m.shopId, title: 'Concert', startsAt }), 201);
   const pool = must(await api.post('/v1/integration/pools', { merchantId: m.shopId, eventId: event.id, capacity: opts.capacity ?? 50 }), 201);

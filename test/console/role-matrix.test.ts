@@ -38,7 +38,7 @@ async function consoleToken(userId: string, org: string, role: 'owner' | 'integr
 
 /** An organization with a shop and a credential for every principal of the matrix. */
 async function organization(): Promise<Org> {
-  const m = await merchantShop(w.h);
+  const m = await merchantShop(w.h, { discoverable: true });
   const integratorId = `usr_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
   await w.h.db.execute('insert into users (id, email, name, is_staff, created_at) values (?, ?, null, false, now())', [integratorId, `${integratorId}@example.test`]);
   await w.h.db.execute(`insert into memberships (user_id, organization_id, role, invited_by, created_at) values (?, ?, 'integrator', ?, now())`, [integratorId, m.organizationId, m.ownerId]);

@@ -38,16 +38,14 @@ export const reserve = defineTool({
   transactional: 'shared',
   admit: admitReserve,
   async handler({ quoteId }, ctx) {
-    // Reserving the same quote again (natural idempotency) returns the same hold as it is now.
-    const again = await sameOwnerHold(ctx, quoteId);
-    if (again) return loadPurchaseView(ctx.em, again);
     try {
       // A new hold has no payment or order yet: its view is the reservation alone.
       return await reserveInBatch(ctx, quoteId, (reservation) => ({ reservation: reservationView(reservation, null) }));
     } catch (err) {
-      // The same owner's concurrent reserve of this quote won: its hold is this call's answer too.
-      const won = err instanceof ToolError && err.code === 'quote_already_used' ? await sameOwnerHold(ctx, quoteId) : undefined;
-      if (won) return loadPurchaseView(ctx.em, won);
+      // Natural idempotency: when the quote was already reserved by the same owner (an earlier call, or a concurrent
+      // one in the same batch), that hold, as it is now, is this call's answer too; anyone else keeps the refusal.
+      const again = err instanceof ToolError && err.code === 'quote_already_used' ? await sameOwnerHold(ctx, quoteId) : undefined;
+      if (again) return loadPurchaseView(ctx.em, again);
       throw err;
     }
   },
