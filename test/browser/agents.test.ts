@@ -40,8 +40,10 @@ test('a buyer creates an agent with the keyboard alone after entering the emaile
   await page.screenshot({ path: join(w.browser.shotDir, 'agents-credential.png'), fullPage: true });
 
   // The credential works as a bearer, and is never shown again.
-  const res = await fetch(`${w.h.url}/v1/catalog/shops/${w.shopId}`, { headers: { authorization: `Bearer ${token}` } });
+  // (An agent reads only discoverable shops and those it holds a permission at, so it lists its own orders here.)
+  const res = await fetch(`${w.h.url}/v1/ticketing/orders`, { headers: { authorization: `Bearer ${token}` } });
   assert.equal(res.status, 200);
+  assert.deepEqual((await res.json()).orders, []);
   await tabTo(page, 'dismiss-credential');
   await page.keyboard.press('Enter');
   await focusIs(page, 'agents-list-title');
