@@ -1,7 +1,7 @@
 /** Reservations (holds): reserve a quote's places, release them exactly once, and load them for their owners. */
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Shop, Tier } from '../../storage/entities/catalog.ts';
+import { Shop, Tier, type ShopRow } from '../../storage/entities/catalog.ts';
 import { pricedLineOf, Quote, Reservation, type QuoteRow, type ReservationRow } from '../../storage/entities/purchase.ts';
 import { newId } from '../../storage/ids.ts';
 import { emitEvent, type WebhookEventType } from '../../webhooks/outbox.ts';
@@ -59,6 +59,16 @@ export async function holdQuote(
   await checkTierStillOffered(em, tier);
   checkRestrictions(tier, quote, now);
   await authorizePurchase(ctx, { shop, amountMinor: quote.totalMinor, currency: quote.currency, stage: 'reserve', authority });
+  const reservation = newHold(em, quote, shop, now);
+  await em.flush();
+  // Taken last: the pool row is the hot spot every concurrent reserve queues on, so it stays locked
+  // only for this statement and the commit. Sold out throws, and the rollback undoes the inserts above.
+  await takePlacesOrThrow(em, quote.poolId, quote.quantity);
+  return { reservation, created: true };
+}
+
+/** A new hold of a quote's places at its price, for the shop's hold time; marks the quote used. Places are taken by the caller. */
+export function newHold(em: EntityManager, quote: QuoteRow, shop: ShopRow, now: Date): ReservationRow {
   const expiresAt = new Date(now.getTime() + shop.holdMinutes * 60_000);
   const reservation = em.create(Reservation, {
     id: newId('reservation', now),
@@ -76,11 +86,7 @@ export async function holdQuote(
     releasedAt: null,
   });
   quote.reservationId = reservation.id;
-  await em.flush();
-  // Taken last: the pool row is the hot spot every concurrent reserve queues on, so it stays locked
-  // only for this statement and the commit. Sold out throws, and the rollback undoes the inserts above.
-  await takePlacesOrThrow(em, quote.poolId, quote.quantity);
-  return { reservation, created: true };
+  return reservation;
 }
 
 /**

@@ -22,14 +22,14 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ToolError } from '../../kernel/errors.ts';
 import { Shop, Tier, type ShopRow, type TierRow } from '../../storage/entities/catalog.ts';
-import { pricedLineOf, Quote, Reservation, type QuoteRow, type ReservationRow } from '../../storage/entities/purchase.ts';
+import { Quote, type QuoteRow, type ReservationRow } from '../../storage/entities/purchase.ts';
 import { completeOutcomes, type Outcome } from '../../storage/idempotency-store.ts';
-import { newId } from '../../storage/ids.ts';
 import { sql, type Database } from '../../storage/database.ts';
 import { checkTierStillOffered } from '../catalog/catalog-changes.ts';
 import { checkRestrictions } from '../catalog/restrictions.ts';
 import type { Services, ToolContext } from '../context.ts';
-import { authorizePurchase, ownershipFrom, requireAccess } from './purchase-access.ts';
+import { authorizePurchase, requireAccess } from './purchase-access.ts';
+import { newHold } from './reservations.ts';
 
 interface Call {
   quoteId: string;
@@ -234,23 +234,7 @@ export class ReserveBatcher {
     const taken = new Map<string, number>();
     for (const { index, quote, shop } of granted) {
       const call = batch[index]!;
-      const expiresAt = new Date(now.getTime() + shop.holdMinutes * 60_000);
-      const reservation = em.create(Reservation, {
-        id: newId('reservation', now),
-        ...ownershipFrom(quote),
-        ...pricedLineOf(quote),
-        quoteId: quote.id,
-        state: 'held',
-        releaseReason: null,
-        holdExpiresAt: expiresAt,
-        expiresAt,
-        paymentDeadline: null,
-        createdAt: now,
-        updatedAt: now,
-        completedAt: null,
-        releasedAt: null,
-      });
-      quote.reservationId = reservation.id;
+      const reservation = newHold(em, quote, shop, now);
       usedBy.set(quote.id, reservation.id);
       taken.set(quote.poolId, (taken.get(quote.poolId) ?? 0) + quote.quantity);
       const raw = call.present(reservation);
