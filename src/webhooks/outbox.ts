@@ -45,3 +45,19 @@ export async function emitEvent(em: EntityManager, event: DomainEvent): Promise<
   ]);
   return id;
 }
+
+/** emitEvent for many events of one transaction: one multi-row insert per 1,000 events; returns their ids in order. */
+export async function emitEvents(em: EntityManager, events: readonly DomainEvent[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (let start = 0; start < events.length; start += 1000) {
+    const chunk = events.slice(start, start + 1000);
+    const params: unknown[] = [];
+    for (const event of chunk) {
+      const id = newId('webhookEvent', event.now);
+      ids.push(id);
+      params.push(id, event.shopId, event.type, JSON.stringify(event.data), event.now);
+    }
+    await sql(em, `insert into webhook_events (id, shop_id, type, data, created_at) values ${chunk.map(() => '(?, ?, ?, ?::jsonb, ?)').join(', ')}`, params);
+  }
+  return ids;
+}

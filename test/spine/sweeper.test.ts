@@ -88,3 +88,27 @@ test('two sweepers on one database (as two processes would) release each expired
   const n = await count(h.db, `from webhook_events where type = 'reservation.expired' and shop_id = ?`, [s.shopId]);
   assert.equal(n, 40);
 });
+
+test('one pass writes each released hold its own event, equal to the purchase as read back (held, confirming, declined before)', async () => {
+  const s = await shopWithTier(h, { capacity: 10, holdMinutes: 5 });
+  const held = await reserveOne(s.api, s.tierId, 2);
+  const confirming = await reserveOne(s.api, s.tierId, 1);
+  assert.equal((await confirmWith(s.api, confirming.reservation.id, 'pm_sandbox_async_success')).status, 202);
+  const declined = await reserveOne(s.api, s.tierId, 3);
+  assert.equal((await confirmWith(s.api, declined.reservation.id, 'pm_sandbox_declined')).status, 402);
+  h.clock.advance(24 * 60 * 60_000);
+  const ids = [held, confirming, declined].map((r) => r.reservation.id);
+  const { released } = await sweep();
+  for (const id of ids) assert.ok(released.includes(id), id);
+  for (const id of ids) {
+    const rows = await h.db.execute<{ data: unknown }>(`select data from webhook_events where type = 'reservation.expired' and data->'reservation'->>'id' = ?`, [id]);
+    assert.equal(rows.length, 1, id);
+    // The read adds guidance for a pending payment (pollUrl, next); the event carries the purchase itself.
+    const { reservation, order, payment } = must(await s.api.get(`/v1/ticketing/reservations/${id}`), 200);
+    assert.deepEqual(rows[0]?.data, JSON.parse(JSON.stringify({ reservation, order, payment })), id);
+  }
+  const withPayment = must(await s.api.get(`/v1/ticketing/reservations/${confirming.reservation.id}`), 200);
+  assert.equal(withPayment.payment.state, 'pending');
+  const c = await assertInvariant(h.db, s.poolId);
+  assert.deepEqual([c.available, c.held], [10, 0]);
+});

@@ -163,6 +163,37 @@ export async function loadPurchaseView(em: EntityManager, r: ReservationRow): Pr
   return view;
 }
 
+/**
+ * loadPurchaseView for many reservations at once, in a fixed number of queries whatever their count
+ * (the sweeper's events): the views come back in the order of `rs`.
+ */
+export async function loadPurchaseViews(em: EntityManager, rs: readonly ReservationRow[]): Promise<PurchaseView[]> {
+  if (!rs.length) return [];
+  const ids = rs.map((r) => r.id);
+  const orders = await em.find(Order, { reservationId: { $in: ids } });
+  const payments = await em.find(Payment, { reservationId: { $in: ids } }, { orderBy: { reservationId: 'asc', attempt: 'asc' } });
+  const orderIds = orders.map((o) => o.id);
+  const tickets = orderIds.length ? await em.find(Ticket, { orderId: { $in: orderIds } }, { orderBy: { id: 'asc' } }) : [];
+  const refunds = orderIds.length ? await em.find(Refund, { orderId: { $in: orderIds } }, { orderBy: { id: 'asc' } }) : [];
+  const group = <T, K>(rows: readonly T[], key: (row: T) => K) => {
+    const map = new Map<K, T[]>();
+    for (const row of rows) map.set(key(row), [...(map.get(key(row)) ?? []), row]);
+    return map;
+  };
+  const paymentsOf = group(payments, (p) => p.reservationId);
+  const ticketsOf = group(tickets, (t) => t.orderId);
+  const refundsOf = group(refunds, (f) => f.orderId);
+  const orderOf = new Map(orders.map((o) => [o.reservationId, o]));
+  return rs.map((r) => {
+    const order = orderOf.get(r.id);
+    const attempts = paymentsOf.get(r.id) ?? [];
+    const view: PurchaseView = { reservation: reservationView(r, order?.id ?? null) };
+    if (order) view.order = orderView(order, ticketsOf.get(order.id) ?? [], attempts, refundsOf.get(order.id) ?? []);
+    if (attempts.length) view.payment = paymentView(attempts[attempts.length - 1]!);
+    return view;
+  });
+}
+
 export async function loadOrderView(em: EntityManager, order: OrderRow): Promise<OrderView> {
   const tickets = await em.find(Ticket, { orderId: order.id }, { orderBy: { id: 'asc' } });
   const payments = await em.find(Payment, { reservationId: order.reservationId }, { orderBy: { attempt: 'asc' } });

@@ -15,7 +15,8 @@ import { reconcileUnknownPayments } from './confirmation.ts';
 import { retryUnansweredRefunds } from './order-refunds.ts';
 import { sendDueOrderMail } from './order-mail.ts';
 import { runEventRefunds } from './event-refunds.ts';
-import { emitPurchaseEvent } from './reservations.ts';
+import { loadPurchaseViews } from './purchase-view.ts';
+import { emitEvents } from '../../webhooks/outbox.ts';
 
 export const SWEEP_BATCH = 500;
 
@@ -84,8 +85,10 @@ export class HoldSweeper {
       const perPool = new Map<string, number>();
       for (const row of rows) perPool.set(row.pool_id, (perPool.get(row.pool_id) ?? 0) + row.quantity);
       if (rows.length) {
+        // One query per kind of row and one insert for the whole pass, whatever the number of holds released.
         const released = await em.find(Reservation, { id: { $in: rows.map((r) => r.id) } }, { orderBy: { id: 'asc' } });
-        for (const r of released) await emitPurchaseEvent(em, 'reservation.expired', r, now);
+        const views = await loadPurchaseViews(em, released);
+        await emitEvents(em, released.map((r, i) => ({ shopId: r.shopId, type: 'reservation.expired' as const, data: { ...views[i]! }, now })));
       }
       // The pool rows last: a hot pool's row stays locked only for these updates and the commit, not while the events are written.
       for (const poolId of [...perPool.keys()].sort()) await returnPlaces(em, poolId, perPool.get(poolId)!);
