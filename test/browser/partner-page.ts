@@ -9,6 +9,7 @@
  * - `window.partner.messages`: every message the window received (`{ origin, data }`), seen by a listener of the page's
  *   own that runs before the SDK's: once a message is in it, the SDK has handled it too.
  * The `#open` button calls `window.partner.open(window.partner.pending)` from a click (popups need one).
+ * With `clientBundle`, the built REST client is served too, at `/sdk/index.mjs` (`await import('/sdk/index.mjs')`).
  */
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -47,12 +48,14 @@ window.partner = partner;
 document.querySelector('main').dataset.ready = 'true';
 `;
 
-/** Serves the partner page with the built browser bundle (`sdk/dist/browser.mjs` of a build) on localhost, port 0. */
-export async function servePartnerPage(browserBundle: string): Promise<PartnerPage> {
+/** Serves the partner page with the built browser bundle (`dist/browser.mjs` of a build) on localhost, port 0. */
+export async function servePartnerPage(browserBundle: string, clientBundle?: string): Promise<PartnerPage> {
   const bundle = readFileSync(browserBundle);
+  const client = clientBundle ? readFileSync(clientBundle) : undefined;
   const server: Server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    const body = path === '/' ? PAGE : path === '/partner.mjs' ? SCRIPT : path === '/sdk/browser.mjs' ? bundle : undefined;
+    const files: Record<string, string | Buffer | undefined> = { '/': PAGE, '/partner.mjs': SCRIPT, '/sdk/browser.mjs': bundle, '/sdk/index.mjs': client };
+    const body = files[path];
     if (body === undefined) {
       res.writeHead(404).end();
       return;

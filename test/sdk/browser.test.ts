@@ -4,6 +4,10 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { startHarness, type Harness } from '../support/harness.ts';
+import { assertInvariant } from '../support/invariant.ts';
+import { restClient } from '../support/rest.ts';
 import type { Frame, Page } from 'playwright-core';
 import { launchBrowser, WAIT, type TestBrowser } from '../browser/browser.ts';
 import { gotoPartner, partnerEvents, servePartnerPage, waitForPartnerEvent, waitForPartnerMessage, type PartnerPage } from '../browser/partner-page.ts';
@@ -14,16 +18,19 @@ let browser: TestBrowser;
 let sdk: BuiltSdk;
 let partner: PartnerPage;
 let views: FakeViews;
+let h: Harness;
 before(async () => {
   browser = await launchBrowser();
+  h = await startHarness();
   sdk = await buildSdk();
-  partner = await servePartnerPage(sdk.browserBundle);
+  partner = await servePartnerPage(sdk.browserBundle, sdk.clientBundle);
   views = await startFakeViews();
 });
 after(async () => {
   await views?.close();
   await partner?.close();
   await browser?.close();
+  await h?.close();
   sdk?.remove();
 });
 
@@ -180,6 +187,48 @@ test('a session function that fails is reported as an error event', async () => 
     assert.deepEqual(await waitForPartnerEvent(page, 'error'), { type: 'error', code: 'session_unavailable', message: 'Your server said no.' });
     const frame = await viewFrame(page);
     assert.deepEqual((await logOf(frame)).filter((m) => m.data.type === 'session'), [], 'no session was posted');
+  } finally {
+    await page.close();
+  }
+});
+
+test('the REST client runs in the browser too: quote → reserve → confirm, and a refusal is a TesseraError', async () => {
+  const m = await h.merchant();
+  const api = restClient(h.url, m.apiKey);
+  const startsAt = new Date(h.clock.now().getTime() + 30 * 86_400_000).toISOString();
+  const event = (await api.post('/v1/integration/events', { merchantId: m.shopId, title: 'Browser night', startsAt })).body;
+  const pool = (await api.post('/v1/integration/pools', { merchantId: m.shopId, eventId: event.id, capacity: 4 })).body;
+  const tier = (await api.post('/v1/integration/tiers', { eventId: event.id, poolId: pool.id, name: 'Seat', priceMinor: 1500, maxQtyPerPurchase: 2 })).body;
+  const page = await browser.page();
+  try {
+    // A page on the API's own origin (so no CORS is involved), served by the browser from the built bundle.
+    const bundle = readFileSync(sdk.clientBundle, 'utf8');
+    await page.route(`${h.url}/__sdk/**`, (route) =>
+      route.request().url().endsWith('.mjs')
+        ? route.fulfill({ contentType: 'text/javascript', body: bundle })
+        : route.fulfill({ contentType: 'text/html', body: '<!doctype html><html lang="en"><title>SDK</title><h1>SDK</h1></html>' }),
+    );
+    await page.goto(`${h.url}/__sdk/page.html`);
+    const outcome = await page.evaluate(
+      async ([key, tierId]) => {
+        const { createClient, TesseraError } = await import(`${location.origin}/__sdk/index.mjs`);
+        const tessera = createClient({ baseUrl: location.origin, token: key });
+        const quote = await tessera.quote({ tierId, quantity: 2 });
+        const { reservation } = await tessera.reserve({ quoteId: quote.quoteId });
+        const paid = await tessera.send('confirm', { id: reservation.id, paymentMethod: 'pm_sandbox_visa' });
+        const refusal = await tessera.quote({ tierId, quantity: 3 }).catch((e: unknown) => e);
+        return {
+          state: paid.data.reservation.state,
+          key: paid.idempotencyKey,
+          refusal: { isError: refusal instanceof TesseraError, status: refusal.status, code: refusal.code },
+        };
+      },
+      [m.apiKey, tier.id] as const,
+    );
+    assert.equal(outcome.state, 'completed');
+    assert.match(outcome.key, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/, 'a UUID v4 idempotency key');
+    assert.deepEqual(outcome.refusal, { isError: true, status: 422, code: 'quantity_over_limit' });
+    assert.deepEqual(await assertInvariant(h.db, pool.id), { capacity: 4, available: 2, held: 0, sold: 2 });
   } finally {
     await page.close();
   }

@@ -15,6 +15,8 @@ export interface BuiltSdk {
   packageDir: string;
   /** The built browser bundle (an ES module with no imports). */
   browserBundle: string;
+  /** The built client bundle (an ES module with no imports: it runs in browsers as well as Node). */
+  clientBundle: string;
   /** Imports the package's `.` export by its name, as an application would. */
   importClient(): Promise<typeof import('@tessera/sdk')>;
   remove(): void;
@@ -32,6 +34,7 @@ export async function buildSdk(): Promise<BuiltSdk> {
     root,
     packageDir,
     browserBundle: join(packageDir, 'dist', 'browser.mjs'),
+    clientBundle: join(packageDir, 'dist', 'index.mjs'),
     async importClient() {
       const app = (await import(pathToFileURL(join(root, 'app.mjs')).href)) as { client: typeof import('@tessera/sdk') };
       return app.client;
