@@ -97,8 +97,8 @@ describe('the changes list', () => {
     const html = await page.text();
     assert.match(html, /<html lang="en">/);
     const entries: [string, string][] = [
-      ['SDK 0.5.0', 'planned'],
-      ['SDK 0.4.0', 'planned'],
+      ['SDK 0.5.0', 'sandbox'],
+      ['SDK 0.4.0', 'sandbox'],
       ['`merchant:admin` scope', 'sandbox'],
       ['A second payment provider', 'not switched on'],
       ['Withdrawn: replacing the emailed code by an emailed link', 'sandbox'],
