@@ -88,6 +88,9 @@ import { configurePaymentProvider } from './payments/configure-payment-provider.
 import { listPaymentProviders } from './payments/list-payment-providers.ts';
 import { createWebhook } from './webhooks/create-webhook.ts';
 import { deleteWebhook } from './webhooks/delete-webhook.ts';
+import { deleteAcpWebhook } from './webhooks/delete-acp-webhook.ts';
+import { getAcpWebhook } from './webhooks/get-acp-webhook.ts';
+import { setAcpWebhook } from './webhooks/set-acp-webhook.ts';
 import { listWebhookDeliveries } from './webhooks/list-webhook-deliveries.ts';
 import { listWebhooks } from './webhooks/list-webhooks.ts';
 
@@ -112,6 +115,9 @@ export const TOOLS: readonly AnyTool[] = [
   createWebhook,
   listWebhooks,
   deleteWebhook,
+  setAcpWebhook,
+  getAcpWebhook,
+  deleteAcpWebhook,
   listWebhookDeliveries,
   verifySignedMandate,
   purchaseInitiate,
