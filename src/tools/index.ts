@@ -17,6 +17,7 @@ import { getBuyerSession } from './buyer/get-buyer-session.ts';
 import { grantPermissionTool } from './buyer/grant-permission.ts';
 import { listAgentsTool } from './buyer/list-agents.ts';
 import { listInstrumentsTool } from './buyer/list-instruments.ts';
+import { listMyTicketsTool } from './buyer/list-my-tickets.ts';
 import { listPermissionsTool } from './buyer/list-permissions.ts';
 import { lowerCardCapTool } from './buyer/lower-card-cap.ts';
 import { pauseAgent } from './buyer/pause-agent.ts';
@@ -141,6 +142,7 @@ export const TOOLS: readonly AnyTool[] = [
   discardCardSetupTool,
   saveCardTool,
   listInstrumentsTool,
+  listMyTicketsTool,
   raiseCardCapTool,
   lowerCardCapTool,
   createApiKey,
