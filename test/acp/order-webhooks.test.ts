@@ -205,3 +205,20 @@ test('purchases that are not ACP checkouts send no ACP webhook', async () => {
   await dispatch();
   assert.equal(at(path).length, 0);
 });
+
+test('cancelling the event refunds the ACP order by the job and sends order_update with status canceled', async () => {
+  const s = await shopWithTier(h, { capacity: 5, priceMinor: 1500 });
+  const path = `/acp-${randomUUID()}`;
+  must(await s.api.put(`/v1/integration/shops/${s.shopId}/acp-webhook`, { url: `${rx.url}${path}`, secret: SECRET }), 200);
+  const { orderId } = await acpPurchase(s, 2);
+  await nextEvent(path, 1);
+  const { eventId } = must(await s.api.get(`/v1/ticketing/orders/${orderId}`), 200);
+  must(await s.api.post(`/v1/integration/events/${eventId}/cancel`, { reason: 'Storm warning' }), 200);
+  for (let i = 0; i < 50 && (await s.api.get(`/v1/ticketing/events/${eventId}/refunds`)).body.pending > 0; i++) await h.app.sweeper.runEventRefunds();
+  const update = await nextEvent(path, 2);
+  assert.equal(update.body.type, 'order_update');
+  assert.equal(update.body.data.status, 'canceled');
+  assert.deepEqual(update.body.data.adjustments.map((a: any) => [a.type, a.status, a.amount, a.description]), [['refund', 'completed', 3000, 'Storm warning']]);
+  assert.deepEqual(update.body.data.line_items[0].quantity, { ordered: 2, current: 0, fulfilled: 0 });
+  await assertInvariant(h.db, s.poolId);
+});
