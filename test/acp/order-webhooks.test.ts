@@ -222,3 +222,23 @@ test('cancelling the event refunds the ACP order by the job and sends order_upda
   assert.deepEqual(update.body.data.line_items[0].quantity, { ordered: 2, current: 0, fulfilled: 0 });
   await assertInvariant(h.db, s.poolId);
 });
+
+test('an asynchronous payment sends order_create when the provider settles it, not before', async () => {
+  const s = await shopWithTier(h, { capacity: 3, priceMinor: 2000 });
+  const path = `/acp-${randomUUID()}`;
+  must(await s.api.put(`/v1/integration/shops/${s.shopId}/acp-webhook`, { url: `${rx.url}${path}`, secret: SECRET }), 200);
+  const acp = acpClient(h, s.apiKey);
+  const session = must(await acp.post('/checkout_sessions', createBody(s.tierId)), 201);
+  // The sandbox test card whose charge settles later (pm_sandbox_async_success).
+  const token = must(await acp.post('/agentic_commerce/delegate_payment', delegateBody({ max_amount: 2000, checkout_session_id: session.id, merchant_id: s.shopId }, '4000000000003220')), 201);
+  const pending = must(await acp.post(`/checkout_sessions/${session.id}/complete`, completeBody(token.id)), 200);
+  assert.equal(pending.status, 'complete_in_progress');
+  await dispatch();
+  assert.equal(at(path).length, 0, 'no order yet, no order webhook');
+  h.clock.advance(3000);
+  await h.app.services.payments.settleDue();
+  const created = await nextEvent(path, 1);
+  assert.equal(created.body.type, 'order_create');
+  assert.equal(created.body.data.checkout_session_id, session.id);
+  assert.equal(created.body.data.status, 'confirmed');
+});
