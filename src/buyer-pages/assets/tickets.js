@@ -49,7 +49,8 @@ export async function init() {
   }
 
   async function load() {
-    const page = await api('GET', `/v1/buyer/tickets${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const query = cursor ? `?cursor=${encodeURIComponent(cursor)}` : '';
+    const page = await api('GET', `/v1/buyer/tickets${query}`);
     list.append(...page.orders.map(orderCard));
     cursor = page.nextCursor;
     more.hidden = !cursor;
