@@ -2,18 +2,23 @@
  * `npm run conformance:acp -- <schema dir>`: starts Tessera (embedded PostgreSQL, or DATABASE_URL), drives the ACP
  * checkout flow over real HTTP, and validates every request and response body with Ajv (JSON Schema 2020-12)
  * against the official ACP schemas in <schema dir> (the reference checkout's root, or its json-schema directory).
+ * The order webhooks the server sends to a local receiver (ACP's Merchant-Signature checked) are validated against
+ * `WebhookEvent` of openapi.agentic_checkout_webhook.yaml (beside the json-schema directory, under openapi/).
  * Prints one summary line; exits non-zero on any invalid body or a broken flow.
  *
  * Each check is a `Flow` that sends requests and hands bodies to `check(bundle, def, body, label)`; checking another
  * schema (the product feed, schema.feed.json) is one more flow in FLOWS.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { parse as parseYaml } from 'yaml';
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 const ROOT = join(import.meta.dirname, '..');
@@ -31,9 +36,51 @@ interface Ctx {
   /** An ACP call (API-Version, bearer, a fresh Idempotency-Key on POST); throws unless the status is `want`. */
   acp(method: 'GET' | 'POST', path: string, want: number, body?: unknown, headers?: Record<string, string>): Promise<any>;
   /** A Tessera REST call with the merchant's key; throws unless the status is `want`. */
-  rest(method: 'GET' | 'POST', path: string, want: number, body?: unknown): Promise<any>;
+  rest(method: 'GET' | 'POST' | 'PUT', path: string, want: number, body?: unknown, headers?: Record<string, string>): Promise<any>;
+  /** A local HTTP receiver of webhooks (the server runs with WEBHOOK_ALLOW_LOOPBACK=true). */
+  receiver: WebhookReceiver;
+  /** Validates an ACP order-webhook body against `WebhookEvent` of openapi.agentic_checkout_webhook.yaml. */
+  checkWebhook(body: unknown, label: string): void;
 }
 type Flow = { name: string; run(ctx: Ctx): Promise<void> };
+
+interface WebhookReceiver {
+  url: string;
+  /** The next request not yet taken (waits up to 60 s: the server's dispatcher runs every second). */
+  next(): Promise<{ headers: IncomingHttpHeaders; body: string }>;
+  close(): Promise<void>;
+}
+
+async function startReceiver(): Promise<WebhookReceiver> {
+  const queue: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
+  const waiting: Array<() => void> = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      queue.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ received: true }));
+      for (const w of waiting.splice(0)) w();
+    });
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async next() {
+      const deadline = Date.now() + 60_000;
+      while (!queue.length) {
+        if (Date.now() > deadline) throw new Error('no webhook arrived within 60 s');
+        await new Promise<void>((ok) => {
+          waiting.push(ok);
+          setTimeout(ok, 1000);
+        });
+      }
+      return queue.shift()!;
+    },
+    close: () => new Promise<void>((ok) => server.close(() => ok())),
+  };
+}
 
 /** The directory holding the bundles: `<dir>/spec/<version>/json-schema`, or `<dir>` itself. */
 function schemaDir(arg: string | undefined): string {
@@ -60,6 +107,68 @@ function validators(dir: string) {
     return validate;
   };
 }
+
+/**
+ * The webhook OpenAPI's `WebhookEvent` as a JSON Schema: its components, with the cross-file reference to the
+ * checkout OpenAPI's `Order` pointed at the same `Order` of the checkout JSON Schema bundle.
+ */
+function webhookValidator(dir: string) {
+  const yamlPath = join(dir, '..', 'openapi', 'openapi.agentic_checkout_webhook.yaml');
+  const doc = parseYaml(readFileSync(yamlPath, 'utf8')) as { components: { schemas: Record<string, unknown> } };
+  const checkout = JSON.parse(readFileSync(join(dir, 'schema.agentic_checkout.json'), 'utf8')) as { $id: string };
+  const text = JSON.stringify(doc.components.schemas)
+    .replaceAll('./openapi.agentic_checkout.yaml#/components/schemas/', `${checkout.$id}#/$defs/`)
+    .replaceAll('#/components/schemas/', 'https://tessera.invalid/acp-webhook.json#/$defs/');
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addSchema(checkout);
+  ajv.addSchema({ $id: 'https://tessera.invalid/acp-webhook.json', $defs: JSON.parse(text) });
+  const validate = ajv.getSchema('https://tessera.invalid/acp-webhook.json#/$defs/WebhookEvent');
+  if (!validate) throw new Error(`no WebhookEvent in ${yamlPath}`);
+  return validate;
+}
+
+/** ACP's Merchant-Signature check (t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">, 300 s tolerance). */
+function merchantSignatureValid(header: unknown, body: string, secret: string): boolean {
+  const m = /^t=(\d+),v1=([a-fA-F0-9]{64})$/.exec(typeof header === 'string' ? header : '');
+  if (!m || Math.abs(Date.now() / 1000 - Number(m[1])) > 300) return false;
+  const expected = createHmac('sha256', secret).update(`${m[1]}.${body}`).digest();
+  const given = Buffer.from(m[2]!, 'hex');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+const WEBHOOK_SECRET = `conformance-${randomUUID()}`;
+
+const orderWebhookFlow: Flow = {
+  name: 'order webhooks: order_create after complete, order_update after a partial refund, signed with Merchant-Signature',
+  async run(c) {
+    const startsAt = new Date(Date.now() + 30 * 86_400_000).toISOString();
+    const event = await c.rest('POST', '/v1/integration/events', 201, { merchantId: c.shopId, title: 'Webhook Night', startsAt });
+    const pool = await c.rest('POST', '/v1/integration/pools', 201, { merchantId: c.shopId, eventId: event.id, capacity: 10 });
+    const tier = await c.rest('POST', '/v1/integration/tiers', 201, { eventId: event.id, poolId: pool.id, name: 'Floor', priceMinor: 2500 });
+    await c.rest('PUT', `/v1/integration/shops/${c.shopId}/acp-webhook`, 200, { url: `${c.receiver.url}/agentic_checkout/webhooks/order_events`, secret: WEBHOOK_SECRET });
+    const created = await c.acp('POST', '/checkout_sessions', 201, { currency: 'usd', line_items: [{ id: tier.id, quantity: 2 }], capabilities: {} });
+    const total = created.totals.find((t: { type: string }) => t.type === 'total').amount as number;
+    const token = await c.acp('POST', '/agentic_commerce/delegate_payment', 201, {
+      payment_method: { type: 'card', card_number_type: 'fpan', number: '4242424242424242', exp_month: '11', exp_year: '2099', display_card_funding_type: 'credit', metadata: {} },
+      allowance: { reason: 'one_time', max_amount: total, currency: 'usd', checkout_session_id: created.id, merchant_id: c.shopId, expires_at: '2099-01-01T00:00:00Z' },
+      risk_signals: [],
+      metadata: {},
+    });
+    const done = await c.acp('POST', `/checkout_sessions/${created.id}/complete`, 200, { payment_data: { handler_id: 'card_tokenized', instrument: { type: 'card', credential: { type: 'spt', token: token.id } } } });
+    const receive = async (label: string, type: string) => {
+      const got = await c.receiver.next();
+      if (!merchantSignatureValid(got.headers['merchant-signature'], got.body, WEBHOOK_SECRET)) throw new Error(`${label}: the Merchant-Signature does not verify`);
+      const body = JSON.parse(got.body) as { type: string; data: { id: string } };
+      if (body.type !== type || body.data.id !== done.order.id) throw new Error(`${label}: expected ${type} of ${done.order.id}, got ${body.type} of ${body.data.id}`);
+      c.checkWebhook(body, label);
+    };
+    await receive('order_create after complete', 'order_create');
+    const order = await c.rest('GET', `/v1/ticketing/orders/${done.order.id}`, 200);
+    await c.rest('POST', `/v1/ticketing/orders/${done.order.id}/refunds`, 200, { ticketIds: [order.tickets[0].id], reason: 'Cannot attend', returnToPool: true }, { 'idempotency-key': randomUUID() });
+    await receive('order_update after a partial refund', 'order_update');
+  },
+};
 
 const checkoutFlow: Flow = {
   name: 'checkout: discovery, create, retrieve, update, delegate payment, complete, cancel, errors',
@@ -125,7 +234,7 @@ const checkoutFlow: Flow = {
 };
 
 /** Every check this command runs. */
-const FLOWS: Flow[] = [checkoutFlow];
+const FLOWS: Flow[] = [checkoutFlow, orderWebhookFlow];
 
 /** `tessera serve` on a free port; resolves with its URL. */
 async function startServer(env: NodeJS.ProcessEnv): Promise<{ url: string; child: ChildProcess }> {
@@ -173,9 +282,12 @@ async function main(): Promise<number> {
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
     RATE_LIMIT_PER_MINUTE: '100000',
+    WEBHOOK_ALLOW_LOOPBACK: 'true',
     ...(dataDir ? { TESSERA_DATA_DIR: dataDir } : {}),
   };
   let server: ChildProcess | undefined;
+  const receiver = await startReceiver();
+  const checkWebhook = webhookValidator(dir);
   let valid = 0;
   let invalid = 0;
   let broken = 0;
@@ -211,7 +323,16 @@ async function main(): Promise<number> {
           ...(method === 'POST' ? { 'idempotency-key': randomUUID() } : {}),
           ...headers,
         }),
-      rest: (method, path, want, body) => call(started.url, method, path, want, body, { authorization: `Bearer ${apiKey}` }),
+      rest: (method, path, want, body, headers = {}) => call(started.url, method, path, want, body, { authorization: `Bearer ${apiKey}`, ...headers }),
+      receiver,
+      checkWebhook(body, label) {
+        if (checkWebhook(body)) {
+          valid++;
+          return;
+        }
+        invalid++;
+        process.stderr.write(`invalid WebhookEvent (openapi.agentic_checkout_webhook.yaml) — ${label}: ${JSON.stringify(checkWebhook.errors?.slice(0, 5))}\n  body: ${JSON.stringify(body)}\n`);
+      },
     };
     for (const flow of FLOWS) {
       try {
@@ -227,6 +348,7 @@ async function main(): Promise<number> {
       server.kill('SIGTERM');
       await exited;
     }
+    await receiver.close();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   }
   process.stdout.write(`acp conformance: ${valid} bodies valid, ${invalid} invalid${broken ? `, ${broken} of ${FLOWS.length} flows broke` : ''}\n`);

@@ -53,7 +53,7 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
   const clock = opts.clock ?? systemClock;
   const secret = config.secret ?? (await ensureSetting(db, 'session_secret', newSecret));
   let baseUrl = config.publicUrl ?? `http://${config.host}:${config.port}`;
-  const webhooks = new WebhookDispatcher({ db, clock, log, serverSecret: secret, allowLoopback: config.webhookAllowLoopback });
+  const webhooks = new WebhookDispatcher({ db, clock, log, serverSecret: secret, allowLoopback: config.webhookAllowLoopback, publicUrl: () => baseUrl });
   const mandateTrust = await TrustList.open({ ...trustListLocation(config), clock, log });
   const sandboxSecret = config.sandboxWebhookSecret ?? (await ensureSetting(db, 'sandbox_webhook_secret', newSecret));
   const payments = new Payments({ db, clock, log, publicUrl: () => baseUrl, webhookSecret: sandboxSecret, settleMs: config.sandboxSettleMs, serverSecret: secret });

@@ -1931,6 +1931,71 @@ export interface DeleteWebhookOutput {
   cancelledDeliveries: number;
 }
 
+export interface SetAcpWebhookInput {
+  /**
+   * The shop (merchant) id, e.g. shop_…
+   */
+  merchantId: string;
+  /**
+   * The agent platform’s order-events receiver URL.
+   */
+  url: string;
+  /**
+   * The shared HMAC secret agreed with the agent platform (16–512 characters).
+   */
+  secret: string;
+}
+
+export interface SetAcpWebhookOutput {
+  /**
+   * The subscription id (whk_…); its delivery log is list_webhook_deliveries with this id.
+   */
+  id: string;
+  url: string;
+  /**
+   * Always acp.order_create and acp.order_update.
+   */
+  events: string[];
+  createdAt: string;
+  merchantId: string;
+}
+
+export interface GetAcpWebhookInput {
+  /**
+   * The shop (merchant) id, e.g. shop_…
+   */
+  merchantId: string;
+}
+
+export interface GetAcpWebhookOutput {
+  merchantId: string;
+  webhook: {
+    /**
+     * The subscription id (whk_…); its delivery log is list_webhook_deliveries with this id.
+     */
+    id: string;
+    url: string;
+    /**
+     * Always acp.order_create and acp.order_update.
+     */
+    events: string[];
+    createdAt: string;
+  } | null;
+}
+
+export interface DeleteAcpWebhookInput {
+  /**
+   * The shop (merchant) id, e.g. shop_…
+   */
+  merchantId: string;
+}
+
+export interface DeleteAcpWebhookOutput {
+  merchantId: string;
+  deleted: boolean;
+  cancelledDeliveries: number;
+}
+
 export interface ListWebhookDeliveriesInput {
   /**
    * The webhook id, e.g. whk_…
@@ -2824,6 +2889,53 @@ export interface ListInstrumentsOutput {
     currency: string;
     createdAt: string;
   }[];
+}
+
+export interface ListMyTicketsInput {
+  /**
+   * Orders per page, 1 to 50 (default 20).
+   */
+  limit?: number;
+  cursor?: string;
+}
+
+export interface ListMyTicketsOutput {
+  orders: {
+    orderId: string;
+    merchantId: string;
+    shopName: string;
+    eventId: string;
+    eventTitle: string;
+    eventVenue: string | null;
+    /**
+     * RFC 3339
+     */
+    eventStartsAt: string;
+    tierName: string;
+    state: 'completed' | 'partially_refunded' | 'refunded';
+    /**
+     * RFC 3339
+     */
+    createdAt: string;
+    tickets: {
+      id: string;
+      /**
+       * valid: admits; checked_in: admitted already; void: refunded, no longer admits.
+       */
+      status: 'valid' | 'checked_in' | 'void';
+      /**
+       * What the QR code encodes: the verifiable signed ticket code (get_ticket_keys verifies it offline).
+       */
+      qrContent: string;
+      /**
+       * The QR code as a data:image/svg+xml URL; null for a void ticket (it no longer admits).
+       */
+      qrImage: string | null;
+      voidedAt: string | null;
+      checkedInAt: string | null;
+    }[];
+  }[];
+  nextCursor?: string;
 }
 
 export interface RaiseCardCapInput {
@@ -7436,6 +7548,24 @@ export interface Operations {
    */
   delete_webhook: { input: DeleteWebhookInput; output: DeleteWebhookOutput };
   /**
+   * Set the ACP order-webhook endpoint (`PUT /v1/integration/shops/{merchantId}/acp-webhook`).
+   *
+   * Sets (or replaces) where the shop sends ACP order webhooks for its ACP checkout sessions: the agent platform’s order-events receiver URL and the shared HMAC secret the platform gave the merchant. Events order_create (order placed) and order_update (refunds, cancellation) are POSTed with ACP’s Merchant-Signature header (t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">), retried like merchant webhooks. `url` must be https:// to a public address. The secret is stored encrypted and never returned. Requires merchant:write.
+   */
+  set_acp_webhook: { input: SetAcpWebhookInput; output: SetAcpWebhookOutput };
+  /**
+   * Read the ACP order-webhook endpoint (`GET /v1/integration/shops/{merchantId}/acp-webhook`).
+   *
+   * The shop’s ACP order-webhook endpoint (set with set_acp_webhook), or `webhook: null` when none is set. The shared secret is never shown. Requires merchant:read.
+   */
+  get_acp_webhook: { input: GetAcpWebhookInput; output: GetAcpWebhookOutput };
+  /**
+   * Remove the ACP order-webhook endpoint (`DELETE /v1/integration/shops/{merchantId}/acp-webhook`).
+   *
+   * Removes the shop’s ACP order-webhook endpoint: no further order events are sent to the agent platform and deliveries waiting for a retry are cancelled. `deleted: false` when none was set. Requires merchant:write.
+   */
+  delete_acp_webhook: { input: DeleteAcpWebhookInput; output: DeleteAcpWebhookOutput };
+  /**
    * List webhook deliveries (`GET /v1/integration/webhooks/{id}/deliveries`).
    *
    * The delivery log of a webhook, newest first: for each event, its type, the number of attempts, the status, the last HTTP status and error, when the next retry is due and when it was delivered. Pages with `limit` (default 50) and `cursor` (the previous page’s nextCursor). Requires merchant:read.
@@ -7573,6 +7703,12 @@ export interface Operations {
    * Lists the buyer’s saved cards with the shop and payment connection each is tied to and its spending cap. A bounded session sees only its shop’s.
    */
   list_instruments: { input: ListInstrumentsInput; output: ListInstrumentsOutput };
+  /**
+   * List my tickets (`GET /v1/buyer/tickets`).
+   *
+   * The buyer’s orders (its own and its agents’, across shops; a bounded session: in its shop), newest first, each with the shop, event and tier names and every ticket with its state (valid, checked_in or void) and its QR code (an SVG data URL encoding the signed ticket code). Pass `nextCursor` as `cursor` for the next page.
+   */
+  list_my_tickets: { input: ListMyTicketsInput; output: ListMyTicketsOutput };
   /**
    * Raise a card’s spending cap (`POST /v1/buyer/instruments/{id}/raise-cap`).
    *
@@ -7889,6 +8025,9 @@ export const OPERATIONS: Readonly<Record<OperationId, OperationSpec>> = {
   create_webhook: { method: 'POST', path: '/v1/integration/webhooks', pathParams: [], idempotency: 'none', auth: 'bearer' },
   list_webhooks: { method: 'GET', path: '/v1/integration/webhooks', pathParams: [], idempotency: 'none', auth: 'bearer' },
   delete_webhook: { method: 'DELETE', path: '/v1/integration/webhooks/{id}', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
+  set_acp_webhook: { method: 'PUT', path: '/v1/integration/shops/{merchantId}/acp-webhook', pathParams: ['merchantId'], idempotency: 'none', auth: 'bearer' },
+  get_acp_webhook: { method: 'GET', path: '/v1/integration/shops/{merchantId}/acp-webhook', pathParams: ['merchantId'], idempotency: 'none', auth: 'bearer' },
+  delete_acp_webhook: { method: 'DELETE', path: '/v1/integration/shops/{merchantId}/acp-webhook', pathParams: ['merchantId'], idempotency: 'none', auth: 'bearer' },
   list_webhook_deliveries: { method: 'GET', path: '/v1/integration/webhooks/{id}/deliveries', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
   verify_signed_mandate: { method: 'POST', path: '/v1/mandates/verify', pathParams: [], idempotency: 'none', auth: 'bearer' },
   purchase_initiate: { method: 'POST', path: '/v1/vic/purchase-initiate', pathParams: [], idempotency: 'required', auth: 'bearer' },
@@ -7912,6 +8051,7 @@ export const OPERATIONS: Readonly<Record<OperationId, OperationSpec>> = {
   discard_card_setup: { method: 'POST', path: '/v1/buyer/card-setups/{id}/discard', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
   save_card: { method: 'POST', path: '/v1/buyer/instruments', pathParams: [], idempotency: 'none', auth: 'bearer' },
   list_instruments: { method: 'GET', path: '/v1/buyer/instruments', pathParams: [], idempotency: 'none', auth: 'bearer' },
+  list_my_tickets: { method: 'GET', path: '/v1/buyer/tickets', pathParams: [], idempotency: 'none', auth: 'bearer' },
   raise_card_cap: { method: 'POST', path: '/v1/buyer/instruments/{id}/raise-cap', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
   lower_card_cap: { method: 'POST', path: '/v1/buyer/instruments/{id}/lower-cap', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
   create_api_key: { method: 'POST', path: '/v1/console/api-keys', pathParams: [], idempotency: 'none', auth: 'bearer' },

@@ -2,7 +2,7 @@
 import type { Catalogs, Translate } from '../i18n/i18n.ts';
 import { html, type Markup } from './html.ts';
 
-export type PageId = 'sign-in' | 'verify' | 'agents' | 'cards' | 'permissions';
+export type PageId = 'sign-in' | 'verify' | 'agents' | 'cards' | 'permissions' | 'tickets';
 
 /** What a page renders inside <main>, after its h1 and the status regions. */
 export interface PageContext {
@@ -27,6 +27,7 @@ const NAV: readonly { id: PageId; path: string; key: string }[] = [
   { id: 'agents', path: '/buyer/agents', key: 'nav.agents' },
   { id: 'cards', path: '/buyer/cards', key: 'nav.cards' },
   { id: 'permissions', path: '/buyer/permissions', key: 'nav.permissions' },
+  { id: 'tickets', path: '/buyer/tickets', key: 'nav.tickets' },
 ];
 
 function languageNav(catalogs: Catalogs, ctx: PageContext, path: string): Markup {

@@ -5,7 +5,7 @@ import { html, type Markup } from './html.ts';
 import type { PageContext, PageDefinition } from './layout.ts';
 
 /** Wraps an account page's content: the signed-out panel, and the content the script reveals once it holds a session. */
-function account(ctx: PageContext, content: Markup): Markup {
+export function account(ctx: PageContext, content: Markup): Markup {
   const signIn = ctx.href('/buyer/sign-in');
   return html`${signedOutPanel(ctx.t, signIn)}
 <div id="content" hidden>

@@ -17,6 +17,7 @@ import { getBuyerSession } from './buyer/get-buyer-session.ts';
 import { grantPermissionTool } from './buyer/grant-permission.ts';
 import { listAgentsTool } from './buyer/list-agents.ts';
 import { listInstrumentsTool } from './buyer/list-instruments.ts';
+import { listMyTicketsTool } from './buyer/list-my-tickets.ts';
 import { listPermissionsTool } from './buyer/list-permissions.ts';
 import { lowerCardCapTool } from './buyer/lower-card-cap.ts';
 import { pauseAgent } from './buyer/pause-agent.ts';
@@ -88,6 +89,9 @@ import { configurePaymentProvider } from './payments/configure-payment-provider.
 import { listPaymentProviders } from './payments/list-payment-providers.ts';
 import { createWebhook } from './webhooks/create-webhook.ts';
 import { deleteWebhook } from './webhooks/delete-webhook.ts';
+import { deleteAcpWebhook } from './webhooks/delete-acp-webhook.ts';
+import { getAcpWebhook } from './webhooks/get-acp-webhook.ts';
+import { setAcpWebhook } from './webhooks/set-acp-webhook.ts';
 import { listWebhookDeliveries } from './webhooks/list-webhook-deliveries.ts';
 import { listWebhooks } from './webhooks/list-webhooks.ts';
 
@@ -112,6 +116,9 @@ export const TOOLS: readonly AnyTool[] = [
   createWebhook,
   listWebhooks,
   deleteWebhook,
+  setAcpWebhook,
+  getAcpWebhook,
+  deleteAcpWebhook,
   listWebhookDeliveries,
   verifySignedMandate,
   purchaseInitiate,
@@ -135,6 +142,7 @@ export const TOOLS: readonly AnyTool[] = [
   discardCardSetupTool,
   saveCardTool,
   listInstrumentsTool,
+  listMyTicketsTool,
   raiseCardCapTool,
   lowerCardCapTool,
   createApiKey,

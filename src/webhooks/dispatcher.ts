@@ -11,6 +11,7 @@ import { newId } from '../storage/ids.ts';
 import { SecretBox } from './secret-box.ts';
 import type { AddressPolicy } from './url-policy.ts';
 import { ATTEMPT_TIMEOUT_MS, DeliveryTarget, sendAttempt, type AttemptOutcome } from './send.ts';
+import { acpWebhookHeaders, webhookHeaders } from './signature.ts';
 
 /** Delay before each retry, in seconds: after attempt n fails, attempt n+1 is due after RETRY_DELAYS_SECONDS[n-1]. */
 export const RETRY_DELAYS_SECONDS = [30, 120, 600, 3600, 21_600, 43_200, 86_400] as const;
@@ -41,6 +42,8 @@ export interface DispatcherDeps {
   serverSecret: string;
   /** Development only: deliver to loopback addresses (WEBHOOK_ALLOW_LOOPBACK). */
   allowLoopback?: boolean;
+  /** The server's base URL: ACP order events carry a path as `permalink_url`, made absolute when sent. */
+  publicUrl?: () => string;
 }
 
 interface ClaimedRow {
@@ -53,6 +56,7 @@ interface ClaimedRow {
   subscription_id: string;
   url: string;
   secret_sealed: string;
+  kind: 'merchant' | 'acp';
 }
 
 const placeholders = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
@@ -66,6 +70,7 @@ export class WebhookDispatcher {
   private readonly stopping = new AbortController();
   private readonly loop: Periodic;
   private readonly target: DeliveryTarget;
+  private readonly publicUrl: () => string;
 
   constructor(deps: DispatcherDeps) {
     this.db = deps.db;
@@ -74,6 +79,7 @@ export class WebhookDispatcher {
     this.secrets = new SecretBox(deps.serverSecret);
     this.target = new DeliveryTarget({ allowLoopback: deps.allowLoopback ?? false });
     this.loop = new Periodic('webhooks', this.log);
+    this.publicUrl = deps.publicUrl ?? (() => 'http://localhost');
   }
 
   /**
@@ -143,7 +149,7 @@ export class WebhookDispatcher {
            from due where d.id = due.id
          returning d.id, d.attempts, d.event_id, d.subscription_id
        )
-       select c.id, c.attempts, c.event_id, e.type, e.data, e.created_at, c.subscription_id, s.url, s.secret_sealed
+       select c.id, c.attempts, c.event_id, e.type, e.data, e.created_at, c.subscription_id, s.url, s.secret_sealed, s.kind
          from claimed c
          join webhook_events e on e.id = c.event_id
          join webhook_subscriptions s on s.id = c.subscription_id`,
@@ -157,11 +163,15 @@ export class WebhookDispatcher {
 
   private async attempt(row: ClaimedRow): Promise<'delivered' | 'retrying' | 'failed'> {
     const data = typeof row.data === 'string' ? (JSON.parse(row.data) as unknown) : row.data;
-    const body = JSON.stringify({ type: row.type, timestamp: new Date(row.created_at).toISOString(), data });
+    const body =
+      row.kind === 'acp'
+        ? JSON.stringify(acpBody(data, this.publicUrl()))
+        : JSON.stringify({ type: row.type, timestamp: new Date(row.created_at).toISOString(), data });
     const secret = this.secrets.open(row.secret_sealed, row.subscription_id);
     const timestamp = Math.floor(this.clock.now().getTime() / 1000);
+    const sign = row.kind === 'acp' ? acpWebhookHeaders : webhookHeaders;
     const outcome: AttemptOutcome = secret
-      ? await sendAttempt(this.target, row.url, secret, { id: row.event_id, body }, timestamp, this.stopping.signal)
+      ? await sendAttempt(this.target, row.url, sign(secret, row.event_id, timestamp, body), { id: row.event_id, body }, this.stopping.signal)
       : { ok: false, status: null, error: 'signing secret unavailable: the server secret changed' };
     return this.record(row, outcome);
   }
@@ -209,4 +219,12 @@ export class WebhookDispatcher {
     await this.loop.stop();
     await this.target.close().catch(() => undefined);
   }
+}
+
+/** An ACP event as recorded (ACP's `WebhookEvent`, `data.permalink_url` a path) → the body sent, the permalink absolute. */
+function acpBody(recorded: unknown, publicUrl: string): unknown {
+  const event = recorded as { type: string; data: Record<string, unknown> };
+  const link = event.data['permalink_url'];
+  if (typeof link !== 'string' || !link.startsWith('/')) return event;
+  return { ...event, data: { ...event.data, permalink_url: `${publicUrl.replace(/\/$/, '')}${link}` } };
 }

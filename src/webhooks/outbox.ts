@@ -26,9 +26,16 @@ export const WEBHOOK_EVENT_TYPES = [
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
+/**
+ * Events for a shop's ACP agent-platform endpoint only (a subscription of kind `acp`; merchants cannot subscribe
+ * to them): `data` is ACP's `WebhookEvent` body, sent as it is with ACP's `Merchant-Signature`.
+ */
+export const ACP_ORDER_EVENT_TYPES = ['acp.order_create', 'acp.order_update'] as const;
+export type AcpOrderEventType = (typeof ACP_ORDER_EVENT_TYPES)[number];
+
 export interface DomainEvent {
   shopId: string;
-  type: WebhookEventType;
+  type: WebhookEventType | AcpOrderEventType;
   data: Record<string, unknown>;
   now: Date;
 }

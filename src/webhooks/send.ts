@@ -4,7 +4,6 @@
  * status and an error class (never a socket message, which would tell which local ports are open).
  */
 import { Agent, fetch } from 'undici';
-import { webhookHeaders } from './signature.ts';
 import { ADDRESS_REFUSED, guardedLookup, hostOf, isAllowedAddress, type AddressPolicy } from './url-policy.ts';
 import ipaddr from 'ipaddr.js';
 
@@ -12,7 +11,7 @@ import ipaddr from 'ipaddr.js';
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 
 export interface Message {
-  /** The event id, sent as `webhook-id` (stable across retries, so receivers can de-duplicate). */
+  /** The event id (sent as `webhook-id`, or ACP's `Request-Id`: stable across retries, so receivers can de-duplicate). */
   id: string;
   /** The exact JSON body that is signed and sent. */
   body: string;
@@ -42,13 +41,12 @@ export class DeliveryTarget {
 /** The error class recorded for a refused address. */
 export const REFUSED_ERROR = 'refused: the address is not public';
 
-/** POSTs `message` to `url`, signed with `secret` at `timestampSeconds`; never throws. */
+/** POSTs `message` to `url` with `headers` (its signature included, see signature.ts); never throws. */
 export async function sendAttempt(
   target: DeliveryTarget,
   url: string,
-  secret: string,
+  headers: Record<string, string>,
   message: Message,
-  timestampSeconds: number,
   stop: AbortSignal,
 ): Promise<AttemptOutcome> {
   const signal = AbortSignal.any([stop, AbortSignal.timeout(ATTEMPT_TIMEOUT_MS)]);
@@ -59,7 +57,7 @@ export async function sendAttempt(
     const res = await fetch(url, {
       dispatcher: target.agent,
       method: 'POST',
-      headers: webhookHeaders(secret, message.id, timestampSeconds, message.body),
+      headers,
       body: message.body,
       redirect: 'manual',
       signal,

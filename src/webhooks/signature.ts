@@ -1,6 +1,8 @@
 /**
- * The Standard Webhooks signature scheme (https://www.standardwebhooks.com): secrets are `whsec_<base64>`,
+ * Two signature schemes. Merchant webhooks: the Standard Webhooks scheme (https://www.standardwebhooks.com): secrets are `whsec_<base64>`,
  * and `webhook-signature` is `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">` keyed with the decoded secret.
+ * ACP order webhooks (openapi.agentic_checkout_webhook.yaml): `Merchant-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256
+ * of "{timestamp}.{body}">` keyed with the shared secret's UTF-8 bytes, as Stripe's scheme it follows.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 
@@ -27,5 +29,22 @@ export function webhookHeaders(secret: string, id: string, timestampSeconds: num
     'webhook-id': id,
     'webhook-timestamp': String(timestampSeconds),
     'webhook-signature': signMessage(secret, id, timestampSeconds, body),
+  };
+}
+
+/** ACP's `Merchant-Signature` value for one attempt: `t=<unix seconds>,v1=<64 hex>`. */
+export function signAcpMessage(secret: string, timestampSeconds: number, body: string): string {
+  const mac = createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${timestampSeconds}.${body}`).digest('hex');
+  return `t=${timestampSeconds},v1=${mac}`;
+}
+
+/** The headers of one ACP order-webhook attempt: `Request-Id` is the event id (stable across retries), `Timestamp` RFC 3339. */
+export function acpWebhookHeaders(secret: string, id: string, timestampSeconds: number, body: string): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'user-agent': 'Tessera-Webhooks/1.0',
+    'merchant-signature': signAcpMessage(secret, timestampSeconds, body),
+    'request-id': id,
+    timestamp: new Date(timestampSeconds * 1000).toISOString(),
   };
 }

@@ -91,6 +91,58 @@ const Order = z.strictObject({
   status: z.string().optional(),
 });
 
+/** The order-webhook shapes (openapi.agentic_checkout_webhook.yaml: `WebhookEvent`, `EventDataOrder` = the full `Order`). */
+const LineItemReference = z.strictObject({ id: z.string(), quantity: z.number().int().min(1) });
+const OrderLineItem = z.strictObject({
+  id: z.string(),
+  title: z.string(),
+  product_id: z.string().optional(),
+  description: z.string().optional(),
+  image_url: z.url().optional(),
+  url: z.url().optional(),
+  quantity: z.strictObject({ ordered: z.number().int().min(1), current: z.number().int().min(0), fulfilled: z.number().int().min(0).optional() }),
+  unit_price: Minor.optional(),
+  subtotal: Minor.optional(),
+  totals: z.array(Total).optional(),
+  status: z.string().optional(),
+});
+const Fulfillment = z.strictObject({
+  id: z.string(),
+  type: z.enum(['shipping', 'pickup', 'digital']),
+  status: z.string().optional(),
+  line_items: z.array(LineItemReference).optional(),
+  description: z.string().optional(),
+  digital_delivery: z.strictObject({ access_url: z.url().optional(), license_key: z.string().optional(), expires_at: DateTime.optional() }).optional(),
+});
+const Adjustment = z.strictObject({
+  id: z.string(),
+  type: z.string(),
+  occurred_at: DateTime,
+  status: z.string(),
+  line_items: z.array(LineItemReference).optional(),
+  amount: Minor.optional(),
+  currency: z.string().regex(/^[a-z]{3}$/).optional(),
+  description: z.string().optional(),
+  reason: z.string().optional(),
+});
+const EventDataOrder = z.strictObject({
+  type: z.literal('order'),
+  id: z.string(),
+  checkout_session_id: z.string(),
+  order_number: z.string().optional(),
+  client_reference_id: z.string().optional(),
+  permalink_url: z.url(),
+  status: z.string(),
+  line_items: z.array(OrderLineItem).optional(),
+  fulfillments: z.array(Fulfillment).optional(),
+  adjustments: z.array(Adjustment).optional(),
+  totals: z.array(Total).optional(),
+});
+/** ACP's webhook request body. */
+export const WEBHOOK_SHAPES = {
+  WebhookEvent: z.strictObject({ type: z.string(), data: EventDataOrder }),
+} as const;
+
 const sessionFields = {
   id: z.string(),
   protocol: z.strictObject({ version: ApiVersion }).optional(),

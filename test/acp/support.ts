@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { Harness } from '../support/harness.ts';
 import { restClient, type RestResponse } from '../support/rest.ts';
-import { CHECKOUT_SHAPES, DELEGATE_SHAPES } from './shapes.ts';
+import { CHECKOUT_SHAPES, DELEGATE_SHAPES, WEBHOOK_SHAPES } from './shapes.ts';
 
 export const ACP_VERSION = '2026-04-17';
 
@@ -22,6 +22,8 @@ function checker(shapes: Record<string, z.ZodType>, family: string) {
 export const acpValid = checker(CHECKOUT_SHAPES, 'agentic checkout');
 /** Asserts a delegate-payment body's shape. */
 export const delegateValid = checker(DELEGATE_SHAPES, 'delegate payment');
+/** Asserts an order-webhook body's shape. */
+export const webhookValid = checker(WEBHOOK_SHAPES, 'order webhook');
 
 export type Api = ReturnType<typeof restClient>;
 

@@ -13,8 +13,9 @@ import { englishLeakFinder, TEXT_ATTRIBUTES } from '../support/english-leaks.ts'
 import { restClient } from '../support/rest.ts';
 import { codeIn, signInTokenIn } from '../support/smtp.ts';
 import { newEmail, startWorld, type World } from './flows.ts';
+import { buy, key, merchantShop } from '../buyers/fixtures.ts';
 
-const PAGES = ['/buyer/sign-in', '/buyer/verify', '/buyer/agents', '/buyer/cards', '/buyer/permissions'] as const;
+const PAGES = ['/buyer/sign-in', '/buyer/verify', '/buyer/agents', '/buyer/cards', '/buyer/permissions', '/buyer/tickets'] as const;
 
 let w: World;
 let email: string;
@@ -46,15 +47,23 @@ before(async () => {
     ...(await proof('grant_permission')),
   });
   assert.equal(granted.status, 201, JSON.stringify(granted.body));
+  // Tickets for "My tickets": bought in a discoverable shop (a shopless session of the same buyer), one refunded
+  // (void), one admitted at the door (checked in), one valid.
+  const m = await merchantShop(w.h, { discoverable: true, priceMinor: 4000 });
+  const order = (await buy(restClient(w.h.url, await fullSession(email, 'en', false)), m.tierId, 3, { paymentMethod: 'pm_sandbox_visa' })).body.order;
+  const refund = await m.api.post(`/v1/ticketing/orders/${order.id}/refunds`, { ticketIds: [order.tickets[0].id], reason: 'Cannot attend', returnToPool: true }, key());
+  assert.equal(refund.status, 200, JSON.stringify(refund.body));
+  const scan = await m.api.post(`/v1/ticketing/events/${m.eventId}/check-ins`, { code: order.tickets[1].signedCode, device: 'gate-1' });
+  assert.equal(scan.status, 200, JSON.stringify(scan.body));
 });
 after(async () => {
   await w?.close();
 });
 
-/** Signs `address` in over the API with a link in `lang` and returns the full session's bearer. */
-async function fullSession(address: string, lang: string): Promise<string> {
+/** Signs `address` in over the API with a link in `lang` (for the world's shop, unless `forShop` is false) and returns the full session's bearer. */
+async function fullSession(address: string, lang: string, forShop = true): Promise<string> {
   const anon = restClient(w.h.url);
-  assert.equal((await anon.post('/v1/buyer/sign-in-links', { email: address, merchantId: w.shopId, lang })).status, 202);
+  assert.equal((await anon.post('/v1/buyer/sign-in-links', { email: address, ...(forShop ? { merchantId: w.shopId } : {}), lang })).status, 202);
   const session = await anon.post('/v1/buyer/sessions', { token: signInTokenIn(w.mail.last(address)) });
   assert.equal(session.status, 201);
   return session.body.token;
@@ -102,6 +111,7 @@ async function open(page: Page, path: string, lang: string): Promise<void> {
   if (path === '/buyer/agents') await page.locator('#agents-rows tr').first().waitFor();
   if (path === '/buyer/cards') await page.locator('#cards-rows tr').first().waitFor();
   if (path === '/buyer/permissions') await page.locator('#permissions-list article').first().waitFor();
+  if (path === '/buyer/tickets') await page.locator('#tickets-orders li[data-status="void"]').first().waitFor();
 }
 
 for (const lang of LANGS) {

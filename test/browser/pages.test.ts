@@ -28,7 +28,7 @@ after(async () => {
 
 test('every buyer page passes the accessibility check when signed out', async () => {
   const page = await w.browser.page();
-  for (const path of ['/buyer/sign-in', '/buyer/agents', '/buyer/cards', '/buyer/permissions']) {
+  for (const path of ['/buyer/sign-in', '/buyer/agents', '/buyer/cards', '/buyer/permissions', '/buyer/tickets']) {
     await page.goto(`${w.h.url}${path}`);
     await page.locator('main[data-ready]').waitFor();
     await assertAccessible(page);

@@ -8,9 +8,10 @@ import * as agents from './agents.js';
 import * as cards from './cards.js';
 import * as permissions from './permissions.js';
 import * as signIn from './sign-in.js';
+import * as tickets from './tickets.js';
 import * as verify from './verify.js';
 
-const PAGES = { 'sign-in': signIn, verify, agents, cards, permissions };
+const PAGES = { 'sign-in': signIn, verify, agents, cards, permissions, tickets };
 let cleanup = null;
 
 /** Shows the signed-out panel or the content, and the parts the session may use. */

@@ -10,6 +10,7 @@ import type { AcpCheckoutSessionRow, AcpSessionStatus } from '../../storage/enti
 import { ASYNC_DECLINED, CANCELED, HOLD_EXPIRED, HOLD_RELEASED, PAYMENT_PENDING } from './messages.ts';
 import type { AcpCheckoutSessionOut, AcpMessage } from './session-schema.ts';
 import { ACP_VERSION } from './versions.ts';
+import { acpLineItemId, acpOrderStatus, orderPermalinkPath } from '../purchase/acp-order-events.ts';
 
 /** The one payment handler offered: a card delegated through the sandbox vault (delegate_payment). */
 export const CARD_HANDLER_ID = 'card_tokenized';
@@ -17,7 +18,7 @@ export const CARD_HANDLER_ID = 'card_tokenized';
 export const DIGITAL_OPTION_ID = 'digital_tickets';
 const DEFAULT_BRANDS = ['visa', 'mastercard', 'amex'];
 
-export const lineItemId = (s: AcpCheckoutSessionRow): string => `li_${s.tierId}`;
+export const lineItemId = (s: AcpCheckoutSessionRow): string => acpLineItemId(s.tierId);
 
 /** The status a session is in now, from its own terminal marks and its reservation. */
 export function statusOf(s: AcpCheckoutSessionRow, r: ReservationRow | null, now: Date): AcpSessionStatus {
@@ -143,8 +144,8 @@ export async function sessionView(em: EntityManager, s: AcpCheckoutSessionRow, p
       type: 'order',
       id: order.id,
       checkout_session_id: s.id,
-      permalink_url: `${publicUrl}/v1/ticketing/orders/${order.id}`,
-      status: order.state === 'refunded' ? 'canceled' : 'confirmed',
+      permalink_url: `${publicUrl}${orderPermalinkPath(order.id)}`,
+      status: acpOrderStatus(order),
     };
   }
   return view;

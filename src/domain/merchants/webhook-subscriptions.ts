@@ -39,9 +39,12 @@ export function webhookView(w: WebhookSubscriptionRow): WebhookView {
   };
 }
 
-/** Loads a live subscription whose shop the principal may act on, or throws `not_found`. */
-export async function requireWebhook(em: EntityManager, principal: Principal, id: string): Promise<WebhookSubscriptionRow> {
-  const webhook = await em.findOne(WebhookSubscription, { id, deletedAt: null });
+/**
+ * Loads a live subscription whose shop the principal may act on, or throws `not_found`. Only the merchant's own
+ * subscriptions unless `anyKind` (the delivery log also shows the shop's ACP endpoint, `acp-webhook.ts`).
+ */
+export async function requireWebhook(em: EntityManager, principal: Principal, id: string, anyKind = false): Promise<WebhookSubscriptionRow> {
+  const webhook = await em.findOne(WebhookSubscription, { id, deletedAt: null, ...(anyKind ? {} : { kind: 'merchant' as const }) });
   const shop = webhook ? await em.findOne(Shop, { id: webhook.shopId, deletedAt: null }) : null;
   if (!webhook || !shop || !mayAccessShop(principal, shop)) throw new ToolError('not_found', `No webhook ${id}.`, { id });
   return webhook;
@@ -55,7 +58,7 @@ export async function createWebhookSubscription(
   const shop = await requireShop(em, principal, input.merchantId);
   const refusal = refuseWebhookUrl(input.url, services.webhooks.addressPolicy);
   if (refusal) throw new ToolError('invalid_webhook_url', URL_REFUSAL_MESSAGES[refusal], { field: 'url', reason: refusal });
-  const live = await em.count(WebhookSubscription, { shopId: shop.id, deletedAt: null });
+  const live = await em.count(WebhookSubscription, { shopId: shop.id, deletedAt: null, kind: 'merchant' });
   if (live >= MAX_WEBHOOKS_PER_SHOP) throw new ToolError('webhook_limit_reached', undefined, { limit: MAX_WEBHOOKS_PER_SHOP });
   const now = clock.now();
   const id = newId('webhook', now);
@@ -66,6 +69,7 @@ export async function createWebhookSubscription(
     url: new URL(input.url).toString(),
     events: [...new Set(input.events)],
     secretSealed: services.webhooks.secrets.seal(secret, id),
+    kind: 'merchant',
     createdAt: now,
     deletedAt: null,
   });
@@ -76,7 +80,7 @@ export async function createWebhookSubscription(
 /** A shop's live subscriptions in id order. */
 export async function listWebhookSubscriptions({ em, principal }: Pick<ToolContext, 'em' | 'principal'>, shopId: string): Promise<WebhookView[]> {
   await requireShop(em, principal, shopId);
-  const rows = await em.find(WebhookSubscription, { shopId, deletedAt: null }, { orderBy: { id: 'asc' } });
+  const rows = await em.find(WebhookSubscription, { shopId, deletedAt: null, kind: 'merchant' }, { orderBy: { id: 'asc' } });
   return rows.map(webhookView);
 }
 
@@ -85,8 +89,16 @@ export async function deleteWebhookSubscription(
   { em, principal, clock }: Pick<ToolContext, 'em' | 'principal' | 'clock'>,
   id: string,
 ): Promise<{ id: string; deleted: true; cancelledDeliveries: number }> {
-  const webhook = await requireWebhook(em, principal, id);
-  webhook.deletedAt = clock.now();
+  return endSubscription(em, await requireWebhook(em, principal, id), clock.now());
+}
+
+/** Marks a subscription deleted and cancels its pending deliveries. */
+export async function endSubscription(
+  em: EntityManager,
+  webhook: WebhookSubscriptionRow,
+  now: Date,
+): Promise<{ id: string; deleted: true; cancelledDeliveries: number }> {
+  webhook.deletedAt = now;
   await em.flush();
   const cancelled = await sql(
     em,
@@ -135,7 +147,7 @@ export async function listDeliveries(
   { em, principal }: Pick<ToolContext, 'em' | 'principal'>,
   input: { id: string; status?: DeliveryStatus | undefined; limit: number; cursor?: string | undefined },
 ): Promise<{ deliveries: DeliveryView[]; nextCursor?: string }> {
-  const webhook = await requireWebhook(em, principal, input.id);
+  const webhook = await requireWebhook(em, principal, input.id, true);
   const where = ['d.subscription_id = ?'];
   const params: unknown[] = [webhook.id];
   if (input.status) {

@@ -24,6 +24,7 @@ import { returnPlaces } from './inventory.ts';
 import { requireAccess } from './purchase-access.ts';
 import { loadOrderView, refundView, ticketView, type OrderView, type RefundView } from './purchase-view.ts';
 import { emitPurchaseEvent } from './reservations.ts';
+import { emitAcpOrderEvent } from './acp-order-events.ts';
 import type { SpineDeps } from './refunds.ts';
 import { enqueueOrderMail, sendDueOrderMail } from './order-mail.ts';
 
@@ -202,7 +203,7 @@ async function settleFailure(em: EntityManager, order: OrderRow, refund: RefundR
     type: 'refund.failed',
     data: { refund: refundView(refund), order: await loadOrderView(em, order) },
     now,
-  });
+  });  await emitAcpOrderEvent(em, order.reservationId, 'order_update', now);
 }
 
 /** How long an unanswered refund waits before the sweeper asks the provider again. */

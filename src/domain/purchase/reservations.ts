@@ -11,6 +11,7 @@ import { returnPlaces, takePlacesOrThrow } from './inventory.ts';
 import type { Principal } from '../../kernel/principal.ts';
 import { authorizePurchase, ownershipFrom, ownershipOf, requireAccess, type PurchaseIntent } from './purchase-access.ts';
 import { loadPurchaseView, type PurchaseView } from './purchase-view.ts';
+import { emitAcpOrderEvent } from './acp-order-events.ts';
 import { checkTierStillOffered } from '../catalog/catalog-changes.ts';
 import { checkRestrictions } from '../catalog/restrictions.ts';
 
@@ -25,11 +26,16 @@ export async function requireReservation(
   return requireAccess(principal, row, 'reservation', id);
 }
 
-/** Records a purchase event (with the full view) in the outbox, inside the caller's transaction. */
+/**
+ * Records a purchase event (with the full view) in the outbox, inside the caller's transaction; an order placed or
+ * refunded through an ACP checkout session also records ACP's order webhook for the agent platform.
+ */
 export async function emitPurchaseEvent(em: EntityManager, type: WebhookEventType, r: ReservationRow, now: Date): Promise<PurchaseView> {
   await em.flush();
   const view = await loadPurchaseView(em, r);
   await emitEvent(em, { shopId: r.shopId, type, data: { ...view }, now });
+  if (type === 'order.completed') await emitAcpOrderEvent(em, r.id, 'order_create', now);
+  if (type === 'order.refunded') await emitAcpOrderEvent(em, r.id, 'order_update', now);
   return view;
 }
 

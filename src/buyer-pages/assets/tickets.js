@@ -1,0 +1,66 @@
+// "My tickets": the buyer's orders, newest first, each ticket with its QR code (an SVG data: image the API renders,
+// encoding the signed ticket code) and its state: valid, checked in, or void (refunded: no QR, it no longer admits).
+import { api, current } from './api.js';
+import { lang, t } from './i18n.js';
+import { byId, el, errorMessage, formatDate, run, showErrors } from './ui.js';
+
+const formatDateTime = (iso) => new Intl.DateTimeFormat(lang(), { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+
+export async function init() {
+  if (!current()) return;
+  const list = byId('tickets-orders');
+  const more = byId('tickets-more');
+  let cursor;
+
+  function ticketItem(order, ticket, n) {
+    const label = t('tickets.ticketLabel', { n });
+    const item = el('li', { className: `ticket ticket-${ticket.status}`, 'data-ticket-id': ticket.id, 'data-status': ticket.status });
+    if (ticket.qrImage) {
+      item.append(
+        el('img', {
+          className: 'qr',
+          src: ticket.qrImage,
+          width: 200,
+          height: 200,
+          alt: t('tickets.qrAlt', { n, event: order.eventTitle }),
+          'data-qr-content': ticket.qrContent,
+        }),
+      );
+    }
+    const state = el('span', { className: `badge badge-ticket-${ticket.status}`, text: t(`tickets.status.${ticket.status}`) });
+    item.append(el('p', { className: 'ticket-title' }, el('strong', { text: label }), ' ', state));
+    if (ticket.status === 'checked_in') item.append(el('p', { text: t('tickets.checkedInAt', { date: formatDateTime(ticket.checkedInAt) }) }));
+    if (ticket.status === 'void') item.append(el('p', { text: t('tickets.voidNote', { date: formatDate(ticket.voidedAt) }) }));
+    item.append(el('p', { className: 'muted small', text: ticket.id }));
+    return item;
+  }
+
+  function orderCard(order) {
+    const titleId = `order-${order.orderId}-title`;
+    return el(
+      'article',
+      { className: 'panel order', 'aria-labelledby': titleId, 'data-order-id': order.orderId },
+      el('h3', { id: titleId, text: order.eventTitle }),
+      el('p', { text: t('tickets.orderMeta', { date: formatDateTime(order.eventStartsAt), tier: order.tierName, shop: order.shopName }) }),
+      order.eventVenue ? el('p', { text: order.eventVenue }) : null,
+      el('ul', { className: 'tickets', 'aria-label': t('tickets.ticketsOf', { event: order.eventTitle }) }, ...order.tickets.map((x, i) => ticketItem(order, x, i + 1))),
+      el('p', { className: 'muted small', text: t('tickets.orderLine', { id: order.orderId, date: formatDate(order.createdAt) }) }),
+    );
+  }
+
+  async function load() {
+    const query = cursor ? `?cursor=${encodeURIComponent(cursor)}` : '';
+    const page = await api('GET', `/v1/buyer/tickets${query}`);
+    list.append(...page.orders.map(orderCard));
+    cursor = page.nextCursor;
+    more.hidden = !cursor;
+    byId('tickets-empty').hidden = list.childElementCount > 0;
+  }
+
+  more.addEventListener('click', () => run(more, load));
+  try {
+    await load();
+  } catch (err) {
+    showErrors([{ message: errorMessage(err) }]);
+  }
+}

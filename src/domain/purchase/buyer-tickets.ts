@@ -1,0 +1,77 @@
+/**
+ * A buyer's tickets, for the "My tickets" page: the orders the buyer may list (`order-list.ts`: its own and its
+ * agents', across shops; a bounded session in its shop only), each with the shop, event and tier names, and every
+ * ticket with the code its QR code shows and its door state.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Principal } from '../../kernel/principal.ts';
+import { iso } from '../../kernel/wire.ts';
+import { Event, Shop, Tier } from '../../storage/entities/catalog.ts';
+import { listOrders } from './order-list.ts';
+import type { OrderView } from './purchase-view.ts';
+
+/** A ticket at the door: `valid` admits, `checked_in` was admitted, `void` no longer admits (refunded). */
+export type TicketStatus = 'valid' | 'checked_in' | 'void';
+
+export interface BuyerTicket {
+  id: string;
+  status: TicketStatus;
+  /** What the QR code encodes: the verifiable signed code (the opaque code for a ticket issued without one). */
+  qrContent: string;
+  voidedAt: string | null;
+  checkedInAt: string | null;
+}
+
+export interface BuyerOrderTickets {
+  orderId: string;
+  merchantId: string;
+  shopName: string;
+  eventId: string;
+  eventTitle: string;
+  eventVenue: string | null;
+  eventStartsAt: string;
+  tierName: string;
+  state: OrderView['state'];
+  createdAt: string;
+  tickets: BuyerTicket[];
+}
+
+const statusOf = (t: OrderView['tickets'][number]): TicketStatus => (t.state === 'void' ? 'void' : t.checkedInAt ? 'checked_in' : 'valid');
+
+/** A page of the buyer's orders with their tickets, newest first. */
+export async function listBuyerTickets(
+  em: EntityManager,
+  principal: Principal,
+  page: { limit: number; cursor?: string | undefined },
+): Promise<{ orders: BuyerOrderTickets[]; nextCursor?: string }> {
+  const { orders, nextCursor } = await listOrders(em, principal, page);
+  const unique = <T>(xs: T[]) => [...new Set(xs)];
+  const [shops, events, tiers] = await Promise.all([
+    orders.length ? em.find(Shop, { id: { $in: unique(orders.map((o) => o.merchantId)) } }) : [],
+    orders.length ? em.find(Event, { id: { $in: unique(orders.map((o) => o.eventId)) } }) : [],
+    orders.length ? em.find(Tier, { id: { $in: unique(orders.map((o) => o.tierId)) } }) : [],
+  ]);
+  const out = orders.map((o): BuyerOrderTickets => {
+    const event = events.find((e) => e.id === o.eventId);
+    return {
+      orderId: o.id,
+      merchantId: o.merchantId,
+      shopName: shops.find((s) => s.id === o.merchantId)?.name ?? o.merchantId,
+      eventId: o.eventId,
+      eventTitle: event?.title ?? o.eventId,
+      eventVenue: event?.venue ?? null,
+      eventStartsAt: event ? iso(event.startsAt) : o.createdAt,
+      tierName: tiers.find((t) => t.id === o.tierId)?.name ?? o.tierId,
+      state: o.state,
+      createdAt: o.createdAt,
+      tickets: o.tickets.map((t) => ({
+        id: t.id,
+        status: statusOf(t),
+        qrContent: t.signedCode ?? t.code,
+        voidedAt: t.voidedAt,
+        checkedInAt: t.checkedInAt,
+      })),
+    };
+  });
+  return nextCursor ? { orders: out, nextCursor } : { orders: out };
+}

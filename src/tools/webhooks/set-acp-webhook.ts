@@ -1,0 +1,33 @@
+/** set_acp_webhook: where a shop's ACP order webhooks go (the agent platform's receiver) and the HMAC secret agreed with it. */
+import { z } from 'zod';
+import { setAcpWebhook as setEndpoint } from '../../domain/merchants/acp-webhook.ts';
+import { defineTool } from '../../orchestrator/tool.ts';
+import { AcpWebhookOut } from './acp-webhook-schemas.ts';
+import { webhookAuth } from './shared.ts';
+
+export const setAcpWebhook = defineTool({
+  name: 'set_acp_webhook',
+  title: 'Set the ACP order-webhook endpoint',
+  area: 'integration',
+  description:
+    'Sets (or replaces) where the shop sends ACP order webhooks for its ACP checkout sessions: the agent platform’s ' +
+    'order-events receiver URL and the shared HMAC secret the platform gave the merchant. Events order_create ' +
+    '(order placed) and order_update (refunds, cancellation) are POSTed with ACP’s Merchant-Signature header ' +
+    '(t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">), retried like merchant webhooks. `url` must be https:// to a ' +
+    'public address. The secret is stored encrypted and never returned. Requires merchant:write.',
+  input: z.strictObject({
+    merchantId: z.string().min(1).describe('The shop (merchant) id, e.g. shop_…'),
+    url: z.string().trim().min(1).max(2048).describe('The agent platform’s order-events receiver URL.'),
+    secret: z.string().min(16).max(512).describe('The shared HMAC secret agreed with the agent platform (16–512 characters).'),
+  }),
+  output: AcpWebhookOut.extend({ merchantId: z.string() }),
+  errors: ['not_found', 'insufficient_scope', 'invalid_webhook_url'],
+  auth: webhookAuth('merchant:write'),
+  http: { method: 'PUT', path: '/v1/integration/shops/{merchantId}/acp-webhook' },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  // Not stored for replay: the request carries the secret.
+  idempotency: 'none',
+  async handler(input, ctx) {
+    return { merchantId: input.merchantId, ...(await setEndpoint(ctx, input)) };
+  },
+});
