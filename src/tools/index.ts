@@ -90,6 +90,9 @@ import { createWebhook } from './webhooks/create-webhook.ts';
 import { deleteWebhook } from './webhooks/delete-webhook.ts';
 import { listWebhookDeliveries } from './webhooks/list-webhook-deliveries.ts';
 import { listWebhooks } from './webhooks/list-webhooks.ts';
+import { listShops } from './catalog/list-shops.ts';
+import { redeliverWebhookDelivery } from './webhooks/redeliver-webhook-delivery.ts';
+import { sendTestWebhookEvent } from './webhooks/send-test-webhook-event.ts';
 
 export const TOOLS: readonly AnyTool[] = [
   createShop,
@@ -183,4 +186,7 @@ export const TOOLS: readonly AnyTool[] = [
   uploadScans,
   refundEventOrders,
   getEventRefunds,
+  listShops,
+  sendTestWebhookEvent,
+  redeliverWebhookDelivery,
 ];

@@ -43,6 +43,16 @@ export async function createShop({ em, principal, clock }: Ctx, input: NewShop):
   return shop;
 }
 
+/** The caller's organization's live shops (deleted ones are gone from every read), in id order. */
+export async function listShops({ em, principal }: Pick<Ctx, 'em' | 'principal'>): Promise<ShopRow[]> {
+  const organizationId = organizationOf(principal);
+  if (!organizationId) throw new ToolError('forbidden');
+  return em.find(Shop, { organizationId, deletedAt: null }, { orderBy: { id: 'asc' }, limit: MAX_SHOPS_LISTED });
+}
+
+/** The most shops `listShops` answers (an organization runs a handful; the list is not paged). */
+export const MAX_SHOPS_LISTED = 500;
+
 export interface NewEvent {
   merchantId: string;
   title: string;
