@@ -115,8 +115,10 @@ test('an owner signs in by e-mail and invites an integrator, who signs in, creat
   await row.locator('td', { hasText: 'No usage recorded' }).waitFor();
   assert.match(await row.innerText(), /merchant:read, merchant:write/);
   assert.doesNotMatch(await row.innerText(), /merchant:admin/);
-  await integrator.getByRole('button', { name: 'Revoke CI deploy' }).click();
+  await integrator.getByRole('button', { name: 'Revoke CI deploy' }).focus();
+  await integrator.keyboard.press('Enter');
   await status(integrator, 'Key CI deploy revoked.');
+  await focusIs(integrator, 'keys-title');
   await integrator.locator('#key-rows tr', { hasText: 'CI deploy' }).locator('td', { hasText: /^revoked$/ }).waitFor();
   const team = await restClient(w.h.url, await signInToken(integratorEmail)).get('/v1/console/team');
   assert.deepEqual([team.status, team.body.code], [403, 'forbidden'], 'and the team is refused by the server too');

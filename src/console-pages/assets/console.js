@@ -43,7 +43,15 @@ function button(label, onClick) {
   const b = document.createElement('button');
   b.type = 'button';
   b.textContent = label;
-  b.addEventListener('click', () => onClick().catch(fail));
+  b.addEventListener('click', () => {
+    // A table re-rendered by the action drops this button: keyboard focus then goes to the part's heading, not the page top.
+    const heading = b.closest('#delivery-log, section')?.querySelector('h2, h3');
+    onClick()
+      .then(() => {
+        if (!b.isConnected && heading) heading.focus();
+      })
+      .catch(fail);
+  });
   return b;
 }
 
