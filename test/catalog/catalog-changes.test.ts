@@ -184,17 +184,21 @@ describe('pool capacity', () => {
       }
       return { kind: 'reserve', status: 201, code: undefined };
     };
-    const results = await Promise.all([
-      ...quotes.map(buyOrGiveBack),
-      ...[12, 40, 6, 28, 0, 35].map((capacity) => patch(s, `/v1/integration/pools/${s.poolId}`, { capacity }).then((r) => ({ kind: 'capacity', status: r.status, code: r.body?.code }))),
-      patch(s, `/v1/integration/tiers/${s.tierId}`, { priceMinor: 8100, maxQtyPerPurchase: 4 }).then((r) => ({ kind: 'tier', status: r.status, code: r.body?.code })),
-      s.api.post(`/v1/integration/tiers/${spare}/retire`, {}).then((r) => ({ kind: 'tier', status: r.status, code: r.body?.code })),
-      patch(s, `/v1/integration/events/${s.eventId}`, { venue: 'The Other Hall' }).then((r) => ({ kind: 'event', status: r.status, code: r.body?.code })),
-    ]);
-    racing = false;
-    await sampler;
+    let results: { kind: string; status: number; code: string | undefined }[];
+    try {
+      results = await Promise.all([
+        ...quotes.map(buyOrGiveBack),
+        ...[12, 40, 6, 28, 0, 35].map((capacity) => patch(s, `/v1/integration/pools/${s.poolId}`, { capacity }).then((r) => ({ kind: 'capacity', status: r.status, code: r.body?.code }))),
+        patch(s, `/v1/integration/tiers/${s.tierId}`, { priceMinor: 8100, maxQtyPerPurchase: 4 }).then((r) => ({ kind: 'tier', status: r.status, code: r.body?.code })),
+        s.api.post(`/v1/integration/tiers/${spare}/retire`, {}).then((r) => ({ kind: 'tier', status: r.status, code: r.body?.code })),
+        patch(s, `/v1/integration/events/${s.eventId}`, { venue: 'The Other Hall' }).then((r) => ({ kind: 'event', status: r.status, code: r.body?.code })),
+      ]);
+    } finally {
+      racing = false;
+      await sampler;
+    }
     for (const r of results) {
-      if (r.kind === 'reserve') assert.ok(r.status === 201 || ['sold_out', 'tier_retired'].includes(r.code), JSON.stringify(r));
+      if (r.kind === 'reserve') assert.ok(r.status === 201 || ['sold_out', 'tier_retired'].includes(r.code ?? ''), JSON.stringify(r));
       else if (r.kind === 'capacity') assert.ok(r.status === 200 || r.code === 'capacity_below_committed', JSON.stringify(r));
       else if (r.kind === 'release' || r.kind === 'confirm') assert.equal(r.status, 200, JSON.stringify(r));
       else assert.equal(r.status, 200, JSON.stringify(r));
