@@ -33,6 +33,7 @@ for (const surface of SURFACES) {
       const m = await h.merchant();
       const { call, done } = await surface.connect(h, m.apiKey);
       try {
+        assert.deepEqual(outputOf(await call('list_shops', {})).shops.map((s: { id: string }) => s.id), [m.shopId], 'list_shops: the organization’s shop');
         const path = `/test-${surface.name.replace(/\W/g, '-')}`;
         const hook = await call('create_webhook', { merchantId: m.shopId, url: `${rx.url}${path}`, events: ['order.completed'] });
         assert.ok(hook.ok, JSON.stringify(hook));
