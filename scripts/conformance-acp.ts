@@ -6,8 +6,8 @@
  * `WebhookEvent` of openapi.agentic_checkout_webhook.yaml (beside the json-schema directory, under openapi/).
  * Prints one summary line; exits non-zero on any invalid body or a broken flow.
  *
- * Each check is a `Flow` that sends requests and hands bodies to `check(bundle, def, body, label)`; checking another
- * schema (the product feed, schema.feed.json) is one more flow in FLOWS.
+ * Each check is a `Flow` that sends requests and hands bodies to `check(bundle, def, body, label)`: the checkout flow
+ * (schema.agentic_checkout.json, schema.delegate_payment.json) and the product feed (schema.feed.json).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
@@ -36,11 +36,13 @@ interface Ctx {
   /** An ACP call (API-Version, bearer, a fresh Idempotency-Key on POST); throws unless the status is `want`. */
   acp(method: 'GET' | 'POST', path: string, want: number, body?: unknown, headers?: Record<string, string>): Promise<any>;
   /** A Tessera REST call with the merchant's key; throws unless the status is `want`. */
-  rest(method: 'GET' | 'POST' | 'PUT', path: string, want: number, body?: unknown, headers?: Record<string, string>): Promise<any>;
+  rest(method: 'GET' | 'POST' | 'PUT' | 'PATCH', path: string, want: number, body?: unknown, headers?: Record<string, string>): Promise<any>;
   /** A local HTTP receiver of webhooks (the server runs with WEBHOOK_ALLOW_LOOPBACK=true). */
   receiver: WebhookReceiver;
   /** Validates an ACP order-webhook body against `WebhookEvent` of openapi.agentic_checkout_webhook.yaml. */
   checkWebhook(body: unknown, label: string): void;
+  /** An anonymous call (discovery is public); throws unless the status is `want`. */
+  anon(path: string, want: number): Promise<any>;
 }
 type Flow = { name: string; run(ctx: Ctx): Promise<void> };
 
@@ -233,8 +235,40 @@ const checkoutFlow: Flow = {
   },
 };
 
+/**
+ * The product feed (docs/discovery.md): the demo shop's feed (the embedded start seeds it, discoverable) and this
+ * run's own shop made discoverable with a tier on sale and one not on sale yet, read anonymously: `products.json`
+ * against `schema.feed.json#/$defs/ProductsResponse`, each product against `#/$defs/Product` (the `products.jsonl`
+ * form) and `metadata.json` against `#/$defs/FeedMetadata`.
+ */
+const feedFlow: Flow = {
+  name: 'product feed: the demo shop and a discoverable shop, ProductsResponse, Product and FeedMetadata',
+  async run(c) {
+    const FEED = 'schema.feed.json';
+    await c.rest('PATCH', `/v1/integration/shops/${c.shopId}`, 200, { discoverable: true, description: 'Conformance concerts' });
+    const startsAt = new Date(Date.now() + 40 * 86_400_000).toISOString();
+    const event = await c.rest('POST', '/v1/integration/events', 201, { merchantId: c.shopId, title: 'Feed Night', venue: 'Hall 1', startsAt });
+    const pool = await c.rest('POST', '/v1/integration/pools', 201, { merchantId: c.shopId, eventId: event.id, capacity: 20 });
+    await c.rest('POST', '/v1/integration/tiers', 201, { eventId: event.id, poolId: pool.id, name: 'Standing', priceMinor: 3000 });
+    const later = new Date(Date.now() + 10 * 86_400_000).toISOString();
+    await c.rest('POST', '/v1/integration/tiers', 201, { eventId: event.id, poolId: pool.id, name: 'Late release', priceMinor: 4500, onSaleStart: later });
+
+    const directory = await c.anon('/v1/discovery/shops', 200);
+    const demo = (directory.shops as { id: string; name: string }[]).find((s) => s.name === 'Demo Arena');
+    const shops = [...(demo ? [{ id: demo.id, label: 'the demo shop' }] : []), { id: c.shopId, label: 'the conformance shop' }];
+    if (!demo && !process.env.DATABASE_URL) throw new Error('the embedded start seeded no discoverable demo shop');
+    for (const shop of shops) {
+      const products = await c.anon(`/v1/discovery/shops/${shop.id}/feed`, 200);
+      c.check(FEED, 'ProductsResponse', products, `products.json of ${shop.label}`);
+      if (!Array.isArray(products.products) || products.products.length === 0) throw new Error(`the feed of ${shop.label} has no products`);
+      for (const product of products.products) c.check(FEED, 'Product', product, `a products.jsonl line of ${shop.label} (${product.id})`);
+      c.check(FEED, 'FeedMetadata', await c.anon(`/v1/discovery/shops/${shop.id}/feed/metadata`, 200), `metadata.json of ${shop.label}`);
+    }
+  },
+};
+
 /** Every check this command runs. */
-const FLOWS: Flow[] = [checkoutFlow, orderWebhookFlow];
+const FLOWS: Flow[] = [checkoutFlow, orderWebhookFlow, feedFlow];
 
 /** `tessera serve` on a free port; resolves with its URL. */
 async function startServer(env: NodeJS.ProcessEnv): Promise<{ url: string; child: ChildProcess }> {
@@ -333,6 +367,7 @@ async function main(): Promise<number> {
         invalid++;
         process.stderr.write(`invalid WebhookEvent (openapi.agentic_checkout_webhook.yaml) — ${label}: ${JSON.stringify(checkWebhook.errors?.slice(0, 5))}\n  body: ${JSON.stringify(body)}\n`);
       },
+      anon: (path, want) => call(started.url, 'GET', path, want, undefined, {}),
     };
     for (const flow of FLOWS) {
       try {

@@ -28,6 +28,7 @@ export type ErrorCode =
   | 'country_required'
   | 'delegated_token_invalid'
   | 'delegated_token_used'
+  | 'delivery_pending'
   | 'event_cancelled'
   | 'forbidden'
   | 'geo_not_allowed'
@@ -7423,6 +7424,103 @@ export interface GetEventRefundsOutput {
   finishedAt: string | null;
 }
 
+export interface ListShopsInput {}
+
+export interface ListShopsOutput {
+  shops: {
+    id: string;
+    organizationId: string;
+    name: string;
+    description: string | null;
+    currency: string;
+    discoverable: boolean;
+    /**
+     * The embed-origin setting as the spec writes it: the origins separated by spaces ("" when none).
+     */
+    embedOrigin: string;
+    /**
+     * The same origins, normalised, as a list.
+     */
+    embedOrigins: string[];
+    holdMinutes: number;
+    feePerTicketMinor: number;
+    paymentProvider: string;
+    createdAt: string;
+  }[];
+}
+
+export interface SendTestWebhookEventInput {
+  /**
+   * The webhook id, e.g. whk_…
+   */
+  id: string;
+}
+
+export interface SendTestWebhookEventOutput {
+  id: string;
+  webhookId: string;
+  /**
+   * Sent as the webhook-id header; the same on every attempt.
+   */
+  eventId: string;
+  type: string;
+  /**
+   * pending (an attempt is due at nextAttemptAt), delivered, failed (gave up) or cancelled.
+   */
+  status: 'pending' | 'delivered' | 'failed' | 'cancelled';
+  attempts: number;
+  /**
+   * The HTTP status of the last attempt, null when none answered.
+   */
+  lastHttpStatus: number | null;
+  /**
+   * Why the last attempt failed, in short.
+   */
+  lastError: string | null;
+  lastAttemptAt: string | null;
+  nextAttemptAt: string | null;
+  deliveredAt: string | null;
+  createdAt: string;
+}
+
+export interface RedeliverWebhookDeliveryInput {
+  /**
+   * The webhook id, e.g. whk_…
+   */
+  id: string;
+  /**
+   * The delivery id, e.g. dlv_…
+   */
+  deliveryId: string;
+}
+
+export interface RedeliverWebhookDeliveryOutput {
+  id: string;
+  webhookId: string;
+  /**
+   * Sent as the webhook-id header; the same on every attempt.
+   */
+  eventId: string;
+  type: string;
+  /**
+   * pending (an attempt is due at nextAttemptAt), delivered, failed (gave up) or cancelled.
+   */
+  status: 'pending' | 'delivered' | 'failed' | 'cancelled';
+  attempts: number;
+  /**
+   * The HTTP status of the last attempt, null when none answered.
+   */
+  lastHttpStatus: number | null;
+  /**
+   * Why the last attempt failed, in short.
+   */
+  lastError: string | null;
+  lastAttemptAt: string | null;
+  nextAttemptAt: string | null;
+  deliveredAt: string | null;
+  createdAt: string;
+}
+
 /**
  * Every REST operation by its operationId (the tool name): its input (path, query and body fields together) and its output.
  */
@@ -7997,6 +8095,24 @@ export interface Operations {
    * The progress of the job refunding every order of event `id`: how many orders are refunded, failed, skipped and pending. 404 when there is none.
    */
   get_event_refunds: { input: GetEventRefundsInput; output: GetEventRefundsOutput };
+  /**
+   * List your shops (`GET /v1/catalog/shops`).
+   *
+   * Lists the shops of the calling organization in id order, with their public settings (name, description, discoverable, embed origins). Deleted shops are not listed. Requires merchant:read. Next: `get_shop`, `list_events`.
+   */
+  list_shops: { input: ListShopsInput; output: ListShopsOutput };
+  /**
+   * Send a test webhook event (`POST /v1/integration/webhooks/{id}/test`).
+   *
+   * Sends a `webhook.test` event (data: { webhookId, merchantId, test: true }) to this subscription only, whatever event types it lists, signed and retried like every delivery. Answers the new delivery, due at once; follow it with `list_webhook_deliveries`. Requires merchant:write.
+   */
+  send_test_webhook_event: { input: SendTestWebhookEventInput; output: SendTestWebhookEventOutput };
+  /**
+   * Redeliver a webhook delivery (`POST /v1/integration/webhooks/{id}/deliveries/{deliveryId}/redeliver`).
+   *
+   * Sends a delivered, failed or cancelled delivery again: it becomes pending, due at once, with a fresh retry schedule and the same event id (the webhook-id header), so a receiver that already has it can tell. A delivery still pending is already queued (delivery_pending). Requires merchant:write.
+   */
+  redeliver_webhook_delivery: { input: RedeliverWebhookDeliveryInput; output: RedeliverWebhookDeliveryOutput };
 }
 
 export type OperationId = keyof Operations;
@@ -8100,4 +8216,7 @@ export const OPERATIONS: Readonly<Record<OperationId, OperationSpec>> = {
   upload_scans: { method: 'POST', path: '/v1/ticketing/events/{id}/scans', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
   refund_event_orders: { method: 'POST', path: '/v1/ticketing/events/{id}/refunds', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
   get_event_refunds: { method: 'GET', path: '/v1/ticketing/events/{id}/refunds', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
+  list_shops: { method: 'GET', path: '/v1/catalog/shops', pathParams: [], idempotency: 'none', auth: 'bearer' },
+  send_test_webhook_event: { method: 'POST', path: '/v1/integration/webhooks/{id}/test', pathParams: ['id'], idempotency: 'optional', auth: 'bearer' },
+  redeliver_webhook_delivery: { method: 'POST', path: '/v1/integration/webhooks/{id}/deliveries/{deliveryId}/redeliver', pathParams: ['id', 'deliveryId'], idempotency: 'none', auth: 'bearer' },
 };

@@ -94,6 +94,9 @@ import { getAcpWebhook } from './webhooks/get-acp-webhook.ts';
 import { setAcpWebhook } from './webhooks/set-acp-webhook.ts';
 import { listWebhookDeliveries } from './webhooks/list-webhook-deliveries.ts';
 import { listWebhooks } from './webhooks/list-webhooks.ts';
+import { listShops } from './catalog/list-shops.ts';
+import { redeliverWebhookDelivery } from './webhooks/redeliver-webhook-delivery.ts';
+import { sendTestWebhookEvent } from './webhooks/send-test-webhook-event.ts';
 
 export const TOOLS: readonly AnyTool[] = [
   createShop,
@@ -191,4 +194,7 @@ export const TOOLS: readonly AnyTool[] = [
   uploadScans,
   refundEventOrders,
   getEventRefunds,
+  listShops,
+  sendTestWebhookEvent,
+  redeliverWebhookDelivery,
 ];

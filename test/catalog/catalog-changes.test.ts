@@ -84,11 +84,17 @@ describe('tiers', () => {
     const fresh = must(await s.api.post('/v1/ticketing/quotes', { tierId: s.tierId, quantity: 1, scheme: 'visa' }), 201);
     assert.equal(fresh.totalMinor, 6500);
     const bad = await patch(s, `/v1/integration/tiers/${s.tierId}`, { onSaleStart: '2031-01-02T00:00:00Z', onSaleEnd: '2031-01-01T00:00:00Z' });
-    assert.deepEqual([bad.status, bad.body.code], [400, 'invalid_input']);
+    assert.deepEqual([bad.status, bad.body.code, bad.body.details?.field], [400, 'invalid_input', 'onSaleEnd']);
+    must(await patch(s, `/v1/integration/tiers/${s.tierId}`, { onSaleEnd: '2031-01-01T00:00:00Z' }), 200);
+    const late = await patch(s, `/v1/integration/tiers/${s.tierId}`, { onSaleStart: '2031-02-01T00:00:00Z' });
+    assert.deepEqual([late.status, late.body.code, late.body.details?.field], [400, 'invalid_input', 'onSaleStart'], 'checked against the stored end, naming the changed field');
+    must(await patch(s, `/v1/integration/tiers/${s.tierId}`, { onSaleEnd: null }), 200);
+    const created = await s.api.post('/v1/integration/tiers', { eventId: s.eventId, poolId: s.poolId, name: 'Inverted', priceMinor: 100, onSaleStart: '2031-01-02T00:00:00Z', onSaleEnd: '2031-01-01T00:00:00Z' });
+    assert.deepEqual([created.status, created.body.code, created.body.details?.field], [400, 'invalid_input', 'onSaleEnd'], 'create_tier applies the same window check');
     const currency = await patch(s, `/v1/integration/tiers/${s.tierId}`, { currency: 'USD' });
     assert.deepEqual([currency.status, currency.body.code], [400, 'unknown_field']);
     const updated = (await events(s.shopId)).filter((e) => e.type === 'tier.updated');
-    assert.equal(updated.length, 2);
+    assert.equal(updated.length, 4);
     assert.ok(updated.every((e) => e.data.tier.priceMinor === 6500));
     await assertInvariant(h.db, s.poolId);
   });
@@ -153,6 +159,60 @@ describe('pool capacity', () => {
     const counts = await assertInvariant(h.db, s.poolId);
     assert.equal(counts.held, results.filter((r) => r.kind === 'reserve' && r.status === 201).length);
     assert.ok(counts.capacity >= counts.held + counts.sold);
+  });
+  test('while reserves, confirms, releases and capacity, tier and event changes race, every observed moment keeps the invariant', async () => {
+    const s = await shopWithTier(h, { capacity: 30 });
+    const spare = must(await s.api.post('/v1/integration/tiers', { eventId: s.eventId, poolId: s.poolId, name: 'Spare', priceMinor: 500 }), 201).id as string;
+    const quotes = await Promise.all(Array.from({ length: 36 }, (_, i) => s.api.post('/v1/ticketing/quotes', { tierId: i % 4 === 0 ? spare : s.tierId, quantity: 1 }).then((r) => must(r, 201).quoteId as string)));
+    // A reader samples the pool and its reservations in one statement (one committed state) for as long as the race runs.
+    let racing = true;
+    let samples = 0;
+    const sampler = (async () => {
+      while (racing) {
+        await assertInvariant(h.db, s.poolId);
+        samples++;
+      }
+    })();
+    const outcomes = { confirmed: 0, released: 0 };
+    const buyOrGiveBack = async (quoteId: string, i: number) => {
+      const r = await s.api.post('/v1/ticketing/reservations', { quoteId }, key());
+      if (r.status !== 201) return { kind: 'reserve', status: r.status, code: r.body?.code };
+      const id = r.body.reservation.id as string;
+      if (i % 3 === 0) {
+        const released = await s.api.post(`/v1/ticketing/reservations/${id}/release`, {}, key());
+        if (released.status === 200) outcomes.released++;
+        return { kind: 'release', status: released.status, code: released.body?.code };
+      }
+      if (i % 3 === 1) {
+        const paid = await confirmWith(s.api, id, 'pm_sandbox_visa');
+        if (paid.status === 200) outcomes.confirmed++;
+        return { kind: 'confirm', status: paid.status, code: paid.body?.code };
+      }
+      return { kind: 'reserve', status: 201, code: undefined };
+    };
+    let results: { kind: string; status: number; code: string | undefined }[];
+    try {
+      results = await Promise.all([
+        ...quotes.map(buyOrGiveBack),
+        ...[12, 40, 6, 28, 0, 35].map((capacity) => patch(s, `/v1/integration/pools/${s.poolId}`, { capacity }).then((r) => ({ kind: 'capacity', status: r.status, code: r.body?.code }))),
+        patch(s, `/v1/integration/tiers/${s.tierId}`, { priceMinor: 8100, maxQtyPerPurchase: 4 }).then((r) => ({ kind: 'tier', status: r.status, code: r.body?.code })),
+        s.api.post(`/v1/integration/tiers/${spare}/retire`, {}).then((r) => ({ kind: 'tier', status: r.status, code: r.body?.code })),
+        patch(s, `/v1/integration/events/${s.eventId}`, { venue: 'The Other Hall' }).then((r) => ({ kind: 'event', status: r.status, code: r.body?.code })),
+      ]);
+    } finally {
+      racing = false;
+      await sampler;
+    }
+    for (const r of results) {
+      if (r.kind === 'reserve') assert.ok(r.status === 201 || ['sold_out', 'tier_retired'].includes(r.code ?? ''), JSON.stringify(r));
+      else if (r.kind === 'capacity') assert.ok(r.status === 200 || r.code === 'capacity_below_committed', JSON.stringify(r));
+      else if (r.kind === 'release' || r.kind === 'confirm') assert.equal(r.status, 200, JSON.stringify(r));
+      else assert.equal(r.status, 200, JSON.stringify(r));
+    }
+    assert.ok(samples > 0, 'the invariant was observed during the race');
+    const counts = await assertInvariant(h.db, s.poolId);
+    assert.equal(counts.sold, outcomes.confirmed, 'every confirmed reservation is sold, once');
+    assert.equal(counts.held, results.filter((r) => r.kind === 'reserve' && r.status === 201).length);
   });
 });
 

@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { restCaller, type Caller } from '../support/surfaces.ts';
 import { restClient } from '../support/rest.ts';
-import { createAgent, merchantShop, must, signIn, startWorld, type MerchantShop, type World } from '../buyers/fixtures.ts';
+import { TOOLS } from '../../src/tools/index.ts';
+import { createAgent, limits, merchantShop, must, newEmail, saveCard, signIn, startWorld, type MerchantShop, type World } from '../buyers/fixtures.ts';
 
 let w: World;
 let org: Org;
@@ -87,6 +88,38 @@ async function freshMember(o: Org): Promise<string> {
   return id;
 }
 
+const webhooks = new Map<Org, string>();
+/** One webhook of the organization's shop, made once (a shop has at most 16). */
+async function aWebhook(o: Org): Promise<string> {
+  if (!webhooks.has(o)) webhooks.set(o, must(await admin(o).post('/v1/integration/webhooks', { merchantId: o.m.shopId, url: 'https://hooks.example/m', events: ['order.completed'] }), 201).id);
+  return webhooks.get(o)!;
+}
+const freshWebhook = async (o: Org) => must(await admin(o).post('/v1/integration/webhooks', { merchantId: o.m.shopId, url: 'https://hooks.example/d', events: ['order.completed'] }), 201).id as string;
+/** A delivery that is no longer pending (a test event marked failed), so it may be redelivered. */
+async function settledDelivery(o: Org): Promise<{ id: string; deliveryId: string }> {
+  const id = await aWebhook(o);
+  const deliveryId = must(await admin(o).post(`/v1/integration/webhooks/${id}/test`, {}), 201).id as string;
+  await w.h.db.execute(`update webhook_deliveries set status = 'failed', next_attempt_at = null where id = ?`, [deliveryId]);
+  return { id, deliveryId };
+}
+const attested = new Map<Org, string>();
+/** A permission created under attested consent (an attest key mints the buyer's session), made once per organization. */
+async function attestedPermission(o: Org): Promise<string> {
+  if (!attested.has(o)) {
+    const email = newEmail();
+    const full = await signIn(w, email, o.m.shopId);
+    const instrument = await saveCard(w, full, email);
+    const { agent } = await createAgent(w, full, email);
+    const session = must(await restClient(w.h.url, o.tokens['key:attest']).post('/v1/integration/buyer-sessions', { merchantId: o.m.shopId, email, merchantAttested: true }), 201);
+    const p = must(
+      await restClient(w.h.url, session.token).post('/v1/buyer/permissions', { agentId: agent.id, instrumentId: instrument.id, ...limits(w, { perPurchaseCapMinor: 5000, allowanceMinor: 10_000 }) }),
+      201,
+    );
+    attested.set(o, p.id);
+  }
+  return attested.get(o)!;
+}
+
 const READERS: readonly P[] = ['owner', 'integrator', 'key:read'];
 const SHOPPERS: readonly P[] = ['owner', 'integrator', 'key:read', 'buyer', 'agent'];
 const CATALOG_WRITERS: readonly P[] = ['owner', 'key:write'];
@@ -121,6 +154,11 @@ const OPS: Op[] = [
   { tool: 'retire_tier', allowed: CATALOG_WRITERS, scoped: true, input: async (o) => ({ id: await freshTier(o) }) },
   { tool: 'create_webhook', allowed: ['owner', 'integrator', 'key:write'], scoped: true, input: async (o) => ({ merchantId: o.m.shopId, url: 'https://hooks.example/t', events: ['order.completed'] }) },
   { tool: 'list_webhooks', allowed: READERS, scoped: true, input: async (o) => ({ merchantId: o.m.shopId }) },
+  { tool: 'list_webhook_deliveries', allowed: READERS, scoped: true, input: async (o) => ({ id: await aWebhook(o) }) },
+  { tool: 'send_test_webhook_event', allowed: ['owner', 'integrator', 'key:write'], scoped: true, input: async (o) => ({ id: await aWebhook(o) }) },
+  { tool: 'redeliver_webhook_delivery', allowed: ['owner', 'integrator', 'key:write'], scoped: true, input: async (o) => settledDelivery(o) },
+  { tool: 'delete_webhook', allowed: ['owner', 'integrator', 'key:write'], scoped: true, input: async (o) => ({ id: await freshWebhook(o) }) },
+  { tool: 'list_shops', allowed: READERS, input: async () => ({}) },
   { tool: 'mint_buyer_session', allowed: ['key:write'], scoped: true, input: async (o) => ({ merchantId: o.m.shopId, email: 'someone@example.test' }) },
   { tool: 'create_api_key', allowed: CONSOLE, input: async () => ({ name: 'k', scopes: ['merchant:read'] }) },
   { tool: 'list_api_keys', allowed: CONSOLE, input: async () => ({}) },
@@ -134,10 +172,18 @@ const OPS: Op[] = [
     },
   },
   { tool: 'get_attested_consent', allowed: CONSOLE, input: async () => ({}) },
+  { tool: 'withdraw_attested_permission', allowed: OWNER, scoped: true, input: async (o) => ({ id: await attestedPermission(o), reason: 'The buyer asked us to.' }) },
+  { tool: 'switch_console_organization', allowed: CONSOLE, input: async (o) => ({ organizationId: o.m.organizationId }) },
   { tool: 'list_team', allowed: OWNER, input: async () => ({}) },
   { tool: 'invite_team_member', allowed: OWNER, input: async () => ({ email: `inv-${randomUUID().slice(0, 8)}@example.test`, role: 'integrator' }) },
   { tool: 'change_team_member_role', allowed: OWNER, scoped: true, input: async (o) => ({ userId: await freshMember(o), role: 'owner' }) },
   { tool: 'remove_team_member', allowed: OWNER, scoped: true, input: async (o) => ({ userId: await freshMember(o) }) },
+  {
+    tool: 'revoke_team_invitation',
+    allowed: OWNER,
+    scoped: true,
+    input: async (o) => ({ id: must(await restClient(w.h.url, o.tokens.owner).post('/v1/console/team/invitations', { email: `inv-${randomUUID().slice(0, 8)}@example.test`, role: 'integrator' }), 201).id }),
+  },
 ];
 
 /** The code a refused principal must get. */
@@ -179,4 +225,17 @@ test('an integrator revokes only the keys it minted and never grants merchant:ad
   assert.deepEqual([r.status, r.body.code], [403, 'forbidden']);
   const adminKey = await integrator.post('/v1/console/api-keys', { name: 'admin', scopes: ['merchant:read', 'merchant:admin'] });
   assert.deepEqual([adminKey.status, adminKey.body.code], [403, 'forbidden']);
+});
+
+test('list_shops answers only the caller’s organization’s shops', async () => {
+  const mine = must(await restClient(w.h.url, org.tokens.owner).get('/v1/catalog/shops'), 200).shops.map((s: { id: string }) => s.id);
+  assert.ok(mine.includes(org.m.shopId));
+  assert.ok(!mine.includes(stranger.m.shopId), 'never another organization’s shop');
+});
+
+test('every operation a console user may call under /v1/integration or in the console area is in the matrix', () => {
+  const inMatrix = new Set(OPS.map((o) => o.tool));
+  const consoleTools = TOOLS.filter((t) => (t.area === 'console' || t.http.path.startsWith('/v1/integration/')) && !t.auth.public && t.auth.principals.some((p) => p === 'console_user'));
+  const missing = consoleTools.map((t) => t.name).filter((n) => !inMatrix.has(n));
+  assert.deepEqual(missing, []);
 });

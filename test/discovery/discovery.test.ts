@@ -160,15 +160,23 @@ describe('discovery over REST', () => {
     assert.ok(seen.includes(a.shopId) && seen.includes(b.shopId));
   });
 
-  test('404s are byte-identical for unknown and non-discoverable shops, and never cached', async () => {
+  test('404s are byte-identical for unknown, non-discoverable and deleted shops, and never cached', async () => {
     const hidden = await discoverableShop({ discoverable: false });
+    const deleted = await discoverableShop();
+    assert.equal((await fetch(`${h.url}/v1/discovery/shops/${deleted.shopId}`).then(async (r) => (await r.arrayBuffer(), r.status))), 200);
+    must(await deleted.api.delete(`/v1/integration/shops/${deleted.shopId}`), 200);
     const anon = restClient(h.url);
     for (const path of ['', '/feed', '/feed/metadata']) {
       const a = await fetch(`${h.url}/v1/discovery/shops/${hidden.shopId}${path}`);
       const b = await fetch(`${h.url}/v1/discovery/shops/shop_00000000000000000000000000${path}`);
+      const d = await fetch(`${h.url}/v1/discovery/shops/${deleted.shopId}${path}`);
       assert.equal(a.status, 404);
       assert.equal(b.status, 404);
-      assert.equal(await a.text(), await b.text());
+      assert.equal(d.status, 404);
+      const unknownBody = await b.text();
+      assert.equal(await a.text(), unknownBody);
+      assert.equal(await d.text(), unknownBody, 'a deleted shop answers exactly as an unknown one');
+      assert.equal(d.headers.get('cache-control'), 'no-store');
       assert.equal(a.headers.get('cache-control'), 'no-store');
       assert.equal(a.headers.get('etag'), null);
     }

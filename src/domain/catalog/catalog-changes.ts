@@ -13,6 +13,7 @@ import { Event, Pool, Tier, type EventRow, type PoolRow, type TierRow } from '..
 import { sql } from '../../storage/database.ts';
 import { emitEvent } from '../../webhooks/outbox.ts';
 import { requireShop } from './access.ts';
+import { refuseInvertedOnSaleWindow } from './restrictions.ts';
 import { eventOut, poolOut, tierOut } from './serialize.ts';
 
 type Ctx = Pick<ToolContext, 'em' | 'principal' | 'clock'>;
@@ -117,9 +118,7 @@ export async function updateTier(ctx: Ctx, id: string, changes: TierChanges): Pr
   refuseRetired(tier);
   const start = changes.onSaleStart !== undefined ? changes.onSaleStart : tier.onSaleStart;
   const end = changes.onSaleEnd !== undefined ? changes.onSaleEnd : tier.onSaleEnd;
-  if (start && end && new Date(end) <= new Date(start)) {
-    throw new ToolError('invalid_input', 'onSaleEnd must be after onSaleStart.', { field: changes.onSaleEnd !== undefined ? 'onSaleEnd' : 'onSaleStart' });
-  }
+  refuseInvertedOnSaleWindow(start, end, changes.onSaleEnd !== undefined ? 'onSaleEnd' : 'onSaleStart');
   if (changes.name !== undefined) tier.name = changes.name;
   if (changes.priceMinor !== undefined) tier.priceMinor = changes.priceMinor;
   if (changes.onSaleStart !== undefined) tier.onSaleStart = changes.onSaleStart ? new Date(changes.onSaleStart) : null;

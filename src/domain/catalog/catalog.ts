@@ -8,6 +8,7 @@ import { organizationOf } from '../../kernel/principal.ts';
 import { Event, Pool, Shop, Tier, type EventRow, type PoolRow, type ShopRow, type TierRow } from '../../storage/entities/catalog.ts';
 import { newId } from '../../storage/ids.ts';
 import { requireShop } from './access.ts';
+import { refuseInvertedOnSaleWindow } from './restrictions.ts';
 
 type Ctx = Pick<ToolContext, 'em' | 'principal' | 'clock'>;
 
@@ -41,6 +42,16 @@ export async function createShop({ em, principal, clock }: Ctx, input: NewShop):
   await em.flush();
   return shop;
 }
+
+/** The caller's organization's live shops (deleted ones are gone from every read), in id order. */
+export async function listShops({ em, principal }: Pick<Ctx, 'em' | 'principal'>): Promise<ShopRow[]> {
+  const organizationId = organizationOf(principal);
+  if (!organizationId) throw new ToolError('forbidden');
+  return em.find(Shop, { organizationId, deletedAt: null }, { orderBy: { id: 'asc' }, limit: MAX_SHOPS_LISTED });
+}
+
+/** The most shops `listShops` answers (an organization runs a handful; the list is not paged). */
+export const MAX_SHOPS_LISTED = 500;
 
 export interface NewEvent {
   merchantId: string;
@@ -168,9 +179,7 @@ export async function createTier({ em, principal, clock }: Ctx, input: NewTier):
   if (input.currency && input.currency !== shop.currency) {
     throw new ToolError('invalid_input', `Tiers are priced in the shop currency ${shop.currency}.`, { field: 'currency' });
   }
-  if (input.onSaleStart && input.onSaleEnd && new Date(input.onSaleEnd) <= new Date(input.onSaleStart)) {
-    throw new ToolError('invalid_input', 'onSaleEnd must be after onSaleStart.', { field: 'onSaleEnd' });
-  }
+  refuseInvertedOnSaleWindow(input.onSaleStart, input.onSaleEnd);
   const tier = em.create(Tier, {
     id: newId('tier'),
     shopId: shop.id,

@@ -17,6 +17,15 @@ export const RESTRICTION_ERRORS = [
   'tier_retired',
 ] as const satisfies readonly ErrorCode[];
 
+/** Refuses an on-sale window that ends before (or when) it starts; `field` names the field the caller changed. */
+export function refuseInvertedOnSaleWindow(
+  start: string | Date | null | undefined,
+  end: string | Date | null | undefined,
+  field: 'onSaleStart' | 'onSaleEnd' = 'onSaleEnd',
+): void {
+  if (start && end && new Date(end) <= new Date(start)) throw new ToolError('invalid_input', 'onSaleEnd must be after onSaleStart.', { field });
+}
+
 export interface PurchaseRequest {
   quantity: number;
   country?: string | null | undefined;

@@ -142,6 +142,23 @@ interface DeliveryRow {
   created_at: Date;
 }
 
+function deliveryView(d: DeliveryRow): DeliveryView {
+  return {
+    id: d.id,
+    webhookId: d.subscription_id,
+    eventId: d.event_id,
+    type: d.type,
+    status: d.status,
+    attempts: d.attempts,
+    lastHttpStatus: d.last_status,
+    lastError: d.last_error,
+    lastAttemptAt: isoOrNull(d.last_attempt_at),
+    nextAttemptAt: isoOrNull(d.next_attempt_at),
+    deliveredAt: isoOrNull(d.delivered_at),
+    createdAt: iso(d.created_at),
+  };
+}
+
 /** A page of one subscription's delivery log, newest first, optionally only one status. */
 export async function listDeliveries(
   { em, principal }: Pick<ToolContext, 'em' | 'principal'>,
@@ -165,19 +182,72 @@ export async function listDeliveries(
     [...params, input.limit + 1],
   );
   const page = rows.slice(0, input.limit);
-  const deliveries = page.map((d) => ({
-    id: d.id,
-    webhookId: d.subscription_id,
-    eventId: d.event_id,
-    type: d.type,
-    status: d.status,
-    attempts: d.attempts,
-    lastHttpStatus: d.last_status,
-    lastError: d.last_error,
-    lastAttemptAt: isoOrNull(d.last_attempt_at),
-    nextAttemptAt: isoOrNull(d.next_attempt_at),
-    deliveredAt: isoOrNull(d.delivered_at),
-    createdAt: iso(d.created_at),
-  }));
+  const deliveries = page.map(deliveryView);
   return rows.length > input.limit ? { deliveries, nextCursor: page[page.length - 1]!.id } : { deliveries };
+}
+
+/** The type of the event `sendTestEvent` sends; it is not one subscriptions choose, it goes to one subscription. */
+export const TEST_EVENT_TYPE = 'webhook.test';
+
+/**
+ * Sends a `webhook.test` event to one subscription: the event and its delivery are written together, the event
+ * marked as already fanned out so it reaches this subscription only, and the delivery due at once. The dispatcher
+ * sends it like any other (signed, retried), and it shows in the delivery log.
+ */
+export async function sendTestEvent(
+  { em, principal, clock }: Pick<ToolContext, 'em' | 'principal' | 'clock'>,
+  id: string,
+): Promise<DeliveryView> {
+  const webhook = await requireWebhook(em, principal, id);
+  const now = clock.now();
+  const eventId = newId('webhookEvent', now);
+  await sql(em, 'insert into webhook_events (id, shop_id, type, data, created_at, dispatched_at) values (?, ?, ?, ?::jsonb, ?, ?)', [
+    eventId,
+    webhook.shopId,
+    TEST_EVENT_TYPE,
+    JSON.stringify({ webhookId: webhook.id, merchantId: webhook.shopId, test: true }),
+    now,
+    now,
+  ]);
+  const deliveryId = newId('delivery', now);
+  await sql(
+    em,
+    `insert into webhook_deliveries (id, event_id, subscription_id, status, attempts, next_attempt_at, created_at)
+     values (?, ?, ?, 'pending', 0, ?, ?)`,
+    [deliveryId, eventId, webhook.id, now, now],
+  );
+  return (await deliveryById(em, webhook.id, deliveryId))!;
+}
+
+/**
+ * Sends one delivery again: a delivered, failed or cancelled delivery becomes pending with a fresh retry schedule
+ * (its attempts count from 0), due at once, with the same event id (the webhook-id header), so a receiver that
+ * already has it can tell. A delivery still pending is already queued: `delivery_pending`.
+ */
+export async function redeliver(
+  { em, principal, clock }: Pick<ToolContext, 'em' | 'principal' | 'clock'>,
+  input: { id: string; deliveryId: string },
+): Promise<DeliveryView> {
+  const webhook = await requireWebhook(em, principal, input.id);
+  const now = clock.now();
+  const updated = await sql<{ id: string }>(
+    em,
+    `update webhook_deliveries set status = 'pending', attempts = 0, next_attempt_at = ?, delivered_at = null
+      where id = ? and subscription_id = ? and status <> 'pending' returning id`,
+    [now, input.deliveryId, webhook.id],
+  );
+  const delivery = await deliveryById(em, webhook.id, input.deliveryId);
+  if (!delivery) throw new ToolError('not_found', `No delivery ${input.deliveryId} of webhook ${webhook.id}.`, { deliveryId: input.deliveryId });
+  if (!updated.length) throw new ToolError('delivery_pending', undefined, { deliveryId: delivery.id, nextAttemptAt: delivery.nextAttemptAt });
+  return delivery;
+}
+
+async function deliveryById(em: EntityManager, webhookId: string, deliveryId: string): Promise<DeliveryView | undefined> {
+  const [row] = await sql<DeliveryRow>(
+    em,
+    `select d.*, e.type from webhook_deliveries d join webhook_events e on e.id = d.event_id
+      where d.subscription_id = ? and d.id = ?`,
+    [webhookId, deliveryId],
+  );
+  return row ? deliveryView(row) : undefined;
 }

@@ -2,9 +2,10 @@
 import { z } from 'zod';
 import { createTier as createEventTier } from '../../domain/catalog/catalog.ts';
 import { tierOut } from '../../domain/catalog/serialize.ts';
-import { CardScheme, CountryCode, Currency, DateTime, Minor } from '../../kernel/wire.ts';
+import { Currency, Minor } from '../../kernel/wire.ts';
 import { TierOut } from '../catalog/schemas.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
+import { TierRestrictionsIn } from './tier-restrictions-input.ts';
 
 export const createTier = defineTool({
   name: 'create_tier',
@@ -21,12 +22,7 @@ export const createTier = defineTool({
     name: z.string().trim().min(1).max(200),
     priceMinor: Minor,
     currency: Currency.optional().describe('Defaults to the shop currency; must equal it when given.'),
-    onSaleStart: DateTime.nullable().optional(),
-    onSaleEnd: DateTime.nullable().optional(),
-    maxQtyPerPurchase: z.number().int().min(1).max(1000).nullable().optional(),
-    sellable: z.boolean().optional(),
-    allowedGeos: z.array(CountryCode).max(250).optional(),
-    allowedSchemes: z.array(CardScheme).max(7).optional(),
+    ...TierRestrictionsIn,
   }),
   output: TierOut,
   errors: ['not_found', 'insufficient_scope'],

@@ -2,9 +2,10 @@
 import { z } from 'zod';
 import { updateTier as changeTier } from '../../domain/catalog/catalog-changes.ts';
 import { tierOut } from '../../domain/catalog/serialize.ts';
-import { CardScheme, CountryCode, DateTime, Minor } from '../../kernel/wire.ts';
+import { Minor } from '../../kernel/wire.ts';
 import { TierOut } from '../catalog/schemas.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
+import { TierRestrictionsIn } from './tier-restrictions-input.ts';
 
 export const updateTier = defineTool({
   name: 'update_tier',
@@ -20,12 +21,7 @@ export const updateTier = defineTool({
     id: z.string().min(1).describe('The tier id (tier_…).'),
     name: z.string().trim().min(1).max(200).optional(),
     priceMinor: Minor.optional(),
-    onSaleStart: DateTime.nullable().optional(),
-    onSaleEnd: DateTime.nullable().optional(),
-    maxQtyPerPurchase: z.number().int().min(1).max(1000).nullable().optional(),
-    sellable: z.boolean().optional(),
-    allowedGeos: z.array(CountryCode).max(250).optional(),
-    allowedSchemes: z.array(CardScheme).max(7).optional(),
+    ...TierRestrictionsIn,
   }),
   output: TierOut,
   errors: ['not_found', 'tier_retired'],

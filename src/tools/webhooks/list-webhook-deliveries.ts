@@ -1,25 +1,8 @@
 /** list_webhook_deliveries: the delivery log of one webhook, newest first: attempts, outcome and the next retry. */
 import { z } from 'zod';
-import { DELIVERY_STATUSES, listDeliveries } from '../../domain/merchants/webhook-subscriptions.ts';
+import { listDeliveries } from '../../domain/merchants/webhook-subscriptions.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
-import { webhookAuth } from './shared.ts';
-
-const DeliveryStatus = z.enum(DELIVERY_STATUSES);
-
-const DeliveryOut = z.object({
-  id: z.string(),
-  webhookId: z.string(),
-  eventId: z.string().describe('Sent as the webhook-id header; the same on every attempt.'),
-  type: z.string(),
-  status: DeliveryStatus.describe('pending (an attempt is due at nextAttemptAt), delivered, failed (gave up) or cancelled.'),
-  attempts: z.number().int(),
-  lastHttpStatus: z.number().int().nullable().describe('The HTTP status of the last attempt, null when none answered.'),
-  lastError: z.string().nullable().describe('Why the last attempt failed, in short.'),
-  lastAttemptAt: z.string().nullable(),
-  nextAttemptAt: z.string().nullable(),
-  deliveredAt: z.string().nullable(),
-  createdAt: z.string(),
-});
+import { DeliveryOut, DeliveryStatus, webhookAuth } from './shared.ts';
 
 export const listWebhookDeliveries = defineTool({
   name: 'list_webhook_deliveries',
