@@ -90,6 +90,10 @@ import { createWebhook } from './webhooks/create-webhook.ts';
 import { deleteWebhook } from './webhooks/delete-webhook.ts';
 import { listWebhookDeliveries } from './webhooks/list-webhook-deliveries.ts';
 import { listWebhooks } from './webhooks/list-webhooks.ts';
+import { stepUpBuyerSessionTool } from './buyer/step-up-buyer-session.ts';
+import { getConsentDraftTool } from './buyer/get-consent-draft.ts';
+import { saveConsentDraftTool } from './buyer/save-consent-draft.ts';
+import { discardConsentDraftTool } from './buyer/discard-consent-draft.ts';
 
 export const TOOLS: readonly AnyTool[] = [
   createShop,
@@ -183,4 +187,8 @@ export const TOOLS: readonly AnyTool[] = [
   uploadScans,
   refundEventOrders,
   getEventRefunds,
+  stepUpBuyerSessionTool,
+  getConsentDraftTool,
+  saveConsentDraftTool,
+  discardConsentDraftTool,
 ];
