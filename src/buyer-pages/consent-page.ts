@@ -109,7 +109,7 @@ ${step('done', t('consent.doneTitle'), html`<p id="done-body"></p>`)}
   <form method="dialog" class="stack">
     <h2 id="confirm-discard-title"></h2>
     <p id="confirm-discard-body"></p>
-    <div class="actions"><button value="confirm" class="danger">${t('consent.discardConfirm')}</button> <button value="cancel" class="secondary" autofocus>${t('consent.keep')}</button></div>
+    <div class="actions"><button value="cancel" class="secondary">${t('consent.keep')}</button> <button value="confirm" class="danger">${t('consent.discardConfirm')}</button></div>
   </form>
 </dialog>`;
 }
