@@ -30,7 +30,12 @@ function partnerPage(tessera: string): string {
 <script>
 window.events = [];
 let frame = null;
+let popup = null;
 let token = null;
+window.openPopup = (url, session) => {
+  token = session;
+  popup = window.open(url, 'tessera-consent', 'popup,width=520,height=760');
+};
 const TESSERA = ${JSON.stringify(tessera)};
 window.openView = (url, session) => {
   token = session;
@@ -44,10 +49,11 @@ window.openView = (url, session) => {
 window.anyMessages = [];
 window.addEventListener('message', (e) => window.anyMessages.push(e.data));
 window.addEventListener('message', (e) => {
-  if (e.origin !== TESSERA || !frame || e.source !== frame.contentWindow) return;
+  const view = frame ? frame.contentWindow : popup;
+  if (e.origin !== TESSERA || !view || e.source !== view) return;
   if (!e.data || e.data.source !== 'tessera-consent') return;
   window.events.push(e.data);
-  if (e.data.type === 'ready') frame.contentWindow.postMessage({ source: 'tessera-consent', version: 1, type: 'session', token }, TESSERA);
+  if (e.data.type === 'ready') view.postMessage({ source: 'tessera-consent', version: 1, type: 'session', token }, TESSERA);
 });
 window.closeView = () => {
   frame.contentWindow.postMessage({ source: 'tessera-consent', version: 1, type: 'close' }, TESSERA);
@@ -261,3 +267,27 @@ for (const lang of ['en', 'de'] as const) {
     await page.close();
   });
 }
+
+test('popup mode: the view opened by window.open talks to its opener; a minted lang re-renders it in that language', { timeout: 300_000 }, async () => {
+  const email = newEmail();
+  const page = await w.browser.page();
+  await page.goto(`${partner.origin}/`);
+  const opened = page.waitForEvent('popup', { timeout: WAIT });
+  await page.evaluate(([url, token]) => (window as any).openPopup(url, token), [viewUrl(partner.origin, '&mode=popup'), await mint(email, 'fr')] as const);
+  const popup = await opened;
+  await waitForEvent(page, 'ready');
+  // The session's language (fr) replaces the browser's (en) before anything was typed.
+  await popup.locator('html[lang="fr"] #step-verify:not([hidden])').waitFor();
+  assert.equal(await popup.locator('h1').textContent(), 'Laisser un agent acheter pour vous');
+  await popup.getByRole('button', { name: 'Continuer' }).click();
+  await popup.locator('#verify-code-step:not([hidden])').waitFor();
+  await popup.locator('#verify-code').fill(codeIn(w.mail.last(email)));
+  assert.match(w.mail.last(email).subject, /code/i);
+  await popup.getByRole('button', { name: 'Confirmer' }).click();
+  await popup.locator('#step-agent:not([hidden])').waitFor();
+  await popup.getByRole('button', { name: 'Annuler la configuration' }).click();
+  await popup.getByRole('button', { name: 'Abandonner', exact: true }).click();
+  await waitForEvent(page, 'cancelled');
+  await popup.close();
+  await page.close();
+});

@@ -4,7 +4,10 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { LANGS } from '../../src/i18n/langs.ts';
+import { englishLeakFinder, htmlSegments } from '../support/english-leaks.ts';
 import { restClient } from '../support/rest.ts';
+import { SURFACES } from '../support/surfaces.ts';
 import { codeIn } from '../support/smtp.ts';
 import { merchantShop, must, newEmail, startWorld, type MerchantShop, type World } from '../buyers/fixtures.ts';
 
@@ -151,4 +154,39 @@ test('the theme: a palette becomes a stylesheet from this origin; a bad one keep
   const badHtml = await (await fetch(new URL(`/embed/consent?shop=${shop.shopId}&origin=${encodeURIComponent(PARTNER)}&theme=${bad}`, w.h.url))).text();
   assert.match(badHtml, /data-view-error="theme_invalid"/);
   assert.doesNotMatch(badHtml, /theme\.css/);
+});
+
+test('the draft tools run the same over REST, MCP and A2A', async () => {
+  for (const surface of SURFACES) {
+    const email = newEmail();
+    const { call, done } = await surface.connect(w.h, await mint(shop, email));
+    try {
+      const none = await call('get_consent_draft', {});
+      assert.ok(none.ok, surface.name);
+      assert.equal(none.output.draft, null, surface.name);
+      const saved = await call('save_consent_draft', { step: 'agent', limits: { allowanceMinor: 10_000 } });
+      assert.ok(saved.ok && saved.output.draft.step === 'agent', `${surface.name}: ${JSON.stringify(saved)}`);
+      const read = await call('get_consent_draft', {});
+      assert.ok(read.ok);
+      assert.deepEqual(read.output.draft.limits, { allowanceMinor: 10_000 }, surface.name);
+      const unknown = await call('save_consent_draft', { step: 'agent', sessionToken: 'x' });
+      assert.ok(!unknown.ok && unknown.code === 'unknown_field', surface.name);
+      const gone = await call('discard_consent_draft', {});
+      assert.ok(gone.ok && gone.output.discarded === true, surface.name);
+    } finally {
+      await done();
+    }
+  }
+});
+
+test('the consent view in every language: <html lang> and Content-Language right, no English message left', async () => {
+  for (const lang of LANGS) {
+    const res = await fetch(new URL(`/embed/consent?shop=${shop.shopId}&origin=${encodeURIComponent(PARTNER)}&lang=${lang}`, w.h.url));
+    const html = await res.text();
+    assert.equal(res.headers.get('content-language'), lang);
+    assert.match(html, new RegExp(`<html lang="${lang}" dir="ltr">`));
+    const segments = htmlSegments(html, lang);
+    assert.ok(segments.length > 30, `${lang}: ${segments.length} segments`);
+    if (lang !== 'en') assert.deepEqual(englishLeakFinder(lang).find(segments), [], lang);
+  }
 });
