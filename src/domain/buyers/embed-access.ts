@@ -25,7 +25,7 @@ export async function consentViewShop(db: Database, shopId: string): Promise<{ n
 
 /** Whether `origin` is an embed origin of some live shop: the test a bearer-less CORS preflight can make. */
 export async function isAnyShopsEmbedOrigin(db: Database, origin: string): Promise<boolean> {
-  const rows = await db.execute('select 1 from shops where ? = any(embed_origins) and deleted_at is null limit 1', [origin]);
+  const rows = await db.execute('select 1 from shops where embed_origins @> array[?]::text[] and deleted_at is null limit 1', [origin]);
   return rows.length > 0;
 }
 

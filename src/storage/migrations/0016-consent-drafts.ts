@@ -1,4 +1,4 @@
-/** The consent view's unfinished setups (one per buyer and shop, kept one day) and the `verify_session` code purpose. */
+/** The consent view's unfinished setups (one per buyer and shop, kept one day), the `verify_session` code purpose, and an index on embed origins. */
 import { Migration } from '@mikro-orm/migrations';
 
 export class Migration0016ConsentDrafts extends Migration {
@@ -14,6 +14,8 @@ export class Migration0016ConsentDrafts extends Migration {
         primary key (buyer_id, merchant_id)
       );
       create index consent_drafts_expires_idx on consent_drafts (expires_at);
+      -- CORS preflights ask whether an origin is any shop's embed origin, without a credential: an index answers.
+      create index shops_embed_origins_idx on shops using gin (embed_origins);
       alter table verification_challenges drop constraint verification_challenges_purpose_check;
       alter table verification_challenges add constraint verification_challenges_purpose_check
         check (purpose in ('save_card', 'create_agent', 'grant_permission', 'change_agent_card', 'raise_card_cap', 'verify_session'));
