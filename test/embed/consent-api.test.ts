@@ -8,6 +8,7 @@ import { LANGS } from '../../src/i18n/langs.ts';
 import { englishLeakFinder, htmlSegments } from '../support/english-leaks.ts';
 import { restClient } from '../support/rest.ts';
 import { SURFACES } from '../support/surfaces.ts';
+import { pruneExpired } from '../../src/domain/purchase/retention.ts';
 import { codeIn } from '../support/smtp.ts';
 import { merchantShop, must, newEmail, startWorld, type MerchantShop, type World } from '../buyers/fixtures.ts';
 
@@ -80,6 +81,11 @@ test('the draft is kept one day per buyer and shop, then it is gone; discarding 
   w.h.clock.advance(1000);
   const later = restClient(w.h.url, await mint(shop, email));
   assert.deepEqual(must(await later.get('/v1/buyer/consent-draft'), 200), { draft: null });
+  const n = (await w.h.db.execute<{ n: number }>('select count(*)::int as n from consent_drafts where expires_at <= ?', [w.h.clock.now()]))[0]!.n;
+  assert.ok(n >= 1, 'the expired row is still stored until the sweeper’s retention pass');
+  assert.ok((await pruneExpired(w.h.db, w.h.clock.now())).consentDrafts >= 1);
+  const left = (await w.h.db.execute<{ left: number }>('select count(*)::int as left from consent_drafts where expires_at <= ?', [w.h.clock.now()]))[0]!.left;
+  assert.equal(left, 0, 'the retention pass deleted it');
   must(await later.put('/v1/buyer/consent-draft', { step: 'agent' }), 200);
   assert.deepEqual(must(await later.post('/v1/buyer/consent-draft/discard', {}), 200), { discarded: true });
   assert.deepEqual(must(await later.post('/v1/buyer/consent-draft/discard', {}), 200), { discarded: false });
