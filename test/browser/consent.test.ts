@@ -195,7 +195,7 @@ test('a listed partner frames the view; the buyer verifies, creates an agent, cl
   await page.close();
 });
 
-test('"Discard this setup?" then yes: the draft is gone and the partner receives cancelled', { timeout: 300_000 }, async () => {
+test('"Discard this setup?" then yes, by keyboard: the draft is gone and the partner receives cancelled', { timeout: 300_000 }, async () => {
   const email = newEmail();
   const page = await w.browser.page();
   const view = await openView(page, email);
@@ -206,13 +206,23 @@ test('"Discard this setup?" then yes: the draft is gone and the partner receives
   for (let i = 0; i < 200 && !draft; i++) draft = (await bounded.get('/v1/buyer/consent-draft')).body.draft;
   assert.equal(draft?.step, 'agent');
 
-  // "Keep setting up" keeps everything; "Discard" discards.
-  await view.getByRole('button', { name: 'Cancel setup' }).click();
+  // By keyboard alone: Tab to "Cancel setup"; the dialog opens on "Keep setting up"; Escape keeps everything and
+  // focus returns to the button; then Tab to "Discard" and Enter discards.
+  const focused = (id: string) => view.locator(`#${id}`).evaluate((el) => el === document.activeElement);
+  for (let i = 0; i < 40 && !(await focused('consent-cancel')); i++) await page.keyboard.press('Tab');
+  assert.ok(await focused('consent-cancel'), 'Tab reaches Cancel setup');
+  await page.keyboard.press('Enter');
   await view.getByRole('dialog', { name: 'Discard this setup?' }).waitFor();
-  await view.getByRole('button', { name: 'Keep setting up' }).click();
+  assert.equal(await view.locator(':focus').textContent(), 'Keep setting up', 'the safe choice has focus');
+  await page.keyboard.press('Escape');
+  await view.getByRole('dialog', { name: 'Discard this setup?' }).waitFor({ state: 'hidden' });
+  await view.locator('#consent-cancel:focus').waitFor();
   assert.ok(!(await events(page)).some((e) => e.type === 'cancelled'));
-  await view.getByRole('button', { name: 'Cancel setup' }).click();
-  await view.getByRole('button', { name: 'Discard', exact: true }).click();
+  await page.keyboard.press('Enter');
+  await view.getByRole('dialog', { name: 'Discard this setup?' }).waitFor();
+  await page.keyboard.press('Tab');
+  assert.equal(await view.locator(':focus').textContent(), 'Discard');
+  await page.keyboard.press('Enter');
   await waitForEvent(page, 'cancelled');
   await view.locator('#consent-discarded:not([hidden])').waitFor();
   assert.equal((await bounded.get('/v1/buyer/consent-draft')).body.draft, null);
