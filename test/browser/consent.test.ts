@@ -5,7 +5,7 @@
  * reopens (the draft resumes at the card step), saves a card in the provider's frame, sets limits and grants; every
  * code is typed in the view; the partner receives `completed` with the permission id. "Discard this setup?" then yes
  * delivers `cancelled`. An unlisted origin cannot frame the view (CSP) and gets no CORS. axe-core finds no serious or
- * critical violation in English and German.
+ * critical violation in English and German. A session for another shop is refused with `error`.
  */
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
@@ -299,5 +299,21 @@ test('popup mode: the view opened by window.open talks to its opener; a minted l
   await popup.getByRole('button', { name: 'Abandonner', exact: true }).click();
   await waitForEvent(page, 'cancelled');
   await popup.close();
+  await page.close();
+});
+
+test('a session for another shop is refused in the view: the partner receives error session_wrong_shop', { timeout: 300_000 }, async () => {
+  const otherShop = await w.h.merchant();
+  const foreign = await restClient(w.h.url, otherShop.apiKey).post('/v1/integration/buyer-sessions', { merchantId: otherShop.shopId, email: newEmail() });
+  assert.equal(foreign.status, 201);
+  const page = await w.browser.page();
+  await page.goto(`${partner.origin}/`);
+  await page.evaluate(([url, token]) => (window as any).openView(url, token), [viewUrl(partner.origin), foreign.body.token] as const);
+  const error = await waitForEvent(page, 'error');
+  assert.equal(error.code, 'session_wrong_shop');
+  assert.equal(typeof error.message, 'string');
+  const view = page.frameLocator('iframe[title="Set up your agent with Tessera"]');
+  await view.locator('#consent-failed:not([hidden])').waitFor();
+  assert.equal(await view.locator('#content').isHidden(), true, 'nothing of the setup is shown');
   await page.close();
 });

@@ -2,7 +2,7 @@
 // an emailed code, then lets the buyer choose or create an agent, choose or save a card, set limits and grant the
 // permission (consent-steps.js). Events go to the partner's exact origin only (never `*`); messages are accepted only
 // from that origin and from the window that framed or opened this view. The bearers live in memory only.
-import { adopt, api, ApiError, current, onSessionChange } from './api.js';
+import { adopt, api, ApiError, current, onSessionChange, signOut } from './api.js';
 import { loadMessages, t } from './i18n.js';
 import { byId, confirmDialog, errorMessage, run, showErrors } from './ui.js';
 import { flow, main, origin, partner, post, saveDraft, show, SOURCE } from './consent-flow.js';
@@ -49,6 +49,7 @@ async function receiveSession(token) {
     if (s.merchantId !== main.dataset.shop) throw new ApiError('session_wrong_shop', 'The session is for another shop.', 403);
     if (s.lang && !main.hasAttribute('data-lang-fixed') && s.lang !== main.dataset.lang) await swapLanguage(s.lang);
   } catch (err) {
+    signOut('refused');
     byId('consent-waiting').hidden = true;
     byId('consent-failed').hidden = false;
     post('error', { code: err instanceof ApiError ? err.code : 'session_invalid', message: err instanceof ApiError && err.message ? err.message : 'The session could not be used.' });
