@@ -21,6 +21,7 @@ import { buildRestRouter } from './app-router.ts';
 import { errorGuard, httpMetrics, noStoreByDefault } from './http/middleware.ts';
 import { rateLimit, RateLimits } from './http/rate-limit.ts';
 import { securityHeaders } from './http/security-headers.ts';
+import { buyerApiCors } from './http/cors.ts';
 import type { Database } from './storage/database.ts';
 import { ensureSetting, newSecret } from './storage/settings.ts';
 import { TOOLS } from './tools/index.ts';
@@ -77,6 +78,8 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
   koa.use(errorGuard(log));
   koa.use(httpMetrics(metrics));
   koa.use(noStoreByDefault());
+  // CORS on the buyer API for the shops' embed origins only (bearer only; src/domain/buyers/embed-access.ts).
+  koa.use(buyerApiCors(services, (bearer) => authenticator.authenticate(bearer)));
   koa.use(rateLimit(new RateLimits(db, { perMinute: config.rateLimitPerMinute, strictPerMinute: config.rateLimitStrictPerMinute })));
   const router = buildRestRouter({ orchestrator, services, metrics, log });
   koa.use(router.routes());

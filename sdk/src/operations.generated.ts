@@ -2446,7 +2446,8 @@ export interface SetBuyerLanguageOutput {
 }
 
 export interface RequestVerificationCodeInput {
-  purpose: 'save_card' | 'create_agent' | 'grant_permission' | 'change_agent_card' | 'raise_card_cap';
+  purpose:
+    'save_card' | 'create_agent' | 'grant_permission' | 'change_agent_card' | 'raise_card_cap' | 'verify_session';
 }
 
 export interface RequestVerificationCodeOutput {
@@ -7521,6 +7522,112 @@ export interface RedeliverWebhookDeliveryOutput {
   createdAt: string;
 }
 
+export interface StepUpBuyerSessionInput {
+  /**
+   * From request_verification_code (POST /v1/buyer/verification-codes).
+   */
+  challengeId: string;
+  /**
+   * The 6-digit code emailed to the buyer.
+   */
+  code: string;
+}
+
+export interface StepUpBuyerSessionOutput {
+  /**
+   * The bearer: keep it in memory only (never a cookie or storage).
+   */
+  token: string;
+  tokenType: 'Bearer';
+  expiresAt: string;
+  buyerId: string;
+  mode: 'bounded' | 'full';
+  merchantId: string | null;
+  attested: boolean;
+  lang: string | null;
+}
+
+export interface GetConsentDraftInput {}
+
+export interface GetConsentDraftOutput {
+  draft: {
+    /**
+     * The shop of the session the draft belongs to.
+     */
+    merchantId: string;
+    /**
+     * Where the consent view resumes: agent, card or limits.
+     */
+    step: 'agent' | 'card' | 'limits';
+    agentId: string | null;
+    instrumentId: string | null;
+    limits: {
+      perPurchaseCapMinor?: number;
+      allowanceMinor?: number;
+      windowHours?: number;
+      expiresAt?: string;
+    };
+    updatedAt: string;
+    /**
+     * One day after it was last saved; then the draft is gone.
+     */
+    expiresAt: string;
+  } | null;
+}
+
+export interface SaveConsentDraftInput {
+  step: 'agent' | 'card' | 'limits';
+  agentId?: string | null;
+  instrumentId?: string | null;
+  limits?: {
+    /**
+     * Amount in minor units (cents).
+     */
+    perPurchaseCapMinor?: number;
+    /**
+     * Amount in minor units (cents).
+     */
+    allowanceMinor?: number;
+    windowHours?: number;
+    /**
+     * RFC 3339 date-time.
+     */
+    expiresAt?: string;
+  };
+}
+
+export interface SaveConsentDraftOutput {
+  draft: {
+    /**
+     * The shop of the session the draft belongs to.
+     */
+    merchantId: string;
+    /**
+     * Where the consent view resumes: agent, card or limits.
+     */
+    step: 'agent' | 'card' | 'limits';
+    agentId: string | null;
+    instrumentId: string | null;
+    limits: {
+      perPurchaseCapMinor?: number;
+      allowanceMinor?: number;
+      windowHours?: number;
+      expiresAt?: string;
+    };
+    updatedAt: string;
+    /**
+     * One day after it was last saved; then the draft is gone.
+     */
+    expiresAt: string;
+  };
+}
+
+export interface DiscardConsentDraftInput {}
+
+export interface DiscardConsentDraftOutput {
+  discarded: boolean;
+}
+
 /**
  * Every REST operation by its operationId (the tool name): its input (path, query and body fields together) and its output.
  */
@@ -7714,7 +7821,7 @@ export interface Operations {
   /**
    * Email a verification code (`POST /v1/buyer/verification-codes`).
    *
-   * Emails the buyer a 6-digit code for one operation (`purpose`: save_card, create_agent, grant_permission, change_agent_card or raise_card_cap). Send the returned `challengeId` with the code in that operation. A code expires after 10 minutes, allows 5 attempts and works once. Full sessions only; refused with 403 partner_origin_refused from a partner origin (the code is entered on this service’s own screen).
+   * Emails the buyer a 6-digit code for one operation (`purpose`: save_card, create_agent, grant_permission, change_agent_card, raise_card_cap, or verify_session to step a bounded session up in the consent view). Send the returned `challengeId` with the code in that operation. A code expires after 10 minutes, allows 5 attempts and works once. Full sessions only, except `verify_session` (bounded sessions: 403 forbidden for any other purpose); refused with 403 partner_origin_refused from a partner origin (the code is entered on this service’s own screen).
    */
   request_verification_code: { input: RequestVerificationCodeInput; output: RequestVerificationCodeOutput };
   /**
@@ -8113,6 +8220,30 @@ export interface Operations {
    * Sends a delivered, failed or cancelled delivery again: it becomes pending, due at once, with a fresh retry schedule and the same event id (the webhook-id header), so a receiver that already has it can tell. A delivery still pending is already queued (delivery_pending). Requires merchant:write.
    */
   redeliver_webhook_delivery: { input: RedeliverWebhookDeliveryInput; output: RedeliverWebhookDeliveryOutput };
+  /**
+   * Verify a bounded session by code (`POST /v1/buyer/session-step-ups`).
+   *
+   * Exchanges a merchant-minted bounded session plus the 6-digit code e-mailed for purpose verify_session (request_verification_code) for a full session of the same buyer and shop, valid one hour. This is how the embedded consent view lets the buyer create an agent, save a card and grant a permission: the code is typed in this service’s own screen, and each of those operations still needs its own code. Refused with 403 partner_origin_refused from a partner origin; a full session is refused with invalid_input.
+   */
+  step_up_buyer_session: { input: StepUpBuyerSessionInput; output: StepUpBuyerSessionOutput };
+  /**
+   * Read the consent-view draft (`GET /v1/buyer/consent-draft`).
+   *
+   * The buyer’s unfinished setup in the embedded consent view for the session’s shop: the step to resume at (agent, card or limits), the chosen agent and card and the limits typed so far; `draft` is null when there is none or it is older than one day. Any buyer session for a shop, bounded too (a draft grants nothing).
+   */
+  get_consent_draft: { input: GetConsentDraftInput; output: GetConsentDraftOutput };
+  /**
+   * Save the consent-view draft (`PUT /v1/buyer/consent-draft`).
+   *
+   * Saves (replaces) the buyer’s unfinished consent-view setup for the session’s shop: the step to resume at, the chosen agent and saved card (the buyer’s own, else 404) and the limits typed so far. Kept one day from this save, one per buyer and shop; granting the permission ends it. Any buyer session for a shop, bounded too.
+   */
+  save_consent_draft: { input: SaveConsentDraftInput; output: SaveConsentDraftOutput };
+  /**
+   * Discard the consent-view draft (`POST /v1/buyer/consent-draft/discard`).
+   *
+   * Discards the buyer’s unfinished consent-view setup for the session’s shop (after the buyer confirmed "Discard this setup?"): the next opening of the view starts over. `discarded` is false when there was no live draft. Idempotent. Any buyer session for a shop, bounded too.
+   */
+  discard_consent_draft: { input: DiscardConsentDraftInput; output: DiscardConsentDraftOutput };
 }
 
 export type OperationId = keyof Operations;
@@ -8219,4 +8350,8 @@ export const OPERATIONS: Readonly<Record<OperationId, OperationSpec>> = {
   list_shops: { method: 'GET', path: '/v1/catalog/shops', pathParams: [], idempotency: 'none', auth: 'bearer' },
   send_test_webhook_event: { method: 'POST', path: '/v1/integration/webhooks/{id}/test', pathParams: ['id'], idempotency: 'optional', auth: 'bearer' },
   redeliver_webhook_delivery: { method: 'POST', path: '/v1/integration/webhooks/{id}/deliveries/{deliveryId}/redeliver', pathParams: ['id', 'deliveryId'], idempotency: 'none', auth: 'bearer' },
+  step_up_buyer_session: { method: 'POST', path: '/v1/buyer/session-step-ups', pathParams: [], idempotency: 'none', auth: 'bearer' },
+  get_consent_draft: { method: 'GET', path: '/v1/buyer/consent-draft', pathParams: [], idempotency: 'none', auth: 'bearer' },
+  save_consent_draft: { method: 'PUT', path: '/v1/buyer/consent-draft', pathParams: [], idempotency: 'none', auth: 'bearer' },
+  discard_consent_draft: { method: 'POST', path: '/v1/buyer/consent-draft/discard', pathParams: [], idempotency: 'none', auth: 'bearer' },
 };

@@ -13,6 +13,9 @@ import { renderDocument, type PageContext, type PageDefinition } from './layout.
 import { agentsPage, cardsPage, permissionsPage } from './pages-account.ts';
 import { signInPage, verifyPage } from './pages-sign-in.ts';
 import { ticketsPage } from './pages-tickets.ts';
+import { renderConsentView } from './consent-page.ts';
+import { consentViewShop } from '../domain/buyers/embed-access.ts';
+import { deriveTheme, themeCss, themeProblem, type ThemeInput } from '../domain/buyers/consent-theme.ts';
 
 export const BUYER_PAGES: readonly PageDefinition[] = [signInPage, verifyPage, agentsPage, cardsPage, permissionsPage, ticketsPage];
 
@@ -63,6 +66,31 @@ export function pageLang(ctx: Context, catalogs: Catalogs): string {
   return catalogs.resolve([explicit, ...(requestInfo(ctx, 'rest').languages ?? [])]);
 }
 
+/** `?theme=` (base64url JSON) as a well-formed theme, `null` when absent, `'invalid'` when it cannot be used. */
+function themeOf(raw: unknown): ThemeInput | null | 'invalid' {
+  if (raw === undefined) return null;
+  if (typeof raw !== 'string' || raw.length > 2000 || !/^[A-Za-z0-9_-]+$/.test(raw)) return 'invalid';
+  try {
+    const value: unknown = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return 'invalid';
+    return themeProblem(value as Record<string, unknown>) ? 'invalid' : (value as ThemeInput);
+  } catch {
+    return 'invalid';
+  }
+}
+
+/**
+ * The consent view's headers: the pages' CSP, but framed only by the shop's embed origins (none: `'none'`), and
+ * no opener isolation, so a popup the partner opened keeps `window.opener` to post its events to.
+ */
+function consentHeaders(ctx: Context, services: Services, ancestors: readonly string[]): void {
+  securityHeaders(ctx, services);
+  const csp = ctx.response.get('Content-Security-Policy') as string;
+  ctx.set('Content-Security-Policy', csp.replace("frame-ancestors 'self'", `frame-ancestors ${ancestors.length ? ancestors.join(' ') : "'none'"}`));
+  ctx.remove('X-Frame-Options');
+  ctx.set('Cross-Origin-Opener-Policy', 'unsafe-none');
+}
+
 export function buildBuyerPagesRouter(deps: { services: Services; catalogs?: Catalogs }): Router {
   const { services } = deps;
   const catalogs = deps.catalogs ?? services.catalogs;
@@ -94,6 +122,45 @@ export function buildBuyerPagesRouter(deps: { services: Services; catalogs?: Cat
       ctx.body = renderDocument(catalogs, page, pageCtx);
     });
   }
+
+  /** The embeddable consent view (docs/embedding.md): `?shop=&origin=[&mode=][&theme=][&lang=]`; never a session in the URL. */
+  router.get('/embed/consent', async (ctx) => {
+    const lang = pageLang(ctx, catalogs);
+    const q = ctx.query;
+    const shopId = typeof q.shop === 'string' && SHOP_ID.test(q.shop) ? q.shop : '';
+    const shop = shopId ? await consentViewShop(services.db, shopId) : null;
+    const ancestors = shop?.embedOrigins ?? [];
+    const origin = typeof q.origin === 'string' && ancestors.includes(q.origin) ? q.origin : null;
+    const theme = themeOf(q.theme);
+    consentHeaders(ctx, services, ancestors);
+    ctx.set('Content-Language', lang);
+    ctx.set('Vary', 'Accept-Language');
+    ctx.status = !shop ? 404 : origin ? 200 : 400;
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = renderConsentView({
+      t: catalogs.translator(lang),
+      lang,
+      shopId,
+      shopName: shop?.name ?? null,
+      origin,
+      mode: q.mode === 'popup' ? 'popup' : 'iframe',
+      themeHref: theme && theme !== 'invalid' ? `/embed/theme.css?theme=${encodeURIComponent(String(q.theme))}` : null,
+      themeError: theme === 'invalid' ? 'theme_invalid' : null,
+      langFixed: typeof q.lang === 'string' && q.lang === lang,
+    });
+  });
+
+  /** The consent view's theme as a stylesheet from this origin (no inline style): colours derived with AA contrast. */
+  router.get('/embed/theme.css', (ctx) => {
+    const theme = themeOf(ctx.query.theme);
+    if (!theme || theme === 'invalid') {
+      ctx.status = 404;
+      return;
+    }
+    ctx.type = 'text/css; charset=utf-8';
+    ctx.set('Cache-Control', 'public, max-age=3600');
+    ctx.body = themeCss(deriveTheme(theme));
+  });
 
   /** The page script's catalog: the language's messages over English. */
   router.get('/buyer/i18n/:file', (ctx) => {

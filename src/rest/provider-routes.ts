@@ -10,6 +10,7 @@ import type { Services } from '../domain/context.ts';
 import { sendError } from '../http/http.ts';
 import { readRaw } from '../http/read-body.ts';
 import { renderCardForm } from './sandbox-card-form.ts';
+import { cardFormAncestors } from '../domain/buyers/embed-access.ts';
 import { SANDBOX_EVENTS_PATH } from '../payments/sandbox-dispatcher.ts';
 import { SIGNATURE_HEADER } from '../payments/sandbox-signature.ts';
 
@@ -36,6 +37,10 @@ export function buildPaymentsRouter(deps: { services: Services; log: Logger }): 
     }
   });
 
-  router.get('/sandbox/card-form', (ctx) => renderCardForm(ctx));
+  // Framed by our own pages and, through the consent view, by the setup's shop's embed origins.
+  router.get('/sandbox/card-form', async (ctx) => {
+    const setup = typeof ctx.query.setup === 'string' ? ctx.query.setup : '';
+    renderCardForm(ctx, setup ? await cardFormAncestors(services.db, setup) : []);
+  });
   return router;
 }

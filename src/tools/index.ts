@@ -97,6 +97,10 @@ import { listWebhooks } from './webhooks/list-webhooks.ts';
 import { listShops } from './catalog/list-shops.ts';
 import { redeliverWebhookDelivery } from './webhooks/redeliver-webhook-delivery.ts';
 import { sendTestWebhookEvent } from './webhooks/send-test-webhook-event.ts';
+import { stepUpBuyerSessionTool } from './buyer/step-up-buyer-session.ts';
+import { getConsentDraftTool } from './buyer/get-consent-draft.ts';
+import { saveConsentDraftTool } from './buyer/save-consent-draft.ts';
+import { discardConsentDraftTool } from './buyer/discard-consent-draft.ts';
 
 export const TOOLS: readonly AnyTool[] = [
   createShop,
@@ -197,4 +201,8 @@ export const TOOLS: readonly AnyTool[] = [
   listShops,
   sendTestWebhookEvent,
   redeliverWebhookDelivery,
+  stepUpBuyerSessionTool,
+  getConsentDraftTool,
+  saveConsentDraftTool,
+  discardConsentDraftTool,
 ];

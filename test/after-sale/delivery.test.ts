@@ -35,8 +35,8 @@ test('the confirmation and the refund e-mail arrive in the buyer’s language, w
   const order = must(await buy(b.api, m.tierId, 2, { paymentMethod: 'pm_sandbox_visa' }), 200).order;
   assert.equal(w.box.count(b.email), before + 1);
   const mail = w.box.last(b.email);
-  assert.equal(mail.subject, 'Deine Tickets für Concert');
-  assert.match(mail.text, /Vielen Dank für deine Bestellung bei /);
+  assert.equal(mail.subject, 'Ihre Tickets für Concert');
+  assert.match(mail.text, /Vielen Dank für Ihre Bestellung bei /);
   for (const t of order.tickets) {
     assert.ok(mail.text.includes(t.id), 'each ticket is listed');
     assert.ok(mail.text.includes(t.signedCode), 'with its verifiable code');
@@ -60,8 +60,8 @@ test('the confirmation and the refund e-mail arrive in the buyer’s language, w
   must(await m.api.post(`/v1/ticketing/orders/${order.id}/refunds`, { ticketIds: [order.tickets[0].id], reason: 'Doppelt gekauft', returnToPool: true }, key()), 200);
   assert.equal(w.box.count(b.email), before + 2);
   const refund = w.box.last(b.email);
-  assert.equal(refund.subject, `Erstattung für deine Bestellung ${order.id}`);
-  assert.match(refund.text, /hat dir 51,50\s€ für deine Bestellung/);
+  assert.equal(refund.subject, `Erstattung für Ihre Bestellung ${order.id}`);
+  assert.match(refund.text, /hat Ihnen 51,50\s€ für Ihre Bestellung/);
   assert.match(refund.text, /Grund: Doppelt gekauft/);
   assert.ok(refund.text.includes(order.tickets[0].id));
 });

@@ -32,10 +32,10 @@ test('old idempotency keys and expired mandate jtis are pruned; a key inside its
   await insertJti('long-expired', new Date(h.clock.now().getTime() - 2 * day));
   await insertJti('recently-expired', new Date(h.clock.now().getTime() - 1000));
 
-  assert.deepEqual(await pruneExpired(h.db, h.clock.now()), { idempotencyKeys: 1, mandateJtis: 1, a2aTasks: 0, rateLimits: 0 });
+  assert.deepEqual(await pruneExpired(h.db, h.clock.now()), { idempotencyKeys: 1, mandateJtis: 1, a2aTasks: 0, rateLimits: 0, consentDrafts: 0 });
   assert.equal(await count('idempotency_keys'), 1);
   assert.equal((await h.db.execute('select jti from mandate_jtis'))[0]!.jti, 'recently-expired');
   const replay = await api.post('/v1/integration/pools', { merchantId: m.shopId, capacity: 2 }, { 'idempotency-key': 'fresh-key' });
   assert.equal(replay.headers.get('idempotent-replayed'), 'true');
-  assert.deepEqual(await pruneExpired(h.db, h.clock.now()), { idempotencyKeys: 0, mandateJtis: 0, a2aTasks: 0, rateLimits: 0 });
+  assert.deepEqual(await pruneExpired(h.db, h.clock.now()), { idempotencyKeys: 0, mandateJtis: 0, a2aTasks: 0, rateLimits: 0, consentDrafts: 0 });
 });

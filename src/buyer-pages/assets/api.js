@@ -84,3 +84,15 @@ export function signOut(reason = 'signed-out') {
   session = null;
   if (had) changed(reason);
 }
+
+/** Sends a call that may outlive the page (`fetch` with keepalive, e.g. on `pagehide`); its answer is not awaited. */
+export function sendKeepalive(method, path, body) {
+  if (!bearer) return;
+  fetch(path, {
+    method,
+    headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    credentials: 'omit',
+    keepalive: true,
+  }).catch(() => {});
+}

@@ -21,6 +21,7 @@ import { requireOwnInstrument } from './instruments.ts';
 import { buyerOf } from './sessions.ts';
 import { spentByAgent } from './spending.ts';
 import { requireConsent, spendConsent, type CodeProof, type Consent } from './verification.ts';
+import { endDraft } from './consent-drafts.ts';
 
 export interface PermissionLimits {
   perPurchaseCapMinor: number;
@@ -99,6 +100,7 @@ export async function grantPermission(
     if (!own) throw new ToolError('instrument_not_found', undefined, { instrumentId: input.instrumentId });
     await chargeableInstrument(em, own.id, shop);
     if (consent.via === 'attested') await checkAttestedCeilings(em, shop, input);
+    await endDraft(em, principal.buyerId, shop.id);
     await sql(em, `update permissions set revoked_at = ?, revoked_reason = 'replaced', revoked_by = 'buyer' where agent_id = ? and shop_id = ? and revoked_at is null`, [
       now,
       agent.id,

@@ -17,7 +17,9 @@ import { refusePartnerOrigin } from './origin-guard.ts';
 import { throttleMail } from './throttle.ts';
 import { buyerOf, sessionLang } from './sessions.ts';
 
-export const CODE_PURPOSES = ['save_card', 'create_agent', 'grant_permission', 'change_agent_card', 'raise_card_cap'] as const;
+export const CODE_PURPOSES = ['save_card', 'create_agent', 'grant_permission', 'change_agent_card', 'raise_card_cap', 'verify_session'] as const;
+/** The one purpose a bounded session may ask a code for: proving the buyer in the consent view (`stepUpSession`). */
+export const STEP_UP_PURPOSE = 'verify_session';
 export type CodePurpose = (typeof CODE_PURPOSES)[number];
 export const CODE_TTL_MINUTES = 10;
 export const CODE_MAX_ATTEMPTS = 5;
@@ -34,6 +36,9 @@ const material = (challengeId: string, code: string) => `${challengeId}:${code}`
 export async function requestCode(ctx: ToolContext, purpose: CodePurpose): Promise<{ challengeId: string; expiresAt: string }> {
   refusePartnerOrigin(ctx);
   const principal = buyerOf(ctx);
+  if (principal.mode !== 'full' && purpose !== STEP_UP_PURPOSE) {
+    throw new ToolError('forbidden', 'A bounded buyer session cannot create or widen spending authority.', { sessionMode: principal.mode });
+  }
   const { services, clock } = ctx;
   const now = clock.now();
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');

@@ -10,13 +10,15 @@ export const requestVerificationCode = defineTool({
   area: 'buyer',
   description:
     'Emails the buyer a 6-digit code for one operation (`purpose`: save_card, create_agent, grant_permission, ' +
-    'change_agent_card or raise_card_cap). Send the returned `challengeId` with the code in that operation. A code ' +
-    'expires after 10 minutes, allows 5 attempts and works once. Full sessions only; refused with 403 ' +
+    'change_agent_card, raise_card_cap, or verify_session to step a bounded session up in the consent view). Send ' +
+    'the returned `challengeId` with the code in that operation. A code expires after 10 minutes, allows 5 attempts ' +
+    'and works once. Full sessions only, except `verify_session` (bounded sessions: 403 forbidden for any other ' +
+    'purpose); refused with 403 ' +
     'partner_origin_refused from a partner origin (the code is entered on this service’s own screen).',
   input: z.strictObject({ purpose: Purpose }),
   output: z.object({ challengeId: z.string(), expiresAt: z.string() }),
-  errors: ['partner_origin_refused', 'rate_limited', 'unavailable'],
-  auth: { principals: ['buyer'], fullBuyer: true },
+  errors: ['partner_origin_refused', 'rate_limited', 'unavailable', 'forbidden'],
+  auth: { principals: ['buyer'] },
   http: { method: 'POST', path: '/v1/buyer/verification-codes', status: 201 },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   transactional: false,

@@ -1,0 +1,28 @@
+/** step_up_buyer_session: a bounded session and the emailed `verify_session` code give a full session (the consent view). */
+import { z } from 'zod';
+import { stepUpSession } from '../../domain/buyers/session-step-up.ts';
+import { defineTool } from '../../orchestrator/tool.ts';
+import { CODE_PROOF_ERRORS, codeProof, SessionOut } from './schemas.ts';
+
+export const stepUpBuyerSessionTool = defineTool({
+  name: 'step_up_buyer_session',
+  title: 'Verify a bounded session by code',
+  area: 'buyer',
+  description:
+    'Exchanges a merchant-minted bounded session plus the 6-digit code e-mailed for purpose verify_session ' +
+    '(request_verification_code) for a full session of the same buyer and shop, valid one hour. This is how the ' +
+    'embedded consent view lets the buyer create an agent, save a card and grant a permission: the code is typed in ' +
+    'this service’s own screen, and each of those operations still needs its own code. Refused with 403 ' +
+    'partner_origin_refused from a partner origin; a full session is refused with invalid_input.',
+  input: z.strictObject({ ...codeProof }),
+  output: SessionOut,
+  errors: [...CODE_PROOF_ERRORS, 'invalid_input'],
+  auth: { principals: ['buyer'] },
+  http: { method: 'POST', path: '/v1/buyer/session-step-ups', status: 201 },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  transactional: false,
+  rateLimit: 'strict',
+  async handler(input, ctx) {
+    return stepUpSession(ctx, input);
+  },
+});
