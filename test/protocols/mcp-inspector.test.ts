@@ -11,7 +11,8 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const INSPECTOR = join(ROOT, 'node_modules', '.bin', 'mcp-inspector');
 /** Node 24 first on PATH: the inspector's shebang and the stdio server's `node` must both find it. */
 const PATH = `${dirname(process.execPath)}:${process.env.PATH ?? ''}`;
-const TIMEOUT_MS = 60_000;
+/** Our own bound on one inspector run; the inspector's own connect timeout (15 s) is turned off, since starting `tessera mcp` on a busy machine can take longer. */
+const TIMEOUT_MS = 240_000;
 
 let h: Harness;
 let m: Awaited<ReturnType<Harness['merchant']>>;
@@ -36,7 +37,7 @@ interface Run {
 /** Runs `mcp-inspector --cli ...args` in its own process group; on timeout the whole group is killed. */
 function inspector(args: string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(INSPECTOR, ['--cli', ...args], { cwd: ROOT, env: { ...process.env, PATH }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(INSPECTOR, ['--cli', '--connect-timeout', '0', ...args], { cwd: ROOT, env: { ...process.env, PATH }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
