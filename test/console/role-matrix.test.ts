@@ -157,6 +157,17 @@ const OPS: Op[] = [
   { tool: 'list_webhook_deliveries', allowed: READERS, scoped: true, input: async (o) => ({ id: await aWebhook(o) }) },
   { tool: 'send_test_webhook_event', allowed: ['owner', 'integrator', 'key:write'], scoped: true, input: async (o) => ({ id: await aWebhook(o) }) },
   { tool: 'redeliver_webhook_delivery', allowed: ['owner', 'integrator', 'key:write'], scoped: true, input: async (o) => settledDelivery(o) },
+  { tool: 'set_acp_webhook', allowed: ['owner', 'integrator', 'key:write'], scoped: true, input: async (o) => ({ merchantId: o.m.shopId, url: 'https://platform.example/acp', secret: 'acp-shared-secret-0123456789' }) },
+  { tool: 'get_acp_webhook', allowed: READERS, scoped: true, input: async (o) => ({ merchantId: o.m.shopId }) },
+  {
+    tool: 'delete_acp_webhook',
+    allowed: ['owner', 'integrator', 'key:write'],
+    scoped: true,
+    input: async (o) => {
+      must(await admin(o).put(`/v1/integration/shops/${o.m.shopId}/acp-webhook`, { url: 'https://platform.example/acp', secret: 'acp-shared-secret-0123456789' }), 200);
+      return { merchantId: o.m.shopId };
+    },
+  },
   { tool: 'delete_webhook', allowed: ['owner', 'integrator', 'key:write'], scoped: true, input: async (o) => ({ id: await freshWebhook(o) }) },
   { tool: 'list_shops', allowed: READERS, input: async () => ({}) },
   { tool: 'mint_buyer_session', allowed: ['key:write'], scoped: true, input: async (o) => ({ merchantId: o.m.shopId, email: 'someone@example.test' }) },
