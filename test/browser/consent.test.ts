@@ -1,82 +1,32 @@
 /**
- * The embeddable consent view in Chromium, framed by partner pages served from other origins (a second and a third
- * local HTTP server: `http://localhost:<port>`, while Tessera listens on 127.0.0.1). The listed partner frames the
- * view, hands over a merchant-minted bounded session by postMessage, and the buyer verifies, creates an agent, closes,
- * reopens (the draft resumes at the card step), saves a card in the provider's frame, sets limits and grants; every
- * code is typed in the view; the partner receives `completed` with the permission id. "Discard this setup?" then yes
- * delivers `cancelled`. An unlisted origin cannot frame the view (CSP) and gets no CORS. axe-core finds no serious or
- * critical violation in English and German. A session for another shop is refused with `error`.
+ * The embeddable consent view in Chromium, driven by the SDK's BUILT browser bundle (`openConsent` from
+ * `@tessera/sdk/browser`, built into a temp package by test/sdk/built-sdk.ts) on partner pages served from other
+ * origins (test/browser/partner-page.ts: `http://localhost:<port>`, while Tessera listens on 127.0.0.1). The listed
+ * partner frames the view through the SDK, which hands over a merchant-minted bounded session by postMessage; the
+ * buyer verifies, creates an agent, saves a card in the provider's frame, types a limit, and the partner closes the
+ * view with the SDK's `close()`; reopening resumes the draft at the limits step with what was typed; the buyer grants;
+ * every code is typed in the view; the partner receives `completed` with the permission id. "Discard this setup?"
+ * then yes delivers `cancelled`. An unlisted origin cannot frame the view (CSP) and gets no CORS. axe-core finds no
+ * serious or critical violation in English and German. Popup mode: the SDK opens it from a click and `close()`
+ * closes it. A session for another shop is refused with `error`.
  */
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import AxeBuilder from '@axe-core/playwright';
 import type { FrameLocator, Page } from 'playwright-core';
+import { buildSdk, type BuiltSdk } from '../sdk/built-sdk.ts';
 import { restClient } from '../support/rest.ts';
 import { codeIn } from '../support/smtp.ts';
 import { WAIT } from './browser.ts';
 import { newEmail, startWorld, type World } from './flows.ts';
+import { gotoPartner, partnerEvents, servePartnerPage, waitForPartnerEvent, type PartnerPage, type RecordedEvent } from './partner-page.ts';
 
-interface Partner {
-  origin: string;
-  close(): Promise<void>;
-}
-
-/** A partner's page: frames the view, answers `ready` with the session, records every event the view posts. */
-function partnerPage(tessera: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Partner shop</title></head><body>
-<main><h1>Partner shop</h1><div id="holder"></div></main>
-<script>
-window.events = [];
-let frame = null;
-let popup = null;
-let token = null;
-window.openPopup = (url, session) => {
-  token = session;
-  popup = window.open(url, 'tessera-consent', 'popup,width=520,height=760');
-};
-const TESSERA = ${JSON.stringify(tessera)};
-window.openView = (url, session) => {
-  token = session;
-  frame = document.createElement('iframe');
-  frame.src = url;
-  frame.title = 'Set up your agent with Tessera';
-  frame.style.width = '100%';
-  frame.style.height = '800px';
-  document.getElementById('holder').append(frame);
-};
-window.anyMessages = [];
-window.addEventListener('message', (e) => window.anyMessages.push(e.data));
-window.addEventListener('message', (e) => {
-  const view = frame ? frame.contentWindow : popup;
-  if (e.origin !== TESSERA || !view || e.source !== view) return;
-  if (!e.data || e.data.source !== 'tessera-consent') return;
-  window.events.push(e.data);
-  if (e.data.type === 'ready') view.postMessage({ source: 'tessera-consent', version: 1, type: 'session', token }, TESSERA);
-});
-window.closeView = () => {
-  frame.contentWindow.postMessage({ source: 'tessera-consent', version: 1, type: 'close' }, TESSERA);
-};
-window.removeView = () => { frame.remove(); frame = null; };
-window.tryBuyerApi = (session) => fetch(TESSERA + '/v1/buyer/session', { headers: { authorization: 'Bearer ' + session } }).then((r) => 'status ' + r.status, (e) => 'failed: ' + e.name);
-</script></body></html>`;
-}
-
-async function startPartner(tessera: string): Promise<Partner> {
-  const server: Server = createServer((req, res) => {
-    res.setHeader('content-type', 'text/html; charset=utf-8');
-    res.setHeader('connection', 'close');
-    res.end(partnerPage(tessera));
-  });
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', () => ok()));
-  const port = (server.address() as AddressInfo).port;
-  return { origin: `http://localhost:${port}`, close: () => new Promise<void>((ok) => server.close(() => ok())) };
-}
+const TITLE = 'Set up your agent with Tessera';
 
 let w: World;
-let partner: Partner;
-let stranger: Partner;
+let sdk: BuiltSdk;
+let partner: PartnerPage;
+let stranger: PartnerPage;
 let apiKey: string;
 let shopId: string;
 let tessera: string;
@@ -84,8 +34,9 @@ let tessera: string;
 before(async () => {
   w = await startWorld();
   tessera = new URL(w.h.url).origin;
-  partner = await startPartner(tessera);
-  stranger = await startPartner(tessera);
+  sdk = await buildSdk();
+  partner = await servePartnerPage(sdk.browserBundle);
+  stranger = await servePartnerPage(sdk.browserBundle);
   const m = await w.h.merchant();
   apiKey = m.apiKey;
   shopId = m.shopId;
@@ -96,6 +47,7 @@ after(async () => {
   await partner?.close();
   await stranger?.close();
   await w?.close();
+  sdk?.remove();
 });
 
 async function mint(email: string, lang?: string): Promise<string> {
@@ -106,20 +58,28 @@ async function mint(email: string, lang?: string): Promise<string> {
 
 const viewUrl = (origin: string, extra = '') => `${tessera}/embed/consent?shop=${shopId}&origin=${encodeURIComponent(origin)}${extra}`;
 
-/** Opens the partner page and frames the view with a freshly minted session; returns the view's frame. */
-async function openView(page: Page, email: string, extra = ''): Promise<FrameLocator> {
-  if (!page.url().startsWith(partner.origin)) await page.goto(`${partner.origin}/`);
-  await page.evaluate(([url, token]) => (window as any).openView(url, token), [viewUrl(partner.origin, extra), await mint(email)] as const);
-  const view = page.frameLocator('iframe[title="Set up your agent with Tessera"]');
+/** `openConsent({ baseUrl, shopId, session, mode: 'iframe', title, ...extra })` on the partner page (already open). */
+async function sdkOpen(page: Page, session: string, extra: Record<string, unknown> = {}): Promise<void> {
+  await page.evaluate(([options]) => (window as any).partner.open(options), [{ baseUrl: w.h.url, shopId, session, mode: 'iframe', title: TITLE, ...extra }] as const);
+}
+
+/** Opens the partner page and frames the view through the SDK with a freshly minted session; returns the view's frame. */
+async function openView(page: Page, email: string, extra: Record<string, unknown> = {}): Promise<FrameLocator> {
+  if (!page.url().startsWith(partner.origin)) await gotoPartner(page, partner);
+  await sdkOpen(page, await mint(email), extra);
+  const view = page.frameLocator(`iframe[title="${TITLE}"]`);
   await view.locator('main[data-ready]').waitFor();
   return view;
 }
 
-const events = (page: Page) => page.evaluate(() => (window as any).events as { type: string; [k: string]: unknown }[]);
-async function waitForEvent(page: Page, type: string): Promise<{ type: string; [k: string]: unknown }> {
-  await page.waitForFunction((t) => (window as any).events.some((e: { type: string }) => e.type === t), type, { timeout: WAIT });
-  return (await events(page)).find((e) => e.type === type)!;
-}
+/** The SDK's events on the partner page, each `{ type, ...payload }`. */
+const events = (page: Page): Promise<RecordedEvent[]> => partnerEvents(page);
+const waitForEvent = (page: Page, type: string): Promise<RecordedEvent> => waitForPartnerEvent(page, type);
+/** What the partner window received from Tessera's origin, as posted (before the SDK parsed it). */
+const viewMessages = (page: Page) =>
+  page.evaluate((t) => (window as any).partner.messages.filter((m: { origin: string }) => m.origin === t).map((m: { data: unknown }) => m.data), tessera) as Promise<
+    Record<string, unknown>[]
+  >;
 
 /** Submits a form's first step (the code is e-mailed), then types the code from the e-mail. */
 async function enterCode(view: FrameLocator, email: string, prefix: string, button = 'Continue'): Promise<void> {
@@ -138,11 +98,14 @@ async function verify(view: FrameLocator, email: string): Promise<void> {
 
 const future = () => new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
 
-test('a listed partner frames the view; the buyer verifies, creates an agent, closes, resumes at the card step, saves a card, grants, and the partner gets completed', { timeout: 600_000 }, async () => {
+test('through the SDK, a listed partner frames the view; the buyer verifies, creates an agent, saves a card, types a limit; close() keeps the draft; reopening resumes at the limits step; the buyer grants and the partner gets completed', { timeout: 600_000 }, async () => {
   const email = newEmail();
   const page = await w.browser.page();
   let view = await openView(page, email);
-  assert.deepEqual((await events(page))[0], { source: 'tessera-consent', version: 1, type: 'ready' });
+  await waitForEvent(page, 'ready');
+  assert.deepEqual((await events(page))[0], { type: 'ready' });
+  assert.deepEqual((await viewMessages(page))[0], { source: 'tessera-consent', version: 1, type: 'ready' });
+  assert.ok(!(await page.locator(`iframe[title="${TITLE}"]`).getAttribute('src'))!.includes('bst_'), 'the session is not in the URL');
   await verify(view, email);
 
   await view.locator('#step-agent:not([hidden])').waitFor();
@@ -152,21 +115,9 @@ test('a listed partner frames the view; the buyer verifies, creates an agent, cl
   await view.locator('#step-card:not([hidden])').waitFor();
   assert.match(await view.locator('#new-credential-value').inputValue(), /^tag_/);
   assert.ok((await events(page)).some((e) => e.type === 'resize' && Number.isInteger(e.height) && (e.height as number) > 0), 'resize events carry an integer height');
+  const height = (await events(page)).filter((e) => e.type === 'resize').at(-1)!.height;
+  await page.waitForFunction((h) => document.querySelector<HTMLIFrameElement>('#consent iframe')?.style.height === `${h}px`, height);
 
-  // The partner closes the dialog: the setup is kept as a draft at the card step.
-  await page.evaluate(() => (window as any).closeView());
-  const bounded = restClient(w.h.url, await mint(email));
-  let draft: any = null;
-  for (let i = 0; i < 200 && draft?.step !== 'card'; i++) draft = (await bounded.get('/v1/buyer/consent-draft')).body.draft;
-  assert.equal(draft?.step, 'card');
-  assert.match(draft.agentId, /^agt_/);
-  await page.evaluate(() => (window as any).removeView());
-
-  // Reopening resumes at the same step after the buyer proves it is them again.
-  view = await openView(page, email);
-  await verify(view, email);
-  await view.locator('#step-card:not([hidden])').waitFor();
-  await view.locator('#status', { hasText: 'Welcome back' }).waitFor();
   await view.getByRole('button', { name: 'Add a card' }).click();
   const form = view.frameLocator('iframe[title="Card details form from the payment provider"]');
   await form.getByLabel('Card number').fill('4242 4242 4242 4242');
@@ -178,7 +129,27 @@ test('a listed partner frames the view; the buyer verifies, creates an agent, cl
 
   await view.locator('#step-limits:not([hidden])').waitFor();
   await view.locator('#grant-who', { hasText: 'Concert helper will charge Visa ending in 4242.' }).waitFor();
+  // The buyer types a limit (saved on the next step, on `close` or when the frame goes away), then the partner closes
+  // the dialog with the SDK: the iframe is gone at once, and the setup is kept as a draft with what was typed.
   await view.getByLabel('Most per purchase').fill('50.00');
+  await view.getByLabel('Most per purchase').press('Tab');
+  await page.evaluate(() => (window as any).partner.view.close());
+  assert.equal(await page.locator('#consent iframe').count(), 0, 'close() removes the iframe');
+  const bounded = restClient(w.h.url, await mint(email));
+  let draft: any = null;
+  for (let i = 0; i < 200 && draft?.limits?.perPurchaseCapMinor !== 5000; i++) draft = (await bounded.get('/v1/buyer/consent-draft')).body.draft;
+  assert.equal(draft?.step, 'limits');
+  assert.match(draft.agentId, /^agt_/);
+  assert.equal(draft.limits.perPurchaseCapMinor, 5000, 'the limit typed before close() is in the draft');
+
+  // Reopening (a new openConsent, a new minted session) resumes at the same step after the buyer proves it is them again.
+  await page.evaluate(() => ((window as any).partner.events = []));
+  view = await openView(page, email);
+  await verify(view, email);
+  await view.locator('#step-limits:not([hidden])').waitFor();
+  await view.locator('#status', { hasText: 'Welcome back' }).waitFor();
+  await view.locator('#grant-who', { hasText: 'Concert helper will charge Visa ending in 4242.' }).waitFor();
+  assert.equal(await view.getByLabel('Most per purchase').inputValue(), '50.00');
   await view.getByLabel('Most in total per period').fill('200.00');
   await view.getByLabel('Ends on').fill(future());
   await enterCode(view, email, 'grant');
@@ -190,7 +161,7 @@ test('a listed partner frames the view; the buyer verifies, creates an agent, cl
   const { permissions } = (await bounded.get('/v1/buyer/permissions')).body;
   assert.deepEqual(permissions.map((p: { id: string }) => p.id), [completed.permissionId]);
   assert.equal((await bounded.get('/v1/buyer/consent-draft')).body.draft, null, 'a granted setup leaves no draft');
-  assert.ok((await events(page)).every((e) => e.source === 'tessera-consent' && e.version === 1));
+  assert.ok((await viewMessages(page)).every((m) => m.source === 'tessera-consent' && m.version === 1));
   assert.deepEqual(w.browser.problems.filter((p) => !/favicon/.test(p)), []);
   await page.close();
 });
@@ -231,35 +202,51 @@ test('"Discard this setup?" then yes, by keyboard: the draft is gone and the par
 
 test('events go to the named partner origin only: a view told another listed origin posts nothing the framing page receives', { timeout: 300_000 }, async () => {
   const page = await w.browser.page();
-  await page.goto(`${partner.origin}/`);
-  // The view posts `ready` to https://shop.example; the browser drops a message whose target origin is not the
-  // recipient's, so the framing page at another origin never receives it. Messages from one window to another arrive
-  // in the order they were posted: once a probe posted after `ready` has arrived, `ready` would have arrived first.
-  await page.evaluate(([url]) => (window as any).openView(url, 'unused'), [viewUrl('https://shop.example')] as const);
-  const view = page.frameLocator('iframe[title="Set up your agent with Tessera"]');
+  await gotoPartner(page, partner);
+  // The SDK always names the page's own origin; a hand-made frame names another listed one (https://shop.example).
+  // The view posts `ready` to it; the browser drops a message whose target origin is not the recipient's, so the
+  // framing page at another origin never receives it. Messages from one window to another arrive in the order they
+  // were posted: once a probe posted after `ready` has arrived, `ready` would have arrived first.
+  await page.evaluate(
+    ([url, title]) => {
+      const frame = document.createElement('iframe');
+      frame.src = url;
+      frame.title = title;
+      document.getElementById('consent')!.append(frame);
+    },
+    [viewUrl('https://shop.example'), TITLE] as const,
+  );
+  const view = page.frameLocator(`iframe[title="${TITLE}"]`);
   await view.locator('main[data-ready]').waitFor();
   const frame = page.frames().find((f) => f.url().startsWith(`${tessera}/embed/consent`))!;
   await frame.evaluate(() => window.parent.postMessage({ probe: true }, '*'));
-  await page.waitForFunction(() => (window as any).anyMessages.some((m: { probe?: boolean }) => m?.probe), undefined, { timeout: WAIT });
-  assert.deepEqual(await page.evaluate(() => (window as any).anyMessages), [{ probe: true }]);
+  await page.waitForFunction(() => (window as any).partner.messages.some((m: { data: { probe?: boolean } }) => m.data?.probe), undefined, { timeout: WAIT });
+  assert.deepEqual(await page.evaluate(() => (window as any).partner.messages.map((m: { data: unknown }) => m.data)), [{ probe: true }]);
   assert.deepEqual(await events(page), []);
   await page.close();
 });
 
+/** The partner page reads the buyer API with the session, as a partner's script would. */
+const tryBuyerApi = (page: Page, session: string) =>
+  page.evaluate(
+    ([base, token]) => fetch(`${base}/v1/buyer/session`, { headers: { authorization: `Bearer ${token}` } }).then((r) => `status ${r.status}`, (e: Error) => `failed: ${e.name}`),
+    [tessera, session] as const,
+  );
+
 test('an unlisted origin cannot frame the view (CSP frame-ancestors) and gets no CORS on the buyer API', { timeout: 300_000 }, async () => {
   const token = await mint(newEmail());
   const page = await w.browser.page();
-  await page.goto(`${stranger.origin}/`);
+  await gotoPartner(page, stranger);
   const refused = page.waitForEvent('framenavigated', { predicate: (f) => f !== page.mainFrame() && f.url().startsWith('chrome-error://'), timeout: WAIT });
-  await page.evaluate(([url]) => (window as any).openView(url, 'unused'), [viewUrl(stranger.origin)] as const);
+  await sdkOpen(page, 'unused');
   const blocked = (await refused).url().startsWith('chrome-error://');
   assert.ok(blocked, 'Chromium refused to render the framed view');
   assert.deepEqual(await events(page), []);
-  assert.match(await page.evaluate((t) => (window as any).tryBuyerApi(t), token), /^failed: TypeError/, 'the browser refuses the cross-origin read');
+  assert.match(await tryBuyerApi(page, token), /^failed: TypeError/, 'the browser refuses the cross-origin read');
   // The listed partner, with the same session, reads it.
   const ok = await w.browser.page();
-  await ok.goto(`${partner.origin}/`);
-  assert.equal(await ok.evaluate((t) => (window as any).tryBuyerApi(t), token), 'status 200');
+  await gotoPartner(ok, partner);
+  assert.equal(await tryBuyerApi(ok, token), 'status 200');
   await page.close();
   await ok.close();
 });
@@ -268,7 +255,7 @@ for (const lang of ['en', 'de'] as const) {
   test(`axe-core finds no serious or critical violation in the consent view (${lang})`, { timeout: 300_000 }, async () => {
     const email = newEmail();
     const page = await w.browser.page();
-    const view = await openView(page, email, `&lang=${lang}`);
+    const view = await openView(page, email, { lang });
     await view.locator('#step-verify:not([hidden])').waitFor();
     assert.equal(await view.locator('html').getAttribute('lang'), lang);
     const results = await new AxeBuilder({ page }).analyze();
@@ -278,14 +265,14 @@ for (const lang of ['en', 'de'] as const) {
   });
 }
 
-test('popup mode: the view opened by window.open talks to its opener; a minted lang re-renders it in that language', { timeout: 300_000 }, async () => {
+test('popup mode: the SDK opens the view from a click; it talks to its opener; a minted lang re-renders it in that language; close() closes it', { timeout: 300_000 }, async () => {
   const email = newEmail();
   const page = await w.browser.page();
-  await page.goto(`${partner.origin}/`);
-  const opened = page.waitForEvent('popup', { timeout: WAIT });
-  await page.evaluate(([url, token]) => (window as any).openPopup(url, token), [viewUrl(partner.origin, '&mode=popup'), await mint(email, 'fr')] as const);
-  const popup = await opened;
+  await gotoPartner(page, partner);
+  await page.evaluate(([options]) => ((window as any).partner.pending = options), [{ baseUrl: w.h.url, shopId, session: await mint(email, 'fr'), mode: 'popup' }] as const);
+  const [popup] = await Promise.all([page.waitForEvent('popup', { timeout: WAIT }), page.click('#open')]);
   await waitForEvent(page, 'ready');
+  assert.equal(new URL(popup.url()).searchParams.get('mode'), 'popup');
   // The session's language (fr) replaces the browser's (en) before anything was typed.
   await popup.locator('html[lang="fr"] #step-verify:not([hidden])').waitFor();
   assert.equal(await popup.locator('h1').textContent(), 'Laisser un agent acheter pour vous');
@@ -298,7 +285,9 @@ test('popup mode: the view opened by window.open talks to its opener; a minted l
   await popup.getByRole('button', { name: 'Annuler la configuration' }).click();
   await popup.getByRole('button', { name: 'Abandonner', exact: true }).click();
   await waitForEvent(page, 'cancelled');
-  await popup.close();
+  const closed = popup.waitForEvent('close', { timeout: WAIT });
+  await page.evaluate(() => (window as any).partner.view.close());
+  await closed;
   await page.close();
 });
 
@@ -307,12 +296,12 @@ test('a session for another shop is refused in the view: the partner receives er
   const foreign = await restClient(w.h.url, otherShop.apiKey).post('/v1/integration/buyer-sessions', { merchantId: otherShop.shopId, email: newEmail() });
   assert.equal(foreign.status, 201);
   const page = await w.browser.page();
-  await page.goto(`${partner.origin}/`);
-  await page.evaluate(([url, token]) => (window as any).openView(url, token), [viewUrl(partner.origin), foreign.body.token] as const);
+  await gotoPartner(page, partner);
+  await sdkOpen(page, foreign.body.token);
   const error = await waitForEvent(page, 'error');
   assert.equal(error.code, 'session_wrong_shop');
   assert.equal(typeof error.message, 'string');
-  const view = page.frameLocator('iframe[title="Set up your agent with Tessera"]');
+  const view = page.frameLocator(`iframe[title="${TITLE}"]`);
   await view.locator('#consent-failed:not([hidden])').waitFor();
   assert.equal(await view.locator('#content').isHidden(), true, 'nothing of the setup is shown');
   await page.close();
