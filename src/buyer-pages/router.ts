@@ -12,8 +12,9 @@ import { requestInfo } from '../http/http.ts';
 import { renderDocument, type PageContext, type PageDefinition } from './layout.ts';
 import { agentsPage, cardsPage, permissionsPage } from './pages-account.ts';
 import { signInPage, verifyPage } from './pages-sign-in.ts';
+import { authorizePage } from './pages-authorize.ts';
 
-export const BUYER_PAGES: readonly PageDefinition[] = [signInPage, verifyPage, agentsPage, cardsPage, permissionsPage];
+export const BUYER_PAGES: readonly PageDefinition[] = [signInPage, verifyPage, agentsPage, cardsPage, permissionsPage, authorizePage];
 
 const ASSETS_DIR = fileURLToPath(new URL('./assets/', import.meta.url));
 const TYPES: Record<string, string> = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };

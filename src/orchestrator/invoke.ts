@@ -29,7 +29,8 @@ export type InvokeResult =
   | { ok: true; tool: AnyTool; status: number; output: Record<string, unknown>; replayed: boolean; principal: Principal }
   | { ok: false; tool: AnyTool | undefined; status: number; error: ErrorBody; replayed: boolean };
 
-export type Authenticator = (credential: string | undefined) => Promise<Principal>;
+/** `surface`: where the credential was presented (an OAuth access token is accepted only on the MCP endpoint it was issued for). */
+export type Authenticator = (credential: string | undefined, surface?: RequestInfo['surface']) => Promise<Principal>;
 
 export interface OrchestratorDeps {
   tools: readonly AnyTool[];
@@ -64,8 +65,8 @@ export class Orchestrator {
    * The tools the holder of `credential` may call, decided by the same `auth` declarations `invoke` enforces; without
    * a credential, or with one that does not authenticate, the public tools only. Surfaces list exactly these.
    */
-  async toolsFor(credential: string | undefined): Promise<{ principal: Principal; tools: AnyTool[] }> {
-    const principal = await this.authenticate(credential).catch((): Principal => ({ kind: 'anonymous' }));
+  async toolsFor(credential: string | undefined, surface?: RequestInfo['surface']): Promise<{ principal: Principal; tools: AnyTool[] }> {
+    const principal = await this.authenticate(credential, surface).catch((): Principal => ({ kind: 'anonymous' }));
     return { principal, tools: this.tools.filter((t) => mayCall(t, principal)) };
   }
 
@@ -89,7 +90,7 @@ export class Orchestrator {
       admitted = tool.admit?.(this.services);
       const strict = tool.rateLimit === 'strict';
       let failed = false;
-      const principal = await this.authenticate(req.credential).catch(async (err: unknown) => {
+      const principal = await this.authenticate(req.credential, req.request.surface).catch(async (err: unknown) => {
         // A failed credential is charged to the client address before it is answered, so guessing is limited.
         failed = true;
         await req.request.rate?.charge(undefined, strict);

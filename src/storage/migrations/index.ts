@@ -16,6 +16,7 @@ import { Migration0012PoolPages } from './0012-pool-pages.ts';
 import { Migration0013aShopSettingsAndCatalogChanges } from './0013a-shop-settings-and-catalog-changes.ts';
 import { Migration0013bConsoleTeam } from './0013b-console-team.ts';
 import { Migration0013cPaymentProviderSettings } from './0013c-payment-provider-settings.ts';
+import { Migration0014Oauth } from './0014-oauth.ts';
 
 export const MIGRATIONS = [
   { name: '0001-core', class: Migration0001Core },
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   { name: '0013a-shop-settings-and-catalog-changes', class: Migration0013aShopSettingsAndCatalogChanges },
   { name: '0013b-console-team', class: Migration0013bConsoleTeam },
   { name: '0013c-payment-provider-settings', class: Migration0013cPaymentProviderSettings },
+  { name: '0014-oauth', class: Migration0014Oauth },
 ] as const;
