@@ -110,7 +110,7 @@ test('the revocation endpoint (RFC 7009) ends an access token at once', async ()
 });
 
 test('revoking the permission or pausing the agent in the buyer API makes the token useless on the next call', async () => {
-  const { tokens, setup } = await authorized();
+  const { tokens, setup, client } = await authorized();
   const buyer = restClient(w.h.url, setup.session);
   must(await buyer.post(`/v1/buyer/agents/${setup.agentId}/pause`), 200);
   assert.equal((await listTools(tokens.access_token)).status, 401);
@@ -118,6 +118,10 @@ test('revoking the permission or pausing the agent in the buyer API makes the to
   assert.equal((await listTools(tokens.access_token)).status, 200);
   must(await buyer.post(`/v1/buyer/permissions/${setup.permission.id}/revoke`, {}), 200);
   assert.equal((await listTools(tokens.access_token)).status, 401);
+  // Nor can the client refresh its way back in.
+  const refreshed = await tokenRequest(w.h.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.client_id });
+  assert.equal(refreshed.status, 400);
+  assert.equal(refreshed.body.error, 'invalid_grant');
 });
 
 test('bad authorization requests get RFC error codes, never a 500', async () => {

@@ -56,6 +56,8 @@ export interface OAuthProviderDeps {
   serverSecret: string;
   /** A key for the provider's signed cookies (derived from the server secret by the caller). */
   cookieKey: string;
+  /** Whether the permission an account names still allows a token (a refused account ends code and refresh grants). */
+  accountIsLive: (permissionId: string) => Promise<boolean>;
 }
 
 /** Builds the provider for `issuer` (the public URL). */
@@ -70,8 +72,10 @@ export async function createOAuthProvider(issuer: string, deps: OAuthProviderDep
     },
     jwks: { keys: [(await signingJwk(db, deps.serverSecret)) as never] },
     cookies: { keys: [deps.cookieKey] },
-    // The account of a login is the permission the buyer granted: a token's subject names it (oauth-access.ts).
-    findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub }) }),
+    // The account of a login is the permission the buyer granted: a token's subject names it (oauth-access.ts). Once the
+    // permission is revoked or expired, or its agent paused or deleted, there is no account: exchanging a code or a
+    // refresh token then answers invalid_grant.
+    findAccount: async (_ctx, sub) => ((await deps.accountIsLive(sub)) ? { accountId: sub, claims: () => ({ sub }) } : undefined),
     clientAuthMethods: ['none'],
     clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', id_token_signed_response_alg: 'ES256' },
     enabledJWA: { idTokenSigningAlgValues: ['ES256'] },

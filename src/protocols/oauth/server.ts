@@ -25,7 +25,9 @@ export class OAuthServer {
     const issuer = this.services.publicUrl();
     if (!this.built || this.built.issuer !== issuer) {
       const cookieKey = this.services.identity.hmac('tessera/oauth-cookies');
-      this.built = { issuer, provider: createOAuthProvider(issuer, { db: this.services.db, serverSecret: this.serverSecret, cookieKey }) };
+      const { db, clock } = this.services;
+      const accountIsLive = (permissionId: string) => oauthAgentPrincipal(db, permissionId, clock.now()).then(() => true, () => false);
+      this.built = { issuer, provider: createOAuthProvider(issuer, { db, serverSecret: this.serverSecret, cookieKey, accountIsLive }) };
     }
     return this.built.provider;
   }
