@@ -57,6 +57,17 @@ export class Orchestrator {
     this.idempotency = new IdempotencyStore(deps.services.db);
   }
 
+  /**
+   * A view of this orchestrator for one surface request whose `credential` was already authenticated as `principal`
+   * (`/mcp` checks the bearer before answering 401 or serving): the calls of that request do not look it up again.
+   */
+  authenticatedAs(credential: string, principal: Principal): Orchestrator {
+    const view = Object.create(this) as Orchestrator;
+    const authenticate: Authenticator = (c, surface) => (c === credential ? Promise.resolve(principal) : this.authenticate(c, surface));
+    Object.defineProperty(view, 'authenticate', { value: authenticate });
+    return view;
+  }
+
   get(name: string): AnyTool | undefined {
     return this.byName.get(name);
   }
