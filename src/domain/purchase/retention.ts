@@ -2,7 +2,8 @@
  * Housekeeping run by the sweeper: deletes records past their purpose, in bounded batches, so tables
  * do not grow forever. Idempotency keys live 24 hours (contract.md); a spent mandate jti is kept a day
  * past its mandate's expiry (an expired mandate is refused as expired before its jti is looked at); an A2A task stays
- * readable a day after its last update; a rate-limit counter goes an hour after its window ends.
+ * readable a day after its last update; a rate-limit counter goes an hour after its window ends; an OAuth record (code,
+ * token, grant, interaction, session) goes a day after it expired (it is refused from its expiry on).
  */
 import type { Database } from '../../storage/database.ts';
 import { IDEMPOTENCY_TTL_MS } from '../../storage/idempotency-store.ts';
@@ -17,6 +18,7 @@ export interface RetentionReport {
   mandateJtis: number;
   a2aTasks: number;
   rateLimits: number;
+  oauthRecords: number;
 }
 
 /** Deletes up to `limit` rows of each kind that are past their retention at `now`. */
@@ -39,5 +41,9 @@ export async function pruneExpired(db: Database, now: Date, limit = RETENTION_BA
     `delete from ${RATE_LIMIT_TABLE} where ctid in (select ctid from ${RATE_LIMIT_TABLE} where expire < ? limit ?) returning 1`,
     [now.getTime() - 60 * 60 * 1000, limit],
   );
-  return { idempotencyKeys: keys.length, mandateJtis: jtis.length, a2aTasks: tasks.length, rateLimits: counters.length };
+  const oauth = await db.execute(
+    'delete from oauth_records where ctid in (select ctid from oauth_records where expires_at < ? limit ?) returning 1',
+    [new Date(now.getTime() - 24 * 60 * 60 * 1000), limit],
+  );
+  return { idempotencyKeys: keys.length, mandateJtis: jtis.length, a2aTasks: tasks.length, rateLimits: counters.length, oauthRecords: oauth.length };
 }

@@ -7,6 +7,8 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import Provider, { errors, interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type { Logger } from 'pino';
+import { describeError } from '../../kernel/errors.ts';
 import type { Database } from '../../storage/database.ts';
 import { OAuthStore } from '../../storage/oauth-store.ts';
 import { ensureSetting } from '../../storage/settings.ts';
@@ -58,6 +60,7 @@ export interface OAuthProviderDeps {
   cookieKey: string;
   /** Whether the permission an account names still allows a token (a refused account ends code and refresh grants). */
   accountIsLive: (permissionId: string) => Promise<boolean>;
+  log: Logger;
 }
 
 /** Builds the provider for `issuer` (the public URL). */
@@ -139,5 +142,7 @@ export async function createOAuthProvider(issuer: string, deps: OAuthProviderDep
   };
   const provider = new Provider(issuer, configuration);
   provider.proxy = false;
+  // The client gets `server_error` with a generic description; the log gets the cause, never a stack or a token.
+  provider.on('server_error', (_ctx: unknown, err: unknown) => deps.log.error({ err: describeError(err) }, 'oauth server error'));
   return provider;
 }

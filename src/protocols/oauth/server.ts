@@ -1,5 +1,6 @@
 /** The OAuth server of one app: its provider (built for the public URL once it is known) and access-token authentication. */
 import type Provider from 'oidc-provider';
+import type { Logger } from 'pino';
 import { oauthAgentPrincipal } from '../../domain/buyers/oauth-access.ts';
 import type { Services } from '../../domain/context.ts';
 import { ToolError } from '../../kernel/errors.ts';
@@ -15,9 +16,12 @@ export class OAuthServer {
   private readonly serverSecret: string;
   private built: { issuer: string; provider: Promise<Provider> } | undefined;
 
-  constructor(services: Services, serverSecret: string) {
+  private readonly log: Logger;
+
+  constructor(services: Services, serverSecret: string, log: Logger) {
     this.services = services;
     this.serverSecret = serverSecret;
+    this.log = log.child({ component: 'oauth' });
   }
 
   /** The provider for the current public URL (the port is known only after listen). */
@@ -27,7 +31,7 @@ export class OAuthServer {
       const cookieKey = this.services.identity.hmac('tessera/oauth-cookies');
       const { db, clock } = this.services;
       const accountIsLive = (permissionId: string) => oauthAgentPrincipal(db, permissionId, clock.now()).then(() => true, () => false);
-      this.built = { issuer, provider: createOAuthProvider(issuer, { db, serverSecret: this.serverSecret, cookieKey, accountIsLive }) };
+      this.built = { issuer, provider: createOAuthProvider(issuer, { db, serverSecret: this.serverSecret, cookieKey, accountIsLive, log: this.log }) };
     }
     return this.built.provider;
   }
