@@ -7,7 +7,8 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Services } from '../../domain/context.ts';
 import { permissionForClient } from '../../domain/buyers/oauth-access.ts';
-import { bearerOf, sendError } from '../../http/http.ts';
+import { bearerOf, RATE_GATE_STATE, sendError } from '../../http/http.ts';
+import type { RateGate } from '../../domain/context.ts';
 import { parseJsonObject, readRaw } from '../../http/read-body.ts';
 import { ToolError } from '../../kernel/errors.ts';
 import type { Orchestrator } from '../../orchestrator/invoke.ts';
@@ -109,12 +110,24 @@ export function buildOAuthRouter(deps: { services: Services; orchestrator: Orche
       );
       ctx.body = { redirectTo };
     } catch (err) {
-      const e = err instanceof ToolError ? err : new ToolError('internal_error');
+      // Anything else reaches the error guard: a generic 500 body, the cause logged.
       if (!(err instanceof ToolError)) throw err;
-      sendError(ctx, e.status, e.toBody());
+      sendError(ctx, err.status, err.toBody());
     }
   });
 
-  router.all(`${OAUTH_PREFIX}/{*rest}`, (ctx) => delegate(ctx));
+  // Registration and the token endpoint also spend the stricter budget of sign-in, code and token endpoints.
+  const strict = new Set([`${OAUTH_PREFIX}/token`, `${OAUTH_PREFIX}/register`]);
+  router.all(`${OAUTH_PREFIX}/{*rest}`, async (ctx) => {
+    if (ctx.method === 'POST' && strict.has(ctx.path)) {
+      try {
+        await (ctx.state[RATE_GATE_STATE] as RateGate | undefined)?.charge(undefined, true);
+      } catch (err) {
+        if (!(err instanceof ToolError)) throw err;
+        return sendError(ctx, err.status, err.toBody());
+      }
+    }
+    await delegate(ctx);
+  });
   return router;
 }
