@@ -6,6 +6,12 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buyerWithAgent, must, merchantShop, startWorld, type MerchantShop, type World } from '../buyers/fixtures.ts';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { createApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/kernel/config.ts';
+import { Database } from '../../src/storage/database.ts';
 import { restClient } from '../support/rest.ts';
 import { authorizeUrl, authorizeWith, Browser, pkce, REDIRECT_URI, registerClient, tokenRequest } from './support.ts';
 
@@ -172,4 +178,36 @@ test('the authorize step refuses another buyer’s permission and a stale intera
   const noCookie = await post(a.session, a.permission.id, new Browser(w.h.url));
   assert.equal(noCookie.status, 400);
   assert.equal(((await noCookie.json()) as any).code, 'oauth_interaction_invalid');
+});
+
+test('a second server on the same database (its own pool and provider) honours the first one’s tokens and rotates them', async () => {
+  const { client, tokens } = await authorized();
+  // Another server: same database and public URL, its own connection pool, provider, cookie keys and port.
+  const db = await Database.open(w.h.dbUrl);
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATABASE_URL: w.h.dbUrl, PUBLIC_URL: w.h.url, RATE_LIMIT_PER_MINUTE: '100000', SWEEP_INTERVAL_MS: '0', SANDBOX_DISPATCH_MS: '0', WEBHOOK_DISPATCH_MS: '0' });
+  const other = await createApp(config, db, { clock: w.h.clock, log: pino({ level: 'silent' }) });
+  const server = createServer(other.koa.callback());
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', () => ok()));
+  try {
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const mcp = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${tokens.access_token}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    });
+    assert.equal(mcp.status, 200);
+    const next = await tokenRequest(base, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.client_id });
+    assert.equal(next.status, 200, JSON.stringify(next.body));
+    // Back on the first server: the new access token works; the rotated-away refresh token is refused, and its replay
+    // revokes the whole grant (reuse detection), the new tokens included.
+    assert.equal((await listTools(next.body.access_token)).status, 200);
+    const old = await tokenRequest(w.h.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.client_id });
+    assert.equal(old.body.error, 'invalid_grant');
+    assert.equal((await listTools(next.body.access_token)).status, 401);
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((ok) => server.close(() => ok()));
+    await other.close();
+    await db.close();
+  }
 });
