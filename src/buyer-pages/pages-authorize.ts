@@ -16,6 +16,7 @@ export const authorizePage: PageDefinition = {
     const windows: [string, string][] = ['24', '168', '720'].map((h) => [h, t(`permissions.windowOption${h}`)]);
     const amount = (id: string, key: string) => field({ id, label: withCurrency(t(key)), inputmode: 'decimal', autocomplete: 'off', required: true });
     return html`<p class="intro">${t('authorize.intro')}</p>
+<p id="authorize-client" class="notice" hidden></p>
 <p id="authorize-missing" class="notice" hidden>${t('authorize.missing')}</p>
 <section id="authorize-sign-in" aria-labelledby="authorize-sign-in-title" hidden>
   <h2 id="authorize-sign-in-title">${t('authorize.signInTitle')}</h2>

@@ -107,6 +107,8 @@ test('a stock MCP OAuth client is authorized by the buyer in the browser, buys w
   await page.goto(auth.authUrl.href);
   await page.waitForURL(/\/buyer\/authorize\?interaction=/);
   await page.locator('main[data-ready]').waitFor();
+  // The buyer sees who asks and where the answer goes.
+  await page.locator('#authorize-client', { hasText: `“Test MCP host” asks to act as your agent. After your answer you return to ${new URL(REDIRECT).origin}.` }).waitFor();
   await page.getByLabel('E-mail address').fill(email);
   await page.getByLabel('Shop', { exact: true }).selectOption(shop.shopId);
   await page.getByRole('button', { name: 'E-mail me a sign-in link' }).click();

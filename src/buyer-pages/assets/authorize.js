@@ -25,6 +25,16 @@ export async function init({ main }) {
     byId('authorize-missing').hidden = false;
     return;
   }
+  // Who is asking: the application's registered name and where the browser returns (a phishing client shows here).
+  try {
+    const who = await api('GET', `/oauth/interaction/${encodeURIComponent(uid)}/details`, undefined, { withCookies: true });
+    const client = byId('authorize-client');
+    client.textContent = t('authorize.client', { client: who.clientName, origin: who.redirectOrigin });
+    client.hidden = false;
+  } catch (err) {
+    showErrors([{ message: errorMessage(err) }]);
+    return;
+  }
   const s = current();
   if (!s || s.mode !== 'full' || !s.merchantId) return signInStep(uid, main);
   return grantStep(uid, s);

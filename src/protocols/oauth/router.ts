@@ -67,6 +67,16 @@ export function buildOAuthRouter(deps: { services: Services; orchestrator: Orche
     ctx.redirect(`/buyer/authorize?interaction=${encodeURIComponent(uid)}${lang}`);
   });
 
+  /** Who is asking, for the buyer to see before granting anything: the client's registered name and where it returns. */
+  router.get(`${OAUTH_PREFIX}/interaction/:uid/details`, async (ctx) => {
+    const provider = await oauth.provider();
+    const details = await provider.interactionDetails(ctx.req, ctx.res).catch(() => undefined);
+    if (!details || details.uid !== ctx.params.uid) return sendError(ctx, 400, new ToolError('oauth_interaction_invalid').toBody());
+    const client = await provider.Client.find(String(details.params.client_id));
+    const redirect = new URL(String(details.params.redirect_uri));
+    ctx.body = { clientName: client?.clientName ?? String(details.params.client_id), redirectOrigin: redirect.origin };
+  });
+
   /**
    * The buyer's page finishes the authorize step: with the buyer's session as bearer, it names the permission it just
    * granted (or refuses); the answer is where the browser goes next (back through the provider to the client).
