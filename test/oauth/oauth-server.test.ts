@@ -211,3 +211,18 @@ test('a second server on the same database (its own pool and provider) honours t
     await db.close();
   }
 });
+
+test('the buyer declines: the client gets access_denied with its state', async () => {
+  const client = (await registerClient(w.h.url)).body;
+  const browser = new Browser(w.h.url);
+  const start = await browser.follow(authorizeUrl(client.client_id, pkce().challenge), /^\/buyer\//);
+  const uid = start.url.searchParams.get('interaction');
+  const details = await browser.fetch(`/oauth/interaction/${uid}/details`);
+  assert.deepEqual(await details.json(), { clientName: 'Test MCP host', redirectOrigin: new URL(REDIRECT_URI).origin });
+  const res = await browser.fetch(`/oauth/interaction/${uid}/abort`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  assert.equal(res.status, 200);
+  const back = await browser.follow(((await res.json()) as { redirectTo: string }).redirectTo);
+  assert.equal(back.url.origin + back.url.pathname, REDIRECT_URI);
+  assert.equal(back.url.searchParams.get('error'), 'access_denied');
+  assert.equal(back.url.searchParams.get('state'), 'st-1');
+});
