@@ -12,6 +12,8 @@ import { buildConsolePagesRouter } from './console-pages/router.ts';
 import { buildPaymentsRouter } from './rest/provider-routes.ts';
 import { buildA2aRouter } from './protocols/a2a/router.ts';
 import { buildMcpRouter } from './protocols/mcp/http.ts';
+import { buildOAuthRouter } from './protocols/oauth/router.ts';
+import type { OAuthServer } from './protocols/oauth/server.ts';
 import { buildDevMailRouter, devMailEnabled } from './rest/dev-mail-page.ts';
 import { buildDocsRouter } from './rest/docs-page.ts';
 import { buildLandingRouter } from './rest/landing-page.ts';
@@ -24,6 +26,8 @@ export interface RestDeps {
   services: Services;
   metrics: Registry;
   log: Logger;
+  /** The OAuth authorization server of remote MCP clients (docs/oauth.md). */
+  oauth: OAuthServer;
 }
 
 export function buildRestRouter(deps: RestDeps): Router {
@@ -64,6 +68,9 @@ export function buildRestRouter(deps: RestDeps): Router {
 
   const mcp = buildMcpRouter({ orchestrator, services });
   router.use(mcp.routes());
+
+  // MCP authorization: protected-resource and authorization-server metadata, the OAuth endpoints (/oauth/...).
+  router.use(buildOAuthRouter({ services, orchestrator, oauth: deps.oauth }).routes());
 
   const a2a = buildA2aRouter({ orchestrator, services });
   router.use(a2a.routes());

@@ -18,6 +18,7 @@ import { TicketKeys } from './tickets/ticket-keys.ts';
 import { Payments } from './payments/payments.ts';
 import type { Services } from './domain/context.ts';
 import { buildRestRouter } from './app-router.ts';
+import { OAuthServer } from './protocols/oauth/server.ts';
 import { errorGuard, httpMetrics, noStoreByDefault } from './http/middleware.ts';
 import { rateLimit, RateLimits } from './http/rate-limit.ts';
 import { securityHeaders } from './http/security-headers.ts';
@@ -64,11 +65,13 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
   const identity = new Identity(secret, (claims, ttl) => authenticator.sign(claims, ttl));
   const mail = new Mailer({ db, clock, log, smtpUrl: config.smtpUrl, from: config.mailFrom, timeoutMs: config.smtpTimeoutMs });
   const services: Services = { config, db, clock, publicUrl: () => baseUrl, webhooks, mandateTrust, payments, identity, mail, catalogs: loadCatalogs(), ticketKeys };
+  const oauth = new OAuthServer(services, secret, log);
   const sweeper = new HoldSweeper({ ...services, log: log.child({ component: 'sweeper' }) });
   const orchestrator = new Orchestrator({
     tools: TOOLS,
     services,
-    authenticate: (c) => authenticator.authenticate(c),
+    // OAuth access tokens are accepted only where they are addressed: the MCP endpoint (RFC 8707 audience).
+    authenticate: (c, surface) => (surface === 'mcp' && oauth.isAccessToken(c) ? oauth.authenticate(c) : authenticator.authenticate(c)),
     log,
   });
   const metrics = new Registry();
@@ -81,7 +84,7 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
   // CORS on the buyer API for the shops' embed origins only (bearer only; src/domain/buyers/embed-access.ts).
   koa.use(buyerApiCors(services, (bearer) => authenticator.authenticate(bearer)));
   koa.use(rateLimit(new RateLimits(db, { perMinute: config.rateLimitPerMinute, strictPerMinute: config.rateLimitStrictPerMinute })));
-  const router = buildRestRouter({ orchestrator, services, metrics, log });
+  const router = buildRestRouter({ orchestrator, services, metrics, log, oauth });
   koa.use(router.routes());
   koa.use(router.allowedMethods({ throw: false }));
   let server: Server | undefined;

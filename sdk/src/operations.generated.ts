@@ -73,6 +73,7 @@ export type ErrorCode =
   | 'not_found'
   | 'not_on_sale_yet'
   | 'not_sellable'
+  | 'oauth_interaction_invalid'
   | 'order_fully_refunded'
   | 'over_card_cap'
   | 'over_purchase_cap'
@@ -2390,6 +2391,10 @@ export interface RequestSignInLinkInput {
    * Buyer-page language: en, de, es, fr, hu or pt-BR.
    */
   lang?: 'en' | 'de' | 'es' | 'fr' | 'hu' | 'pt-BR';
+  /**
+   * The OAuth authorization the buyer is signing in to finish (its interaction id, from /buyer/authorize): the link returns there.
+   */
+  authorization?: string;
 }
 
 export interface RequestSignInLinkOutput {

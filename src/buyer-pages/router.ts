@@ -17,11 +17,14 @@ import { renderConsentView } from './consent-page.ts';
 import { consentViewShop } from '../domain/buyers/embed-access.ts';
 import { deriveTheme, themeCss, themeProblem, type ThemeInput } from '../domain/buyers/consent-theme.ts';
 
-export const BUYER_PAGES: readonly PageDefinition[] = [signInPage, verifyPage, agentsPage, cardsPage, permissionsPage, ticketsPage];
+import { authorizePage } from './pages-authorize.ts';
+
+export const BUYER_PAGES: readonly PageDefinition[] = [signInPage, verifyPage, agentsPage, cardsPage, permissionsPage, ticketsPage, authorizePage];
 
 const ASSETS_DIR = fileURLToPath(new URL('./assets/', import.meta.url));
 const TYPES: Record<string, string> = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
 const SHOP_ID = /^shop_[0-9a-z]{10,40}$/;
+const INTERACTION_ID = /^[A-Za-z0-9_-]{8,64}$/;
 
 /** The pages' CSP over the baseline: scripts and styles only from this origin (no inline code), frames only the card form, and only framed by our own pages. */
 function securityHeaders(ctx: Context, services: Services): void {
@@ -105,12 +108,14 @@ export function buildBuyerPagesRouter(deps: { services: Services; catalogs?: Cat
     router.get(page.path, (ctx) => {
       const lang = pageLang(ctx, catalogs);
       const merchantId = typeof ctx.query.merchantId === 'string' && SHOP_ID.test(ctx.query.merchantId) ? ctx.query.merchantId : undefined;
+      // The OAuth authorization a page is finishing (/buyer/authorize): kept when the buyer changes the language.
+      const interaction = typeof ctx.query.interaction === 'string' && INTERACTION_ID.test(ctx.query.interaction) ? ctx.query.interaction : undefined;
       const pageCtx: PageContext = {
         t: catalogs.translator(lang),
         lang,
         merchantId,
         href(path, extra = {}) {
-          const q = new URLSearchParams({ lang, ...(merchantId ? { merchantId } : {}) });
+          const q = new URLSearchParams({ lang, ...(merchantId ? { merchantId } : {}), ...(interaction && path === page.path ? { interaction } : {}) });
           for (const [k, v] of Object.entries(extra)) if (v !== undefined) q.set(k, v);
           return `${path}?${q}`;
         },

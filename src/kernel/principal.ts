@@ -22,7 +22,13 @@ export type Principal =
       /** The buyer-page language the session was opened with, when one was chosen. */
       lang?: string;
     }
-  | { kind: 'agent'; agentId: string; buyerId: string };
+  | {
+      kind: 'agent';
+      agentId: string;
+      buyerId: string;
+      /** An OAuth access token acts inside this one permission only (docs/oauth.md); agent tokens and keys carry none. */
+      permissionId?: string;
+    };
 
 export type PrincipalKind = Principal['kind'];
 

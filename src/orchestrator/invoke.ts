@@ -29,7 +29,8 @@ export type InvokeResult =
   | { ok: true; tool: AnyTool; status: number; output: Record<string, unknown>; replayed: boolean; principal: Principal }
   | { ok: false; tool: AnyTool | undefined; status: number; error: ErrorBody; replayed: boolean };
 
-export type Authenticator = (credential: string | undefined) => Promise<Principal>;
+/** `surface`: where the credential was presented (an OAuth access token is accepted only on the MCP endpoint it was issued for). */
+export type Authenticator = (credential: string | undefined, surface?: RequestInfo['surface']) => Promise<Principal>;
 
 export interface OrchestratorDeps {
   tools: readonly AnyTool[];
@@ -56,6 +57,17 @@ export class Orchestrator {
     this.idempotency = new IdempotencyStore(deps.services.db);
   }
 
+  /**
+   * A view of this orchestrator for one surface request whose `credential` was already authenticated as `principal`
+   * (`/mcp` checks the bearer before answering 401 or serving): the calls of that request do not look it up again.
+   */
+  authenticatedAs(credential: string, principal: Principal): Orchestrator {
+    const view = Object.create(this) as Orchestrator;
+    const authenticate: Authenticator = (c, surface) => (c === credential ? Promise.resolve(principal) : this.authenticate(c, surface));
+    Object.defineProperty(view, 'authenticate', { value: authenticate });
+    return view;
+  }
+
   get(name: string): AnyTool | undefined {
     return this.byName.get(name);
   }
@@ -64,8 +76,8 @@ export class Orchestrator {
    * The tools the holder of `credential` may call, decided by the same `auth` declarations `invoke` enforces; without
    * a credential, or with one that does not authenticate, the public tools only. Surfaces list exactly these.
    */
-  async toolsFor(credential: string | undefined): Promise<{ principal: Principal; tools: AnyTool[] }> {
-    const principal = await this.authenticate(credential).catch((): Principal => ({ kind: 'anonymous' }));
+  async toolsFor(credential: string | undefined, surface?: RequestInfo['surface']): Promise<{ principal: Principal; tools: AnyTool[] }> {
+    const principal = await this.authenticate(credential, surface).catch((): Principal => ({ kind: 'anonymous' }));
     return { principal, tools: this.tools.filter((t) => mayCall(t, principal)) };
   }
 
@@ -89,7 +101,7 @@ export class Orchestrator {
       admitted = tool.admit?.(this.services);
       const strict = tool.rateLimit === 'strict';
       let failed = false;
-      const principal = await this.authenticate(req.credential).catch(async (err: unknown) => {
+      const principal = await this.authenticate(req.credential, req.request.surface).catch(async (err: unknown) => {
         // A failed credential is charged to the client address before it is answered, so guessing is limited.
         failed = true;
         await req.request.rate?.charge(undefined, strict);

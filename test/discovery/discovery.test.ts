@@ -58,7 +58,8 @@ async function discoverableShop(opts: { discoverable?: boolean } = {}): Promise<
   return { api, shopId: shop.id, eventId: event.id, poolId: pool.id, onSaleTier, laterTier, hiddenTier, pastEventId: past.id };
 }
 
-for (const surface of SURFACES) {
+// `/mcp` over HTTP answers 401 without a credential (MCP authorization, test/oauth/): anonymous discovery runs elsewhere.
+for (const surface of SURFACES.filter((s) => s.anonymous)) {
   describe(`discovery over ${surface.name}, anonymously`, () => {
     test('the window shows upcoming events, tiers for sale, prices and live availability', async () => {
       const c = await discoverableShop();

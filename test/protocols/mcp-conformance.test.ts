@@ -6,6 +6,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -21,18 +23,47 @@ const APPLICABLE_SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'dns-re
 
 let h: Harness;
 let cwd: string;
+let proxy: Server;
+let proxyUrl: string;
+
+/**
+ * `/mcp` is a protected resource (401 without a bearer) and the conformance CLI sends no credential, so it runs
+ * through this pass-through that adds an API key, as an authorized client would. Host and Origin naming the proxy
+ * are rewritten to the server's, any other (the DNS-rebinding scenario's) is passed on unchanged.
+ */
+async function startAuthProxy(target: string, apiKey: string): Promise<void> {
+  const to = new URL(target);
+  proxy = createServer((req, res) => {
+    const headers = { ...req.headers, authorization: `Bearer ${apiKey}` };
+    const self = req.socket.localPort;
+    if (headers.host === `127.0.0.1:${self}` || headers.host === `localhost:${self}`) headers.host = to.host;
+    if (headers.origin === `http://127.0.0.1:${self}` || headers.origin === `http://localhost:${self}`) headers.origin = to.origin;
+    const out = request({ host: to.hostname, port: to.port, path: req.url, method: req.method, headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    out.on('error', () => res.destroy());
+    req.pipe(out);
+  });
+  await new Promise<void>((ok) => proxy.listen(0, '127.0.0.1', () => ok()));
+  proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+}
+
 before(async () => {
   h = await startHarness();
   cwd = await mkdtemp(join(tmpdir(), 'tessera-conformance-'));
+  await startAuthProxy(h.url, (await h.merchant()).apiKey);
 });
 after(async () => {
+  proxy?.closeAllConnections();
+  await new Promise<void>((ok) => (proxy ? proxy.close(() => ok()) : ok()));
   await h?.close();
   if (cwd) await rm(cwd, { recursive: true, force: true });
 });
 
 function conformance(scenario: string): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'server', '--url', `${h.url}/mcp`, '--scenario', scenario], {
+    const child = spawn(process.execPath, [CLI, 'server', '--url', `${proxyUrl}/mcp`, '--scenario', scenario], {
       cwd,
       env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', HOME: cwd },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -67,7 +98,8 @@ for (const scenario of APPLICABLE_SCENARIOS) {
 
 /** One raw JSON-RPC POST to /mcp, as a conformance checker sends it. */
 async function post(body: string): Promise<{ status: number; json: any }> {
-  const res = await fetch(`${h.url}/mcp`, {
+  // Through the authorizing pass-through: /mcp answers 401 before reading a body without a valid bearer.
+  const res = await fetch(`${proxyUrl}/mcp`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
     body,

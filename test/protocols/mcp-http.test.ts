@@ -5,8 +5,10 @@ import { request } from 'node:http';
 import { startHarness, type Harness } from '../support/harness.ts';
 
 let h: Harness;
+let apiKey: string;
 before(async () => {
   h = await startHarness();
+  apiKey = (await h.merchant()).apiKey;
 });
 after(async () => {
   await h?.close();
@@ -29,7 +31,7 @@ function raw(method: string, headers: Record<string, string> = {}, body?: string
         port: url.port,
         path: url.pathname,
         method,
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${apiKey}`, ...headers },
       },
       (res) => {
         let data = '';
@@ -48,6 +50,15 @@ test('an initialize POST with the server host succeeds without a session id', as
   assert.equal(r.status, 200);
   assert.equal(r.body.result.serverInfo.name, 'tessera');
   assert.equal(r.headers['mcp-session-id'], undefined);
+});
+
+test('without a bearer, or with an unknown one, /mcp answers 401 naming its protected-resource metadata', async () => {
+  for (const authorization of ['', 'Bearer tsk_unknown']) {
+    const r = await raw('POST', { authorization }, INIT);
+    assert.equal(r.status, 401);
+    assert.equal(r.body.error.code, -32000);
+    assert.match(String(r.headers['www-authenticate']), new RegExp(`^Bearer resource_metadata="${h.url}/.well-known/oauth-protected-resource/mcp"`));
+  }
 });
 
 test('localhost with the listening port is an allowed Host', async () => {

@@ -92,7 +92,12 @@ for (const [surface, connect] of Object.entries(MCP_SURFACES)) {
       assert.equal(!r.ok && r.code, 'not_found');
     });
 
-    test('without a credential tools are listed but calls answer unauthenticated', async () => {
+    test('without a credential tools are listed but calls answer unauthenticated (over HTTP: 401 at once)', async () => {
+      if (surface === 'mcp http') {
+        // A protected resource: the client learns it must authorize (MCP authorization, test/oauth/).
+        await assert.rejects(connect(h), (err: any) => /401|Unauthorized/i.test(String(err?.message ?? err)));
+        return;
+      }
       const client = await open();
       assert.ok((await client.listTools()).tools.length > 0);
       const r = await callTool(client, 'list_pools', { merchantId: 'shop_x' });

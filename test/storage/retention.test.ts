@@ -1,4 +1,4 @@
-/** Housekeeping: idempotency keys past 24 hours and spent jtis of long-expired mandates are pruned, nothing younger. */
+/** Housekeeping: idempotency keys past 24 hours, spent jtis of long-expired mandates and long-expired OAuth records are pruned, nothing younger. */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pruneExpired } from '../../src/domain/purchase/retention.ts';
@@ -31,11 +31,16 @@ test('old idempotency keys and expired mandate jtis are pruned; a key inside its
     );
   await insertJti('long-expired', new Date(h.clock.now().getTime() - 2 * day));
   await insertJti('recently-expired', new Date(h.clock.now().getTime() - 1000));
+  const insertOAuth = (id: string, expiresAt: Date) =>
+    h.db.execute(`insert into oauth_records (kind, id_hash, payload, expires_at) values ('AccessToken', ?, '{}', ?)`, [id, expiresAt]);
+  await insertOAuth('long-expired', new Date(h.clock.now().getTime() - 2 * day));
+  await insertOAuth('recently-expired', new Date(h.clock.now().getTime() - 1000));
 
-  assert.deepEqual(await pruneExpired(h.db, h.clock.now()), { idempotencyKeys: 1, mandateJtis: 1, a2aTasks: 0, rateLimits: 0, consentDrafts: 0 });
+  assert.deepEqual(await pruneExpired(h.db, h.clock.now()), { idempotencyKeys: 1, mandateJtis: 1, a2aTasks: 0, rateLimits: 0, consentDrafts: 0, oauthRecords: 1 });
   assert.equal(await count('idempotency_keys'), 1);
   assert.equal((await h.db.execute('select jti from mandate_jtis'))[0]!.jti, 'recently-expired');
+  assert.deepEqual((await h.db.execute<{ id_hash: string }>('select id_hash from oauth_records')).map((r) => r.id_hash), ['recently-expired']);
   const replay = await api.post('/v1/integration/pools', { merchantId: m.shopId, capacity: 2 }, { 'idempotency-key': 'fresh-key' });
   assert.equal(replay.headers.get('idempotent-replayed'), 'true');
-  assert.deepEqual(await pruneExpired(h.db, h.clock.now()), { idempotencyKeys: 0, mandateJtis: 0, a2aTasks: 0, rateLimits: 0, consentDrafts: 0 });
+  assert.deepEqual(await pruneExpired(h.db, h.clock.now()), { idempotencyKeys: 0, mandateJtis: 0, a2aTasks: 0, rateLimits: 0, consentDrafts: 0, oauthRecords: 0 });
 });

@@ -21,6 +21,11 @@ export type Caller = (tool: string, input?: Record<string, unknown>, opts?: Call
 
 export interface Surface {
   name: string;
+  /**
+   * Whether a caller without a credential reaches the tools here. `/mcp` over HTTP is a protected resource (MCP
+   * authorization): without a valid bearer it answers 401 (test/oauth/); the public tools stay reachable elsewhere.
+   */
+  anonymous: boolean;
   /** A caller authenticated with `token` (anonymous when undefined). Close it with `done()`. */
   connect(h: Harness, token?: string): Promise<{ call: Caller; done(): Promise<void> }>;
 }
@@ -53,9 +58,10 @@ export function restCaller(h: Harness, token?: string): Caller {
 }
 
 export const SURFACES: readonly Surface[] = [
-  { name: 'rest', connect: async (h, token) => ({ call: restCaller(h, token), done: async () => undefined }) },
+  { name: 'rest', anonymous: true, connect: async (h, token) => ({ call: restCaller(h, token), done: async () => undefined }) },
   {
     name: 'mcp in-memory',
+    anonymous: true,
     connect: async (h, token) => {
       const client = await mcpInMemory(h, token);
       return { call: (t, i = {}, o = {}) => callTool(client, t, i, o), done: () => client.close() };
@@ -63,6 +69,7 @@ export const SURFACES: readonly Surface[] = [
   },
   {
     name: 'mcp http',
+    anonymous: false,
     connect: async (h, token) => {
       const client = await mcpHttp(h, token);
       return { call: (t, i = {}, o = {}) => callTool(client, t, i, o), done: () => client.close() };
@@ -70,6 +77,7 @@ export const SURFACES: readonly Surface[] = [
   },
   {
     name: 'a2a',
+    anonymous: true,
     connect: async (h, token) => {
       const client = await a2aClient(h, token);
       return { call: (t, i = {}, o = {}) => runSkill(client, t, i, o.idempotencyKey), done: async () => undefined };

@@ -30,8 +30,11 @@ export function current() {
   return session;
 }
 
-/** Calls the API at `path` (same origin) with the bearer; resolves with the JSON answer or rejects with an ApiError. */
-export async function api(method, path, body) {
+/**
+ * Calls the API at `path` (same origin) with the bearer; resolves with the JSON answer or rejects with an ApiError.
+ * `withCookies`: only for the OAuth authorize step, whose endpoint also reads the authorization server's own cookie.
+ */
+export async function api(method, path, body, { withCookies = false } = {}) {
   const headers = { accept: 'application/json' };
   if (bearer) headers.authorization = `Bearer ${bearer}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
@@ -41,7 +44,7 @@ export async function api(method, path, body) {
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
-      credentials: 'omit',
+      credentials: withCookies ? 'same-origin' : 'omit',
       cache: 'no-store',
     });
   } catch {

@@ -5,13 +5,14 @@ import { adopt, api, current, onSessionChange, signOut } from './api.js';
 import { loadMessages, t } from './i18n.js';
 import { byId, setStatus } from './ui.js';
 import * as agents from './agents.js';
+import * as authorize from './authorize.js';
 import * as cards from './cards.js';
 import * as permissions from './permissions.js';
 import * as signIn from './sign-in.js';
 import * as tickets from './tickets.js';
 import * as verify from './verify.js';
 
-const PAGES = { 'sign-in': signIn, verify, agents, cards, permissions, tickets };
+const PAGES = { 'sign-in': signIn, verify, agents, cards, permissions, tickets, authorize };
 let cleanup = null;
 
 /** Shows the signed-out panel or the content, and the parts the session may use. */

@@ -23,7 +23,10 @@ export async function init({ main, navigate }) {
     const issued = await api('POST', '/v1/buyer/sessions', { token });
     const s = await adopt(issued.token);
     const lang = s.lang ?? main.dataset.lang;
-    await navigate(`/buyer/agents?lang=${encodeURIComponent(lang)}`, { replace: true, announce: t('verify.success', { email: s.email }) });
+    // A link asked for while authorizing an MCP client goes back to that authorization (/buyer/authorize).
+    const authorization = new URLSearchParams(location.search).get('authorization');
+    const next = authorization ? `/buyer/authorize?interaction=${encodeURIComponent(authorization)}&lang=${encodeURIComponent(lang)}` : `/buyer/agents?lang=${encodeURIComponent(lang)}`;
+    await navigate(next, { replace: true, announce: t('verify.success', { email: s.email }) });
   } catch (err) {
     fail(errorMessage(err));
   }

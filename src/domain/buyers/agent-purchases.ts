@@ -31,6 +31,8 @@ export const AGENT_PURCHASE_ERRORS = [
 
 export interface AgentPurchase {
   agentId: string;
+  /** The one permission the caller acts in (an OAuth access token's); unset: the agent's permission in the shop. */
+  permissionId?: string | undefined;
   shop: ShopRow;
   amountMinor: number;
   currency: string;
@@ -51,8 +53,8 @@ export function permissionStatus(p: PermissionRow, now: Date): 'active' | 'expir
  * explains the refusal). Refusal codes: permission_missing, permission_wrong_shop, permission_revoked,
  * permission_expired.
  */
-async function governingPermission(em: EntityManager, agentId: string, shop: ShopRow, now: Date, lock: boolean): Promise<PermissionRow> {
-  const all = await em.find(Permission, { agentId }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+async function governingPermission(em: EntityManager, agentId: string, shop: ShopRow, now: Date, lock: boolean, only?: string): Promise<PermissionRow> {
+  const all = await em.find(Permission, { agentId, ...(only ? { id: only } : {}) }, { orderBy: { createdAt: 'desc', id: 'desc' } });
   const here = all.filter((p) => p.shopId === shop.id);
   if (!here.length) {
     // A permission elsewhere: a shop the agent may not see answers the same 404 as a missing one (it names no shop).
@@ -122,7 +124,7 @@ export async function authorizeAgentPurchase(em: EntityManager, req: AgentPurcha
   const agent = await em.findOne(Agent, { id: req.agentId }, paying ? { lockMode: LockMode.PESSIMISTIC_READ } : {});
   if (!agent || agent.status === 'deleted') throw new ToolError('unauthenticated', 'The agent was deleted.');
   if (agent.status === 'paused') throw new ToolError('agent_paused', undefined, { agentId: agent.id });
-  const permission = await governingPermission(em, agent.id, req.shop, now, paying);
+  const permission = await governingPermission(em, agent.id, req.shop, now, paying, req.permissionId);
   if (req.currency !== permission.currency) {
     throw new ToolError('permission_wrong_shop', 'The permission is for purchases in another currency.', { currency: permission.currency });
   }

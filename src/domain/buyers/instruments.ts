@@ -157,7 +157,7 @@ export async function paymentMethodForConfirm(
   if (principal.kind === 'agent') {
     // A reservation no longer held is answered by confirm before any method is used (its stored outcome or a refusal).
     if (reservation.state !== 'held') return NOT_HELD;
-    const stage = { agentId: principal.agentId, shop, amountMinor: reservation.totalMinor, currency: reservation.currency, stage: 'reserve' as const };
+    const stage = { agentId: principal.agentId, permissionId: principal.permissionId, shop, amountMinor: reservation.totalMinor, currency: reservation.currency, stage: 'reserve' as const };
     return (await authorizeAgentPurchase(em, stage, ctx.clock.now())).instrument.paymentMethod;
   }
   const instrument = await em.findOne(Instrument, { id: given.instrumentId!, buyerId: principal.kind === 'buyer' ? principal.buyerId : '', deletedAt: null });

@@ -18,14 +18,15 @@ import { findOrCreateBuyer, issueBuyerSession, normalizeEmail, type IssuedSessio
 export const SIGN_IN_LINK_TTL_MINUTES = 15;
 
 /** The page the emailed link opens (the buyer pages' /buyer/verify); the token rides in the fragment so it never reaches server logs or referrers. */
-export function signInUrl(publicUrl: string, token: string, lang: string): string {
-  return `${publicUrl}/buyer/verify?lang=${encodeURIComponent(lang)}#token=${token}`;
+export function signInUrl(publicUrl: string, token: string, lang: string, authorization?: string): string {
+  const back = authorization ? `&authorization=${encodeURIComponent(authorization)}` : '';
+  return `${publicUrl}/buyer/verify?lang=${encodeURIComponent(lang)}${back}#token=${token}`;
 }
 
 /** Stores a link and emails it. Answers the same whether or not the address is known (no enumeration). */
 export async function requestSignInLink(
   ctx: ToolContext,
-  input: { email: string; merchantId?: string | undefined; lang?: string | undefined },
+  input: { email: string; merchantId?: string | undefined; lang?: string | undefined; authorization?: string | undefined },
 ): Promise<{ sent: true; expiresAt: string }> {
   refusePartnerOrigin(ctx);
   const { services, clock } = ctx;
@@ -47,7 +48,7 @@ export async function requestSignInLink(
     return { shopName: shop?.name ?? null, buyerLang: buyer?.lang ?? null };
   });
   const lang = resolveLang([input.lang, buyerLang, ...(ctx.request.languages ?? [])]);
-  const link = signInUrl(services.publicUrl(), token, lang);
+  const link = signInUrl(services.publicUrl(), token, lang, input.authorization);
   await services.mail.send({ to: email, ...signInMail(services.catalogs.mailTranslator(lang), link, SIGN_IN_LINK_TTL_MINUTES, shopName) });
   return { sent: true, expiresAt: expiresAt.toISOString() };
 }

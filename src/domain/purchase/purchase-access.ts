@@ -105,8 +105,10 @@ export async function authorizePurchase(ctx: Pick<ToolContext, 'principal' | 'em
     // Under a network mandate the agent spends the network's credential, not its buyer's card: no permission applies.
     // A quote holds nothing and starts both paths (permission or mandate), so the permission is enforced
     // from the hold onwards (reserve, pay), where the mandate path enforces the mandate instead.
+    // An OAuth access token acts inside its one permission: it never spends under a mandate.
+    if (intent.authority === 'mandate' && principal.permissionId) throw new ToolError('forbidden', 'An OAuth access token buys only inside the permission it was granted.');
     if (intent.authority === 'mandate' || intent.stage === 'quote') return;
-    await authorizeAgentPurchase(ctx.em, { agentId: principal.agentId, ...intent }, ctx.clock.now());
+    await authorizeAgentPurchase(ctx.em, { agentId: principal.agentId, permissionId: principal.permissionId, ...intent }, ctx.clock.now());
     return;
   }
   if (principal.kind === 'anonymous' || !(mayAccessShop(principal, intent.shop) || (await holdsPermissionAt(ctx.em, principal, intent.shop.id)))) {

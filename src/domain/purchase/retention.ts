@@ -2,7 +2,9 @@
  * Housekeeping run by the sweeper: deletes records past their purpose, in bounded batches, so tables
  * do not grow forever. Idempotency keys live 24 hours (contract.md); a spent mandate jti is kept a day
  * past its mandate's expiry (an expired mandate is refused as expired before its jti is looked at); an A2A task stays
- * readable a day after its last update; a rate-limit counter goes an hour after its window ends; a consent-view draft goes once its day is over.
+ * readable a day after its last update; a rate-limit counter goes an hour after its window ends; a consent-view draft goes
+ * once its day is over; an OAuth record (code, token, grant, interaction, session) goes a day after it expired (it is
+ * refused from its expiry on).
  */
 import type { Database } from '../../storage/database.ts';
 import { IDEMPOTENCY_TTL_MS } from '../../storage/idempotency-store.ts';
@@ -19,6 +21,7 @@ export interface RetentionReport {
   rateLimits: number;
   /** Consent-view drafts past their day (src/domain/buyers/consent-drafts.ts: reads already ignore them). */
   consentDrafts: number;
+  oauthRecords: number;
 }
 
 /** Deletes up to `limit` rows of each kind that are past their retention at `now`. */
@@ -45,5 +48,9 @@ export async function pruneExpired(db: Database, now: Date, limit = RETENTION_BA
     'delete from consent_drafts where ctid in (select ctid from consent_drafts where expires_at <= ? limit ?) returning 1',
     [now, limit],
   );
-  return { idempotencyKeys: keys.length, mandateJtis: jtis.length, a2aTasks: tasks.length, rateLimits: counters.length, consentDrafts: drafts.length };
+  const oauth = await db.execute(
+    'delete from oauth_records where ctid in (select ctid from oauth_records where expires_at < ? limit ?) returning 1',
+    [new Date(now.getTime() - 24 * 60 * 60 * 1000), limit],
+  );
+  return { idempotencyKeys: keys.length, mandateJtis: jtis.length, a2aTasks: tasks.length, rateLimits: counters.length, consentDrafts: drafts.length, oauthRecords: oauth.length };
 }

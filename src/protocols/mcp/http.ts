@@ -4,7 +4,9 @@ import type { Context } from 'koa';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Orchestrator } from '../../orchestrator/invoke.ts';
 import type { Services } from '../../domain/context.ts';
-import { bearerOf, requestInfo } from '../../http/http.ts';
+import { bearerOf, RATE_GATE_STATE, requestInfo } from '../../http/http.ts';
+import type { RateGate } from '../../domain/context.ts';
+import { resourceMetadataUrl } from '../oauth/router.ts';
 import { readRaw } from '../../http/read-body.ts';
 import { ToolError } from '../../kernel/errors.ts';
 import { createMcpServer } from './server.ts';
@@ -69,16 +71,36 @@ function rebindingError(ctx: Context, services: Services): string | undefined {
   return undefined;
 }
 
+/**
+ * `/mcp` is a protected resource (MCP authorization): a request without a valid bearer (none, unknown, revoked) is
+ * answered 401 with `WWW-Authenticate: Bearer resource_metadata="…"`, from which an OAuth client discovers the
+ * authorization server (docs/oauth.md). API keys, agent tokens, sessions and OAuth access tokens are valid bearers.
+ * The public tools stay reachable without a credential over REST, A2A and stdio.
+ */
+async function requireCredential(ctx: Context, deps: McpRouterDeps): Promise<Orchestrator | undefined> {
+  const credential = bearerOf(ctx);
+  const principal = credential ? await deps.orchestrator.authenticate(credential, 'mcp').catch(() => undefined) : undefined;
+  if (credential && principal && principal.kind !== 'anonymous') return deps.orchestrator.authenticatedAs(credential, principal);
+  // A failed credential is charged to the client address, as the orchestrator does, so guessing stays limited.
+  if (credential) await (ctx.state[RATE_GATE_STATE] as RateGate | undefined)?.charge(undefined, false);
+  const error = credential ? ', error="invalid_token", error_description="The bearer credential is unknown, expired or revoked."' : '';
+  ctx.set('WWW-Authenticate', `Bearer resource_metadata="${resourceMetadataUrl(deps.services.publicUrl())}"${error}`);
+  rpcError(ctx, 401, credential ? 'Unauthorized: the bearer credential is unknown, expired or revoked.' : 'Unauthorized: send Authorization: Bearer <token> (an OAuth access token, an API key or an agent token).');
+  return undefined;
+}
+
 /** Routes for `/mcp`: POST carries JSON-RPC; GET and DELETE answer 405 (no sessions, no server-initiated stream). */
 export function buildMcpRouter(deps: McpRouterDeps): Router {
-  const { orchestrator, services } = deps;
+  const { services } = deps;
   const router = new Router();
   router.post('/mcp', async (ctx) => {
     const refused = rebindingError(ctx, services);
     if (refused) return rpcError(ctx, 403, refused);
+    const authenticated = await requireCredential(ctx, deps);
+    if (!authenticated) return;
     const message = await readMessage(ctx);
     if (!message) return;
-    const server = createMcpServer(orchestrator, bearerOf(ctx), requestInfo(ctx, 'mcp'));
+    const server = createMcpServer(authenticated, bearerOf(ctx), requestInfo(ctx, 'mcp'));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     ctx.respond = false;
     ctx.res.on('close', () => {

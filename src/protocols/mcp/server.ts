@@ -88,10 +88,10 @@ export function createMcpServer(
   const server = new Server({ name: 'tessera', version: '1.0.0' }, { capabilities: { tools: {}, prompts: {} }, instructions: INSTRUCTIONS });
   const mechanisms = mechanismsOf(transport);
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: (await orchestrator.toolsFor(credential)).tools.map(listingOf),
+    tools: (await orchestrator.toolsFor(credential, 'mcp')).tools.map(listingOf),
   }));
   // The buying prompt is offered to callers that may quote (like the tools, what is listed can be used).
-  const mayBuy = async () => (await orchestrator.toolsFor(credential)).tools.some((t) => t.name === 'quote');
+  const mayBuy = async () => (await orchestrator.toolsFor(credential, 'mcp')).tools.some((t) => t.name === 'quote');
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: (await mayBuy()) ? [BUY_TICKETS] : [] }));
   server.setRequestHandler(GetPromptRequestSchema, async (req) => {
     if (req.params.name !== BUY_TICKETS.name || !(await mayBuy())) {

@@ -16,6 +16,7 @@ import { Migration0012PoolPages } from './0012-pool-pages.ts';
 import { Migration0013aShopSettingsAndCatalogChanges } from './0013a-shop-settings-and-catalog-changes.ts';
 import { Migration0013bConsoleTeam } from './0013b-console-team.ts';
 import { Migration0013cPaymentProviderSettings } from './0013c-payment-provider-settings.ts';
+import { Migration0014Oauth } from './0014-oauth.ts';
 import { Migration0016ConsentDrafts } from './0016-consent-drafts.ts';
 import { Migration0018AcpOrderWebhooks } from './0018-acp-order-webhooks.ts';
 
@@ -37,6 +38,7 @@ export const MIGRATIONS = [
   { name: '0013a-shop-settings-and-catalog-changes', class: Migration0013aShopSettingsAndCatalogChanges },
   { name: '0013b-console-team', class: Migration0013bConsoleTeam },
   { name: '0013c-payment-provider-settings', class: Migration0013cPaymentProviderSettings },
+  { name: '0014-oauth', class: Migration0014Oauth },
   { name: '0016-consent-drafts', class: Migration0016ConsentDrafts },
   { name: '0018-acp-order-webhooks', class: Migration0018AcpOrderWebhooks },
 ] as const;

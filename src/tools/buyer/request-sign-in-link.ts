@@ -17,6 +17,11 @@ export const requestSignInLinkTool = defineTool({
     email: Email,
     merchantId: z.string().min(1).max(100).optional().describe('The shop (shop_…) the buyer signs in for.'),
     lang: Lang.optional(),
+    authorization: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{8,64}$/)
+      .optional()
+      .describe('The OAuth authorization the buyer is signing in to finish (its interaction id, from /buyer/authorize): the link returns there.'),
   }),
   output: z.object({ sent: z.literal(true), expiresAt: z.string() }),
   errors: ['not_found', 'partner_origin_refused', 'rate_limited', 'unavailable'],

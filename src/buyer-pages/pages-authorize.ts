@@ -1,0 +1,55 @@
+/**
+ * The authorize step of an MCP client's OAuth request (`/buyer/authorize?interaction=…`): the buyer signs in by
+ * e-mail for a shop, names the agent, picks a saved card, sets limits and confirms with the emailed codes; the
+ * client then receives its authorization code (docs/oauth.md).
+ */
+import { codeStep, field, selectField, withCurrency } from './components.ts';
+import { html } from './html.ts';
+import type { PageDefinition } from './layout.ts';
+
+export const authorizePage: PageDefinition = {
+  id: 'authorize',
+  path: '/buyer/authorize',
+  titleKey: 'authorize.title',
+  body(ctx) {
+    const { t } = ctx;
+    const windows: [string, string][] = ['24', '168', '720'].map((h) => [h, t(`permissions.windowOption${h}`)]);
+    const amount = (id: string, key: string) => field({ id, label: withCurrency(t(key)), inputmode: 'decimal', autocomplete: 'off', required: true });
+    return html`<p class="intro">${t('authorize.intro')}</p>
+<p id="authorize-client" class="notice" hidden></p>
+<p id="authorize-missing" class="notice" hidden>${t('authorize.missing')}</p>
+<section id="authorize-sign-in" aria-labelledby="authorize-sign-in-title" hidden>
+  <h2 id="authorize-sign-in-title">${t('authorize.signInTitle')}</h2>
+  <form id="authorize-sign-in-form" class="stack" novalidate>
+    ${field({ id: 'authorize-email', label: t('signIn.emailLabel'), hint: t('signIn.emailHint'), type: 'email', autocomplete: 'email', required: true, attrs: html`spellcheck="false" autocapitalize="off"` })}
+    ${selectField({ id: 'authorize-shop', label: t('authorize.shopLabel'), hint: t('authorize.shopHint') })}
+    <button type="submit">${t('signIn.submit')}</button>
+  </form>
+  <section id="authorize-sent" class="panel" tabindex="-1" aria-labelledby="authorize-sent-title" hidden>
+    <h2 id="authorize-sent-title">${t('signIn.sentTitle')}</h2>
+    <p id="authorize-sent-text"></p>
+  </section>
+</section>
+<section id="authorize-grant" aria-labelledby="authorize-grant-title" hidden>
+  <h2 id="authorize-grant-title">${t('authorize.grantTitle')}</h2>
+  <p id="authorize-for-shop"></p>
+  <p id="authorize-need-card" class="notice" hidden>${t('permissions.needCard')} <a href="${ctx.href('/buyer/cards')}">${t('nav.cards')}</a></p>
+  <form id="authorize-form" class="stack" novalidate hidden>
+    <fieldset><legend>${t('authorize.agentLegend')}</legend>
+      ${field({ id: 'authorize-agent-name', label: t('authorize.agentNameLabel'), hint: t('authorize.agentNameHint'), autocomplete: 'off', required: true, attrs: html`maxlength="100"` })}
+      ${selectField({ id: 'authorize-card', label: t('permissions.cardLabel') })}
+    </fieldset>
+    <fieldset><legend>${t('permissions.limitsLegend')}</legend>
+      ${amount('authorize-per-purchase', 'permissions.perPurchaseLabel')}
+      ${amount('authorize-allowance', 'permissions.allowanceLabel')}
+      ${selectField({ id: 'authorize-window', label: t('permissions.windowLabel'), options: windows })}
+      ${field({ id: 'authorize-expires', label: t('permissions.expiresLabel'), hint: t('permissions.expiresHint'), type: 'date', required: true })}
+    </fieldset>
+    <p class="hint">${t('authorize.codesHint')}</p>
+    ${codeStep(t, 'authorize-agent')}
+    ${codeStep(t, 'authorize-grant')}
+    <div class="actions"><button type="submit" id="authorize-submit" data-final="${t('authorize.submit')}">${t('common.continue')}</button> <button type="button" id="authorize-decline" class="secondary">${t('authorize.decline')}</button></div>
+  </form>
+</section>`;
+  },
+};

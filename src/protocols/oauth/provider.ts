@@ -1,0 +1,148 @@
+/**
+ * The OAuth 2.1 authorization server for remote MCP clients, on `oidc-provider`: server metadata (RFC 8414),
+ * authorization code with PKCE S256 only, public clients registered dynamically (RFC 7591), resource indicators
+ * (RFC 8707: every access token's audience is the MCP endpoint), refresh-token rotation and revocation (RFC 7009).
+ * Its records live in PostgreSQL (`src/storage/oauth-store.ts`), so every server process shares them. The authorize
+ * step is the buyer's own flow on the buyer pages (`/buyer/authorize`, docs/oauth.md).
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import Provider, { errors, interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type { Logger } from 'pino';
+import { describeError } from '../../kernel/errors.ts';
+import type { Database } from '../../storage/database.ts';
+import { OAuthStore } from '../../storage/oauth-store.ts';
+import { ensureSetting } from '../../storage/settings.ts';
+import { SecretBox } from '../../webhooks/secret-box.ts';
+
+/** Where the server's OAuth endpoints live; the metadata documents stay at the root well-known paths. */
+export const OAUTH_PREFIX = '/oauth';
+/** The only scope: act as the authorized agent inside its permission. */
+export const AGENT_SCOPE = 'tessera:agent';
+export const ACCESS_TOKEN_TTL_SECONDS = 60 * 60;
+export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
+/** The buyer has this long to sign in by e-mail, enter the code and set limits. */
+export const INTERACTION_TTL_SECONDS = 30 * 60;
+
+/** The MCP endpoint as a resource indicator: the audience of every access token. */
+export const mcpResource = (publicUrl: string) => `${publicUrl}/mcp`;
+
+/** The signing key (id tokens for clients that ask `openid`): generated once, kept sealed with the server secret. */
+async function signingJwk(db: Database, serverSecret: string): Promise<Record<string, unknown>> {
+  const box = new SecretBox(serverSecret, 'tessera/oauth-signing-key');
+  const sealed = await ensureSetting(db, 'oauth_signing_jwk', () => {
+    const jwk = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' });
+    return box.seal(JSON.stringify({ ...jwk, alg: 'ES256', use: 'sig', kid: 'tessera-oauth-1' }), 'oauth_signing_jwk');
+  });
+  const opened = box.open(sealed, 'oauth_signing_jwk');
+  if (!opened) throw new Error('The OAuth signing key does not open with this server secret.');
+  return JSON.parse(opened) as Record<string, unknown>;
+}
+
+/** The login prompt is asked on every authorization: the buyer names the agent and its limits for each client. */
+function policy() {
+  const base = interactionPolicy.base();
+  const login = base.get('login')!;
+  login.checks.add(
+    new interactionPolicy.Check('buyer_authorizes_each_client', 'The buyer authorizes every client on the service’s own screens.', (ctx: KoaContextWithOIDC) =>
+      ctx.oidc.result?.login ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT,
+    ),
+    0,
+  );
+  return base;
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export interface OAuthProviderDeps {
+  db: Database;
+  serverSecret: string;
+  /** A key for the provider's signed cookies (derived from the server secret by the caller). */
+  cookieKey: string;
+  /** Whether the permission an account names still allows a token (a refused account ends code and refresh grants). */
+  accountIsLive: (permissionId: string) => Promise<boolean>;
+  log: Logger;
+}
+
+/** Builds the provider for `issuer` (the public URL). */
+export async function createOAuthProvider(issuer: string, deps: OAuthProviderDeps): Promise<Provider> {
+  const resource = mcpResource(issuer);
+  const { db } = deps;
+  const configuration: Configuration = {
+    adapter: class extends OAuthStore {
+      constructor(name: string) {
+        super(db, name);
+      }
+    },
+    jwks: { keys: [(await signingJwk(db, deps.serverSecret)) as never] },
+    cookies: { keys: [deps.cookieKey] },
+    // The account of a login is the permission the buyer granted: a token's subject names it (oauth-access.ts). Once the
+    // permission is revoked or expired, or its agent paused or deleted, there is no account: exchanging a code or a
+    // refresh token then answers invalid_grant.
+    findAccount: async (_ctx, sub) => ((await deps.accountIsLive(sub)) ? { accountId: sub, claims: () => ({ sub }) } : undefined),
+    clientAuthMethods: ['none'],
+    clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', id_token_signed_response_alg: 'ES256' },
+    enabledJWA: { idTokenSigningAlgValues: ['ES256'] },
+    responseTypes: ['code'],
+    // The agent scope is also a server scope, so a client may name it when it registers (the MCP SDK sends the
+    // protected resource's scopes_supported there); the access token carries it as the MCP endpoint's scope.
+    scopes: ['openid', 'offline_access', AGENT_SCOPE],
+    pkce: { required: () => true },
+    features: {
+      devInteractions: { enabled: false },
+      userinfo: { enabled: false },
+      registration: { enabled: true, initialAccessToken: false },
+      // A client revokes only its own tokens (RFC 7009 §2.1).
+      revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => resource,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx, indicator) => {
+          if (indicator !== resource) throw new errors.InvalidTarget(`The only resource is ${resource}.`);
+          return { scope: AGENT_SCOPE, audience: resource, accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS, accessTokenFormat: 'opaque' };
+        },
+      },
+    },
+    issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    rotateRefreshToken: () => true,
+    expiresWithSession: () => false,
+    ttl: {
+      AccessToken: ACCESS_TOKEN_TTL_SECONDS,
+      AuthorizationCode: 60,
+      RefreshToken: REFRESH_TOKEN_TTL_SECONDS,
+      Grant: REFRESH_TOKEN_TTL_SECONDS,
+      Interaction: INTERACTION_TTL_SECONDS,
+      Session: INTERACTION_TTL_SECONDS,
+      IdToken: ACCESS_TOKEN_TTL_SECONDS,
+    },
+    interactions: { url: (_ctx, interaction) => `${OAUTH_PREFIX}/interaction/${interaction.uid}`, policy: policy() },
+    routes: {
+      authorization: `${OAUTH_PREFIX}/authorize`,
+      backchannel_authentication: `${OAUTH_PREFIX}/backchannel`,
+      code_verification: `${OAUTH_PREFIX}/device`,
+      challenge: `${OAUTH_PREFIX}/challenge`,
+      device_authorization: `${OAUTH_PREFIX}/device/auth`,
+      end_session: `${OAUTH_PREFIX}/session/end`,
+      introspection: `${OAUTH_PREFIX}/token/introspection`,
+      jwks: `${OAUTH_PREFIX}/jwks`,
+      pushed_authorization_request: `${OAUTH_PREFIX}/par`,
+      registration: `${OAUTH_PREFIX}/register`,
+      revocation: `${OAUTH_PREFIX}/revoke`,
+      token: `${OAUTH_PREFIX}/token`,
+      userinfo: `${OAUTH_PREFIX}/me`,
+      credential: `${OAUTH_PREFIX}/credential`,
+    },
+    // An error the browser cannot be sent back to the client with (unknown client, wrong redirect URI): a plain page
+    // naming the RFC error code; never a stack.
+    renderError: (ctx, out) => {
+      ctx.type = 'html';
+      ctx.set('Content-Security-Policy', "default-src 'none'");
+      ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Authorization error</title></head><body><h1>Authorization error</h1><p><code>${escapeHtml(String(out.error))}</code>: ${escapeHtml(String(out.error_description ?? ''))}</p></body></html>`;
+    },
+  };
+  const provider = new Provider(issuer, configuration);
+  provider.proxy = false;
+  // The client gets `server_error` with a generic description; the log gets the cause, never a stack or a token.
+  provider.on('server_error', (_ctx: unknown, err: unknown) => deps.log.error({ err: describeError(err) }, 'oauth server error'));
+  return provider;
+}

@@ -1,0 +1,143 @@
+/**
+ * The OAuth surface: protected-resource metadata (RFC 9728) for `/mcp`, the authorization server's metadata at the
+ * root well-known paths (RFC 8414 and OpenID discovery, the ones MCP clients look up), every `/oauth/...` endpoint of
+ * the provider, and the end of the buyer's authorize step (`/oauth/interaction/:uid/...`).
+ */
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { Services } from '../../domain/context.ts';
+import { permissionForClient } from '../../domain/buyers/oauth-access.ts';
+import { bearerOf, RATE_GATE_STATE, sendError } from '../../http/http.ts';
+import type { RateGate } from '../../domain/context.ts';
+import { parseJsonObject, readRaw } from '../../http/read-body.ts';
+import { ToolError } from '../../kernel/errors.ts';
+import type { Orchestrator } from '../../orchestrator/invoke.ts';
+import { AGENT_SCOPE, mcpResource, OAUTH_PREFIX } from './provider.ts';
+import type { OAuthServer } from './server.ts';
+
+/** The protected-resource metadata of `/mcp`: which authorization server issues its tokens. */
+export function protectedResourceMetadata(publicUrl: string) {
+  return {
+    resource: mcpResource(publicUrl),
+    authorization_servers: [publicUrl],
+    bearer_methods_supported: ['header'],
+    scopes_supported: [AGENT_SCOPE],
+    resource_name: 'Tessera MCP',
+    resource_documentation: `${publicUrl}/docs`,
+  };
+}
+
+/** The URL a 401 from `/mcp` names in `WWW-Authenticate: Bearer resource_metadata="…"`. */
+export const resourceMetadataUrl = (publicUrl: string) => `${publicUrl}/.well-known/oauth-protected-resource/mcp`;
+
+const UID = /^[A-Za-z0-9_-]{8,64}$/;
+
+export function buildOAuthRouter(deps: { services: Services; orchestrator: Orchestrator; oauth: OAuthServer }): Router {
+  const { services, orchestrator, oauth } = deps;
+  const router = new Router();
+
+  for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp']) {
+    router.get(path, (ctx) => {
+      ctx.set('Access-Control-Allow-Origin', '*');
+      ctx.body = protectedResourceMetadata(services.publicUrl());
+    });
+  }
+
+  /** Hands the request to the provider (a Koa app of its own) as is. */
+  const delegate = async (ctx: Context, url?: string) => {
+    const provider = await oauth.provider();
+    if (url) ctx.req.url = url;
+    ctx.respond = false;
+    await provider.callback()(ctx.req, ctx.res);
+  };
+  router.get('/.well-known/openid-configuration', (ctx) => delegate(ctx));
+  router.get('/.well-known/oauth-authorization-server', (ctx) => delegate(ctx, '/.well-known/openid-configuration'));
+
+  /** The provider sends the browser here to authorize: the buyer's own pages take over. */
+  router.get(`${OAUTH_PREFIX}/interaction/:uid`, async (ctx) => {
+    const uid = ctx.params.uid ?? '';
+    try {
+      const details = await (await oauth.provider()).interactionDetails(ctx.req, ctx.res);
+      if (details.uid !== uid) throw new Error('interaction mismatch');
+    } catch {
+      return sendError(ctx, 400, new ToolError('oauth_interaction_invalid').toBody());
+    }
+    const lang = typeof ctx.query.ui_locales === 'string' ? `&lang=${encodeURIComponent(ctx.query.ui_locales)}` : '';
+    ctx.status = 303;
+    ctx.redirect(`/buyer/authorize?interaction=${encodeURIComponent(uid)}${lang}`);
+  });
+
+  /** Who is asking, for the buyer to see before granting anything: the client's registered name and where it returns. */
+  router.get(`${OAUTH_PREFIX}/interaction/:uid/details`, async (ctx) => {
+    const provider = await oauth.provider();
+    const details = await provider.interactionDetails(ctx.req, ctx.res).catch(() => undefined);
+    if (!details || details.uid !== ctx.params.uid) return sendError(ctx, 400, new ToolError('oauth_interaction_invalid').toBody());
+    const client = await provider.Client.find(String(details.params.client_id));
+    const redirect = new URL(String(details.params.redirect_uri));
+    ctx.body = { clientName: client?.clientName ?? String(details.params.client_id), redirectOrigin: redirect.origin };
+  });
+
+  /**
+   * The buyer's page finishes the authorize step: with the buyer's session as bearer, it names the permission it just
+   * granted (or refuses); the answer is where the browser goes next (back through the provider to the client).
+   */
+  router.post(`${OAUTH_PREFIX}/interaction/:uid/:outcome`, async (ctx) => {
+    const uid = ctx.params.uid ?? '';
+    const outcome = ctx.params.outcome;
+    if (!UID.test(uid) || (outcome !== 'complete' && outcome !== 'abort')) return sendError(ctx, 404, new ToolError('route_not_found').toBody());
+    try {
+      const provider = await oauth.provider();
+      let details;
+      try {
+        details = await provider.interactionDetails(ctx.req, ctx.res);
+      } catch {
+        throw new ToolError('oauth_interaction_invalid');
+      }
+      if (details.uid !== uid) throw new ToolError('oauth_interaction_invalid');
+      if (outcome === 'abort') {
+        const redirectTo = await provider.interactionResult(ctx.req, ctx.res, { error: 'access_denied', error_description: 'The buyer declined.' }, { mergeWithLastSubmission: false });
+        ctx.body = { redirectTo };
+        return;
+      }
+      const body = parseJsonObject(await readRaw(ctx.req, 4096), ctx.get('content-type') || undefined);
+      const extra = Object.keys(body).find((k) => k !== 'permissionId');
+      if (extra) throw new ToolError('unknown_field', `Unknown field ${extra}.`, { field: extra });
+      if (typeof body.permissionId !== 'string') throw new ToolError('invalid_input', 'permissionId is required.', { field: 'permissionId' });
+      const principal = await orchestrator.authenticate(bearerOf(ctx), 'rest');
+      const clock = services.clock;
+      const granted = await services.db.transaction((em) => permissionForClient(em, { principal, clock }, body.permissionId as string));
+      const grant = new provider.Grant({ accountId: granted.permissionId, clientId: String(details.params.client_id) });
+      grant.addResourceScope(mcpResource(services.publicUrl()), AGENT_SCOPE);
+      const requested = String(details.params.scope ?? '').split(' ');
+      const oidc = requested.filter((s) => s === 'openid' || s === 'offline_access' || s === AGENT_SCOPE);
+      if (oidc.length) grant.addOIDCScope(oidc.join(' '));
+      const grantId = await grant.save();
+      const redirectTo = await provider.interactionResult(
+        ctx.req,
+        ctx.res,
+        { login: { accountId: granted.permissionId, remember: false }, consent: { grantId } },
+        { mergeWithLastSubmission: false },
+      );
+      ctx.body = { redirectTo };
+    } catch (err) {
+      // Anything else reaches the error guard: a generic 500 body, the cause logged.
+      if (!(err instanceof ToolError)) throw err;
+      sendError(ctx, err.status, err.toBody());
+    }
+  });
+
+  // Registration and the token endpoint also spend the stricter budget of sign-in, code and token endpoints.
+  const strict = new Set([`${OAUTH_PREFIX}/token`, `${OAUTH_PREFIX}/register`]);
+  router.all(`${OAUTH_PREFIX}/{*rest}`, async (ctx) => {
+    if (ctx.method === 'POST' && strict.has(ctx.path)) {
+      try {
+        await (ctx.state[RATE_GATE_STATE] as RateGate | undefined)?.charge(undefined, true);
+      } catch (err) {
+        if (!(err instanceof ToolError)) throw err;
+        return sendError(ctx, err.status, err.toBody());
+      }
+    }
+    await delegate(ctx);
+  });
+  return router;
+}

@@ -1,0 +1,228 @@
+/**
+ * MCP authorization over plain HTTP: the 401 and the metadata documents, the authorization-code flow with PKCE and
+ * dynamic registration, tokens bound to the MCP endpoint, refresh rotation, revocation, and the RFC error codes
+ * for bad requests (never a 500).
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { buyerWithAgent, must, merchantShop, startWorld, type MerchantShop, type World } from '../buyers/fixtures.ts';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { createApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/kernel/config.ts';
+import { Database } from '../../src/storage/database.ts';
+import { restClient } from '../support/rest.ts';
+import { authorizeUrl, authorizeWith, Browser, pkce, REDIRECT_URI, registerClient, tokenRequest } from './support.ts';
+
+let w: World;
+let shop: MerchantShop;
+before(async () => {
+  w = await startWorld();
+  shop = await merchantShop(w.h, { priceMinor: 5000, discoverable: true });
+});
+after(() => w?.close());
+
+/** A JSON-RPC tools/list to /mcp with `token`. */
+async function listTools(token: string | undefined) {
+  const res = await fetch(new URL('/mcp', w.h.url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+  });
+  return { status: res.status, headers: res.headers, body: (await res.json()) as any };
+}
+
+/** A registered client, a buyer with an agent and permission, and a full token answer. */
+async function authorized() {
+  const client = must({ ...(await registerClient(w.h.url)), headers: new Headers() }, 201);
+  const setup = await buyerWithAgent(w, shop, { perPurchaseCapMinor: 10_000, allowanceMinor: 15_000 });
+  const { verifier, challenge } = pkce();
+  const browser = new Browser(w.h.url);
+  const back = await authorizeWith(w, browser, authorizeUrl(client.client_id, challenge), setup.session, setup.permission.id);
+  assert.equal(back.searchParams.get('state'), 'st-1');
+  const code = back.searchParams.get('code')!;
+  const tokens = await tokenRequest(w.h.url, { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT_URI, client_id: client.client_id });
+  assert.equal(tokens.status, 200, JSON.stringify(tokens.body));
+  return { client, setup, code, verifier, tokens: tokens.body };
+}
+
+test('/mcp without a valid bearer answers 401 naming the protected-resource metadata', async () => {
+  for (const token of [undefined, 'junk', 'A'.repeat(43), 'tsk_unknown']) {
+    const r = await listTools(token);
+    assert.equal(r.status, 401, String(token));
+    assert.equal(r.headers.get('www-authenticate')?.startsWith(`Bearer resource_metadata="${w.h.url}/.well-known/oauth-protected-resource/mcp"`), true);
+  }
+  for (const path of ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource']) {
+    const prm = must(await restClient(w.h.url).get(path), 200);
+    assert.equal(prm.resource, `${w.h.url}/mcp`);
+    assert.deepEqual(prm.authorization_servers, [w.h.url]);
+  }
+});
+
+test('the authorization server metadata (RFC 8414) offers code + PKCE S256, registration and revocation', async () => {
+  for (const path of ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']) {
+    const m = must(await restClient(w.h.url).get(path), 200);
+    assert.equal(m.issuer, w.h.url);
+    assert.deepEqual(m.code_challenge_methods_supported, ['S256']);
+    assert.deepEqual(m.response_types_supported, ['code']);
+    assert.deepEqual(m.token_endpoint_auth_methods_supported, ['none']);
+    assert.equal(m.registration_endpoint, `${w.h.url}/oauth/register`);
+    assert.equal(m.revocation_endpoint, `${w.h.url}/oauth/revoke`);
+    assert.ok(m.grant_types_supported.includes('refresh_token'));
+  }
+});
+
+test('an access token acts as the authorized agent on /mcp only, and not on REST', async () => {
+  const { tokens, setup } = await authorized();
+  assert.equal(tokens.token_type, 'Bearer');
+  assert.ok(tokens.refresh_token);
+  assert.equal(tokens.scope, 'tessera:agent');
+  const listed = await listTools(tokens.access_token);
+  assert.equal(listed.status, 200);
+  const names = listed.body.result.tools.map((t: { name: string }) => t.name);
+  assert.ok(names.includes('quote') && names.includes('confirm') && !names.includes('create_api_key'));
+  // The audience is the MCP endpoint: REST refuses the token.
+  const rest = await restClient(w.h.url, tokens.access_token).get('/v1/ticketing/orders');
+  assert.equal(rest.status, 401);
+  // The agent's own token is unchanged.
+  assert.equal((await listTools(setup.agentToken)).status, 200);
+});
+
+test('a replayed code is invalid_grant, and the tokens it issued stop working', async () => {
+  const { client, code, verifier, tokens } = await authorized();
+  const again = await tokenRequest(w.h.url, { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT_URI, client_id: client.client_id });
+  assert.equal(again.status, 400);
+  assert.equal(again.body.error, 'invalid_grant');
+  assert.equal((await listTools(tokens.access_token)).status, 401);
+});
+
+test('refresh tokens rotate: the used one is refused afterwards', async () => {
+  const { client, tokens } = await authorized();
+  const next = await tokenRequest(w.h.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.client_id });
+  assert.equal(next.status, 200, JSON.stringify(next.body));
+  assert.notEqual(next.body.refresh_token, tokens.refresh_token);
+  assert.equal((await listTools(next.body.access_token)).status, 200);
+  const old = await tokenRequest(w.h.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.client_id });
+  assert.equal(old.status, 400);
+  assert.equal(old.body.error, 'invalid_grant');
+});
+
+test('the revocation endpoint (RFC 7009) ends an access token at once', async () => {
+  const { client, tokens } = await authorized();
+  const r = await tokenRequest(w.h.url, { token: tokens.access_token, client_id: client.client_id }, '/oauth/revoke');
+  assert.equal(r.status, 200);
+  assert.equal((await listTools(tokens.access_token)).status, 401);
+});
+
+test('revoking the permission or pausing the agent in the buyer API makes the token useless on the next call', async () => {
+  const { tokens, setup, client } = await authorized();
+  const buyer = restClient(w.h.url, setup.session);
+  must(await buyer.post(`/v1/buyer/agents/${setup.agentId}/pause`), 200);
+  assert.equal((await listTools(tokens.access_token)).status, 401);
+  must(await buyer.post(`/v1/buyer/agents/${setup.agentId}/resume`), 200);
+  assert.equal((await listTools(tokens.access_token)).status, 200);
+  must(await buyer.post(`/v1/buyer/permissions/${setup.permission.id}/revoke`, {}), 200);
+  assert.equal((await listTools(tokens.access_token)).status, 401);
+  // Nor can the client refresh its way back in.
+  const refreshed = await tokenRequest(w.h.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.client_id });
+  assert.equal(refreshed.status, 400);
+  assert.equal(refreshed.body.error, 'invalid_grant');
+});
+
+test('bad authorization requests get RFC error codes, never a 500', async () => {
+  const client = (await registerClient(w.h.url)).body;
+  const { challenge } = pkce();
+  const browser = new Browser(w.h.url);
+  // Unknown client and a redirect URI the client did not register: no redirect, an error page naming the code.
+  for (const [url, code] of [
+    [authorizeUrl('no-such-client', challenge), 'invalid_client'],
+    [authorizeUrl(client.client_id, challenge, { redirect_uri: 'http://127.0.0.1:1/elsewhere' }), 'invalid_redirect_uri'],
+  ] as const) {
+    const res = await browser.fetch(url);
+    assert.equal(res.status, 400, url);
+    assert.match(await res.text(), new RegExp(code));
+  }
+  // Missing PKCE and plain PKCE: back to the client with invalid_request.
+  for (const extra of [{}, { code_challenge: 'x'.repeat(43), code_challenge_method: 'plain' }] as Record<string, string>[]) {
+    const res = await browser.fetch(authorizeUrl(client.client_id, undefined, extra));
+    assert.equal(res.status, 303);
+    const to = new URL(res.headers.get('location')!);
+    assert.equal(to.origin + to.pathname, REDIRECT_URI);
+    assert.equal(to.searchParams.get('error'), 'invalid_request');
+  }
+  // Token endpoint: unknown client, unknown code.
+  const unknown = await tokenRequest(w.h.url, { grant_type: 'authorization_code', code: 'nope', code_verifier: 'x'.repeat(43), redirect_uri: REDIRECT_URI, client_id: 'no-such-client' });
+  assert.equal(unknown.status, 401);
+  assert.equal(unknown.body.error, 'invalid_client');
+  const badCode = await tokenRequest(w.h.url, { grant_type: 'authorization_code', code: 'nope', code_verifier: 'x'.repeat(43), redirect_uri: REDIRECT_URI, client_id: client.client_id });
+  assert.equal(badCode.status, 400);
+  assert.equal(badCode.body.error, 'invalid_grant');
+  // Registration of a confidential client is refused: public clients with PKCE only.
+  const confidential = await registerClient(w.h.url, { token_endpoint_auth_method: 'client_secret_basic' });
+  assert.equal(confidential.status, 400);
+  assert.equal(confidential.body.error, 'invalid_client_metadata');
+});
+
+test('the authorize step refuses another buyer’s permission and a stale interaction', async () => {
+  const client = (await registerClient(w.h.url)).body;
+  const a = await buyerWithAgent(w, shop);
+  const b = await buyerWithAgent(w, shop);
+  const browser = new Browser(w.h.url);
+  const start = await browser.follow(authorizeUrl(client.client_id, pkce().challenge), /^\/buyer\//);
+  const uid = start.url.searchParams.get('interaction');
+  const post = (session: string, permissionId: string, b2 = browser) =>
+    b2.fetch(`/oauth/interaction/${uid}/complete`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${session}` }, body: JSON.stringify({ permissionId }) });
+  const other = await post(a.session, b.permission.id);
+  assert.equal(other.status, 404);
+  const noCookie = await post(a.session, a.permission.id, new Browser(w.h.url));
+  assert.equal(noCookie.status, 400);
+  assert.equal(((await noCookie.json()) as any).code, 'oauth_interaction_invalid');
+});
+
+test('a second server on the same database (its own pool and provider) honours the first one’s tokens and rotates them', async () => {
+  const { client, tokens } = await authorized();
+  // Another server: same database and public URL, its own connection pool, provider, cookie keys and port.
+  const db = await Database.open(w.h.dbUrl);
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATABASE_URL: w.h.dbUrl, PUBLIC_URL: w.h.url, RATE_LIMIT_PER_MINUTE: '100000', SWEEP_INTERVAL_MS: '0', SANDBOX_DISPATCH_MS: '0', WEBHOOK_DISPATCH_MS: '0' });
+  const other = await createApp(config, db, { clock: w.h.clock, log: pino({ level: 'silent' }) });
+  const server = createServer(other.koa.callback());
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', () => ok()));
+  try {
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const mcp = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${tokens.access_token}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    });
+    assert.equal(mcp.status, 200);
+    const next = await tokenRequest(base, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.client_id });
+    assert.equal(next.status, 200, JSON.stringify(next.body));
+    // Back on the first server: the new access token works; the rotated-away refresh token is refused, and its replay
+    // revokes the whole grant (reuse detection), the new tokens included.
+    assert.equal((await listTools(next.body.access_token)).status, 200);
+    const old = await tokenRequest(w.h.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.client_id });
+    assert.equal(old.body.error, 'invalid_grant');
+    assert.equal((await listTools(next.body.access_token)).status, 401);
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((ok) => server.close(() => ok()));
+    await other.close();
+    await db.close();
+  }
+});
+
+test('the buyer declines: the client gets access_denied with its state', async () => {
+  const client = (await registerClient(w.h.url)).body;
+  const browser = new Browser(w.h.url);
+  const start = await browser.follow(authorizeUrl(client.client_id, pkce().challenge), /^\/buyer\//);
+  const uid = start.url.searchParams.get('interaction');
+  const details = await browser.fetch(`/oauth/interaction/${uid}/details`);
+  assert.deepEqual(await details.json(), { clientName: 'Test MCP host', redirectOrigin: new URL(REDIRECT_URI).origin });
+  const res = await browser.fetch(`/oauth/interaction/${uid}/abort`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  assert.equal(res.status, 200);
+  const back = await browser.follow(((await res.json()) as { redirectTo: string }).redirectTo);
+  assert.equal(back.url.origin + back.url.pathname, REDIRECT_URI);
+  assert.equal(back.url.searchParams.get('error'), 'access_denied');
+  assert.equal(back.url.searchParams.get('state'), 'st-1');
+});
