@@ -3,6 +3,7 @@
  * used published in a JWKS so codes issued before a rotation keep verifying. Private keys are sealed at
  * rest (AES-256-GCM, key derived from the server secret, bound to the key id).
  */
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
 import type { Clock } from '../kernel/clock.ts';
 import { sql, type Database } from '../storage/database.ts';
@@ -67,17 +68,25 @@ export class TicketKeys {
     return kid;
   }
 
-  /** The active key (loaded once per process per key id). */
-  async active(): Promise<SigningKey> {
-    const [row] = await this.db.execute<KeyRow>('select * from ticket_signing_keys where retired_at is null');
+  /**
+   * The active key (the private key imported once per process per key id). Inside a transaction pass its `em`: the
+   * read then runs on the transaction's own connection. Taking a second pooled connection while holding one
+   * deadlocks once every connection is held by a caller doing the same (48 concurrent confirms on a pool of 10 did).
+   */
+  async active(em?: EntityManager): Promise<SigningKey> {
+    const [row] = await this.read<KeyRow>(em, 'select * from ticket_signing_keys where retired_at is null');
     if (!row) throw new Error('no active ticket-signing key');
     return { kid: row.kid, key: await this.privateKey(row) };
   }
 
-  /** Every published key, oldest first (the JWKS `keys`). */
-  async publicKeys(): Promise<PublicTicketKey[]> {
-    const rows = await this.db.execute<KeyRow>('select kid, public_jwk from ticket_signing_keys order by created_at, kid');
+  /** Every published key, oldest first (the JWKS `keys`); inside a transaction pass its `em` (see `active`). */
+  async publicKeys(em?: EntityManager): Promise<PublicTicketKey[]> {
+    const rows = await this.read<KeyRow>(em, 'select kid, public_jwk from ticket_signing_keys order by created_at, kid');
     return rows.map((r) => r.public_jwk);
+  }
+
+  private read<R>(em: EntityManager | undefined, text: string): Promise<R[]> {
+    return em ? sql<R>(em, text) : this.db.execute<R>(text);
   }
 
   private async privateKey(row: KeyRow): Promise<CryptoKey> {

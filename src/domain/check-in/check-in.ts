@@ -42,7 +42,7 @@ async function ticketForCode(em: EntityManager, keys: readonly PublicTicketKey[]
 export async function checkIn(ctx: Ctx, eventId: string, code: string, device: string) {
   const { em } = ctx;
   await requireMerchantEvent(em, ctx.principal, eventId);
-  const ticket = await ticketForCode(em, await ctx.services.ticketKeys.publicKeys(), eventId, code);
+  const ticket = await ticketForCode(em, await ctx.services.ticketKeys.publicKeys(ctx.em), eventId, code);
   if (ticket.state === 'void') {
     throw new ToolError('ticket_void', undefined, { ticketId: ticket.id, voidReason: ticket.voidReason, voidedAt: isoOrNull(ticket.voidedAt) });
   }
@@ -72,7 +72,7 @@ export async function checkInList(ctx: Ctx, eventId: string) {
   return {
     eventId,
     generatedAt: iso(ctx.clock.now()),
-    keys: await ctx.services.ticketKeys.publicKeys(),
+    keys: await ctx.services.ticketKeys.publicKeys(ctx.em),
     tickets: tickets.map((t) => ({ ticketId: t.id, tierId: t.tierId, state: t.state, checkedInAt: isoOrNull(t.checkedInAt), checkedInDevice: t.checkedInDevice ?? null })),
   };
 }
@@ -94,7 +94,7 @@ export async function uploadScans(ctx: Ctx, eventId: string, device: string, sca
   const { em } = ctx;
   await requireMerchantEvent(em, ctx.principal, eventId);
   const now = ctx.clock.now();
-  const keys = await ctx.services.ticketKeys.publicKeys();
+  const keys = await ctx.services.ticketKeys.publicKeys(ctx.em);
   const parsed = scans.map((s, index) => {
     const at = new Date(s.scannedAt);
     if (at.getTime() > now.getTime() + SCAN_CLOCK_SKEW_MS) {

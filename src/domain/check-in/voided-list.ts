@@ -37,7 +37,7 @@ export async function voidedTicketList(ctx: Pick<ToolContext, 'em' | 'principal'
     { orderBy: { voidedAt: 'asc', id: 'asc' } },
   );
   const now = ctx.clock.now();
-  const key = await ctx.services.ticketKeys.active();
+  const key = await ctx.services.ticketKeys.active(ctx.em);
   const payload = {
     evt: eventId,
     since: since ? Math.floor(since.getTime() / 1000) : null,

@@ -50,7 +50,7 @@ export async function createOrder(
     refundedAt: state === 'refunded' ? now : null,
   });
   if (state === 'completed') {
-    const key = keys ? await keys.active() : undefined;
+    const key = keys ? await keys.active(em) : undefined;
     for (let i = 0; i < r.quantity; i++) {
       const id = newId('ticket', now);
       const signedCode = key ? await signTicketCode(key, { id, eventId: r.eventId, tierId: r.tierId, createdAt: now }) : null;
