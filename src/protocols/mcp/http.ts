@@ -7,6 +7,7 @@ import type { Services } from '../../domain/context.ts';
 import { bearerOf, requestInfo } from '../../http/http.ts';
 import { readRaw } from '../../http/read-body.ts';
 import { ToolError } from '../../kernel/errors.ts';
+import { MAX_JSON_DEPTH, nestedTooDeep } from '../../kernel/input-shape.ts';
 import { createMcpServer } from './server.ts';
 
 export interface McpRouterDeps {
@@ -37,6 +38,10 @@ async function readMessage(ctx: Context): Promise<{ body: unknown } | undefined>
     body = JSON.parse(raw.toString('utf8'));
   } catch {
     rpcError(ctx, 400, 'Parse error: the request body is not valid JSON.', -32700);
+    return undefined;
+  }
+  if (nestedTooDeep(body)) {
+    rpcError(ctx, 400, `Invalid Request: the message is nested more than ${MAX_JSON_DEPTH} levels deep.`, -32600);
     return undefined;
   }
   if (Array.isArray(body)) {
