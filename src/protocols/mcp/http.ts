@@ -6,6 +6,7 @@ import type { Orchestrator } from '../../orchestrator/invoke.ts';
 import type { Services } from '../../domain/context.ts';
 import { bearerOf, requestInfo } from '../../http/http.ts';
 import { readRaw } from '../../http/read-body.ts';
+import { hostRefusal } from '../../http/host-allow-list.ts';
 import { ToolError } from '../../kernel/errors.ts';
 import { MAX_JSON_DEPTH, nestedTooDeep } from '../../kernel/input-shape.ts';
 import { createMcpServer } from './server.ts';
@@ -51,35 +52,13 @@ async function readMessage(ctx: Context): Promise<{ body: unknown } | undefined>
   return { body };
 }
 
-/**
- * The Host values a request may carry: the public URL's host, and the port the request actually
- * reached under the listen host, `localhost` and `127.0.0.1`. Computed per request because the
- * port is known only after listen (port 0 in tests).
- */
-function allowedHosts(services: Services, localPort: number | undefined): Set<string> {
-  const hosts = new Set([new URL(services.publicUrl()).host.toLowerCase()]);
-  if (localPort) {
-    const listen = services.config.host.includes(':') ? `[${services.config.host}]` : services.config.host;
-    for (const name of [listen, 'localhost', '127.0.0.1', '[::1]']) hosts.add(`${name.toLowerCase()}:${localPort}`);
-  }
-  return hosts;
-}
-
-/** DNS-rebinding protection: an unknown Host, or a browser Origin other than the public URL's, is refused with 403. */
-function rebindingError(ctx: Context, services: Services): string | undefined {
-  const host = ctx.get('host').toLowerCase();
-  if (!allowedHosts(services, ctx.req.socket.localPort).has(host)) return `Invalid Host header: ${ctx.get('host')}`;
-  const origin = ctx.get('origin');
-  if (origin && origin !== new URL(services.publicUrl()).origin) return `Invalid Origin header: ${origin}`;
-  return undefined;
-}
-
 /** Routes for `/mcp`: POST carries JSON-RPC; GET and DELETE answer 405 (no sessions, no server-initiated stream). */
 export function buildMcpRouter(deps: McpRouterDeps): Router {
   const { orchestrator, services } = deps;
   const router = new Router();
   router.post('/mcp', async (ctx) => {
-    const refused = rebindingError(ctx, services);
+    // DNS-rebinding protection: an unknown Host, or a browser Origin other than the public URL's, is refused with 403.
+    const refused = hostRefusal(ctx, { publicUrl: services.publicUrl, listenHost: services.config.host });
     if (refused) return rpcError(ctx, 403, refused);
     const message = await readMessage(ctx);
     if (!message) return;
