@@ -9,11 +9,13 @@ export interface TcpProxy {
   cut(): void;
   /** Lets connections through again. */
   restore(): void;
+  /** Sends new connections to another server (a PostgreSQL restarted on a new port). */
+  retarget(target: string): void;
   close(): Promise<void>;
 }
 
 export async function startTcpProxy(target: string): Promise<TcpProxy> {
-  const upstream = new URL(target);
+  let upstream = new URL(target);
   const sockets = new Set<Socket>();
   let down = false;
   const server = createServer((client) => {
@@ -43,6 +45,9 @@ export async function startTcpProxy(target: string): Promise<TcpProxy> {
     },
     restore() {
       down = false;
+    },
+    retarget(target) {
+      upstream = new URL(target);
     },
     close: () =>
       new Promise<void>((ok) => {
