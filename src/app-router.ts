@@ -42,7 +42,7 @@ export function buildRestRouter(deps: RestDeps): Router {
   });
   router.use(buildDocsRouter().routes());
   const devMail = devMailEnabled(services.config);
-  if (devMail) router.use(buildDevMailRouter(services.db).routes());
+  if (devMail) router.use(buildDevMailRouter(services.db, { publicUrl: services.publicUrl, listenHost: services.config.host }).routes());
   router.use(buildLandingRouter({ devMail }).routes());
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };

@@ -1,5 +1,6 @@
 /** Composition root: builds the services, the orchestrator and every surface from one config. No singletons. */
 import { createServer, type Server } from 'node:http';
+import { answerClientError } from './http/client-error.ts';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import type { Logger } from 'pino';
@@ -101,6 +102,7 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
     url: () => baseUrl,
     async listen() {
       server = createServer(koa.callback());
+      server.on('clientError', answerClientError);
       // Idle keep-alive connections outlive any client's own idle timeout (undici: the server's hint less a margin),
       // so a client never sends on a socket the server is closing (an ECONNRESET under load otherwise).
       server.keepAliveTimeout = 65_000;

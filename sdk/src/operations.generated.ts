@@ -32,6 +32,7 @@ export type ErrorCode =
   | 'event_cancelled'
   | 'forbidden'
   | 'geo_not_allowed'
+  | 'headers_too_large'
   | 'idempotency_conflict'
   | 'idempotency_in_flight'
   | 'instrument_not_found'
@@ -49,6 +50,7 @@ export type ErrorCode =
   | 'invalid_webhook_url'
   | 'invitation_invalid'
   | 'last_owner'
+  | 'malformed_request'
   | 'mandate_alg_not_allowed'
   | 'mandate_amount_exceeded'
   | 'mandate_b64_without_crit'
@@ -92,6 +94,7 @@ export type ErrorCode =
   | 'quote_expired'
   | 'rate_limited'
   | 'refund_failed'
+  | 'request_timeout'
   | 'reservation_expired'
   | 'reservation_not_held'
   | 'reservation_released'
@@ -8000,7 +8003,7 @@ export interface Operations {
   /**
    * Delegate a card to the sandbox vault (ACP) (`POST /v1/acp/delegate_payment`).
    *
-   * ACP Delegate Payment against the sandbox vault: `{ meta: { api_version, idempotency_key? }, payload }` with an ACP DelegatePaymentRequest. The card must be a sandbox test card (4242424242424242 visa, 5555555555554444 mastercard, 378282246310005 amex, 4000000000000002 declined, 4000000000009995 insufficient funds, 4000000000003220 settles asynchronously); it is never stored. The allowance binds the token: reason one_time, max_amount (minor units), currency (lower case), checkout_session_id, merchant_id (the session’s capabilities.payment.handlers[0].config.merchant_id) and expires_at. Returns `{ id: "vt_…", created, metadata }`; pass the id as payment_data.instrument.credential.token to complete_checkout_session.
+   * ACP Delegate Payment against the sandbox vault: `{ meta: { api_version, idempotency_key? }, payload }` with an ACP DelegatePaymentRequest. The card must be a sandbox test card (4242424242424242 visa, 5555555555554444 mastercard, 378282246310005 amex, 4000000000000002 declined, 4000000000009995 insufficient funds, 4000000000003220 settles asynchronously); it is never stored. The allowance binds the token: reason one_time, max_amount (minor units), currency (lower case), checkout_session_id, merchant_id (the session’s capabilities.payment.handlers[0].config.merchant_id) and expires_at. Returns `{ id: "vt_…", created, metadata }`; pass the id as payment_data.instrument.credential.token to complete_checkout_session. The checkout session must be one the caller may see (404 otherwise).
    */
   delegate_payment: { input: DelegatePaymentInput; output: DelegatePaymentOutput };
   /**

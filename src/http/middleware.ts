@@ -4,15 +4,21 @@ import type { Logger } from 'pino';
 import { Counter, Histogram, type Registry } from 'prom-client';
 import { describeError, ToolError } from '../kernel/errors.ts';
 import { sendError } from './http.ts';
+import { isDatabaseUnavailable } from '../storage/database.ts';
 
-/** Anything that escapes a route becomes a generic 500 body; the cause is logged without its stack. */
+/**
+ * Anything that escapes a route becomes a generic 500 body (503 `unavailable` with `Retry-After` when the database is
+ * lost); the cause is logged without its stack.
+ */
 export function errorGuard(log: Logger) {
   return async (ctx: Context, next: Next) => {
     try {
       await next();
     } catch (err) {
-      const e = err instanceof ToolError ? err : new ToolError('internal_error');
-      if (!(err instanceof ToolError)) {
+      const lost = !(err instanceof ToolError) && isDatabaseUnavailable(err);
+      const e = err instanceof ToolError ? err : lost ? new ToolError('unavailable', 'The database is unavailable right now; retry shortly.', undefined, 2) : new ToolError('internal_error');
+      if (lost) log.warn({ path: ctx.path, err: describeError(err) }, 'database unavailable');
+      else if (!(err instanceof ToolError)) {
         log.error({ path: ctx.path, err: describeError(err) }, 'unhandled error');
       }
       sendError(ctx, e.status, e.toBody());

@@ -104,7 +104,7 @@ export class Authenticator {
     if (payload.typ === 'console' && typeof payload.org === 'string' && ROLES.includes(payload.role as Role)) {
       return { kind: 'console_user', userId: sub, organizationId: payload.org, role: await this.consoleRole(sub, payload.org, payload.role as Role) };
     }
-    if (payload.typ === 'staff') return { kind: 'staff', userId: sub };
+    if (payload.typ === 'staff') return { kind: 'staff', userId: await this.staffUser(sub) };
     if (payload.typ === 'buyer' && typeof payload.sid === 'string' && (payload.mode === 'bounded' || payload.mode === 'full')) {
       const mid = typeof payload.mid === 'string' ? payload.mid : null;
       const principal: Principal = { kind: 'buyer', buyerId: sub, sessionId: payload.sid, mode: payload.mode, merchantId: mid };
@@ -119,6 +119,13 @@ export class Authenticator {
    * A console session holds only while its membership does: a removed member's sessions stop at once, and a
    * session never carries more than the membership's current role (a demoted owner acts as an integrator).
    */
+  /** A staff session holds only while its user is still service staff: removing `users.is_staff` ends it at once. */
+  private async staffUser(userId: string): Promise<string> {
+    const [row] = await this.db.execute<{ id: string }>('select id from users where id = ? and is_staff', [userId]);
+    if (!row) throw new ToolError('unauthenticated', 'The staff session is no longer valid: sign in again.');
+    return row.id;
+  }
+
   private async consoleRole(userId: string, organizationId: string, claimed: Role): Promise<Role> {
     const [row] = await this.db.execute<{ role: string }>('select role from memberships where user_id = ? and organization_id = ?', [userId, organizationId]);
     if (!row || !(ROLES as readonly string[]).includes(row.role)) {

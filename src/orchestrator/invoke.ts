@@ -8,6 +8,7 @@ import { authorize, mayCall } from './authorize.ts';
 import { canonicalJson, sha256Hex } from '../kernel/canonical-json.ts';
 import type { RequestInfo, Services, ToolContext } from '../domain/context.ts';
 import { describeError, ToolError, type ErrorBody } from '../kernel/errors.ts';
+import { inputShapeProblem, inputShapeError } from '../kernel/input-shape.ts';
 import { IdempotencyStore } from '../storage/idempotency-store.ts';
 import { principalKey, type Principal } from '../kernel/principal.ts';
 import { successStatus, type AnyTool } from './tool.ts';
@@ -88,6 +89,12 @@ export class Orchestrator {
       const error = new ToolError('not_found', `No tool named ${req.tool}.`);
       return { ok: false, tool, status: 404, error: error.toBody(), replayed: false };
     }
+    // Structure first (depth, lone surrogates, `__proto__`), so nothing below walks a hostile shape.
+    const shape = inputShapeProblem(req.input);
+    if (shape) {
+      const error = inputShapeError(shape);
+      return { ok: false, tool, status: error.status, error: error.toBody(), replayed: false };
+    }
     // AP2 is refused in this one place, before anything else reads the input (src/domain/ap2/refusal.ts).
     if (isAp2Payload(req.input)) {
       const error = ap2Refusal();
@@ -118,8 +125,8 @@ export class Orchestrator {
       if (mode === 'required' && !key && (custom || !mech.keyOptional)) {
         throw new ToolError('missing_idempotency_key', `This operation requires ${mech.idempotencyKey}.`);
       }
-      if (key !== undefined && (key.length < 1 || key.length > 255 || key.includes('\u0000'))) {
-        throw new ToolError('invalid_input', `The idempotency key (${mech.idempotencyKey}) must be 1 to 255 characters (no NUL).`);
+      if (key !== undefined && (key.length < 1 || key.length > 255 || key.includes('\u0000') || !key.isWellFormed())) {
+        throw new ToolError('invalid_input', `The idempotency key (${mech.idempotencyKey}) must be 1 to 255 characters (no NUL, no lone surrogate).`);
       }
       if (key) {
         const scope = custom ? `${principalKey(principal)} ${custom.endpoint}` : principalKey(principal);

@@ -1,12 +1,14 @@
 /**
  * /dev/mail: the development mail outbox as a page. It exists only while no SMTP server is configured
- * and the server listens on loopback, because the mail it shows holds sign-in links and codes.
+ * and the server listens on loopback, because the mail it shows holds sign-in links and codes; and it answers only
+ * this server's own Host values (DNS rebinding).
  */
 import Router from '@koa/router';
 import type { Config } from '../kernel/config.ts';
 import { escapeHtml } from '../buyer-pages/html.ts';
 import { listOutboxMail } from '../mail/outbox.ts';
 import type { Database } from '../storage/database.ts';
+import { hostRefusal, type HostAllowListDeps } from '../http/host-allow-list.ts';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
@@ -14,9 +16,16 @@ export function devMailEnabled(config: Config): boolean {
   return !config.smtpUrl && LOOPBACK.has(config.host);
 }
 
-export function buildDevMailRouter(db: Database): Router {
+/** `hosts`: the same Host allow-list as `/mcp`, so a page on another origin cannot read the outbox by DNS rebinding. */
+export function buildDevMailRouter(db: Database, hosts: HostAllowListDeps): Router {
   const router = new Router();
   router.get('/dev/mail', async (ctx) => {
+    const refused = hostRefusal(ctx, hosts);
+    if (refused) {
+      ctx.status = 403;
+      ctx.body = { code: 'forbidden', message: refused };
+      return;
+    }
     const to = typeof ctx.query.to === 'string' && ctx.query.to && !ctx.query.to.includes('\u0000') ? ctx.query.to : undefined;
     const mail = await listOutboxMail(db, { to, limit: 50 });
     const items = mail

@@ -16,16 +16,17 @@ export function koaPath(path: string): string {
 
 /** Collects the tool input from path, query and body; a body field that belongs in the path is refused. */
 async function collectInput(ctx: Context, tool: AnyTool): Promise<Record<string, unknown>> {
-  const input: Record<string, unknown> = {};
+  // Own data properties only (Object.fromEntries, spread): assigning a `__proto__` key would replace the prototype.
+  let input: Record<string, unknown> = {};
   const names = pathParams(tool.http.path);
   if (tool.http.method === 'GET' || tool.http.method === 'DELETE') {
-    for (const [k, v] of Object.entries(ctx.query)) input[k] = v;
+    input = Object.fromEntries(Object.entries(ctx.query));
   } else {
     const body = parseJsonObject(await readRaw(ctx.req), ctx.get('content-type') || undefined);
     for (const name of names) {
       if (name in body) throw new ToolError('unknown_field', `Unknown field: ${name} (it belongs in the path).`, { field: name, fields: [name] });
     }
-    Object.assign(input, body);
+    input = { ...body };
   }
   for (const name of names) input[name] = ctx.params[name];
   return input;

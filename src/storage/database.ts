@@ -10,6 +10,7 @@ import {
   UniqueConstraintViolationException,
 } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
+import type { Pool, PoolClient } from 'pg';
 import { ToolError } from '../kernel/errors.ts';
 import { ENTITIES } from './entities/index.ts';
 import { MIGRATIONS } from './migrations/index.ts';
@@ -30,6 +31,7 @@ export class Database {
       extensions: [Migrator],
       migrations: { migrationsList: [...MIGRATIONS], transactional: true, allOrNothing: true, snapshot: false, silent: true },
       pool: { min: 0, max: opts.poolMax ?? 10 },
+      driverOptions: { onPoolCreated: reapLostConnections },
       debug: false,
       allowGlobalContext: false,
       ensureDatabase: false,
@@ -61,6 +63,7 @@ export class Database {
 
   /** Maps driver failures to stable codes (never leaking SQL); undefined for anything else. */
   mapDatabaseError(err: unknown): ToolError | undefined {
+    if (isDatabaseUnavailable(err)) return new ToolError('unavailable', 'The database is unavailable right now; retry shortly.', undefined, 2);
     const sqlState = (err as { code?: unknown } | null)?.code;
     if (sqlState === '40001' || sqlState === '40P01') {
       return new ToolError('unavailable', 'The request conflicted with a concurrent one; retry it.', undefined, 1);
@@ -69,7 +72,6 @@ export class Database {
     if (err instanceof DeadlockException || err instanceof LockWaitTimeoutException) {
       return new ToolError('unavailable', 'The request conflicted with a concurrent one; retry it.', undefined, 1);
     }
-    if (err instanceof ConnectionException) return new ToolError('unavailable', undefined, undefined, 5);
     if (err instanceof UniqueConstraintViolationException) return new ToolError('conflict', 'That already exists.');
     if (err instanceof ForeignKeyConstraintViolationException) return new ToolError('conflict', 'A referenced object does not exist.');
     if (err instanceof CheckConstraintViolationException) return new ToolError('conflict');
@@ -79,6 +81,55 @@ export class Database {
   async close(): Promise<void> {
     await this.orm.close(true);
   }
+}
+
+/** Socket errors that mean the database cannot be reached. */
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+/** SQLSTATEs of a server going away or refusing connections: admin/crash shutdown, cannot connect now, too many connections. */
+const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
+/** How `pg` words a lost connection (it raises plain Errors without a code). */
+const LOST_MESSAGES = /^(Connection terminated|Client has encountered a connection error|Client was closed and is not queryable|timeout exceeded when trying to connect|Connection ended)/;
+
+/**
+ * True when `err` (or its cause) says the database is lost or unreachable, rather than that the request was wrong: the
+ * caller gets 503 `unavailable` with `Retry-After`, never a 500.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof ConnectionException) return true;
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && (NETWORK_CODES.has(code) || UNAVAILABLE_STATES.has(code) || code.startsWith('08'))) return true;
+    const message = (e as { message?: unknown }).message;
+    if (typeof message === 'string' && LOST_MESSAGES.test(message)) return true;
+  }
+  return false;
+}
+
+/** How long a checked-out connection whose socket ended may stay out before it is taken back. */
+const LOST_CONNECTION_GRACE_MS = 2_000;
+
+/**
+ * Gives the pool back the connections a lost database leaves checked out. When the socket of a connection inside a
+ * transaction drops, the query fails and so does the rollback, and Kysely (under MikroORM) releases the connection only
+ * after a rollback that succeeded: the slot would stay taken for good, the pool would shrink with every outage until no
+ * request could get a connection, and closing would wait forever. Any use of a dead connection fails at once, so one
+ * still checked out a moment after its socket ended is one nobody will release: it is released with an error, which
+ * removes it from the pool.
+ */
+function reapLostConnections(pool: Pool): void {
+  const internals = pool as unknown as { _clients: PoolClient[]; _idle: { client: PoolClient }[] };
+  pool.on('connect', (client) => {
+    client.once('end', () => {
+      setTimeout(() => {
+        if (!internals._clients.includes(client) || internals._idle.some((i) => i.client === client)) return;
+        try {
+          client.release(new Error('The database connection was lost.'));
+        } catch {
+          // Released meanwhile by its holder: nothing to take back.
+        }
+      }, LOST_CONNECTION_GRACE_MS).unref();
+    });
+  });
 }
 
 /** With SQL run by `execute` inside a transaction: the transaction-bound raw query. */

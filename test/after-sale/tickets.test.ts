@@ -39,7 +39,7 @@ function verifyCompact(jwks: Jwks, jws: string, typ: string): Record<string, unk
 
 const anonymous = () => restClient(h.url);
 const jwks = async (): Promise<Jwks> => must(await anonymous().get('/v1/ticketing/ticket-keys'), 200);
-const staff = async () => restClient(h.url, await h.app.authenticator.sign({ typ: 'staff', sub: 'usr_staff' }, 3600));
+const staff = async () => restClient(h.url, await h.staffToken());
 
 async function paidOrder(s: Shop, quantity: number) {
   const r = await reserveOne(s.api, s.tierId, quantity);

@@ -14,7 +14,7 @@ after(async () => {
 
 const consoleToken = (userId: string, org: string, role: 'owner' | 'integrator') =>
   w.h.app.authenticator.sign({ typ: 'console', sub: userId, org, role }, 3600);
-const staff = async () => restClient(w.h.url, await w.h.app.authenticator.sign({ typ: 'staff', sub: 'usr_staff' }, 3600));
+const staff = async () => restClient(w.h.url, await w.h.staffToken());
 const owner = async (m: MerchantShop) => restClient(w.h.url, await consoleToken(m.ownerId, m.organizationId, 'owner'));
 
 async function enable(m: MerchantShop, perBuyerCeilingMinor: number, windowHours = 24) {

@@ -44,7 +44,7 @@ async function organization(): Promise<Org> {
   await w.h.db.execute('insert into users (id, email, name, is_staff, created_at) values (?, ?, null, false, now())', [integratorId, `${integratorId}@example.test`]);
   await w.h.db.execute(`insert into memberships (user_id, organization_id, role, invited_by, created_at) values (?, ?, 'integrator', ?, now())`, [integratorId, m.organizationId, m.ownerId]);
   const owner = await consoleToken(m.ownerId, m.organizationId, 'owner');
-  const staff = restClient(w.h.url, await w.h.app.authenticator.sign({ typ: 'staff', sub: 'usr_staff' }, 3600));
+  const staff = restClient(w.h.url, await w.h.staffToken());
   must(await staff.post(`/v1/staff/organizations/${m.organizationId}/attestation`, { enabled: true, perBuyerCeilingMinor: 10_000, windowHours: 24 }), 200);
   const ownerApi = restClient(w.h.url, owner);
   const keyWith = async (scope: string) => must(await ownerApi.post('/v1/console/api-keys', { name: scope, scopes: [scope] }), 201).token as string;

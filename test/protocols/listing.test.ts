@@ -72,7 +72,7 @@ test('for every kind of principal the MCP and A2A tool lists equal the tools it 
     'API key mandates:attest': await key(['mandates:attest']),
     'console owner': await sign({ typ: 'console', sub: m.ownerId, org: m.organizationId, role: 'owner' }),
     'console integrator': await sign({ typ: 'console', sub: integratorId, org: m.organizationId, role: 'integrator' }),
-    staff: await sign({ typ: 'staff', sub: 'usr_staff' }),
+    staff: await w.h.staffToken(),
     'bounded buyer session': bounded,
     'full buyer session': full,
     agent,

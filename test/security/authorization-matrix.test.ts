@@ -74,7 +74,7 @@ test('every tool × every principal × REST, MCP and A2A answers as its auth dec
     ...(['merchant:read', 'merchant:write', 'merchant:admin', 'mandates:attest'] as const).map((scope) => ({ name: `key ${scope}`, token: '', kind: 'api_key' as const, scopes: [scope] })),
     { name: 'console owner', token: await sign({ typ: 'console', sub: attacker.ownerId, org: attacker.organizationId, role: 'owner' }), kind: 'console_user', role: 'owner' },
     { name: 'console integrator', token: await sign({ typ: 'console', sub: attacker.ownerId, org: attacker.organizationId, role: 'integrator' }), kind: 'console_user', role: 'integrator' },
-    { name: 'staff', token: await sign({ typ: 'staff', sub: attacker.ownerId }), kind: 'staff' },
+    { name: 'staff', token: await w.h.staffToken(), kind: 'staff' },
     { name: 'bounded buyer', token: bounded, kind: 'buyer', bounded: true },
     { name: 'full buyer', token: s.session, kind: 'buyer' },
     { name: 'agent', token: s.agentToken, kind: 'agent' },

@@ -16,6 +16,8 @@ export interface Harness {
   clock: ManualClock;
   /** A new organization with an owner, a shop and an API key holding `scopes`. */
   merchant(scopes?: readonly Scope[], name?: string): Promise<BootstrapResult>;
+  /** A staff session for a new user marked as service staff (staff sessions are checked against `users.is_staff`). */
+  staffToken(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -45,6 +47,11 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
       return db.transaction((em) =>
         bootstrapOrganization(em, { organization: name, email: `owner${n}-${Date.now()}@example.test`, shop: `${name} Shop`, scopes }, clock.now()),
       );
+    },
+    async staffToken() {
+      const id = `usr_staff${++n}${Date.now().toString(36)}`;
+      await db.execute('insert into users (id, email, name, is_staff, created_at) values (?, ?, null, true, now())', [id, `${id}@example.test`]);
+      return app.authenticator.sign({ typ: 'staff', sub: id }, 3600);
     },
     async close() {
       await app.close();

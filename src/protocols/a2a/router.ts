@@ -12,6 +12,7 @@ import type { Services } from '../../domain/context.ts';
 import { bearerOf, requestInfo } from '../../http/http.ts';
 import type { RateGate } from '../../domain/context.ts';
 import { readRaw } from '../../http/read-body.ts';
+import { MAX_JSON_DEPTH, nestedTooDeep } from '../../kernel/input-shape.ts';
 import { A2A_JSONRPC_PATH, buildAgentCard, publicCardTools } from './agent-card.ts';
 import { STATE_CREDENTIAL, STATE_REQUEST, ToolExecutor } from './executor.ts';
 import { ownerOf, PostgresTaskStore } from './task-store.ts';
@@ -124,6 +125,11 @@ export function buildA2aRouter({ orchestrator, services }: A2aDeps): Router {
     const body = parsed(raw);
     if (body === undefined) {
       ctx.body = { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the request body is not valid JSON.' } };
+      return;
+    }
+    // The SDK converts data parts recursively: a deep message would overflow its stack (and name it in the error).
+    if (nestedTooDeep(body)) {
+      ctx.body = { jsonrpc: '2.0', id: idOf(raw), error: { code: -32600, message: `Invalid Request: the message is nested more than ${MAX_JSON_DEPTH} levels deep.` } };
       return;
     }
     try {

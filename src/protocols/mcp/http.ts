@@ -8,7 +8,9 @@ import { bearerOf, RATE_GATE_STATE, requestInfo } from '../../http/http.ts';
 import type { RateGate } from '../../domain/context.ts';
 import { resourceMetadataUrl } from '../oauth/router.ts';
 import { readRaw } from '../../http/read-body.ts';
+import { hostRefusal } from '../../http/host-allow-list.ts';
 import { ToolError } from '../../kernel/errors.ts';
+import { MAX_JSON_DEPTH, nestedTooDeep } from '../../kernel/input-shape.ts';
 import { createMcpServer } from './server.ts';
 
 export interface McpRouterDeps {
@@ -41,34 +43,15 @@ async function readMessage(ctx: Context): Promise<{ body: unknown } | undefined>
     rpcError(ctx, 400, 'Parse error: the request body is not valid JSON.', -32700);
     return undefined;
   }
+  if (nestedTooDeep(body)) {
+    rpcError(ctx, 400, `Invalid Request: the message is nested more than ${MAX_JSON_DEPTH} levels deep.`, -32600);
+    return undefined;
+  }
   if (Array.isArray(body)) {
     rpcError(ctx, 400, 'Invalid Request: JSON-RPC batches are not supported; send one message per POST.', -32600);
     return undefined;
   }
   return { body };
-}
-
-/**
- * The Host values a request may carry: the public URL's host, and the port the request actually
- * reached under the listen host, `localhost` and `127.0.0.1`. Computed per request because the
- * port is known only after listen (port 0 in tests).
- */
-function allowedHosts(services: Services, localPort: number | undefined): Set<string> {
-  const hosts = new Set([new URL(services.publicUrl()).host.toLowerCase()]);
-  if (localPort) {
-    const listen = services.config.host.includes(':') ? `[${services.config.host}]` : services.config.host;
-    for (const name of [listen, 'localhost', '127.0.0.1', '[::1]']) hosts.add(`${name.toLowerCase()}:${localPort}`);
-  }
-  return hosts;
-}
-
-/** DNS-rebinding protection: an unknown Host, or a browser Origin other than the public URL's, is refused with 403. */
-function rebindingError(ctx: Context, services: Services): string | undefined {
-  const host = ctx.get('host').toLowerCase();
-  if (!allowedHosts(services, ctx.req.socket.localPort).has(host)) return `Invalid Host header: ${ctx.get('host')}`;
-  const origin = ctx.get('origin');
-  if (origin && origin !== new URL(services.publicUrl()).origin) return `Invalid Origin header: ${origin}`;
-  return undefined;
 }
 
 /**
@@ -94,7 +77,8 @@ export function buildMcpRouter(deps: McpRouterDeps): Router {
   const { services } = deps;
   const router = new Router();
   router.post('/mcp', async (ctx) => {
-    const refused = rebindingError(ctx, services);
+    // DNS-rebinding protection: an unknown Host, or a browser Origin other than the public URL's, is refused with 403.
+    const refused = hostRefusal(ctx, { publicUrl: services.publicUrl, listenHost: services.config.host });
     if (refused) return rpcError(ctx, 403, refused);
     const authenticated = await requireCredential(ctx, deps);
     if (!authenticated) return;

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { AcpAddress, openObject } from '../../domain/acp/request-schemas.ts';
 import { issueToken } from '../../domain/acp/vault.ts';
+import { requireSession } from '../../domain/acp/sessions.ts';
 import { principalKey } from '../../kernel/principal.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { ACP_AUTH, AcpMeta, acpIdempotency, versionOf } from './shared.ts';
@@ -55,10 +56,10 @@ export const delegatePayment = defineTool({
     'asynchronously); it is never stored. The allowance binds the token: reason one_time, max_amount (minor units), ' +
     'currency (lower case), checkout_session_id, merchant_id (the session’s capabilities.payment.handlers[0].config.' +
     'merchant_id) and expires_at. Returns `{ id: "vt_…", created, metadata }`; pass the id as payment_data.instrument.' +
-    'credential.token to complete_checkout_session.',
+    'credential.token to complete_checkout_session. The checkout session must be one the caller may see (404 otherwise).',
   input: z.strictObject({ meta: AcpMeta, payload: DelegatePaymentRequest }),
   output: z.object({ id: z.string(), created: z.string(), metadata: z.record(z.string(), z.string()) }),
-  errors: ['missing_api_version', 'unsupported_api_version', 'invalid_card', 'insufficient_scope'],
+  errors: ['missing_api_version', 'unsupported_api_version', 'invalid_card', 'insufficient_scope', 'not_found'],
   auth: ACP_AUTH,
   http: { method: 'POST', path: '/v1/acp/delegate_payment', status: 201 },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -66,6 +67,8 @@ export const delegatePayment = defineTool({
   idempotencyRequest: acpIdempotency(() => 'POST /agentic_commerce/delegate_payment'),
   async handler({ meta, payload }, ctx) {
     versionOf(meta);
+    // Refused at the door: a token only for a checkout session the caller may see (another organization's is 404).
+    await requireSession(ctx, payload.allowance.checkout_session_id);
     return issueToken(ctx.em, payload, {
       ownerKey: principalKey(ctx.principal),
       now: ctx.clock.now(),
