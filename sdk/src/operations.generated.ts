@@ -6148,6 +6148,9 @@ export interface DelegatePaymentInput {
 }
 
 export interface DelegatePaymentOutput {
+  /**
+   * The one-time delegated token (vt_…).
+   */
   id: string;
   created: string;
   metadata: {
