@@ -1,0 +1,119 @@
+/**
+ * A2A tasks keep no secret at rest: the secret fields of a skill's input (a webhook secret, a sign-in token, an emailed
+ * code) and of its output (a webhook signing secret, a session token, an agent token) are stored as "[redacted]".
+ * The live answer still carries the output the caller needs, and the call's effect happened; the stored rows and a
+ * later tasks/get show no secret.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Client } from '@a2a-js/sdk/client';
+import { REDACTED } from '../../src/kernel/secret-fields.ts';
+import { a2aClient, runSkill, type SkillOutcome } from '../support/a2a.ts';
+import { restClient } from '../support/rest.ts';
+import { codeIn, signInTokenIn } from '../support/smtp.ts';
+import { must, newEmail, startWorld, type World } from '../buyers/fixtures.ts';
+
+let w: World;
+before(async () => {
+  w = await startWorld({ WEBHOOK_ALLOW_LOOPBACK: 'true' });
+});
+after(async () => {
+  await w?.close();
+});
+
+/** Every stored task, as PostgreSQL holds them. */
+async function allRows(): Promise<string> {
+  const rows = await w.h.db.execute<{ task: string }>('select task::text as task from a2a_tasks');
+  return rows.map((r) => r.task).join('\n');
+}
+
+/** The stored task row, as PostgreSQL holds it. */
+async function storedRow(taskId: string): Promise<string> {
+  const rows = await w.h.db.execute<{ task: unknown }>('select task from a2a_tasks where id = ?', [taskId]);
+  assert.equal(rows.length, 1, `task ${taskId} is stored`);
+  return typeof rows[0]!.task === 'string' ? rows[0]!.task : JSON.stringify(rows[0]!.task);
+}
+
+/** The task as tasks/get answers it to its owner, through the SDK client. */
+async function readBack(client: Client, taskId: string) {
+  return client.getTask({ tenant: '', id: taskId, historyLength: undefined });
+}
+
+function ok(outcome: SkillOutcome): any {
+  assert.ok(outcome.ok, JSON.stringify(outcome.ok ? '' : outcome.error));
+  return outcome.output;
+}
+
+const callIn = (task: any) => task.history[0].parts[0].content.value;
+const outputIn = (task: any) => task.artifacts[0].parts[0].content.value;
+
+function assertNoSecret(where: string, text: string, secrets: string[]) {
+  for (const s of secrets) assert.ok(!text.includes(s), `${where} holds a secret (${s.slice(0, 6)}…)`);
+}
+
+test('set_acp_webhook and create_webhook over A2A: the secrets sent and received are kept redacted, the call took effect', async () => {
+  const m = await w.h.merchant();
+  const client = await a2aClient(w.h, m.apiKey);
+  const shared = `acp-shared-${crypto.randomUUID()}`;
+  const set = await runSkill(client, 'set_acp_webhook', { merchantId: m.shopId, url: 'http://127.0.0.1:9/acp', secret: shared });
+  assert.equal(ok(set).url, 'http://127.0.0.1:9/acp');
+  const read = must(await restClient(w.h.url, m.apiKey).get(`/v1/integration/shops/${m.shopId}/acp-webhook`), 200);
+  assert.equal(read.webhook?.url ?? read.url, 'http://127.0.0.1:9/acp', 'the endpoint was stored');
+
+  const created = await runSkill(client, 'create_webhook', { merchantId: m.shopId, url: 'http://127.0.0.1:9/hook', events: ['order.completed'] });
+  const signing = ok(created).secret as string;
+  assert.match(signing, /^whsec_/, 'the live answer carries the signing secret once');
+
+  for (const [task, secret] of [[set.task, shared], [created.task, signing]] as const) {
+    assertNoSecret('the stored row', await storedRow(task.id), [secret]);
+    assertNoSecret('every stored task', await allRows(), [secret]);
+    const again = await readBack(client, task.id);
+    assertNoSecret('tasks/get', JSON.stringify(again), [secret]);
+    assert.equal(again.status?.state, set.task.status?.state, 'the task itself is intact');
+  }
+  const setAgain = await readBack(client, set.task.id);
+  assert.equal(callIn(setAgain).input.secret, REDACTED);
+  assert.equal(callIn(setAgain).input.url, 'http://127.0.0.1:9/acp', 'the other fields are kept');
+  const createdAgain = await readBack(client, created.task.id);
+  assert.equal(outputIn(createdAgain).secret, REDACTED);
+  assert.equal(outputIn(createdAgain).id, ok(created).id);
+});
+
+test('sign-in and an emailed code over A2A: the link token, the code, the session and agent tokens are kept redacted', async () => {
+  const email = newEmail();
+  const anon = await a2aClient(w.h);
+  ok(await runSkill(anon, 'request_sign_in_link', { email }));
+  const link = signInTokenIn(w.box.last(email));
+  const signedIn = await runSkill(anon, 'complete_sign_in', { token: link });
+  const session = ok(signedIn).token as string;
+  must(await restClient(w.h.url, session).get('/v1/buyer/session'), 200);
+
+  const buyer = await a2aClient(w.h, session);
+  const asked = ok(await runSkill(buyer, 'request_verification_code', { purpose: 'create_agent' }));
+  const code = codeIn(w.box.last(email));
+  const made = await runSkill(buyer, 'create_agent', { name: 'Agent', challengeId: asked.challengeId, code });
+  const agentToken = ok(made).token as string;
+  assert.match(agentToken, /^tag_/, 'the live answer carries the agent token');
+  const asAgent = await restClient(w.h.url, agentToken).get('/v1/catalog/shops');
+  assert.equal(asAgent.body.message, 'A agent credential may not call list_shops.', 'the agent token authenticates');
+
+  const secrets = [link, session, code, agentToken];
+  assertNoSecret('the create_agent row', await storedRow(made.task.id), secrets);
+  assertNoSecret('every stored task (an anonymous sign-in task is not kept at all)', await allRows(), secrets);
+  const again = await readBack(buyer, made.task.id);
+  assertNoSecret('tasks/get', JSON.stringify(again), secrets);
+  assert.equal(callIn(again).input.code, REDACTED);
+  assert.equal(callIn(again).input.challengeId, asked.challengeId);
+  assert.equal(outputIn(again).token, REDACTED);
+  assert.equal(outputIn(again).agent.id, ok(made).agent.id);
+});
+
+test('an unknown skill keeps no input at all: a mistyped call cannot leave a secret behind', async () => {
+  const m = await w.h.merchant();
+  const client = await a2aClient(w.h, m.apiKey);
+  const secret = `typo-${crypto.randomUUID()}`;
+  const refused = await runSkill(client, 'set_acp_webhok', { merchantId: m.shopId, url: 'http://127.0.0.1:9/acp', secret });
+  assert.equal(refused.ok, false);
+  assertNoSecret('the stored row', await storedRow(refused.task.id), [secret]);
+  assert.equal(callIn(await readBack(client, refused.task.id)).input, REDACTED);
+});
