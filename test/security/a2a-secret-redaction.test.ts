@@ -2,20 +2,39 @@
  * A2A tasks keep no secret at rest: the secret fields of a skill's input (a webhook secret, a sign-in token, an emailed
  * code) and of its output (a webhook signing secret, a session token, an agent token) are stored as "[redacted]".
  * The live answer still carries the output the caller needs, and the call's effect happened; the stored rows and a
- * later tasks/get show no secret.
+ * later tasks/get show no secret. No log line of the server (at trace level) holds one either, on A2A, REST or MCP.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
 import type { Client } from '@a2a-js/sdk/client';
 import { REDACTED } from '../../src/kernel/secret-fields.ts';
+import { createLogger } from '../../src/log.ts';
 import { a2aClient, runSkill, type SkillOutcome } from '../support/a2a.ts';
+import { startHarness } from '../support/harness.ts';
+import { callTool, mcpInMemory } from '../support/mcp.ts';
 import { restClient } from '../support/rest.ts';
-import { codeIn, signInTokenIn } from '../support/smtp.ts';
-import { must, newEmail, startWorld, type World } from '../buyers/fixtures.ts';
+import { codeIn, signInTokenIn, startMailbox } from '../support/smtp.ts';
+import { must, newEmail, type World } from '../buyers/fixtures.ts';
 
+/** Every line the server logs, through the service's own logger (its redaction included), at its most verbose. */
+const logLines: string[] = [];
+const logSink = new Writable({
+  write(chunk: Buffer, _enc, done) {
+    logLines.push(chunk.toString('utf8'));
+    done();
+  },
+});
+
+const log = createLogger('trace', logSink);
 let w: World;
 before(async () => {
-  w = await startWorld({ WEBHOOK_ALLOW_LOOPBACK: 'true' });
+  const box = await startMailbox();
+  const h = await startHarness(
+    { SMTP_URL: box.url, SWEEP_INTERVAL_MS: '0', SANDBOX_DISPATCH_MS: '0', WEBHOOK_DISPATCH_MS: '0', RATE_LIMIT_PER_MINUTE: '100000', WEBHOOK_ALLOW_LOOPBACK: 'true' },
+    { log },
+  );
+  w = { h, box, close: async () => (await h.close(), await box.close()) };
 });
 after(async () => {
   await w?.close();
@@ -50,6 +69,7 @@ const outputIn = (task: any) => task.artifacts[0].parts[0].content.value;
 function assertNoSecret(where: string, text: string, secrets: string[]) {
   for (const s of secrets) assert.ok(!text.includes(s), `${where} holds a secret (${s.slice(0, 6)}…)`);
 }
+const assertNotLogged = (secrets: string[]) => assertNoSecret('the server log', logLines.join(''), secrets);
 
 test('set_acp_webhook and create_webhook over A2A: the secrets sent and received are kept redacted, the call took effect', async () => {
   const m = await w.h.merchant();
@@ -77,6 +97,7 @@ test('set_acp_webhook and create_webhook over A2A: the secrets sent and received
   const createdAgain = await readBack(client, created.task.id);
   assert.equal(outputIn(createdAgain).secret, REDACTED);
   assert.equal(outputIn(createdAgain).id, ok(created).id);
+  assertNotLogged([shared, signing]);
 });
 
 test('sign-in and an emailed code over A2A: the link token, the code, the session and agent tokens are kept redacted', async () => {
@@ -106,6 +127,7 @@ test('sign-in and an emailed code over A2A: the link token, the code, the sessio
   assert.equal(callIn(again).input.challengeId, asked.challengeId);
   assert.equal(outputIn(again).token, REDACTED);
   assert.equal(outputIn(again).agent.id, ok(made).agent.id);
+  assertNotLogged(secrets);
 });
 
 test('an unknown skill keeps no input at all: a mistyped call cannot leave a secret behind', async () => {
@@ -116,4 +138,32 @@ test('an unknown skill keeps no input at all: a mistyped call cannot leave a sec
   assert.equal(refused.ok, false);
   assertNoSecret('the stored row', await storedRow(refused.task.id), [secret]);
   assert.equal(callIn(await readBack(client, refused.task.id)).input, REDACTED);
+  assertNotLogged([secret]);
+});
+
+test('REST and MCP log no secret input or output: webhook secrets, provider keys, refused inputs', async () => {
+  const m = await w.h.merchant();
+  const rest = restClient(w.h.url, m.apiKey);
+  const mcp = await mcpInMemory(w.h, m.apiKey);
+  const viaRest = `rest-shared-${crypto.randomUUID()}`;
+  const viaMcp = `mcp-shared-${crypto.randomUUID()}`;
+  must(await rest.put(`/v1/integration/shops/${m.shopId}/acp-webhook`, { url: 'http://127.0.0.1:9/acp', secret: viaRest }), 200);
+  assert.ok((await callTool(mcp, 'set_acp_webhook', { merchantId: m.shopId, url: 'http://127.0.0.1:9/acp', secret: viaMcp })).ok);
+  const signing = must(await rest.post('/v1/integration/webhooks', { merchantId: m.shopId, url: 'http://127.0.0.1:9/h', events: ['order.completed'] }), 201).secret;
+  const made = await callTool(mcp, 'create_webhook', { merchantId: m.shopId, url: 'http://127.0.0.1:9/h2', events: ['order.completed'] });
+  assert.ok(made.ok);
+  const secretKey = `sk_test_${crypto.randomUUID().replaceAll('-', '')}`;
+  const webhookSecret = `whsec_${crypto.randomUUID().replaceAll('-', '')}`;
+  const provider = { provider: 'stripe', id: m.shopId, publishableKey: `pk_test_${crypto.randomUUID().replaceAll('-', '')}`, secretKey, webhookSecret };
+  const configured = await callTool(mcp, 'configure_payment_provider', provider);
+  assert.ok(configured.ok, JSON.stringify(configured));
+  // Refused inputs: an unknown field next to the secret, and a too-short secret.
+  const refusedSecret = `refused-${crypto.randomUUID()}`;
+  assert.equal((await rest.put(`/v1/integration/shops/${m.shopId}/acp-webhook`, { url: 'http://127.0.0.1:9/acp', secret: refusedSecret, extra: 1 })).status, 400);
+  assert.equal((await callTool(mcp, 'set_acp_webhook', { merchantId: m.shopId, url: 'ftp://x', secret: refusedSecret })).ok, false);
+  await mcp.close();
+  // The sink sees the server's lines, and the logger's own redaction catches a secret field logged by mistake.
+  log.info({ input: { secret: viaRest, secretKey, webhookSecret, token: signing } }, 'redaction probe');
+  assert.ok(logLines.some((l) => l.includes('redaction probe') && l.includes('[redacted]')));
+  assertNotLogged([viaRest, viaMcp, signing, (made as any).output.secret, secretKey, webhookSecret, refusedSecret]);
 });
