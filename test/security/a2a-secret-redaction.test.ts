@@ -10,7 +10,7 @@ import { Writable } from 'node:stream';
 import type { Client } from '@a2a-js/sdk/client';
 import { REDACTED } from '../../src/kernel/secret-fields.ts';
 import { createLogger } from '../../src/log.ts';
-import { a2aClient, runSkill, type SkillOutcome } from '../support/a2a.ts';
+import { a2aClient, outcomeOf, runSkill, sendParts, type SkillOutcome } from '../support/a2a.ts';
 import { startHarness } from '../support/harness.ts';
 import { callTool, mcpInMemory } from '../support/mcp.ts';
 import { restClient } from '../support/rest.ts';
@@ -139,6 +139,23 @@ test('an unknown skill keeps no input at all: a mistyped call cannot leave a sec
   assertNoSecret('the stored row', await storedRow(refused.task.id), [secret]);
   assert.equal(callIn(await readBack(client, refused.task.id)).input, REDACTED);
   assertNotLogged([secret]);
+});
+
+test('a corrected message on an input-required task: both messages are kept redacted, the second call took effect', async () => {
+  const m = await w.h.merchant();
+  const client = await a2aClient(w.h, m.apiKey);
+  const tooShort = `short-${crypto.randomUUID().slice(0, 4)}`;
+  const first = await runSkill(client, 'set_acp_webhook', { merchantId: m.shopId, url: 'http://127.0.0.1:9/fix', secret: tooShort });
+  assert.equal(first.state, 'TASK_STATE_INPUT_REQUIRED', JSON.stringify(first.ok ? '' : first.error));
+  const good = `acp-shared-${crypto.randomUUID()}`;
+  const data = { skill: 'set_acp_webhook', input: { merchantId: m.shopId, url: 'http://127.0.0.1:9/fix', secret: good } };
+  const second = outcomeOf(await sendParts(client, [{ data, mediaType: 'application/json' }], first.task.id));
+  assert.equal(ok(second).url, 'http://127.0.0.1:9/fix');
+  assertNoSecret('the stored row', await storedRow(first.task.id), [tooShort, good]);
+  const again = await readBack(client, first.task.id);
+  const calls = again.history.flatMap((msg: any) => msg.parts.map((p: any) => p.content?.value?.input).filter(Boolean));
+  assert.deepEqual(calls.map((input: any) => input.secret), [REDACTED, REDACTED], 'both calls are in the history, redacted');
+  assertNotLogged([tooShort, good]);
 });
 
 test('REST and MCP log no secret input or output: webhook secrets, provider keys, refused inputs', async () => {
