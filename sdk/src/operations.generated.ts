@@ -6156,6 +6156,9 @@ export interface DelegatePaymentInput {
 }
 
 export interface DelegatePaymentOutput {
+  /**
+   * The one-time delegated token (vt_…).
+   */
   id: string;
   created: string;
   metadata: {

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ERRORS } from '../../src/kernel/errors.ts';
+import { fieldsOf } from '../../src/kernel/secret-fields.ts';
 import { toolInputSchema, toolOutputSchema } from '../../src/orchestrator/json-schema.ts';
 import { AREAS } from '../../src/orchestrator/tool.ts';
 import { TOOLS } from '../../src/tools/index.ts';
@@ -63,4 +64,37 @@ test('tools and the orchestrator know no transport', () => {
     const text = readFileSync(file, 'utf8');
     assert.doesNotMatch(text, /from ['"](koa|@koa\/|@modelcontextprotocol\/|@a2a-js\/)/, file);
   }
+});
+
+/** Field names that look like a credential, a code or card data. */
+const LOOKS_SECRET = /secret|passw|token|code|api_?key|[a-z]Key$|^key$|number|cvc|cvv|cryptogram|credential|otp|^pin$/i;
+/** Fields whose names look secret but are not (matched against `<tool> <io>:<path>`), each with why. */
+const NOT_SECRET: [RegExp, string][] = [
+  [/(^|\/|:)(tokenPrefix|tokenType|failureCode|reason_code|card_number_type|idempotency_key|publishableKey)$/, 'a label, an error code or a public key'],
+  [/(^|\/|:)(phone_number|postal_code)$/, 'personal data, not a credential'],
+  [/^verify_signed_mandate output:mandate\/credentialRef$/, 'names the key that signed the mandate'],
+  [/ output:(.*\/)?tickets?\/(\*\/)?(code|signedCode)$/, 'a ticket admission code: kept with its order and shown again by get_order and list_my_tickets'],
+  [/^(check_in input:code|upload_scans input:scans\/\*\/code)$/, 'a scanned ticket code, as above'],
+  [/ output:messages\/\*\/code$/, 'an ACP message code (out_of_stock, …)'],
+  [/^(configure_payment_provider|list_payment_providers) output:(providers\/\*\/)?(secretKey|webhookSecret)$/, 'the last four characters, and the word "set"'],
+  [/ output:(agent\/|agents\/\*\/)?credential$/, 'the kind of agent credential (issued or key)'],
+];
+
+test('every field that looks like a secret is marked secret (so kept copies redact it) or is known not to be one', () => {
+  const unmarked: string[] = [];
+  for (const t of TOOLS) {
+    for (const io of ['input', 'output'] as const) {
+      const fields = fieldsOf(t[io], io);
+      const paths = fields.map((f) => f.path.join('/'));
+      for (const f of fields) {
+        const path = f.path.join('/');
+        if (paths.some((p) => p.startsWith(`${path}/`))) continue; // an object: its own fields are checked
+        const name = f.path[f.path.length - 1] ?? '';
+        const where = `${t.name} ${io}:${path}`;
+        if (f.secret || !LOOKS_SECRET.test(name) || NOT_SECRET.some(([re]) => re.test(where))) continue;
+        unmarked.push(where);
+      }
+    }
+  }
+  assert.deepEqual(unmarked, [], 'wrap each in secret(...) from src/kernel/secret-fields.ts, or add it to NOT_SECRET with why');
 });

@@ -1,5 +1,5 @@
 /** Boots a real server on a real socket (port 0) over a fresh database, with an injected clock. */
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import { createApp, type App } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/kernel/config.ts';
 import { ManualClock } from '../../src/kernel/clock.ts';
@@ -23,12 +23,13 @@ export interface Harness {
 
 export const ALL_MERCHANT_SCOPES: readonly Scope[] = ['merchant:read', 'merchant:write', 'merchant:admin'];
 
-export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
+/** `opts.log`: the server's logger (default: silent), e.g. one that keeps its lines for a test to read. */
+export async function startHarness(env: Record<string, string> = {}, opts: { log?: Logger } = {}): Promise<Harness> {
   const { db, url: dbUrl } = await openTestDatabase();
   // Admission control refuses by measured latency; on a loaded test machine only the tests about it turn it on.
   const config: Config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: '60000', ...env });
   const clock = new ManualClock(new Date());
-  const app = await createApp(config, db, { clock, log: pino({ level: 'silent' }) });
+  const app = await createApp(config, db, { clock, log: opts.log ?? pino({ level: 'silent' }) });
   // One connection per request: client and server share this process's event loop, and on a starved machine a
   // reused keep-alive socket was closed by the server's idle timer before it read the next request (ECONNRESET).
   app.koa.middleware.unshift(async (ctx, next) => {

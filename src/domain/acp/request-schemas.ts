@@ -4,6 +4,7 @@
  * implement are refused as unknown (docs/acp.md lists them), never silently dropped.
  */
 import { z } from 'zod';
+import { secret } from '../../kernel/secret-fields.ts';
 
 /** Marks an object whose keys are open by protocol (the registry test accepts only these as open). */
 export const openObject = (why: string) => ({ 'x-open-object': why });
@@ -104,7 +105,7 @@ export const AcpPaymentData = z.strictObject({
     type: z.string().max(50).describe('card'),
     credential: z.strictObject({
       type: z.string().max(50).describe('spt (a delegated payment token).'),
-      token: z.string().max(200).describe('The delegated payment token (vt_…) from delegate_payment.'),
+      token: secret(z.string().max(200).describe('The delegated payment token (vt_…) from delegate_payment.')),
     }),
   }),
   billing_address: AcpAddress.optional(),

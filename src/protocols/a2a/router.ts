@@ -74,7 +74,7 @@ function parsed(raw: string): unknown {
 export function buildA2aRouter({ orchestrator, services }: A2aDeps): Router {
   const router = new Router();
   const tasks = new A2aTasks(services.db);
-  const store = new PostgresTaskStore(tasks, services.clock);
+  const store = new PostgresTaskStore(tasks, services.clock, (name) => orchestrator.get(name));
   const executor = new ToolExecutor(orchestrator, services.clock);
   // The port (hence the card's URLs) is known only after listen: rebuild when the public URL changes.
   let current: { url: string; card: AgentCard; json: unknown; rpc: JsonRpcTransportHandler } | undefined;

@@ -3,10 +3,15 @@
  * belongs to the owner the router resolved from the caller's principal, and any other caller is told task-not-found.
  * A stored task is bounded in bytes: a message larger than `MAX_KEPT_MESSAGE_BYTES` keeps its ids but not its parts,
  * an artifact larger than `MAX_KEPT_ARTIFACT_BYTES` likewise. Tasks expire in the sweeper's retention pass.
+ * Secret fields (`src/kernel/secret-fields.ts`) of the skill's input in the caller's message, and of its output in the
+ * artifact, are stored as "[redacted]": a task read later (tasks/get, tasks/list, a follow-up message) never shows them,
+ * while the call that wrote them reads its own parts back in clear, so its live answer is unchanged.
  */
 import { Task, taskStateFromJSON, taskStateToJSON, type ListTasksRequest, type ListTasksResponse, type Message, type Part } from '@a2a-js/sdk';
 import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
 import type { Clock } from '../../kernel/clock.ts';
+import { redact, REDACTED, secretPaths } from '../../kernel/secret-fields.ts';
+import type { AnyTool } from '../../orchestrator/tool.ts';
 import type { A2aTasks } from '../../storage/a2a-tasks.ts';
 
 /** A message (the caller's input, or a status message) kept whole up to this many bytes of JSON. */
@@ -42,6 +47,49 @@ export function boundTask(task: Task): Task {
   };
 }
 
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+type ToolOf = (name: string) => AnyTool | undefined;
+
+/** A data part's value with its secrets redacted: a skill call's input (all of it for an unknown skill), or an output. */
+function redactPart(part: Part, redactValue: (v: unknown) => unknown): Part {
+  if (part.content?.$case !== 'data') return part;
+  return { ...part, content: { $case: 'data', value: redactValue(part.content.value) } };
+}
+
+function redactMessage(m: Message, toolOf: ToolOf): Message {
+  const redactCall = (v: unknown) => {
+    if (!isObject(v) || typeof v.skill !== 'string' || v.input === undefined) return v;
+    const tool = toolOf(v.skill);
+    return { ...v, input: tool ? redact(v.input, secretPaths(tool.input, 'input')) : REDACTED };
+  };
+  return { ...m, parts: m.parts.map((p) => redactPart(p, redactCall)) };
+}
+
+/** The task as kept at rest: the secret fields of skill inputs (history) and outputs (artifacts) redacted. */
+export function redactTask(task: Task, toolOf: ToolOf): Task {
+  return {
+    ...task,
+    history: task.history.map((m) => redactMessage(m, toolOf)),
+    status: task.status && { ...task.status, message: task.status.message && redactMessage(task.status.message, toolOf) },
+    artifacts: task.artifacts.map((a) => {
+      const tool = toolOf(a.name);
+      const paths = tool ? secretPaths(tool.output, 'output') : [];
+      return paths.length ? { ...a, parts: a.parts.map((p) => redactPart(p, (v) => redact(v, paths))) } : a;
+    }),
+  };
+}
+
+/** Puts back the clear parts this call itself wrote (by message and artifact id) into a task read from the store. */
+function restore(task: Task, clear: Map<string, Part[]>): Task {
+  const message = (m: Message): Message => ({ ...m, parts: clear.get(`m:${m.messageId}`) ?? m.parts });
+  return {
+    ...task,
+    history: task.history.map(message),
+    status: task.status && { ...task.status, message: task.status.message && message(task.status.message) },
+    artifacts: task.artifacts.map((a) => ({ ...a, parts: clear.get(`a:${a.artifactId}`) ?? a.parts })),
+  };
+}
+
 const cursorOf = (at: Date, id: string) => Buffer.from(JSON.stringify([at.toISOString(), id])).toString('base64url');
 function parseCursor(token: string): [Date, string] | undefined {
   try {
@@ -56,13 +104,22 @@ function parseCursor(token: string): [Date, string] | undefined {
 export class PostgresTaskStore implements TaskStore {
   private readonly tasks: A2aTasks;
   private readonly clock: Clock;
+  private readonly toolOf: ToolOf;
+  /** Per call (the SDK hands one context to every read and write of a request): the clear parts it wrote. */
+  private readonly clear = new WeakMap<ServerCallContext, Map<string, Part[]>>();
 
-  constructor(tasks: A2aTasks, clock: Clock) {
+  constructor(tasks: A2aTasks, clock: Clock, toolOf: ToolOf) {
     this.tasks = tasks;
     this.clock = clock;
+    this.toolOf = toolOf;
   }
 
   async save(task: Task, context: ServerCallContext): Promise<void> {
+    const bounded = boundTask(task);
+    const clear = this.clear.get(context) ?? new Map<string, Part[]>();
+    this.clear.set(context, clear);
+    for (const m of [...bounded.history, ...(bounded.status?.message ? [bounded.status.message] : [])]) clear.set(`m:${m.messageId}`, m.parts);
+    for (const a of bounded.artifacts) clear.set(`a:${a.artifactId}`, a.parts);
     const at = task.status?.timestamp ? new Date(task.status.timestamp) : new Date(0);
     await this.tasks.save(
       ownerOf(context),
@@ -71,7 +128,7 @@ export class PostgresTaskStore implements TaskStore {
         contextId: task.contextId,
         state: taskStateToJSON(task.status?.state ?? 0),
         statusAt: Number.isNaN(at.getTime()) ? new Date(0) : at,
-        task: Task.toJSON(boundTask(task)),
+        task: Task.toJSON(redactTask(bounded, this.toolOf)),
       },
       this.clock.now(),
     );
@@ -80,7 +137,10 @@ export class PostgresTaskStore implements TaskStore {
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
     if (taskId.includes('\u0000')) return undefined; // PostgreSQL text holds no NUL; no task has one
     const json = await this.tasks.load(ownerOf(context), taskId);
-    return json === undefined ? undefined : Task.fromJSON(json);
+    if (json === undefined) return undefined;
+    const task = Task.fromJSON(json);
+    const clear = this.clear.get(context);
+    return clear ? restore(task, clear) : task;
   }
 
   async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {

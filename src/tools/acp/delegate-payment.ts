@@ -1,5 +1,6 @@
 /** delegate_payment (ACP `POST /agentic_commerce/delegate_payment`): the sandbox vault's one-time delegated card token. */
 import { z } from 'zod';
+import { secret } from '../../kernel/secret-fields.ts';
 import { AcpAddress, openObject } from '../../domain/acp/request-schemas.ts';
 import { issueToken } from '../../domain/acp/vault.ts';
 import { requireSession } from '../../domain/acp/sessions.ts';
@@ -14,12 +15,12 @@ export const DelegatePaymentRequest = z.strictObject({
   payment_method: z.strictObject({
     type: z.literal('card'),
     card_number_type: z.enum(['fpan', 'network_token']),
-    number: z.string().min(12).max(30).describe('A sandbox test card number, e.g. 4242424242424242; never stored.'),
+    number: secret(z.string().min(12).max(30).describe('A sandbox test card number, e.g. 4242424242424242; never stored.')),
     exp_month: z.string().max(2).optional(),
     exp_year: z.string().max(4).optional(),
     name: z.string().max(256).optional(),
-    cvc: z.string().max(4).optional().describe('Checked for shape only; never stored.'),
-    cryptogram: z.string().max(200).optional(),
+    cvc: secret(z.string().max(4).describe('Checked for shape only; never stored.')).optional(),
+    cryptogram: secret(z.string().max(200)).optional(),
     eci_value: z.string().max(2).optional(),
     checks_performed: z.array(z.enum(['avs', 'cvv', 'ani', 'auth0'])).max(4).optional(),
     iin: z.string().max(8).optional(),
@@ -58,7 +59,7 @@ export const delegatePayment = defineTool({
     'merchant_id) and expires_at. Returns `{ id: "vt_…", created, metadata }`; pass the id as payment_data.instrument.' +
     'credential.token to complete_checkout_session. The checkout session must be one the caller may see (404 otherwise).',
   input: z.strictObject({ meta: AcpMeta, payload: DelegatePaymentRequest }),
-  output: z.object({ id: z.string(), created: z.string(), metadata: z.record(z.string(), z.string()) }),
+  output: z.object({ id: secret(z.string().describe('The one-time delegated token (vt_…).')), created: z.string(), metadata: z.record(z.string(), z.string()) }),
   errors: ['missing_api_version', 'unsupported_api_version', 'invalid_card', 'insufficient_scope', 'not_found'],
   auth: ACP_AUTH,
   http: { method: 'POST', path: '/v1/acp/delegate_payment', status: 201 },

@@ -1,5 +1,6 @@
 /** complete_sign_in: redeems an emailed sign-in link's token for a FULL buyer session. */
 import { z } from 'zod';
+import { secret } from '../../kernel/secret-fields.ts';
 import { completeSignIn } from '../../domain/buyers/sign-in.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { SessionOut } from './schemas.ts';
@@ -13,7 +14,7 @@ export const completeSignInTool = defineTool({
     'a bearer JWT for the shop the link was asked for, valid one hour. The link works once (422 ' +
     'sign_in_link_invalid afterwards or once expired). Keep the bearer in memory; never store it in a cookie. ' +
     'Refused with 403 partner_origin_refused from a partner origin.',
-  input: z.strictObject({ token: z.string().min(20).max(200) }),
+  input: z.strictObject({ token: secret(z.string().min(20).max(200)) }),
   output: SessionOut,
   errors: ['sign_in_link_invalid', 'partner_origin_refused'],
   auth: { public: true },

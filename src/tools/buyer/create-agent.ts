@@ -1,5 +1,6 @@
 /** create_agent: a full buyer session creates an agent (token issued once) or registers one that brings its own key. */
 import { z } from 'zod';
+import { secret } from '../../kernel/secret-fields.ts';
 import { createAgent } from '../../domain/buyers/agents.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { AgentOut, CODE_PROOF_ERRORS, codeProof, PublicJwk } from './schemas.ts';
@@ -15,7 +16,7 @@ export const createAgentTool = defineTool({
     '(iss = sub = the agent id, aud = this service’s URL, exp at most 5 minutes ahead). Needs a full session and the ' +
     'emailed code (purpose create_agent); bounded sessions are refused.',
   input: z.strictObject({ name: z.string().trim().min(1).max(100), publicKeyJwk: PublicJwk.optional(), ...codeProof }),
-  output: z.object({ agent: AgentOut, token: z.string().nullable().describe('The issued credential, shown once; null for brought agents.') }),
+  output: z.object({ agent: AgentOut, token: secret(z.string().nullable().describe('The issued credential, shown once; null for brought agents.')) }),
   errors: [...CODE_PROOF_ERRORS],
   auth: { principals: ['buyer'], fullBuyer: true },
   http: { method: 'POST', path: '/v1/buyer/agents', status: 201 },

@@ -1,5 +1,6 @@
 /** Wire schemas of the buyer area: sessions, codes, agents, permissions, card setups and saved cards. */
 import { z } from 'zod';
+import { secret } from '../../kernel/secret-fields.ts';
 import { CODE_PURPOSES } from '../../domain/buyers/verification.ts';
 import { LANGS } from '../../i18n/langs.ts';
 import { DateTime, Id, Minor } from '../../kernel/wire.ts';
@@ -11,7 +12,7 @@ export const Purpose = z.enum(CODE_PURPOSES);
 /** The emailed-code proof a sensitive operation carries. */
 export const codeProof = {
   challengeId: Id('vch').describe('From request_verification_code (POST /v1/buyer/verification-codes).'),
-  code: z.string().regex(/^\d{6}$/, 'must be the 6-digit code').describe('The 6-digit code emailed to the buyer.'),
+  code: secret(z.string().regex(/^\d{6}$/, 'must be the 6-digit code').describe('The 6-digit code emailed to the buyer.')),
 };
 /** The same proof, optional: operations open to attested consent run without it under an attested session. */
 export const optionalCodeProof = { challengeId: codeProof.challengeId.optional(), code: codeProof.code.optional() };
@@ -25,7 +26,7 @@ export const CODE_PROOF_ERRORS = [
 ] as const;
 
 export const SessionOut = z.object({
-  token: z.string().describe('The bearer: keep it in memory only (never a cookie or storage).'),
+  token: secret(z.string().describe('The bearer: keep it in memory only (never a cookie or storage).')),
   tokenType: z.literal('Bearer'),
   expiresAt: z.string(),
   buyerId: z.string(),

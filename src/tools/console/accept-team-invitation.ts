@@ -1,5 +1,6 @@
 /** accept_team_invitation: join an organization from an emailed invitation and sign in. */
 import { z } from 'zod';
+import { secret } from '../../kernel/secret-fields.ts';
 import { acceptInvitation } from '../../domain/merchants/team.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { ConsoleSessionOut } from './team-schemas.ts';
@@ -11,7 +12,7 @@ export const acceptTeamInvitation = defineTool({
   description:
     'Public. Accepts the token of an emailed team invitation (once, within 7 days, unless withdrawn): the person joins ' +
     'the organization with the invited role and gets a console session for it. Otherwise invitation_invalid.',
-  input: z.strictObject({ token: z.string().min(20).max(200).describe('The token from the link’s #token= fragment.') }),
+  input: z.strictObject({ token: secret(z.string().min(20).max(200).describe('The token from the link’s #token= fragment.')) }),
   output: ConsoleSessionOut,
   errors: ['invitation_invalid'],
   auth: { public: true },

@@ -1,5 +1,6 @@
 /** complete_console_sign_in: redeem an emailed console link for a console session. */
 import { z } from 'zod';
+import { secret } from '../../kernel/secret-fields.ts';
 import { completeConsoleSignIn } from '../../domain/merchants/console-sign-in.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { ConsoleSessionOut } from './team-schemas.ts';
@@ -13,7 +14,7 @@ export const completeConsoleSignInTool = defineTool({
     'session with the role the person’s membership has, for `organizationId` or else their first organization. An ' +
     'unknown, used or expired token is sign_in_link_invalid.',
   input: z.strictObject({
-    token: z.string().min(20).max(200).describe('The token from the link’s #token= fragment.'),
+    token: secret(z.string().min(20).max(200).describe('The token from the link’s #token= fragment.')),
     organizationId: z.string().min(1).optional(),
   }),
   output: ConsoleSessionOut,

@@ -1,5 +1,6 @@
 /** create_api_key: a console owner or integrator creates an API key for the organization (token shown once). */
 import { z } from 'zod';
+import { secret } from '../../kernel/secret-fields.ts';
 import { apiKeyOut, createKey } from '../../domain/merchants/api-keys.ts';
 import { ToolError } from '../../kernel/errors.ts';
 import { SCOPES } from '../../kernel/principal.ts';
@@ -15,7 +16,7 @@ export const createApiKey = defineTool({
     'this answer. Integrators may never grant merchant:admin. `mandates:attest` is held alone (an attest-only key) and ' +
     'only by organizations enabled for attested consent (403 merchant_consent_not_enabled otherwise).',
   input: z.strictObject({ name: z.string().trim().min(1).max(100), scopes: z.array(z.enum(SCOPES)).min(1).max(4) }),
-  output: z.object({ apiKey: ApiKeyOut, token: z.string().describe('The secret bearer (tsk_…), shown once.') }),
+  output: z.object({ apiKey: ApiKeyOut, token: secret(z.string().describe('The secret bearer (tsk_…), shown once.')) }),
   errors: ['merchant_consent_not_enabled'],
   auth: { principals: ['console_user'], roles: ['owner', 'integrator'] },
   http: { method: 'POST', path: '/v1/console/api-keys', status: 201 },

@@ -1,5 +1,6 @@
 /** configure_payment_provider: store the settings of the second payment provider (not switched on in the sandbox). */
 import { z } from 'zod';
+import { secret } from '../../kernel/secret-fields.ts';
 import { configureStripe } from '../../domain/merchants/payment-provider-settings.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { ProviderSettingsOut } from './provider-schemas.ts';
@@ -19,8 +20,8 @@ export const configurePaymentProvider = defineTool({
     id: z.string().min(1).describe('The shop id (shop_…).'),
     provider: z.literal('stripe').describe('The provider to configure (stripe; the sandbox needs no settings).'),
     publishableKey: z.string().min(1).max(255),
-    secretKey: z.string().min(1).max(255),
-    webhookSecret: z.string().min(1).max(255),
+    secretKey: secret(z.string().min(1).max(255)),
+    webhookSecret: secret(z.string().min(1).max(255)),
     accountId: z.string().min(1).max(255).optional(),
   }),
   output: ProviderSettingsOut,

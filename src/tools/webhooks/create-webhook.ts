@@ -1,5 +1,6 @@
 /** create_webhook: subscribes a URL to a shop's events; the signing secret is returned here once and never again. */
 import { z } from 'zod';
+import { secret } from '../../kernel/secret-fields.ts';
 import { createWebhookSubscription } from '../../domain/merchants/webhook-subscriptions.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { EventType, WebhookOut, webhookAuth } from './shared.ts';
@@ -19,7 +20,7 @@ export const createWebhook = defineTool({
     events: z.array(EventType).min(1).max(50).describe('Event types to receive.'),
   }),
   output: WebhookOut.extend({
-    secret: z.string().describe('The signing secret (whsec_ + base64). Returned only in this response.'),
+    secret: secret(z.string().describe('The signing secret (whsec_ + base64). Returned only in this response.')),
   }),
   errors: ['not_found', 'insufficient_scope', 'invalid_webhook_url', 'webhook_limit_reached'],
   auth: webhookAuth('merchant:write'),
