@@ -13,6 +13,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import AxeBuilder from '@axe-core/playwright';
+import { LANGS } from '../../src/i18n/langs.ts';
 import type { FrameLocator, Page } from 'playwright-core';
 import { buildSdk, type BuiltSdk } from '../sdk/built-sdk.ts';
 import { restClient } from '../support/rest.ts';
@@ -251,7 +252,7 @@ test('an unlisted origin cannot frame the view (CSP frame-ancestors) and gets no
   await ok.close();
 });
 
-for (const lang of ['en', 'de'] as const) {
+for (const lang of LANGS) {
   test(`axe-core finds no serious or critical violation in the consent view (${lang})`, { timeout: 300_000 }, async () => {
     const email = newEmail();
     const page = await w.browser.page();

@@ -138,7 +138,7 @@ async function signInToken(email: string): Promise<string> {
 test('the owner withdraws an attested permission with a reason and the summary reflects it', async () => {
   // Set up through the API: attestation switched on by staff, an attest key, a buyer with a card and an agent, and a
   // permission granted in a session the attest key minted.
-  const staff = restClient(w.h.url, await w.h.app.authenticator.sign({ typ: 'staff', sub: 'usr_staff' }, 3600));
+  const staff = restClient(w.h.url, await w.h.staffToken());
   must(await staff.post(`/v1/staff/organizations/${m.organizationId}/attestation`, { enabled: true, perBuyerCeilingMinor: 20_000, windowHours: 24 }), 200);
   const owner = restClient(w.h.url, await signInToken(ownerEmail));
   const attestKey = must(await owner.post('/v1/console/api-keys', { name: 'Attest', scopes: ['mandates:attest'] }), 201).token;

@@ -122,7 +122,7 @@ test('rate limiting surfaces as 429 rate_limited with retryAfter', async () => {
 
 test('the attested mint: an attest client mints where staff enabled the organization, else 403 merchant_consent_not_enabled', async () => {
   const m = await h.merchant();
-  const staff = restClient(h.url, await h.app.authenticator.sign({ typ: 'staff', sub: 'usr_staff' }, 3600));
+  const staff = restClient(h.url, await h.staffToken());
   const owner = restClient(h.url, await h.app.authenticator.sign({ typ: 'console', sub: m.ownerId, org: m.organizationId, role: 'owner' }, 3600));
   const email = `buyer-${Date.now()}@example.test`;
 

@@ -72,7 +72,14 @@ export const SURFACES: readonly Surface[] = [
     anonymous: false,
     connect: async (h, token) => {
       const client = await mcpHttp(h, token);
-      return { call: (t, i = {}, o = {}) => callTool(client, t, i, o), done: () => client.close() };
+      // `/mcp` answers a credential that stopped being valid with HTTP 401 (MCP authorization), which the SDK client
+      // throws: that is this surface's `unauthenticated` refusal.
+      const call: Caller = (t, i = {}, o = {}) =>
+        callTool(client, t, i, o).catch((err: { code?: unknown; message?: string }) => {
+          if (err.code === 401) return { ok: false as const, code: 'unauthenticated', message: err.message ?? '', error: err, replayed: false };
+          throw err;
+        });
+      return { call, done: () => client.close() };
     },
   },
   {

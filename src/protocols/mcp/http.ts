@@ -62,7 +62,13 @@ async function readMessage(ctx: Context): Promise<{ body: unknown } | undefined>
  */
 async function requireCredential(ctx: Context, deps: McpRouterDeps): Promise<Orchestrator | undefined> {
   const credential = bearerOf(ctx);
-  const principal = credential ? await deps.orchestrator.authenticate(credential, 'mcp').catch(() => undefined) : undefined;
+  // Only a refused credential is a 401; anything else (the database lost) propagates to the error guard (503).
+  const principal = credential
+    ? await deps.orchestrator.authenticate(credential, 'mcp').catch((err: unknown) => {
+        if (err instanceof ToolError && err.status === 401) return undefined;
+        throw err;
+      })
+    : undefined;
   if (credential && principal && principal.kind !== 'anonymous') return deps.orchestrator.authenticatedAs(credential, principal);
   // A failed credential is charged to the client address, as the orchestrator does, so guessing stays limited.
   if (credential) await (ctx.state[RATE_GATE_STATE] as RateGate | undefined)?.charge(undefined, false);
