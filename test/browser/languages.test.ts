@@ -15,7 +15,7 @@ import { codeIn, signInTokenIn } from '../support/smtp.ts';
 import { newEmail, startWorld, type World } from './flows.ts';
 import { buy, key, merchantShop } from '../buyers/fixtures.ts';
 
-const PAGES = ['/buyer/sign-in', '/buyer/verify', '/buyer/agents', '/buyer/cards', '/buyer/permissions', '/buyer/tickets'] as const;
+const PAGES = ['/buyer/sign-in', '/buyer/verify', '/buyer/agents', '/buyer/cards', '/buyer/permissions', '/buyer/tickets', '/buyer/authorize'] as const;
 
 let w: World;
 let email: string;
