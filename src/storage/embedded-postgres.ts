@@ -4,32 +4,35 @@
  * binaries, and a cluster directory, that user can reach), and recovers from a stale server left
  * behind by a killed process.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import {
   chmodSync,
   chownSync,
-  cpSync,
   existsSync,
-  lstatSync,
   mkdirSync,
-  mkdtempSync,
-  readdirSync,
   readFileSync,
-  renameSync,
   rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { arch, platform, userInfo } from 'node:os';
-import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
+import {
+  EmbeddedPostgresError,
+  REMEDY,
+  blockedBy,
+  openDir,
+  packagedNativeDir,
+  postgresUser,
+  reachableBinaries,
+  type Owner,
+} from './embedded-postgres-binaries.ts';
+import { freePort, inspectExistingServer, stopOnExit } from './embedded-postgres-process.ts';
 
-/** Thrown with a message a person can act on. */
-export class EmbeddedPostgresError extends Error {}
+export { EmbeddedPostgresError };
 
 export interface EmbeddedPostgresHandle {
   /** A postgres:// URL for the `tessera` database (or `database` when given). */
@@ -66,199 +69,7 @@ interface Credentials {
   password: string;
 }
 
-interface Owner {
-  uid: number;
-  gid: number;
-}
-
 const START_TIMEOUT_MS = 120_000;
-const REMEDY = 'or set DATABASE_URL to use a PostgreSQL server';
-
-async function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const srv = createServer();
-    srv.once('error', fail);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => ok(port));
-    });
-  });
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
-  } catch {
-    return true;
-  }
-}
-
-function cmdlineOf(pid: number): string {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
-  } catch {
-    return '';
-  }
-}
-
-function parentOf(pid: number): number {
-  try {
-    return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[1]);
-  } catch {
-    return 0;
-  }
-}
-
-/**
- * Looks at a postmaster.pid in the data directory. A server still owned by another live Tessera
- * process is shared (its port is returned). One orphaned by a killed process is stopped; a pid
- * file naming a dead process is removed. Returns the port to share, or undefined to start our own.
- */
-async function inspectExistingServer(pgDir: string): Promise<number | undefined> {
-  const pidFile = join(pgDir, 'postmaster.pid');
-  if (!existsSync(pidFile)) return undefined;
-  const fields = readFileSync(pidFile, 'utf8').split('\n');
-  const pid = Number(fields[0]);
-  if (Number.isInteger(pid) && pid > 0 && pidAlive(pid)) {
-    if (!(cmdlineOf(pid).includes('postgres') && cmdlineOf(pid).includes(pgDir))) {
-      throw new EmbeddedPostgresError(
-        `${pidFile} names process ${pid}, which is not this data directory's PostgreSQL. Stop that process or remove the file.`,
-      );
-    }
-    const parent = parentOf(pid);
-    if (parent > 1 && pidAlive(parent) && /\bnode\b|tessera/.test(cmdlineOf(parent))) {
-      const port = Number(fields[3]);
-      if (Number.isInteger(port) && port > 0) return port;
-    }
-    process.kill(pid, 'SIGINT');
-    for (let i = 0; i < 100 && pidAlive(pid); i++) await delay(100);
-    if (pidAlive(pid)) throw new EmbeddedPostgresError(`The PostgreSQL server left running (pid ${pid}) did not stop.`);
-  }
-  rmSync(pidFile, { force: true });
-  return undefined;
-}
-
-/** If the process exits without stopping the server (a crash, process.exit), ask it to shut down fast. */
-function stopOnExit(pgDir: string): void {
-  process.once('exit', () => {
-    try {
-      const pid = Number(readFileSync(join(pgDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-      if (pid > 0) process.kill(pid, 'SIGINT');
-    } catch {
-      /* already stopped */
-    }
-  });
-}
-
-/** The first existing directory above `path` that other users may not enter (no o+x), if any. */
-function blockedBy(path: string): string | undefined {
-  for (let dir = dirname(path); ; dir = dirname(dir)) {
-    if (existsSync(dir) && (statSync(dir).mode & 0o001) === 0) return dir;
-    if (dir === dirname(dir)) return undefined;
-  }
-}
-
-/** mkdir -p with mode 0755 whatever the umask, so the postgres user can pass through. */
-function openDir(dir: string): void {
-  mkdirSync(dir, { recursive: true });
-  chmodSync(dir, 0o755);
-}
-
-/** The binaries `embedded-postgres` installed for this platform (the package exports their paths). */
-async function packagedNativeDir(): Promise<string> {
-  const name = `@embedded-postgres/${platform()}-${arch()}`;
-  try {
-    const { initdb } = (await import(name)) as { initdb: string };
-    return dirname(dirname(initdb));
-  } catch {
-    throw new EmbeddedPostgresError(`There are no PostgreSQL binaries for this machine (${name} is not installed): run npm install, ${REMEDY}.`);
-  }
-}
-
-/** Makes every directory 0755 and every file 0755 or 0644 (symlinks untouched), whatever the umask was at install. */
-function openTree(dir: string): void {
-  chmodSync(dir, 0o755);
-  for (const entry of readdirSync(dir)) {
-    const path = join(dir, entry);
-    const st = lstatSync(path);
-    if (st.isSymbolicLink()) continue;
-    if (st.isDirectory()) openTree(path);
-    else chmodSync(path, st.mode & 0o111 ? 0o755 : 0o644);
-  }
-}
-
-/**
- * As root, PostgreSQL runs as "postgres", which must reach the binaries. When it cannot (a clone in a
- * directory only its owner may enter), `native/` is copied once per version to `systemDir`: into a
- * temp directory beside the target, then renamed, so a concurrent process either wins or finds it whole.
- */
-function reachableBinaries(nativeDir: string, systemDir: string, notices: string[]): string {
-  const parts = ['bin', 'lib', 'share'];
-  if (!parts.some((p) => blockedBy(join(nativeDir, p, 'x')))) return nativeDir;
-  let version = createHash('sha256').update(nativeDir).digest('hex').slice(0, 12);
-  try {
-    version = (JSON.parse(readFileSync(join(dirname(nativeDir), 'package.json'), 'utf8')) as { version: string }).version;
-  } catch {
-    /* not inside a package: keyed by its path */
-  }
-  const target = join(systemDir, `postgres-${version}`);
-  const complete = () => existsSync(join(target, 'bin', 'postgres'));
-  if (!complete()) {
-    openDir(systemDir);
-    const tmp = mkdtempSync(join(systemDir, `.postgres-${version}-`));
-    try {
-      for (const p of parts) cpSync(join(nativeDir, p), join(tmp, p), { recursive: true, verbatimSymlinks: true });
-      openTree(tmp);
-      try {
-        renameSync(tmp, target);
-      } catch (err) {
-        if (!complete()) throw err;
-      }
-    } catch (err) {
-      throw new EmbeddedPostgresError(`Could not copy the PostgreSQL binaries to ${target}, where the user "postgres" can reach them (${(err as Error).message}): ${REMEDY}.`);
-    } finally {
-      rmSync(tmp, { recursive: true, force: true });
-    }
-    notices.push(`The user "postgres" cannot reach ${nativeDir}, so PostgreSQL runs from a copy in ${target}.`);
-  }
-  const still = parts.map((p) => blockedBy(join(target, p, 'x'))).find(Boolean);
-  if (still) throw new EmbeddedPostgresError(`The user "postgres" cannot reach ${target} because ${still} is not searchable by other users: make it so (chmod o+x ${still}), ${REMEDY}.`);
-  return target;
-}
-
-function idOf(flag: '-u' | '-g'): number {
-  return Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
-}
-
-/** PostgreSQL refuses to run as root: as root it runs as "postgres", created when missing. */
-function postgresUser(): Owner {
-  try {
-    return { uid: idOf('-u'), gid: idOf('-g') };
-  } catch {
-    /* no such user yet */
-  }
-  try {
-    try {
-      execFileSync('groupadd', ['--system', 'postgres'], { stdio: 'pipe' });
-    } catch {
-      /* the group may exist already */
-    }
-    execFileSync('useradd', ['--system', '-g', 'postgres', 'postgres'], { stdio: 'pipe' });
-    return { uid: idOf('-u'), gid: idOf('-g') };
-  } catch (err) {
-    const why = String((err as { stderr?: Buffer }).stderr ?? (err as Error).message).trim().split('\n')[0];
-    throw new EmbeddedPostgresError(
-      `PostgreSQL does not run as root, and the user "postgres" it would run as does not exist and could not be created (${why}): ` +
-        `create it (useradd --system postgres), run Tessera as another user, ${REMEDY}.`,
-    );
-  }
-}
 
 /**
  * Where the cluster of `dataDir` lives. Normally `dataDir/pg`. As root, when the postgres user cannot reach
