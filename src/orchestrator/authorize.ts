@@ -28,6 +28,11 @@ export function authorize(tool: AnyTool, principal: Principal, credentialHint?: 
   if (principal.kind === 'console_user' && auth.roles && !auth.roles.includes(principal.role)) {
     throw new ToolError('forbidden', `The ${principal.role} role may not call ${tool.name}.`, { role: principal.role });
   }
+  if (principal.kind === 'agent' && principal.permissionId && auth.outsidePermission) {
+    throw new ToolError('forbidden', `An OAuth access token acts inside the buyer's permission only; it may not call ${tool.name}.`, {
+      permissionId: principal.permissionId,
+    });
+  }
   if (principal.kind === 'buyer' && auth.fullBuyer && principal.mode !== 'full' && !(auth.attestedBuyer && principal.attested)) {
     throw new ToolError('forbidden', 'A bounded buyer session cannot create or widen spending authority.', {
       sessionMode: principal.mode,

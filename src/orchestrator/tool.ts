@@ -37,6 +37,11 @@ export type Auth =
       roles?: readonly Role[];
       fullBuyer?: boolean;
       attestedBuyer?: boolean;
+      /**
+       * The tool spends under an authority other than a buyer's permission (a signed mandate): an agent that acts
+       * inside one permission only (an OAuth access token, `permissionId` on the principal) may not call it.
+       */
+      outsidePermission?: boolean;
     };
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -13,15 +13,28 @@ import { createApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/kernel/config.ts';
 import { Database } from '../../src/storage/database.ts';
 import { restClient } from '../support/rest.ts';
+import { rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { makeKey, writeTrustList } from '../mandates/independent-signer.ts';
+import { mcpHttp, callTool } from '../support/mcp.ts';
+import { assertInvariant } from '../support/invariant.ts';
+import { count } from '../spine/fixtures.ts';
+import { signedMandate } from '../vic/fixtures.ts';
 import { authorizeUrl, authorizeWith, Browser, pkce, REDIRECT_URI, registerClient, tokenRequest } from './support.ts';
 
 let w: World;
 let shop: MerchantShop;
+/** A network the server trusts, so a mandate it signs verifies (the OAuth token must still not buy under it). */
+const network = makeKey('EdDSA');
+const trust = writeTrustList([network]);
 before(async () => {
-  w = await startWorld();
+  w = await startWorld({ MANDATE_TRUST_LIST: trust.path });
   shop = await merchantShop(w.h, { priceMinor: 5000, discoverable: true });
 });
-after(() => w?.close());
+after(async () => {
+  await w?.close();
+  rmSync(trust.dir, { recursive: true, force: true });
+});
 
 /** A JSON-RPC tools/list to /mcp with `token`. */
 async function listTools(token: string | undefined) {
@@ -87,6 +100,38 @@ test('an access token acts as the authorized agent on /mcp only, and not on REST
   assert.equal(rest.status, 401);
   // The agent's own token is unchanged.
   assert.equal((await listTools(setup.agentToken)).status, 200);
+});
+
+test('an access token acts inside its permission only: it may not buy under a signed mandate, which its agent’s own token may', async () => {
+  const { tokens, setup } = await authorized();
+  // purchase_initiate declares `outsidePermission`: the mandate, not the buyer's permission, would be the spend authority.
+  const listed = await listTools(tokens.access_token);
+  const names = listed.body.result.tools.map((t: { name: string }) => t.name);
+  assert.ok(names.includes('reserve') && !names.includes('purchase_initiate'), 'the tool is not offered to the OAuth token');
+  const client = await mcpHttp(w.h, tokens.access_token);
+  try {
+    const q = await callTool(client, 'quote', { tierId: shop.tierId, quantity: 1 });
+    assert.ok(q.ok, JSON.stringify(q));
+    const mandate = signedMandate({ h: w.h, key: network, close: async () => undefined }, shop.shopId);
+    const refused = await callTool(client, 'purchase_initiate', { quoteId: q.output.quoteId, mandate: { payload: mandate.payload, signature: mandate.signature }, idempotencyKey: randomUUID() });
+    assert.equal(!refused.ok && refused.code, 'forbidden', JSON.stringify(refused));
+    // Nothing was held, charged or spent.
+    assert.equal(await count(w.h.db, 'from reservations where quote_id = ?', [q.output.quoteId]), 0);
+    assert.equal(await count(w.h.db, 'from mandate_jtis where jti = ?', [mandate.artefact.jti]), 0);
+    await assertInvariant(w.h.db, shop.poolId);
+    // The same agent with its own credential (not bound to one permission) may: the declaration is about the token.
+    const own = await mcpHttp(w.h, setup.agentToken);
+    try {
+      const q2 = await callTool(own, 'quote', { tierId: shop.tierId, quantity: 1 });
+      assert.ok(q2.ok, JSON.stringify(q2));
+      const paid = await callTool(own, 'purchase_initiate', { quoteId: q2.output.quoteId, mandate: { payload: mandate.payload, signature: mandate.signature }, idempotencyKey: randomUUID() });
+      assert.ok(paid.ok, JSON.stringify(paid));
+    } finally {
+      await own.close();
+    }
+  } finally {
+    await client.close();
+  }
 });
 
 test('a replayed code is invalid_grant, and the tokens it issued stop working', async () => {

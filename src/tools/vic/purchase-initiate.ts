@@ -78,8 +78,9 @@ export const purchaseInitiate = defineTool({
   output: PurchaseOut.extend({ mandate: MandateUse.describe('The verified mandate the purchase was made under.') }),
   errors: [...SPINE_ERRORS, ...MANDATE_AUTHORITY_ERRORS],
   authRequiredErrors: MANDATE_AUTHORITY_ERRORS,
-  // Agents and merchant platforms (API keys) present mandates; the mandate, not a buyer permission, authorizes the spend.
-  auth: { principals: ['agent', 'api_key'], scopes: ['merchant:write'] },
+  // Agents and merchant platforms (API keys) present mandates; the mandate, not a buyer permission, authorizes the spend,
+  // so an OAuth access token (an agent inside one permission only) may not call it.
+  auth: { principals: ['agent', 'api_key'], scopes: ['merchant:write'], outsidePermission: true },
   http: { method: 'POST', path: '/v1/vic/purchase-initiate', status: purchaseStatus },
   successStatuses: [200, 202],
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
