@@ -120,6 +120,7 @@ export type ErrorCode =
   | 'verification_attempts_exhausted'
   | 'verification_code_expired'
   | 'verification_code_invalid'
+  | 'verification_code_mismatch'
   | 'verification_required'
   | 'webhook_limit_reached';
 
@@ -2455,7 +2456,46 @@ export interface SetBuyerLanguageOutput {
 
 export interface RequestVerificationCodeInput {
   purpose:
-    'save_card' | 'create_agent' | 'grant_permission' | 'change_agent_card' | 'raise_card_cap' | 'verify_session';
+    | 'save_card'
+    | 'create_agent'
+    | 'grant_permission'
+    | 'change_agent_card'
+    | 'raise_card_cap'
+    | 'verify_session'
+    | 'authorize_agent';
+  /**
+   * Only with purpose authorize_agent (required there): what the code authorizes.
+   */
+  authorization?: {
+    /**
+     * The new agent’s name.
+     */
+    name: string;
+    /**
+     * A saved card of this shop (ins_…); or give setupId.
+     */
+    instrumentId?: string;
+    /**
+     * A succeeded card setup (a card just entered in the provider’s form): saved with the authorization; or give instrumentId.
+     */
+    setupId?: string;
+    /**
+     * The most one purchase may cost, in minor units.
+     */
+    perPurchaseCapMinor: number;
+    /**
+     * The most the agent may spend in this shop per rolling window, in minor units.
+     */
+    allowanceMinor: number;
+    /**
+     * The rolling window of the allowance, in hours.
+     */
+    windowHours: number;
+    /**
+     * When the permission ends (RFC 3339).
+     */
+    expiresAt: string;
+  };
 }
 
 export interface RequestVerificationCodeOutput {
@@ -7639,6 +7679,137 @@ export interface DiscardConsentDraftOutput {
   discarded: boolean;
 }
 
+export interface ScopeBuyerSessionInput {
+  /**
+   * The shop (shop_…), e.g. one of the discoverable shops.
+   */
+  merchantId: string;
+}
+
+export interface ScopeBuyerSessionOutput {
+  /**
+   * The bearer: keep it in memory only (never a cookie or storage).
+   */
+  token: string;
+  tokenType: 'Bearer';
+  expiresAt: string;
+  buyerId: string;
+  mode: 'bounded' | 'full';
+  merchantId: string | null;
+  attested: boolean;
+  lang: string | null;
+}
+
+export interface AuthorizeAgentInput {
+  /**
+   * The new agent’s name.
+   */
+  name: string;
+  /**
+   * A saved card of this shop (ins_…); or give setupId.
+   */
+  instrumentId?: string;
+  /**
+   * A succeeded card setup (a card just entered in the provider’s form): saved with the authorization; or give instrumentId.
+   */
+  setupId?: string;
+  /**
+   * The most one purchase may cost, in minor units.
+   */
+  perPurchaseCapMinor: number;
+  /**
+   * The most the agent may spend in this shop per rolling window, in minor units.
+   */
+  allowanceMinor: number;
+  /**
+   * The rolling window of the allowance, in hours.
+   */
+  windowHours: number;
+  /**
+   * When the permission ends (RFC 3339).
+   */
+  expiresAt: string;
+  /**
+   * From request_verification_code (POST /v1/buyer/verification-codes).
+   */
+  challengeId: string;
+  /**
+   * The 6-digit code emailed to the buyer.
+   */
+  code: string;
+}
+
+export interface AuthorizeAgentOutput {
+  agent: {
+    id: string;
+    name: string;
+    credential: 'issued' | 'key';
+    tokenPrefix: string | null;
+    publicKeyJwk: {
+      [k: string]: string | undefined;
+    } | null;
+    status: 'active' | 'paused' | 'deleted';
+    createdAt: string;
+    updatedAt: string;
+  };
+  /**
+   * The agent’s issued credential, shown once.
+   */
+  token: string | null;
+  permission: {
+    id: string;
+    agentId: string;
+    /**
+     * The agent’s name; null once the agent was deleted.
+     */
+    agentName: string | null;
+    merchantId: string;
+    instrumentId: string;
+    currency: string;
+    perPurchaseCapMinor: number;
+    allowanceMinor: number;
+    windowHours: number;
+    /**
+     * Spent by the agent in this shop in the current window.
+     */
+    spentMinor: number;
+    remainingMinor: number;
+    expiresAt: string;
+    status: 'active' | 'expired' | 'revoked';
+    /**
+     * "Set up by <shop>" when created by attested consent.
+     */
+    label: string | null;
+    attested: boolean;
+    createdAt: string;
+    revokedAt: string | null;
+    revokedReason: string | null;
+  };
+  /**
+   * The card the permission charges.
+   */
+  instrument: {
+    id: string;
+    /**
+     * The shop the card was saved for; it is usable only there.
+     */
+    merchantId: string;
+    /**
+     * The payment connection the card was saved with.
+     */
+    provider: string;
+    scheme: string;
+    last4: string;
+    spendingCapMinor: number;
+    currency: string;
+    createdAt: string;
+  };
+  /**
+   * True when the card was saved by this call (from `setupId`).
+   */
+  cardSaved: boolean;
+}
+
 /**
  * Every REST operation by its operationId (the tool name): its input (path, query and body fields together) and its output.
  */
@@ -7832,7 +8003,7 @@ export interface Operations {
   /**
    * Email a verification code (`POST /v1/buyer/verification-codes`).
    *
-   * Emails the buyer a 6-digit code for one operation (`purpose`: save_card, create_agent, grant_permission, change_agent_card, raise_card_cap, or verify_session to step a bounded session up in the consent view). Send the returned `challengeId` with the code in that operation. A code expires after 10 minutes, allows 5 attempts and works once. Full sessions only, except `verify_session` (bounded sessions: 403 forbidden for any other purpose); refused with 403 partner_origin_refused from a partner origin (the code is entered on this service’s own screen).
+   * Emails the buyer a 6-digit code for one operation (`purpose`: save_card, create_agent, grant_permission, change_agent_card, raise_card_cap, verify_session to step a bounded session up in the consent view, or authorize_agent with `authorization`: the agent, card and limits the code will confirm, named in the e-mail and checked now (the session’s shop, the card, the limits)). Send the returned `challengeId` with the code in that operation. A code expires after 10 minutes, allows 5 attempts and works once. Full sessions only, except `verify_session` (bounded sessions: 403 forbidden for any other purpose); refused with 403 partner_origin_refused from a partner origin (the code is entered on this service’s own screen).
    */
   request_verification_code: { input: RequestVerificationCodeInput; output: RequestVerificationCodeOutput };
   /**
@@ -8255,6 +8426,18 @@ export interface Operations {
    * Discards the buyer’s unfinished consent-view setup for the session’s shop (after the buyer confirmed "Discard this setup?"): the next opening of the view starts over. `discarded` is false when there was no live draft. Idempotent. Any buyer session for a shop, bounded too.
    */
   discard_consent_draft: { input: DiscardConsentDraftInput; output: DiscardConsentDraftOutput };
+  /**
+   * Choose the shop of a session (`POST /v1/buyer/session-scopes`).
+   *
+   * Exchanges a full session (signed in by e-mail, with or without a shop) for a full session of the same buyer for the shop `merchantId` (a discoverable shop, one the buyer holds or held a permission at, or the session’s own; else 404), ending when this one ends: cards are then saved and permissions granted in that shop. It widens nothing (a full session already sees all the buyer’s agents, cards and permissions). Bounded sessions stay bound to the shop that minted them (403).
+   */
+  scope_buyer_session: { input: ScopeBuyerSessionInput; output: ScopeBuyerSessionOutput };
+  /**
+   * Authorize a new agent in one step (`POST /v1/buyer/agent-authorizations`).
+   *
+   * Creates an agent named `name` and grants it a permission in the shop this session is for, with ONE emailed code: first request_verification_code with purpose authorize_agent and `authorization` (these same details: the e-mail names the agent, shop, card and limits, and the code confirms exactly those, else 422 verification_code_mismatch), then this call with the same details, `challengeId` and `code`. The card is a saved card of this shop (`instrumentId`) or one just entered in the provider’s card form (`setupId` of a succeeded card setup: it is saved here, its spending cap the per-purchase cap). Everything happens in one transaction. The agent’s `token` (tag_…) is shown only in this answer. Full sessions only. This is the OAuth authorize page’s step (docs/oauth.md).
+   */
+  authorize_agent: { input: AuthorizeAgentInput; output: AuthorizeAgentOutput };
 }
 
 export type OperationId = keyof Operations;
@@ -8365,4 +8548,6 @@ export const OPERATIONS: Readonly<Record<OperationId, OperationSpec>> = {
   get_consent_draft: { method: 'GET', path: '/v1/buyer/consent-draft', pathParams: [], idempotency: 'none', auth: 'bearer' },
   save_consent_draft: { method: 'PUT', path: '/v1/buyer/consent-draft', pathParams: [], idempotency: 'none', auth: 'bearer' },
   discard_consent_draft: { method: 'POST', path: '/v1/buyer/consent-draft/discard', pathParams: [], idempotency: 'none', auth: 'bearer' },
+  scope_buyer_session: { method: 'POST', path: '/v1/buyer/session-scopes', pathParams: [], idempotency: 'none', auth: 'bearer' },
+  authorize_agent: { method: 'POST', path: '/v1/buyer/agent-authorizations', pathParams: [], idempotency: 'none', auth: 'bearer' },
 };

@@ -62,6 +62,7 @@ export const ERRORS = {
   verification_code_invalid: { status: 422, message: 'The verification code is not correct.' },
   verification_code_expired: { status: 422, message: 'The verification code has expired or was already used; request a new one.' },
   verification_attempts_exhausted: { status: 422, message: 'Too many wrong codes for this challenge; request a new code.' },
+  verification_code_mismatch: { status: 422, message: 'This code was e-mailed for other details than these (agent, card or limits); request a new code for what you are authorizing.' },
   session_shop_required: { status: 422, message: 'This session is not for a shop; sign in from the shop (merchantId) to do this.' },
   merchant_consent_not_enabled: { status: 403, message: 'This merchant is not enabled for attested consent.' },
   attestation_ceiling_exceeded: { status: 422, message: 'The permission exceeds the ceilings set for attested consent.' },

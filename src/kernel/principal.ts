@@ -21,6 +21,8 @@ export type Principal =
       attested?: boolean;
       /** The buyer-page language the session was opened with, when one was chosen. */
       lang?: string;
+      /** When the session ends (epoch seconds, its JWT's exp): a session rescoped to a shop ends no later. */
+      expiresAt?: number;
     }
   | {
       kind: 'agent';

@@ -17,9 +17,12 @@ export function signInMail(t: Translate, link: string, minutes: number, shop: st
   return { subject: t('mail.signIn.subject'), text };
 }
 
-/** The verification-code e-mail for `purpose` (one of the code purposes, e.g. `save_card`), in the language of `t`. */
-export function codeMail(t: Translate, code: string, purpose: string, minutes: number): MailText {
-  return { subject: t('mail.code.subject'), text: t('mail.code.body', { code, minutes, action: t(`mail.code.actions.${purpose}`) }) };
+/**
+ * The verification-code e-mail for `purpose` (one of the code purposes, e.g. `save_card`), in the language of `t`;
+ * `details` fills the action's variables where it names what the code authorizes (`authorize_agent`).
+ */
+export function codeMail(t: Translate, code: string, purpose: string, minutes: number, details: Record<string, string> = {}): MailText {
+  return { subject: t('mail.code.subject'), text: t('mail.code.body', { code, minutes, action: t(`mail.code.actions.${purpose}`, details) }) };
 }
 
 /** What the order e-mails say, in the buyer's terms (amounts in minor units, formatted for the language here). */

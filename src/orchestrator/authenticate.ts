@@ -110,6 +110,7 @@ export class Authenticator {
       const principal: Principal = { kind: 'buyer', buyerId: sub, sessionId: payload.sid, mode: payload.mode, merchantId: mid };
       if (payload.att === true && payload.mode === 'bounded') principal.attested = true;
       if (typeof payload.lng === 'string') principal.lang = payload.lng;
+      if (typeof payload.exp === 'number') principal.expiresAt = payload.exp;
       return principal;
     }
     throw new ToolError('unauthenticated', 'The session token is invalid or expired.');

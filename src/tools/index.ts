@@ -98,6 +98,8 @@ import { listShops } from './catalog/list-shops.ts';
 import { redeliverWebhookDelivery } from './webhooks/redeliver-webhook-delivery.ts';
 import { sendTestWebhookEvent } from './webhooks/send-test-webhook-event.ts';
 import { stepUpBuyerSessionTool } from './buyer/step-up-buyer-session.ts';
+import { authorizeAgentTool } from './buyer/authorize-agent.ts';
+import { scopeBuyerSessionTool } from './buyer/scope-buyer-session.ts';
 import { getConsentDraftTool } from './buyer/get-consent-draft.ts';
 import { saveConsentDraftTool } from './buyer/save-consent-draft.ts';
 import { discardConsentDraftTool } from './buyer/discard-consent-draft.ts';
@@ -205,4 +207,6 @@ export const TOOLS: readonly AnyTool[] = [
   getConsentDraftTool,
   saveConsentDraftTool,
   discardConsentDraftTool,
+  scopeBuyerSessionTool,
+  authorizeAgentTool,
 ];

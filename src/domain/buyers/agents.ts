@@ -38,25 +38,31 @@ export async function createAgent(
   if (input.publicKeyJwk) await assertUsablePublicKey(input.publicKeyJwk);
   const consent = await requireConsent(ctx, 'create_agent', input);
   const now = ctx.clock.now();
-  const token = input.publicKeyJwk ? null : newAgentToken(AGENT_TOKEN_PREFIX);
-  const agent = await ctx.services.db.transaction(async (em) => {
+  const { agent, token } = await ctx.services.db.transaction(async (em) => {
     await spendConsent(em, consent, now);
-    const row = em.create(Agent, {
-      id: newId('agent', now),
-      buyerId: principal.buyerId,
-      name: input.name,
-      credential: token ? 'issued' : 'key',
-      tokenHash: token ? hashToken(token) : null,
-      tokenPrefix: token ? token.slice(0, 10) : null,
-      publicJwk: input.publicKeyJwk ? { ...input.publicKeyJwk } : null,
-      status: 'active',
-      createdAt: now,
-      updatedAt: now,
-    });
+    const created = insertAgent(em, principal.buyerId, input, now);
     await em.flush();
-    return row;
+    return created;
   });
   return { agent: agentOut(agent), token };
+}
+
+/** The new agent's row (unflushed) and its issued token (null when it brings its own key); the caller spent the consent. */
+export function insertAgent(em: EntityManager, buyerId: string, input: { name: string; publicKeyJwk?: AgentJwk | undefined }, now: Date): { agent: AgentRow; token: string | null } {
+  const token = input.publicKeyJwk ? null : newAgentToken(AGENT_TOKEN_PREFIX);
+  const agent = em.create(Agent, {
+    id: newId('agent', now),
+    buyerId,
+    name: input.name,
+    credential: token ? 'issued' : 'key',
+    tokenHash: token ? hashToken(token) : null,
+    tokenPrefix: token ? token.slice(0, 10) : null,
+    publicJwk: input.publicKeyJwk ? { ...input.publicKeyJwk } : null,
+    status: 'active',
+    createdAt: now,
+    updatedAt: now,
+  });
+  return { agent, token };
 }
 
 /**

@@ -7,7 +7,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ToolContext } from '../context.ts';
 import { ToolError } from '../../kernel/errors.ts';
-import { Instrument, type InstrumentRow } from '../../storage/entities/buyer-authority.ts';
+import { Instrument, type CardSetupRow, type InstrumentRow } from '../../storage/entities/buyer-authority.ts';
 import { Shop } from '../../storage/entities/catalog.ts';
 import { Reservation } from '../../storage/entities/purchase.ts';
 import { newId } from '../../storage/ids.ts';
@@ -57,26 +57,32 @@ export async function saveCard(
     if (setup.instrumentId) return { instrument: await em.findOneOrFail(Instrument, { id: setup.instrumentId }), reused: true };
     if (isClosed(setup, now)) throw new ToolError('card_setup_not_ready', CLOSED_MESSAGE, { setupId: setup.id, status: setup.status });
     await spendConsent(em, consent, now);
-    const shop = await em.findOneOrFail(Shop, { id: setup.shopId });
-    const instrument = em.create(Instrument, {
-      id: newId('instrument', now),
-      buyerId: setup.buyerId,
-      shopId: setup.shopId,
-      provider: setup.provider,
-      setupId: setup.id,
-      paymentMethod: setup.paymentMethod!,
-      scheme: setup.scheme!,
-      last4: setup.last4!,
-      spendingCapMinor: input.spendingCapMinor,
-      currency: shop.currency,
-      createdAt: now,
-      deletedAt: null,
-    });
-    setup.instrumentId = instrument.id;
-    setup.updatedAt = now;
+    const instrument = await insertInstrument(em, setup, input.spendingCapMinor, now);
     await em.flush();
     return { instrument, reused: false };
   });
+}
+
+/** The saved card of a succeeded setup (unflushed), linked to it; the caller checked the setup and spent the consent. */
+export async function insertInstrument(em: EntityManager, setup: CardSetupRow, spendingCapMinor: number, now: Date): Promise<InstrumentRow> {
+  const shop = await em.findOneOrFail(Shop, { id: setup.shopId });
+  const instrument = em.create(Instrument, {
+    id: newId('instrument', now),
+    buyerId: setup.buyerId,
+    shopId: setup.shopId,
+    provider: setup.provider,
+    setupId: setup.id,
+    paymentMethod: setup.paymentMethod!,
+    scheme: setup.scheme!,
+    last4: setup.last4!,
+    spendingCapMinor,
+    currency: shop.currency,
+    createdAt: now,
+    deletedAt: null,
+  });
+  setup.instrumentId = instrument.id;
+  setup.updatedAt = now;
+  return instrument;
 }
 
 /**

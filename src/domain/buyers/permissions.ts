@@ -56,7 +56,8 @@ export async function permissionOut(em: EntityManager, p: PermissionRow, now: Da
   };
 }
 
-function checkLimits(limits: PermissionLimits, now: Date): Date {
+/** The limits' end date; refuses an end in the past and a per-purchase cap above the allowance. */
+export function checkLimits(limits: PermissionLimits, now: Date): Date {
   const expiresAt = new Date(limits.expiresAt);
   if (expiresAt <= now) throw new ToolError('invalid_input', 'expiresAt must be in the future.', { field: 'expiresAt' });
   if (limits.perPurchaseCapMinor > limits.allowanceMinor) {
@@ -106,27 +107,35 @@ export async function grantPermission(
       agent.id,
       shop.id,
     ]);
-    const permission = em.create(Permission, {
-      id: newId('permission', now),
-      buyerId: principal.buyerId,
-      agentId: agent.id,
-      shopId: shop.id,
-      organizationId: shop.organizationId,
-      instrumentId: own.id,
-      currency: shop.currency,
-      perPurchaseCapMinor: input.perPurchaseCapMinor,
-      allowanceMinor: input.allowanceMinor,
-      windowHours: input.windowHours,
-      expiresAt,
-      label: consent.via === 'attested' ? `Set up by ${shop.name}` : null,
-      attested: consent.via === 'attested',
-      createdAt: now,
-      revokedAt: null,
-      revokedReason: null,
-      revokedBy: null,
-    });
+    const permission = insertPermission(em, { buyerId: principal.buyerId, agentId: agent.id, shop, instrumentId: own.id, limits: input, expiresAt, attested: consent.via === 'attested', now });
     await em.flush();
     return permission;
+  });
+}
+
+/** The new permission's row (unflushed); the caller checked the agent, the card, the limits and the consent. */
+export function insertPermission(
+  em: EntityManager,
+  a: { buyerId: string; agentId: string; shop: ShopRow; instrumentId: string; limits: PermissionLimits; expiresAt: Date; attested: boolean; now: Date },
+): PermissionRow {
+  return em.create(Permission, {
+    id: newId('permission', a.now),
+    buyerId: a.buyerId,
+    agentId: a.agentId,
+    shopId: a.shop.id,
+    organizationId: a.shop.organizationId,
+    instrumentId: a.instrumentId,
+    currency: a.shop.currency,
+    perPurchaseCapMinor: a.limits.perPurchaseCapMinor,
+    allowanceMinor: a.limits.allowanceMinor,
+    windowHours: a.limits.windowHours,
+    expiresAt: a.expiresAt,
+    label: a.attested ? `Set up by ${a.shop.name}` : null,
+    attested: a.attested,
+    createdAt: a.now,
+    revokedAt: null,
+    revokedReason: null,
+    revokedBy: null,
   });
 }
 

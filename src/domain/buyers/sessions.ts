@@ -51,9 +51,9 @@ export interface IssuedSession {
 /** Signs a buyer session JWT (held in page memory by the caller, never in a cookie). */
 export async function issueBuyerSession(
   identity: Identity,
-  args: { buyerId: string; mode: 'bounded' | 'full'; merchantId: string | null; attested?: boolean; lang?: string | null; now: Date },
+  args: { buyerId: string; mode: 'bounded' | 'full'; merchantId: string | null; attested?: boolean; lang?: string | null; now: Date; ttlSeconds?: number },
 ): Promise<IssuedSession> {
-  const ttl = args.mode === 'full' ? FULL_SESSION_TTL_SECONDS : BOUNDED_SESSION_TTL_SECONDS;
+  const ttl = args.ttlSeconds ?? (args.mode === 'full' ? FULL_SESSION_TTL_SECONDS : BOUNDED_SESSION_TTL_SECONDS);
   const attested = args.mode === 'bounded' && args.attested === true;
   const token = await identity.sign(
     {

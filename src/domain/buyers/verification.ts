@@ -17,7 +17,7 @@ import { refusePartnerOrigin } from './origin-guard.ts';
 import { throttleMail } from './throttle.ts';
 import { buyerOf, sessionLang } from './sessions.ts';
 
-export const CODE_PURPOSES = ['save_card', 'create_agent', 'grant_permission', 'change_agent_card', 'raise_card_cap', 'verify_session'] as const;
+export const CODE_PURPOSES = ['save_card', 'create_agent', 'grant_permission', 'change_agent_card', 'raise_card_cap', 'verify_session', 'authorize_agent'] as const;
 /** The one purpose a bounded session may ask a code for: proving the buyer in the consent view (`stepUpSession`). */
 export const STEP_UP_PURPOSE = 'verify_session';
 export type CodePurpose = (typeof CODE_PURPOSES)[number];
@@ -32,8 +32,17 @@ export interface CodeProof {
 
 const material = (challengeId: string, code: string) => `${challengeId}:${code}`;
 
+/**
+ * What a code is e-mailed for, beyond its purpose: the digest of the exact details (the operation must present the
+ * same ones) and the values the e-mail's action sentence names (agent, shop, limits, card).
+ */
+export interface CodeSubject {
+  digest: string;
+  action: (lang: string) => Record<string, string>;
+}
+
 /** Creates a challenge for the calling buyer and emails its code. Never call inside a transaction. */
-export async function requestCode(ctx: ToolContext, purpose: CodePurpose): Promise<{ challengeId: string; expiresAt: string }> {
+export async function requestCode(ctx: ToolContext, purpose: CodePurpose, subject?: CodeSubject): Promise<{ challengeId: string; expiresAt: string }> {
   refusePartnerOrigin(ctx);
   const principal = buyerOf(ctx);
   if (principal.mode !== 'full' && purpose !== STEP_UP_PURPOSE) {
@@ -58,12 +67,13 @@ export async function requestCode(ctx: ToolContext, purpose: CodePurpose): Promi
       expiresAt,
       usedAt: null,
       createdAt: now,
+      subjectDigest: subject?.digest ?? null,
     });
     await em.flush();
     return row;
   });
   const lang = resolveLang([sessionLang(principal, buyer), ...(ctx.request.languages ?? [])]);
-  await services.mail.send({ to: buyer.email, ...codeMail(services.catalogs.mailTranslator(lang), code, purpose, CODE_TTL_MINUTES) });
+  await services.mail.send({ to: buyer.email, ...codeMail(services.catalogs.mailTranslator(lang), code, purpose, CODE_TTL_MINUTES, subject?.action(lang)) });
   return { challengeId, expiresAt: expiresAt.toISOString() };
 }
 
@@ -74,8 +84,10 @@ export type Consent = { via: 'code'; challengeId: string } | { via: 'attested' }
  * Checks a code for `purpose` in its own short transaction (call it outside any transaction: tools that
  * take a code are `transactional: false`). A wrong code is counted and committed; the fifth wrong one
  * locks the challenge. The code is marked used by `spendConsent`, inside the operation's transaction.
+ * A code e-mailed for particular details (`subjectDigest`) proves consent to those only: a right code with other
+ * details is `verification_code_mismatch` (not counted as a wrong try, and the code stays usable for its own).
  */
-export async function verifyCode(ctx: ToolContext, purpose: CodePurpose, proof: CodeProof): Promise<Consent> {
+export async function verifyCode(ctx: ToolContext, purpose: CodePurpose, proof: CodeProof, subjectDigest: string | null = null): Promise<Consent> {
   refusePartnerOrigin(ctx);
   const principal = buyerOf(ctx);
   const { challengeId, code } = proof;
@@ -90,7 +102,10 @@ export async function verifyCode(ctx: ToolContext, purpose: CodePurpose, proof: 
     }
     if (c.usedAt || c.expiresAt <= now) throw new ToolError('verification_code_expired', undefined, { challengeId });
     if (c.attempts >= c.maxAttempts) throw new ToolError('verification_attempts_exhausted', undefined, { challengeId });
-    if (ctx.services.identity.hmacMatches(material(c.id, code), c.codeHash)) return 'ok' as const;
+    if (ctx.services.identity.hmacMatches(material(c.id, code), c.codeHash)) {
+      if ((c.subjectDigest ?? null) !== subjectDigest) throw new ToolError('verification_code_mismatch', undefined, { challengeId });
+      return 'ok' as const;
+    }
     c.attempts += 1;
     await em.flush();
     return c.maxAttempts - c.attempts;

@@ -46,6 +46,8 @@ export const VerificationChallenge = defineEntity({
     expiresAt: p.datetime(),
     usedAt: p.datetime().nullable(),
     createdAt: p.datetime(),
+    /** SHA-256 of the details the code was e-mailed for (purpose `authorize_agent`); the operation must match them. */
+    subjectDigest: p.string().nullable(),
   },
 });
 export type VerificationChallengeRow = InstanceType<typeof VerificationChallenge.class>;

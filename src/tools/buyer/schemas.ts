@@ -105,3 +105,11 @@ export const SetupOut = z.object({
   instrumentId: z.string().nullable(),
   expiresAt: z.string(),
 });
+
+/** What the buyer authorizes in one step (authorize_agent, and the code requested for it): agent, card, limits. */
+export const AgentAuthorizationIn = z.strictObject({
+  name: z.string().trim().min(1).max(100).describe('The new agent’s name.'),
+  instrumentId: z.string().min(1).max(100).optional().describe('A saved card of this shop (ins_…); or give setupId.'),
+  setupId: z.string().min(1).max(100).optional().describe('A succeeded card setup (a card just entered in the provider’s form): saved with the authorization; or give instrumentId.'),
+  ...permissionLimits,
+});
