@@ -1,7 +1,8 @@
 /**
  * The authorize step of an MCP client's OAuth request (`/buyer/authorize?interaction=…`): the buyer signs in by
- * e-mail for a shop, names the agent, picks a saved card, sets limits and confirms with the emailed codes; the
- * client then receives its authorization code (docs/oauth.md).
+ * e-mail, chooses the shop, names the agent, picks a saved card or enters a new one in the payment provider's frame,
+ * sets limits and confirms it all with ONE emailed code; the client then receives its authorization code
+ * (docs/oauth.md).
  */
 import { codeStep, field, selectField, withCurrency } from './components.ts';
 import { html } from './html.ts';
@@ -22,7 +23,6 @@ export const authorizePage: PageDefinition = {
   <h2 id="authorize-sign-in-title">${t('authorize.signInTitle')}</h2>
   <form id="authorize-sign-in-form" class="stack" novalidate>
     ${field({ id: 'authorize-email', label: t('signIn.emailLabel'), hint: t('signIn.emailHint'), type: 'email', autocomplete: 'email', required: true, attrs: html`spellcheck="false" autocapitalize="off"` })}
-    ${selectField({ id: 'authorize-shop', label: t('authorize.shopLabel'), hint: t('authorize.shopHint') })}
     <button type="submit">${t('signIn.submit')}</button>
   </form>
   <section id="authorize-sent" class="panel" tabindex="-1" aria-labelledby="authorize-sent-title" hidden>
@@ -30,14 +30,32 @@ export const authorizePage: PageDefinition = {
     <p id="authorize-sent-text"></p>
   </section>
 </section>
+<section id="authorize-shop-step" aria-labelledby="authorize-shop-title" hidden>
+  <h2 id="authorize-shop-title" tabindex="-1">${t('authorize.shopTitle')}</h2>
+  <p id="authorize-signed-in"></p>
+  <form id="authorize-shop-form" class="stack" novalidate>
+    ${selectField({ id: 'authorize-shop', label: t('authorize.shopLabel'), hint: t('authorize.shopHint') })}
+    <div class="actions"><button type="submit">${t('common.continue')}</button></div>
+  </form>
+</section>
 <section id="authorize-grant" aria-labelledby="authorize-grant-title" hidden>
-  <h2 id="authorize-grant-title">${t('authorize.grantTitle')}</h2>
+  <h2 id="authorize-grant-title" tabindex="-1">${t('authorize.grantTitle')}</h2>
   <p id="authorize-for-shop"></p>
-  <p id="authorize-need-card" class="notice" hidden>${t('permissions.needCard')} <a href="${ctx.href('/buyer/cards')}">${t('nav.cards')}</a></p>
-  <form id="authorize-form" class="stack" novalidate hidden>
+  <form id="authorize-form" class="stack" novalidate>
     <fieldset><legend>${t('authorize.agentLegend')}</legend>
       ${field({ id: 'authorize-agent-name', label: t('authorize.agentNameLabel'), hint: t('authorize.agentNameHint'), autocomplete: 'off', required: true, attrs: html`maxlength="100"` })}
+    </fieldset>
+    <fieldset><legend>${t('authorize.cardLegend')}</legend>
       ${selectField({ id: 'authorize-card', label: t('permissions.cardLabel') })}
+      <div id="authorize-new-card" class="stack" hidden>
+        <p>${t('authorize.newCardIntro')}</p>
+        <p><button type="button" id="authorize-start-card">${t('cards.start')}</button></p>
+        <div id="authorize-card-frame" class="card-frame" hidden>
+          <p>${t('cards.frameIntro')}</p>
+        </div>
+        <p id="authorize-card-ready" class="ready" tabindex="-1" hidden></p>
+        <p><button type="button" id="authorize-another-card" class="secondary" hidden>${t('cards.useAnother')}</button></p>
+      </div>
     </fieldset>
     <fieldset><legend>${t('permissions.limitsLegend')}</legend>
       ${amount('authorize-per-purchase', 'permissions.perPurchaseLabel')}
@@ -45,11 +63,11 @@ export const authorizePage: PageDefinition = {
       ${selectField({ id: 'authorize-window', label: t('permissions.windowLabel'), options: windows })}
       ${field({ id: 'authorize-expires', label: t('permissions.expiresLabel'), hint: t('permissions.expiresHint'), type: 'date', required: true })}
     </fieldset>
-    <p class="hint">${t('authorize.codesHint')}</p>
-    ${codeStep(t, 'authorize-agent')}
-    ${codeStep(t, 'authorize-grant')}
-    <div class="actions"><button type="submit" id="authorize-submit" data-final="${t('authorize.submit')}">${t('common.continue')}</button> <button type="button" id="authorize-decline" class="secondary">${t('authorize.decline')}</button></div>
+    <p class="hint">${t('authorize.codeHint')}</p>
+    ${codeStep(t, 'authorize')}
+    <div class="actions"><button type="submit" id="authorize-submit" data-final="${t('authorize.submit')}">${t('common.continue')}</button></div>
   </form>
-</section>`;
+</section>
+<p id="authorize-decline-actions" class="actions" hidden><button type="button" id="authorize-decline" class="secondary">${t('authorize.decline')}</button></p>`;
   },
 };

@@ -1,9 +1,10 @@
 /**
  * MCP authorization end to end: the SDK's own OAuth client (`@modelcontextprotocol/sdk/client/auth.js`, through
  * StreamableHTTPClientTransport's authProvider) discovers the server from the 401, registers dynamically and
- * authorizes while headless Chromium plays the buyer (magic link from the mail, the emailed codes, a saved card,
- * limits). The agent then buys within the limits with tool arguments only, is refused beyond them, and after the
- * buyer revokes the permission on the buyer pages its next call is refused.
+ * authorizes while headless Chromium plays the buyer in the issue's order (magic link from the mail, the shop, the
+ * agent's name, a new card typed into the provider's frame or a saved one, limits, and ONE emailed code). The agent
+ * then buys within the limits with tool arguments only, is refused beyond them, and after the buyer revokes the
+ * permission on the buyer pages its next call is refused.
  */
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
@@ -13,11 +14,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { merchantShop, saveCard as saveCardOverRest, signIn as signInOverRest, type MerchantShop } from '../buyers/fixtures.ts';
+import { merchantShop, must, saveCard as saveCardOverRest, signIn as signInOverRest, type MerchantShop } from '../buyers/fixtures.ts';
+import { restClient } from '../support/rest.ts';
 import { callTool } from '../support/mcp.ts';
 import { codeIn } from '../support/smtp.ts';
 import { assertAccessible } from './browser.ts';
 import { linkIn, newEmail, openFromNav, signIn, startWorld, type World } from './flows.ts';
+import type { Page } from 'playwright-core';
 
 /** The host's local callback (MCP hosts listen on loopback for the redirect): the URLs it was opened with. */
 let REDIRECT = '';
@@ -87,13 +90,8 @@ async function connect(auth: HostAuth): Promise<{ client: Client; transport: Str
   return { client, transport };
 }
 
-test('a stock MCP OAuth client is authorized by the buyer in the browser, buys within the limits, and stops when revoked', async () => {
-  const email = newEmail();
-  // The buyer saved a card at this shop on an earlier visit.
-  const earlier = await signInOverRest({ h: w.h, box: w.mail, close: async () => undefined }, email, shop.shopId);
-  await saveCardOverRest({ h: w.h, box: w.mail, close: async () => undefined }, earlier, email, 'pm_sandbox_visa', 100_000);
-
-  // 1. The host connects without a token: 401 → protected-resource metadata → server metadata → registration → authorize URL.
+/** The host's first attempt: 401 → protected-resource metadata → server metadata → registration → authorize URL. */
+async function hostStarts(): Promise<{ auth: HostAuth; authUrl: URL }> {
   const auth = new HostAuth();
   await assert.rejects(connect(auth), (err: Error) => err.name === 'UnauthorizedError' || /Unauthorized/.test(err.message));
   assert.equal(auth.registrations, 1);
@@ -101,55 +99,91 @@ test('a stock MCP OAuth client is authorized by the buyer in the browser, buys w
   assert.equal(auth.authUrl.origin + auth.authUrl.pathname, `${w.h.url}/oauth/authorize`);
   assert.equal(auth.authUrl.searchParams.get('code_challenge_method'), 'S256');
   assert.equal(auth.authUrl.searchParams.get('resource'), `${w.h.url}/mcp`);
+  return { auth, authUrl: auth.authUrl };
+}
 
-  // 2. The buyer, in the browser: sign in by e-mail for the shop, back from the link, agent, card, limits, two codes.
-  const page = await w.browser.page();
-  await page.goto(auth.authUrl.href);
+/**
+ * The buyer in the browser, in the issue's order: e-mail → the magic link → the shop → the agent's name → the card
+ * (`newCard`: typed into the provider's frame; else the saved card offered first) → limits → ONE code. Returns the
+ * code the host receives.
+ */
+async function buyerAuthorizes(page: Page, authUrl: URL, email: string, card: { newCard: string } | { saved: RegExp }): Promise<string> {
+  await page.goto(authUrl.href);
   await page.waitForURL(/\/buyer\/authorize\?interaction=/);
   await page.locator('main[data-ready]').waitFor();
   // The buyer sees who asks and where the answer goes.
   await page.locator('#authorize-client', { hasText: `“Test MCP host” asks to act as your agent. After your answer you return to ${new URL(REDIRECT).origin}.` }).waitFor();
-  await page.getByLabel('E-mail address').fill(email);
-  await page.getByLabel('Shop', { exact: true }).selectOption(shop.shopId);
+  // 1. Sign in by magic link: the e-mail address only, no shop yet.
+  await page.getByRole('textbox', { name: 'E-mail address' }).fill(email);
   await page.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
   await page.locator('#authorize-sent:not([hidden])').waitFor();
   const link = linkIn(w.mail.last(email));
   assert.match(link, /[?&]authorization=/);
   await page.goto(link);
-  // The landing page redeems the link and goes back to the authorization (no reload: the session stays in memory).
-  await page.locator('main[data-page="authorize"] #authorize-form:not([hidden])').waitFor();
+  // The landing page redeems the link and comes back to the authorization (no reload: the session stays in memory).
+  await page.locator('main[data-page="authorize"] #authorize-shop-step:not([hidden])').waitFor();
   assert.match(page.url(), /\/buyer\/authorize\?interaction=/);
   await assertAccessible(page);
+  // 2. The shop, among the discoverable ones.
+  await page.getByLabel('Shop', { exact: true }).selectOption(shop.shopId);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.locator('#authorize-grant:not([hidden])').waitFor();
+  // 3. The agent's name, the card, the limits.
   await page.getByLabel('Agent name').fill('Desktop assistant');
-  assert.match(await page.getByLabel('Card to charge').locator('option:checked').innerText(), /Visa ending in 4242/);
+  const cardSelect = page.getByLabel('Card to charge');
+  if ('newCard' in card) {
+    assert.equal(await cardSelect.locator('option:checked').innerText(), 'A new card');
+    await page.getByRole('button', { name: 'Add a card' }).click();
+    const form = page.frameLocator('iframe[title="Card details form from the payment provider"]');
+    await form.getByLabel('Card number').fill(card.newCard);
+    await assertAccessible(page);
+    await form.getByRole('button', { name: 'Use this card' }).click();
+    await page.locator('#authorize-card-ready', { hasText: 'Visa ending in 4242 is ready to save.' }).waitFor();
+  } else {
+    assert.match(await cardSelect.locator('option:checked').innerText(), card.saved);
+  }
   await page.getByLabel('Most per purchase (EUR)').fill('60');
   await page.getByLabel('Most in total per period (EUR)').fill('100');
+  // 4. ONE emailed code, naming what it authorizes, confirms it all.
   const mails = w.mail.count(email);
   await page.getByRole('button', { name: 'Continue' }).click();
-  await page.locator('#authorize-agent-code-step:not([hidden])').waitFor();
+  await page.locator('#authorize-code-step:not([hidden])').waitFor();
   assert.equal(w.mail.count(email), mails + 1);
-  await page.locator('#authorize-agent-code').fill(codeIn(w.mail.last(email)));
+  const mail = w.mail.last(email);
+  assert.match(mail.text, /authorize the agent “Desktop assistant” to buy at .+: up to €60\.00 per purchase and €100\.00 in total per 1 day, until .+, charged to Visa •••• 4242/);
+  await page.locator('#authorize-code').fill(codeIn(mail));
   await page.getByRole('button', { name: 'Authorize the agent' }).click();
-  await page.locator('#authorize-grant-code-step:not([hidden])').waitFor();
-  assert.equal(w.mail.count(email), mails + 2);
-  await page.locator('#authorize-grant-code').fill(codeIn(w.mail.last(email)));
-  await page.getByRole('button', { name: 'Authorize the agent' }).click();
+  // A second authorization in the same browser (the saved-card test runs after the first) returns too.
   await page.getByText('Back in the host.').waitFor();
+  assert.equal(w.mail.count(email), mails + 1, 'no second code');
   const callback = callbacks.at(-1);
   assert.ok(callback);
-  assert.equal(callback.searchParams.get('state'), auth.authUrl.searchParams.get('state'));
+  assert.equal(callback.searchParams.get('state'), authUrl.searchParams.get('state'));
   const code = callback.searchParams.get('code');
   assert.ok(code, `no code in ${callback}`);
+  return code;
+}
 
-  // 3. The host exchanges the code (PKCE) and connects with its access token.
+/** The host exchanges the code (PKCE) and connects with its access token. */
+async function hostConnects(auth: HostAuth, code: string): Promise<Client> {
   const first = new StreamableHTTPClientTransport(new URL('/mcp', w.h.url), { authProvider: auth });
   await first.finishAuth(code);
   assert.ok(auth.saved?.access_token && auth.saved.refresh_token);
   const { client } = await connect(auth);
   const names = (await client.listTools()).tools.map((t) => t.name);
   assert.ok(names.includes('quote') && names.includes('reserve') && names.includes('confirm'));
+  return client;
+}
 
-  // 4. Within the limits (60 per purchase): one ticket at 50 is bought with tool arguments only.
+test('a stock MCP OAuth client is authorized by the buyer in the browser (new card in the provider frame, one code), buys within the limits, and stops when revoked', async () => {
+  const email = newEmail();
+  const { auth, authUrl } = await hostStarts();
+  const page = await w.browser.page();
+  const code = await buyerAuthorizes(page, authUrl, email, { newCard: '4242 4242 4242 4242' });
+  assert.ok(!(await page.content()).includes('4242 4242'), 'no card number in our page');
+  const client = await hostConnects(auth, code);
+
+  // Within the limits (60 per purchase): one ticket at 50 is bought with tool arguments only.
   const q = await callTool(client, 'quote', { tierId: shop.tierId, quantity: 1 });
   assert.ok(q.ok, JSON.stringify(q));
   const r = await callTool(client, 'reserve', { quoteId: q.output.quoteId });
@@ -162,9 +196,13 @@ test('a stock MCP OAuth client is authorized by the buyer in the browser, buys w
   const r2 = await callTool(client, 'reserve', { quoteId: q2.output.quoteId });
   assert.equal(!r2.ok && r2.code, 'over_purchase_cap');
 
-  // 5. The buyer revokes the permission on the buyer pages: the next call is refused.
+  // The card typed in the frame was saved with the authorization, for this shop, its cap the per-purchase cap.
   const buyerPage = await w.browser.page();
   await signIn(w, buyerPage, email);
+  await openFromNav(buyerPage, 'Saved cards', /\/buyer\/cards/);
+  assert.match(await buyerPage.getByRole('row', { name: /Visa ending in 4242/ }).innerText(), /€60\.00/);
+
+  // The buyer revokes the permission on the buyer pages: the next call is refused.
   await openFromNav(buyerPage, 'Permissions', /\/buyer\/permissions/);
   const item = buyerPage.getByRole('article', { name: 'Desktop assistant' });
   await item.getByRole('button', { name: 'Revoke the permission of Desktop assistant' }).click();
@@ -173,5 +211,26 @@ test('a stock MCP OAuth client is authorized by the buyer in the browser, buys w
   // The call is answered 401; the client's refresh is refused too (invalid_grant), so it cannot get back in.
   await assert.rejects(callTool(client, 'quote', { tierId: shop.tierId, quantity: 1 }), (err: Error) => /InvalidGrant|Unauthorized/.test(`${err.name} ${err.constructor.name}`));
   await client.close();
+  assert.deepEqual(w.browser.problems, []);
+});
+
+test('a buyer with a card saved at the shop picks it during the authorization, and the permission charges it', async () => {
+  const email = newEmail();
+  // The buyer saved a card at this shop on an earlier visit.
+  const earlier = await signInOverRest({ h: w.h, box: w.mail, close: async () => undefined }, email, shop.shopId);
+  const saved = await saveCardOverRest({ h: w.h, box: w.mail, close: async () => undefined }, earlier, email, 'pm_sandbox_visa', 100_000);
+  const { auth, authUrl } = await hostStarts();
+  const page = await w.browser.page();
+  const code = await buyerAuthorizes(page, authUrl, email, { saved: /Visa ending in 4242 \(€1,000\.00\)/ });
+  const client = await hostConnects(auth, code);
+  const q = await callTool(client, 'quote', { tierId: shop.tierId, quantity: 1 });
+  assert.ok(q.ok, JSON.stringify(q));
+  await client.close();
+  // No new card; the new permission charges the saved one.
+  const { instruments } = must(await restClient(w.h.url, earlier).get('/v1/buyer/instruments'), 200);
+  assert.deepEqual(instruments.map((i: { id: string }) => i.id), [saved.id]);
+  const { permissions } = must(await restClient(w.h.url, earlier).get('/v1/buyer/permissions'), 200);
+  assert.equal(permissions.length, 1);
+  assert.deepEqual([permissions[0].agentName, permissions[0].instrumentId, permissions[0].perPurchaseCapMinor, permissions[0].status], ['Desktop assistant', saved.id, 6000, 'active']);
   assert.deepEqual(w.browser.problems, []);
 });

@@ -1,17 +1,23 @@
-// The authorize step of an MCP client's OAuth request: sign in by e-mail for a shop (the link comes back here), then
-// name the agent, pick a saved card and set limits; the agent and its permission are created with the emailed codes
-// (create_agent, grant_permission), and the permission is handed to the client through /oauth/interaction/…/complete.
-import { api, current } from './api.js';
+// The authorize step of an MCP client's OAuth request, in the issue's order: sign in by e-mail (the link comes back
+// here), choose the shop (the session is rescoped to it: scope_buyer_session), name the agent, pick a saved card or
+// enter a new one in the provider's frame (card-frame.js), set limits; ONE emailed code (authorize_agent, naming all of
+// it) creates the agent and its permission, which is handed to the client through /oauth/interaction/…/complete.
+import { adopt, api, current } from './api.js';
+import { cardFrame } from './card-frame.js';
 import { codeStep } from './code-step.js';
 import { t } from './i18n.js';
 import { byId, el, formatMoney, parseMoney, run, setStatus, showCurrency, showErrors, errorMessage, ValidationError } from './ui.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const UID = /^[A-Za-z0-9_-]{8,64}$/;
+/** The card choice that frames the provider's form instead of a saved card. */
+const NEW_CARD = 'new';
 
 function isoDate(d) {
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 }
+
+const cardName = (c) => t('cards.cardLabel', { scheme: c.scheme.charAt(0).toUpperCase() + c.scheme.slice(1), last4: c.last4 });
 
 /** Finishes (or declines) the authorization: the server answers where the browser goes next (back to the client). */
 async function finish(uid, outcome, body = {}) {
@@ -23,7 +29,7 @@ export async function init({ main }) {
   const uid = new URLSearchParams(location.search).get('interaction') ?? '';
   if (!UID.test(uid)) {
     byId('authorize-missing').hidden = false;
-    return;
+    return undefined;
   }
   // Who is asking: the application's registered name and where the browser returns (a phishing client shows here).
   try {
@@ -33,23 +39,21 @@ export async function init({ main }) {
     client.hidden = false;
   } catch (err) {
     showErrors([{ message: errorMessage(err) }]);
-    return;
+    return undefined;
   }
+  const decline = byId('authorize-decline');
+  byId('authorize-decline-actions').hidden = false;
+  decline.addEventListener('click', () => run(decline, () => finish(uid, 'abort')));
   const s = current();
-  if (!s || s.mode !== 'full' || !s.merchantId) return signInStep(uid, main);
-  return grantStep(uid, s);
+  if (!s || s.mode !== 'full') return signInStep(uid, main);
+  return shopStep(uid, s);
 }
 
-async function signInStep(uid, main) {
+/** Signed out: the e-mail address only; the link's landing page comes back here (`authorization`). */
+function signInStep(uid, main) {
   byId('authorize-sign-in').hidden = false;
   const form = byId('authorize-sign-in-form');
   const submit = form.querySelector('button[type="submit"]');
-  try {
-    const { shops } = await api('GET', '/v1/discovery/shops?limit=100');
-    byId('authorize-shop').replaceChildren(...shops.map((shop) => el('option', { value: shop.id, text: shop.name })));
-  } catch (err) {
-    showErrors([{ message: errorMessage(err) }]);
-  }
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     run(
@@ -58,19 +62,52 @@ async function signInStep(uid, main) {
         const address = byId('authorize-email').value.trim();
         if (!address) throw new ValidationError([{ fieldId: 'authorize-email', message: t('signIn.emailMissing') }]);
         if (!EMAIL.test(address)) throw new ValidationError([{ fieldId: 'authorize-email', message: t('signIn.emailInvalid') }]);
-        const merchantId = byId('authorize-shop').value;
-        if (!merchantId) throw new ValidationError([{ fieldId: 'authorize-shop', message: t('authorize.shopMissing') }]);
-        await api('POST', '/v1/buyer/sign-in-links', { email: address, merchantId, lang: main.dataset.lang, authorization: uid });
+        await api('POST', '/v1/buyer/sign-in-links', { email: address, lang: main.dataset.lang, authorization: uid });
         const sent = byId('authorize-sent');
         byId('authorize-sent-text').textContent = t('authorize.sent', { email: address });
         sent.hidden = false;
         sent.focus();
       },
-      { invalid_input: 'authorize-email', not_found: 'authorize-shop' },
+      { invalid_input: 'authorize-email' },
     );
   });
+  return undefined;
 }
 
+/** Signed in: the shop (a discoverable one); the session is exchanged for one for that shop. */
+async function shopStep(uid, s) {
+  byId('authorize-shop-step').hidden = false;
+  byId('authorize-signed-in').textContent = t('authorize.signedIn', { email: s.email });
+  const form = byId('authorize-shop-form');
+  const submit = form.querySelector('button[type="submit"]');
+  const select = byId('authorize-shop');
+  try {
+    const { shops } = await api('GET', '/v1/discovery/shops?limit=100');
+    select.replaceChildren(...shops.map((shop) => el('option', { value: shop.id, text: shop.name })));
+    if (s.merchantId && shops.some((shop) => shop.id === s.merchantId)) select.value = s.merchantId;
+  } catch (err) {
+    showErrors([{ message: errorMessage(err) }]);
+  }
+  let cleanup;
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    run(
+      submit,
+      async () => {
+        const merchantId = select.value;
+        if (!merchantId) throw new ValidationError([{ fieldId: 'authorize-shop', message: t('authorize.shopMissing') }]);
+        const chosen = merchantId === current()?.merchantId ? current() : await adopt((await api('POST', '/v1/buyer/session-scopes', { merchantId })).token);
+        byId('authorize-shop-step').hidden = true;
+        cleanup = await grantStep(uid, chosen);
+        byId('authorize-grant-title').focus();
+      },
+      { not_found: 'authorize-shop' },
+    );
+  });
+  return () => cleanup?.();
+}
+
+/** The agent, the card, the limits, and the one code that confirms them. */
 async function grantStep(uid, s) {
   byId('authorize-grant').hidden = false;
   const currency = s.shop?.currency ?? 'EUR';
@@ -78,75 +115,95 @@ async function grantStep(uid, s) {
   byId('authorize-for-shop').textContent = t('authorize.forShop', { shop: s.shop?.name ?? s.merchantId, email: s.email });
   const { instruments } = await api('GET', '/v1/buyer/instruments');
   const usable = instruments.filter((c) => c.merchantId === s.merchantId);
-  const cardText = (c) => t('cards.cardLabel', { scheme: c.scheme.charAt(0).toUpperCase() + c.scheme.slice(1), last4: c.last4 });
-  byId('authorize-card').replaceChildren(...usable.map((c) => el('option', { value: c.id, text: `${cardText(c)} (${formatMoney(c.spendingCapMinor, c.currency)})` })));
-  byId('authorize-need-card').hidden = usable.length > 0;
+  const select = byId('authorize-card');
+  select.replaceChildren(
+    ...usable.map((c) => el('option', { value: c.id, text: `${cardName(c)} (${formatMoney(c.spendingCapMinor, c.currency)})` })),
+    el('option', { value: NEW_CARD, text: t('authorize.newCard') }),
+  );
   const form = byId('authorize-form');
-  form.hidden = usable.length === 0;
   const submit = byId('authorize-submit');
-  const agentCode = codeStep(form, 'authorize-agent', 'create_agent');
-  const grantCode = codeStep(form, 'authorize-grant', 'grant_permission');
   const expires = byId('authorize-expires');
   expires.min = isoDate(new Date(Date.now() + 86_400_000));
   expires.value = isoDate(new Date(Date.now() + 30 * 86_400_000));
-  let agentId = null;
 
-  byId('authorize-decline').addEventListener('click', () =>
-    run(byId('authorize-decline'), async () => {
-      await finish(uid, 'abort');
+  // A new card: the provider's form framed here, as on the Saved cards page; saved with the authorization.
+  const start = byId('authorize-start-card');
+  const another = byId('authorize-another-card');
+  const readyText = byId('authorize-card-ready');
+  let newCard = null;
+  const cards = cardFrame({
+    holder: byId('authorize-card-frame'),
+    button: start,
+    onReady(done) {
+      newCard = done;
+      readyText.textContent = t('cards.ready', { card: cardName(done) });
+      readyText.hidden = false;
+      start.hidden = true;
+      another.hidden = false;
+      setStatus(t('cards.ready', { card: cardName(done) }));
+      readyText.focus();
+    },
+  });
+  const showNewCard = () => {
+    byId('authorize-new-card').hidden = select.value !== NEW_CARD;
+  };
+  select.addEventListener('change', showNewCard);
+  showNewCard();
+  start.addEventListener('click', () => run(start, () => cards.start()));
+  another.addEventListener('click', () =>
+    run(another, async () => {
+      newCard = null;
+      readyText.hidden = true;
+      another.hidden = true;
+      start.hidden = false;
+      await cards.another();
     }),
   );
+
+  /** The form's details, checked: what the code will name and confirm. */
+  const details = () => {
+    const problems = [];
+    const name = byId('authorize-agent-name').value.trim();
+    if (!name) problems.push({ fieldId: 'authorize-agent-name', message: t('agents.nameMissing') });
+    const card = select.value === NEW_CARD ? (newCard ? { setupId: newCard.setupId } : null) : { instrumentId: select.value };
+    if (!card) problems.push({ fieldId: 'authorize-card', message: t('authorize.cardMissing') });
+    const amount = (id) => {
+      const value = byId(id).value;
+      const minor = parseMoney(value, currency);
+      if (minor === null) problems.push({ fieldId: id, message: value.trim() ? t('permissions.amountInvalid') : t('permissions.amountMissing') });
+      return minor;
+    };
+    const perPurchaseCapMinor = amount('authorize-per-purchase');
+    const allowanceMinor = amount('authorize-allowance');
+    if (perPurchaseCapMinor !== null && allowanceMinor !== null && allowanceMinor < perPurchaseCapMinor) {
+      problems.push({ fieldId: 'authorize-allowance', message: t('permissions.allowanceTooSmall') });
+    }
+    const [y, m, d] = expires.value.split('-').map(Number);
+    const end = y && m && d ? new Date(y, m - 1, d, 23, 59, 59) : null;
+    if (!end || end.getTime() <= Date.now()) problems.push({ fieldId: 'authorize-expires', message: t('permissions.expiresInvalid') });
+    if (problems.length) throw new ValidationError(problems);
+    return { name, ...card, perPurchaseCapMinor, allowanceMinor, windowHours: Number(byId('authorize-window').value), expiresAt: end.toISOString() };
+  };
+  const code = codeStep(form, 'authorize', 'authorize_agent', { details });
 
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     run(
       submit,
       async () => {
-        const problems = [];
-        const name = byId('authorize-agent-name').value.trim();
-        if (!name) problems.push({ fieldId: 'authorize-agent-name', message: t('agents.nameMissing') });
-        const amount = (id) => {
-          const value = byId(id).value;
-          const minor = parseMoney(value, currency);
-          if (minor === null) problems.push({ fieldId: id, message: value.trim() ? t('permissions.amountInvalid') : t('permissions.amountMissing') });
-          return minor;
-        };
-        const perPurchaseCapMinor = amount('authorize-per-purchase');
-        const allowanceMinor = amount('authorize-allowance');
-        if (perPurchaseCapMinor !== null && allowanceMinor !== null && allowanceMinor < perPurchaseCapMinor) {
-          problems.push({ fieldId: 'authorize-allowance', message: t('permissions.allowanceTooSmall') });
-        }
-        const [y, m, d] = expires.value.split('-').map(Number);
-        const end = y && m && d ? new Date(y, m - 1, d, 23, 59, 59) : null;
-        if (!end || end.getTime() <= Date.now()) problems.push({ fieldId: 'authorize-expires', message: t('permissions.expiresInvalid') });
-        if (problems.length) throw new ValidationError(problems);
-        // First code: the agent. Second code: its permission (each operation is confirmed on its own, as on the other pages).
-        if (!agentId) {
-          if (agentCode.pending) return agentCode.request();
-          const created = await api('POST', '/v1/buyer/agents', { name, ...agentCode.proof() });
-          agentId = created.agent.id;
-          agentCode.reset();
-          byId('authorize-agent-name').readOnly = true;
-          return grantCode.request();
-        }
-        if (grantCode.pending) return grantCode.request();
-        const permission = await api('POST', '/v1/buyer/permissions', {
-          agentId,
-          instrumentId: byId('authorize-card').value,
-          perPurchaseCapMinor,
-          allowanceMinor,
-          windowHours: Number(byId('authorize-window').value),
-          expiresAt: end.toISOString(),
-          ...grantCode.proof(),
-        });
+        const chosen = details();
+        if (code.pending) return code.request();
+        const done = await api('POST', '/v1/buyer/agent-authorizations', { ...chosen, ...code.proof() });
         setStatus(t('authorize.done'));
-        await finish(uid, 'complete', { permissionId: permission.id });
+        await finish(uid, 'complete', { permissionId: done.permission.id });
       },
       {
-        ...(agentId ? grantCode.fields : agentCode.fields),
+        ...code.fields,
         instrument_provider_mismatch: 'authorize-card',
         instrument_not_found: 'authorize-card',
+        card_setup_not_ready: 'authorize-card',
       },
     );
   });
+  return cards.close;
 }

@@ -1,14 +1,12 @@
 // The saved-cards page: lists the buyer's cards and saves a new one. The card number is typed into the payment
-// provider's hosted form in an <iframe>; it posts back only a payment method, accepted from the form's origin.
+// provider's hosted form in an <iframe> (card-frame.js); it posts back only a payment method, accepted from the form's origin.
 // Each card's spending cap is changed in a panel (card-cap.js).
 import { api, current } from './api.js';
 import { wireCapForm } from './card-cap.js';
+import { cardFrame } from './card-frame.js';
 import { codeStep } from './code-step.js';
 import { t } from './i18n.js';
 import { byId, el, errorMessage, formatDate, formatMoney, parseMoney, run, setStatus, showCurrency, showErrors, ValidationError } from './ui.js';
-
-/** The hosted form's message type (the sandbox provider's contract). */
-const FORM_MESSAGE = 'sandbox.payment_method';
 
 const schemeName = (scheme) => (scheme ? scheme.charAt(0).toUpperCase() + scheme.slice(1) : '');
 const cardName = (scheme, last4) => t('cards.cardLabel', { scheme: schemeName(scheme), last4 });
@@ -56,79 +54,37 @@ export async function init() {
   return cleanup;
 }
 
-/** Starting a setup, the framed card form, completing the setup, then saving the card with the emailed code. */
+/** Starting a setup, the framed card form (card-frame.js), then saving the card with the emailed code. */
 function wireAddCard(currency, refresh) {
   const start = byId('start-card-setup');
-  const holder = byId('card-frame');
   const form = byId('save-card-form');
   const cap = byId('card-cap');
   const submit = form.querySelector('button[type="submit"]');
   const another = byId('discard-card-setup');
   const code = codeStep(form, 'card', 'save_card');
-  let setup = null;
-  let frame = null;
-  let onMessage = null;
+  const cards = cardFrame({
+    holder: byId('card-frame'),
+    button: start,
+    onReady(done) {
+      const name = cardName(done.scheme, done.last4);
+      byId('card-ready').textContent = t('cards.ready', { card: name });
+      form.hidden = false;
+      start.hidden = true;
+      setStatus(t('cards.ready', { card: name }));
+      cap.focus();
+    },
+  });
 
-  const closeFrame = () => {
-    if (onMessage) window.removeEventListener('message', onMessage);
-    onMessage = null;
-    frame?.remove();
-    frame = null;
-    holder.hidden = true;
-  };
-
-  const ready = (done) => {
-    closeFrame();
-    const name = cardName(done.scheme, done.last4);
-    byId('card-ready').textContent = t('cards.ready', { card: name });
-    form.hidden = false;
-    start.hidden = true;
-    setStatus(t('cards.ready', { card: name }));
-    cap.focus();
-  };
-
-  const openFrame = () => {
-    closeFrame();
-    const origin = new URL(setup.formUrl, location.href).origin;
-    frame = el('iframe', { src: setup.formUrl, title: t('cards.frameTitle'), className: 'provider-frame', referrerpolicy: 'no-referrer' });
-    onMessage = (event) => {
-      // Only the framed provider form may answer, and only with its payment-method message.
-      if (event.origin !== origin || !frame || event.source !== frame.contentWindow) return;
-      const data = event.data;
-      if (!data || data.type !== FORM_MESSAGE || typeof data.paymentMethod !== 'string') return;
-      setStatus(t('cards.checking'));
-      run(start, async () => {
-        const done = await api('POST', `/v1/buyer/card-setups/${encodeURIComponent(setup.setupId)}/complete`, { paymentMethod: data.paymentMethod });
-        setup = done;
-        ready(done);
-      });
-    };
-    window.addEventListener('message', onMessage);
-    holder.append(frame);
-    holder.hidden = false;
-    frame.focus();
-  };
-
-  start.addEventListener('click', () =>
-    run(start, async () => {
-      setup = await api('POST', '/v1/buyer/card-setups');
-      if (setup.status === 'succeeded') ready(setup);
-      else openFrame();
-    }),
-  );
+  start.addEventListener('click', () => run(start, () => cards.start()));
 
   // After the frame answered: drop that setup (it is never resumed) and frame the form for a new one.
   another.addEventListener('click', () =>
     run(another, async () => {
-      if (setup) await api('POST', `/v1/buyer/card-setups/${encodeURIComponent(setup.setupId)}/discard`, {});
-      setup = null;
       code.reset();
       form.reset();
       form.hidden = true;
       start.hidden = false;
-      setup = await api('POST', '/v1/buyer/card-setups');
-      openFrame();
-      setStatus(t('cards.anotherCard'));
+      await cards.another();
     }),
   );
 
@@ -141,12 +97,12 @@ function wireAddCard(currency, refresh) {
         const spendingCapMinor = parseMoney(cap.value, currency);
         if (spendingCapMinor === null) throw new ValidationError([{ fieldId: 'card-cap', message: t('cards.capInvalid') }]);
         if (code.pending) return code.request();
-        const saved = await api('POST', '/v1/buyer/instruments', { setupId: setup.setupId, spendingCapMinor, ...code.proof() });
+        const saved = await api('POST', '/v1/buyer/instruments', { setupId: cards.setup.setupId, spendingCapMinor, ...code.proof() });
         code.reset();
         form.reset();
         form.hidden = true;
         start.hidden = false;
-        setup = null;
+        cards.forget();
         await refresh();
         setStatus(t('cards.saved', { card: cardName(saved.instrument.scheme, saved.instrument.last4) }));
         byId('cards-list-title').focus();
@@ -155,5 +111,5 @@ function wireAddCard(currency, refresh) {
     );
   });
 
-  return closeFrame;
+  return cards.close;
 }

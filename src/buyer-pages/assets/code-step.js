@@ -6,9 +6,10 @@ import { byId, clearErrors, run, setStatus, ValidationError } from './ui.js';
 
 /**
  * Wires the code step `<prefix>-code-step` of `form` for one purpose (save_card, create_agent, grant_permission, …).
- * With `skip` (a session minted with attested consent) no code is asked for.
+ * With `skip` (a session minted with attested consent) no code is asked for. `details()`, when given, adds what the
+ * code authorizes to the request (`authorization` for authorize_agent: the e-mail names it and the code is bound to it).
  */
-export function codeStep(form, prefix, purpose, { skip = false } = {}) {
+export function codeStep(form, prefix, purpose, { skip = false, details } = {}) {
   const step = byId(`${prefix}-code-step`);
   const input = byId(`${prefix}-code`);
   const submit = form.querySelector('button[type="submit"]');
@@ -20,7 +21,7 @@ export function codeStep(form, prefix, purpose, { skip = false } = {}) {
   };
 
   async function request() {
-    const answer = await api('POST', '/v1/buyer/verification-codes', { purpose });
+    const answer = await api('POST', '/v1/buyer/verification-codes', details ? { purpose, authorization: details() } : { purpose });
     challengeId = answer.challengeId;
     step.hidden = false;
     input.value = '';
@@ -64,6 +65,7 @@ export function codeStep(form, prefix, purpose, { skip = false } = {}) {
       verification_code_invalid: input.id,
       verification_code_expired: input.id,
       verification_attempts_exhausted: input.id,
+      verification_code_mismatch: input.id,
     },
   };
 }

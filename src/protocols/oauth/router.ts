@@ -106,6 +106,15 @@ export function buildOAuthRouter(deps: { services: Services; orchestrator: Orche
       const principal = await orchestrator.authenticate(bearerOf(ctx), 'rest');
       const clock = services.clock;
       const granted = await services.db.transaction((em) => permissionForClient(em, { principal, clock }, body.permissionId as string));
+      // Each authorization stands alone (login is asked every time). A provider session an earlier authorization left
+      // in this browser is for another account (another permission), so the provider would first log it out through
+      // an auto-submitted form (an inline script our CSP blocks, leaving the buyer on a blank page): end it here.
+      if (details.session) {
+        const earlier = details.session.cookie ? await provider.Session.find(details.session.cookie) : undefined;
+        await earlier?.destroy();
+        delete details.session;
+        await details.save(details.exp - Math.floor(Date.now() / 1000));
+      }
       const grant = new provider.Grant({ accountId: granted.permissionId, clientId: String(details.params.client_id) });
       grant.addResourceScope(mcpResource(services.publicUrl()), AGENT_SCOPE);
       const requested = String(details.params.scope ?? '').split(' ');
