@@ -125,3 +125,31 @@ export async function tabTo(page: Page, id: string, limit = 40): Promise<void> {
   }
   assert.fail(`Tab never reached #${id}`);
 }
+
+/**
+ * The page's text as a reader meets it (text nodes, the title and naming attributes, hidden parts included), outside
+ * parts marked with another language: what an English-leak check reads (`englishLeakFinder`).
+ */
+export async function pageSegments(page: Page, attributes: readonly string[]): Promise<string[]> {
+  return page.evaluate((attrs) => {
+    const lang = document.documentElement.lang;
+    const out: string[] = [document.title];
+    const visit = (node: Node) => {
+      if (node.nodeType === Node.TEXT_NODE) {
+        out.push(node.textContent ?? '');
+        return;
+      }
+      if (!(node instanceof Element)) return;
+      if (['SCRIPT', 'STYLE', 'NOSCRIPT'].includes(node.tagName)) return;
+      const own = node.getAttribute('lang');
+      if (own && own !== lang) return;
+      for (const a of attrs) {
+        const v = node.getAttribute(a);
+        if (v) out.push(v);
+      }
+      for (const child of node.childNodes) visit(child);
+    };
+    visit(document.body);
+    return out.map((s) => s.replace(/\s+/g, ' ').trim()).filter(Boolean);
+  }, [...attributes]);
+}

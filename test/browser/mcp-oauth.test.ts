@@ -18,7 +18,9 @@ import { merchantShop, must, saveCard as saveCardOverRest, signIn as signInOverR
 import { restClient } from '../support/rest.ts';
 import { callTool } from '../support/mcp.ts';
 import { codeIn } from '../support/smtp.ts';
-import { assertAccessible } from './browser.ts';
+import AxeBuilder from '@axe-core/playwright';
+import { englishLeakFinder, TEXT_ATTRIBUTES } from '../support/english-leaks.ts';
+import { assertAccessible, pageSegments } from './browser.ts';
 import { linkIn, newEmail, openFromNav, signIn, startWorld, type World } from './flows.ts';
 import type { Page } from 'playwright-core';
 
@@ -232,5 +234,55 @@ test('a buyer with a card saved at the shop picks it during the authorization, a
   const { permissions } = must(await restClient(w.h.url, earlier).get('/v1/buyer/permissions'), 200);
   assert.equal(permissions.length, 1);
   assert.deepEqual([permissions[0].agentName, permissions[0].instrumentId, permissions[0].perPurchaseCapMinor, permissions[0].status], ['Desktop assistant', saved.id, 6000, 'active']);
+  assert.deepEqual(w.browser.problems, []);
+});
+
+/** English messages and serious or critical axe-core violations on the page as it is now. */
+async function problemsIn(page: Page, lang: string, step: string): Promise<string[]> {
+  const leaks = englishLeakFinder(lang).find(await pageSegments(page, TEXT_ATTRIBUTES)).map((l) => `${step}: English ${l}`);
+  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const violations = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${step}: axe ${v.id}`);
+  return [...leaks, ...violations];
+}
+
+test('the authorize step in German: every step, the script’s own text included, is German and passes axe', async () => {
+  const email = newEmail();
+  const { auth, authUrl } = await hostStarts();
+  authUrl.searchParams.set('ui_locales', 'de');
+  const page = await w.browser.page();
+  await page.goto(authUrl.href);
+  await page.locator('main[data-ready] #authorize-client:not([hidden])').waitFor();
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'de');
+  const problems = await problemsIn(page, 'de', 'sign-in');
+  await page.locator('#authorize-email').fill(email);
+  await page.locator('#authorize-sign-in-form button[type="submit"]').click();
+  await page.locator('#authorize-sent:not([hidden])').waitFor();
+  await page.goto(linkIn(w.mail.last(email)));
+  await page.locator('main[data-page="authorize"][data-lang="de"] #authorize-shop-step:not([hidden])').waitFor();
+  problems.push(...(await problemsIn(page, 'de', 'shop')));
+  await page.locator('#authorize-shop').selectOption(shop.shopId);
+  await page.locator('#authorize-shop-form button[type="submit"]').click();
+  await page.locator('#authorize-new-card:not([hidden])').waitFor();
+  await page.locator('#authorize-agent-name').fill('Konzerthelfer');
+  await page.locator('#authorize-start-card').click();
+  const form = page.frameLocator('#authorize-card-frame iframe');
+  await form.getByLabel('Card number').fill('4242 4242 4242 4242');
+  problems.push(...(await problemsIn(page, 'de', 'card form')));
+  await form.getByRole('button', { name: 'Use this card' }).click();
+  await page.locator('#authorize-card-ready:not([hidden])').waitFor();
+  await page.locator('#authorize-per-purchase').fill('60');
+  await page.locator('#authorize-allowance').fill('100');
+  await page.locator('#authorize-submit').click();
+  await page.locator('#authorize-code-step:not([hidden])').waitFor();
+  const mail = w.mail.last(email);
+  assert.match(mail.text, /den Agenten „Konzerthelfer“ für Käufe bei .+ zu autorisieren \(bis zu 60,00\s€ pro Kauf, insgesamt 100,00\s€ je 1 Tag, bis .+, Zahlung mit Visa •••• 4242\)/);
+  problems.push(...(await problemsIn(page, 'de', 'code')));
+  await page.locator('#authorize-code').fill(codeIn(mail));
+  await page.locator('#authorize-submit').click();
+  await page.getByText('Back in the host.').waitFor();
+  assert.deepEqual(problems, []);
+  const code = callbacks.at(-1)?.searchParams.get('code');
+  assert.ok(code);
+  await (await hostConnects(auth, code)).close();
   assert.deepEqual(w.browser.problems, []);
 });

@@ -56,13 +56,17 @@ export function buildOAuthRouter(deps: { services: Services; orchestrator: Orche
   /** The provider sends the browser here to authorize: the buyer's own pages take over. */
   router.get(`${OAUTH_PREFIX}/interaction/:uid`, async (ctx) => {
     const uid = ctx.params.uid ?? '';
+    let locales: unknown;
     try {
       const details = await (await oauth.provider()).interactionDetails(ctx.req, ctx.res);
       if (details.uid !== uid) throw new Error('interaction mismatch');
+      // The client's `ui_locales` (OpenID Connect) from the authorization request: the first one names the page language.
+      locales = details.params.ui_locales;
     } catch {
       return sendError(ctx, 400, new ToolError('oauth_interaction_invalid').toBody());
     }
-    const lang = typeof ctx.query.ui_locales === 'string' ? `&lang=${encodeURIComponent(ctx.query.ui_locales)}` : '';
+    const first = typeof locales === 'string' ? locales.split(' ')[0] : undefined;
+    const lang = first ? `&lang=${encodeURIComponent(first)}` : '';
     ctx.status = 303;
     ctx.redirect(`/buyer/authorize?interaction=${encodeURIComponent(uid)}${lang}`);
   });
