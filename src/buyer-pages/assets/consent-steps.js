@@ -1,12 +1,12 @@
 // The consent view's steps: verifying the session by code, the agent, the card (in the provider's frame) and the
 // limits with the grant. Each step that creates or widens authority asks for its own e-mailed code.
 import { adopt, api, current } from './api.js';
+import { cardFrame } from './card-frame.js';
 import { codeStep } from './code-step.js';
 import { t } from './i18n.js';
 import { byId, el, formatMoney, parseMoney, run, setStatus, showCurrency, ValidationError } from './ui.js';
 import { flow, main, post, show, state } from './consent-flow.js';
 
-const FORM_MESSAGE = 'sandbox.payment_method';
 const NEW = '__new__';
 
 const schemeName = (scheme) => (scheme ? scheme.charAt(0).toUpperCase() + scheme.slice(1) : '');
@@ -94,48 +94,23 @@ function wireCard(currency) {
   const form = byId('save-card-form');
   const cap = byId('card-cap');
   const code = codeStep(form, 'card', 'save_card');
-  let setup = null;
-  let frame = null;
-  let onMessage = null;
   const sync = () => {
     const isNew = choice.value === NEW;
     byId('card-add-intro').hidden = !isNew;
     chooseSubmit.textContent = isNew ? chooseSubmit.dataset.add : chooseSubmit.dataset.next;
   };
   choice.addEventListener('change', sync);
-  const closeFrame = () => {
-    if (onMessage) window.removeEventListener('message', onMessage);
-    onMessage = null;
-    frame?.remove();
-    frame = null;
-    holder.hidden = true;
-  };
-  const ready = (done) => {
-    closeFrame();
-    byId('card-ready').textContent = t('cards.ready', { card: cardName(done) });
-    form.hidden = false;
-    setStatus(t('cards.ready', { card: cardName(done) }));
-    cap.focus();
-  };
-  const openFrame = () => {
-    closeFrame();
-    const formOrigin = new URL(setup.formUrl, location.href).origin;
-    frame = el('iframe', { src: setup.formUrl, title: t('cards.frameTitle'), className: 'provider-frame', referrerpolicy: 'no-referrer' });
-    onMessage = (event) => {
-      if (event.origin !== formOrigin || !frame || event.source !== frame.contentWindow) return;
-      const data = event.data;
-      if (!data || data.type !== FORM_MESSAGE || typeof data.paymentMethod !== 'string') return;
-      setStatus(t('cards.checking'));
-      run(chooseSubmit, async () => {
-        setup = await api('POST', `/v1/buyer/card-setups/${encodeURIComponent(setup.setupId)}/complete`, { paymentMethod: data.paymentMethod });
-        ready(setup);
-      });
-    };
-    window.addEventListener('message', onMessage);
-    holder.append(frame);
-    holder.hidden = false;
-    frame.focus();
-  };
+  // The provider's form, framed as on the Saved cards page (card-frame.js).
+  const cards = cardFrame({
+    holder,
+    button: chooseSubmit,
+    onReady(done) {
+      byId('card-ready').textContent = t('cards.ready', { card: cardName(done) });
+      form.hidden = false;
+      setStatus(t('cards.ready', { card: cardName(done) }));
+      cap.focus();
+    },
+  });
   chooseForm.addEventListener('submit', (event) => {
     event.preventDefault();
     run(chooseSubmit, async () => {
@@ -145,9 +120,7 @@ function wireCard(currency) {
         return enterLimits();
       }
       chooseForm.hidden = true;
-      setup = await api('POST', '/v1/buyer/card-setups');
-      if (setup.status === 'succeeded') ready(setup);
-      else openFrame();
+      await cards.start();
     });
   });
   form.addEventListener('submit', (event) => {
@@ -159,7 +132,7 @@ function wireCard(currency) {
         const spendingCapMinor = parseMoney(cap.value, currency);
         if (spendingCapMinor === null) throw new ValidationError([{ fieldId: 'card-cap', message: t('cards.capInvalid') }]);
         if (code.pending) return code.request();
-        const saved = await api('POST', '/v1/buyer/instruments', { setupId: setup.setupId, spendingCapMinor, ...code.proof() });
+        const saved = await api('POST', '/v1/buyer/instruments', { setupId: cards.setup.setupId, spendingCapMinor, ...code.proof() });
         code.reset();
         form.hidden = true;
         chooseForm.hidden = false;
@@ -171,7 +144,7 @@ function wireCard(currency) {
       { ...code.fields, card_setup_not_ready: 'card-cap' },
     );
   });
-  return { sync, closeFrame };
+  return { sync, closeFrame: cards.close };
 }
 
 async function enterCard() {
