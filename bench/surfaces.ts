@@ -1,7 +1,14 @@
 /**
  * The same tool call over REST, MCP (one client session over Streamable HTTP) and A2A (the SDK client over
- * JSON-RPC), against the same server in the same run, reported as ratios to REST. Run by `npm run bench`.
+ * JSON-RPC), against the same server in the same run, reported as ratios to REST: a read (`list_pools`) and a write
+ * (`quote`), one call at a time, in interleaved rounds, median of three repetitions. Run by `npm run bench` (part 5)
+ * and alone by `npm run bench:surfaces [-- --calls 300 --reps 3 --profile DIR]` (`--profile` writes the server's
+ * V8 CPU profile into DIR, for docs/performance.md's breakdown).
  */
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { Message, TaskState } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -19,10 +26,63 @@ function stats(ms: number[]): Stats {
   const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
   return { mean: ms.reduce((a, b) => a + b, 0) / ms.length, p50: at(50), p99: at(99) };
 }
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
-/** `list_pools` `calls` times on each surface, one at a time, in interleaved rounds so load drift hits all three alike. */
-export async function benchSurfaces(url: string, apiKey: string, merchantId: string, calls: number): Promise<void> {
+type Call = () => Promise<boolean>;
+
+/** One repetition: `calls` calls per surface, in ten interleaved rounds so load drift hits every surface alike. */
+async function repetition(surfaces: Record<string, Call>, calls: number, label: string): Promise<Record<string, Stats>> {
+  const times: Record<string, number[]> = Object.fromEntries(Object.keys(surfaces).map((k) => [k, []]));
+  const rounds = 10;
+  for (let round = 0; round < rounds; round++) {
+    for (const [name, call] of Object.entries(surfaces)) {
+      for (let i = 0; i < Math.ceil(calls / rounds); i++) {
+        const t0 = performance.now();
+        if (!(await call())) throw new Error(`${name}: ${label} failed`);
+        times[name]!.push(performance.now() - t0);
+      }
+    }
+  }
+  return Object.fromEntries(Object.entries(times).map(([k, ms]) => [k, stats(ms)]));
+}
+
+/** The figures of one tool: per surface the median over repetitions of mean, p50, p99 and of the ratios to REST. */
+export interface SurfaceFigures {
+  [surface: string]: Stats & { meanRatio: number; p50Ratio: number; meanRatios: number[] };
+}
+
+function report(label: string, reps: Record<string, Stats>[], calls: number): SurfaceFigures {
+  const figures: SurfaceFigures = {};
+  console.log(`\n${label}, one call at a time, ${calls} calls per surface per repetition, median of ${reps.length} (same server, same run)`);
+  console.log('surface           | mean ms | p50 ms | p99 ms | mean ÷ REST | p50 ÷ REST | mean ÷ REST per rep');
+  for (const name of Object.keys(reps[0]!)) {
+    const meanRatios = reps.map((r) => r[name]!.mean / r.REST!.mean);
+    const f = {
+      mean: median(reps.map((r) => r[name]!.mean)),
+      p50: median(reps.map((r) => r[name]!.p50)),
+      p99: median(reps.map((r) => r[name]!.p99)),
+      meanRatio: median(meanRatios),
+      p50Ratio: median(reps.map((r) => r[name]!.p50 / r.REST!.p50)),
+      meanRatios,
+    };
+    figures[name] = f;
+    console.log(
+      [name.padEnd(17), f.mean.toFixed(2).padStart(7), f.p50.toFixed(2).padStart(6), f.p99.toFixed(2).padStart(6),
+        f.meanRatio.toFixed(2).padStart(11), f.p50Ratio.toFixed(2).padStart(10), ' ' + meanRatios.map((x) => x.toFixed(2)).join(' ')].join(' | '),
+    );
+  }
+  return figures;
+}
+
+/**
+ * `list_pools` and `quote` over each surface with the merchant's API key: `calls` per surface per repetition, `reps`
+ * repetitions (each a full set of interleaved rounds), figures as medians over the repetitions.
+ */
+export async function benchSurfaces(url: string, apiKey: string, merchantId: string, calls: number, reps = 3): Promise<Record<string, SurfaceFigures>> {
   const rest = restClient(url, apiKey);
+  const event = (await rest.post('/v1/integration/events', { merchantId, title: 'Surfaces night', startsAt: '2030-01-01T20:00:00Z' })).body;
+  const pool = (await rest.post('/v1/integration/pools', { merchantId, eventId: event.id, capacity: 100 })).body;
+  const tier = (await rest.post('/v1/integration/tiers', { eventId: event.id, poolId: pool.id, name: 'Surfaces GA', priceMinor: 4000 })).body;
   const mcp = new Client({ name: 'bench', version: '0' });
   await mcp.connect(new StreamableHTTPClientTransport(new URL('/mcp', url), { requestInit: { headers: { authorization: `Bearer ${apiKey}` } } }));
   const fetchImpl: typeof fetch = (input, init) => {
@@ -33,41 +93,77 @@ export async function benchSurfaces(url: string, apiKey: string, merchantId: str
   const a2a = await new ClientFactory(
     ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl })] }),
   ).createFromUrl(url);
-  const surfaces: Record<string, () => Promise<boolean>> = {
-    REST: async () => (await rest.get(`/v1/integration/pools?merchantId=${merchantId}`)).status === 200,
-    'MCP (one session)': async () => {
-      const r = await mcp.callTool({ name: 'list_pools', arguments: { merchantId } });
-      return !r.isError;
+  const a2aCall = (skill: string, input: unknown): Call => async () => {
+    const message = Message.fromJSON({ messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ data: { skill, input } }] });
+    const r = await a2a.sendMessage({ tenant: '', configuration: undefined, metadata: undefined, message });
+    return 'status' in r && r.status?.state === TaskState.TASK_STATE_COMPLETED;
+  };
+  const mcpCall = (name: string, args: Record<string, unknown>): Call => async () => !(await mcp.callTool({ name, arguments: args })).isError;
+  const quoteInput = { tierId: tier.id as string, quantity: 1 };
+  const tools: Record<string, Record<string, Call>> = {
+    list_pools: {
+      REST: async () => (await rest.get(`/v1/integration/pools?merchantId=${merchantId}`)).status === 200,
+      'MCP (one session)': mcpCall('list_pools', { merchantId }),
+      A2A: a2aCall('list_pools', { merchantId }),
     },
-    A2A: async () => {
-      const message = Message.fromJSON({
-        messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ data: { skill: 'list_pools', input: { merchantId } } }],
-      });
-      const r = await a2a.sendMessage({ tenant: '', configuration: undefined, metadata: undefined, message });
-      return 'status' in r && r.status?.state === TaskState.TASK_STATE_COMPLETED;
+    quote: {
+      REST: async () => (await rest.post('/v1/ticketing/quotes', quoteInput)).status === 201,
+      'MCP (one session)': mcpCall('quote', quoteInput),
+      A2A: a2aCall('quote', quoteInput),
     },
   };
-  const times: Record<string, number[]> = Object.fromEntries(Object.keys(surfaces).map((k) => [k, []]));
-  for (const call of Object.values(surfaces)) for (let i = 0; i < 20; i++) await call(); // warm-up
-  const rounds = 10;
-  for (let round = 0; round < rounds; round++) {
-    for (const [name, call] of Object.entries(surfaces)) {
-      for (let i = 0; i < Math.ceil(calls / rounds); i++) {
-        const t0 = performance.now();
-        if (!(await call())) throw new Error(`${name}: list_pools failed`);
-        times[name]!.push(performance.now() - t0);
-      }
+  const results: Record<string, SurfaceFigures> = {};
+  try {
+    for (const surfaces of Object.values(tools)) for (const call of Object.values(surfaces)) for (let i = 0; i < 20; i++) await call(); // warm-up
+    for (const [tool, surfaces] of Object.entries(tools)) {
+      const runs: Record<string, Stats>[] = [];
+      for (let rep = 0; rep < reps; rep++) runs.push(await repetition(surfaces, calls, tool));
+      results[tool] = report(tool, runs, calls);
     }
+  } finally {
+    await mcp.close();
   }
-  await mcp.close();
-  const base = stats(times.REST!);
-  console.log(`\nlist_pools, one call at a time, ${times.REST!.length} calls per surface (same server, same run)`);
-  console.log('surface           | mean ms | p50 ms | p99 ms | mean ÷ REST | p50 ÷ REST');
-  for (const [name, ms] of Object.entries(times)) {
-    const s = stats(ms);
-    console.log(
-      [name.padEnd(17), s.mean.toFixed(2).padStart(7), s.p50.toFixed(2).padStart(6), s.p99.toFixed(2).padStart(6),
-        (s.mean / base.mean).toFixed(2).padStart(11), (s.p50 / base.p50).toFixed(2).padStart(10)].join(' | '),
-    );
-  }
+  return results;
 }
+
+/** Alone: an embedded PostgreSQL, one `tessera serve` process, one merchant, then the surfaces. */
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { calls: { type: 'string' }, reps: { type: 'string' }, profile: { type: 'string' } } });
+  const { bootstrapOrganization } = await import('../src/domain/merchants/merchants.ts');
+  const { Database } = await import('../src/storage/database.ts');
+  const { startEmbeddedPostgres } = await import('../src/storage/embedded-postgres.ts');
+  const { startServerProcess } = await import('../test/support/server-process.ts');
+  const load0 = loadavg()[0]!;
+  const began = performance.now();
+  const dir = mkdtempSync(join(tmpdir(), 'tessera-bench-surfaces-'));
+  chmodSync(dir, 0o755);
+  const pgServer = await startEmbeddedPostgres(dir);
+  try {
+    const dbUrl = await pgServer.createDatabase('bench');
+    const db = await Database.open(dbUrl);
+    try {
+      await db.migrate();
+      const merchant = await db.transaction((em) =>
+        bootstrapOrganization(em, { organization: 'Bench', email: 'bench@example.test', shop: 'Bench Hall', scopes: ['merchant:read', 'merchant:write', 'merchant:admin'] }, new Date()),
+      );
+      const profile: Record<string, string> = values.profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${values.profile}` } : {};
+      const server = await startServerProcess(
+        { RATE_LIMIT_PER_MINUTE: '100000000', SWEEP_INTERVAL_MS: '0', WEBHOOK_DISPATCH_MS: '0', SANDBOX_DISPATCH_MS: '0', LOG_LEVEL: 'error', DATABASE_URL: dbUrl, ...profile },
+        180_000,
+      );
+      try {
+        await benchSurfaces(server.url, merchant.apiKey, merchant.shopId, Number(values.calls ?? 300), Number(values.reps ?? 3));
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      await db.close();
+    }
+  } finally {
+    await pgServer.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  console.log(`\nload average (1 min) at start ${load0.toFixed(1)}, at end ${loadavg()[0]!.toFixed(1)}; ${((performance.now() - began) / 1000).toFixed(0)} s in all`);
+}
+
+if (import.meta.main) await main();
