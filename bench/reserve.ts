@@ -289,7 +289,7 @@ async function main(): Promise<void> {
     if (broken) process.exitCode = 1;
 
     // 5. The same tool call over REST, MCP and A2A against the first server.
-    await benchSurfaces(servers[0]!.url, merchant.apiKey, merchant.shopId, SURFACE_CALLS, REPS);
+    await benchSurfaces(servers[0]!.url, merchant.apiKey, merchant.shopId, SURFACE_CALLS, REPS, servers[0]!.child.pid);
     console.log(`\nload average (1 min) at start ${load0.toFixed(1)}, at end ${loadavg()[0]!.toFixed(1)}; ${((performance.now() - began) / 1000).toFixed(0)} s in all`);
   } finally {
     await raw.end();

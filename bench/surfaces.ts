@@ -5,7 +5,7 @@
  * and alone by `npm run bench:surfaces [-- --calls 300 --reps 3 --profile DIR]` (`--profile` writes the server's
  * V8 CPU profile into DIR, for docs/performance.md's breakdown).
  */
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -19,34 +19,61 @@ interface Stats {
   mean: number;
   p50: number;
   p99: number;
+  /** CPU ms per call spent by the server process (all its threads) and by this process (the client). */
+  serverCpu: number;
+  clientCpu: number;
 }
 
-function stats(ms: number[]): Stats {
+function stats(ms: number[], serverCpu: number, clientCpu: number): Stats {
   const sorted = [...ms].sort((a, b) => a - b);
   const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-  return { mean: ms.reduce((a, b) => a + b, 0) / ms.length, p50: at(50), p99: at(99) };
+  return { mean: ms.reduce((a, b) => a + b, 0) / ms.length, p50: at(50), p99: at(99), serverCpu: serverCpu / ms.length, clientCpu: clientCpu / ms.length };
 }
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+
+/**
+ * CPU ms used so far by process `pid`, every thread (Linux `/proc/<pid>/task/<tid>/schedstat`, nanoseconds): unlike
+ * wall time, it does not grow with the machine's load, so it shows what each surface itself costs the server.
+ */
+function processCpuMs(pid: number | undefined): number {
+  if (!pid) return Number.NaN;
+  try {
+    let ns = 0;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+    return ns / 1e6;
+  } catch {
+    return Number.NaN; // not Linux, or the thread ended between the listing and the read
+  }
+}
+const clientCpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
 
 type Call = () => Promise<boolean>;
 
 /** One repetition: `calls` calls per surface, in ten interleaved rounds so load drift hits every surface alike. */
-async function repetition(surfaces: Record<string, Call>, calls: number, label: string): Promise<Record<string, Stats>> {
+async function repetition(surfaces: Record<string, Call>, calls: number, label: string, serverPid: number | undefined): Promise<Record<string, Stats>> {
   const times: Record<string, number[]> = Object.fromEntries(Object.keys(surfaces).map((k) => [k, []]));
+  const cpu: Record<string, { server: number; client: number }> = Object.fromEntries(Object.keys(surfaces).map((k) => [k, { server: 0, client: 0 }]));
   const rounds = 10;
   for (let round = 0; round < rounds; round++) {
     for (const [name, call] of Object.entries(surfaces)) {
+      const server0 = processCpuMs(serverPid);
+      const client0 = clientCpuMs();
       for (let i = 0; i < Math.ceil(calls / rounds); i++) {
         const t0 = performance.now();
         if (!(await call())) throw new Error(`${name}: ${label} failed`);
         times[name]!.push(performance.now() - t0);
       }
+      cpu[name]!.server += processCpuMs(serverPid) - server0;
+      cpu[name]!.client += clientCpuMs() - client0;
     }
   }
-  return Object.fromEntries(Object.entries(times).map(([k, ms]) => [k, stats(ms)]));
+  return Object.fromEntries(Object.entries(times).map(([k, ms]) => [k, stats(ms, cpu[k]!.server, cpu[k]!.client)]));
 }
 
-/** The figures of one tool: per surface the median over repetitions of mean, p50, p99 and of the ratios to REST. */
+/** The figures of one tool: per surface the median over repetitions of mean, p50, p99, CPU per call and of the ratios to REST. */
 export interface SurfaceFigures {
   [surface: string]: Stats & { meanRatio: number; p50Ratio: number; meanRatios: number[] };
 }
@@ -54,13 +81,15 @@ export interface SurfaceFigures {
 function report(label: string, reps: Record<string, Stats>[], calls: number): SurfaceFigures {
   const figures: SurfaceFigures = {};
   console.log(`\n${label}, one call at a time, ${calls} calls per surface per repetition, median of ${reps.length} (same server, same run)`);
-  console.log('surface           | mean ms | p50 ms | p99 ms | mean ÷ REST | p50 ÷ REST | mean ÷ REST per rep');
+  console.log('surface           | mean ms | p50 ms | p99 ms | mean ÷ REST | p50 ÷ REST | server CPU ms/call | client CPU ms/call | mean ÷ REST per rep');
   for (const name of Object.keys(reps[0]!)) {
     const meanRatios = reps.map((r) => r[name]!.mean / r.REST!.mean);
     const f = {
       mean: median(reps.map((r) => r[name]!.mean)),
       p50: median(reps.map((r) => r[name]!.p50)),
       p99: median(reps.map((r) => r[name]!.p99)),
+      serverCpu: median(reps.map((r) => r[name]!.serverCpu)),
+      clientCpu: median(reps.map((r) => r[name]!.clientCpu)),
       meanRatio: median(meanRatios),
       p50Ratio: median(reps.map((r) => r[name]!.p50 / r.REST!.p50)),
       meanRatios,
@@ -68,7 +97,8 @@ function report(label: string, reps: Record<string, Stats>[], calls: number): Su
     figures[name] = f;
     console.log(
       [name.padEnd(17), f.mean.toFixed(2).padStart(7), f.p50.toFixed(2).padStart(6), f.p99.toFixed(2).padStart(6),
-        f.meanRatio.toFixed(2).padStart(11), f.p50Ratio.toFixed(2).padStart(10), ' ' + meanRatios.map((x) => x.toFixed(2)).join(' ')].join(' | '),
+        f.meanRatio.toFixed(2).padStart(11), f.p50Ratio.toFixed(2).padStart(10), f.serverCpu.toFixed(3).padStart(18), f.clientCpu.toFixed(3).padStart(18),
+        ' ' + meanRatios.map((x) => x.toFixed(2)).join(' ')].join(' | '),
     );
   }
   return figures;
@@ -76,9 +106,17 @@ function report(label: string, reps: Record<string, Stats>[], calls: number): Su
 
 /**
  * `list_pools` and `quote` over each surface with the merchant's API key: `calls` per surface per repetition, `reps`
- * repetitions (each a full set of interleaved rounds), figures as medians over the repetitions.
+ * repetitions (each a full set of interleaved rounds), figures as medians over the repetitions. `serverPid`: the
+ * server's process, whose CPU per call is reported beside the times (NaN when not given or not on Linux).
  */
-export async function benchSurfaces(url: string, apiKey: string, merchantId: string, calls: number, reps = 3): Promise<Record<string, SurfaceFigures>> {
+export async function benchSurfaces(
+  url: string,
+  apiKey: string,
+  merchantId: string,
+  calls: number,
+  reps = 3,
+  serverPid?: number,
+): Promise<Record<string, SurfaceFigures>> {
   const rest = restClient(url, apiKey);
   const event = (await rest.post('/v1/integration/events', { merchantId, title: 'Surfaces night', startsAt: '2030-01-01T20:00:00Z' })).body;
   const pool = (await rest.post('/v1/integration/pools', { merchantId, eventId: event.id, capacity: 100 })).body;
@@ -117,7 +155,7 @@ export async function benchSurfaces(url: string, apiKey: string, merchantId: str
     for (const surfaces of Object.values(tools)) for (const call of Object.values(surfaces)) for (let i = 0; i < 20; i++) await call(); // warm-up
     for (const [tool, surfaces] of Object.entries(tools)) {
       const runs: Record<string, Stats>[] = [];
-      for (let rep = 0; rep < reps; rep++) runs.push(await repetition(surfaces, calls, tool));
+      for (let rep = 0; rep < reps; rep++) runs.push(await repetition(surfaces, calls, tool, serverPid));
       results[tool] = report(tool, runs, calls);
     }
   } finally {
@@ -152,7 +190,7 @@ async function main(): Promise<void> {
         180_000,
       );
       try {
-        await benchSurfaces(server.url, merchant.apiKey, merchant.shopId, Number(values.calls ?? 300), Number(values.reps ?? 3));
+        await benchSurfaces(server.url, merchant.apiKey, merchant.shopId, Number(values.calls ?? 300), Number(values.reps ?? 3), server.child.pid);
       } finally {
         await server.stop();
       }
