@@ -182,3 +182,24 @@ test('a task answered at once (returnImmediately) is stored before its id is sen
   const read = await getTask(secondUrl, id, m.apiKey);
   assert.equal(read.body.result.artifacts[0].parts[0].data.pools.length, 0);
 });
+
+test('an answer trimmed by historyLength does not trim the stored task', async () => {
+  const m = await h.merchant();
+  const res = await restClient(h.url, m.apiKey).post(
+    '/a2a/jsonrpc',
+    {
+      jsonrpc: '2.0', id: 1, method: 'SendMessage',
+      params: {
+        configuration: { historyLength: 0 },
+        message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ data: { skill: 'list_pools', input: { merchantId: m.shopId } } }] },
+      },
+    },
+    { 'a2a-version': '1.0' },
+  );
+  const task = res.body.result?.task;
+  assert.equal(task?.status?.state, 'TASK_STATE_COMPLETED', JSON.stringify(res.body));
+  assert.equal(task.history?.length ?? 0, 0);
+  const read = await getTask(secondUrl, task.id, m.apiKey);
+  assert.equal(read.body.result.history.length, 1, JSON.stringify(read.body));
+  assert.equal(read.body.result.history[0].parts[0].data.skill, 'list_pools');
+});

@@ -168,7 +168,7 @@ export class PostgresTaskStore implements TaskStore {
       return;
     }
     if (!p.settled && p.fresh.has(task.id)) {
-      p.fresh.set(task.id, structuredClone(bounded)); // the SDK mutates what it saved and loads: keep a copy
+      p.fresh.set(task.id, structuredClone(bounded)); // the SDK changes what it saved (see load): keep a copy
       return;
     }
     await this.write(p, bounded, context);
@@ -198,8 +198,9 @@ export class PostgresTaskStore implements TaskStore {
     if (taskId.includes('\u0000')) return undefined; // PostgreSQL text holds no NUL; no task has one
     const p = this.pending.get(context);
     if (p && (!p.persist || (!p.settled && p.fresh.has(taskId)))) {
-      const kept = p.fresh.get(taskId);
-      return kept && structuredClone(kept);
+      // The kept copy itself: the SDK saves every task it loaded and changed, and a save keeps a new copy, so what it
+      // changes after its last save (the answer's history length) never reaches the copy `settle` writes.
+      return p.fresh.get(taskId);
     }
     if (p) await p.writes;
     const json = await this.tasks.load(ownerOf(context), taskId);
