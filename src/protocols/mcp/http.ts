@@ -96,7 +96,10 @@ export function buildMcpRouter(deps: McpRouterDeps): Router {
     const server = createMcpServer(authenticated, bearerOf(ctx), requestInfo(ctx, 'mcp'), 'http', validator);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     ctx.respond = false;
+    // A client gone before its answer: stop the call's handlers. An answer sent whole leaves nothing running (JSON
+    // responses are sent once the call has finished), and closing would only build the SDK's "Connection closed" error.
     ctx.res.on('close', () => {
+      if (ctx.res.writableFinished) return;
       void transport.close();
       void server.close();
     });
