@@ -52,13 +52,17 @@ const clientCpuMs = () => {
 
 type Call = () => Promise<boolean>;
 
-/** One repetition: `calls` calls per surface, in ten interleaved rounds so load drift hits every surface alike. */
+/**
+ * One repetition: `calls` calls per surface, in ten interleaved rounds so load drift hits every surface alike; each
+ * round starts with the next surface, so none always follows the same one.
+ */
 async function repetition(surfaces: Record<string, Call>, calls: number, label: string, serverPid: number | undefined): Promise<Record<string, Stats>> {
   const times: Record<string, number[]> = Object.fromEntries(Object.keys(surfaces).map((k) => [k, []]));
   const cpu: Record<string, { server: number; client: number }> = Object.fromEntries(Object.keys(surfaces).map((k) => [k, { server: 0, client: 0 }]));
   const rounds = 10;
+  const entries = Object.entries(surfaces);
   for (let round = 0; round < rounds; round++) {
-    for (const [name, call] of Object.entries(surfaces)) {
+    for (const [name, call] of [...entries.slice(round % entries.length), ...entries.slice(0, round % entries.length)]) {
       const server0 = processCpuMs(serverPid);
       const client0 = clientCpuMs();
       for (let i = 0; i < Math.ceil(calls / rounds); i++) {
