@@ -9,7 +9,7 @@
  * It ends by checking `availableCount + held + sold = capacity` for every pool it used.
  *  5. one read and one write tool call over REST, MCP (one session) and A2A against the same server (bench/surfaces.ts),
  *     as ratios to REST, median of three repetitions (also alone: `npm run bench:surfaces`).
- * Usage: npm run bench [-- --levels 1,8,32,64 --requests 400 --reps 3 --seconds 4 --surface-calls 500]
+ * Usage: npm run bench [-- --levels 1,8,32,64 --requests 400 --reps 3 --seconds 4 --surface-calls 300]
  */
 import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
