@@ -7,8 +7,9 @@
  *  3. overload: ten times the clients, with admission control on and off;
  *  4. one, two and four server processes on the one database.
  * It ends by checking `availableCount + held + sold = capacity` for every pool it used.
- *  5. one tool call over REST, MCP (one session) and A2A against the same server (bench/surfaces.ts), as ratios to REST.
- * Usage: npm run bench [-- --levels 1,8,32,64 --requests 400 --reps 3 --seconds 4 --surface-calls 500]
+ *  5. one read and one write tool call over REST, MCP (one session) and A2A against the same server (bench/surfaces.ts),
+ *     as ratios to REST, median of three repetitions (also alone: `npm run bench:surfaces`).
+ * Usage: npm run bench [-- --levels 1,8,32,64 --requests 400 --reps 3 --seconds 4 --surface-calls 300]
  */
 import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
@@ -31,7 +32,7 @@ const LEVELS = (values.levels ?? '1,8,32,64').split(',').map(Number);
 const REQUESTS = Number(values.requests ?? 400);
 const REPS = Number(values.reps ?? 3);
 const SECONDS = Number(values.seconds ?? 4);
-const SURFACE_CALLS = Number(values['surface-calls'] ?? 500);
+const SURFACE_CALLS = Number(values['surface-calls'] ?? 300);
 
 interface Run {
   throughput: number;
@@ -288,7 +289,7 @@ async function main(): Promise<void> {
     if (broken) process.exitCode = 1;
 
     // 5. The same tool call over REST, MCP and A2A against the first server.
-    await benchSurfaces(servers[0]!.url, merchant.apiKey, merchant.shopId, SURFACE_CALLS);
+    await benchSurfaces(servers[0]!.url, merchant.apiKey, merchant.shopId, SURFACE_CALLS, REPS, servers[0]!.child.pid);
     console.log(`\nload average (1 min) at start ${load0.toFixed(1)}, at end ${loadavg()[0]!.toFixed(1)}; ${((performance.now() - began) / 1000).toFixed(0)} s in all`);
   } finally {
     await raw.end();

@@ -1,7 +1,14 @@
 /**
  * The same tool call over REST, MCP (one client session over Streamable HTTP) and A2A (the SDK client over
- * JSON-RPC), against the same server in the same run, reported as ratios to REST. Run by `npm run bench`.
+ * JSON-RPC), against the same server in the same run, reported as ratios to REST: a read (`list_pools`) and a write
+ * (`quote`), one call at a time, in interleaved rounds, median of three repetitions. Run by `npm run bench` (part 5)
+ * and alone by `npm run bench:surfaces [-- --calls 300 --reps 3 --profile DIR]` (`--profile` writes the server's
+ * V8 CPU profile into DIR, for docs/performance.md's breakdown).
  */
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { Message, TaskState } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -12,17 +19,112 @@ interface Stats {
   mean: number;
   p50: number;
   p99: number;
+  /** CPU ms per call spent by the server process (all its threads) and by this process (the client). */
+  serverCpu: number;
+  clientCpu: number;
 }
 
-function stats(ms: number[]): Stats {
+function stats(ms: number[], serverCpu: number, clientCpu: number): Stats {
   const sorted = [...ms].sort((a, b) => a - b);
   const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-  return { mean: ms.reduce((a, b) => a + b, 0) / ms.length, p50: at(50), p99: at(99) };
+  return { mean: ms.reduce((a, b) => a + b, 0) / ms.length, p50: at(50), p99: at(99), serverCpu: serverCpu / ms.length, clientCpu: clientCpu / ms.length };
+}
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+
+/**
+ * CPU ms used so far by process `pid`, every thread (Linux `/proc/<pid>/task/<tid>/schedstat`, nanoseconds): unlike
+ * wall time, it does not grow with the machine's load, so it shows what each surface itself costs the server.
+ */
+function processCpuMs(pid: number | undefined): number {
+  if (!pid) return Number.NaN;
+  try {
+    let ns = 0;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+    return ns / 1e6;
+  } catch {
+    return Number.NaN; // not Linux, or the thread ended between the listing and the read
+  }
+}
+const clientCpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+type Call = () => Promise<boolean>;
+
+/**
+ * One repetition: `calls` calls per surface, in ten interleaved rounds so load drift hits every surface alike; each
+ * round starts with the next surface, so none always follows the same one.
+ */
+async function repetition(surfaces: Record<string, Call>, calls: number, label: string, serverPid: number | undefined): Promise<Record<string, Stats>> {
+  const times: Record<string, number[]> = Object.fromEntries(Object.keys(surfaces).map((k) => [k, []]));
+  const cpu: Record<string, { server: number; client: number }> = Object.fromEntries(Object.keys(surfaces).map((k) => [k, { server: 0, client: 0 }]));
+  const rounds = 10;
+  const entries = Object.entries(surfaces);
+  for (let round = 0; round < rounds; round++) {
+    for (const [name, call] of [...entries.slice(round % entries.length), ...entries.slice(0, round % entries.length)]) {
+      const server0 = processCpuMs(serverPid);
+      const client0 = clientCpuMs();
+      for (let i = 0; i < Math.ceil(calls / rounds); i++) {
+        const t0 = performance.now();
+        if (!(await call())) throw new Error(`${name}: ${label} failed`);
+        times[name]!.push(performance.now() - t0);
+      }
+      cpu[name]!.server += processCpuMs(serverPid) - server0;
+      cpu[name]!.client += clientCpuMs() - client0;
+    }
+  }
+  return Object.fromEntries(Object.entries(times).map(([k, ms]) => [k, stats(ms, cpu[k]!.server, cpu[k]!.client)]));
 }
 
-/** `list_pools` `calls` times on each surface, one at a time, in interleaved rounds so load drift hits all three alike. */
-export async function benchSurfaces(url: string, apiKey: string, merchantId: string, calls: number): Promise<void> {
+/** The figures of one tool: per surface the median over repetitions of mean, p50, p99, CPU per call and of the ratios to REST. */
+export interface SurfaceFigures {
+  [surface: string]: Stats & { meanRatio: number; p50Ratio: number; meanRatios: number[] };
+}
+
+function report(label: string, reps: Record<string, Stats>[], calls: number): SurfaceFigures {
+  const figures: SurfaceFigures = {};
+  console.log(`\n${label}, one call at a time, ${calls} calls per surface per repetition, median of ${reps.length} (same server, same run)`);
+  console.log('surface           | mean ms | p50 ms | p99 ms | mean ÷ REST | p50 ÷ REST | server CPU ms/call | client CPU ms/call | mean ÷ REST per rep');
+  for (const name of Object.keys(reps[0]!)) {
+    const meanRatios = reps.map((r) => r[name]!.mean / r.REST!.mean);
+    const f = {
+      mean: median(reps.map((r) => r[name]!.mean)),
+      p50: median(reps.map((r) => r[name]!.p50)),
+      p99: median(reps.map((r) => r[name]!.p99)),
+      serverCpu: median(reps.map((r) => r[name]!.serverCpu)),
+      clientCpu: median(reps.map((r) => r[name]!.clientCpu)),
+      meanRatio: median(meanRatios),
+      p50Ratio: median(reps.map((r) => r[name]!.p50 / r.REST!.p50)),
+      meanRatios,
+    };
+    figures[name] = f;
+    console.log(
+      [name.padEnd(17), f.mean.toFixed(2).padStart(7), f.p50.toFixed(2).padStart(6), f.p99.toFixed(2).padStart(6),
+        f.meanRatio.toFixed(2).padStart(11), f.p50Ratio.toFixed(2).padStart(10), f.serverCpu.toFixed(3).padStart(18), f.clientCpu.toFixed(3).padStart(18),
+        ' ' + meanRatios.map((x) => x.toFixed(2)).join(' ')].join(' | '),
+    );
+  }
+  return figures;
+}
+
+/**
+ * `list_pools` and `quote` over each surface with the merchant's API key: `calls` per surface per repetition, `reps`
+ * repetitions (each a full set of interleaved rounds), figures as medians over the repetitions. `serverPid`: the
+ * server's process, whose CPU per call is reported beside the times (NaN when not given or not on Linux).
+ */
+export async function benchSurfaces(
+  url: string,
+  apiKey: string,
+  merchantId: string,
+  calls: number,
+  reps = 3,
+  serverPid?: number,
+): Promise<Record<string, SurfaceFigures>> {
   const rest = restClient(url, apiKey);
+  const event = (await rest.post('/v1/integration/events', { merchantId, title: 'Surfaces night', startsAt: '2030-01-01T20:00:00Z' })).body;
+  const pool = (await rest.post('/v1/integration/pools', { merchantId, eventId: event.id, capacity: 100 })).body;
+  const tier = (await rest.post('/v1/integration/tiers', { eventId: event.id, poolId: pool.id, name: 'Surfaces GA', priceMinor: 4000 })).body;
   const mcp = new Client({ name: 'bench', version: '0' });
   await mcp.connect(new StreamableHTTPClientTransport(new URL('/mcp', url), { requestInit: { headers: { authorization: `Bearer ${apiKey}` } } }));
   const fetchImpl: typeof fetch = (input, init) => {
@@ -33,41 +135,77 @@ export async function benchSurfaces(url: string, apiKey: string, merchantId: str
   const a2a = await new ClientFactory(
     ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl })] }),
   ).createFromUrl(url);
-  const surfaces: Record<string, () => Promise<boolean>> = {
-    REST: async () => (await rest.get(`/v1/integration/pools?merchantId=${merchantId}`)).status === 200,
-    'MCP (one session)': async () => {
-      const r = await mcp.callTool({ name: 'list_pools', arguments: { merchantId } });
-      return !r.isError;
+  const a2aCall = (skill: string, input: unknown): Call => async () => {
+    const message = Message.fromJSON({ messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ data: { skill, input } }] });
+    const r = await a2a.sendMessage({ tenant: '', configuration: undefined, metadata: undefined, message });
+    return 'status' in r && r.status?.state === TaskState.TASK_STATE_COMPLETED;
+  };
+  const mcpCall = (name: string, args: Record<string, unknown>): Call => async () => !(await mcp.callTool({ name, arguments: args })).isError;
+  const quoteInput = { tierId: tier.id as string, quantity: 1 };
+  const tools: Record<string, Record<string, Call>> = {
+    list_pools: {
+      REST: async () => (await rest.get(`/v1/integration/pools?merchantId=${merchantId}`)).status === 200,
+      'MCP (one session)': mcpCall('list_pools', { merchantId }),
+      A2A: a2aCall('list_pools', { merchantId }),
     },
-    A2A: async () => {
-      const message = Message.fromJSON({
-        messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ data: { skill: 'list_pools', input: { merchantId } } }],
-      });
-      const r = await a2a.sendMessage({ tenant: '', configuration: undefined, metadata: undefined, message });
-      return 'status' in r && r.status?.state === TaskState.TASK_STATE_COMPLETED;
+    quote: {
+      REST: async () => (await rest.post('/v1/ticketing/quotes', quoteInput)).status === 201,
+      'MCP (one session)': mcpCall('quote', quoteInput),
+      A2A: a2aCall('quote', quoteInput),
     },
   };
-  const times: Record<string, number[]> = Object.fromEntries(Object.keys(surfaces).map((k) => [k, []]));
-  for (const call of Object.values(surfaces)) for (let i = 0; i < 20; i++) await call(); // warm-up
-  const rounds = 10;
-  for (let round = 0; round < rounds; round++) {
-    for (const [name, call] of Object.entries(surfaces)) {
-      for (let i = 0; i < Math.ceil(calls / rounds); i++) {
-        const t0 = performance.now();
-        if (!(await call())) throw new Error(`${name}: list_pools failed`);
-        times[name]!.push(performance.now() - t0);
-      }
+  const results: Record<string, SurfaceFigures> = {};
+  try {
+    for (const surfaces of Object.values(tools)) for (const call of Object.values(surfaces)) for (let i = 0; i < 20; i++) await call(); // warm-up
+    for (const [tool, surfaces] of Object.entries(tools)) {
+      const runs: Record<string, Stats>[] = [];
+      for (let rep = 0; rep < reps; rep++) runs.push(await repetition(surfaces, calls, tool, serverPid));
+      results[tool] = report(tool, runs, calls);
     }
+  } finally {
+    await mcp.close();
   }
-  await mcp.close();
-  const base = stats(times.REST!);
-  console.log(`\nlist_pools, one call at a time, ${times.REST!.length} calls per surface (same server, same run)`);
-  console.log('surface           | mean ms | p50 ms | p99 ms | mean ÷ REST | p50 ÷ REST');
-  for (const [name, ms] of Object.entries(times)) {
-    const s = stats(ms);
-    console.log(
-      [name.padEnd(17), s.mean.toFixed(2).padStart(7), s.p50.toFixed(2).padStart(6), s.p99.toFixed(2).padStart(6),
-        (s.mean / base.mean).toFixed(2).padStart(11), (s.p50 / base.p50).toFixed(2).padStart(10)].join(' | '),
-    );
-  }
+  return results;
 }
+
+/** Alone: an embedded PostgreSQL, one `tessera serve` process, one merchant, then the surfaces. */
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { calls: { type: 'string' }, reps: { type: 'string' }, profile: { type: 'string' } } });
+  const { bootstrapOrganization } = await import('../src/domain/merchants/merchants.ts');
+  const { Database } = await import('../src/storage/database.ts');
+  const { startEmbeddedPostgres } = await import('../src/storage/embedded-postgres.ts');
+  const { startServerProcess } = await import('../test/support/server-process.ts');
+  const load0 = loadavg()[0]!;
+  const began = performance.now();
+  const dir = mkdtempSync(join(tmpdir(), 'tessera-bench-surfaces-'));
+  chmodSync(dir, 0o755);
+  const pgServer = await startEmbeddedPostgres(dir);
+  try {
+    const dbUrl = await pgServer.createDatabase('bench');
+    const db = await Database.open(dbUrl);
+    try {
+      await db.migrate();
+      const merchant = await db.transaction((em) =>
+        bootstrapOrganization(em, { organization: 'Bench', email: 'bench@example.test', shop: 'Bench Hall', scopes: ['merchant:read', 'merchant:write', 'merchant:admin'] }, new Date()),
+      );
+      const profile: Record<string, string> = values.profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${values.profile}` } : {};
+      const server = await startServerProcess(
+        { RATE_LIMIT_PER_MINUTE: '100000000', SWEEP_INTERVAL_MS: '0', WEBHOOK_DISPATCH_MS: '0', SANDBOX_DISPATCH_MS: '0', LOG_LEVEL: 'error', DATABASE_URL: dbUrl, ...profile },
+        180_000,
+      );
+      try {
+        await benchSurfaces(server.url, merchant.apiKey, merchant.shopId, Number(values.calls ?? 300), Number(values.reps ?? 3), server.child.pid);
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      await db.close();
+    }
+  } finally {
+    await pgServer.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  console.log(`\nload average (1 min) at start ${load0.toFixed(1)}, at end ${loadavg()[0]!.toFixed(1)}; ${((performance.now() - began) / 1000).toFixed(0)} s in all`);
+}
+
+if (import.meta.main) await main();

@@ -65,9 +65,4 @@ export class A2aTasks {
       total: Number(count?.n ?? 0),
     };
   }
-
-  /** Deletes every task of `owner` (an anonymous call's tasks, once its answer is sent). */
-  async forget(owner: string): Promise<void> {
-    await this.db.execute('delete from a2a_tasks where owner = ?', [owner]);
-  }
 }

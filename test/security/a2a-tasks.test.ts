@@ -12,7 +12,7 @@ import { createApp, type App } from '../../src/app.ts';
 import { loadConfig } from '../../src/kernel/config.ts';
 import { pruneExpired } from '../../src/domain/purchase/retention.ts';
 import { startHarness, type Harness } from '../support/harness.ts';
-import { a2aClient, runSkill, sendParts } from '../support/a2a.ts';
+import { a2aClient, outcomeOf, runSkill, sendParts } from '../support/a2a.ts';
 import { restClient } from '../support/rest.ts';
 
 let h: Harness;
@@ -118,4 +118,88 @@ test('the retention pass deletes tasks a day old; younger ones stay readable', a
   assert.ok(report.a2aTasks >= 1, JSON.stringify(report));
   assert.equal((await getTask(h.url, old.task.id, m.apiKey)).body.error?.code, -32001);
   assert.equal((await getTask(h.url, young.task.id, m.apiKey)).body.result?.id, young.task.id);
+});
+
+test('a task is written once, in its final state; an anonymous caller\'s task is never written', async () => {
+  // Every write to a2a_tasks is noted by a trigger in this file's own database, for the length of this test.
+  await h.db.execute('create table a2a_task_writes (id text not null, op text not null, state text not null)');
+  await h.db.execute(
+    `create function note_a2a_task_write() returns trigger language plpgsql as $$
+     begin insert into a2a_task_writes values (new.id, tg_op, new.state); return new; end $$`,
+  );
+  await h.db.execute('create trigger note_a2a_task_write after insert or update on a2a_tasks for each row execute function note_a2a_task_write()');
+  const writes = async (id: string) =>
+    (await h.db.execute<{ op: string; state: string }>('select op, state from a2a_task_writes where id = ?', [id])).map((w) => `${w.op} ${w.state}`);
+  try {
+    const m = await h.merchant();
+    const client = await a2aClient(h, m.apiKey);
+    const done = await runSkill(client, 'list_pools', { merchantId: m.shopId });
+    assert.ok(done.ok);
+    assert.deepEqual(await writes(done.task.id), ['INSERT TASK_STATE_COMPLETED']);
+    const refused = await runSkill(client, 'list_pools', { merchantId: m.shopId, colour: 'red' });
+    assert.equal(refused.ok ? 'ok' : refused.state, 'TASK_STATE_INPUT_REQUIRED');
+    assert.deepEqual(await writes(refused.task.id), ['INSERT TASK_STATE_INPUT_REQUIRED']);
+    // The corrected follow-up on that task runs the skill again; the task it names already exists, so it is updated.
+    const followUp = outcomeOf(await sendParts(client, [{ data: { skill: 'list_pools', input: { merchantId: m.shopId } } }], refused.task.id));
+    assert.ok(followUp.ok);
+    assert.equal((await writes(refused.task.id)).at(-1), 'UPDATE TASK_STATE_COMPLETED');
+    const anonymous = await sendParts(await a2aClient(h), [{ data: { skill: 'list_pools', input: { merchantId: m.shopId } } }]);
+    assert.equal(outcomeOf(anonymous).state, 'TASK_STATE_AUTH_REQUIRED');
+    assert.deepEqual(await writes(anonymous.id), []);
+  } finally {
+    await h.db.execute('drop trigger note_a2a_task_write on a2a_tasks');
+    await h.db.execute('drop function note_a2a_task_write()');
+    await h.db.execute('drop table a2a_task_writes');
+  }
+});
+
+test('a task answered at once (returnImmediately) is stored before its id is sent, and ends completed', async () => {
+  const m = await h.merchant();
+  const api = restClient(h.url, m.apiKey);
+  const res = await api.post(
+    '/a2a/jsonrpc',
+    {
+      jsonrpc: '2.0', id: 1, method: 'SendMessage',
+      params: {
+        configuration: { returnImmediately: true },
+        message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ data: { skill: 'list_pools', input: { merchantId: m.shopId } } }] },
+      },
+    },
+    { 'a2a-version': '1.0' },
+  );
+  const id = res.body.result?.task?.id as string;
+  assert.ok(id, JSON.stringify(res.body));
+  // Read on the other process as soon as the answer is in: the task is there, working or already completed.
+  const first = await getTask(secondUrl, id, m.apiKey);
+  assert.ok(['TASK_STATE_WORKING', 'TASK_STATE_COMPLETED'].includes(first.body.result?.status?.state), JSON.stringify(first.body));
+  // The rest of the call is written after the answer: wait for it (a generous bound on a busy machine, no sleep).
+  let state = first.body.result.status.state as string;
+  for (let i = 0; i < 2000 && state !== 'TASK_STATE_COMPLETED'; i++) {
+    await new Promise((ok) => setImmediate(ok));
+    state = (await getTask(secondUrl, id, m.apiKey)).body.result?.status?.state;
+  }
+  assert.equal(state, 'TASK_STATE_COMPLETED');
+  const read = await getTask(secondUrl, id, m.apiKey);
+  assert.equal(read.body.result.artifacts[0].parts[0].data.pools.length, 0);
+});
+
+test('an answer trimmed by historyLength does not trim the stored task', async () => {
+  const m = await h.merchant();
+  const res = await restClient(h.url, m.apiKey).post(
+    '/a2a/jsonrpc',
+    {
+      jsonrpc: '2.0', id: 1, method: 'SendMessage',
+      params: {
+        configuration: { historyLength: 0 },
+        message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ data: { skill: 'list_pools', input: { merchantId: m.shopId } } }] },
+      },
+    },
+    { 'a2a-version': '1.0' },
+  );
+  const task = res.body.result?.task;
+  assert.equal(task?.status?.state, 'TASK_STATE_COMPLETED', JSON.stringify(res.body));
+  assert.equal(task.history?.length ?? 0, 0);
+  const read = await getTask(secondUrl, task.id, m.apiKey);
+  assert.equal(read.body.result.history.length, 1, JSON.stringify(read.body));
+  assert.equal(read.body.result.history[0].parts[0].data.skill, 'list_pools');
 });

@@ -1,6 +1,6 @@
 /** The A2A executor: a message's `{ skill, input }` data part becomes one orchestrator call, its outcome a task state. */
 import { Role, TaskState, type Message, type Part, type Task, type TaskStatus } from '@a2a-js/sdk';
-import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
+import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext, type ServerCallContext } from '@a2a-js/sdk/server';
 import { ap2Refusal, isAp2Request } from '../../domain/ap2/refusal.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import type { RequestInfo } from '../../domain/context.ts';
@@ -12,6 +12,13 @@ import { IDEMPOTENCY_ARGUMENT, type SurfaceMechanisms } from '../../orchestrator
 /** ServerCallContext state keys the router fills: the bearer credential and the transport request info. */
 export const STATE_CREDENTIAL = 'tessera.credential';
 export const STATE_REQUEST = 'tessera.request';
+/** ServerCallContext state key: the orchestrator as the caller the router authenticated (no second lookup per call). */
+export const STATE_ORCHESTRATOR = 'tessera.orchestrator';
+
+/** Told which task a request makes, so the store can keep it in memory until the answer (task-store.ts). */
+export interface FreshTasks {
+  fresh(context: ServerCallContext, taskId: string): void;
+}
 
 const ENVELOPE_KEYS = ['skill', 'input', 'idempotencyKey'];
 
@@ -73,14 +80,17 @@ function readCall(message: Message): SkillCall {
 export class ToolExecutor implements AgentExecutor {
   private readonly orchestrator: Orchestrator;
   private readonly clock: Clock;
+  private readonly tasks: FreshTasks | undefined;
 
-  constructor(orchestrator: Orchestrator, clock: Clock) {
+  constructor(orchestrator: Orchestrator, clock: Clock, tasks?: FreshTasks) {
     this.orchestrator = orchestrator;
     this.clock = clock;
+    this.tasks = tasks;
   }
 
   async execute(rc: RequestContext, bus: ExecutionEventBus): Promise<void> {
     const { taskId, contextId } = rc;
+    if (!rc.task) this.tasks?.fresh(rc.context, taskId); // first, before any event of the task is stored
     const status = (state: TaskState, parts?: Part[]): TaskStatus => ({
       state,
       timestamp: this.clock.now().toISOString(),
@@ -117,7 +127,8 @@ export class ToolExecutor implements AgentExecutor {
       return refuse(e.status, e.toBody());
     }
     const state = rc.context.state;
-    const result = await this.orchestrator.invoke({
+    const orchestrator = (state.get(STATE_ORCHESTRATOR) as Orchestrator | undefined) ?? this.orchestrator;
+    const result = await orchestrator.invoke({
       tool: call.skill,
       input: call.input,
       credential: state.get(STATE_CREDENTIAL) as string | undefined,

@@ -14,8 +14,8 @@ import type { RateGate } from '../../domain/context.ts';
 import { readRaw } from '../../http/read-body.ts';
 import { MAX_JSON_DEPTH, nestedTooDeep } from '../../kernel/input-shape.ts';
 import { A2A_JSONRPC_PATH, buildAgentCard, publicCardTools } from './agent-card.ts';
-import { STATE_CREDENTIAL, STATE_REQUEST, ToolExecutor } from './executor.ts';
-import { ownerOf, PostgresTaskStore } from './task-store.ts';
+import { STATE_CREDENTIAL, STATE_ORCHESTRATOR, STATE_REQUEST, ToolExecutor } from './executor.ts';
+import { PostgresTaskStore } from './task-store.ts';
 
 export interface A2aDeps {
   orchestrator: Orchestrator;
@@ -26,13 +26,20 @@ export interface A2aDeps {
  * The SDK's `User` only scopes tasks (GetTask/ListTasks see the owner's own); authorization happens in the
  * orchestrator. The owner is the caller's principal (`principalKey`), so any credential of that principal reads its
  * tasks and no one else does. A caller without a valid credential gets an owner of its own for this one request:
- * its task is answered, then forgotten, and no other caller (anonymous or not) can ever name that owner.
+ * its task is answered and never stored, and no other caller (anonymous or not) can ever name that owner.
  */
-async function callerOf(orchestrator: Orchestrator, credential: string | undefined, rate: RateGate | undefined): Promise<User> {
-  const principal = credential ? await orchestrator.authenticate(credential).catch(() => undefined) : undefined;
-  if (!principal || principal.kind === 'anonymous') return { isAuthenticated: false, userName: `once:${crypto.randomUUID()}` };
+async function callerOf(
+  orchestrator: Orchestrator,
+  credential: string | undefined,
+  rate: RateGate | undefined,
+): Promise<{ user: User; orchestrator: Orchestrator }> {
+  const principal = credential ? await orchestrator.authenticate(credential, 'a2a').catch(() => undefined) : undefined;
+  if (!credential || !principal || principal.kind === 'anonymous') {
+    return { user: { isAuthenticated: false, userName: `once:${crypto.randomUUID()}` }, orchestrator };
+  }
   await rate?.charge(principal, false); // the principal's budget, not the address's
-  return { isAuthenticated: true, userName: principalKey(principal) };
+  // The request's tool call does not look the credential up again (revocation is checked once per request, as on /mcp).
+  return { user: { isAuthenticated: true, userName: principalKey(principal) }, orchestrator: orchestrator.authenticatedAs(credential, principal) };
 }
 
 /** The JSON-RPC request id, echoed in errors raised before the SDK parses the body. */
@@ -75,7 +82,7 @@ export function buildA2aRouter({ orchestrator, services }: A2aDeps): Router {
   const router = new Router();
   const tasks = new A2aTasks(services.db);
   const store = new PostgresTaskStore(tasks, services.clock, (name) => orchestrator.get(name));
-  const executor = new ToolExecutor(orchestrator, services.clock);
+  const executor = new ToolExecutor(orchestrator, services.clock, store);
   // The port (hence the card's URLs) is known only after listen: rebuild when the public URL changes.
   let current: { url: string; card: AgentCard; json: unknown; rpc: JsonRpcTransportHandler } | undefined;
   const forUrl = () => {
@@ -111,15 +118,18 @@ export function buildA2aRouter({ orchestrator, services }: A2aDeps): Router {
     const raw = (await readRaw(ctx.req)).toString('utf8');
     const credential = bearerOf(ctx);
     const info = requestInfo(ctx, 'a2a');
-    const user = await callerOf(orchestrator, credential, info.rate);
+    const { user, orchestrator: caller } = await callerOf(orchestrator, credential, info.rate);
     const context = new ServerCallContext({
       user,
       requestedVersion: ctx.get(A2A_VERSION_HEADER) || undefined,
       state: new Map<string, unknown>([
         [STATE_CREDENTIAL, credential],
         [STATE_REQUEST, info],
+        [STATE_ORCHESTRATOR, caller],
       ]),
     });
+    // A task this request makes is written once, when it settles (before the answer); an anonymous caller's never.
+    store.begin(context, user.isAuthenticated);
     const fail = (err: unknown) => ({ jsonrpc: '2.0', id: idOf(raw), error: JsonRpcTransportHandler.mapToJSONRPCError(err) });
     // JSON-RPC 2.0: a body that is not JSON is -32700 Parse error (the SDK would answer -32602).
     const body = parsed(raw);
@@ -135,6 +145,7 @@ export function buildA2aRouter({ orchestrator, services }: A2aDeps): Router {
     try {
       validateVersion(context.requestedVersion, card, 'JSONRPC');
       const out = await rpc.handle(body === null || typeof body !== 'object' ? raw : (body as Record<string, unknown>), context);
+      await store.settle(context); // stored before its id is sent: another process reads it at once
       if (!(Symbol.asyncIterator in out)) {
         ctx.body = out;
         return;
@@ -146,8 +157,6 @@ export function buildA2aRouter({ orchestrator, services }: A2aDeps): Router {
       throw new UnsupportedOperationError('Streaming is not supported.');
     } catch (err) {
       ctx.body = fail(err);
-    } finally {
-      if (!user.isAuthenticated) await tasks.forget(ownerOf(context));
     }
   });
   return router;

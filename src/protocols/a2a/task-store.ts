@@ -6,6 +6,11 @@
  * Secret fields (`src/kernel/secret-fields.ts`) of the skill's input in the caller's message, and of its output in the
  * artifact, are stored as "[redacted]": a task read later (tasks/get, tasks/list, a follow-up message) never shows them,
  * while the call that wrote them reads its own parts back in clear, so its live answer is unchanged.
+ *
+ * A task made by a `SendMessage` (`fresh`) is kept in the request's memory while it runs: the SDK loads and saves it
+ * once per event (task, artifact, status), and nobody else can name it before the answer carries its id. `settle`,
+ * awaited before the answer is sent, writes each such task once, in its state at that moment; a later save (a call that
+ * answered early, `returnImmediately`) is written through, after it. An anonymous caller's tasks are never written.
  */
 import { Task, taskStateFromJSON, taskStateToJSON, type ListTasksRequest, type ListTasksResponse, type Message, type Part } from '@a2a-js/sdk';
 import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
@@ -101,17 +106,53 @@ function parseCursor(token: string): [Date, string] | undefined {
   }
 }
 
+/** What one request keeps in memory: the tasks it made (bounded, in clear) until `settle`, and its writes in order. */
+interface Pending {
+  /** Whether the request's tasks are written at all (false: an anonymous caller's one-request owner). */
+  persist: boolean;
+  settled: boolean;
+  /** The request's fresh tasks by id: undefined until first saved. */
+  fresh: Map<string, Task | undefined>;
+  /** The request's writes, chained, so a write-through save never lands before the settling write (never rejects). */
+  writes: Promise<void>;
+}
+
 export class PostgresTaskStore implements TaskStore {
   private readonly tasks: A2aTasks;
   private readonly clock: Clock;
   private readonly toolOf: ToolOf;
   /** Per call (the SDK hands one context to every read and write of a request): the clear parts it wrote. */
   private readonly clear = new WeakMap<ServerCallContext, Map<string, Part[]>>();
+  /** Per call: the tasks it made and has not yet written (weakly held: a finished request leaves nothing behind). */
+  private readonly pending = new WeakMap<ServerCallContext, Pending>();
 
   constructor(tasks: A2aTasks, clock: Clock, toolOf: ToolOf) {
     this.tasks = tasks;
     this.clock = clock;
     this.toolOf = toolOf;
+  }
+
+  /**
+   * Starts a request whose tasks are written by `settle`: all of them, or (`persist` false: an owner that lives for this
+   * one request) none. A context never begun writes every save through.
+   */
+  begin(context: ServerCallContext, persist: boolean): void {
+    this.pending.set(context, { persist, settled: false, fresh: new Map(), writes: Promise.resolve() });
+  }
+
+  /** `taskId` is made by this request (the executor's new task): no one else can name it until the answer is sent. */
+  fresh(context: ServerCallContext, taskId: string): void {
+    const p = this.pending.get(context);
+    if (p && !p.settled && !p.fresh.has(taskId)) p.fresh.set(taskId, undefined);
+  }
+
+  /** Writes the request's fresh tasks, once each, in their current state; later saves write through. Await before answering. */
+  async settle(context: ServerCallContext): Promise<void> {
+    const p = this.pending.get(context);
+    if (!p || p.settled) return;
+    p.settled = true;
+    if (!p.persist) return;
+    await Promise.all([...p.fresh.values()].flatMap((task) => (task ? [this.write(p, task, context)] : [])));
   }
 
   async save(task: Task, context: ServerCallContext): Promise<void> {
@@ -120,22 +161,48 @@ export class PostgresTaskStore implements TaskStore {
     this.clear.set(context, clear);
     for (const m of [...bounded.history, ...(bounded.status?.message ? [bounded.status.message] : [])]) clear.set(`m:${m.messageId}`, m.parts);
     for (const a of bounded.artifacts) clear.set(`a:${a.artifactId}`, a.parts);
-    const at = task.status?.timestamp ? new Date(task.status.timestamp) : new Date(0);
-    await this.tasks.save(
-      ownerOf(context),
-      {
-        id: task.id,
-        contextId: task.contextId,
-        state: taskStateToJSON(task.status?.state ?? 0),
-        statusAt: Number.isNaN(at.getTime()) ? new Date(0) : at,
-        task: Task.toJSON(redactTask(bounded, this.toolOf)),
-      },
-      this.clock.now(),
-    );
+    const p = this.pending.get(context);
+    if (!p) return this.tasks.save(ownerOf(context), this.rowOf(bounded), this.clock.now());
+    if (!p.persist) {
+      p.fresh.set(task.id, structuredClone(bounded)); // read back within the request, never written
+      return;
+    }
+    if (!p.settled && p.fresh.has(task.id)) {
+      p.fresh.set(task.id, structuredClone(bounded)); // the SDK changes what it saved (see load): keep a copy
+      return;
+    }
+    await this.write(p, bounded, context);
+  }
+
+  /** Writes `bounded` after the request's earlier writes (a failed one does not stop the next); rejects if this one fails. */
+  private write(p: Pending, bounded: Task, context: ServerCallContext): Promise<void> {
+    const row = this.rowOf(bounded);
+    const owner = ownerOf(context);
+    const done = p.writes.then(() => this.tasks.save(owner, row, this.clock.now()));
+    p.writes = done.catch(() => undefined);
+    return done;
+  }
+
+  private rowOf(bounded: Task) {
+    const at = bounded.status?.timestamp ? new Date(bounded.status.timestamp) : new Date(0);
+    return {
+      id: bounded.id,
+      contextId: bounded.contextId,
+      state: taskStateToJSON(bounded.status?.state ?? 0),
+      statusAt: Number.isNaN(at.getTime()) ? new Date(0) : at,
+      task: Task.toJSON(redactTask(bounded, this.toolOf)),
+    };
   }
 
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
     if (taskId.includes('\u0000')) return undefined; // PostgreSQL text holds no NUL; no task has one
+    const p = this.pending.get(context);
+    if (p && (!p.persist || (!p.settled && p.fresh.has(taskId)))) {
+      // The kept copy itself: the SDK saves every task it loaded and changed, and a save keeps a new copy, so what it
+      // changes after its last save (the answer's history length) never reaches the copy `settle` writes.
+      return p.fresh.get(taskId);
+    }
+    if (p) await p.writes;
     const json = await this.tasks.load(ownerOf(context), taskId);
     if (json === undefined) return undefined;
     const task = Task.fromJSON(json);

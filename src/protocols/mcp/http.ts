@@ -2,6 +2,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { Orchestrator } from '../../orchestrator/invoke.ts';
 import type { Services } from '../../domain/context.ts';
 import { bearerOf, RATE_GATE_STATE, requestInfo } from '../../http/http.ts';
@@ -82,6 +83,8 @@ async function requireCredential(ctx: Context, deps: McpRouterDeps): Promise<Orc
 export function buildMcpRouter(deps: McpRouterDeps): Router {
   const { services } = deps;
   const router = new Router();
+  // One validator for every per-request server: the SDK would otherwise build an Ajv instance per POST.
+  const validator = new AjvJsonSchemaValidator();
   router.post('/mcp', async (ctx) => {
     // DNS-rebinding protection: an unknown Host, or a browser Origin other than the public URL's, is refused with 403.
     const refused = hostRefusal(ctx, { publicUrl: services.publicUrl, listenHost: services.config.host });
@@ -90,10 +93,13 @@ export function buildMcpRouter(deps: McpRouterDeps): Router {
     if (!authenticated) return;
     const message = await readMessage(ctx);
     if (!message) return;
-    const server = createMcpServer(authenticated, bearerOf(ctx), requestInfo(ctx, 'mcp'));
+    const server = createMcpServer(authenticated, bearerOf(ctx), requestInfo(ctx, 'mcp'), 'http', validator);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     ctx.respond = false;
+    // A client gone before its answer: stop the call's handlers. An answer sent whole leaves nothing running (JSON
+    // responses are sent once the call has finished), and closing would only build the SDK's "Connection closed" error.
     ctx.res.on('close', () => {
+      if (ctx.res.writableFinished) return;
       void transport.close();
       void server.close();
     });

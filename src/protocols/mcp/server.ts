@@ -6,6 +6,7 @@ import {
 import { z } from 'zod';
 import { ACP_JSONRPC_ERROR_CODE, toAcpError } from '../acp/errors.ts';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { RequestInfo } from '../../domain/context.ts';
 import { ToolError, type ErrorBody } from '../../kernel/errors.ts';
 import type { InvokeResult, Orchestrator } from '../../orchestrator/invoke.ts';
@@ -78,14 +79,21 @@ const LooseCallToolRequest = z.object({ method: z.literal('tools/call'), params:
  * answers the tools that credential may call (the public ones without one), decided by the same `auth`
  * declarations the orchestrator enforces; every call goes through `orchestrator.invoke`, which authenticates,
  * authorizes and validates exactly as for REST. An unknown tool is JSON-RPC -32602, as the MCP specification says.
+ * `validator`: the JSON Schema validator the SDK keeps for elicitation (never used here); without one, the SDK builds
+ * a new Ajv instance per server, which costs more CPU than the rest of a stateless `/mcp` request, so `/mcp` passes one
+ * built once.
  */
 export function createMcpServer(
   orchestrator: Orchestrator,
   credential: string | undefined,
   requestInfo: RequestInfo,
   transport: McpTransportKind = 'http',
+  validator?: jsonSchemaValidator,
 ): Server {
-  const server = new Server({ name: 'tessera', version: '1.0.0' }, { capabilities: { tools: {}, prompts: {} }, instructions: INSTRUCTIONS });
+  const server = new Server(
+    { name: 'tessera', version: '1.0.0' },
+    { capabilities: { tools: {}, prompts: {} }, instructions: INSTRUCTIONS, ...(validator && { jsonSchemaValidator: validator }) },
+  );
   const mechanisms = mechanismsOf(transport);
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: (await orchestrator.toolsFor(credential, 'mcp')).tools.map(listingOf),
