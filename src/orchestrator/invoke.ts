@@ -10,6 +10,7 @@ import type { RequestInfo, Services, ToolContext } from '../domain/context.ts';
 import { describeError, ToolError, type ErrorBody } from '../kernel/errors.ts';
 import { inputShapeProblem, inputShapeError } from '../kernel/input-shape.ts';
 import { IdempotencyStore } from '../storage/idempotency-store.ts';
+import { isPoolExhausted } from '../storage/database.ts';
 import { principalKey, type Principal } from '../kernel/principal.ts';
 import { successStatus, type AnyTool } from './tool.ts';
 import { parseInput } from './validate.ts';
@@ -206,6 +207,9 @@ export class Orchestrator {
   private toError(err: unknown, tool: AnyTool): ToolError {
     if (err instanceof ToolError) return err;
     const mapped = this.services.db.mapDatabaseError(err);
+    // No pooled connection came free in time: answered 503, but logged, since it is also how a transaction that takes a
+    // second pooled connection (the deadlock class of docs/performance.md) shows itself.
+    if (mapped && isPoolExhausted(err)) this.log.warn({ tool: tool.name }, 'no database connection came free in time');
     if (mapped) return mapped;
     this.log.error({ tool: tool.name, err: describeError(err) }, 'unexpected error in tool');
     return new ToolError('internal_error');

@@ -15,6 +15,9 @@ import { ToolError } from '../kernel/errors.ts';
 import { ENTITIES } from './entities/index.ts';
 import { MIGRATIONS } from './migrations/index.ts';
 
+/** The default bound on waiting for a pooled connection (DATABASE_ACQUIRE_TIMEOUT_MS). */
+export const DEFAULT_ACQUIRE_TIMEOUT_MS = 10_000;
+
 export type IsolationLevel = 'read committed' | 'repeatable read' | 'serializable';
 
 export class Database {
@@ -23,15 +26,20 @@ export class Database {
     this.orm = orm;
   }
 
-  /** Connects to `url` (no migrations are run; call `migrate()`). */
-  static async open(url: string, opts: { poolMax?: number } = {}): Promise<Database> {
+  /**
+   * Connects to `url` (no migrations are run; call `migrate()`). `acquireTimeoutMs` (default 10 s) bounds the wait for a
+   * pooled connection: code that, inside a transaction, takes a second connection while every connection is held by
+   * such code would otherwise wait forever (the deadlock class of docs/performance.md); past the bound the call fails
+   * with `unavailable` (503, Retry-After) and its transaction rolls back, which frees its connection.
+   */
+  static async open(url: string, opts: { poolMax?: number; acquireTimeoutMs?: number } = {}): Promise<Database> {
     const orm = await MikroORM.init({
       clientUrl: url,
       entities: [...ENTITIES],
       extensions: [Migrator],
       migrations: { migrationsList: [...MIGRATIONS], transactional: true, allOrNothing: true, snapshot: false, silent: true },
       pool: { min: 0, max: opts.poolMax ?? 10 },
-      driverOptions: { onPoolCreated: reapLostConnections },
+      driverOptions: { onPoolCreated: reapLostConnections, connectionTimeoutMillis: opts.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS },
       debug: false,
       allowGlobalContext: false,
       ensureDatabase: false,
@@ -63,6 +71,7 @@ export class Database {
 
   /** Maps driver failures to stable codes (never leaking SQL); undefined for anything else. */
   mapDatabaseError(err: unknown): ToolError | undefined {
+    if (isPoolExhausted(err)) return new ToolError('unavailable', 'No database connection came free in time; retry shortly.', undefined, 1);
     if (isDatabaseUnavailable(err)) return new ToolError('unavailable', 'The database is unavailable right now; retry shortly.', undefined, 2);
     const sqlState = (err as { code?: unknown } | null)?.code;
     if (sqlState === '40001' || sqlState === '40P01') {
@@ -101,6 +110,14 @@ export function isDatabaseUnavailable(err: unknown): boolean {
     if (typeof code === 'string' && (NETWORK_CODES.has(code) || UNAVAILABLE_STATES.has(code) || code.startsWith('08'))) return true;
     const message = (e as { message?: unknown }).message;
     if (typeof message === 'string' && LOST_MESSAGES.test(message)) return true;
+  }
+  return false;
+}
+
+/** True when `err` (or its cause) is `pg`'s refusal after waiting `connectionTimeoutMillis` for a pooled connection. */
+export function isPoolExhausted(err: unknown): boolean {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { message?: unknown }).message === 'timeout exceeded when trying to connect') return true;
   }
   return false;
 }
