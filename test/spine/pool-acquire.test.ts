@@ -12,7 +12,7 @@ import { createApp, type App } from '../../src/app.ts';
 import { loadConfig } from '../../src/kernel/config.ts';
 import { ManualClock } from '../../src/kernel/clock.ts';
 import { bootstrapOrganization, type BootstrapResult } from '../../src/domain/merchants/merchants.ts';
-import { Database, sql } from '../../src/storage/database.ts';
+import { Database, SecondConnectionError, sql } from '../../src/storage/database.ts';
 import { createTestDatabase } from '../support/database.ts';
 import { restClient } from '../support/rest.ts';
 
@@ -89,6 +89,26 @@ test('over REST a call that finds no free connection is answered 503 unavailable
     assert.equal((await list()).status, 200);
   } finally {
     await app?.close();
+    await db.close();
+  }
+});
+
+test('with guardPool (as in the test suite) a transaction that asks the pool for a second connection fails at once', async () => {
+  const db = await Database.open(url, { guardPool: true });
+  try {
+    // Its own queries run on its connection.
+    assert.deepEqual(await db.transaction(async (em) => sql(em, 'select 1 as one')), [{ one: 1 }]);
+    await assert.rejects(
+      db.transaction(async () => db.execute('select 1')),
+      (err: unknown) => err instanceof SecondConnectionError || (err as { cause?: unknown }).cause instanceof SecondConnectionError,
+    );
+    await assert.rejects(
+      db.transaction(async () => db.transaction(async (em) => sql(em, 'select 1'))),
+      (err: unknown) => err instanceof SecondConnectionError || (err as { cause?: unknown }).cause instanceof SecondConnectionError,
+    );
+    // Outside a transaction, and once it has ended, the pool serves as usual.
+    assert.deepEqual(await db.execute('select 1 as one'), [{ one: 1 }]);
+  } finally {
     await db.close();
   }
 });

@@ -24,10 +24,10 @@ export async function createTestDatabase(): Promise<string> {
   return admin.toString();
 }
 
-/** A migrated Database on a fresh test database. */
-export async function openTestDatabase(): Promise<{ db: Database; url: string }> {
+/** A migrated Database on a fresh test database; `guardPool`: refuse a second connection inside a transaction. */
+export async function openTestDatabase(opts: { guardPool?: boolean } = {}): Promise<{ db: Database; url: string }> {
   const url = await createTestDatabase();
-  const db = await Database.open(url);
+  const db = await Database.open(url, { guardPool: opts.guardPool ?? false });
   await db.migrate();
   return { db, url };
 }
