@@ -31,13 +31,15 @@ import { benchSurfaces } from './surfaces.ts';
 const { values } = parseArgs({
   options: {
     levels: { type: 'string' }, requests: { type: 'string' }, reps: { type: 'string' }, seconds: { type: 'string' }, quick: { type: 'boolean' }, 'surface-calls': { type: 'string' },
-    parts: { type: 'string' }, 'cpu-prof': { type: 'string' }, keys: { type: 'string' }, holds: { type: 'string' }, outbox: { type: 'string' },
+    parts: { type: 'string' }, 'cpu-prof': { type: 'string' }, 'retry-ms': { type: 'string' }, keys: { type: 'string' }, holds: { type: 'string' }, outbox: { type: 'string' },
   },
 });
 /** Which parts run (default all): 1 hot pool, 2 purchases, 3 overload, 4 processes, 5 surfaces, 6 growth (bench/growth.ts). */
 const PARTS = new Set((values.parts ?? '1,2,3,4,5,6').split(',').map(Number));
 /** A directory for a V8 CPU profile of the first server process (written when it stops), e.g. /tmp/prof. */
 const CPU_PROF = values['cpu-prof'];
+/** In the overload run, how long a refused client waits before retrying; unset: the Retry-After it was given. */
+const RETRY_MS = values['retry-ms'] === undefined ? undefined : Number(values['retry-ms']);
 const LEVELS = (values.levels ?? '1,8,32,64').split(',').map(Number);
 const REQUESTS = Number(values.requests ?? 400);
 const REPS = Number(values.reps ?? 3);
@@ -221,7 +223,7 @@ async function main(): Promise<void> {
       const guarded = await startServerProcess({ ...BASE_ENV, DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: '100' }, 180_000);
       servers.push(guarded);
       const flood = await newPool(1_000_000);
-      console.log(`\n3. overload: ${clients} clients for ${SECONDS} s on one pool (a refused client waits 50 ms and retries with the same key), median of ${REPS} (load ${loadavg()[0]!.toFixed(1)})`);
+      console.log(`\n3. overload: ${clients} clients for ${SECONDS} s on one pool (a refused client waits its Retry-After, or --retry-ms, and retries with the same key), median of ${REPS} (load ${loadavg()[0]!.toFixed(1)})`);
       console.log('admission control | admitted/s | admitted p50 ms | admitted p99 ms | refused | refusal p50 ms | refusal p99 ms');
       for (const [label, target] of [
         ['on (100 ms bound)', guarded],
@@ -247,7 +249,7 @@ async function main(): Promise<void> {
                   if (r.status === 429) {
                     refused.push(ms);
                     if (performance.now() >= stopAt) break;
-                    await new Promise((res) => setTimeout(res, 50));
+                    await new Promise((res) => setTimeout(res, RETRY_MS ?? Number(r.headers.get('retry-after') ?? 1) * 1000));
                     continue;
                   }
                   if (r.status !== 201) throw new Error(`overload: unexpected ${r.status} ${JSON.stringify(r.body)}`);
