@@ -2,11 +2,13 @@
  * The hot pool (docs/performance.md). Every reserve on one pool must change that pool's row, and a row can
  * be changed by one transaction at a time, so one reserve per transaction can never sell faster than the row's
  * lock-and-commit cycle. Here the reserves arriving in one process while earlier ones are being written are
- * grouped: a batch locks its quotes with one statement, checks each call on its own (access, single use,
+ * grouped: a batch claims every call's idempotency key with one statement (a replay or a refused key settles
+ * its call there), locks its quotes with one statement, checks each call on its own (access, single use,
  * expiry, restrictions, the caller's authority), inserts every hold with one statement, stores every caller's
- * idempotency outcome with one statement, takes each pool's places with ONE conditional update, and commits
- * once. When a pool has not enough places for the whole batch, the batch is re-run with the pool row locked
- * first and the places are allotted in arrival order: each call that fits gets its hold, the others `sold_out`.
+ * idempotency outcome (refusals too) with one statement, takes each pool's places with ONE conditional update,
+ * and commits once: the claims commit with the holds and outcomes. When a pool has not enough places for the
+ * whole batch, the batch is re-run with the pool row locked first and the places are allotted in arrival order:
+ * each call that fits gets its hold, the others `sold_out`.
  *
  * Each call keeps its own outcome: a call's own failure (not found, used quote, restriction, authority, sold
  * out) is decided before anything is written and fails that call alone; an unexpected database failure of
@@ -112,7 +114,7 @@ export class ReserveBatcher {
   /**
    * Admits a new call, or refuses it (429 rate_limited) when it would wait longer than the bound: either its
    * batch queue is too long for the recent batch time, or more calls are already inside this process (being
-   * authenticated, claimed, queued or written) than the recent service rate clears within the bound (Little's
+   * authenticated, queued or written) than the recent service rate clears within the bound (Little's
    * law), which is what a saturated process shows first. Returns the release to call when the call is answered.
    */
   admit(): () => void {
