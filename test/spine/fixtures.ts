@@ -7,10 +7,7 @@ import { restClient, type RestResponse } from '../support/rest.ts';
 
 export type Api = ReturnType<typeof restClient>;
 
-/**
- * Background loops are off: tests drive the sweeper and the sandbox settlement by hand after moving the clock. The pool
- * guard is on: code inside a transaction that asks the pool for a second connection fails its test at once.
- */
+/** Background loops are off: tests drive the sweeper and the sandbox settlement by hand after moving the clock. */
 export function startSpineHarness(env: Record<string, string> = {}): Promise<Harness> {
   return startHarness({
     SWEEP_INTERVAL_MS: '0',
@@ -19,7 +16,7 @@ export function startSpineHarness(env: Record<string, string> = {}): Promise<Har
     SANDBOX_SETTLE_MS: '3000',
     RATE_LIMIT_PER_MINUTE: '100000',
     ...env,
-  }, { guardPool: true });
+  });
 }
 
 export interface TierOptions {

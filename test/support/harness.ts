@@ -24,8 +24,8 @@ export interface Harness {
 export const ALL_MERCHANT_SCOPES: readonly Scope[] = ['merchant:read', 'merchant:write', 'merchant:admin'];
 
 /**
- * `opts.log`: the server's logger (default: silent), e.g. one that keeps its lines for a test to read. `opts.guardPool`:
- * code inside a transaction that asks the pool for a second connection fails at once (`SecondConnectionError`).
+ * `opts.log`: the server's logger (default: silent), e.g. one that keeps its lines for a test to read. `opts.guardPool`
+ * (default true): code inside a transaction that asks the pool for a second connection fails at once (`SecondConnectionError`).
  */
 export async function startHarness(env: Record<string, string> = {}, opts: { log?: Logger; guardPool?: boolean } = {}): Promise<Harness> {
   const { db, url: dbUrl } = await openTestDatabase({ guardPool: opts.guardPool });
