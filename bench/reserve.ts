@@ -9,9 +9,13 @@
  * It ends by checking `availableCount + held + sold = capacity` for every pool it used.
  *  5. one read and one write tool call over REST, MCP (one session) and A2A against the same server (bench/surfaces.ts),
  *     as ratios to REST, median of three repetitions (also alone: `npm run bench:surfaces`).
- * Usage: npm run bench [-- --levels 1,8,32,64 --requests 400 --reps 3 --seconds 4 --surface-calls 300]
+ *  6. the growth table (bench/growth.ts, run as a child process once the above has stopped).
+ * Usage: npm run bench [-- --levels 1,8,32,64 --requests 400 --reps 3 --seconds 4 --surface-calls 300
+ *                          --keys 1000000 --holds 100000 --outbox 100000 --parts 1,2,3,4,5,6 --cpu-prof DIR]
  */
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -26,8 +30,17 @@ import { startServerProcess, type ServerProcess } from '../test/support/server-p
 import { benchSurfaces } from './surfaces.ts';
 
 const { values } = parseArgs({
-  options: { levels: { type: 'string' }, requests: { type: 'string' }, reps: { type: 'string' }, seconds: { type: 'string' }, quick: { type: 'boolean' }, 'surface-calls': { type: 'string' } },
+  options: {
+    levels: { type: 'string' }, requests: { type: 'string' }, reps: { type: 'string' }, seconds: { type: 'string' }, quick: { type: 'boolean' }, 'surface-calls': { type: 'string' },
+    parts: { type: 'string' }, 'cpu-prof': { type: 'string' }, 'retry-ms': { type: 'string' }, keys: { type: 'string' }, holds: { type: 'string' }, outbox: { type: 'string' },
+  },
 });
+/** Which parts run (default all): 1 hot pool, 2 purchases, 3 overload, 4 processes, 5 surfaces, 6 growth (bench/growth.ts). */
+const PARTS = new Set((values.parts ?? '1,2,3,4,5,6').split(',').map(Number));
+/** A directory for a V8 CPU profile of the first server process (written when it stops), e.g. /tmp/prof. */
+const CPU_PROF = values['cpu-prof'];
+/** In the overload run, how long a refused client waits before retrying; unset: the Retry-After it was given. */
+const RETRY_MS = values['retry-ms'] === undefined ? undefined : Number(values['retry-ms']);
 const LEVELS = (values.levels ?? '1,8,32,64').split(',').map(Number);
 const REQUESTS = Number(values.requests ?? 400);
 const REPS = Number(values.reps ?? 3);
@@ -46,6 +59,12 @@ function percentile(sorted: number[], p: number): number {
 }
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 const pad = (v: string | number, n: number) => String(v).padStart(n);
+/** Runs `f` REPS times, one after the other. */
+async function repeat<T>(f: () => Promise<T>): Promise<T[]> {
+  const out: T[] = [];
+  for (let rep = 0; rep < REPS; rep++) out.push(await f());
+  return out;
+}
 
 /** Runs `task(i)` for i in [0, n) with `concurrency` workers; returns throughput and latency percentiles (ms). */
 async function drive(n: number, concurrency: number, task: (i: number) => Promise<boolean>): Promise<Run> {
@@ -83,7 +102,8 @@ async function main(): Promise<void> {
     bootstrapOrganization(em, { organization: 'Bench', email: 'bench@example.test', shop: 'Bench Hall', scopes: ['merchant:read', 'merchant:write', 'merchant:admin'] }, new Date()),
   );
   // The throughput runs measure the path, not the admission bound (which the overload run measures).
-  const servers: ServerProcess[] = [await startServerProcess({ ...BASE_ENV, DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: '60000' }, 180_000)];
+  const profile: Record<string, string> = CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${CPU_PROF}` } : {};
+  const servers: ServerProcess[] = [await startServerProcess({ ...BASE_ENV, ...profile, DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: '60000' }, 180_000)];
   const raw = new pg.Pool({ connectionString: dbUrl, max: Math.max(...LEVELS, 64) });
   const pools: string[] = [];
   try {
@@ -139,134 +159,159 @@ async function main(): Promise<void> {
       }
     };
 
-    // 1. One hot pool: HTTP vs the raw ceiling, per level, REPS repetitions (median).
-    const hot = await newPool(REQUESTS * LEVELS.length * REPS * 2 + 10);
-    const [template] = (await raw.query('select * from quotes where id = $1', [hot.template])).rows;
-    console.log(`\n1. reserve on one hot pool: ${REQUESTS} requests per run, median of ${REPS} repetitions (1 server process, embedded PostgreSQL)`);
-    console.log('concurrency | HTTP reserve/s | p50 ms | p99 ms | raw SQL/s | p50 ms | p99 ms | HTTP ÷ raw | ratio per rep');
     const http64: number[] = [];
-    for (const c of LEVELS) {
-      const httpRuns: Run[] = [];
-      const rawRuns: Run[] = [];
-      for (let rep = 0; rep < REPS; rep++) {
-        const ids = await quotes(hot.template, REQUESTS);
-        const h = await drive(REQUESTS, c, async (i) => (await reserveOver(api, ids[i]!)).status === 201);
-        const r = await drive(REQUESTS, c, () => rawReserve(hot.poolId, template));
-        if (h.ok !== REQUESTS || r.ok !== REQUESTS) throw new Error(`unexpected refusals: http ${h.ok}, raw ${r.ok}`);
-        httpRuns.push(h);
-        rawRuns.push(r);
+    // 1. One hot pool: HTTP vs the raw ceiling, per level, REPS repetitions (median).
+    if (PARTS.has(1)) {
+      const hot = await newPool(REQUESTS * LEVELS.length * REPS * 2 + 10);
+      const [template] = (await raw.query('select * from quotes where id = $1', [hot.template])).rows;
+      console.log(`\n1. reserve on one hot pool: ${REQUESTS} requests per run, median of ${REPS} repetitions (1 server process, embedded PostgreSQL; load ${loadavg()[0]!.toFixed(1)})`);
+      console.log('concurrency | HTTP reserve/s | p50 ms | p99 ms | raw SQL/s | p50 ms | p99 ms | HTTP ÷ raw | ratio per rep');
+      for (const c of LEVELS) {
+        const httpRuns: Run[] = [];
+        const rawRuns: Run[] = [];
+        for (let rep = 0; rep < REPS; rep++) {
+          const ids = await quotes(hot.template, REQUESTS);
+          const h = await drive(REQUESTS, c, async (i) => (await reserveOver(api, ids[i]!)).status === 201);
+          const r = await drive(REQUESTS, c, () => rawReserve(hot.poolId, template));
+          if (h.ok !== REQUESTS || r.ok !== REQUESTS) throw new Error(`unexpected refusals: http ${h.ok}, raw ${r.ok}`);
+          httpRuns.push(h);
+          rawRuns.push(r);
+        }
+        const ratios = httpRuns.map((h, i) => h.throughput / rawRuns[i]!.throughput);
+        if (c === LEVELS[LEVELS.length - 1]) http64.push(...httpRuns.map((h) => h.throughput));
+        console.log(
+          [
+            pad(c, 11),
+            pad(median(httpRuns.map((r) => r.throughput)).toFixed(0), 14),
+            pad(median(httpRuns.map((r) => r.p50)).toFixed(1), 6),
+            pad(median(httpRuns.map((r) => r.p99)).toFixed(1), 6),
+            pad(median(rawRuns.map((r) => r.throughput)).toFixed(0), 9),
+            pad(median(rawRuns.map((r) => r.p50)).toFixed(1), 6),
+            pad(median(rawRuns.map((r) => r.p99)).toFixed(1), 6),
+            pad(median(ratios).toFixed(2), 10),
+            ' ' + ratios.map((x) => x.toFixed(2)).join(' '),
+          ].join(' | '),
+        );
       }
-      const ratios = httpRuns.map((h, i) => h.throughput / rawRuns[i]!.throughput);
-      if (c === LEVELS[LEVELS.length - 1]) http64.push(...httpRuns.map((h) => h.throughput));
-      console.log(
-        [
-          pad(c, 11),
-          pad(median(httpRuns.map((r) => r.throughput)).toFixed(0), 14),
-          pad(median(httpRuns.map((r) => r.p50)).toFixed(1), 6),
-          pad(median(httpRuns.map((r) => r.p99)).toFixed(1), 6),
-          pad(median(rawRuns.map((r) => r.throughput)).toFixed(0), 9),
-          pad(median(rawRuns.map((r) => r.p50)).toFixed(1), 6),
-          pad(median(rawRuns.map((r) => r.p99)).toFixed(1), 6),
-          pad(median(ratios).toFixed(2), 10),
-          ' ' + ratios.map((x) => x.toFixed(2)).join(' '),
-        ].join(' | '),
-      );
     }
 
     // 2. Whole purchases at 64 clients: quote → reserve → confirm (pm_sandbox_visa settles synchronously).
-    const buy = await newPool(REPS * 256 + 10);
-    const purchases: Run[] = [];
-    for (let rep = 0; rep < REPS; rep++) {
-      purchases.push(
-        await drive(256, 64, async () => {
-          const q = await api.post('/v1/ticketing/quotes', { tierId: buy.tierId, quantity: 1 });
-          if (q.status !== 201) return false;
-          const r = await reserveOver(api, q.body.quoteId);
-          if (r.status !== 201) return false;
-          const c = await api.post(`/v1/ticketing/reservations/${r.body.reservation.id}/confirm`, { paymentMethod: 'pm_sandbox_visa' }, { 'idempotency-key': randomUUID() });
-          return c.status === 200;
-        }),
+    if (PARTS.has(2)) {
+      const buy = await newPool(REPS * 256 + 10);
+      const purchases: Run[] = [];
+      for (let rep = 0; rep < REPS; rep++) {
+        purchases.push(
+          await drive(256, 64, async () => {
+            const q = await api.post('/v1/ticketing/quotes', { tierId: buy.tierId, quantity: 1 });
+            if (q.status !== 201) return false;
+            const r = await reserveOver(api, q.body.quoteId);
+            if (r.status !== 201) return false;
+            const c = await api.post(`/v1/ticketing/reservations/${r.body.reservation.id}/confirm`, { paymentMethod: 'pm_sandbox_visa' }, { 'idempotency-key': randomUUID() });
+            return c.status === 200;
+          }),
+        );
+      }
+      if (purchases.some((p) => p.ok !== 256)) throw new Error(`purchases failed: ${purchases.map((p) => p.ok).join(', ')}`);
+      console.log(`\n2. whole purchases (quote → reserve → confirm, synchronous sandbox card), 64 clients, 256 per run, median of ${REPS} (load ${loadavg()[0]!.toFixed(1)})`);
+      console.log(
+        `purchases/s ${median(purchases.map((p) => p.throughput)).toFixed(0)} | p50 ${median(purchases.map((p) => p.p50)).toFixed(1)} ms | p99 ${median(purchases.map((p) => p.p99)).toFixed(1)} ms`,
       );
     }
-    if (purchases.some((p) => p.ok !== 256)) throw new Error(`purchases failed: ${purchases.map((p) => p.ok).join(', ')}`);
-    console.log(`\n2. whole purchases (quote → reserve → confirm, synchronous sandbox card), 64 clients, 256 per run, median of ${REPS}`);
-    console.log(
-      `purchases/s ${median(purchases.map((p) => p.throughput)).toFixed(0)} | p50 ${median(purchases.map((p) => p.p50)).toFixed(1)} ms | p99 ${median(purchases.map((p) => p.p99)).toFixed(1)} ms`,
-    );
 
     // 3. Overload: ten times the clients of the last level, for SECONDS each, admission control on and off.
-    const clients = 10 * LEVELS[LEVELS.length - 1]!;
-    const guarded = await startServerProcess({ ...BASE_ENV, DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: '100' }, 180_000);
-    servers.push(guarded);
-    const flood = await newPool(1_000_000);
-    console.log(`\n3. overload: ${clients} clients for ${SECONDS} s on one pool (a refused client waits 50 ms and retries with the same key)`);
-    console.log('admission control | admitted/s | admitted p50 ms | admitted p99 ms | refused | refusal p50 ms | refusal p99 ms');
-    for (const [label, target] of [
-      ['on (100 ms bound)', guarded],
-      ['off', servers[0]!],
-    ] as const) {
-      const ids = await quotes(flood.template, Math.ceil(http64.length ? median(http64) * SECONDS * 3 : 20_000) + clients);
-      const client = restClient(target.url, merchant.apiKey);
-      const admitted: number[] = [];
-      const refused: number[] = [];
-      let next = 0;
-      const stopAt = performance.now() + SECONDS * 1000;
-      await Promise.all(
-        Array.from({ length: clients }, async () => {
-          while (performance.now() < stopAt && next < ids.length) {
-            const quoteId = ids[next++]!;
-            const key = randomUUID();
-            for (;;) {
-              const t0 = performance.now();
-              const r = await reserveOver(client, quoteId, key);
-              const ms = performance.now() - t0;
-              if (r.status === 429) {
-                refused.push(ms);
-                if (performance.now() >= stopAt) break;
-                await new Promise((res) => setTimeout(res, 50));
-                continue;
+    if (PARTS.has(3)) {
+      const clients = 10 * LEVELS[LEVELS.length - 1]!;
+      const guarded = await startServerProcess({ ...BASE_ENV, DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: '100' }, 180_000);
+      servers.push(guarded);
+      const flood = await newPool(1_000_000);
+      console.log(`\n3. overload: ${clients} clients for ${SECONDS} s on one pool (a refused client waits its Retry-After, or --retry-ms, and retries with the same key), median of ${REPS} (load ${loadavg()[0]!.toFixed(1)})`);
+      console.log('admission control | admitted/s | admitted p50 ms | admitted p99 ms | refused | refusal p50 ms | refusal p99 ms');
+      for (const [label, target] of [
+        ['on (100 ms bound)', guarded],
+        ['off', servers[0]!],
+      ] as const) {
+        const reps: { admittedPerS: number; p50: number; p99: number; refused: number; r50: number; r99: number }[] = [];
+        for (let rep = 0; rep < REPS; rep++) {
+          const ids = await quotes(flood.template, Math.ceil(http64.length ? median(http64) * SECONDS * 3 : 20_000) + clients);
+          const client = restClient(target.url, merchant.apiKey);
+          const admitted: number[] = [];
+          const refused: number[] = [];
+          let next = 0;
+          const stopAt = performance.now() + SECONDS * 1000;
+          await Promise.all(
+            Array.from({ length: clients }, async () => {
+              while (performance.now() < stopAt && next < ids.length) {
+                const quoteId = ids[next++]!;
+                const key = randomUUID();
+                for (;;) {
+                  const t0 = performance.now();
+                  const r = await reserveOver(client, quoteId, key);
+                  const ms = performance.now() - t0;
+                  if (r.status === 429) {
+                    refused.push(ms);
+                    if (performance.now() >= stopAt) break;
+                    await new Promise((res) => setTimeout(res, RETRY_MS ?? Number(r.headers.get('retry-after') ?? 1) * 1000));
+                    continue;
+                  }
+                  if (r.status !== 201) throw new Error(`overload: unexpected ${r.status} ${JSON.stringify(r.body)}`);
+                  admitted.push(ms);
+                  break;
+                }
               }
-              if (r.status !== 201) throw new Error(`overload: unexpected ${r.status} ${JSON.stringify(r.body)}`);
-              admitted.push(ms);
-              break;
-            }
-          }
-        }),
-      );
-      admitted.sort((a, b) => a - b);
-      refused.sort((a, b) => a - b);
-      console.log(
-        [
-          label.padEnd(17),
-          pad((admitted.length / SECONDS).toFixed(0), 10),
-          pad(percentile(admitted, 50).toFixed(1), 15),
-          pad(percentile(admitted, 99).toFixed(1), 15),
-          pad(refused.length, 7),
-          pad(refused.length ? percentile(refused, 50).toFixed(1) : '-', 14),
-          pad(refused.length ? percentile(refused, 99).toFixed(1) : '-', 14),
-        ].join(' | '),
-      );
+            }),
+          );
+          admitted.sort((a, b) => a - b);
+          refused.sort((a, b) => a - b);
+          reps.push({
+            admittedPerS: admitted.length / SECONDS,
+            p50: percentile(admitted, 50),
+            p99: percentile(admitted, 99),
+            refused: refused.length,
+            r50: refused.length ? percentile(refused, 50) : NaN,
+            r99: refused.length ? percentile(refused, 99) : NaN,
+          });
+        }
+        const med = (f: (r: (typeof reps)[number]) => number) => median(reps.map(f));
+        const ms = (v: number) => (Number.isNaN(v) ? '-' : v.toFixed(1));
+        const refusedReps = reps.filter((r) => r.refused);
+        console.log(
+          [
+            label.padEnd(17),
+            pad(med((r) => r.admittedPerS).toFixed(0), 10),
+            pad(ms(med((r) => r.p50)), 15),
+            pad(ms(med((r) => r.p99)), 15),
+            pad(med((r) => r.refused), 7),
+            pad(ms(refusedReps.length ? median(refusedReps.map((r) => r.r50)) : NaN), 14),
+            pad(ms(refusedReps.length ? median(refusedReps.map((r) => r.r99)) : NaN), 14),
+          ].join(' | '),
+        );
+      }
     }
 
     // 4. One, two and four server processes on one database, 64 clients spread over them.
-    const farm = [servers[0]!];
-    while (farm.length < 4) {
-      const s = await startServerProcess({ ...BASE_ENV, DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: '60000' }, 180_000);
-      servers.push(s);
-      farm.push(s);
-    }
-    const scale = await newPool(REQUESTS * 3 * 2 + 10);
-    const [scaleTemplate] = (await raw.query('select * from quotes where id = $1', [scale.template])).rows;
-    console.log(`\n4. server processes on one database: 64 clients, ${REQUESTS} reserves per run, one pool`);
-    console.log('processes | HTTP reserve/s | p99 ms | ÷ 1 process | ÷ raw ceiling (64 connections)');
-    const rawScale = await drive(REQUESTS, 64, () => rawReserve(scale.poolId, scaleTemplate));
-    let one = 0;
-    for (const n of [1, 2, 4]) {
-      const targets = farm.slice(0, n).map((s) => restClient(s.url, merchant.apiKey));
-      const ids = await quotes(scale.template, REQUESTS);
-      const run = await drive(REQUESTS, 64, async (i) => (await reserveOver(targets[i % n]!, ids[i]!)).status === 201);
-      if (n === 1) one = run.throughput;
-      console.log([pad(n, 9), pad(run.throughput.toFixed(0), 14), pad(run.p99.toFixed(1), 6), pad((run.throughput / one).toFixed(2), 11), pad((run.throughput / rawScale.throughput).toFixed(2), 10)].join(' | '));
+    if (PARTS.has(4)) {
+      const farm = [servers[0]!];
+      while (farm.length < 4) {
+        const s = await startServerProcess({ ...BASE_ENV, DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: '60000' }, 180_000);
+        servers.push(s);
+        farm.push(s);
+      }
+      const scale = await newPool(REQUESTS * 4 * REPS + 10);
+      const [scaleTemplate] = (await raw.query('select * from quotes where id = $1', [scale.template])).rows;
+      console.log(`\n4. server processes on one database: 64 clients, ${REQUESTS} reserves per run, one pool, median of ${REPS} (load ${loadavg()[0]!.toFixed(1)})`);
+      console.log('processes | HTTP reserve/s | p99 ms | ÷ 1 process | ÷ raw ceiling (64 connections)');
+      const rawScale = median(await repeat(() => drive(REQUESTS, 64, () => rawReserve(scale.poolId, scaleTemplate)).then((r) => r.throughput)));
+      let one = 0;
+      for (const n of [1, 2, 4]) {
+        const targets = farm.slice(0, n).map((s) => restClient(s.url, merchant.apiKey));
+        const runs = await repeat(async () => {
+          const ids = await quotes(scale.template, REQUESTS);
+          return drive(REQUESTS, 64, async (i) => (await reserveOver(targets[i % n]!, ids[i]!)).status === 201);
+        });
+        const throughput = median(runs.map((r) => r.throughput));
+        if (n === 1) one = throughput;
+        console.log([pad(n, 9), pad(throughput.toFixed(0), 14), pad(median(runs.map((r) => r.p99)).toFixed(1), 6), pad((throughput / one).toFixed(2), 11), pad((throughput / rawScale).toFixed(2), 10)].join(' | '));
+      }
     }
 
     // The invariant, for every pool used.
@@ -289,7 +334,10 @@ async function main(): Promise<void> {
     if (broken) process.exitCode = 1;
 
     // 5. The same tool call over REST, MCP and A2A against the first server.
-    await benchSurfaces(servers[0]!.url, merchant.apiKey, merchant.shopId, SURFACE_CALLS, REPS, servers[0]!.child.pid);
+    if (PARTS.has(5)) {
+      await benchSurfaces(servers[0]!.url, merchant.apiKey, merchant.shopId, SURFACE_CALLS, REPS, servers[0]!.child.pid);
+    }
+
     console.log(`\nload average (1 min) at start ${load0.toFixed(1)}, at end ${loadavg()[0]!.toFixed(1)}; ${((performance.now() - began) / 1000).toFixed(0)} s in all`);
   } finally {
     await raw.end();
@@ -297,6 +345,14 @@ async function main(): Promise<void> {
     await db.close();
     await server.stop();
     rmSync(dir, { recursive: true, force: true });
+  }
+  // 6. The growth table: its own PostgreSQL and server, after everything above has stopped.
+  if (PARTS.has(6)) {
+    console.log(`\n6. cost as the work grows (bench/growth.ts; load ${loadavg()[0]!.toFixed(1)})`);
+    const sizes = (['keys', 'holds', 'outbox'] as const).flatMap((k) => (values[k] ? [`--${k}`, values[k]] : []));
+    const child = spawn(process.execPath, [join(import.meta.dirname, 'growth.ts'), ...sizes], { stdio: 'inherit' });
+    const [code] = (await once(child, 'exit')) as [number | null];
+    if (code !== 0) process.exitCode = 1;
   }
 }
 

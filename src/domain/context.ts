@@ -46,17 +46,22 @@ export interface ToolContext {
   idempotencyKey: string | undefined;
   /**
    * Only for a tool declared `transactional: 'shared'` (its calls share a transaction the domain runs, e.g. the
-   * reserve batcher): `finish` validates the handler's output into the call's status and body, and `idempotency`
-   * names the claimed key whose outcome the domain must store in that same transaction (`completeOutcomes`).
+   * reserve batcher): `finish` validates the handler's output into the call's status and body; `claim` is the
+   * idempotency key the domain claims in that same transaction (`claimKeys`), storing the call's outcome there too.
    */
   sharedCommit?: SharedCommit;
 }
 
 export interface SharedCommit {
   finish(raw: unknown): { status: number; output: Record<string, unknown> };
-  idempotency: { scope: string; key: string } | undefined;
-  /** Set by the domain once the outcome is stored with the change (otherwise the orchestrator stores it after). */
+  /** The key to claim in the shared transaction, if the call carries one. */
+  claim: { scope: string; key: string; requestHash: string } | undefined;
+  /** Set by the domain once the claim has committed (then the orchestrator stores the outcome if `stored` is false). */
+  claimed: boolean;
+  /** Set by the domain once the call's outcome (success or refusal) has committed with the claim. */
   stored: boolean;
+  /** Set by the domain when the key already held this request's outcome: the call fails and the orchestrator replays it. */
+  replay?: { status: number; body: unknown };
 }
 
 /** The services a domain function may use; built once by createApp and shared by every call. */

@@ -44,14 +44,46 @@ export class RateLimits {
     this.strict = limiter('strict', opts.strictPerMinute);
   }
 
-  /** Charges one point to `key` on `limiter`; throws `rate_limited` past the budget. */
-  private async consume(limiter: RateLimiterAbstract, key: string): Promise<void> {
-    try {
-      await limiter.consume(key);
-    } catch (res) {
-      if (res instanceof RateLimiterRes) throw limited(res);
-      throw res;
-    }
+  /** Charges waiting for their key's counter: the next statement charges all of them at once. */
+  private readonly waiting = new Map<string, { limiter: RateLimiterAbstract; key: string; calls: { resolve: () => void; reject: (err: unknown) => void }[] }>();
+  /** Keys whose counter statement is running. */
+  private readonly busy = new Set<string>();
+
+  /**
+   * Charges one point to `key` on `limiter`; throws `rate_limited` past the budget. One principal's concurrent requests
+   * (a flash sale through one API key) would each update the same counter row, one transaction at a time, like the hot
+   * pool; so charges arriving while the key's statement runs wait and are charged together by the next one
+   * (`consume(key, n)`), and the counter it returns decides each charge in arrival order: exact, and shared by every
+   * process as before.
+   */
+  private consume(limiter: RateLimiterAbstract, key: string): Promise<void> {
+    const id = `${limiter === this.address ? 'addr' : limiter === this.principal ? 'who' : 'strict'}\u0000${key}`;
+    return new Promise<void>((resolve, reject) => {
+      let group = this.waiting.get(id);
+      if (!group) this.waiting.set(id, (group = { limiter, key, calls: [] }));
+      group.calls.push({ resolve, reject });
+      this.charge(id);
+    });
+  }
+
+  /** Runs the counter statement for everything waiting on `id`, unless one is running (it runs the next when done). */
+  private charge(id: string): void {
+    const group = this.waiting.get(id);
+    if (!group || this.busy.has(id)) return;
+    this.waiting.delete(id);
+    this.busy.add(id);
+    const n = group.calls.length;
+    const settle = (res: RateLimiterRes) => {
+      const before = res.consumedPoints - n;
+      group.calls.forEach((c, i) => (before + i + 1 <= group.limiter.points ? c.resolve() : c.reject(limited(res))));
+    };
+    void group.limiter
+      .consume(group.key, n)
+      .then(settle, (err: unknown) => (err instanceof RateLimiterRes ? settle(err) : group.calls.forEach((c) => c.reject(err))))
+      .finally(() => {
+        this.busy.delete(id);
+        this.charge(id);
+      });
   }
 
   /** The gate for one request from `ip`; `charged` says whether the address was charged already (no credential). */

@@ -28,6 +28,8 @@ const EnvSchema = z.object({
   RESERVE_BATCH_MAX: z.coerce.number().int().min(1).max(1000).default(64),
   RESERVE_BATCHES_IN_FLIGHT: z.coerce.number().int().min(1).max(16).default(2),
   RESERVE_MAX_WAIT_MS: z.coerce.number().int().min(1).max(60000).default(250),
+  /** How long a call waits for a free pooled database connection before it is answered 503 (never a hang). */
+  DATABASE_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(50).max(600000).default(10000),
   /** Development only: webhooks may target loopback (and plain http:// to it). */
   WEBHOOK_ALLOW_LOOPBACK: z.enum(['true', 'false']).default('false'),
 });
@@ -65,6 +67,8 @@ export type Config = {
   reserveMaxWaitMs: number;
   /** Development only: webhook subscriptions and deliveries may target loopback addresses. */
   webhookAllowLoopback: boolean;
+  /** The longest wait for a pooled database connection; past it the call gets 503 `unavailable` with Retry-After. */
+  databaseAcquireTimeoutMs: number;
 };
 
 /** Thrown when the environment is invalid; the message names every bad variable. */
@@ -102,5 +106,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     reserveBatchesInFlight: e.RESERVE_BATCHES_IN_FLIGHT,
     reserveMaxWaitMs: e.RESERVE_MAX_WAIT_MS,
     webhookAllowLoopback: e.WEBHOOK_ALLOW_LOOPBACK === 'true',
+    databaseAcquireTimeoutMs: e.DATABASE_ACQUIRE_TIMEOUT_MS,
   };
 }

@@ -6,10 +6,11 @@ import type { Logger } from 'pino';
 import { ap2Refusal, isAp2Payload } from '../domain/ap2/refusal.ts';
 import { authorize, mayCall } from './authorize.ts';
 import { canonicalJson, sha256Hex } from '../kernel/canonical-json.ts';
-import type { RequestInfo, Services, ToolContext } from '../domain/context.ts';
+import type { RequestInfo, Services, SharedCommit, ToolContext } from '../domain/context.ts';
 import { describeError, ToolError, type ErrorBody } from '../kernel/errors.ts';
 import { inputShapeProblem, inputShapeError } from '../kernel/input-shape.ts';
 import { IdempotencyStore } from '../storage/idempotency-store.ts';
+import { isPoolExhausted } from '../storage/database.ts';
 import { principalKey, type Principal } from '../kernel/principal.ts';
 import { successStatus, type AnyTool } from './tool.ts';
 import { parseInput } from './validate.ts';
@@ -101,6 +102,8 @@ export class Orchestrator {
       return { ok: false, tool, status: error.status, error: error.toBody(), replayed: false };
     }
     let claimed: { scope: string; key: string } | undefined;
+    /** A `transactional: 'shared'` call's commit, whose claim the domain makes in the shared transaction. */
+    let shared: SharedCommit | undefined;
     let admitted: (() => void) | undefined;
     const mech = req.mechanisms ?? REST_MECHANISMS;
     try {
@@ -131,14 +134,26 @@ export class Orchestrator {
       if (key) {
         const scope = custom ? `${principalKey(principal)} ${custom.endpoint}` : principalKey(principal);
         const hash = sha256Hex(canonicalJson(custom ? { body: custom.body } : { tool: tool.name, input: given.input ?? {} }));
-        const claim = await this.idempotency.claim(scope, key, hash, this.services.clock.now());
-        if (claim.kind === 'replay') return this.replay(tool, principal, claim.response);
-        claimed = { scope, key };
+        if (tool.transactional === 'shared') {
+          // Claimed in the shared transaction with the change and its outcome: no commit of its own (docs/performance.md).
+          shared = { claim: { scope, key, requestHash: hash }, claimed: false, stored: false, finish: () => ({ status: 0, output: {} }) };
+        } else {
+          const claim = await this.idempotency.claim(scope, key, hash, this.services.clock.now());
+          if (claim.kind === 'replay') return this.replay(tool, principal, claim.response);
+          claimed = { scope, key };
+        }
+      }
+      if (tool.transactional === 'shared') {
+        shared ??= { claim: undefined, claimed: false, stored: false, finish: () => ({ status: 0, output: {} }) };
+        const ran = await this.runShared(tool, input, principal, req, shared);
+        if ('replay' in ran) return this.replay(tool, principal, ran.replay);
+        return { ok: true, tool, status: ran.status, output: ran.output, replayed: false, principal };
       }
       const { output, status } = await this.run(tool, input, principal, req, claimed);
       return { ok: true, tool, status, output, replayed: false, principal };
     } catch (err) {
       const error = this.toError(err, tool);
+      if (shared?.claim && shared.claimed && !shared.stored) claimed = { scope: shared.claim.scope, key: shared.claim.key };
       if (claimed) {
         // A refusal for load (429) is not an outcome: the same key may be retried and then succeed.
         if (error.status >= 500 || error.code === 'rate_limited') await this.idempotency.abandon(claimed.scope, claimed.key).catch(() => undefined);
@@ -150,13 +165,8 @@ export class Orchestrator {
     }
   }
 
-  private async run(
-    tool: AnyTool,
-    input: unknown,
-    principal: Principal,
-    req: InvokeRequest,
-    claimed: { scope: string; key: string } | undefined,
-  ): Promise<{ output: Record<string, unknown>; status: number }> {
+  /** The call's context on `em`, and `finish`: the output checked against the tool's schema, with its status. */
+  private callParts(tool: AnyTool, principal: Principal, req: InvokeRequest) {
     const log = this.log.child({ tool: tool.name, surface: req.request.surface });
     const makeCtx = (em: ToolContext['em']): ToolContext => ({
       principal,
@@ -176,14 +186,46 @@ export class Orchestrator {
       const output = parsed.data as Record<string, unknown>;
       return { output, status: successStatus(tool, output) };
     };
-    if (tool.transactional === 'shared') {
-      let finished: { output: Record<string, unknown>; status: number } | undefined;
-      const sharedCommit = { idempotency: claimed, stored: false, finish: (raw: unknown) => (finished = finish(raw)) };
-      const raw = await tool.handler(input, { ...makeCtx(this.services.db.fork()), sharedCommit });
-      const result = finished ?? finish(raw);
-      if (claimed && !sharedCommit.stored) await this.idempotency.complete(claimed.scope, claimed.key, { status: result.status, body: result.output });
-      return result;
+    return { makeCtx, finish };
+  }
+
+  /**
+   * A `transactional: 'shared'` tool: the domain runs the call in a transaction shared with concurrent calls, claims its
+   * key there and stores its outcome there (`shared`); a key that already held this request's outcome is replayed.
+   */
+  private async runShared(
+    tool: AnyTool,
+    input: unknown,
+    principal: Principal,
+    req: InvokeRequest,
+    shared: SharedCommit,
+  ): Promise<{ output: Record<string, unknown>; status: number } | { replay: { status: number; body: unknown } }> {
+    const { makeCtx, finish } = this.callParts(tool, principal, req);
+    let finished: { output: Record<string, unknown>; status: number } | undefined;
+    shared.finish = (raw: unknown) => (finished = finish(raw));
+    let raw: unknown;
+    try {
+      raw = await tool.handler(input, { ...makeCtx(this.services.db.fork()), sharedCommit: shared });
+    } catch (err) {
+      if (shared.replay) return { replay: shared.replay };
+      throw err;
     }
+    const result = finished ?? finish(raw);
+    if (shared.claim && shared.claimed && !shared.stored) {
+      await this.idempotency.complete(shared.claim.scope, shared.claim.key, { status: result.status, body: result.output });
+      shared.stored = true;
+    }
+    return result;
+  }
+
+  private async run(
+    tool: AnyTool,
+    input: unknown,
+    principal: Principal,
+    req: InvokeRequest,
+    claimed: { scope: string; key: string } | undefined,
+  ): Promise<{ output: Record<string, unknown>; status: number }> {
+    const { makeCtx, finish } = this.callParts(tool, principal, req);
     if (tool.transactional === false) {
       const result = finish(await tool.handler(input, makeCtx(this.services.db.fork())));
       if (claimed) await this.idempotency.complete(claimed.scope, claimed.key, { status: result.status, body: result.output });
@@ -206,6 +248,9 @@ export class Orchestrator {
   private toError(err: unknown, tool: AnyTool): ToolError {
     if (err instanceof ToolError) return err;
     const mapped = this.services.db.mapDatabaseError(err);
+    // No pooled connection came free in time: answered 503, but logged, since it is also how a transaction that takes a
+    // second pooled connection (the deadlock class of docs/performance.md) shows itself.
+    if (mapped && isPoolExhausted(err)) this.log.warn({ tool: tool.name }, 'no database connection came free in time');
     if (mapped) return mapped;
     this.log.error({ tool: tool.name, err: describeError(err) }, 'unexpected error in tool');
     return new ToolError('internal_error');

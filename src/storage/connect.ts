@@ -23,7 +23,7 @@ export async function connectDatabase(config: Config, log: Logger): Promise<Conn
       embedded.shared ? 'joined the embedded PostgreSQL another Tessera process runs' : 'embedded PostgreSQL started',
     );
   }
-  const db = await Database.open(url);
+  const db = await Database.open(url, { acquireTimeoutMs: config.databaseAcquireTimeoutMs });
   try {
     const applied = await db.migrate();
     if (applied.length) log.info({ migrations: applied }, 'migrations applied');

@@ -1,4 +1,5 @@
 /** The database handle: MikroORM over PostgreSQL, with short transactions, raw SQL and error mapping. */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
 import {
   CheckConstraintViolationException,
@@ -15,6 +16,25 @@ import { ToolError } from '../kernel/errors.ts';
 import { ENTITIES } from './entities/index.ts';
 import { MIGRATIONS } from './migrations/index.ts';
 
+/** The default bound on waiting for a pooled connection (DATABASE_ACQUIRE_TIMEOUT_MS). */
+export const DEFAULT_ACQUIRE_TIMEOUT_MS = 10_000;
+
+/** Marks the code running inside a `Database.transaction` (after its connection was taken), for `guardPool`. */
+const insideTransaction = new AsyncLocalStorage<TransactionMark>();
+interface TransactionMark {
+  open: boolean;
+  /** The transaction this one was started inside, if any (a nested transaction takes a second connection too). */
+  outer: TransactionMark | undefined;
+}
+const inOpenTransaction = (mark: TransactionMark | undefined): boolean => Boolean(mark && (mark.open || inOpenTransaction(mark.outer)));
+
+/** Thrown (with `guardPool`) when code inside a transaction asks the pool for another connection. */
+export class SecondConnectionError extends Error {
+  constructor() {
+    super('Code inside a transaction asked the pool for a second connection; run the query on the transaction (its EntityManager).');
+  }
+}
+
 export type IsolationLevel = 'read committed' | 'repeatable read' | 'serializable';
 
 export class Database {
@@ -23,15 +43,25 @@ export class Database {
     this.orm = orm;
   }
 
-  /** Connects to `url` (no migrations are run; call `migrate()`). */
-  static async open(url: string, opts: { poolMax?: number } = {}): Promise<Database> {
+  /**
+   * Connects to `url` (no migrations are run; call `migrate()`). `acquireTimeoutMs` (default 10 s) bounds the wait for a
+   * pooled connection: code that, inside a transaction, takes a second connection while every connection is held by
+   * such code would otherwise wait forever (the deadlock class of docs/performance.md); past the bound the call fails
+   * with `unavailable` (503, Retry-After) and its transaction rolls back, which frees its connection.
+   */
+  static async open(url: string, opts: { poolMax?: number; acquireTimeoutMs?: number; guardPool?: boolean } = {}): Promise<Database> {
     const orm = await MikroORM.init({
       clientUrl: url,
       entities: [...ENTITIES],
       extensions: [Migrator],
       migrations: { migrationsList: [...MIGRATIONS], transactional: true, allOrNothing: true, snapshot: false, silent: true },
       pool: { min: 0, max: opts.poolMax ?? 10 },
-      driverOptions: { onPoolCreated: reapLostConnections },
+      driverOptions: {
+        onPoolCreated: (pool: Pool) => {
+          reapLostConnections(pool);
+          if (opts.guardPool) refuseSecondConnections(pool);
+        },
+        connectionTimeoutMillis: opts.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS },
       debug: false,
       allowGlobalContext: false,
       ensureDatabase: false,
@@ -53,7 +83,21 @@ export class Database {
 
   /** Runs `fn` in one transaction on a fresh fork; commits when it resolves, rolls back when it throws. */
   transaction<T>(fn: (em: EntityManager) => Promise<T>, opts: { isolation?: IsolationLevel } = {}): Promise<T> {
-    return this.orm.em.fork().transactional((em) => fn(em), opts.isolation ? { isolationLevel: opts.isolation as never } : {});
+    const mark: TransactionMark = { open: false, outer: insideTransaction.getStore() };
+    return insideTransaction.run(mark, () =>
+      this.orm.em
+        .fork()
+        .transactional(
+          (em) => {
+            mark.open = true;
+            return fn(em);
+          },
+          opts.isolation ? { isolationLevel: opts.isolation as never } : {},
+        )
+        .finally(() => {
+          mark.open = false;
+        }),
+    );
   }
 
   /** Raw parameterised SQL (`?` placeholders) outside any transaction. */
@@ -63,6 +107,7 @@ export class Database {
 
   /** Maps driver failures to stable codes (never leaking SQL); undefined for anything else. */
   mapDatabaseError(err: unknown): ToolError | undefined {
+    if (isPoolExhausted(err)) return new ToolError('unavailable', 'No database connection came free in time; retry shortly.', undefined, 1);
     if (isDatabaseUnavailable(err)) return new ToolError('unavailable', 'The database is unavailable right now; retry shortly.', undefined, 2);
     const sqlState = (err as { code?: unknown } | null)?.code;
     if (sqlState === '40001' || sqlState === '40P01') {
@@ -103,6 +148,37 @@ export function isDatabaseUnavailable(err: unknown): boolean {
     if (typeof message === 'string' && LOST_MESSAGES.test(message)) return true;
   }
   return false;
+}
+
+/** True when `err` (or its cause) is `pg`'s refusal after waiting `connectionTimeoutMillis` for a pooled connection. */
+export function isPoolExhausted(err: unknown): boolean {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { message?: unknown }).message === 'timeout exceeded when trying to connect') return true;
+  }
+  return false;
+}
+
+/**
+ * The development and test check against the pool deadlock class (`Database.open(url, { guardPool: true })`, which the
+ * test suite uses): a connection asked for by code running inside a `Database.transaction`, whose own connection is
+ * already held, is refused at once with `SecondConnectionError`, so the mistake fails its test instead of deadlocking
+ * only when every connection is taken. Work merely started inside a transaction and still running after it ended is
+ * not refused.
+ */
+function refuseSecondConnections(pool: Pool): void {
+  const connect = pool.connect.bind(pool) as (...args: unknown[]) => unknown;
+  (pool as unknown as { connect: (...args: unknown[]) => unknown }).connect = (...args: unknown[]) => {
+    if (inOpenTransaction(insideTransaction.getStore())) {
+      const err = new SecondConnectionError();
+      const cb = args[0];
+      if (typeof cb === 'function') {
+        process.nextTick(() => (cb as (e: Error) => void)(err));
+        return undefined;
+      }
+      return Promise.reject(err);
+    }
+    return connect(...args);
+  };
 }
 
 /** How long a checked-out connection whose socket ended may stay out before it is taken back. */

@@ -101,3 +101,74 @@ export async function completeOutcomes(em: EntityManager, outcomes: readonly Out
     em.getTransactionContext(),
   );
 }
+
+/** A key to claim inside a shared transaction (the reserve batch): the caller's scope, the key, the request's hash. */
+export interface KeyClaim {
+  scope: string;
+  key: string;
+  requestHash: string;
+}
+
+/** What claiming one key inside a transaction gave: the key is this request's now, or its stored outcome, or a refusal. */
+export type ClaimResult = { kind: 'claimed' } | { kind: 'replay'; response: StoredResponse } | { kind: 'refused'; error: ToolError };
+
+/**
+ * Claims many keys with one statement inside `em`'s transaction (the reserve batch), so the claim commits with the
+ * change and its outcome: there is no separate commit per request, and no other transaction ever sees the claim
+ * in flight. Keys are inserted in (scope, key) order, so batches of several processes lock them in one order; a key
+ * another open transaction is claiming waits for it, then reads its outcome. Per claim, in order: the first of the same
+ * (scope, key) in `claims` is claimed (a stale row — past 24 h, or in flight past IN_FLIGHT_STALE_MS — is taken over);
+ * a later duplicate is refused `idempotency_in_flight`; a key already done replays its stored response, or is refused
+ * `idempotency_conflict` when the request differs; a key in flight elsewhere is refused `idempotency_in_flight`.
+ */
+export async function claimKeys(em: EntityManager, claims: readonly KeyClaim[], now: Date): Promise<ClaimResult[]> {
+  const results: ClaimResult[] = new Array(claims.length);
+  const first = new Map<string, number>();
+  const unique: KeyClaim[] = [];
+  claims.forEach((c, i) => {
+    const id = `${c.scope}\u0000${c.key}`;
+    if (first.has(id)) {
+      results[i] = { kind: 'refused', error: new ToolError('idempotency_in_flight', undefined, { idempotencyKey: c.key }, 1) };
+      return;
+    }
+    first.set(id, i);
+    unique.push(c);
+  });
+  if (!unique.length) return results;
+  const exec = <R>(text: string, params: unknown[]) => em.getConnection().execute(text, params, 'all', em.getTransactionContext()) as Promise<R[]>;
+  const rows = JSON.stringify(unique.map((c) => ({ scope: c.scope, key: c.key, request_hash: c.requestHash })));
+  const inserted = await exec<{ scope: string; key: string }>(
+    `insert into idempotency_keys (scope, key, request_hash, state, created_at)
+     select v.scope, v.key, v.request_hash, 'in_flight', ?::timestamptz
+       from jsonb_to_recordset(?::jsonb) as v(scope text, key text, request_hash text) order by v.scope, v.key
+     on conflict (scope, key) do update
+        set request_hash = excluded.request_hash, state = 'in_flight', status = null, response = null, created_at = excluded.created_at
+      where idempotency_keys.created_at < excluded.created_at - (? * interval '1 millisecond')
+         or (idempotency_keys.state = 'in_flight' and idempotency_keys.created_at < excluded.created_at - (? * interval '1 millisecond'))
+     returning scope, key`,
+    [now, rows, IDEMPOTENCY_TTL_MS, IN_FLIGHT_STALE_MS],
+  );
+  const claimed = new Set(inserted.map((r) => `${r.scope}\u0000${r.key}`));
+  const others = unique.filter((c) => !claimed.has(`${c.scope}\u0000${c.key}`));
+  const existing = new Map<string, Row>();
+  if (others.length) {
+    const found = await exec<Row & { scope: string; key: string }>(
+      `select k.scope, k.key, k.request_hash, k.state, k.status, k.response, k.created_at
+         from idempotency_keys k join jsonb_to_recordset(?::jsonb) as v(scope text, key text) on k.scope = v.scope and k.key = v.key`,
+      [JSON.stringify(others.map((c) => ({ scope: c.scope, key: c.key })))],
+    );
+    for (const r of found) existing.set(`${r.scope}\u0000${r.key}`, r);
+  }
+  for (const [id, i] of first) {
+    const c = claims[i]!;
+    if (claimed.has(id)) {
+      results[i] = { kind: 'claimed' };
+      continue;
+    }
+    const row = existing.get(id);
+    if (row && row.request_hash !== c.requestHash) results[i] = { kind: 'refused', error: new ToolError('idempotency_conflict', undefined, { idempotencyKey: c.key }) };
+    else if (!row || row.state === 'in_flight') results[i] = { kind: 'refused', error: new ToolError('idempotency_in_flight', undefined, { idempotencyKey: c.key }, 1) };
+    else results[i] = { kind: 'replay', response: { status: row.status ?? 200, body: row.response } };
+  }
+  return results;
+}

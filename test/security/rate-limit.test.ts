@@ -50,6 +50,17 @@ test('an authenticated principal has its own budget, whatever address it calls f
   assert.equal((await restClient(h.url).get('/v1/catalog/shops/shop_x')).status, 401);
 });
 
+test('concurrent requests of one principal, charged together, are served exactly up to the budget', async (t) => {
+  const h = await startHarness(LIMITS);
+  t.after(() => h.close());
+  const a = await h.merchant();
+  // 30 at once on a budget of 20: the charges that wait for the counter's statement are charged by the next one together.
+  const all = await Promise.all(Array.from({ length: 30 }, () => restClient(h.url, a.apiKey).get(`/v1/integration/pools?merchantId=${a.shopId}`)));
+  assert.equal(all.filter((r) => r.status === 200).length, 20, JSON.stringify(all.map((r) => r.status)));
+  for (const r of all.filter((x) => x.status !== 200)) assertLimited(r);
+  assertLimited(await restClient(h.url, a.apiKey).get(`/v1/integration/pools?merchantId=${a.shopId}`));
+});
+
 test('two server processes share one budget through PostgreSQL', async (t) => {
   const h = await startHarness(LIMITS);
   const other = await createApp(loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATABASE_URL: h.dbUrl, ...LIMITS }), h.db, {

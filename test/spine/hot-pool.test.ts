@@ -3,7 +3,8 @@
  * busy machine without timing, a test holds the pool's row lock from its own transaction: the first reserve's
  * batch waits on it, every other reserve queues behind it (one batch in flight), and once they are all queued
  * the lock is let go, so they run as ONE batch. Then: mixed quantities with the pool running out in the middle,
- * failing calls inside the batch, replays, admission control, and two server processes.
+ * failing calls inside the batch, replays, idempotency keys claimed inside the batch (duplicates, conflicts, replays),
+ * admission control, and two server processes (also one key sent to both at once).
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -145,6 +146,58 @@ test('failing calls inside a batch fail alone; every call replays its own outcom
   assert.deepEqual(await assertInvariant(h.db, s.poolId), counts);
 });
 
+test('idempotency keys are claimed inside the batch: duplicates, conflicts and replays in one batch each get their own answer', async () => {
+  const s = await shopWithTier(h, { capacity: 20 });
+  const [q1, q2, q3, q4, q5] = await Promise.all([1, 1, 1, 2, 1].map((q) => quote(s, q)));
+  const [kDup, kConflict, kReplay, kMissing, kFresh] = Array.from({ length: 5 }, () => key());
+  const earlierConflict = must(await reserve(s, q2!, kConflict)(), 201);
+  const earlierReplay = await reserve(s, q4!, kReplay)();
+  assert.equal(earlierReplay.status, 201);
+  const warmup = await quote(s, 1);
+  const results = await asOneBatch(s.poolId, [
+    reserve(s, warmup),
+    reserve(s, q1!, kDup),
+    reserve(s, q1!, kDup), // the same key and request twice in one batch: the first to arrive claims it, the other is in flight
+    reserve(s, q3!, kConflict), // a key already used for another request
+    reserve(s, q4!, kReplay), // a key already done: replayed from the batch, holding nothing more
+    reserve(s, 'quo_doesnotexist', kMissing), // a refusal, stored under its key with the batch
+    reserve(s, q5!, kFresh),
+  ]);
+  const [, dupA, dupB, conflict, replay, missing, fresh] = results;
+  // Concurrent requests reach the queue in any order: whichever came first holds, the other is told it is in flight.
+  const [dup1, dup2] = dupA!.status === 201 ? [dupA, dupB] : [dupB, dupA];
+  assert.equal(dup1!.status, 201);
+  assert.equal(dup2!.status, 409);
+  assert.equal(dup2!.body.code, 'idempotency_in_flight');
+  assert.equal(dup2!.headers.get('retry-after'), '1');
+  assert.equal(conflict!.status, 422);
+  assert.equal(conflict!.body.code, 'idempotency_conflict');
+  assert.equal(replay!.status, 201);
+  assert.equal(replay!.headers.get('idempotent-replayed'), 'true');
+  assert.deepEqual(replay!.body, earlierReplay.body);
+  assert.equal(missing!.status, 404);
+  assert.equal(fresh!.status, 201);
+  assert.equal(fresh!.headers.get('idempotent-replayed'), null);
+  // Holds: the earlier two (1 + 2), the warm-up, q1 once, q5; the conflicting call reserved nothing.
+  const counts = await assertInvariant(h.db, s.poolId);
+  assert.equal(counts.held, 1 + 2 + 1 + 1 + 1);
+  const q3Holds = await h.db.execute<{ n: number }>('select count(*)::int as n from reservations where quote_id = ?', [q3]);
+  assert.equal(q3Holds[0]!.n, 0);
+  assert.ok(earlierConflict.reservation.id);
+  // Every claim made in the batch committed with its outcome: nothing is left in flight.
+  const keys = [kDup, kConflict, kReplay, kMissing, kFresh].map((k) => k!['idempotency-key']!);
+  const inFlight = await h.db.execute<{ n: number }>(`select count(*)::int as n from idempotency_keys where key in (?, ?, ?, ?, ?) and state <> 'done'`, keys);
+  assert.equal(inFlight[0]!.n, 0);
+  // Afterwards each key replays its own outcome: the duplicate's key answers the first call's hold, the refusal its 404.
+  const dupAgain = await reserve(s, q1!, kDup)();
+  assert.equal(dupAgain.headers.get('idempotent-replayed'), 'true');
+  assert.deepEqual(dupAgain.body, dup1!.body);
+  const missingAgain = await reserve(s, 'quo_doesnotexist', kMissing)();
+  assert.equal(missingAgain.headers.get('idempotent-replayed'), 'true');
+  assert.deepEqual([missingAgain.status, missingAgain.body], [404, missing!.body]);
+  assert.deepEqual(await assertInvariant(h.db, s.poolId), counts);
+});
+
 test('a batch its pool cannot serve whole re-runs with the pool locked and allots in arrival order', async () => {
   const s = await shopWithTier(h, { capacity: 3 });
   const first = await quote(s, 1);
@@ -218,6 +271,19 @@ test('two server processes batching on one pool: mixed quantities, no oversell, 
     // 80 calls asking for 159 places on 60: the pool ends with fewer places than any refused call asked for.
     for (const r of results.filter((x) => x.status === 409)) assert.ok(r.body.details.requested > counts.available);
     assert.ok(counts.available < 3);
+
+    // One key sent at once to both processes, ten times: one hold; every answer is that hold (replayed) or in flight.
+    const t = await shopWithTier(h, { capacity: 5 });
+    const once = await quote(t, 1);
+    const k = { 'idempotency-key': randomUUID() };
+    const tClients = servers.map((p) => restClient(p.url, t.apiKey));
+    const same = await Promise.all(Array.from({ length: 10 }, (_, i) => tClients[i % 2]!.post('/v1/ticketing/reservations', { quoteId: once }, k)));
+    assert.ok(same.every((r) => r.status === 201 || (r.status === 409 && r.body.code === 'idempotency_in_flight')), JSON.stringify(same.map((r) => r.status)));
+    const holds = new Set(same.filter((r) => r.status === 201).map((r) => r.body.reservation.id));
+    assert.ok(holds.size <= 1);
+    const after = must(await tClients[0]!.post('/v1/ticketing/reservations', { quoteId: once }, k), 201);
+    if (holds.size) assert.ok(holds.has(after.reservation.id));
+    assert.deepEqual(await assertInvariant(h.db, t.poolId), { capacity: 5, available: 4, held: 1, sold: 0 });
   } finally {
     await Promise.all(servers.map((p) => p.stop()));
   }

@@ -24,10 +24,13 @@ export async function createTestDatabase(): Promise<string> {
   return admin.toString();
 }
 
-/** A migrated Database on a fresh test database. */
-export async function openTestDatabase(): Promise<{ db: Database; url: string }> {
+/**
+ * A migrated Database on a fresh test database. The pool guard is on unless `guardPool: false`: code inside a
+ * transaction that asks the pool for a second connection fails at once (`SecondConnectionError`, docs/performance.md).
+ */
+export async function openTestDatabase(opts: { guardPool?: boolean } = {}): Promise<{ db: Database; url: string }> {
   const url = await createTestDatabase();
-  const db = await Database.open(url);
+  const db = await Database.open(url, { guardPool: opts.guardPool ?? true });
   await db.migrate();
   return { db, url };
 }

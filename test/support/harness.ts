@@ -23,9 +23,12 @@ export interface Harness {
 
 export const ALL_MERCHANT_SCOPES: readonly Scope[] = ['merchant:read', 'merchant:write', 'merchant:admin'];
 
-/** `opts.log`: the server's logger (default: silent), e.g. one that keeps its lines for a test to read. */
-export async function startHarness(env: Record<string, string> = {}, opts: { log?: Logger } = {}): Promise<Harness> {
-  const { db, url: dbUrl } = await openTestDatabase();
+/**
+ * `opts.log`: the server's logger (default: silent), e.g. one that keeps its lines for a test to read. `opts.guardPool`
+ * (default true): code inside a transaction that asks the pool for a second connection fails at once (`SecondConnectionError`).
+ */
+export async function startHarness(env: Record<string, string> = {}, opts: { log?: Logger; guardPool?: boolean } = {}): Promise<Harness> {
+  const { db, url: dbUrl } = await openTestDatabase({ guardPool: opts.guardPool });
   // Admission control refuses by measured latency; on a loaded test machine only the tests about it turn it on.
   const config: Config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: '60000', ...env });
   const clock = new ManualClock(new Date());

@@ -2,11 +2,13 @@
  * The hot pool (docs/performance.md). Every reserve on one pool must change that pool's row, and a row can
  * be changed by one transaction at a time, so one reserve per transaction can never sell faster than the row's
  * lock-and-commit cycle. Here the reserves arriving in one process while earlier ones are being written are
- * grouped: a batch locks its quotes with one statement, checks each call on its own (access, single use,
+ * grouped: a batch claims every call's idempotency key with one statement (a replay or a refused key settles
+ * its call there), locks its quotes with one statement, checks each call on its own (access, single use,
  * expiry, restrictions, the caller's authority), inserts every hold with one statement, stores every caller's
- * idempotency outcome with one statement, takes each pool's places with ONE conditional update, and commits
- * once. When a pool has not enough places for the whole batch, the batch is re-run with the pool row locked
- * first and the places are allotted in arrival order: each call that fits gets its hold, the others `sold_out`.
+ * idempotency outcome (refusals too) with one statement, takes each pool's places with ONE conditional update,
+ * and commits once: the claims commit with the holds and outcomes. When a pool has not enough places for the
+ * whole batch, the batch is re-run with the pool row locked first and the places are allotted in arrival order:
+ * each call that fits gets its hold, the others `sold_out`.
  *
  * Each call keeps its own outcome: a call's own failure (not found, used quote, restriction, authority, sold
  * out) is decided before anything is written and fails that call alone; an unexpected database failure of
@@ -23,7 +25,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ToolError } from '../../kernel/errors.ts';
 import { Shop, Tier, type ShopRow, type TierRow } from '../../storage/entities/catalog.ts';
 import { Quote, type QuoteRow, type ReservationRow } from '../../storage/entities/purchase.ts';
-import { completeOutcomes, type Outcome } from '../../storage/idempotency-store.ts';
+import { claimKeys, completeOutcomes, type ClaimResult, type Outcome } from '../../storage/idempotency-store.ts';
 import { sql, type Database } from '../../storage/database.ts';
 import { checkTierStillOffered } from '../catalog/catalog-changes.ts';
 import { checkRestrictions } from '../catalog/restrictions.ts';
@@ -40,6 +42,26 @@ interface Call {
 }
 
 type Result = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+/** A batch's answers, and what its commit settled about each call's idempotency key (applied once it has committed). */
+interface Written {
+  results: Result[];
+  /** Per call: its key's claim in this transaction (undefined: no key). */
+  claims: (ClaimResult | undefined)[];
+  /** Calls whose outcome was stored with the claim. */
+  stored: Set<number>;
+}
+
+/** A call answered from its key's stored outcome: the orchestrator replays `SharedCommit.replay`. */
+class Replayed extends Error {
+  constructor() {
+    super('replayed');
+  }
+}
+
+/** Refusals stored under the key like any outcome (not 5xx, not load; not `quote_already_used`, which the tool may still turn into the caller's own hold). */
+const storable = (err: unknown): err is ToolError =>
+  err instanceof ToolError && err.status < 500 && err.code !== 'rate_limited' && err.code !== 'quote_already_used';
 
 /** Thrown inside a batch's transaction when a pool cannot serve the whole batch: the batch re-runs in allot mode. */
 class ShortPool extends Error {
@@ -92,7 +114,7 @@ export class ReserveBatcher {
   /**
    * Admits a new call, or refuses it (429 rate_limited) when it would wait longer than the bound: either its
    * batch queue is too long for the recent batch time, or more calls are already inside this process (being
-   * authenticated, claimed, queued or written) than the recent service rate clears within the bound (Little's
+   * authenticated, queued or written) than the recent service rate clears within the bound (Little's
    * law), which is what a saturated process shows first. Returns the release to call when the call is answered.
    */
   admit(): () => void {
@@ -140,9 +162,9 @@ export class ReserveBatcher {
     this.stats.batches++;
     this.stats.calls += batch.length;
     this.stats.largest = Math.max(this.stats.largest, batch.length);
-    let results: Result[];
+    let written: Written;
     try {
-      results = await this.attempt(batch);
+      written = await this.attempt(batch);
     } catch (err) {
       if (batch.length === 1) {
         batch[0]!.reject(err);
@@ -152,15 +174,25 @@ export class ReserveBatcher {
       for (const call of batch) await this.runBatch([call]);
       return;
     }
+    // Committed: each call learns what became of its key, then gets its own answer.
     batch.forEach((call, i) => {
-      const r = results[i]!;
+      const shared = call.ctx.sharedCommit;
+      const claim = written.claims[i];
+      if (shared && claim?.kind === 'claimed') shared.claimed = true;
+      if (shared && written.stored.has(i)) shared.stored = true;
+      if (shared && claim?.kind === 'replay') {
+        shared.replay = claim.response;
+        call.reject(new Replayed());
+        return;
+      }
+      const r = written.results[i]!;
       if (r.ok) call.resolve(r.value);
       else call.reject(r.error);
     });
   }
 
   /** Runs the batch optimistically, or with its pools locked first when one is (or was recently) short. */
-  private async attempt(batch: Call[]): Promise<Result[]> {
+  private async attempt(batch: Call[]): Promise<Written> {
     try {
       return await this.db.transaction((em) => this.write(em, batch, false));
     } catch (err) {
@@ -172,11 +204,26 @@ export class ReserveBatcher {
   }
 
   /** One batch in one transaction; returns each call's result (committed when this resolves). */
-  private async write(em: EntityManager, batch: Call[], forceAllot: boolean): Promise<Result[]> {
+  private async write(em: EntityManager, batch: Call[], forceAllot: boolean): Promise<Written> {
     const now = this.services.clock.now();
-    const ids = [...new Set(batch.map((c) => c.quoteId))].sort();
+    const results: Result[] = new Array(batch.length);
+    // The keys first, with one statement (in key order, before any quote or pool lock): a replay or a refused key
+    // settles its call here, and the claims commit with the holds and outcomes below.
+    const keyed = batch.flatMap((c, index) => (c.ctx.sharedCommit?.claim ? [{ index, claim: c.ctx.sharedCommit.claim }] : []));
+    const claims: (ClaimResult | undefined)[] = new Array(batch.length);
+    if (keyed.length) {
+      const got = await claimKeys(em, keyed.map((k) => k.claim), now);
+      keyed.forEach((k, j) => {
+        const c = got[j]!;
+        claims[k.index] = c;
+        if (c.kind === 'refused') results[k.index] = { ok: false, error: c.error };
+        if (c.kind === 'replay') results[k.index] = { ok: false, error: new Replayed() };
+      });
+    }
+    const live = batch.flatMap((call, index) => (results[index] ? [] : [{ call, index }]));
+    const ids = [...new Set(live.map((l) => l.call.quoteId))].sort();
     // One statement locks every quote of the batch, in id order (no deadlock between batches of several processes).
-    const quotes = await em.find(Quote, { id: { $in: ids } }, { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' } });
+    const quotes = !ids.length ? [] : await em.find(Quote, { id: { $in: ids } }, { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' } });
     const quoteById = new Map(quotes.map((q) => [q.id, q]));
     const tierIds = [...new Set(quotes.map((q) => q.tierId))];
     const shopIds = [...new Set(quotes.map((q) => q.shopId))];
@@ -187,14 +234,13 @@ export class ReserveBatcher {
     const tierById = new Map(tiers.map((t) => [t.id, t]));
     const shopById = new Map(shops.map((s) => [s.id, s]));
 
-    const results: Result[] = new Array(batch.length);
     /** Quote id → the reservation made from it in this batch ('' until it is made). */
     const usedBy = new Map<string, string>();
     /** Calls that named a quote an earlier call of this batch is reserving: answered once that call's fate is known. */
     const repeats: { index: number; quoteId: string }[] = [];
     const winnerOf = new Map<string, number>();
     const candidates: { index: number; quote: QuoteRow; shop: ShopRow }[] = [];
-    for (const [index, call] of batch.entries()) {
+    for (const { index, call } of live) {
       try {
         const { principal } = call.ctx;
         const quote = requireAccess(principal, quoteById.get(call.quoteId), 'quote', call.quoteId);
@@ -231,6 +277,7 @@ export class ReserveBatcher {
     const granted = allot ? await this.allot(em, candidates, results) : candidates;
 
     const outcomes: Outcome[] = [];
+    const stored = new Set<number>();
     const taken = new Map<string, number>();
     for (const { index, quote, shop } of granted) {
       const call = batch[index]!;
@@ -241,7 +288,10 @@ export class ReserveBatcher {
       const shared = call.ctx.sharedCommit;
       if (shared) {
         const done = shared.finish(raw);
-        if (shared.idempotency) outcomes.push({ ...shared.idempotency, response: { status: done.status, body: done.output } });
+        if (shared.claim && claims[index]?.kind === 'claimed') {
+          outcomes.push({ scope: shared.claim.scope, key: shared.claim.key, response: { status: done.status, body: done.output } });
+          stored.add(index);
+        }
       }
       results[index] = { ok: true, value: raw };
     }
@@ -250,6 +300,15 @@ export class ReserveBatcher {
       results[index] = reservationId
         ? { ok: false, error: new ToolError('quote_already_used', undefined, { quoteId, reservationId }) }
         : results[winnerOf.get(quoteId)!]!; // the first call was refused (sold out): so is the repeat
+    }
+    // Each refusal decided in this batch is stored under its key too, so its replay commits with the batch.
+    for (const [index, call] of batch.entries()) {
+      const r = results[index]!;
+      const claim = call.ctx.sharedCommit?.claim;
+      if (!r.ok && claim && claims[index]?.kind === 'claimed' && storable(r.error)) {
+        outcomes.push({ scope: claim.scope, key: claim.key, response: { status: r.error.status, body: r.error.toBody() } });
+        stored.add(index);
+      }
     }
     // One multi-row insert of the holds, one update of the quotes, one statement for every idempotency outcome.
     await em.flush();
@@ -265,10 +324,7 @@ export class ReserveBatcher {
     } else {
       for (const [poolId, quantity] of taken) await sql(em, 'update pools set available_count = available_count - ? where id = ?', [quantity, poolId]);
     }
-    for (const { index } of granted) {
-      if (batch[index]!.ctx.sharedCommit) batch[index]!.ctx.sharedCommit!.stored = true;
-    }
-    return results;
+    return { results, claims, stored };
   }
 
   /** Locks each pool of the candidates (in id order) and grants in arrival order while places last. */

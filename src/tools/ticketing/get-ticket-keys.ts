@@ -18,6 +18,6 @@ export const getTicketKeys = defineTool({
   http: { method: 'GET', path: '/v1/ticketing/ticket-keys' },
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(_input, ctx) {
-    return { keys: await ctx.services.ticketKeys.publicKeys() };
+    return { keys: await ctx.services.ticketKeys.publicKeys(ctx.em) };
   },
 });
