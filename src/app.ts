@@ -30,6 +30,7 @@ import { deriveKey } from './kernel/server-secret.ts';
 import { resolve } from 'node:path';
 import { TOOLS } from './tools/index.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
+import { SecretBox } from './webhooks/secret-box.ts';
 
 export interface AppOptions {
   clock?: Clock;
@@ -78,6 +79,7 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
     // OAuth access tokens are accepted only where they are addressed: the MCP endpoint (RFC 8707 audience).
     authenticate: (c, surface) => (surface === 'mcp' && oauth.isAccessToken(c) ? oauth.authenticate(c) : authenticator.authenticate(c)),
     log,
+    replaySealer: new SecretBox(secret, 'tessera/idempotent-replays'),
   });
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });

@@ -9,7 +9,8 @@ import { canonicalJson, sha256Hex } from '../kernel/canonical-json.ts';
 import type { RequestInfo, Services, ToolContext } from '../domain/context.ts';
 import { describeError, ToolError, type ErrorBody } from '../kernel/errors.ts';
 import { inputShapeProblem, inputShapeError } from '../kernel/input-shape.ts';
-import { IdempotencyStore } from '../storage/idempotency-store.ts';
+import { IdempotencyStore, type ReplaySealer } from '../storage/idempotency-store.ts';
+import { secretPaths } from '../kernel/secret-fields.ts';
 import { principalKey, type Principal } from '../kernel/principal.ts';
 import { successStatus, type AnyTool } from './tool.ts';
 import { parseInput } from './validate.ts';
@@ -38,6 +39,8 @@ export interface OrchestratorDeps {
   services: Services;
   authenticate: Authenticator;
   log: Logger;
+  /** Seals stored answers that carry a secret field (`secret(...)` in the tool's output), replayed by idempotency key. */
+  replaySealer: ReplaySealer;
 }
 
 export class Orchestrator {
@@ -55,7 +58,7 @@ export class Orchestrator {
     this.services = deps.services;
     this.log = deps.log;
     this.authenticate = deps.authenticate;
-    this.idempotency = new IdempotencyStore(deps.services.db);
+    this.idempotency = new IdempotencyStore(deps.services.db, deps.replaySealer);
   }
 
   /**
@@ -181,17 +184,17 @@ export class Orchestrator {
       const sharedCommit = { idempotency: claimed, stored: false, finish: (raw: unknown) => (finished = finish(raw)) };
       const raw = await tool.handler(input, { ...makeCtx(this.services.db.fork()), sharedCommit });
       const result = finished ?? finish(raw);
-      if (claimed && !sharedCommit.stored) await this.idempotency.complete(claimed.scope, claimed.key, { status: result.status, body: result.output });
+      if (claimed && !sharedCommit.stored) await this.idempotency.complete(claimed.scope, claimed.key, { status: result.status, body: result.output, sealed: holdsSecret(tool) });
       return result;
     }
     if (tool.transactional === false) {
       const result = finish(await tool.handler(input, makeCtx(this.services.db.fork())));
-      if (claimed) await this.idempotency.complete(claimed.scope, claimed.key, { status: result.status, body: result.output });
+      if (claimed) await this.idempotency.complete(claimed.scope, claimed.key, { status: result.status, body: result.output, sealed: holdsSecret(tool) });
       return result;
     }
     return this.services.db.transaction(async (em) => {
       const result = finish(await tool.handler(input, makeCtx(em)));
-      if (claimed) await this.idempotency.complete(claimed.scope, claimed.key, { status: result.status, body: result.output }, em);
+      if (claimed) await this.idempotency.complete(claimed.scope, claimed.key, { status: result.status, body: result.output, sealed: holdsSecret(tool) }, em);
       return result;
     });
   }
@@ -210,4 +213,9 @@ export class Orchestrator {
     this.log.error({ tool: tool.name, err: describeError(err) }, 'unexpected error in tool');
     return new ToolError('internal_error');
   }
+}
+
+/** Whether a tool's answers carry a secret field, so that their stored copy for replays is sealed. */
+function holdsSecret(tool: AnyTool): boolean {
+  return secretPaths(tool.output, 'output').length > 0;
 }
