@@ -26,7 +26,7 @@ import { securityHeaders } from './http/security-headers.ts';
 import { buyerApiCors } from './http/cors.ts';
 import type { Database } from './storage/database.ts';
 import { openServerSecret } from './storage/server-secret.ts';
-import { deriveKey } from './kernel/server-secret.ts';
+import { deriveKey, requestHasher } from './kernel/server-secret.ts';
 import { resolve } from 'node:path';
 import { TOOLS } from './tools/index.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
@@ -80,6 +80,7 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
     authenticate: (c, surface) => (surface === 'mcp' && oauth.isAccessToken(c) ? oauth.authenticate(c) : authenticator.authenticate(c)),
     log,
     replaySealer: new SecretBox(secret, 'tessera/idempotent-replays'),
+    requestHash: requestHasher(secret),
   });
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });

@@ -3,7 +3,7 @@
  * the sandbox provider's webhook signing), and the database keeps only a fingerprint, itself a sub-key, so a server
  * started with another secret can refuse at once (docs/security.md, "The server secret").
  */
-import { hkdfSync, randomBytes } from 'node:crypto';
+import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
 
 /** A sub-key of `secret` for one `purpose` (HKDF-SHA256, no salt, the purpose as info). */
 export function deriveKey(secret: string, purpose: string, bytes = 32): Buffer {
@@ -13,6 +13,12 @@ export function deriveKey(secret: string, purpose: string, bytes = 32): Buffer {
 /** What the database keeps to recognise the secret: a sub-key of its own, which opens nothing and signs nothing. */
 export function secretFingerprint(secret: string): string {
   return `v1:${deriveKey(secret, 'tessera/server-secret-fingerprint').toString('base64url')}`;
+}
+
+/** The stored fingerprint of an idempotent request: `h1:` and an HMAC-SHA256 under the secret's own sub-key, hex. */
+export function requestHasher(secret: string): (canonical: string) => string {
+  const key = deriveKey(secret, 'tessera/idempotency-request-hash');
+  return (canonical) => `h1:${createHmac('sha256', key).update(canonical).digest('hex')}`;
 }
 
 /** A new random server secret (256 bits, base64url). */

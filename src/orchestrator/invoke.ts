@@ -41,6 +41,11 @@ export interface OrchestratorDeps {
   log: Logger;
   /** Seals stored answers that carry a secret field (`secret(...)` in the tool's output), replayed by idempotency key. */
   replaySealer: ReplaySealer;
+  /**
+   * Keys the stored fingerprint of a request (an HMAC under a sub-key of the server secret), so that a request's
+   * secrets (a card number and CVC, a sign-in token) cannot be searched for offline from the stored hash.
+   */
+  requestHash: (canonical: string) => string;
 }
 
 export class Orchestrator {
@@ -49,6 +54,7 @@ export class Orchestrator {
   private readonly services: Services;
   private readonly log: Logger;
   private readonly idempotency: IdempotencyStore;
+  private readonly requestHash: (canonical: string) => string;
   readonly authenticate: Authenticator;
 
   constructor(deps: OrchestratorDeps) {
@@ -59,6 +65,7 @@ export class Orchestrator {
     this.log = deps.log;
     this.authenticate = deps.authenticate;
     this.idempotency = new IdempotencyStore(deps.services.db, deps.replaySealer);
+    this.requestHash = deps.requestHash;
   }
 
   /**
@@ -133,8 +140,9 @@ export class Orchestrator {
       }
       if (key) {
         const scope = custom ? `${principalKey(principal)} ${custom.endpoint}` : principalKey(principal);
-        const hash = sha256Hex(canonicalJson(custom ? { body: custom.body } : { tool: tool.name, input: given.input ?? {} }));
-        const claim = await this.idempotency.claim(scope, key, hash, this.services.clock.now());
+        const canonical = canonicalJson(custom ? { body: custom.body } : { tool: tool.name, input: given.input ?? {} });
+        // Rows stored before requests were keyed hold the plain SHA-256; they match it until they expire (24 h).
+        const claim = await this.idempotency.claim(scope, key, this.requestHash(canonical), this.services.clock.now(), sha256Hex(canonical));
         if (claim.kind === 'replay') return this.replay(tool, principal, claim.response);
         claimed = { scope, key };
       }

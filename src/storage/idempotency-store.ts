@@ -46,8 +46,8 @@ export class IdempotencyStore {
     this.sealer = sealer;
   }
 
-  /** Claims (scope, key) for this request, or returns the stored response to replay. */
-  async claim(scope: string, key: string, requestHash: string, now: Date): Promise<Claim> {
+  /** Claims (scope, key) for this request, or returns the stored response to replay. `legacyHash`: the hash rows stored by earlier versions hold. */
+  async claim(scope: string, key: string, requestHash: string, now: Date, legacyHash?: string): Promise<Claim> {
     for (let attempt = 0; attempt < 3; attempt++) {
       const inserted = await this.db.execute(
         `insert into idempotency_keys (scope, key, request_hash, state, created_at)
@@ -70,7 +70,7 @@ export class IdempotencyStore {
         ]);
         continue;
       }
-      if (row.request_hash !== requestHash) {
+      if (row.request_hash !== requestHash && (legacyHash === undefined || row.request_hash !== legacyHash)) {
         throw new ToolError('idempotency_conflict', undefined, { idempotencyKey: key });
       }
       if (row.state === 'in_flight') {
