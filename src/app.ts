@@ -25,9 +25,12 @@ import { rateLimit, RateLimits } from './http/rate-limit.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { buyerApiCors } from './http/cors.ts';
 import type { Database } from './storage/database.ts';
-import { ensureSetting, newSecret } from './storage/settings.ts';
+import { openServerSecret } from './storage/server-secret.ts';
+import { deriveKey, requestHasher } from './kernel/server-secret.ts';
+import { resolve } from 'node:path';
 import { TOOLS } from './tools/index.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
+import { SecretBox } from './webhooks/secret-box.ts';
 
 export interface AppOptions {
   clock?: Clock;
@@ -54,11 +57,13 @@ export interface App {
 export async function createApp(config: Config, db: Database, opts: AppOptions = {}): Promise<App> {
   const log = opts.log ?? createLogger(config.logLevel);
   const clock = opts.clock ?? systemClock;
-  const secret = config.secret ?? (await ensureSetting(db, 'session_secret', newSecret));
+  // TESSERA_SECRET or the key file; the database holds only its fingerprint (src/storage/server-secret.ts).
+  const { secret, notices } = await openServerSecret(db, { configured: config.secret, keyFilePath: resolve(config.secretFile) });
+  for (const notice of notices) log.info(notice);
   let baseUrl = config.publicUrl ?? `http://${config.host}:${config.port}`;
   const webhooks = new WebhookDispatcher({ db, clock, log, serverSecret: secret, allowLoopback: config.webhookAllowLoopback, publicUrl: () => baseUrl });
   const mandateTrust = await TrustList.open({ ...trustListLocation(config), clock, log });
-  const sandboxSecret = config.sandboxWebhookSecret ?? (await ensureSetting(db, 'sandbox_webhook_secret', newSecret));
+  const sandboxSecret = config.sandboxWebhookSecret ?? deriveKey(secret, 'tessera/sandbox-webhook-signing').toString('base64url');
   const payments = new Payments({ db, clock, log, publicUrl: () => baseUrl, webhookSecret: sandboxSecret, settleMs: config.sandboxSettleMs, serverSecret: secret });
   const ticketKeys = new TicketKeys({ db, clock, serverSecret: secret });
   await ticketKeys.ensureActive();
@@ -74,6 +79,8 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
     // OAuth access tokens are accepted only where they are addressed: the MCP endpoint (RFC 8707 audience).
     authenticate: (c, surface) => (surface === 'mcp' && oauth.isAccessToken(c) ? oauth.authenticate(c) : authenticator.authenticate(c)),
     log,
+    replaySealer: new SecretBox(secret, 'tessera/idempotent-replays'),
+    requestHash: requestHasher(secret),
   });
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });

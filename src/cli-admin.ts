@@ -1,10 +1,12 @@
 /** `tessera mail`, `tessera console-token`, `tessera staff`: developer and operator commands over the database. */
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Config } from './kernel/config.ts';
 import { createLogger } from './log.ts';
 import { listOutboxMail } from './mail/outbox.ts';
 import { issueConsoleToken, issueStaffToken } from './domain/merchants/console-tokens.ts';
 import { connectDatabase } from './storage/connect.ts';
+import { openServerSecret } from './storage/server-secret.ts';
 import { newId } from './storage/ids.ts';
 import { UsageError } from './cli-network.ts';
 
@@ -31,9 +33,10 @@ export async function adminCommand(config: Config, command: string, args: string
       return mail.map((m) => `── ${m.createdAt}  to ${m.to}\nSubject: ${m.subject}\n\n${m.text.trim()}\n`).join('\n');
     }
     if (!values.email) throw new UsageError(`${command} needs --email`);
+    const { secret } = await openServerSecret(conn.db, { configured: config.secret, keyFilePath: resolve(config.secretFile) });
     if (command === 'console-token') {
       if (!values.org) throw new UsageError('console-token needs --org');
-      const t = await issueConsoleToken(conn.db, { email: values.email, organizationId: values.org }, { secret: config.secret });
+      const t = await issueConsoleToken(conn.db, { email: values.email, organizationId: values.org }, { secret });
       return values.json ? JSON.stringify(t) : `Console token for ${values.email} (${t.role}), valid until ${t.expiresAt}:\n${t.token}`;
     }
     if (command === 'staff') {
@@ -43,7 +46,7 @@ export async function adminCommand(config: Config, command: string, args: string
          on conflict (email) do update set is_staff = true`,
         [newId('user'), email, new Date()],
       );
-      const t = await issueStaffToken(conn.db, { email }, { secret: config.secret });
+      const t = await issueStaffToken(conn.db, { email }, { secret });
       return values.json ? JSON.stringify(t) : `${email} is service staff. Staff token, valid until ${t.expiresAt}:\n${t.token}`;
     }
     throw new UsageError(`unknown command ${command}`);

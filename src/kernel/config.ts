@@ -1,4 +1,5 @@
 /** Configuration: parsed once from the environment at start-up; nothing else reads process.env. */
+import { join } from 'node:path';
 import { z } from 'zod';
 
 const LogLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
@@ -10,6 +11,8 @@ const EnvSchema = z.object({
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
   TESSERA_DATA_DIR: z.string().min(1).default('./.tessera'),
   TESSERA_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Where the generated server secret is kept when TESSERA_SECRET is unset; unset or empty: `<TESSERA_DATA_DIR>/server-secret`. */
+  TESSERA_SECRET_FILE: z.string().optional(),
   TESSERA_TOKEN: z.string().optional(),
   LOG_LEVEL: LogLevel.default('info'),
   SANDBOX_SETTLE_MS: z.coerce.number().int().min(0).default(3000),
@@ -41,6 +44,8 @@ export type Config = {
   databaseUrl: string | undefined;
   dataDir: string;
   secret: string | undefined;
+  /** The key file holding the generated server secret when `secret` is unset (src/storage/server-secret.ts). */
+  secretFile: string;
   token: string | undefined;
   logLevel: z.infer<typeof LogLevel>;
   sandboxSettleMs: number;
@@ -89,6 +94,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL,
     dataDir: e.TESSERA_DATA_DIR,
     secret: e.TESSERA_SECRET,
+    secretFile: e.TESSERA_SECRET_FILE || join(e.TESSERA_DATA_DIR, 'server-secret'),
     token: e.TESSERA_TOKEN,
     logLevel: e.LOG_LEVEL,
     sandboxSettleMs: e.SANDBOX_SETTLE_MS,

@@ -1,6 +1,7 @@
 /** Credential formats: opaque token prefixes, how tokens are hashed at rest, and the session JWTs the server signs. */
 import { SignJWT } from 'jose';
 import { sha256Hex } from './canonical-json.ts';
+import { deriveKey } from './server-secret.ts';
 import type { Clock } from './clock.ts';
 import type { Role } from './principal.ts';
 
@@ -20,9 +21,9 @@ export function hashToken(token: string): string {
   return sha256Hex(token);
 }
 
-/** The HS256 key session JWTs are signed and verified with, from the server secret. */
+/** The HS256 key session JWTs are signed and verified with: the server secret's session-signing sub-key. */
 export function sessionKey(secret: string): Uint8Array {
-  return new TextEncoder().encode(secret);
+  return new Uint8Array(deriveKey(secret, 'tessera/session-signing'));
 }
 
 /** Signs a session JWT valid for `ttlSeconds` from the clock's now. */

@@ -9,8 +9,9 @@ import { canonicalJson, sha256Hex } from '../kernel/canonical-json.ts';
 import type { RequestInfo, Services, SharedCommit, ToolContext } from '../domain/context.ts';
 import { describeError, ToolError, type ErrorBody } from '../kernel/errors.ts';
 import { inputShapeProblem, inputShapeError } from '../kernel/input-shape.ts';
-import { IdempotencyStore } from '../storage/idempotency-store.ts';
+import { IdempotencyStore, type ReplaySealer } from '../storage/idempotency-store.ts';
 import { isPoolExhausted } from '../storage/database.ts';
+import { secretPaths } from '../kernel/secret-fields.ts';
 import { principalKey, type Principal } from '../kernel/principal.ts';
 import { successStatus, type AnyTool } from './tool.ts';
 import { parseInput } from './validate.ts';
@@ -39,6 +40,13 @@ export interface OrchestratorDeps {
   services: Services;
   authenticate: Authenticator;
   log: Logger;
+  /** Seals stored answers that carry a secret field (`secret(...)` in the tool's output), replayed by idempotency key. */
+  replaySealer: ReplaySealer;
+  /**
+   * Keys the stored fingerprint of a request (an HMAC under a sub-key of the server secret), so that a request's
+   * secrets (a card number and CVC, a sign-in token) cannot be searched for offline from the stored hash.
+   */
+  requestHash: (canonical: string) => string;
 }
 
 export class Orchestrator {
@@ -47,6 +55,7 @@ export class Orchestrator {
   private readonly services: Services;
   private readonly log: Logger;
   private readonly idempotency: IdempotencyStore;
+  private readonly requestHash: (canonical: string) => string;
   readonly authenticate: Authenticator;
 
   constructor(deps: OrchestratorDeps) {
@@ -56,7 +65,8 @@ export class Orchestrator {
     this.services = deps.services;
     this.log = deps.log;
     this.authenticate = deps.authenticate;
-    this.idempotency = new IdempotencyStore(deps.services.db);
+    this.idempotency = new IdempotencyStore(deps.services.db, deps.replaySealer);
+    this.requestHash = deps.requestHash;
   }
 
   /**
@@ -133,12 +143,15 @@ export class Orchestrator {
       }
       if (key) {
         const scope = custom ? `${principalKey(principal)} ${custom.endpoint}` : principalKey(principal);
-        const hash = sha256Hex(canonicalJson(custom ? { body: custom.body } : { tool: tool.name, input: given.input ?? {} }));
+        const canonical = canonicalJson(custom ? { body: custom.body } : { tool: tool.name, input: given.input ?? {} });
+        const hash = this.requestHash(canonical);
+        // Rows stored before requests were keyed hold the plain SHA-256; they match it until they expire (24 h).
+        const legacyHash = sha256Hex(canonical);
         if (tool.transactional === 'shared') {
           // Claimed in the shared transaction with the change and its outcome: no commit of its own (docs/performance.md).
-          shared = { claim: { scope, key, requestHash: hash }, claimed: false, stored: false, finish: () => ({ status: 0, output: {} }) };
+          shared = { claim: { scope, key, requestHash: hash, legacyHash }, claimed: false, stored: false, finish: () => ({ status: 0, output: {} }) };
         } else {
-          const claim = await this.idempotency.claim(scope, key, hash, this.services.clock.now());
+          const claim = await this.idempotency.claim(scope, key, hash, this.services.clock.now(), legacyHash);
           if (claim.kind === 'replay') return this.replay(tool, principal, claim.response);
           claimed = { scope, key };
         }
@@ -212,7 +225,7 @@ export class Orchestrator {
     }
     const result = finished ?? finish(raw);
     if (shared.claim && shared.claimed && !shared.stored) {
-      await this.idempotency.complete(shared.claim.scope, shared.claim.key, { status: result.status, body: result.output });
+      await this.idempotency.complete(shared.claim.scope, shared.claim.key, { status: result.status, body: result.output, sealed: holdsSecret(tool) });
       shared.stored = true;
     }
     return result;
@@ -228,12 +241,12 @@ export class Orchestrator {
     const { makeCtx, finish } = this.callParts(tool, principal, req);
     if (tool.transactional === false) {
       const result = finish(await tool.handler(input, makeCtx(this.services.db.fork())));
-      if (claimed) await this.idempotency.complete(claimed.scope, claimed.key, { status: result.status, body: result.output });
+      if (claimed) await this.idempotency.complete(claimed.scope, claimed.key, { status: result.status, body: result.output, sealed: holdsSecret(tool) });
       return result;
     }
     return this.services.db.transaction(async (em) => {
       const result = finish(await tool.handler(input, makeCtx(em)));
-      if (claimed) await this.idempotency.complete(claimed.scope, claimed.key, { status: result.status, body: result.output }, em);
+      if (claimed) await this.idempotency.complete(claimed.scope, claimed.key, { status: result.status, body: result.output, sealed: holdsSecret(tool) }, em);
       return result;
     });
   }
@@ -255,4 +268,9 @@ export class Orchestrator {
     this.log.error({ tool: tool.name, err: describeError(err) }, 'unexpected error in tool');
     return new ToolError('internal_error');
   }
+}
+
+/** Whether a tool's answers carry a secret field, so that their stored copy for replays is sealed. */
+function holdsSecret(tool: AnyTool): boolean {
+  return secretPaths(tool.output, 'output').length > 0;
 }

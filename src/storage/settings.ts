@@ -1,5 +1,4 @@
-/** Server-wide settings kept in the database, so every process on one database agrees (e.g. the signing secret). */
-import { randomBytes } from 'node:crypto';
+/** Server-wide settings kept in the database, so every process on one database agrees (e.g. the sealed OAuth signing key); never a clear secret. */
 import type { Database } from './database.ts';
 
 /** Returns the stored value for `key`, creating it with `make()` the first time (race-safe). */
@@ -9,5 +8,3 @@ export async function ensureSetting(db: Database, key: string, make: () => strin
   if (!row) throw new Error(`setting ${key} missing`);
   return row.value;
 }
-
-export const newSecret = (): string => randomBytes(32).toString('base64url');

@@ -21,6 +21,7 @@ import { assertInvariant } from '../support/invariant.ts';
 import { count } from '../spine/fixtures.ts';
 import { signedMandate } from '../vic/fixtures.ts';
 import { authorizeUrl, authorizeWith, Browser, pkce, REDIRECT_URI, registerClient, tokenRequest } from './support.ts';
+import { serverEnvFor } from '../support/database.ts';
 
 let w: World;
 let shop: MerchantShop;
@@ -229,7 +230,7 @@ test('a second server on the same database (its own pool and provider) honours t
   const { client, tokens } = await authorized();
   // Another server: same database and public URL, its own connection pool, provider, cookie keys and port.
   const db = await Database.open(w.h.dbUrl);
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATABASE_URL: w.h.dbUrl, PUBLIC_URL: w.h.url, RATE_LIMIT_PER_MINUTE: '100000', SWEEP_INTERVAL_MS: '0', SANDBOX_DISPATCH_MS: '0', WEBHOOK_DISPATCH_MS: '0' });
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...serverEnvFor(w.h.dbUrl), PUBLIC_URL: w.h.url, RATE_LIMIT_PER_MINUTE: '100000', SWEEP_INTERVAL_MS: '0', SANDBOX_DISPATCH_MS: '0', WEBHOOK_DISPATCH_MS: '0' });
   const other = await createApp(config, db, { clock: w.h.clock, log: pino({ level: 'silent' }) });
   const server = createServer(other.koa.callback());
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', () => ok()));

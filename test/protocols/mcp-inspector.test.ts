@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { restClient } from '../support/rest.ts';
+import { serverEnvFor } from '../support/database.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const INSPECTOR = join(ROOT, 'node_modules', '.bin', 'mcp-inspector');
@@ -65,7 +66,7 @@ function resultOf(run: Run): any {
 
 /** Inspector arguments that launch `node src/cli.ts mcp` over stdio as the merchant's API key. */
 function stdioTarget(token: string): { env: string[]; command: string[] } {
-  const env = { TESSERA_TOKEN: token, DATABASE_URL: h.dbUrl, LOG_LEVEL: 'warn', PATH };
+  const env = { TESSERA_TOKEN: token, ...serverEnvFor(h.dbUrl), LOG_LEVEL: 'warn', PATH };
   return { env: Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]), command: ['--', 'node', join(ROOT, 'src', 'cli.ts'), 'mcp'] };
 }
 

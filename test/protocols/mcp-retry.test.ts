@@ -15,6 +15,7 @@ import type { Harness } from '../support/harness.ts';
 import { assertInvariant } from '../support/invariant.ts';
 import { callTool, type ToolOutcome } from '../support/mcp.ts';
 import { count, shopWithTier, startSpineHarness } from '../spine/fixtures.ts';
+import { serverEnvFor } from '../support/database.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -160,7 +161,7 @@ test('over stdio (tessera mcp), arguments only: the purchase completes and repla
     command: process.execPath,
     args: [join(ROOT, 'src', 'cli.ts'), 'mcp'],
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', DATABASE_URL: h.dbUrl, TESSERA_TOKEN: s.apiKey, LOG_LEVEL: 'warn' },
+    env: { PATH: process.env.PATH ?? '', ...serverEnvFor(h.dbUrl), TESSERA_TOKEN: s.apiKey, LOG_LEVEL: 'warn' },
     stderr: 'ignore',
   });
   const client = new Client({ name: 'stdio-host', version: '0' });

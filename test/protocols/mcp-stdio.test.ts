@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startHarness, type Harness } from '../support/harness.ts';
+import { serverEnvFor } from '../support/database.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const TIMEOUT_MS = 120_000;
@@ -22,7 +23,7 @@ function runStdio(args: string[], env: Record<string, string>, lines: unknown[])
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(ROOT, 'src', 'cli.ts'), 'mcp', ...args], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', DATABASE_URL: h.dbUrl, LOG_LEVEL: 'info', ...env },
+      env: { PATH: process.env.PATH ?? '', ...serverEnvFor(h.dbUrl), LOG_LEVEL: 'info', ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -14,6 +14,7 @@ import { pruneExpired } from '../../src/domain/purchase/retention.ts';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { a2aClient, outcomeOf, runSkill, sendParts } from '../support/a2a.ts';
 import { restClient } from '../support/rest.ts';
+import { serverEnvFor } from '../support/database.ts';
 
 let h: Harness;
 let second: App;
@@ -21,7 +22,7 @@ let secondUrl: string;
 before(async () => {
   h = await startHarness();
   // A second server process over the same database: shares nothing with the first but PostgreSQL.
-  second = await createApp(loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATABASE_URL: h.dbUrl }), h.db, {
+  second = await createApp(loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...serverEnvFor(h.dbUrl) }), h.db, {
     clock: h.clock,
     log: pino({ level: 'silent' }),
   });

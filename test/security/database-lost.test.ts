@@ -12,7 +12,7 @@ import { loadConfig } from '../../src/kernel/config.ts';
 import { ManualClock } from '../../src/kernel/clock.ts';
 import { bootstrapOrganization, type BootstrapResult } from '../../src/domain/merchants/merchants.ts';
 import { Database } from '../../src/storage/database.ts';
-import { createTestDatabase } from '../support/database.ts';
+import { serverEnvFor, createTestDatabase } from '../support/database.ts';
 import { restClient } from '../support/rest.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 
@@ -27,7 +27,7 @@ before(async () => {
   proxy = await startTcpProxy(await createTestDatabase());
   db = await Database.open(proxy.url);
   await db.migrate();
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATABASE_URL: proxy.url, WEBHOOK_DISPATCH_MS: '0', SWEEP_INTERVAL_MS: '0' });
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...serverEnvFor(proxy.url), WEBHOOK_DISPATCH_MS: '0', SWEEP_INTERVAL_MS: '0' });
   app = await createApp(config, db, { clock, log: pino({ level: 'silent' }) });
   app.koa.middleware.unshift(async (ctx, next) => {
     ctx.set('connection', 'close');

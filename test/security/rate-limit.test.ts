@@ -11,6 +11,7 @@ import { createApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/kernel/config.ts';
 import { startHarness } from '../support/harness.ts';
 import { restClient, type RestResponse } from '../support/rest.ts';
+import { serverEnvFor } from '../support/database.ts';
 
 const LIMITS = { RATE_LIMIT_PER_MINUTE: '20', RATE_LIMIT_STRICT_PER_MINUTE: '5', SWEEP_INTERVAL_MS: '0', WEBHOOK_DISPATCH_MS: '0', SANDBOX_DISPATCH_MS: '0' };
 
@@ -63,7 +64,7 @@ test('concurrent requests of one principal, charged together, are served exactly
 
 test('two server processes share one budget through PostgreSQL', async (t) => {
   const h = await startHarness(LIMITS);
-  const other = await createApp(loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATABASE_URL: h.dbUrl, ...LIMITS }), h.db, {
+  const other = await createApp(loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...serverEnvFor(h.dbUrl), ...LIMITS }), h.db, {
     clock: h.clock,
     log: pino({ level: 'silent' }),
   });

@@ -13,6 +13,7 @@ import { emitEvent } from '../../src/webhooks/outbox.ts';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { restClient } from '../support/rest.ts';
 import { closedPortUrl, startReceiver, type Receiver } from '../webhooks/receiver.ts';
+import { serverEnvFor } from '../support/database.ts';
 
 let h: Harness; // loopback not allowed (the default)
 let dev: App; // the same database, WEBHOOK_ALLOW_LOOPBACK=true
@@ -21,7 +22,7 @@ let rx: Receiver;
 before(async () => {
   h = await startHarness({ WEBHOOK_DISPATCH_MS: '0' });
   dev = await createApp(
-    loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATABASE_URL: h.dbUrl, WEBHOOK_DISPATCH_MS: '0', WEBHOOK_ALLOW_LOOPBACK: 'true' }),
+    loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...serverEnvFor(h.dbUrl), WEBHOOK_DISPATCH_MS: '0', WEBHOOK_ALLOW_LOOPBACK: 'true' }),
     h.db,
     { clock: h.clock, log: pino({ level: 'silent' }) },
   );

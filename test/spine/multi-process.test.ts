@@ -15,6 +15,7 @@ import { assertInvariant } from '../support/invariant.ts';
 import { restClient } from '../support/rest.ts';
 import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
 import { must, shopWithTier, startSpineHarness } from './fixtures.ts';
+import { serverEnvFor } from '../support/database.ts';
 
 let h: Harness;
 let servers: ServerProcess[] = [];
@@ -55,7 +56,7 @@ test('200 concurrent reserves from two server processes take exactly the 50 plac
     [0, 1].map(async () => {
       const db = await Database.open(h.dbUrl);
       const clock = new ManualClock(new Date(Date.now() + 11 * 60_000));
-      const config = loadConfig({ PORT: '0', LOG_LEVEL: 'silent', DATABASE_URL: h.dbUrl, SWEEP_INTERVAL_MS: '0', SANDBOX_DISPATCH_MS: '0', WEBHOOK_DISPATCH_MS: '0' });
+      const config = loadConfig({ PORT: '0', LOG_LEVEL: 'silent', ...serverEnvFor(h.dbUrl), SWEEP_INTERVAL_MS: '0', SANDBOX_DISPATCH_MS: '0', WEBHOOK_DISPATCH_MS: '0' });
       const app = await createApp(config, db, { clock, log: pino({ level: 'silent' }) });
       return { app, db, clock };
     }),

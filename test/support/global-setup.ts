@@ -9,6 +9,7 @@ const TEST_SERVER = 'set TESSERA_TEST_DATABASE_URL to a PostgreSQL server whose 
 
 let handle: EmbeddedPostgresHandle | undefined;
 let dir: string | undefined;
+let secretDir: string | undefined;
 
 /** Says what went wrong in one sentence and ends the run: a stack trace would only hide the remedy. */
 function stop(message: string): never {
@@ -32,6 +33,9 @@ export async function globalSetup(): Promise<void> {
     }
     process.env.TESSERA_TEST_DATABASE_URL = handle.url;
   }
+  // The servers' key files (TESSERA_SECRET_FILE, one per test database: test/support/database.ts), removed at the end.
+  secretDir = mkdtempSync(join(tmpdir(), 'tessera-test-secrets-'));
+  process.env.TESSERA_TEST_SECRET_DIR = secretDir;
   // Once per run: the browser test files read TESSERA_CHROMIUM ('' when there is none: they fail saying how to get one).
   process.env.TESSERA_CHROMIUM ??= await resolveChromium();
 }
@@ -39,4 +43,5 @@ export async function globalSetup(): Promise<void> {
 export async function globalTeardown(): Promise<void> {
   await handle?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
+  if (secretDir) rmSync(secretDir, { recursive: true, force: true });
 }

@@ -6,7 +6,7 @@ import { ManualClock } from '../../src/kernel/clock.ts';
 import { bootstrapOrganization, type BootstrapResult } from '../../src/domain/merchants/merchants.ts';
 import type { Scope } from '../../src/kernel/principal.ts';
 import type { Database } from '../../src/storage/database.ts';
-import { openTestDatabase } from './database.ts';
+import { openTestDatabase, secretFileFor } from './database.ts';
 
 export interface Harness {
   app: App;
@@ -30,7 +30,7 @@ export const ALL_MERCHANT_SCOPES: readonly Scope[] = ['merchant:read', 'merchant
 export async function startHarness(env: Record<string, string> = {}, opts: { log?: Logger; guardPool?: boolean } = {}): Promise<Harness> {
   const { db, url: dbUrl } = await openTestDatabase({ guardPool: opts.guardPool });
   // Admission control refuses by measured latency; on a loaded test machine only the tests about it turn it on.
-  const config: Config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: '60000', ...env });
+  const config: Config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATABASE_URL: dbUrl, TESSERA_SECRET_FILE: secretFileFor(dbUrl), RESERVE_MAX_WAIT_MS: '60000', ...env });
   const clock = new ManualClock(new Date());
   const app = await createApp(config, db, { clock, log: opts.log ?? pino({ level: 'silent' }) });
   // One connection per request: client and server share this process's event loop, and on a starved machine a

@@ -17,6 +17,7 @@ import { Migration0013aShopSettingsAndCatalogChanges } from './0013a-shop-settin
 import { Migration0013bConsoleTeam } from './0013b-console-team.ts';
 import { Migration0013cPaymentProviderSettings } from './0013c-payment-provider-settings.ts';
 import { Migration0014Oauth } from './0014-oauth.ts';
+import { Migration0019SealedReplays } from './0019-sealed-replays.ts';
 import { Migration0016ConsentDrafts } from './0016-consent-drafts.ts';
 import { Migration0017AgentAuthorizations } from './0017-agent-authorizations.ts';
 import { Migration0018AcpOrderWebhooks } from './0018-acp-order-webhooks.ts';
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   { name: '0016-consent-drafts', class: Migration0016ConsentDrafts },
   { name: '0017-agent-authorizations', class: Migration0017AgentAuthorizations },
   { name: '0018-acp-order-webhooks', class: Migration0018AcpOrderWebhooks },
+  { name: '0019-sealed-replays', class: Migration0019SealedReplays },
 ] as const;
