@@ -24,7 +24,7 @@ async function onServer(sql: string): Promise<void> {
 export async function createTestDatabase(template?: string): Promise<string> {
   const admin = new URL(serverUrl());
   const name = `t_${randomBytes(6).toString('hex')}`;
-  await onServer(`create database ${name}${template ? ` template ${template}` : ''}`);
+  await onServer(`create database ${name}${template ? ` template ${template} strategy file_copy` : ''}`);
   admin.pathname = `/${name}`;
   return admin.toString();
 }

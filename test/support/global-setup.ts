@@ -1,7 +1,7 @@
 /**
  * Starts one embedded PostgreSQL and finds a headless Chromium for the whole test run; each test file creates its own
  * database on it. The migrations run once, into a template database that every migrated test database is copied from
- * (CREATE DATABASE … TEMPLATE copies files; running the migrations again per database cost ~1.5 s each).
+ * (CREATE DATABASE … TEMPLATE … STRATEGY FILE_COPY copies its files: about half the time of migrating each database).
  */
 import { mkdtempSync, rmSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
