@@ -12,13 +12,12 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import AxeBuilder from '@axe-core/playwright';
 import { LANGS } from '../../src/i18n/langs.ts';
 import type { FrameLocator, Page } from 'playwright-core';
 import { buildSdk, type BuiltSdk } from '../sdk/built-sdk.ts';
 import { restClient } from '../support/rest.ts';
 import { codeIn } from '../support/smtp.ts';
-import { WAIT } from './browser.ts';
+import { axeOn, WAIT } from './browser.ts';
 import { newEmail, startWorld, type World } from './flows.ts';
 import { gotoPartner, partnerEvents, servePartnerPage, waitForPartnerEvent, type PartnerPage, type RecordedEvent } from './partner-page.ts';
 
@@ -259,7 +258,7 @@ for (const lang of LANGS) {
     const view = await openView(page, email, { lang });
     await view.locator('#step-verify:not([hidden])').waitFor();
     assert.equal(await view.locator('html').getAttribute('lang'), lang);
-    const results = await new AxeBuilder({ page }).analyze();
+    const results = await axeOn(page).analyze();
     const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
     assert.deepEqual(bad, []);
     await page.close();

@@ -7,10 +7,9 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { restClient } from '../support/rest.ts';
-import { assertAccessible, focusIs, launchBrowser, tabTo, type TestBrowser } from './browser.ts';
+import { assertAccessible, axeOn, focusIs, launchBrowser, tabTo, type TestBrowser } from './browser.ts';
 import { createAgent, key, limits, merchantShop, must, newEmail, saveCard, signIn, startWorld, type MerchantShop, type World } from '../buyers/fixtures.ts';
 import { startReceiver, type Receiver } from '../webhooks/receiver.ts';
 
@@ -34,7 +33,7 @@ after(async () => {
 });
 
 async function noSeriousAxeViolations(page: Page, where: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
+  const results = await axeOn(page).analyze();
   const serious = results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);

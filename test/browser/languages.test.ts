@@ -6,12 +6,12 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { LANGS } from '../../src/i18n/langs.ts';
 import { englishLeakFinder, TEXT_ATTRIBUTES } from '../support/english-leaks.ts';
 import { restClient } from '../support/rest.ts';
 import { codeIn, signInTokenIn } from '../support/smtp.ts';
+import { axeOn } from './browser.ts';
 import { newEmail, startWorld, type World } from './flows.ts';
 import { buy, key, merchantShop } from '../buyers/fixtures.ts';
 
@@ -96,7 +96,7 @@ async function segments(page: Page): Promise<string[]> {
 }
 
 async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
+  const results = await axeOn(page).analyze();
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);

@@ -18,9 +18,8 @@ import { merchantShop, must, saveCard as saveCardOverRest, signIn as signInOverR
 import { restClient } from '../support/rest.ts';
 import { callTool } from '../support/mcp.ts';
 import { codeIn } from '../support/smtp.ts';
-import AxeBuilder from '@axe-core/playwright';
 import { englishLeakFinder, TEXT_ATTRIBUTES } from '../support/english-leaks.ts';
-import { assertAccessible, pageSegments } from './browser.ts';
+import { assertAccessible, axeOn, pageSegments } from './browser.ts';
 import { linkIn, newEmail, openFromNav, signIn, startWorld, type World } from './flows.ts';
 import type { Page } from 'playwright-core';
 
@@ -240,7 +239,7 @@ test('a buyer with a card saved at the shop picks it during the authorization, a
 /** English messages and serious or critical axe-core violations on the page as it is now. */
 async function problemsIn(page: Page, lang: string, step: string): Promise<string[]> {
   const leaks = englishLeakFinder(lang).find(await pageSegments(page, TEXT_ATTRIBUTES)).map((l) => `${step}: English ${l}`);
-  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const axe = await axeOn(page).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   const violations = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${step}: axe ${v.id}`);
   return [...leaks, ...violations];
 }

@@ -11,28 +11,61 @@ export function serverUrl(): string {
   return url;
 }
 
-/** Creates an empty database and returns its URL. */
-export async function createTestDatabase(): Promise<string> {
-  const admin = new URL(serverUrl());
-  const name = `t_${randomBytes(6).toString('hex')}`;
-  const client = new pg.Client({ connectionString: admin.toString() });
+/** Runs one statement on the server's maintenance database. */
+async function onServer(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl() });
   await client.connect();
   try {
-    await client.query(`create database ${name}`);
+    await client.query(sql);
   } finally {
     await client.end();
   }
+}
+
+/** Creates an empty database (or a copy of `template`) and returns its URL. */
+export async function createTestDatabase(template?: string): Promise<string> {
+  const admin = new URL(serverUrl());
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  await onServer(`create database ${name}${template ? ` template ${template} strategy file_copy` : ''}`);
   admin.pathname = `/${name}`;
   return admin.toString();
 }
 
 /**
+<<<<<<< HEAD
  * A migrated Database on a fresh test database. The pool guard is on unless `guardPool: false`: code inside a
  * transaction that asks the pool for a second connection fails at once (`SecondConnectionError`, docs/performance.md).
  */
 export async function openTestDatabase(opts: { guardPool?: boolean } = {}): Promise<{ db: Database; url: string }> {
   const url = await createTestDatabase();
   const db = await Database.open(url, { guardPool: opts.guardPool ?? true });
+=======
+ * Once per run (global setup): a database with every migration applied, closed so it can serve as a template (a
+ * template must have no open connection while it is copied). Returns its name.
+ */
+export async function createTemplateDatabase(): Promise<string> {
+  const url = new URL(await createTestDatabase());
+  const db = await Database.open(url.toString());
+  try {
+    await db.migrate();
+  } finally {
+    await db.close();
+  }
+  return url.pathname.slice(1);
+}
+
+export async function dropDatabase(name: string): Promise<void> {
+  await onServer(`drop database if exists ${name}`);
+}
+
+/**
+ * A migrated Database on a fresh test database: a copy of the run's migrated template when global setup made one,
+ * then `migrate()` as a start-up does (a no-op on the copy: it checks that nothing is pending).
+ */
+export async function openTestDatabase(): Promise<{ db: Database; url: string }> {
+  const url = await createTestDatabase(process.env.TESSERA_TEST_TEMPLATE_DATABASE);
+  const db = await Database.open(url);
+>>>>>>> suite-time
   await db.migrate();
   return { db, url };
 }
