@@ -32,14 +32,6 @@ export async function createTestDatabase(template?: string): Promise<string> {
 }
 
 /**
-<<<<<<< HEAD
- * A migrated Database on a fresh test database. The pool guard is on unless `guardPool: false`: code inside a
- * transaction that asks the pool for a second connection fails at once (`SecondConnectionError`, docs/performance.md).
- */
-export async function openTestDatabase(opts: { guardPool?: boolean } = {}): Promise<{ db: Database; url: string }> {
-  const url = await createTestDatabase();
-  const db = await Database.open(url, { guardPool: opts.guardPool ?? true });
-=======
  * Once per run (global setup): a database with every migration applied, closed so it can serve as a template (a
  * template must have no open connection while it is copied). Returns its name.
  */
@@ -60,12 +52,13 @@ export async function dropDatabase(name: string): Promise<void> {
 
 /**
  * A migrated Database on a fresh test database: a copy of the run's migrated template when global setup made one,
- * then `migrate()` as a start-up does (a no-op on the copy: it checks that nothing is pending).
+ * then `migrate()` as a start-up does (a no-op on the copy: it checks that nothing is pending). The pool guard is on
+ * unless `guardPool: false`: code inside a transaction that asks the pool for a second connection fails at once
+ * (`SecondConnectionError`, docs/performance.md).
  */
-export async function openTestDatabase(): Promise<{ db: Database; url: string }> {
+export async function openTestDatabase(opts: { guardPool?: boolean } = {}): Promise<{ db: Database; url: string }> {
   const url = await createTestDatabase(process.env.TESSERA_TEST_TEMPLATE_DATABASE);
-  const db = await Database.open(url);
->>>>>>> suite-time
+  const db = await Database.open(url, { guardPool: opts.guardPool ?? true });
   await db.migrate();
   return { db, url };
 }
