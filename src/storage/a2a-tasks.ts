@@ -32,9 +32,17 @@ export class A2aTasks {
     this.db = db;
   }
 
+  /**
+   * Writes the task (one statement). Its commit does not wait for the WAL to reach the disk (`synchronous_commit` off
+   * for this statement's own transaction only): the row is visible to every process at once, and a crash of PostgreSQL
+   * itself may lose the last fraction of a second of task records, never what a tool changed (that commits in the
+   * tool's own, durable transaction). docs/protocols.md says so.
+   */
   async save(owner: string, row: A2aTaskRow, now: Date): Promise<void> {
     await this.db.execute(
-      `insert into a2a_tasks (owner, id, context_id, state, status_at, task, updated_at) values (?, ?, ?, ?, ?, ?, ?)
+      `insert into a2a_tasks (owner, id, context_id, state, status_at, task, updated_at)
+       select ?::text, ?::text, ?::text, ?::text, ?::timestamptz, ?::text, ?::timestamptz
+         from (select set_config('synchronous_commit', 'off', true)) as asynchronous_commit
        on conflict (owner, id) do update set context_id = excluded.context_id, state = excluded.state,
          status_at = excluded.status_at, task = excluded.task, updated_at = excluded.updated_at`,
       [owner, row.id, row.contextId, row.state, row.statusAt, JSON.stringify(row.task), now],
