@@ -5,7 +5,8 @@
  * dump of it yields no signing or sealing key, and a server started with another secret refuses to start instead of
  * failing to open what was sealed. A clear secret an earlier version kept in `settings` is moved to the key file.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { newServerSecret, secretFingerprint, ServerSecretError } from '../kernel/server-secret.ts';
 import type { Database } from './database.ts';
@@ -26,25 +27,32 @@ async function setting(db: Database, key: string): Promise<string | undefined> {
   return row?.value;
 }
 
-/** Reads the key file, or creates it with `initial` (exclusively: of two processes starting at once, one writes, both read it). */
+/**
+ * Reads the key file, or creates it with `initial`. The secret is written to a private temporary file first and then
+ * linked into place (`link` fails if the name exists), so the key file never exists half-written: of two processes
+ * starting at once, one links its file, the other finds the name taken and reads the winner's secret.
+ */
 function keyFile(path: string, initial: () => string, notices: string[]): string {
-  let fd: number | undefined;
-  try {
-    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    fd = openSync(path, 'wx', 0o600);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
-      throw new ServerSecretError(`The server key file ${path} cannot be created (${(err as NodeJS.ErrnoException).code ?? 'error'}): set TESSERA_SECRET_FILE to a writable path, or TESSERA_SECRET.`);
-    }
-  }
-  if (fd !== undefined) {
+  const fail = (what: string, err: unknown) =>
+    new ServerSecretError(`The server key file ${path} cannot be ${what} (${(err as NodeJS.ErrnoException).code ?? 'error'}): set TESSERA_SECRET_FILE to a writable path, or TESSERA_SECRET.`);
+  if (!existsSync(path)) {
+    const temporary = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
     try {
-      writeSync(fd, `${initial()}\n`);
-      fsyncSync(fd);
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      const fd = openSync(temporary, 'wx', 0o600);
+      try {
+        writeSync(fd, `${initial()}\n`);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      linkSync(temporary, path);
+      notices.push(`Created the server key file ${path} (mode 0600): keep it with the database's backups, apart from them.`);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw fail('created', err);
     } finally {
-      closeSync(fd);
+      rmSync(temporary, { force: true });
     }
-    notices.push(`Created the server key file ${path} (mode 0600): keep it with the database's backups, apart from them.`);
   }
   let text: string;
   try {
