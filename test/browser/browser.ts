@@ -129,10 +129,11 @@ export async function tabTo(page: Page, id: string, limit = 40): Promise<void> {
 
 /**
  * The page's text as a reader meets it (text nodes, the title and naming attributes, hidden parts included), outside
- * parts marked with another language: what an English-leak check reads (`englishLeakFinder`).
+ * parts marked with another language: what an English-leak check reads (`englishLeakFinder`). With
+ * `validationMessages`, also each input's current validation message (the browser's, in the browser's locale).
  */
-export async function pageSegments(page: Page, attributes: readonly string[]): Promise<string[]> {
-  return page.evaluate((attrs) => {
+export async function pageSegments(page: Page, attributes: readonly string[], opts: { validationMessages?: boolean } = {}): Promise<string[]> {
+  return page.evaluate(({ attrs, validation }) => {
     const lang = document.documentElement.lang;
     const out: string[] = [document.title];
     const visit = (node: Node) => {
@@ -148,11 +149,12 @@ export async function pageSegments(page: Page, attributes: readonly string[]): P
         const v = node.getAttribute(a);
         if (v) out.push(v);
       }
+      if (validation && node instanceof HTMLInputElement && node.validationMessage) out.push(node.validationMessage);
       for (const child of node.childNodes) visit(child);
     };
     visit(document.body);
     return out.map((s) => s.replace(/\s+/g, ' ').trim()).filter(Boolean);
-  }, [...attributes]);
+  }, { attrs: [...attributes], validation: opts.validationMessages ?? false });
 }
 
 /**

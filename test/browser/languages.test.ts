@@ -11,7 +11,7 @@ import { LANGS } from '../../src/i18n/langs.ts';
 import { englishLeakFinder, TEXT_ATTRIBUTES } from '../support/english-leaks.ts';
 import { restClient } from '../support/rest.ts';
 import { codeIn, signInTokenIn } from '../support/smtp.ts';
-import { axeOn } from './browser.ts';
+import { axeOn, pageSegments } from './browser.ts';
 import { newEmail, startWorld, type World } from './flows.ts';
 import { buy, key, merchantShop } from '../buyers/fixtures.ts';
 
@@ -69,31 +69,8 @@ async function fullSession(address: string, lang: string, forShop = true): Promi
   return session.body.token;
 }
 
-/** The page's text as a reader meets it: text nodes, the title and naming attributes, outside other-language parts. */
-async function segments(page: Page): Promise<string[]> {
-  return page.evaluate((attrs) => {
-    const lang = document.documentElement.lang;
-    const out: string[] = [document.title];
-    const visit = (node: Node) => {
-      if (node.nodeType === Node.TEXT_NODE) {
-        out.push(node.textContent ?? '');
-        return;
-      }
-      if (!(node instanceof Element)) return;
-      if (['SCRIPT', 'STYLE', 'NOSCRIPT'].includes(node.tagName)) return;
-      const own = node.getAttribute('lang');
-      if (own && own !== lang) return;
-      for (const a of attrs) {
-        const v = node.getAttribute(a);
-        if (v) out.push(v);
-      }
-      if (node instanceof HTMLInputElement && node.validationMessage) out.push(node.validationMessage);
-      for (const child of node.childNodes) visit(child);
-    };
-    visit(document.body);
-    return out.map((s) => s.replace(/\s+/g, ' ').trim()).filter(Boolean);
-  }, [...TEXT_ATTRIBUTES]);
-}
+/** The page's text as a reader meets it, with each input's validation message (`pageSegments`). */
+const segments = (page: Page): Promise<string[]> => pageSegments(page, TEXT_ATTRIBUTES, { validationMessages: true });
 
 async function seriousViolations(page: Page): Promise<string[]> {
   const results = await axeOn(page).analyze();
