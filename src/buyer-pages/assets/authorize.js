@@ -5,8 +5,9 @@
 import { adopt, api, current } from './api.js';
 import { cardFrame } from './card-frame.js';
 import { codeStep } from './code-step.js';
+import { readLimits } from './limits-form.js';
 import { t } from './i18n.js';
-import { byId, el, formatMoney, parseMoney, run, setStatus, showCurrency, showErrors, errorMessage, ValidationError } from './ui.js';
+import { byId, el, formatMoney, run, setStatus, showCurrency, showErrors, errorMessage, ValidationError } from './ui.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const UID = /^[A-Za-z0-9_-]{8,64}$/;
@@ -167,20 +168,7 @@ async function grantStep(uid, s) {
     if (!name) problems.push({ fieldId: 'authorize-agent-name', message: t('agents.nameMissing') });
     const card = select.value === NEW_CARD ? (newCard ? { setupId: newCard.setupId } : null) : { instrumentId: select.value };
     if (!card) problems.push({ fieldId: 'authorize-card', message: t('authorize.cardMissing') });
-    const amount = (id) => {
-      const value = byId(id).value;
-      const minor = parseMoney(value, currency);
-      if (minor === null) problems.push({ fieldId: id, message: value.trim() ? t('permissions.amountInvalid') : t('permissions.amountMissing') });
-      return minor;
-    };
-    const perPurchaseCapMinor = amount('authorize-per-purchase');
-    const allowanceMinor = amount('authorize-allowance');
-    if (perPurchaseCapMinor !== null && allowanceMinor !== null && allowanceMinor < perPurchaseCapMinor) {
-      problems.push({ fieldId: 'authorize-allowance', message: t('permissions.allowanceTooSmall') });
-    }
-    const [y, m, d] = expires.value.split('-').map(Number);
-    const end = y && m && d ? new Date(y, m - 1, d, 23, 59, 59) : null;
-    if (!end || end.getTime() <= Date.now()) problems.push({ fieldId: 'authorize-expires', message: t('permissions.expiresInvalid') });
+    const { perPurchaseCapMinor, allowanceMinor, end } = readLimits('authorize', currency, problems);
     if (problems.length) throw new ValidationError(problems);
     return { name, ...card, perPurchaseCapMinor, allowanceMinor, windowHours: Number(byId('authorize-window').value), expiresAt: end.toISOString() };
   };

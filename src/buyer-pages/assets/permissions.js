@@ -2,8 +2,9 @@
 // permission in the session's shop after the emailed code (or, for attested sessions, within the shop's ceilings).
 import { api, current } from './api.js';
 import { codeStep } from './code-step.js';
+import { readLimits } from './limits-form.js';
 import { t } from './i18n.js';
-import { byId, confirmDialog, el, errorMessage, formatDate, formatMoney, parseMoney, run, setStatus, showCurrency, showErrors, ValidationError } from './ui.js';
+import { byId, confirmDialog, el, errorMessage, formatDate, formatMoney, run, setStatus, showCurrency, showErrors, ValidationError } from './ui.js';
 
 const windowText = (hours) => ([24, 168, 720].includes(hours) ? t(`permissions.window${hours}`) : t('permissions.windowHours', { count: hours }));
 const cardText = (i) => t('cards.cardLabel', { scheme: i.scheme.charAt(0).toUpperCase() + i.scheme.slice(1), last4: i.last4 });
@@ -109,20 +110,7 @@ function wireGrant(s, currency, lists, refresh) {
       submit,
       async () => {
         const problems = [];
-        const amount = (id) => {
-          const value = byId(id).value;
-          const minor = parseMoney(value, currency);
-          if (minor === null) problems.push({ fieldId: id, message: value.trim() ? t('permissions.amountInvalid') : t('permissions.amountMissing') });
-          return minor;
-        };
-        const perPurchaseCapMinor = amount('grant-per-purchase');
-        const allowanceMinor = amount('grant-allowance');
-        if (perPurchaseCapMinor !== null && allowanceMinor !== null && allowanceMinor < perPurchaseCapMinor) {
-          problems.push({ fieldId: 'grant-allowance', message: t('permissions.allowanceTooSmall') });
-        }
-        const [y, m, d] = expires.value.split('-').map(Number);
-        const end = y && m && d ? new Date(y, m - 1, d, 23, 59, 59) : null;
-        if (!end || end.getTime() <= Date.now()) problems.push({ fieldId: 'grant-expires', message: t('permissions.expiresInvalid') });
+        const { perPurchaseCapMinor, allowanceMinor, end } = readLimits('grant', currency, problems);
         if (problems.length) throw new ValidationError(problems);
         if (code.pending) return code.request();
         const agentSelect = byId('grant-agent');
