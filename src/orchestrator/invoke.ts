@@ -271,6 +271,10 @@ export class Orchestrator {
 }
 
 /** Whether a tool's answers carry a secret field, so that their stored copy for replays is sealed. */
+/** Whether a tool's answers carry a secret field (kept sealed when stored for replay); worked out once per tool. */
+const secretOutputs = new WeakMap<AnyTool, boolean>();
 function holdsSecret(tool: AnyTool): boolean {
-  return secretPaths(tool.output, 'output').length > 0;
+  let holds = secretOutputs.get(tool);
+  if (holds === undefined) secretOutputs.set(tool, (holds = secretPaths(tool.output, 'output').length > 0));
+  return holds;
 }
