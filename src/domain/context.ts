@@ -62,6 +62,12 @@ export interface SharedCommit {
   stored: boolean;
   /** Set by the domain when the key already held this request's outcome: the call fails and the orchestrator replays it. */
   replay?: { status: number; body: unknown };
+  /**
+   * The caller's rate-limit charge, still running: the domain writes nothing for the call (nor replays it) until it has
+   * resolved, and a rejection is the call's answer. It runs beside the shared transaction's first statements instead of
+   * before the call joins it.
+   */
+  charged?: Promise<void> | undefined;
 }
 
 /** The services a domain function may use; built once by createApp and shared by every call. */

@@ -128,7 +128,11 @@ export class Orchestrator {
         if (tool.auth.public) return { kind: 'anonymous' } as const;
         throw err;
       });
-      if (!failed) await req.request.rate?.charge(principal.kind === 'anonymous' ? undefined : principal, strict);
+      // A shared-transaction tool joins its batch while the charge runs; the batch awaits it before writing (SharedCommit).
+      let charged: Promise<void> | undefined;
+      if (!failed) charged = req.request.rate?.charge(principal.kind === 'anonymous' ? undefined : principal, strict);
+      if (charged && tool.transactional === 'shared') charged.catch(() => undefined);
+      else await charged;
       authorize(tool, principal, mech.credential);
       const given = mech.keyArgument ? splitIdempotencyArgument(tool, req.input, req.idempotencyKey) : { input: req.input, key: req.idempotencyKey };
       const input = parseInput(tool.input, given.input);
@@ -149,7 +153,7 @@ export class Orchestrator {
         const legacyHash = sha256Hex(canonical);
         if (tool.transactional === 'shared') {
           // Claimed in the shared transaction with the change and its outcome: no commit of its own (docs/performance.md).
-          shared = { claim: { scope, key, requestHash: hash, legacyHash }, claimed: false, stored: false, finish: () => ({ status: 0, output: {} }) };
+          shared = { claim: { scope, key, requestHash: hash, legacyHash }, claimed: false, stored: false, finish: () => ({ status: 0, output: {} }), charged };
         } else {
           const claim = await this.idempotency.claim(scope, key, hash, this.services.clock.now(), legacyHash);
           if (claim.kind === 'replay') return this.replay(tool, principal, claim.response);
@@ -157,7 +161,7 @@ export class Orchestrator {
         }
       }
       if (tool.transactional === 'shared') {
-        shared ??= { claim: undefined, claimed: false, stored: false, finish: () => ({ status: 0, output: {} }) };
+        shared ??= { claim: undefined, claimed: false, stored: false, finish: () => ({ status: 0, output: {} }), charged };
         const ran = await this.runShared(tool, input, principal, req, shared);
         if ('replay' in ran) return this.replay(tool, principal, ran.replay);
         return { ok: true, tool, status: ran.status, output: ran.output, replayed: false, principal };
@@ -270,7 +274,6 @@ export class Orchestrator {
   }
 }
 
-/** Whether a tool's answers carry a secret field, so that their stored copy for replays is sealed. */
 /** Whether a tool's answers carry a secret field (kept sealed when stored for replay); worked out once per tool. */
 const secretOutputs = new WeakMap<AnyTool, boolean>();
 function holdsSecret(tool: AnyTool): boolean {

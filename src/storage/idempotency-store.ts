@@ -103,27 +103,11 @@ export class IdempotencyStore {
   }
 }
 
-/** One claimed key's outcome, stored by `completeOutcomes`. */
+/** One claimed key's outcome, stored with the batch that made it (src/storage/reserve-batch.ts). */
 export interface Outcome {
   scope: string;
   key: string;
   response: StoredResponse;
-}
-
-/** Stores many claimed keys' outcomes with one statement, inside the transaction that made their changes. */
-export async function completeOutcomes(em: EntityManager, outcomes: readonly Outcome[]): Promise<void> {
-  if (!outcomes.length) return;
-  // Used by reserve, whose answers hold no secret; a sealed outcome would need the sealer (IdempotencyStore.complete).
-  if (outcomes.some((o) => o.response.sealed)) throw new Error('completeOutcomes stores no sealed response.');
-  const rows = outcomes.map((o) => ({ scope: o.scope, key: o.key, status: o.response.status, response: o.response.body }));
-  await em.getConnection().execute(
-    `update idempotency_keys k set state = 'done', status = v.status, response = v.response
-       from jsonb_to_recordset(?::jsonb) as v(scope text, key text, status int, response jsonb)
-      where k.scope = v.scope and k.key = v.key`,
-    [JSON.stringify(rows)],
-    'run',
-    em.getTransactionContext(),
-  );
 }
 
 /** A key to claim inside a shared transaction (the reserve batch): the caller's scope, the key, the request's hash. */

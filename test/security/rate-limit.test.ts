@@ -12,6 +12,7 @@ import { loadConfig } from '../../src/kernel/config.ts';
 import { startHarness } from '../support/harness.ts';
 import { restClient, type RestResponse } from '../support/rest.ts';
 import { serverEnvFor } from '../support/database.ts';
+import { assertInvariant } from '../support/invariant.ts';
 
 const LIMITS = { RATE_LIMIT_PER_MINUTE: '20', RATE_LIMIT_STRICT_PER_MINUTE: '5', SWEEP_INTERVAL_MS: '0', WEBHOOK_DISPATCH_MS: '0', SANDBOX_DISPATCH_MS: '0' };
 
@@ -60,6 +61,30 @@ test('concurrent requests of one principal, charged together, are served exactly
   assert.equal(all.filter((r) => r.status === 200).length, 20, JSON.stringify(all.map((r) => r.status)));
   for (const r of all.filter((x) => x.status !== 200)) assertLimited(r);
   assertLimited(await restClient(h.url, a.apiKey).get(`/v1/integration/pools?merchantId=${a.shopId}`));
+});
+
+test('concurrent reserves past the budget: each refused one is 429, holds nothing and gives its idempotency key up', async (t) => {
+  const h = await startHarness(LIMITS);
+  t.after(() => h.close());
+  const a = await h.merchant();
+  const api = restClient(h.url, a.apiKey);
+  const event = (await api.post('/v1/integration/events', { merchantId: a.shopId, title: 'Budget night', startsAt: '2030-01-01T20:00:00Z' })).body;
+  const pool = (await api.post('/v1/integration/pools', { merchantId: a.shopId, eventId: event.id, capacity: 50 })).body;
+  const tier = (await api.post('/v1/integration/tiers', { eventId: event.id, poolId: pool.id, name: 'GA', priceMinor: 1000 })).body;
+  const quotes: string[] = [];
+  for (let i = 0; i < 12; i++) quotes.push((await api.post('/v1/ticketing/quotes', { tierId: tier.id, quantity: 1 })).body.quoteId);
+  // 15 of the 20 points are spent; 12 reserves at once: the rate charge runs beside the reserve batch, which waits for
+  // it before writing, so exactly 5 hold a place and 7 are refused with nothing written for them.
+  const keys = quotes.map(() => crypto.randomUUID());
+  const all = await Promise.all(quotes.map((quoteId, i) => api.post('/v1/ticketing/reservations', { quoteId }, { 'idempotency-key': keys[i]! })));
+  const held = all.flatMap((r, i) => (r.status === 201 ? [i] : []));
+  assert.equal(held.length, 5, JSON.stringify(all.map((r) => r.status)));
+  for (const r of all.filter((x) => x.status !== 201)) assertLimited(r);
+  const counts = await assertInvariant(h.db, pool.id);
+  assert.equal(counts.held, 5);
+  const rows = await h.db.execute<{ key: string; state: string }>('select key, state from idempotency_keys where key in (?)', [keys]);
+  assert.deepEqual(rows.map((r) => r.key).sort(), held.map((i) => keys[i]!).sort(), 'only the admitted calls keep their keys');
+  assert.ok(rows.every((r) => r.state === 'done'));
 });
 
 test('two server processes share one budget through PostgreSQL', async (t) => {

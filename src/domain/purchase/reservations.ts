@@ -73,10 +73,10 @@ export async function holdQuote(
   return { reservation, created: true };
 }
 
-/** A new hold of a quote's places at its price, for the shop's hold time; marks the quote used. Places are taken by the caller. */
-export function newHold(em: EntityManager, quote: QuoteRow, shop: ShopRow, now: Date): ReservationRow {
+/** A new hold of `quote`'s places at its price, for `shop`'s hold time, not written yet (the reserve batch writes it by statement). */
+export function holdOf(quote: QuoteRow, shop: ShopRow, now: Date): ReservationRow {
   const expiresAt = new Date(now.getTime() + shop.holdMinutes * 60_000);
-  const reservation = em.create(Reservation, {
+  const hold = {
     id: newId('reservation', now),
     ...ownershipFrom(quote),
     ...pricedLineOf(quote),
@@ -90,7 +90,14 @@ export function newHold(em: EntityManager, quote: QuoteRow, shop: ShopRow, now: 
     updatedAt: now,
     completedAt: null,
     releasedAt: null,
-  });
+    returnedCount: 0,
+  } satisfies Omit<ReservationRow, never>; // every column, so the batch's insert writes them all
+  return hold as ReservationRow;
+}
+
+/** A new hold of a quote's places, through `em`; marks the quote used. Places are taken by the caller. */
+export function newHold(em: EntityManager, quote: QuoteRow, shop: ShopRow, now: Date): ReservationRow {
+  const reservation = em.create(Reservation, holdOf(quote, shop, now));
   quote.reservationId = reservation.id;
   return reservation;
 }

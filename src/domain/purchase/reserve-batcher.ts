@@ -3,12 +3,14 @@
  * be changed by one transaction at a time, so one reserve per transaction can never sell faster than the row's
  * lock-and-commit cycle. Here the reserves arriving in one process while earlier ones are being written are
  * grouped: a batch claims every call's idempotency key with one statement (a replay or a refused key settles
- * its call there), locks its quotes with one statement, checks each call on its own (access, single use,
- * expiry, restrictions, the caller's authority), inserts every hold with one statement, stores every caller's
- * idempotency outcome (refusals too) with one statement, takes each pool's places with ONE conditional update,
- * and commits once: the claims commit with the holds and outcomes. When a pool has not enough places for the
- * whole batch, the batch is re-run with the pool row locked first and the places are allotted in arrival order:
- * each call that fits gets its hold, the others `sold_out`.
+ * its call there), locks its quotes and reads their tiers, shops and events with one statement, waits for each
+ * call's rate-limit charge (started when the call joined, it ran beside those statements), checks each call on its
+ * own (access, single use, expiry, restrictions, the caller's authority), then with ONE statement inserts every
+ * hold, marks the quotes used, stores every caller's idempotency outcome (refusals too) and takes the pool's places
+ * with one conditional update, and commits once: the claims commit with the holds and outcomes
+ * (src/storage/reserve-batch.ts). When a pool has not enough places for the whole batch, the batch is re-run with
+ * the pool row locked first and the places are allotted in arrival order: each call that fits gets its hold, the
+ * others `sold_out`.
  *
  * Each call keeps its own outcome: a call's own failure (not found, used quote, restriction, authority, sold
  * out) is decided before anything is written and fails that call alone; an unexpected database failure of
@@ -20,18 +22,18 @@
  * Admission control: a call that would wait longer than RESERVE_MAX_WAIT_MS (estimated from recent batch
  * times) is refused at once with 429 `rate_limited` and `retryAfter`, before its idempotency key is claimed.
  */
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ToolError } from '../../kernel/errors.ts';
-import { Shop, Tier, type ShopRow, type TierRow } from '../../storage/entities/catalog.ts';
-import { Quote, type QuoteRow, type ReservationRow } from '../../storage/entities/purchase.ts';
-import { claimKeys, completeOutcomes, type ClaimResult, type Outcome } from '../../storage/idempotency-store.ts';
+import type { ShopRow } from '../../storage/entities/catalog.ts';
+import type { QuoteRow, ReservationRow } from '../../storage/entities/purchase.ts';
+import { claimKeys, type ClaimResult, type Outcome } from '../../storage/idempotency-store.ts';
+import { lockQuotesWithOffers, writeBatch } from '../../storage/reserve-batch.ts';
 import { sql, type Database } from '../../storage/database.ts';
 import { checkTierStillOffered } from '../catalog/catalog-changes.ts';
 import { checkRestrictions } from '../catalog/restrictions.ts';
 import type { Services, ToolContext } from '../context.ts';
 import { authorizePurchase, requireAccess } from './purchase-access.ts';
-import { newHold } from './reservations.ts';
+import { holdOf } from './reservations.ts';
 
 interface Call {
   quoteId: string;
@@ -222,15 +224,20 @@ export class ReserveBatcher {
     }
     const live = batch.flatMap((call, index) => (results[index] ? [] : [{ call, index }]));
     const ids = [...new Set(live.map((l) => l.call.quoteId))].sort();
-    // One statement locks every quote of the batch, in id order (no deadlock between batches of several processes).
-    const quotes = !ids.length ? [] : await em.find(Quote, { id: { $in: ids } }, { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' } });
-    const quoteById = new Map(quotes.map((q) => [q.id, q]));
-    const tierIds = [...new Set(quotes.map((q) => q.tierId))];
-    const shopIds = [...new Set(quotes.map((q) => q.shopId))];
-    const [tiers, shops] = await Promise.all([
-      tierIds.length ? em.find(Tier, { id: { $in: tierIds } }) : Promise.resolve([] as TierRow[]),
-      shopIds.length ? em.find(Shop, { id: { $in: shopIds }, deletedAt: null }) : Promise.resolve([] as ShopRow[]),
-    ]);
+    // One statement locks every quote of the batch, in id order (no deadlock between batches of several processes),
+    // and reads their tiers, shops and events (the events land in `em`, so checkTierStillOffered reads them there).
+    const locked = await lockQuotesWithOffers(em, ids);
+    // Each call's rate-limit charge ran beside the statements above: a refused call fails now, before anything is
+    // written for it or replayed to it (its claim, if any, is given up by the orchestrator).
+    const charges = await Promise.all(batch.map((c) => c.ctx.sharedCommit?.charged?.then(() => undefined, (err: unknown) => err ?? new Error('charge failed'))));
+    charges.forEach((err, index) => {
+      if (err === undefined) return;
+      results[index] = { ok: false, error: err };
+      if (claims[index]?.kind !== 'claimed') claims[index] = undefined;
+    });
+    const quoteById = new Map(locked.map((l) => [l.quote.id, l.quote]));
+    const tiers = locked.flatMap((l) => (l.tier ? [l.tier] : []));
+    const shops = locked.flatMap((l) => (l.shop ? [l.shop] : []));
     const tierById = new Map(tiers.map((t) => [t.id, t]));
     const shopById = new Map(shops.map((s) => [s.id, s]));
 
@@ -241,6 +248,7 @@ export class ReserveBatcher {
     const winnerOf = new Map<string, number>();
     const candidates: { index: number; quote: QuoteRow; shop: ShopRow }[] = [];
     for (const { index, call } of live) {
+      if (results[index]) continue;
       try {
         const { principal } = call.ctx;
         const quote = requireAccess(principal, quoteById.get(call.quoteId), 'quote', call.quoteId);
@@ -279,9 +287,11 @@ export class ReserveBatcher {
     const outcomes: Outcome[] = [];
     const stored = new Set<number>();
     const taken = new Map<string, number>();
+    const holds: ReservationRow[] = [];
     for (const { index, quote, shop } of granted) {
       const call = batch[index]!;
-      const reservation = newHold(em, quote, shop, now);
+      const reservation = holdOf(quote, shop, now);
+      holds.push(reservation);
       usedBy.set(quote.id, reservation.id);
       taken.set(quote.poolId, (taken.get(quote.poolId) ?? 0) + quote.quantity);
       const raw = call.present(reservation);
@@ -310,20 +320,11 @@ export class ReserveBatcher {
         stored.add(index);
       }
     }
-    // One multi-row insert of the holds, one update of the quotes, one statement for every idempotency outcome.
-    await em.flush();
-    await completeOutcomes(em, outcomes);
-    // The pool rows last, so (in optimistic mode) they stay locked only for these statements and the commit.
-    if (!allot) {
-      const short: string[] = [];
-      for (const [poolId, quantity] of [...taken].sort(([a], [b]) => a.localeCompare(b))) {
-        const rows = await sql(em, 'update pools set available_count = available_count - ? where id = ? and available_count >= ? returning id', [quantity, poolId, quantity]);
-        if (!rows.length) short.push(poolId);
-      }
-      if (short.length) throw new ShortPool(short);
-    } else {
-      for (const [poolId, quantity] of taken) await sql(em, 'update pools set available_count = available_count - ? where id = ?', [quantity, poolId]);
-    }
+    // One statement inserts the holds, marks their quotes used, stores every outcome and takes the (first) pool's
+    // places; in optimistic mode a pool short of places rolls the batch back and it re-runs in allot mode.
+    const takes = [...taken].sort(([a], [b]) => a.localeCompare(b)).map(([poolId, quantity]) => ({ poolId, quantity }));
+    const short = holds.length || outcomes.length ? await writeBatch(em, { holds, outcomes, takes }) : [];
+    if (short.length) throw new ShortPool(short);
     return { results, claims, stored };
   }
 
