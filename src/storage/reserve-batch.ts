@@ -12,7 +12,6 @@ import { Quote, Reservation, type QuoteRow, type ReservationRow } from './entiti
 import type { Outcome } from './idempotency-store.ts';
 import { sql } from './database.ts';
 
-
 /** The entity's [property, column] pairs, from MikroORM's metadata (one column per property here). */
 function fieldsOf<T extends object>(em: EntityManager, entity: EntityName<T>): [string, string][] {
   const meta = em.getMetadata().get<T>(entity);
