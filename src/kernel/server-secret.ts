@@ -3,7 +3,7 @@
  * the sandbox provider's webhook signing), and the database keeps only a fingerprint, itself a sub-key, so a server
  * started with another secret can refuse at once (docs/security.md, "The server secret").
  */
-import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { createHmac, createSecretKey, hkdfSync, randomBytes } from 'node:crypto';
 
 /** A sub-key of `secret` for one `purpose` (HKDF-SHA256, no salt, the purpose as info). */
 export function deriveKey(secret: string, purpose: string, bytes = 32): Buffer {
@@ -15,9 +15,12 @@ export function secretFingerprint(secret: string): string {
   return `v1:${deriveKey(secret, 'tessera/server-secret-fingerprint').toString('base64url')}`;
 }
 
-/** The stored fingerprint of an idempotent request: `h1:` and an HMAC-SHA256 under the secret's own sub-key, hex. */
+/**
+ * The stored fingerprint of an idempotent request: `h1:` and an HMAC-SHA256 under the secret's own sub-key, hex. The
+ * key is made a KeyObject once (an HMAC from raw bytes imports them on every call: about 20 µs against 2–3).
+ */
 export function requestHasher(secret: string): (canonical: string) => string {
-  const key = deriveKey(secret, 'tessera/idempotency-request-hash');
+  const key = createSecretKey(deriveKey(secret, 'tessera/idempotency-request-hash'));
   return (canonical) => `h1:${createHmac('sha256', key).update(canonical).digest('hex')}`;
 }
 

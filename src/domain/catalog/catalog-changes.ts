@@ -55,8 +55,13 @@ function refuseRetired(tier: TierRow): void {
 
 /** Refuses a purchase of a tier whose event was cancelled or which was retired (at quote and again at reserve). */
 export async function checkTierStillOffered(em: EntityManager, tier: TierRow): Promise<void> {
+  refuseRetired(tier); // before the read: a retired tier needs no event
+  checkTierOffered(tier, await em.findOne(Event, { id: tier.eventId }));
+}
+
+/** The same check when the tier's event is already read (the reserve batch reads it with the quotes). */
+export function checkTierOffered(tier: TierRow, event: EventRow | null | undefined): void {
   refuseRetired(tier);
-  const event = await em.findOne(Event, { id: tier.eventId });
   if (event) refuseCancelled(event);
 }
 

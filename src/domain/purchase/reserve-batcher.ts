@@ -29,7 +29,7 @@ import type { QuoteRow, ReservationRow } from '../../storage/entities/purchase.t
 import { claimKeys, type ClaimResult, type Outcome } from '../../storage/idempotency-store.ts';
 import { lockQuotesWithOffers, writeBatch } from '../../storage/reserve-batch.ts';
 import { sql, type Database } from '../../storage/database.ts';
-import { checkTierStillOffered } from '../catalog/catalog-changes.ts';
+import { checkTierOffered } from '../catalog/catalog-changes.ts';
 import { checkRestrictions } from '../catalog/restrictions.ts';
 import type { Services, ToolContext } from '../context.ts';
 import { authorizePurchase, requireAccess } from './purchase-access.ts';
@@ -225,7 +225,7 @@ export class ReserveBatcher {
     const live = batch.flatMap((call, index) => (results[index] ? [] : [{ call, index }]));
     const ids = [...new Set(live.map((l) => l.call.quoteId))].sort();
     // One statement locks every quote of the batch, in id order (no deadlock between batches of several processes),
-    // and reads their tiers, shops and events (the events land in `em`, so checkTierStillOffered reads them there).
+    // and reads their tiers, shops and events.
     const locked = await lockQuotesWithOffers(em, ids);
     // Each call's rate-limit charge ran beside the statements above: a refused call fails now, before anything is
     // written for it or replayed to it (its claim, if any, is given up by the orchestrator).
@@ -240,6 +240,7 @@ export class ReserveBatcher {
     const shops = locked.flatMap((l) => (l.shop ? [l.shop] : []));
     const tierById = new Map(tiers.map((t) => [t.id, t]));
     const shopById = new Map(shops.map((s) => [s.id, s]));
+    const eventById = new Map(locked.flatMap((l) => (l.event ? [[l.event.id, l.event] as const] : [])));
 
     /** Quote id → the reservation made from it in this batch ('' until it is made). */
     const usedBy = new Map<string, string>();
@@ -263,7 +264,7 @@ export class ReserveBatcher {
         const shop = shopById.get(quote.shopId);
         if (!tier || !shop) throw new ToolError('not_found', `No quote ${quote.id}.`, { id: quote.id });
         checkRestrictions(tier, quote, now);
-        await checkTierStillOffered(em, tier);
+        checkTierOffered(tier, eventById.get(tier.eventId));
         // At the reserve stage this only reads (an agent's permission, caps and allowance); it writes nothing.
         await authorizePurchase({ principal, em, clock: this.services.clock }, {
           shop,
