@@ -27,6 +27,7 @@ import { startEmbeddedPostgres } from '../src/storage/embedded-postgres.ts';
 import { newId } from '../src/storage/ids.ts';
 import { restClient } from '../test/support/rest.ts';
 import { startServerProcess, type ServerProcess } from '../test/support/server-process.ts';
+import { ownCpuMs, postgresCpuMs, processCpuMs } from './cpu.ts';
 import { benchSurfaces } from './surfaces.ts';
 
 const { values } = parseArgs({
@@ -46,6 +47,13 @@ const REQUESTS = Number(values.requests ?? 400);
 const REPS = Number(values.reps ?? 3);
 const SECONDS = Number(values.seconds ?? 4);
 const SURFACE_CALLS = Number(values['surface-calls'] ?? 300);
+
+/** CPU ms per request: the server process, PostgreSQL's processes, this process. */
+interface Cpu {
+  server: number;
+  pg: number;
+  client: number;
+}
 
 interface Run {
   throughput: number;
@@ -163,20 +171,31 @@ async function main(): Promise<void> {
     // 1. One hot pool: HTTP vs the raw ceiling, per level, REPS repetitions (median).
     if (PARTS.has(1)) {
       const hot = await newPool(REQUESTS * LEVELS.length * REPS * 2 + 10);
+      /** CPU ms per request of one run: the server process, PostgreSQL (every backend) and this process (the clients). */
+      const measured = async (run: () => Promise<Run>): Promise<Run & { cpu: Cpu }> => {
+        const at = () => ({ server: processCpuMs(servers[0]!.child.pid), pg: postgresCpuMs(server.clusterDir), client: ownCpuMs() });
+        const before = at();
+        const result = await run();
+        const after = at();
+        const per = (k: keyof Cpu) => (after[k] - before[k]) / REQUESTS;
+        return { ...result, cpu: { server: per('server'), pg: per('pg'), client: per('client') } };
+      };
+      const cpuRows: { c: number; http: Cpu[]; raw: Cpu[] }[] = [];
       const [template] = (await raw.query('select * from quotes where id = $1', [hot.template])).rows;
       console.log(`\n1. reserve on one hot pool: ${REQUESTS} requests per run, median of ${REPS} repetitions (1 server process, embedded PostgreSQL; load ${loadavg()[0]!.toFixed(1)})`);
       console.log('concurrency | HTTP reserve/s | p50 ms | p99 ms | raw SQL/s | p50 ms | p99 ms | HTTP ÷ raw | ratio per rep');
       for (const c of LEVELS) {
-        const httpRuns: Run[] = [];
-        const rawRuns: Run[] = [];
+        const httpRuns: (Run & { cpu: Cpu })[] = [];
+        const rawRuns: (Run & { cpu: Cpu })[] = [];
         for (let rep = 0; rep < REPS; rep++) {
           const ids = await quotes(hot.template, REQUESTS);
-          const h = await drive(REQUESTS, c, async (i) => (await reserveOver(api, ids[i]!)).status === 201);
-          const r = await drive(REQUESTS, c, () => rawReserve(hot.poolId, template));
+          const h = await measured(() => drive(REQUESTS, c, async (i) => (await reserveOver(api, ids[i]!)).status === 201));
+          const r = await measured(() => drive(REQUESTS, c, () => rawReserve(hot.poolId, template)));
           if (h.ok !== REQUESTS || r.ok !== REQUESTS) throw new Error(`unexpected refusals: http ${h.ok}, raw ${r.ok}`);
           httpRuns.push(h);
           rawRuns.push(r);
         }
+        cpuRows.push({ c, http: httpRuns.map((h) => h.cpu), raw: rawRuns.map((r) => r.cpu) });
         const ratios = httpRuns.map((h, i) => h.throughput / rawRuns[i]!.throughput);
         if (c === LEVELS[LEVELS.length - 1]) http64.push(...httpRuns.map((h) => h.throughput));
         console.log(
@@ -190,6 +209,23 @@ async function main(): Promise<void> {
             pad(median(rawRuns.map((r) => r.p99)).toFixed(1), 6),
             pad(median(ratios).toFixed(2), 10),
             ' ' + ratios.map((x) => x.toFixed(2)).join(' '),
+          ].join(' | '),
+        );
+      }
+      console.log('\nCPU ms per reserve (median of the repetitions; the server process, PostgreSQL\'s backends, the bench\'s clients):');
+      console.log('concurrency | HTTP: server | PostgreSQL | clients | total | raw: PostgreSQL | clients | total');
+      const cpuMed = (xs: Cpu[], k: keyof Cpu | 'total') => median(xs.map((x) => (k === 'total' ? x.server + x.pg + x.client : x[k])));
+      for (const row of cpuRows) {
+        console.log(
+          [
+            pad(row.c, 11),
+            pad(cpuMed(row.http, 'server').toFixed(2), 12),
+            pad(cpuMed(row.http, 'pg').toFixed(2), 10),
+            pad(cpuMed(row.http, 'client').toFixed(2), 7),
+            pad(cpuMed(row.http, 'total').toFixed(2), 5),
+            pad(cpuMed(row.raw, 'pg').toFixed(2), 15),
+            pad(cpuMed(row.raw, 'client').toFixed(2), 7),
+            pad(median(row.raw.map((x) => x.pg + x.client)).toFixed(2), 5),
           ].join(' | '),
         );
       }

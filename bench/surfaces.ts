@@ -5,7 +5,7 @@
  * and alone by `npm run bench:surfaces [-- --calls 300 --reps 3 --profile DIR]` (`--profile` writes the server's
  * V8 CPU profile into DIR, for docs/performance.md's breakdown).
  */
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -14,6 +14,7 @@ import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } from '@a
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { restClient } from '../test/support/rest.ts';
+import { ownCpuMs as clientCpuMs, processCpuMs } from './cpu.ts';
 
 interface Stats {
   mean: number;
@@ -30,25 +31,6 @@ function stats(ms: number[], serverCpu: number, clientCpu: number): Stats {
   return { mean: ms.reduce((a, b) => a + b, 0) / ms.length, p50: at(50), p99: at(99), serverCpu: serverCpu / ms.length, clientCpu: clientCpu / ms.length };
 }
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-
-/**
- * CPU ms used so far by process `pid`, every thread (Linux `/proc/<pid>/task/<tid>/schedstat`, nanoseconds): unlike
- * wall time, it does not grow with the machine's load, so it shows what each surface itself costs the server.
- */
-function processCpuMs(pid: number | undefined): number {
-  if (!pid) return Number.NaN;
-  try {
-    let ns = 0;
-    for (const tid of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
-    return ns / 1e6;
-  } catch {
-    return Number.NaN; // not Linux, or the thread ended between the listing and the read
-  }
-}
-const clientCpuMs = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
 
 type Call = () => Promise<boolean>;
 

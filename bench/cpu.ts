@@ -1,0 +1,49 @@
+/**
+ * CPU used so far, in ms, by a process, by a PostgreSQL server's backends and by this process (Linux
+ * `/proc/<pid>/task/<tid>/schedstat`, nanoseconds on the CPU). Unlike wall time, CPU does not grow with the wait for a
+ * core, so it says what a path costs even on a busy machine. NaN where /proc cannot tell (not Linux, a process gone).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** CPU ms used so far by process `pid`, every thread. */
+export function processCpuMs(pid: number | undefined): number {
+  if (!pid) return Number.NaN;
+  try {
+    let ns = 0;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+    return ns / 1e6;
+  } catch {
+    return Number.NaN; // not Linux, or the thread ended between the listing and the read
+  }
+}
+
+/** CPU ms used so far by this process (the bench's own clients). */
+export function ownCpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+/**
+ * CPU ms used so far by the PostgreSQL server whose cluster is `clusterDir`: its postmaster (named in
+ * `postmaster.pid`) and the processes it started (backends, WAL writer, checkpointer). A backend that exited since the
+ * last reading takes its CPU with it, so read around runs whose connections stay open.
+ */
+export function postgresCpuMs(clusterDir: string): number {
+  try {
+    const postmaster = Number(readFileSync(join(clusterDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    let ms = processCpuMs(postmaster);
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      try {
+        const ppid = /PPid:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+        if (Number(ppid) === postmaster) ms += processCpuMs(Number(pid)) || 0;
+      } catch {
+        /* exited meanwhile */
+      }
+    }
+    return ms;
+  } catch {
+    return Number.NaN;
+  }
+}
