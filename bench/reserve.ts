@@ -26,6 +26,7 @@ import { Database } from '../src/storage/database.ts';
 import { startEmbeddedPostgres } from '../src/storage/embedded-postgres.ts';
 import { newId } from '../src/storage/ids.ts';
 import { restClient } from '../test/support/rest.ts';
+import { benchClient } from './http-client.ts';
 import { startServerProcess, type ServerProcess } from '../test/support/server-process.ts';
 import { ownCpuMs, postgresCpuMs, processCpuMs } from './cpu.ts';
 import { benchSurfaces } from './surfaces.ts';
@@ -114,6 +115,13 @@ async function main(): Promise<void> {
   const servers: ServerProcess[] = [await startServerProcess({ ...BASE_ENV, ...profile, DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: '60000' }, 180_000)];
   const raw = new pg.Pool({ connectionString: dbUrl, max: Math.max(...LEVELS, 64) });
   const pools: string[] = [];
+  const clients: ReturnType<typeof benchClient>[] = [];
+  /** A lean client (bench/http-client.ts) for the measured calls; set-up calls go through the tests' client. */
+  const leanClient = (url: string) => {
+    const c = benchClient(url, merchant.apiKey);
+    clients.push(c);
+    return c;
+  };
   try {
     const api = restClient(servers[0]!.url, merchant.apiKey);
     const event = (await api.post('/v1/integration/events', { merchantId: merchant.shopId, title: 'Bench night', startsAt: '2030-01-01T20:00:00Z' })).body;
@@ -137,7 +145,8 @@ async function main(): Promise<void> {
       await raw.query(`insert into quotes (${columns.join(', ')}) select ${select.join(', ')} from unnest($1::text[]) as u(id), quotes t where t.id = $2`, [ids, template]);
       return ids;
     };
-    const reserveOver = (client: ReturnType<typeof restClient>, quoteId: string, key = randomUUID()) =>
+    const lean = leanClient(servers[0]!.url);
+    const reserveOver = (client: ReturnType<typeof benchClient>, quoteId: string, key = randomUUID()) =>
       client.post('/v1/ticketing/reservations', { quoteId }, { 'idempotency-key': key });
     const rawReserve = async (poolId: string, template: { shop_id: string; organization_id: string; event_id: string; tier_id: string; total_minor: number; currency: string; owner_key: string }) => {
       const client = await raw.connect();
@@ -189,7 +198,7 @@ async function main(): Promise<void> {
         const rawRuns: (Run & { cpu: Cpu })[] = [];
         for (let rep = 0; rep < REPS; rep++) {
           const ids = await quotes(hot.template, REQUESTS);
-          const h = await measured(() => drive(REQUESTS, c, async (i) => (await reserveOver(api, ids[i]!)).status === 201));
+          const h = await measured(() => drive(REQUESTS, c, async (i) => (await reserveOver(lean, ids[i]!)).status === 201));
           const r = await measured(() => drive(REQUESTS, c, () => rawReserve(hot.poolId, template)));
           if (h.ok !== REQUESTS || r.ok !== REQUESTS) throw new Error(`unexpected refusals: http ${h.ok}, raw ${r.ok}`);
           httpRuns.push(h);
@@ -238,11 +247,11 @@ async function main(): Promise<void> {
       for (let rep = 0; rep < REPS; rep++) {
         purchases.push(
           await drive(256, 64, async () => {
-            const q = await api.post('/v1/ticketing/quotes', { tierId: buy.tierId, quantity: 1 });
+            const q = await lean.post('/v1/ticketing/quotes', { tierId: buy.tierId, quantity: 1 });
             if (q.status !== 201) return false;
-            const r = await reserveOver(api, q.body.quoteId);
+            const r = await reserveOver(lean, q.body.quoteId);
             if (r.status !== 201) return false;
-            const c = await api.post(`/v1/ticketing/reservations/${r.body.reservation.id}/confirm`, { paymentMethod: 'pm_sandbox_visa' }, { 'idempotency-key': randomUUID() });
+            const c = await lean.post(`/v1/ticketing/reservations/${r.body.reservation.id}/confirm`, { paymentMethod: 'pm_sandbox_visa' }, { 'idempotency-key': randomUUID() });
             return c.status === 200;
           }),
         );
@@ -269,7 +278,7 @@ async function main(): Promise<void> {
         const reps: { admittedPerS: number; p50: number; p99: number; refused: number; r50: number; r99: number }[] = [];
         for (let rep = 0; rep < REPS; rep++) {
           const ids = await quotes(flood.template, Math.ceil(http64.length ? median(http64) * SECONDS * 3 : 20_000) + clients);
-          const client = restClient(target.url, merchant.apiKey);
+          const client = leanClient(target.url);
           const admitted: number[] = [];
           const refused: number[] = [];
           let next = 0;
@@ -339,7 +348,7 @@ async function main(): Promise<void> {
       const rawScale = median(await repeat(() => drive(REQUESTS, 64, () => rawReserve(scale.poolId, scaleTemplate)).then((r) => r.throughput)));
       let one = 0;
       for (const n of [1, 2, 4]) {
-        const targets = farm.slice(0, n).map((s) => restClient(s.url, merchant.apiKey));
+        const targets = farm.slice(0, n).map((s) => leanClient(s.url));
         const runs = await repeat(async () => {
           const ids = await quotes(scale.template, REQUESTS);
           return drive(REQUESTS, 64, async (i) => (await reserveOver(targets[i % n]!, ids[i]!)).status === 201);
@@ -376,6 +385,7 @@ async function main(): Promise<void> {
 
     console.log(`\nload average (1 min) at start ${load0.toFixed(1)}, at end ${loadavg()[0]!.toFixed(1)}; ${((performance.now() - began) / 1000).toFixed(0)} s in all`);
   } finally {
+    for (const c of clients) c.close();
     await raw.end();
     await Promise.all(servers.map((s) => s.stop()));
     await db.close();
