@@ -19,8 +19,8 @@
  *
  * No call waits for a timer: a batch starts as soon as a slot is free, and arrivals wait only while earlier
  * batches are in flight, so a quiet pool runs a batch of one (the same statements as an unbatched reserve).
- * Admission control: a call that would wait longer than RESERVE_MAX_WAIT_MS (estimated from recent batch
- * times) is refused at once with 429 `rate_limited` and `retryAfter`, before its idempotency key is claimed.
+ * Admission control (reserve-admission.ts): a call that would wait longer than RESERVE_MAX_WAIT_MS (estimated from
+ * recent batch times) is refused at once with 429 `rate_limited` and `retryAfter`, before its idempotency key is claimed.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ToolError } from '../../kernel/errors.ts';
@@ -34,6 +34,7 @@ import { checkRestrictions } from '../catalog/restrictions.ts';
 import type { Services, ToolContext } from '../context.ts';
 import { authorizePurchase, requireAccess } from './purchase-access.ts';
 import { holdOf } from './reservations.ts';
+import { ReserveAdmission, type AdmissionOptions } from './reserve-admission.ts';
 
 interface Call {
   quoteId: string;
@@ -74,11 +75,7 @@ class ShortPool extends Error {
   }
 }
 
-export interface BatcherOptions {
-  batchMax: number;
-  inFlight: number;
-  maxWaitMs: number;
-}
+export type BatcherOptions = AdmissionOptions;
 
 export class ReserveBatcher {
   private readonly db: Database;
@@ -86,21 +83,21 @@ export class ReserveBatcher {
   private readonly opts: BatcherOptions;
   private readonly queue: Call[] = [];
   private running = 0;
-  /** Recent batch duration (ms), exponentially smoothed: the admission estimate. */
-  private batchMs = 0;
-  /** Recent service rate (calls answered per second by this process's batches), exponentially smoothed. */
-  private ratePerSecond = 0;
-  /** Admitted calls not answered yet. */
-  private active = 0;
+  private readonly admission: ReserveAdmission;
   /** Pools found short recently: their batches lock the pool first and allot (no optimistic attempt). */
   private readonly shortPools = new Set<string>();
-  /** Counters for the bench and tests: batches run, calls in them, largest batch. */
-  readonly stats = { batches: 0, calls: 0, largest: 0, refused: 0 };
+  private readonly counters = { batches: 0, calls: 0, largest: 0 };
 
   constructor(db: Database, services: Pick<Services, 'clock'>, opts: BatcherOptions) {
     this.db = db;
     this.services = services;
     this.opts = opts;
+    this.admission = new ReserveAdmission(opts);
+  }
+
+  /** Counters for the bench and tests: batches run, calls in them, largest batch, calls refused for load. */
+  get stats(): { batches: number; calls: number; largest: number; refused: number } {
+    return { ...this.counters, refused: this.admission.refused };
   }
 
   /** Calls waiting for a batch (not yet in one). */
@@ -113,27 +110,9 @@ export class ReserveBatcher {
     return this.running;
   }
 
-  /**
-   * Admits a new call, or refuses it (429 rate_limited) when it would wait longer than the bound: either its
-   * batch queue is too long for the recent batch time, or more calls are already inside this process (being
-   * authenticated, queued or written) than the recent service rate clears within the bound (Little's
-   * law), which is what a saturated process shows first. Returns the release to call when the call is answered.
-   */
+  /** Admits a new call or refuses it for load (ReserveAdmission); returns the release to call once it is answered. */
   admit(): () => void {
-    const batchesAhead = Math.floor(this.queue.length / this.opts.batchMax) + 1;
-    const expectedMs = this.running < this.opts.inFlight ? 0 : (batchesAhead * this.batchMs) / this.opts.inFlight;
-    const inside = this.ratePerSecond > 0 ? Math.max(this.opts.batchMax * this.opts.inFlight, (this.opts.maxWaitMs / 1000) * this.ratePerSecond) : Infinity;
-    if (expectedMs > this.opts.maxWaitMs || this.active >= inside || this.queue.length >= this.opts.batchMax * 16) {
-      this.stats.refused++;
-      throw new ToolError('rate_limited', 'This pool is at capacity right now; retry shortly.', { queued: this.queue.length }, 1);
-    }
-    this.active++;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.active--;
-    };
+    return this.admission.admit(this.queue.length, this.running);
   }
 
   /** Queues a reserve of `quoteId` by `ctx.principal`; resolves with `present(hold)` once the hold is committed. */
@@ -150,10 +129,7 @@ export class ReserveBatcher {
       this.running++;
       const started = performance.now();
       void this.runBatch(batch).finally(() => {
-        const ms = performance.now() - started;
-        this.batchMs = this.batchMs === 0 ? ms : this.batchMs * 0.8 + ms * 0.2;
-        const rate = (batch.length * 1000 * this.opts.inFlight) / Math.max(ms, 0.1);
-        this.ratePerSecond = this.ratePerSecond === 0 ? rate : this.ratePerSecond * 0.8 + rate * 0.2;
+        this.admission.record(batch.length, performance.now() - started);
         this.running--;
         this.pump();
       });
@@ -161,9 +137,9 @@ export class ReserveBatcher {
   }
 
   private async runBatch(batch: Call[]): Promise<void> {
-    this.stats.batches++;
-    this.stats.calls += batch.length;
-    this.stats.largest = Math.max(this.stats.largest, batch.length);
+    this.counters.batches++;
+    this.counters.calls += batch.length;
+    this.counters.largest = Math.max(this.counters.largest, batch.length);
     let written: Written;
     try {
       written = await this.attempt(batch);
