@@ -253,17 +253,19 @@ async function main(): Promise<void> {
         return out;
       };
       for (let rep = 0; rep < REPS; rep++) {
-        const [quoteMs, reserveMs, confirmMs] = [[], [], []] as number[][];
-        steps.quote.push(quoteMs!);
-        steps.reserve.push(reserveMs!);
-        steps.confirm.push(confirmMs!);
+        const quoteMs: number[] = [];
+        const reserveMs: number[] = [];
+        const confirmMs: number[] = [];
+        steps.quote.push(quoteMs);
+        steps.reserve.push(reserveMs);
+        steps.confirm.push(confirmMs);
         purchases.push(
           await drive(256, 64, async () => {
-            const q = await timed(quoteMs!, () => lean.post('/v1/ticketing/quotes', { tierId: buy.tierId, quantity: 1 }));
+            const q = await timed(quoteMs, () => lean.post('/v1/ticketing/quotes', { tierId: buy.tierId, quantity: 1 }));
             if (q.status !== 201) return false;
-            const r = await timed(reserveMs!, () => reserveOver(lean, q.body.quoteId));
+            const r = await timed(reserveMs, () => reserveOver(lean, q.body.quoteId));
             if (r.status !== 201) return false;
-            const c = await timed(confirmMs!, () =>
+            const c = await timed(confirmMs, () =>
               lean.post(`/v1/ticketing/reservations/${r.body.reservation.id}/confirm`, { paymentMethod: 'pm_sandbox_visa' }, { 'idempotency-key': randomUUID() }),
             );
             return c.status === 200;
