@@ -55,8 +55,7 @@ function refuseRetired(tier: TierRow): void {
 
 /** Refuses a purchase of a tier whose event was cancelled or which was retired (at quote and again at reserve). */
 export async function checkTierStillOffered(em: EntityManager, tier: TierRow): Promise<void> {
-  refuseRetired(tier); // before the read: a retired tier needs no event
-  checkTierOffered(tier, await em.findOne(Event, { id: tier.eventId }));
+  checkTierOffered(tier, tier.retiredAt ? undefined : await em.findOne(Event, { id: tier.eventId })); // a retired tier needs no read
 }
 
 /** The same check when the tier's event is already read (the reserve batch reads it with the quotes). */
