@@ -101,6 +101,21 @@ test('mixed quantities in one batch: places run out in the middle, granted in ar
   assert.equal(pools.pools.find((p: { id: string }) => p.id === s.poolId).availableCount, counts.available);
 });
 
+test("a quote named twice in one batch, the second time by another organization: that caller is told not found, not the owner's hold", async () => {
+  const s = await shopWithTier(h, { capacity: 20 });
+  const other = await shopWithTier(h, { capacity: 20 });
+  const first = await quote(s, 1);
+  const second = await quote(s, 1);
+  // The first call of the batch waits on the locked pool; the owner's and the stranger's calls of `second` queue behind it.
+  const [a, b, c] = await asOneBatch(s.poolId, [reserve(s, first), reserve(s, second), reserve(other, second)]);
+  assert.deepEqual([a!.status, b!.status], [201, 201]);
+  assert.equal(c!.status, 404);
+  assert.equal(c!.body.code, 'not_found');
+  assert.ok(!JSON.stringify(c!.body).includes(b!.body.reservation.id), 'the owner\'s hold is not shown to another organization');
+  const counts = await assertInvariant(h.db, s.poolId);
+  assert.equal(counts.held, 2);
+});
+
 test('failing calls inside a batch fail alone; every call replays its own outcome', async () => {
   const s = await shopWithTier(h, { capacity: 20 });
   const other = await shopWithTier(h, { capacity: 20 });

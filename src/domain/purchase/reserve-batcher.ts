@@ -29,12 +29,11 @@ import type { QuoteRow, ReservationRow } from '../../storage/entities/purchase.t
 import { claimKeys, type ClaimResult, type Outcome } from '../../storage/idempotency-store.ts';
 import { lockQuotesWithOffers, writeBatch } from '../../storage/reserve-batch.ts';
 import { sql, type Database } from '../../storage/database.ts';
-import { checkTierOffered } from '../catalog/catalog-changes.ts';
-import { checkRestrictions } from '../catalog/restrictions.ts';
 import type { Services, ToolContext } from '../context.ts';
-import { authorizePurchase, requireAccess } from './purchase-access.ts';
 import { holdOf } from './reservations.ts';
 import { ReserveAdmission, type AdmissionOptions } from './reserve-admission.ts';
+import { allotInArrivalOrder, checkReserve, offersOf } from './reserve-checks.ts';
+import { requireAccess } from './purchase-access.ts';
 
 interface Call {
   quoteId: string;
@@ -211,13 +210,7 @@ export class ReserveBatcher {
       results[index] = { ok: false, error: err };
       if (claims[index]?.kind !== 'claimed') claims[index] = undefined;
     });
-    const quoteById = new Map(locked.map((l) => [l.quote.id, l.quote]));
-    const tiers = locked.flatMap((l) => (l.tier ? [l.tier] : []));
-    const shops = locked.flatMap((l) => (l.shop ? [l.shop] : []));
-    const tierById = new Map(tiers.map((t) => [t.id, t]));
-    const shopById = new Map(shops.map((s) => [s.id, s]));
-    const eventById = new Map(locked.flatMap((l) => (l.event ? [[l.event.id, l.event] as const] : [])));
-
+    const offers = offersOf(locked);
     /** Quote id → the reservation made from it in this batch ('' until it is made). */
     const usedBy = new Map<string, string>();
     /** Calls that named a quote an earlier call of this batch is reserving: answered once that call's fate is known. */
@@ -227,27 +220,12 @@ export class ReserveBatcher {
     for (const { index, call } of live) {
       if (results[index]) continue;
       try {
-        const { principal } = call.ctx;
-        const quote = requireAccess(principal, quoteById.get(call.quoteId), 'quote', call.quoteId);
-        if (usedBy.has(quote.id)) {
-          repeats.push({ index, quoteId: quote.id });
+        if (usedBy.has(call.quoteId)) {
+          requireAccess(call.ctx.principal, offers.quotes.get(call.quoteId), 'quote', call.quoteId); // another caller's: not found
+          repeats.push({ index, quoteId: call.quoteId });
           continue;
         }
-        const reservationId = quote.reservationId;
-        if (reservationId) throw new ToolError('quote_already_used', undefined, { quoteId: quote.id, reservationId });
-        if (quote.expiresAt <= now) throw new ToolError('quote_expired', undefined, { quoteId: quote.id, expiredAt: quote.expiresAt.toISOString() });
-        const tier = tierById.get(quote.tierId);
-        const shop = shopById.get(quote.shopId);
-        if (!tier || !shop) throw new ToolError('not_found', `No quote ${quote.id}.`, { id: quote.id });
-        checkRestrictions(tier, quote, now);
-        checkTierOffered(tier, eventById.get(tier.eventId));
-        // At the reserve stage this only reads (an agent's permission, caps and allowance); it writes nothing.
-        await authorizePurchase({ principal, em, clock: this.services.clock }, {
-          shop,
-          amountMinor: quote.totalMinor,
-          currency: quote.currency,
-          stage: 'reserve',
-        });
+        const { quote, shop } = await checkReserve({ principal: call.ctx.principal, em, clock: this.services.clock }, call.quoteId, offers, now);
         usedBy.set(quote.id, '');
         winnerOf.set(quote.id, index);
         candidates.push({ index, quote, shop });
@@ -258,8 +236,13 @@ export class ReserveBatcher {
     }
 
     // Allot mode (a pool was short): each pool row is locked now and its places are handed out in arrival order.
-    const allot = forceAllot || candidates.some((c) => this.shortPools.has(c.quote.poolId));
-    const granted = allot ? await this.allot(em, candidates, results) : candidates;
+    let granted = candidates;
+    if (forceAllot || candidates.some((c) => this.shortPools.has(c.quote.poolId))) {
+      const allotted = await allotInArrivalOrder(em, candidates);
+      granted = allotted.granted;
+      for (const { index, error } of allotted.soldOut) results[index] = { ok: false, error };
+      for (const poolId of allotted.roomy) this.shortPools.delete(poolId); // back to the optimistic path
+    }
 
     const outcomes: Outcome[] = [];
     const stored = new Set<number>();
@@ -303,37 +286,6 @@ export class ReserveBatcher {
     const short = holds.length || outcomes.length ? await writeBatch(em, { holds, outcomes, takes }) : [];
     if (short.length) throw new ShortPool(short);
     return { results, claims, stored };
-  }
-
-  /** Locks each pool of the candidates (in id order) and grants in arrival order while places last. */
-  private async allot(
-    em: EntityManager,
-    candidates: { index: number; quote: QuoteRow; shop: ShopRow }[],
-    results: Result[],
-  ): Promise<{ index: number; quote: QuoteRow; shop: ShopRow }[]> {
-    const poolIds = [...new Set(candidates.map((c) => c.quote.poolId))].sort();
-    const left = new Map<string, number>();
-    for (const poolId of poolIds) {
-      // FOR NO KEY UPDATE (the lock the conditional update takes): quotes and holds of this pool may still be inserted meanwhile.
-      const [row] = await sql<{ available_count: number }>(em, 'select available_count from pools where id = ? for no key update', [poolId]);
-      left.set(poolId, row?.available_count ?? 0);
-    }
-    const granted: typeof candidates = [];
-    for (const c of candidates) {
-      const available = left.get(c.quote.poolId) ?? 0;
-      if (c.quote.quantity <= available) {
-        left.set(c.quote.poolId, available - c.quote.quantity);
-        granted.push(c);
-      } else {
-        results[c.index] = { ok: false, error: new ToolError('sold_out', undefined, { available, requested: c.quote.quantity }) };
-      }
-    }
-    // A pool that served every candidate with room to spare goes back to the optimistic path.
-    for (const poolId of poolIds) {
-      const requested = candidates.filter((c) => c.quote.poolId === poolId).reduce((n, c) => n + c.quote.quantity, 0);
-      if ((left.get(poolId) ?? 0) >= requested) this.shortPools.delete(poolId);
-    }
-    return granted;
   }
 }
 
