@@ -121,3 +121,40 @@ test('sign-in, code and token endpoints have a stricter budget: token guesses ar
   // The ordinary budget is untouched by the strict one running out.
   assert.equal((await anon.get('/v1/catalog/shops/shop_x')).status, 401);
 });
+
+test('over A2A the budget is the principal\'s too: past it a new task, a follow-up and a task read are 429, and the refused skill runs and stores nothing', async (t) => {
+  const h = await startHarness(LIMITS);
+  t.after(() => h.close());
+  const a = await h.merchant();
+  const api = restClient(h.url, a.apiKey);
+  const event = (await api.post('/v1/integration/events', { merchantId: a.shopId, title: 'A2A budget night', startsAt: '2030-01-01T20:00:00Z' })).body;
+  const pool = (await api.post('/v1/integration/pools', { merchantId: a.shopId, eventId: event.id, capacity: 50 })).body;
+  const tier = (await api.post('/v1/integration/tiers', { eventId: event.id, poolId: pool.id, name: 'GA', priceMinor: 1000 })).body;
+  const rpc = (method: string, params: unknown) =>
+    api.post('/a2a/jsonrpc', { jsonrpc: '2.0', id: 1, method, params }, { 'a2a-version': '1.0' });
+  const quote = (taskId?: string) =>
+    rpc('SendMessage', {
+      message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', ...(taskId ? { taskId } : {}), parts: [{ data: { skill: 'quote', input: { tierId: tier.id, quantity: 1 } } }] },
+    });
+  // A refused call (input-required) leaves a task to follow up on.
+  const open = await rpc('SendMessage', {
+    message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ data: { skill: 'quote', input: { tierId: tier.id, quantity: 1, colour: 'red' } } }] },
+  });
+  assert.equal(open.body.result?.task?.status?.state, 'TASK_STATE_INPUT_REQUIRED', JSON.stringify(open.body));
+  // 4 points spent; 16 quotes over A2A spend the rest, each a task of its own.
+  for (let i = 0; i < 16; i++) assert.equal((await quote()).body.result?.task?.status?.state, 'TASK_STATE_COMPLETED');
+  const counts = async () => {
+    const [row] = await h.db.execute<{ quotes: string; tasks: string }>(
+      'select (select count(*) from quotes where tier_id = ?) as quotes, (select count(*) from a2a_tasks) as tasks',
+      [tier.id],
+    );
+    return { quotes: Number(row!.quotes), tasks: Number(row!.tasks) };
+  };
+  const before = await counts();
+  assert.equal(before.quotes, 16);
+  // The charge of a new task's message runs beside the SDK's start of the task; the skill waits for it.
+  assertLimited(await quote());
+  assertLimited(await quote(open.body.result.task.id));
+  assertLimited(await rpc('GetTask', { id: open.body.result.task.id }));
+  assert.deepEqual(await counts(), before, 'no quote made and no task stored past the budget');
+});

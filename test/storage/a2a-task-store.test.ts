@@ -27,3 +27,18 @@ test('a task is written with an asynchronous commit for its own statement only: 
   const settings = await Promise.all(Array.from({ length: 10 }, () => db.execute<{ synchronous_commit: string }>('show synchronous_commit')));
   for (const [row] of settings) assert.equal(row?.synchronous_commit, 'on');
 });
+
+test("the task store's copy is deep and exact: nested parts, byte arrays, an own __proto__ key kept as a key", async () => {
+  const { copyOf } = await import('../../src/protocols/a2a/task-store.ts');
+  const data = JSON.parse('{"input":{"__proto__":{"quoteId":"q_1"},"n":[1,{"x":null}]}}') as Record<string, any>;
+  const task = { id: 't', history: [{ parts: [{ content: { $case: 'data', value: data } }, { raw: new Uint8Array([1, 2, 3]) }] }], meta: undefined };
+  const copy = copyOf(task);
+  assert.deepEqual(copy, task);
+  assert.equal(Object.getPrototypeOf(copy.history[0]!.parts[0]!.content!.value.input), Object.prototype, 'the prototype is not set');
+  assert.ok(Object.hasOwn(copy.history[0]!.parts[0]!.content!.value.input, '__proto__'));
+  copy.history[0]!.parts[0]!.content!.value.input.n[1].x = 'changed';
+  copy.history[0]!.parts[1]!.raw![0] = 9;
+  assert.equal(data.input.n[1].x, null, 'the original is untouched');
+  assert.equal(task.history[0]!.parts[1]!.raw![0], 1);
+  assert.ok('meta' in copy);
+});

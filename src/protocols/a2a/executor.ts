@@ -1,5 +1,5 @@
 /** The A2A executor: a message's `{ skill, input }` data part becomes one orchestrator call, its outcome a task state. */
-import { Role, TaskState, type Message, type Part, type Task, type TaskStatus } from '@a2a-js/sdk';
+import { Role, TaskState, type Artifact, type Message, type Part, type Task, type TaskStatus } from '@a2a-js/sdk';
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext, type ServerCallContext } from '@a2a-js/sdk/server';
 import { ap2Refusal, isAp2Request } from '../../domain/ap2/refusal.ts';
 import type { Clock } from '../../kernel/clock.ts';
@@ -14,6 +14,8 @@ export const STATE_CREDENTIAL = 'tessera.credential';
 export const STATE_REQUEST = 'tessera.request';
 /** ServerCallContext state key: the orchestrator as the caller the router authenticated (no second lookup per call). */
 export const STATE_ORCHESTRATOR = 'tessera.orchestrator';
+/** ServerCallContext state key: the caller's rate-limit charge, in flight while the SDK starts a new task (router.ts). */
+export const STATE_CHARGED = 'tessera.charged';
 
 /** Told which task a request makes, so the store can keep it in memory until the answer (task-store.ts). */
 export interface FreshTasks {
@@ -99,13 +101,31 @@ export class ToolExecutor implements AgentExecutor {
         metadata: undefined, extensions: [], referenceTaskIds: [],
       },
     });
-    const working = status(TaskState.TASK_STATE_WORKING);
-    const task: Task = rc.task
-      ? { ...rc.task, status: working }
-      : { id: taskId, contextId, status: working, artifacts: [], history: [rc.userMessage], metadata: undefined };
-    bus.publish(AgentEvent.task(task));
-    const end = (state: TaskState, parts?: Part[]) =>
-      bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: status(state, parts), metadata: undefined }));
+    // Free text gets a message (no task) saying how to call a skill.
+    if (isTextOnly(rc.userMessage)) return this.explain(rc, bus);
+    const base: Task = rc.task
+      ? { ...rc.task }
+      : { id: taskId, contextId, status: undefined, artifacts: [], history: [rc.userMessage], metadata: undefined };
+    // A blocking call (the default) publishes its task once, in its final state: the SDK then applies one event, not
+    // three (each a load, copies and a save). A call answered early (`returnImmediately`) publishes the working task
+    // first, which is its answer, then the artifact and the final status.
+    const early = rc.request.configuration?.returnImmediately === true;
+    if (early) bus.publish(AgentEvent.task({ ...base, status: status(TaskState.TASK_STATE_WORKING) }));
+    const end = (state: TaskState, parts?: Part[], artifact?: Artifact) => {
+      const final = status(state, parts);
+      if (early) {
+        if (artifact) bus.publish(AgentEvent.artifactUpdate({ taskId, contextId, append: false, lastChunk: true, metadata: undefined, artifact }));
+        bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: final, metadata: undefined }));
+        return;
+      }
+      // As the SDK applies those two events: the artifact joins the task's, the status message its history.
+      bus.publish(AgentEvent.task({
+        ...base,
+        status: final,
+        artifacts: artifact ? [...base.artifacts, artifact] : base.artifacts,
+        history: final.message ? [...base.history, final.message] : base.history,
+      }));
+    };
     const refuse = (httpStatus: number, error: ErrorBody, tool?: AnyTool) =>
       end(stateForError(httpStatus, error, tool), [textPart(`${error.code}: ${error.message}`), dataPart(error)]);
 
@@ -115,7 +135,6 @@ export class ToolExecutor implements AgentExecutor {
       const e = ap2Refusal();
       return refuse(e.status, e.toBody());
     }
-    if (isTextOnly(rc.userMessage)) return this.explain(rc, bus);
     let call: SkillCall;
     try {
       call = readCall(rc.userMessage);
@@ -127,6 +146,12 @@ export class ToolExecutor implements AgentExecutor {
       return refuse(e.status, e.toBody());
     }
     const state = rc.context.state;
+    // A caller over its budget never reaches the tool: the router answers it 429 and stores nothing.
+    const refused = await (state.get(STATE_CHARGED) as Promise<void> | undefined)?.then(() => undefined, (err: unknown) => err ?? 'refused');
+    if (refused !== undefined) {
+      const e = refused instanceof ToolError ? refused : new ToolError('rate_limited');
+      return refuse(e.status, e.toBody());
+    }
     const orchestrator = (state.get(STATE_ORCHESTRATOR) as Orchestrator | undefined) ?? this.orchestrator;
     const result = await orchestrator.invoke({
       tool: call.skill,
@@ -137,14 +162,10 @@ export class ToolExecutor implements AgentExecutor {
       mechanisms: MECHANISMS,
     });
     if (!result.ok) return refuse(result.status, result.error, result.tool);
-    bus.publish(AgentEvent.artifactUpdate({
-      taskId, contextId, append: false, lastChunk: true, metadata: undefined,
-      artifact: {
-        artifactId: crypto.randomUUID(), name: call.skill, description: result.tool.title,
-        parts: [dataPart(result.output)], metadata: result.replayed ? { replayed: true } : undefined, extensions: [],
-      },
-    }));
-    end(TaskState.TASK_STATE_COMPLETED);
+    end(TaskState.TASK_STATE_COMPLETED, undefined, {
+      artifactId: crypto.randomUUID(), name: call.skill, description: result.tool.title,
+      parts: [dataPart(result.output)], metadata: result.replayed ? { replayed: true } : undefined, extensions: [],
+    });
   }
 
   /**

@@ -14,7 +14,7 @@ import type { RateGate } from '../../domain/context.ts';
 import { readRaw } from '../../http/read-body.ts';
 import { MAX_JSON_DEPTH, nestedTooDeep } from '../../kernel/input-shape.ts';
 import { A2A_JSONRPC_PATH, buildAgentCard, publicCardTools } from './agent-card.ts';
-import { STATE_CREDENTIAL, STATE_ORCHESTRATOR, STATE_REQUEST, ToolExecutor } from './executor.ts';
+import { STATE_CHARGED, STATE_CREDENTIAL, STATE_ORCHESTRATOR, STATE_REQUEST, ToolExecutor } from './executor.ts';
 import { PostgresTaskStore } from './task-store.ts';
 
 export interface A2aDeps {
@@ -27,19 +27,32 @@ export interface A2aDeps {
  * orchestrator. The owner is the caller's principal (`principalKey`), so any credential of that principal reads its
  * tasks and no one else does. A caller without a valid credential gets an owner of its own for this one request:
  * its task is answered and never stored, and no other caller (anonymous or not) can ever name that owner.
+ * `charged` is the principal's rate-limit charge, started here and not awaited (the route says who awaits it when).
  */
 async function callerOf(
   orchestrator: Orchestrator,
   credential: string | undefined,
   rate: RateGate | undefined,
-): Promise<{ user: User; orchestrator: Orchestrator }> {
+): Promise<{ user: User; orchestrator: Orchestrator; charged: Promise<void> }> {
   const principal = credential ? await orchestrator.authenticate(credential, 'a2a').catch(() => undefined) : undefined;
   if (!credential || !principal || principal.kind === 'anonymous') {
-    return { user: { isAuthenticated: false, userName: `once:${crypto.randomUUID()}` }, orchestrator };
+    return { user: { isAuthenticated: false, userName: `once:${crypto.randomUUID()}` }, orchestrator, charged: Promise.resolve() };
   }
-  await rate?.charge(principal, false); // the principal's budget, not the address's
+  const charged = rate ? rate.charge(principal, false) : Promise.resolve(); // the principal's budget, not the address's
+  charged.catch(() => undefined); // awaited by the route; never an unhandled rejection meanwhile
   // The request's tool call does not look the credential up again (revocation is checked once per request, as on /mcp).
-  return { user: { isAuthenticated: true, userName: principalKey(principal) }, orchestrator: orchestrator.authenticatedAs(credential, principal) };
+  return { user: { isAuthenticated: true, userName: principalKey(principal) }, orchestrator: orchestrator.authenticatedAs(credential, principal), charged };
+}
+
+/**
+ * Whether the body is a message that starts a new task: the SDK's only work before the skill runs is then in memory
+ * (parsing, the request context, the task's first event), so it may run while the rate-limit charge is in flight.
+ * Anything else (a follow-up naming a task, which the SDK reads and writes, or any other method) waits for the charge.
+ */
+function startsNewTask(body: unknown): boolean {
+  if (typeof body !== 'object' || body === null) return false;
+  const { method, params } = body as { method?: unknown; params?: { message?: { taskId?: unknown } } };
+  return method === 'SendMessage' && !params?.message?.taskId;
 }
 
 /** The JSON-RPC request id, echoed in errors raised before the SDK parses the body. */
@@ -118,7 +131,7 @@ export function buildA2aRouter({ orchestrator, services }: A2aDeps): Router {
     const raw = (await readRaw(ctx.req)).toString('utf8');
     const credential = bearerOf(ctx);
     const info = requestInfo(ctx, 'a2a');
-    const { user, orchestrator: caller } = await callerOf(orchestrator, credential, info.rate);
+    const { user, orchestrator: caller, charged } = await callerOf(orchestrator, credential, info.rate);
     const context = new ServerCallContext({
       user,
       requestedVersion: ctx.get(A2A_VERSION_HEADER) || undefined,
@@ -126,13 +139,18 @@ export function buildA2aRouter({ orchestrator, services }: A2aDeps): Router {
         [STATE_CREDENTIAL, credential],
         [STATE_REQUEST, info],
         [STATE_ORCHESTRATOR, caller],
+        [STATE_CHARGED, charged],
       ]),
     });
     // A task this request makes is written once, when it settles (before the answer); an anonymous caller's never.
     store.begin(context, user.isAuthenticated);
     const fail = (err: unknown) => ({ jsonrpc: '2.0', id: idOf(raw), error: JsonRpcTransportHandler.mapToJSONRPCError(err) });
-    // JSON-RPC 2.0: a body that is not JSON is -32700 Parse error (the SDK would answer -32602).
     const body = parsed(raw);
+    // Over its budget, the caller gets HTTP 429 (the REST error body, Retry-After) and nothing is run or stored: the
+    // charge is awaited here, except for a message starting a new task, whose skill waits for it in the executor and
+    // whose task is then never settled.
+    if (!startsNewTask(body)) await charged;
+    // JSON-RPC 2.0: a body that is not JSON is -32700 Parse error (the SDK would answer -32602).
     if (body === undefined) {
       ctx.body = { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the request body is not valid JSON.' } };
       return;
@@ -142,9 +160,20 @@ export function buildA2aRouter({ orchestrator, services }: A2aDeps): Router {
       ctx.body = { jsonrpc: '2.0', id: idOf(raw), error: { code: -32600, message: `Invalid Request: the message is nested more than ${MAX_JSON_DEPTH} levels deep.` } };
       return;
     }
+    let handled: { out: Awaited<ReturnType<JsonRpcTransportHandler['handle']>> } | { err: unknown };
     try {
       validateVersion(context.requestedVersion, card, 'JSONRPC');
-      const out = await rpc.handle(body === null || typeof body !== 'object' ? raw : (body as Record<string, unknown>), context);
+      handled = { out: await rpc.handle(body === null || typeof body !== 'object' ? raw : (body as Record<string, unknown>), context) };
+    } catch (err) {
+      handled = { err };
+    }
+    await charged;
+    if ('err' in handled) {
+      ctx.body = fail(handled.err);
+      return;
+    }
+    const { out } = handled;
+    try {
       await store.settle(context); // stored before its id is sent: another process reads it at once
       if (!(Symbol.asyncIterator in out)) {
         ctx.body = out;

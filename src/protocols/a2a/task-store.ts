@@ -8,7 +8,8 @@
  * while the call that wrote them reads its own parts back in clear, so its live answer is unchanged.
  *
  * A task made by a `SendMessage` (`fresh`) is kept in the request's memory while it runs: the SDK loads and saves it
- * once per event (task, artifact, status), and nobody else can name it before the answer carries its id. `settle`,
+ * once per event (one for a blocking call, three when answered early: task, artifact, status), and nobody else can name
+ * it before the answer carries its id. `settle`,
  * awaited before the answer is sent, writes each such task once, in its state at that moment; a later save (a call that
  * answered early, `returnImmediately`) is written through, after it. An anonymous caller's tasks are never written.
  */
@@ -50,6 +51,26 @@ export function boundTask(task: Task): Task {
       return bytes > MAX_KEPT_ARTIFACT_BYTES ? { ...a, parts: [omitted('artifact content', bytes)] } : a;
     }),
   };
+}
+
+/**
+ * A deep copy of a task's data: plain objects, arrays and byte arrays copied by hand (several times cheaper than
+ * `structuredClone` for the small tasks a call makes), anything else by `structuredClone`.
+ */
+export function copyOf<T>(v: T): T {
+  if (typeof v !== 'object' || v === null) return v;
+  if (Array.isArray(v)) return v.map(copyOf) as T;
+  if (v instanceof Uint8Array) return v.slice() as T;
+  const proto = Object.getPrototypeOf(v) as unknown;
+  if (proto !== Object.prototype && proto !== null) return structuredClone(v);
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v)) {
+    const value = copyOf((v as Record<string, unknown>)[k]);
+    // An own "__proto__" key (JSON.parse makes one) stays a key: assigning it would set the copy's prototype.
+    if (k === '__proto__') Object.defineProperty(out, k, { value, enumerable: true, writable: true, configurable: true });
+    else out[k] = value;
+  }
+  return out as T;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -164,11 +185,11 @@ export class PostgresTaskStore implements TaskStore {
     const p = this.pending.get(context);
     if (!p) return this.tasks.save(ownerOf(context), this.rowOf(bounded), this.clock.now());
     if (!p.persist) {
-      p.fresh.set(task.id, structuredClone(bounded)); // read back within the request, never written
+      p.fresh.set(task.id, copyOf(bounded)); // read back within the request, never written
       return;
     }
     if (!p.settled && p.fresh.has(task.id)) {
-      p.fresh.set(task.id, structuredClone(bounded)); // the SDK changes what it saved (see load): keep a copy
+      p.fresh.set(task.id, copyOf(bounded)); // the SDK changes what it saved (see load): keep a copy
       return;
     }
     await this.write(p, bounded, context);
