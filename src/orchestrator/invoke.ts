@@ -26,6 +26,8 @@ export interface InvokeRequest {
   request: RequestInfo;
   /** How this surface carries keys and credentials (default: REST's); refusals name them. */
   mechanisms?: SurfaceMechanisms;
+  /** The call's admission, taken by the surface before it read the input (`admit`): not taken again, released at the end. */
+  admitted?: (() => void) | undefined;
 }
 
 export type InvokeResult =
@@ -80,6 +82,15 @@ export class Orchestrator {
     return view;
   }
 
+  /**
+   * Admits a call of `name` for load (`tool.admit`, before anything else is done for it), or throws its 429 refusal;
+   * returns the release, which `invoke` calls once the call is answered when given as `admitted`. A surface that knows
+   * the tool before reading the input (REST, from the route) admits first, so a refusal costs no body read.
+   */
+  admit(name: string): () => void {
+    return this.byName.get(name)?.admit?.(this.services) ?? (() => undefined);
+  }
+
   get(name: string): AnyTool | undefined {
     return this.byName.get(name);
   }
@@ -97,17 +108,20 @@ export class Orchestrator {
   async invoke(req: InvokeRequest): Promise<InvokeResult> {
     const tool = this.byName.get(req.tool);
     if (!tool) {
+      req.admitted?.();
       const error = new ToolError('not_found', `No tool named ${req.tool}.`);
       return { ok: false, tool, status: 404, error: error.toBody(), replayed: false };
     }
     // Structure first (depth, lone surrogates, `__proto__`), so nothing below walks a hostile shape.
     const shape = inputShapeProblem(req.input);
     if (shape) {
+      req.admitted?.();
       const error = inputShapeError(shape);
       return { ok: false, tool, status: error.status, error: error.toBody(), replayed: false };
     }
     // AP2 is refused in this one place, before anything else reads the input (src/domain/ap2/refusal.ts).
     if (isAp2Payload(req.input)) {
+      req.admitted?.();
       const error = ap2Refusal();
       return { ok: false, tool, status: error.status, error: error.toBody(), replayed: false };
     }
@@ -118,7 +132,7 @@ export class Orchestrator {
     const mech = req.mechanisms ?? REST_MECHANISMS;
     try {
       // Load shedding comes first, so a refusal costs no lookup, no claim and no transaction.
-      admitted = tool.admit?.(this.services);
+      admitted = req.admitted ?? tool.admit?.(this.services);
       const strict = tool.rateLimit === 'strict';
       let failed = false;
       const principal = await this.authenticate(req.credential, req.request.surface).catch(async (err: unknown) => {

@@ -48,9 +48,13 @@ export function buildToolRouter(orchestrator: Orchestrator): Router {
     const method = tool.http.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     router[method](koaPath(tool.http.path), async (ctx) => {
       let input: Record<string, unknown>;
+      // Admitted for load before the body is read, so a refusal under overload answers at once (orchestrator.admit).
+      let admitted: (() => void) | undefined;
       try {
+        admitted = tool.admit ? orchestrator.admit(tool.name) : undefined;
         input = await collectInput(ctx, tool);
       } catch (err) {
+        admitted?.();
         const e = err instanceof ToolError ? err : new ToolError('invalid_input');
         sendError(ctx, e.status, e.toBody());
         return;
@@ -61,6 +65,7 @@ export function buildToolRouter(orchestrator: Orchestrator): Router {
         credential: bearerOf(ctx),
         idempotencyKey: ctx.get('idempotency-key') || undefined,
         request: requestInfo(ctx, 'rest'),
+        admitted,
       });
       if (tool.http.cache && answerCacheable(ctx, tool.http.cache, result.ok, result.ok ? result.output : undefined)) return;
       respond(ctx, result);

@@ -30,13 +30,16 @@ export class ReserveAdmission {
    * Admits a new call, or refuses it (429 rate_limited) when it would wait longer than the bound: either its
    * batch queue (`queued` calls, `running` batches) is too long for the recent batch time, or more calls are already
    * inside this process (being authenticated, queued or written) than the recent service rate clears within the bound
-   * (Little's law), which is what a saturated process shows first. Returns the release to call when the call is answered.
+   * (Little's law), which is what a saturated process shows first. That count is never bounded below one full batch
+   * (`batchMax`), so a batch can always fill. (The floor was a full batch per batch in flight: with a bound shorter than
+   * the time the process takes to clear that many calls, the floor decided, not the bound, and admitted calls waited
+   * longer than the bound; docs/performance.md.) Returns the release to call when the call is answered.
    */
   admit(queued: number, running: number): () => void {
     const { batchMax, inFlight, maxWaitMs } = this.opts;
     const batchesAhead = Math.floor(queued / batchMax) + 1;
     const expectedMs = running < inFlight ? 0 : (batchesAhead * this.batchMs) / inFlight;
-    const inside = this.ratePerSecond > 0 ? Math.max(batchMax * inFlight, (maxWaitMs / 1000) * this.ratePerSecond) : Infinity;
+    const inside = this.ratePerSecond > 0 ? Math.max(batchMax, (maxWaitMs / 1000) * this.ratePerSecond) : Infinity;
     if (expectedMs > maxWaitMs || this.active >= inside || queued >= batchMax * 16) {
       this.refused++;
       throw new ToolError('rate_limited', 'This pool is at capacity right now; retry shortly.', { queued }, 1);
