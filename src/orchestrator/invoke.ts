@@ -104,24 +104,30 @@ export class Orchestrator {
     return { principal, tools: this.tools.filter((t) => mayCall(t, principal)) };
   }
 
-  /** Runs one tool call; never throws: every outcome is a result with a status. */
+  /** Runs one tool call; never throws: every outcome is a result with a status. A given admission is released at the end. */
   async invoke(req: InvokeRequest): Promise<InvokeResult> {
+    if (!req.admitted) return this.call(req);
+    try {
+      return await this.call(req);
+    } finally {
+      req.admitted();
+    }
+  }
+
+  private async call(req: InvokeRequest): Promise<InvokeResult> {
     const tool = this.byName.get(req.tool);
     if (!tool) {
-      req.admitted?.();
       const error = new ToolError('not_found', `No tool named ${req.tool}.`);
       return { ok: false, tool, status: 404, error: error.toBody(), replayed: false };
     }
     // Structure first (depth, lone surrogates, `__proto__`), so nothing below walks a hostile shape.
     const shape = inputShapeProblem(req.input);
     if (shape) {
-      req.admitted?.();
       const error = inputShapeError(shape);
       return { ok: false, tool, status: error.status, error: error.toBody(), replayed: false };
     }
     // AP2 is refused in this one place, before anything else reads the input (src/domain/ap2/refusal.ts).
     if (isAp2Payload(req.input)) {
-      req.admitted?.();
       const error = ap2Refusal();
       return { ok: false, tool, status: error.status, error: error.toBody(), replayed: false };
     }
@@ -132,7 +138,7 @@ export class Orchestrator {
     const mech = req.mechanisms ?? REST_MECHANISMS;
     try {
       // Load shedding comes first, so a refusal costs no lookup, no claim and no transaction.
-      admitted = req.admitted ?? tool.admit?.(this.services);
+      if (!req.admitted) admitted = tool.admit?.(this.services);
       const strict = tool.rateLimit === 'strict';
       let failed = false;
       const principal = await this.authenticate(req.credential, req.request.surface).catch(async (err: unknown) => {

@@ -51,7 +51,7 @@ export function buildToolRouter(orchestrator: Orchestrator): Router {
       // Admitted for load before the body is read, so a refusal under overload answers at once (orchestrator.admit).
       let admitted: (() => void) | undefined;
       try {
-        admitted = tool.admit ? orchestrator.admit(tool.name) : undefined;
+        admitted = orchestrator.admit(tool.name);
         input = await collectInput(ctx, tool);
       } catch (err) {
         admitted?.();

@@ -24,6 +24,14 @@ function assertLimited(res: RestResponse) {
   assert.equal(res.headers.get('retry-after'), String(res.body.retryAfter));
 }
 
+/** An event, a pool of 50 and a tier in the shop: three requests, spent from the key's budget. */
+async function tierOnSale(api: ReturnType<typeof restClient>, shopId: string, title: string) {
+  const event = (await api.post('/v1/integration/events', { merchantId: shopId, title, startsAt: '2030-01-01T20:00:00Z' })).body;
+  const pool = (await api.post('/v1/integration/pools', { merchantId: shopId, eventId: event.id, capacity: 50 })).body;
+  const tier = (await api.post('/v1/integration/tiers', { eventId: event.id, poolId: pool.id, name: 'GA', priceMinor: 1000 })).body;
+  return { pool, tier };
+}
+
 test('requests with junk bearers are counted against the client address, and refused past its budget', async (t) => {
   const h = await startHarness(LIMITS);
   t.after(() => h.close());
@@ -68,9 +76,7 @@ test('concurrent reserves past the budget: each refused one is 429, holds nothin
   t.after(() => h.close());
   const a = await h.merchant();
   const api = restClient(h.url, a.apiKey);
-  const event = (await api.post('/v1/integration/events', { merchantId: a.shopId, title: 'Budget night', startsAt: '2030-01-01T20:00:00Z' })).body;
-  const pool = (await api.post('/v1/integration/pools', { merchantId: a.shopId, eventId: event.id, capacity: 50 })).body;
-  const tier = (await api.post('/v1/integration/tiers', { eventId: event.id, poolId: pool.id, name: 'GA', priceMinor: 1000 })).body;
+  const { pool, tier } = await tierOnSale(api, a.shopId, 'Budget night');
   const quotes: string[] = [];
   for (let i = 0; i < 12; i++) quotes.push((await api.post('/v1/ticketing/quotes', { tierId: tier.id, quantity: 1 })).body.quoteId);
   // 15 of the 20 points are spent; 12 reserves at once: the rate charge runs beside the reserve batch, which waits for
@@ -127,9 +133,7 @@ test('over A2A the budget is the principal\'s too: past it a new task, a follow-
   t.after(() => h.close());
   const a = await h.merchant();
   const api = restClient(h.url, a.apiKey);
-  const event = (await api.post('/v1/integration/events', { merchantId: a.shopId, title: 'A2A budget night', startsAt: '2030-01-01T20:00:00Z' })).body;
-  const pool = (await api.post('/v1/integration/pools', { merchantId: a.shopId, eventId: event.id, capacity: 50 })).body;
-  const tier = (await api.post('/v1/integration/tiers', { eventId: event.id, poolId: pool.id, name: 'GA', priceMinor: 1000 })).body;
+  const { tier } = await tierOnSale(api, a.shopId, 'A2A budget night');
   const rpc = (method: string, params: unknown) =>
     api.post('/a2a/jsonrpc', { jsonrpc: '2.0', id: 1, method, params }, { 'a2a-version': '1.0' });
   const quote = (taskId?: string) =>

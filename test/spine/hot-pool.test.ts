@@ -15,6 +15,7 @@ import type { Harness } from '../support/harness.ts';
 import { assertInvariant } from '../support/invariant.ts';
 import { restClient, type RestResponse } from '../support/rest.ts';
 import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
+import { SURFACES } from '../support/surfaces.ts';
 import { key, must, shopWithTier, startSpineHarness, type Shop } from './fixtures.ts';
 
 let h: Harness;
@@ -252,6 +253,17 @@ test('admission control: a reserve that would wait too long is refused at once (
       assert.equal(refused.body.code, 'rate_limited');
       assert.equal(refused.body.retryAfter, 1);
       assert.equal(refused.headers.get('retry-after'), '1');
+      // MCP and A2A refuse the same way, in the orchestrator (REST admits in its route, before the body is read).
+      for (const surface of SURFACES.filter((x) => x.name !== 'rest')) {
+        const { call, done } = await surface.connect(strict, s.apiKey);
+        try {
+          const out = await call('reserve', { quoteId: q }, { idempotencyKey: randomUUID() });
+          assert.equal(out.ok ? 'held' : out.code, 'rate_limited', `${surface.name}: ${JSON.stringify(out)}`);
+          assert.equal(out.ok ? undefined : out.error.retryAfter, 1, surface.name);
+        } finally {
+          await done();
+        }
+      }
       release();
       must(await blocked, 201);
     } finally {
@@ -263,11 +275,14 @@ test('admission control: a reserve that would wait too long is refused at once (
     assert.equal(retried.reservation.quantity, 2);
     assert.ok(b.stats.refused >= 1);
     assert.deepEqual(await assertInvariant(strict.db, s.poolId), { capacity: 10, available: 6, held: 4, sold: 0 });
-    // REST admits before it reads the body: a body refused after admission gives its place back. More refused bodies
-    // than one batch admits (64) leave the next reserve admitted.
+    // REST admits before it reads the body: a call refused after admission gives its place back, whether its body
+    // is unreadable (refused in the route) or its input invalid (refused in the orchestrator). More of each than one
+    // batch admits (64) leave the next reserve admitted.
     for (let i = 0; i < 70; i++) {
-      const bad = await api.post('/v1/ticketing/reservations', '{"quoteId": ', key());
-      assert.equal(bad.status, 400, JSON.stringify(bad.body));
+      const unreadable = await api.post('/v1/ticketing/reservations', '{"quoteId": ', key());
+      assert.equal(unreadable.status, 400, JSON.stringify(unreadable.body));
+      const invalid = await api.post('/v1/ticketing/reservations', { quoteId: q, colour: 'red' }, key());
+      assert.equal(invalid.body.code, 'unknown_field', JSON.stringify(invalid.body));
     }
     must(await api.post('/v1/ticketing/reservations', { quoteId: await quote(s, 1) }, key()), 201);
   } finally {

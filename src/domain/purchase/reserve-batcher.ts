@@ -28,7 +28,7 @@ import type { ShopRow } from '../../storage/entities/catalog.ts';
 import type { QuoteRow, ReservationRow } from '../../storage/entities/purchase.ts';
 import { claimKeys, type ClaimResult, type Outcome } from '../../storage/idempotency-store.ts';
 import { lockQuotesWithOffers, writeBatch } from '../../storage/reserve-batch.ts';
-import { sql, type Database } from '../../storage/database.ts';
+import type { Database } from '../../storage/database.ts';
 import type { Services, ToolContext } from '../context.ts';
 import { holdOf } from './reservations.ts';
 import { ReserveAdmission, type AdmissionOptions } from './reserve-admission.ts';
