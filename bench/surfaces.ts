@@ -120,7 +120,7 @@ export async function benchSurfaces(
   const a2aCall = (skill: string, input: unknown): Call => async () => {
     const message = Message.fromJSON({ messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ data: { skill, input } }] });
     const r = await a2a.sendMessage({ tenant: '', configuration: undefined, metadata: undefined, message });
-    return 'status' in r && r.status?.state === TaskState.TASK_STATE_COMPLETED;
+    return 'status' in r ? r.status?.state === TaskState.TASK_STATE_COMPLETED : r.parts[0]?.content?.$case === 'data';
   };
   const mcpCall = (name: string, args: Record<string, unknown>): Call => async () => !(await mcp.callTool({ name, arguments: args })).isError;
   const quoteInput = { tierId: tier.id as string, quantity: 1 };

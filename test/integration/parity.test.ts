@@ -71,7 +71,7 @@ test('the A2A cards have one skill per tool the caller may call, with the same i
   for (const skill of card.skills) {
     const tool = TOOLS.find((t) => t.name === skill.id);
     assert.ok(tool, skill.id);
-    assert.deepEqual(skill.tags, [tool.area]);
+    assert.deepEqual(skill.tags, tool.annotations.readOnlyHint ? [tool.area, 'read-only'] : [tool.area]);
   }
   const m = await h.merchant();
   const extended = AgentCard.toJSON(await (await a2aClient(h, m.apiKey)).getAgentCard()) as any;

@@ -1,7 +1,7 @@
 /** The A2A projection: the agent card generated from the registry, and tool calls over JSON-RPC through the SDK client. */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AgentCard, Message } from '@a2a-js/sdk';
+import { AgentCard, Message, Role } from '@a2a-js/sdk';
 import { toolInputSchema, toolOutputSchema } from '../../src/orchestrator/json-schema.ts';
 import { SKILL_SCHEMAS_EXTENSION } from '../../src/protocols/a2a/agent-card.ts';
 import { protocolInputSchema, takesIdempotencyArgument } from '../../src/orchestrator/surface-keys.ts';
@@ -35,8 +35,11 @@ test('the public agent card lists the public and agent skills, with their input 
   const tools = h.app.orchestrator.tools.filter((t) => t.auth.public || t.auth.principals.includes('agent'));
   assert.deepEqual(card.skills.map((s: any) => s.id), tools.map((t) => t.name));
   const size = Buffer.byteLength(JSON.stringify(card));
-  // The issue's aim is about 30 KB; 31 public and agent skills (discovery, orders, check-in and ACP included) come to ~31 KB.
-  assert.ok(size <= 32 * 1024, `public card is ${size} bytes`);
+  // The issue's aim: at most 30 KB. 31 public and agent skills (discovery, orders, check-in and ACP included) come to
+  // about 29 KB, their media types left to the card's defaults.
+  assert.ok(size <= 30 * 1024, `public card is ${size} bytes`);
+  assert.deepEqual(card.defaultOutputModes, ['application/json']);
+  assert.ok(card.skills.every((s: any) => s.inputModes === undefined && s.outputModes === undefined));
   // The JSON Schemas are on the extended card only (an agent's, here), which keeps the public card small.
   assert.deepEqual(card.capabilities.extensions ?? [], []);
   assert.ok(['reserve', 'confirm', 'quote', 'purchase_initiate', 'get_event'].every((id) => card.skills.some((s: any) => s.id === id)));
@@ -47,7 +50,7 @@ test('the public agent card lists the public and agent skills, with their input 
     const skill = card.skills.find((s: any) => s.id === tool.name);
     assert.equal(skill.name, tool.title);
     assert.ok(skill.description.startsWith(tool.description), tool.name);
-    assert.deepEqual(skill.tags, [tool.area]);
+    assert.deepEqual(skill.tags, tool.annotations.readOnlyHint ? [tool.area, 'read-only'] : [tool.area]);
     if (schemas[tool.name]) {
       assert.deepEqual(schemas[tool.name].inputSchema, protocolInputSchema(tool), tool.name);
       assert.deepEqual(schemas[tool.name].outputSchema, toolOutputSchema(tool), tool.name);
@@ -72,19 +75,39 @@ test('the authenticated extended card lists the skills of the caller', async () 
   assert.ok(!ids.includes('create_tier') && !ids.includes('reserve') && !ids.includes('create_checkout_session'), ids.join());
 });
 
-test('list_pools returns the shop pools as a completed task with a data artifact', async () => {
+test('a skill that changes something answers with a completed task and a data artifact, read back by its caller', async () => {
+  const m = await h.merchant();
+  const client = await a2aClient(h, m.apiKey);
+  const pool = await runSkill(client, 'create_pool', { merchantId: m.shopId, capacity: 40, title: 'Balcony' });
+  assert.ok(pool.ok && pool.task, JSON.stringify(pool));
+  assert.equal(pool.state, 'TASK_STATE_COMPLETED');
+  assert.equal(pool.task.artifacts[0]?.name, 'create_pool');
+  const again = outcomeOf(await client.getTask({ tenant: '', id: pool.task.id, historyLength: undefined }));
+  assert.ok(again.ok);
+  assert.deepEqual(again.output, pool.output);
+});
+
+test('a read-only skill answers with a message whose data part is the output, and stores no task', async () => {
   const m = await h.merchant();
   const client = await a2aClient(h, m.apiKey);
   const pool = await runSkill(client, 'create_pool', { merchantId: m.shopId, capacity: 40, title: 'Balcony' });
   assert.ok(pool.ok, JSON.stringify(pool));
+  const tasksBefore = await h.db.execute('select count(*)::int as n from a2a_tasks');
   const list = await runSkill(client, 'list_pools', { merchantId: m.shopId });
-  assert.ok(list.ok, JSON.stringify(list));
-  assert.equal(list.state, 'TASK_STATE_COMPLETED');
+  assert.ok(list.ok && list.reply, JSON.stringify(list));
+  assert.deepEqual([list.reply.metadata, list.reply.taskId, Role[list.reply.role]], [{ skill: 'list_pools' }, '', 'ROLE_AGENT']);
   assert.deepEqual(list.output.pools.map((p: any) => [p.id, p.availableCount]), [[pool.output.id, 40]]);
-  // The finished task can be read back by its caller.
-  const again = outcomeOf(await client.getTask({ tenant: '', id: list.task.id, historyLength: undefined }));
-  assert.ok(again.ok);
-  assert.deepEqual(again.output, list.output);
+  assert.deepEqual(await h.db.execute('select count(*)::int as n from a2a_tasks'), tasksBefore);
+  // The card tags exactly those skills read-only; the other skills answer with tasks.
+  const card = (await (await fetch(`${h.url}/.well-known/agent-card.json`)).json()) as { skills: { id: string; tags: string[] }[] };
+  const tagged = card.skills.filter((s) => s.tags.includes('read-only')).map((s) => s.id);
+  const readOnly = h.app.orchestrator.tools.filter((t) => t.annotations.readOnlyHint).map((t) => t.name);
+  assert.deepEqual(tagged, card.skills.map((s) => s.id).filter((id) => readOnly.includes(id)));
+  assert.ok(tagged.includes('list_events') && !tagged.includes('quote') && !tagged.includes('reserve'), tagged.join());
+  // A refusal of a read-only skill is still a task, in the state its error maps to.
+  const refused = await runSkill(client, 'list_pools', { merchantId: 'shop_nope' });
+  assert.ok(!refused.ok);
+  assert.deepEqual([refused.state, refused.code], ['TASK_STATE_REJECTED', 'not_found']);
 });
 
 test('create_tier saves the tier and its restrictions', async () => {
@@ -109,9 +132,10 @@ test('input-required can be answered on the same task with corrected input', asy
   const bad = await runSkill(client, 'list_pools', {});
   assert.ok(!bad.ok);
   assert.deepEqual([bad.state, bad.code], ['TASK_STATE_INPUT_REQUIRED', 'invalid_input']);
+  // On the same task, a read-only skill ends that task (completed, with its artifact) rather than answering a message.
   const fixed = outcomeOf(await sendParts(client, [{ data: { skill: 'list_pools', input: { merchantId: m.shopId } } }], bad.task.id));
-  assert.ok(fixed.ok, JSON.stringify(fixed));
-  assert.equal(fixed.task.id, bad.task.id);
+  assert.ok(fixed.ok && fixed.task, JSON.stringify(fixed));
+  assert.deepEqual([fixed.task.id, fixed.state], [bad.task.id, 'TASK_STATE_COMPLETED']);
   assert.deepEqual(fixed.output.pools, []);
 });
 
@@ -203,9 +227,11 @@ test("tasks are listed for their own credential only, newest first, in pages", a
   const a = await h.merchant();
   const b = await h.merchant();
   const mine = await a2aClient(h, a.apiKey);
-  const first = await runSkill(mine, 'list_pools', { merchantId: a.shopId });
+  const first = await runSkill(mine, 'create_event', { merchantId: a.shopId, title: 'Listed', startsAt: '2030-01-01T20:00:00Z' });
   h.clock.advance(1000);
   const second = await runSkill(mine, 'list_pools', {});
+  await runSkill(mine, 'list_pools', { merchantId: a.shopId }); // a read answered with a message: no task to list
+  assert.ok(first.task && second.task);
   const list = (pageToken = '') =>
     mine.listTasks({ tenant: '', contextId: '', status: 0, pageSize: 1, pageToken, statusTimestampAfter: undefined, historyLength: undefined, includeArtifacts: true });
   const page1 = await list();

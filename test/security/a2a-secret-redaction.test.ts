@@ -10,7 +10,7 @@ import { Writable } from 'node:stream';
 import type { Client } from '@a2a-js/sdk/client';
 import { REDACTED } from '../../src/kernel/secret-fields.ts';
 import { createLogger } from '../../src/log.ts';
-import { a2aClient, outcomeOf, runSkill, sendParts, type SkillOutcome } from '../support/a2a.ts';
+import { a2aClient, outcomeOf, runSkill, sendParts, taskOf, type SkillOutcome } from '../support/a2a.ts';
 import { startHarness } from '../support/harness.ts';
 import { callTool, mcpInMemory } from '../support/mcp.ts';
 import { restClient } from '../support/rest.ts';
@@ -84,17 +84,17 @@ test('set_acp_webhook and create_webhook over A2A: the secrets sent and received
   const signing = ok(created).secret as string;
   assert.match(signing, /^whsec_/, 'the live answer carries the signing secret once');
 
-  for (const [task, secret] of [[set.task, shared], [created.task, signing]] as const) {
+  for (const [task, secret] of [[taskOf(set), shared], [taskOf(created), signing]] as const) {
     assertNoSecret('the stored row', await storedRow(task.id), [secret]);
     assertNoSecret('every stored task', await allRows(), [secret]);
     const again = await readBack(client, task.id);
     assertNoSecret('tasks/get', JSON.stringify(again), [secret]);
-    assert.equal(again.status?.state, set.task.status?.state, 'the task itself is intact');
+    assert.equal(again.status?.state, taskOf(set).status?.state, 'the task itself is intact');
   }
-  const setAgain = await readBack(client, set.task.id);
+  const setAgain = await readBack(client, taskOf(set).id);
   assert.equal(callIn(setAgain).input.secret, REDACTED);
   assert.equal(callIn(setAgain).input.url, 'http://127.0.0.1:9/acp', 'the other fields are kept');
-  const createdAgain = await readBack(client, created.task.id);
+  const createdAgain = await readBack(client, taskOf(created).id);
   assert.equal(outputIn(createdAgain).secret, REDACTED);
   assert.equal(outputIn(createdAgain).id, ok(created).id);
   assertNotLogged([shared, signing]);
@@ -119,9 +119,9 @@ test('sign-in and an emailed code over A2A: the link token, the code, the sessio
   assert.equal(asAgent.body.message, 'A agent credential may not call list_shops.', 'the agent token authenticates');
 
   const secrets = [link, session, code, agentToken];
-  assertNoSecret('the create_agent row', await storedRow(made.task.id), secrets);
+  assertNoSecret('the create_agent row', await storedRow(taskOf(made).id), secrets);
   assertNoSecret('every stored task (an anonymous sign-in task is not kept at all)', await allRows(), secrets);
-  const again = await readBack(buyer, made.task.id);
+  const again = await readBack(buyer, taskOf(made).id);
   assertNoSecret('tasks/get', JSON.stringify(again), secrets);
   assert.equal(callIn(again).input.code, REDACTED);
   assert.equal(callIn(again).input.challengeId, asked.challengeId);

@@ -49,10 +49,16 @@ const bigMessage = (bytes: number) => ({
   },
 });
 
+/** A call answered with a task: create_event changes something (a read-only skill answers with a message). */
+async function makeTask(client: Awaited<ReturnType<typeof a2aClient>>, shopId: string) {
+  const made = await runSkill(client, 'create_event', { merchantId: shopId, title: 'Tasked', startsAt: '2030-01-01T20:00:00Z' });
+  assert.ok(made.ok && made.task, JSON.stringify(made));
+  return { ...made, task: made.task };
+}
+
 test('a task made on one server process is read by its principal on another, with its output', async () => {
   const m = await h.merchant();
-  const made = await runSkill(await a2aClient(h, m.apiKey), 'list_pools', { merchantId: m.shopId });
-  assert.ok(made.ok);
+  const made = await makeTask(await a2aClient(h, m.apiKey), m.shopId);
   const read = await getTask(secondUrl, made.task.id, m.apiKey);
   assert.equal(read.body.result?.id, made.task.id, JSON.stringify(read.body));
   assert.equal(read.body.result.status.state, 'TASK_STATE_COMPLETED');
@@ -62,7 +68,7 @@ test('a task made on one server process is read by its principal on another, wit
 test('nobody but the principal that made a task reads it: another organization, an anonymous caller, a junk bearer', async () => {
   const a = await h.merchant();
   const b = await h.merchant();
-  const made = await runSkill(await a2aClient(h, a.apiKey), 'list_pools', { merchantId: a.shopId });
+  const made = await makeTask(await a2aClient(h, a.apiKey), a.shopId);
   for (const token of [b.apiKey, undefined, 'junk-bearer']) {
     const res = await getTask(h.url, made.task.id, token);
     assert.equal(res.body.error?.code, -32001, `${token}: ${JSON.stringify(res.body)}`); // TaskNotFound
@@ -111,9 +117,9 @@ test('an anonymous flood of 900 KB messages keeps nothing in process memory, and
 test('the retention pass deletes tasks a day old; younger ones stay readable', async () => {
   const m = await h.merchant();
   const client = await a2aClient(h, m.apiKey);
-  const old = await runSkill(client, 'list_pools', { merchantId: m.shopId });
+  const old = await makeTask(client, m.shopId);
   h.clock.advance(23 * 3600 * 1000);
-  const young = await runSkill(client, 'list_pools', { merchantId: m.shopId });
+  const young = await makeTask(client, m.shopId);
   h.clock.advance(2 * 3600 * 1000);
   const report = await pruneExpired(h.db, h.clock.now());
   assert.ok(report.a2aTasks >= 1, JSON.stringify(report));
@@ -134,11 +140,17 @@ test('a task is written once, in its final state; an anonymous caller\'s task is
   try {
     const m = await h.merchant();
     const client = await a2aClient(h, m.apiKey);
-    const done = await runSkill(client, 'list_pools', { merchantId: m.shopId });
-    assert.ok(done.ok);
+    const done = await runSkill(client, 'create_event', { merchantId: m.shopId, title: 'Written once', startsAt: '2030-01-01T20:00:00Z' });
+    assert.ok(done.ok && done.task);
     assert.deepEqual(await writes(done.task.id), ['INSERT TASK_STATE_COMPLETED']);
+    // A read answered with a message writes no task at all.
+    const all = async () => (await h.db.execute<{ n: number }>('select count(*)::int as n from a2a_task_writes'))[0]!.n;
+    const before = await all();
+    assert.equal((await runSkill(client, 'list_pools', { merchantId: m.shopId })).state, 'MESSAGE');
+    assert.equal(await all(), before);
     const refused = await runSkill(client, 'list_pools', { merchantId: m.shopId, colour: 'red' });
     assert.equal(refused.ok ? 'ok' : refused.state, 'TASK_STATE_INPUT_REQUIRED');
+    assert.ok(refused.task);
     assert.deepEqual(await writes(refused.task.id), ['INSERT TASK_STATE_INPUT_REQUIRED']);
     // The corrected follow-up on that task runs the skill again; the task it names already exists, so it is updated.
     const followUp = outcomeOf(await sendParts(client, [{ data: { skill: 'list_pools', input: { merchantId: m.shopId } } }], refused.task.id));
@@ -168,6 +180,7 @@ test('a task answered at once (returnImmediately) is stored before its id is sen
     },
     { 'a2a-version': '1.0' },
   );
+  // list_pools only reads, but a caller that asks for its task at once gets one (not a message).
   const id = res.body.result?.task?.id as string;
   assert.ok(id, JSON.stringify(res.body));
   // Read on the other process as soon as the answer is in: the task is there, working or already completed.
@@ -192,7 +205,10 @@ test('an answer trimmed by historyLength does not trim the stored task', async (
       jsonrpc: '2.0', id: 1, method: 'SendMessage',
       params: {
         configuration: { historyLength: 0 },
-        message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ data: { skill: 'list_pools', input: { merchantId: m.shopId } } }] },
+        message: {
+          messageId: crypto.randomUUID(), role: 'ROLE_USER',
+          parts: [{ data: { skill: 'create_event', input: { merchantId: m.shopId, title: 'Trimmed', startsAt: '2030-01-01T20:00:00Z' } } }],
+        },
       },
     },
     { 'a2a-version': '1.0' },
@@ -202,5 +218,5 @@ test('an answer trimmed by historyLength does not trim the stored task', async (
   assert.equal(task.history?.length ?? 0, 0);
   const read = await getTask(secondUrl, task.id, m.apiKey);
   assert.equal(read.body.result.history.length, 1, JSON.stringify(read.body));
-  assert.equal(read.body.result.history[0].parts[0].data.skill, 'list_pools');
+  assert.equal(read.body.result.history[0].parts[0].data.skill, 'create_event');
 });

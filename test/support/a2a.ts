@@ -3,9 +3,14 @@ import { Message, taskStateToJSON, type Task } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory, type Client } from '@a2a-js/sdk/client';
 import type { Harness } from './harness.ts';
 
+/**
+ * A skill's outcome. `task` is the task that holds it; a read-only skill's success has none (its answer is a message,
+ * `reply`, and `state` is "MESSAGE").
+ */
 export type SkillOutcome =
-  | { ok: true; output: any; state: string; replayed: boolean; task: Task }
-  | { ok: false; code: string; message: string; error: any; state: string; task: Task };
+  | { ok: true; output: any; state: string; replayed: boolean; task: Task; reply?: undefined }
+  | { ok: true; output: any; state: 'MESSAGE'; replayed: false; task?: undefined; reply: Message }
+  | { ok: false; code: string; message: string; error: any; state: string; task: Task; reply?: undefined };
 
 /**
  * A client resolved from the served agent card (`/.well-known/agent-card.json`), sending
@@ -23,16 +28,32 @@ export async function a2aClient(h: Harness, token?: string): Promise<Client> {
   return new ClientFactory(options).createFromUrl(h.url);
 }
 
-/** Sends one message with the given parts (wire JSON form, e.g. `{ data: {...} }` or `{ text: '...' }`) and returns the task. */
-export async function sendParts(client: Client, parts: unknown[], taskId?: string): Promise<Task> {
+/** Sends one message with the given parts (wire JSON form, e.g. `{ data: {...} }` or `{ text: '...' }`): the task or message answered. */
+export async function sendAny(client: Client, parts: unknown[], taskId?: string): Promise<Task | Message> {
   const message = Message.fromJSON({ messageId: crypto.randomUUID(), role: 'ROLE_USER', parts, ...(taskId ? { taskId } : {}) });
-  const res = await client.sendMessage({ tenant: '', configuration: undefined, metadata: undefined, message });
+  return client.sendMessage({ tenant: '', configuration: undefined, metadata: undefined, message });
+}
+
+/** As `sendAny`, for a call answered with a task. */
+export async function sendParts(client: Client, parts: unknown[], taskId?: string): Promise<Task> {
+  const res = await sendAny(client, parts, taskId);
   if (!('status' in res)) throw new Error(`Expected a task, got a message: ${JSON.stringify(res)}`);
   return res;
 }
 
-/** Reads a finished task as `{ ok, output }` (the data artifact) or `{ ok: false, code, message }` (the status data part). */
-export function outcomeOf(task: Task): SkillOutcome {
+/**
+ * Reads an answer: a read-only skill's message as `{ ok, output }` (its data part); a finished task as `{ ok, output }`
+ * (the data artifact) or `{ ok: false, code, message }` (the status data part).
+ */
+export function outcomeOf(answer: Task | Message): SkillOutcome {
+  if (!('status' in answer)) {
+    const content = answer.parts[0]?.content;
+    if (answer.parts.length !== 1 || content?.$case !== 'data' || typeof answer.metadata?.skill !== 'string') {
+      throw new Error(`Unexpected A2A message: ${JSON.stringify(answer)}`);
+    }
+    return { ok: true, output: content.value, state: 'MESSAGE', replayed: false, reply: answer };
+  }
+  const task = answer;
   const state = taskStateToJSON(task.status!.state);
   if (state === 'TASK_STATE_COMPLETED') {
     const artifact = task.artifacts[0];
@@ -50,6 +71,12 @@ export function outcomeOf(task: Task): SkillOutcome {
   return { ok: false, code: error.code, message: error.message, error, state, task };
 }
 
+/** The task an outcome is held in; fails for a read-only skill's success, which has none. */
+export function taskOf(outcome: SkillOutcome): Task {
+  if (!outcome.task) throw new Error(`Expected a task, got a message: ${JSON.stringify(outcome.reply)}`);
+  return outcome.task;
+}
+
 /** Runs one skill with `{ skill, input, idempotencyKey? }` in a data part. */
 export async function runSkill(
   client: Client,
@@ -58,5 +85,5 @@ export async function runSkill(
   idempotencyKey?: string,
 ): Promise<SkillOutcome> {
   const data = { skill: name, input, ...(idempotencyKey ? { idempotencyKey } : {}) };
-  return outcomeOf(await sendParts(client, [{ data, mediaType: 'application/json' }]));
+  return outcomeOf(await sendAny(client, [{ data, mediaType: 'application/json' }]));
 }

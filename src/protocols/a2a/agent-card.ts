@@ -4,6 +4,7 @@ import { toolOutputSchema, type JsonSchema } from '../../orchestrator/json-schem
 import { mayCall } from '../../orchestrator/authorize.ts';
 import { protocolInputSchema } from '../../orchestrator/surface-keys.ts';
 import type { AnyTool } from '../../orchestrator/tool.ts';
+import { answersWithMessage } from './executor.ts';
 
 /** Where the JSON-RPC binding listens, relative to the public URL. */
 export const A2A_JSONRPC_PATH = '/a2a/jsonrpc';
@@ -14,6 +15,9 @@ export const A2A_JSONRPC_PATH = '/a2a/jsonrpc';
  * the SDK client's card resolver, so `params.skills[<tool name>]` = `{ inputSchema, outputSchema }`.
  */
 export const SKILL_SCHEMAS_EXTENSION = 'urn:tessera:a2a:skill-schemas:v1';
+
+/** The tag of a skill whose success is answered with a message (a read), not a task. */
+export const READ_ONLY_TAG = 'read-only';
 
 /** The API version, the same as the OpenAPI document's. */
 const CARD_VERSION = '1.0.0';
@@ -67,10 +71,12 @@ function skillOf(tool: AnyTool): AgentSkill {
     id: tool.name,
     name: tool.title,
     description: `${tool.description}\n\nSend a data part {"skill": "${tool.name}", "input": ${compactSchema(input)}}.`,
-    tags: [tool.area],
+    // `read-only`: a success answers with a message, not a task (executor.ts).
+    tags: answersWithMessage(tool) ? [tool.area, READ_ONLY_TAG] : [tool.area],
     examples: [JSON.stringify({ skill: tool.name, input: exampleOf(input) })],
-    inputModes: ['application/json'],
-    outputModes: ['application/json'],
+    // Empty: the card's defaultInputModes and defaultOutputModes (application/json) apply; omitted from the JSON.
+    inputModes: [],
+    outputModes: [],
     // Public tools need no credential: an empty requirement overrides the card-level bearer one.
     securityRequirements: tool.auth.public ? [{ schemes: {} }] : [],
   };
@@ -103,8 +109,9 @@ export function buildAgentCard(tools: readonly AnyTool[], publicUrl: string, opt
     name: 'Tessera',
     description:
       'Secure agentic checkout for live-events ticketing. Every skill is one Tessera operation: send a message with a ' +
-      'data part {"skill": "<skill id>", "input": {...}, "idempotencyKey"?: "..."} and read the result from the ' +
-      'completed task\'s data artifact. Errors come back as a task state with a data part {code, message, details?}. ' +
+      'data part {"skill": "<skill id>", "input": {...}, "idempotencyKey"?: "..."}. A skill tagged read-only answers ' +
+      'with a message whose data part is the result; any other skill with a completed task whose data artifact is the ' +
+      'result. Errors come back as a task state with a data part {code, message, details?}. ' +
       'This card lists the public skills and those an agent may call; with a credential, GetExtendedAgentCard lists yours ' +
       `with their JSON Schemas (extension ${SKILL_SCHEMAS_EXTENSION}).`,
     version: CARD_VERSION,

@@ -32,6 +32,13 @@ const MECHANISMS: SurfaceMechanisms = {
   keyArgument: true,
 };
 
+/**
+ * Whether a skill's success answers a new message with a message rather than a task: the tools that only read (their
+ * MCP `readOnlyHint`), whose call leaves nothing behind to track. Refusals, every other skill, a follow-up on a task and
+ * a call that asked for its task at once (`returnImmediately`) answer with a task.
+ */
+export const answersWithMessage = (tool: AnyTool): boolean => tool.annotations.readOnlyHint === true;
+
 /** Whether a message carries text and no data part at all: a person or an LLM writing prose, not a skill call. */
 function isTextOnly(message: Message): boolean {
   return message.parts.length > 0 && message.parts.every((p) => p.content?.$case === 'text');
@@ -78,7 +85,10 @@ function readCall(message: Message): SkillCall {
   return { skill, input: input ?? {}, idempotencyKey };
 }
 
-/** Runs tools for A2A messages; every call publishes a task and ends it in exactly one state. */
+/**
+ * Runs tools for A2A messages. A read-only skill's success on a new message is answered with a message; every other
+ * call publishes a task and ends it in exactly one state.
+ */
 export class ToolExecutor implements AgentExecutor {
   private readonly orchestrator: Orchestrator;
   private readonly clock: Clock;
@@ -162,6 +172,16 @@ export class ToolExecutor implements AgentExecutor {
       mechanisms: MECHANISMS,
     });
     if (!result.ok) return refuse(result.status, result.error, result.tool);
+    // A skill that only reads answers a new message with a message (A2A's reply to a stateless call): nothing changed,
+    // so there is no task to keep or read back, and no task row is written. A follow-up on a task ends that task, and
+    // a call answered early already has its working task, which it ends.
+    if (!rc.task && !early && answersWithMessage(result.tool)) {
+      bus.publish(AgentEvent.message({
+        messageId: crypto.randomUUID(), taskId: '', contextId, role: Role.ROLE_AGENT,
+        parts: [dataPart(result.output)], metadata: { skill: call.skill }, extensions: [], referenceTaskIds: [],
+      }));
+      return;
+    }
     end(TaskState.TASK_STATE_COMPLETED, undefined, {
       artifactId: crypto.randomUUID(), name: call.skill, description: result.tool.title,
       parts: [dataPart(result.output)], metadata: result.replayed ? { replayed: true } : undefined, extensions: [],
@@ -181,7 +201,8 @@ export class ToolExecutor implements AgentExecutor {
     const text =
       'I run one Tessera skill per message and do not read free text. Send a message with a data part ' +
       '{"skill": "<skill id>", "input": {...}} (add "idempotencyKey": "<unique string>" to make a retry safe); the result ' +
-      `comes back as the completed task's data artifact. Skills you may call: ${skills.join(', ')}. ` +
+      'of a skill that only reads (tag read-only) comes back as a message\'s data part, any other result as the ' +
+      `completed task's data artifact, and a refusal as a task state. Skills you may call: ${skills.join(', ')}. ` +
       'To buy tickets: list_events or get_event (find a tier) → quote → reserve → confirm. ' +
       `Example data part: ${JSON.stringify(example)}. The agent card describes every skill and its input schema` +
       (rc.context.state.get(STATE_CREDENTIAL) ? '.' : '; send an Authorization: Bearer credential to see and call more.');
