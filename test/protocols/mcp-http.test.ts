@@ -2,6 +2,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
+import pg from 'pg';
 import { startHarness, type Harness } from '../support/harness.ts';
 
 let h: Harness;
@@ -100,4 +101,62 @@ test('a tools/call without initialize works (stateless) and reports errors as re
   assert.match(r.body.result.content[0].text, /^insufficient_scope: /);
   assert.equal(JSON.parse(r.body.result.content[1].text).code, 'insufficient_scope');
   assert.equal(r.body.result.structuredContent, undefined);
+});
+
+test('a notification is answered 202 with no body; a POST not accepting both JSON and SSE is 406', async () => {
+  const note = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  const r = await raw('POST', { 'mcp-protocol-version': '2025-06-18' }, note);
+  assert.deepEqual([r.status, r.body, r.headers['content-type']], [202, undefined, undefined]);
+  const call = JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' });
+  const refused = await raw('POST', { accept: 'application/json', 'mcp-protocol-version': '2025-06-18' }, call);
+  assert.equal(refused.status, 406);
+  assert.match(refused.body.error.message, /^Not Acceptable/);
+});
+
+/** The count /metrics gives for POST /mcp answered with `status`. */
+async function mcpCount(status: number): Promise<number> {
+  const text = await (await fetch(`${h.url}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`tessera_http_requests_total{method="POST",route="/mcp",status="${status}"}`));
+  return line ? Number(line.split(' ').at(-1)) : 0;
+}
+
+test('a client that leaves before its answer: the request ends at once (counted 499), and the call still commits', async () => {
+  const m = await h.merchant(['merchant:read', 'merchant:write']);
+  const api = (await import('../support/rest.ts')).restClient(h.url, m.apiKey);
+  const event = (await api.post('/v1/integration/events', { merchantId: m.shopId, title: 'Left', startsAt: '2030-01-01T20:00:00Z' })).body;
+  const pool = (await api.post('/v1/integration/pools', { merchantId: m.shopId, eventId: event.id, capacity: 10 })).body;
+  const before = await mcpCount(499);
+  // Hold the pool's row from outside, so update_pool waits on it while its client goes away.
+  const holder = new pg.Client({ connectionString: h.dbUrl });
+  await holder.connect();
+  const url = new URL('/mcp', h.url);
+  const call = JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'update_pool', arguments: { id: pool.id, capacity: 12 } } });
+  try {
+    await holder.query('begin');
+    await holder.query('select id from pools where id = $1 for update', [pool.id]);
+    const req = request({
+      host: url.hostname, port: url.port, path: url.pathname, method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${m.apiKey}`, 'mcp-protocol-version': '2025-06-18' },
+    });
+    req.on('error', () => undefined); // the socket is destroyed below
+    req.end(call);
+    // Until the call waits on the row lock (bounded by count, not time).
+    let waiting = 0;
+    for (let i = 0; i < 5000 && !waiting; i++) {
+      waiting = (await holder.query('select count(*)::int as n from pg_locks where not granted')).rows[0].n;
+      if (!waiting) await new Promise((r) => setImmediate(r));
+    }
+    assert.ok(waiting > 0, 'update_pool waits on the held row');
+    req.destroy();
+    let counted = before;
+    for (let i = 0; i < 2000 && counted === before; i++) counted = await mcpCount(499);
+    assert.equal(counted, before + 1, 'the request ended while its call still waited');
+    await holder.query('commit');
+  } finally {
+    await holder.end();
+  }
+  // The call itself was not undone: like a lost REST answer, it commits, and repeating it is safe.
+  let capacity = 10;
+  for (let i = 0; i < 2000 && capacity !== 12; i++) capacity = (await api.get(`/v1/integration/pools?merchantId=${m.shopId}`)).body.pools[0].capacity;
+  assert.equal(capacity, 12);
 });
