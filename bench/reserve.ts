@@ -428,7 +428,7 @@ async function main(): Promise<void> {
 
     // 5. The same tool call over REST, MCP and A2A against the first server.
     if (PARTS.has(5)) {
-      await benchSurfaces(servers[0]!.url, merchant.apiKey, merchant.shopId, SURFACE_CALLS, REPS, servers[0]!.child.pid);
+      await benchSurfaces(servers[0]!.url, merchant.apiKey, SURFACE_CALLS, REPS, servers[0]!.child.pid);
     }
 
     console.log(`\nload average (1 min) at start ${load0.toFixed(1)}, at end ${loadavg()[0]!.toFixed(1)}; ${((performance.now() - began) / 1000).toFixed(0)} s in all`);

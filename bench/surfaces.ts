@@ -1,7 +1,7 @@
 /**
  * The same tool call over REST, MCP (one client session over Streamable HTTP) and A2A (the SDK client over
- * JSON-RPC), against the same server in the same run, reported as ratios to REST: a read (`list_pools`) and a write
- * (`quote`), one call at a time, in interleaved rounds, median of three repetitions. Run by `npm run bench` (part 5)
+ * JSON-RPC), against the same server in the same run, reported as ratios to REST: a read (`list_pools` of a shop
+ * with one pool, and of one with fifty) and a write (`quote`), one call at a time, in interleaved rounds, median of three repetitions. Run by `npm run bench` (part 5)
  * and alone by `npm run bench:surfaces [-- --calls 300 --reps 3 --profile DIR]` (`--profile` writes the server's
  * V8 CPU profile into DIR, for docs/performance.md's breakdown).
  */
@@ -91,21 +91,30 @@ function report(label: string, reps: Record<string, Stats>[], calls: number): Su
 }
 
 /**
- * `list_pools` and `quote` over each surface with the merchant's API key: `calls` per surface per repetition, `reps`
+ * `list_pools` (shops of 1 and 50 pools, made here) and `quote` over each surface with the merchant's API key: `calls` per surface per repetition, `reps`
  * repetitions (each a full set of interleaved rounds), figures as medians over the repetitions. `serverPid`: the
  * server's process, whose CPU per call is reported beside the times (NaN when not given or not on Linux).
  */
 export async function benchSurfaces(
   url: string,
   apiKey: string,
-  merchantId: string,
   calls: number,
   reps = 3,
   serverPid?: number,
 ): Promise<Record<string, SurfaceFigures>> {
   const rest = restClient(url, apiKey);
-  const event = (await rest.post('/v1/integration/events', { merchantId, title: 'Surfaces night', startsAt: '2030-01-01T20:00:00Z' })).body;
-  const pool = (await rest.post('/v1/integration/pools', { merchantId, eventId: event.id, capacity: 100 })).body;
+  // Shops of their own, so what list_pools returns does not depend on what ran before (bench parts 1–4 add dozens of
+  // pools to the merchant's first shop): one pool, and fifty, whose output is about 50 times larger.
+  const shopWith = async (name: string, pools: number) => {
+    const shop = (await rest.post('/v1/integration/shops', { name, currency: 'EUR' })).body;
+    const event = (await rest.post('/v1/integration/events', { merchantId: shop.id, title: `${name} night`, startsAt: '2030-01-01T20:00:00Z' })).body;
+    const made = [];
+    for (let i = 0; i < pools; i++) made.push((await rest.post('/v1/integration/pools', { merchantId: shop.id, eventId: event.id, capacity: 100 })).body);
+    return { shopId: shop.id as string, event, pool: made[0] };
+  };
+  const one = await shopWith('Surfaces', 1);
+  const fifty = await shopWith('Surfaces fifty', 50);
+  const { event, pool } = one;
   const tier = (await rest.post('/v1/integration/tiers', { eventId: event.id, poolId: pool.id, name: 'Surfaces GA', priceMinor: 4000 })).body;
   const mcp = new Client({ name: 'bench', version: '0' });
   await mcp.connect(new StreamableHTTPClientTransport(new URL('/mcp', url), { requestInit: { headers: { authorization: `Bearer ${apiKey}` } } }));
@@ -125,10 +134,15 @@ export async function benchSurfaces(
   const mcpCall = (name: string, args: Record<string, unknown>): Call => async () => !(await mcp.callTool({ name, arguments: args })).isError;
   const quoteInput = { tierId: tier.id as string, quantity: 1 };
   const tools: Record<string, Record<string, Call>> = {
-    list_pools: {
-      REST: async () => (await rest.get(`/v1/integration/pools?merchantId=${merchantId}`)).status === 200,
-      'MCP (one session)': mcpCall('list_pools', { merchantId }),
-      A2A: a2aCall('list_pools', { merchantId }),
+    'list_pools (1 pool)': {
+      REST: async () => (await rest.get(`/v1/integration/pools?merchantId=${one.shopId}`)).status === 200,
+      'MCP (one session)': mcpCall('list_pools', { merchantId: one.shopId }),
+      A2A: a2aCall('list_pools', { merchantId: one.shopId }),
+    },
+    'list_pools (50 pools)': {
+      REST: async () => (await rest.get(`/v1/integration/pools?merchantId=${fifty.shopId}&limit=50`)).status === 200,
+      'MCP (one session)': mcpCall('list_pools', { merchantId: fifty.shopId, limit: 50 }),
+      A2A: a2aCall('list_pools', { merchantId: fifty.shopId, limit: 50 }),
     },
     quote: {
       REST: async () => (await rest.post('/v1/ticketing/quotes', quoteInput)).status === 201,
@@ -176,7 +190,7 @@ async function main(): Promise<void> {
         180_000,
       );
       try {
-        await benchSurfaces(server.url, merchant.apiKey, merchant.shopId, Number(values.calls ?? 300), Number(values.reps ?? 3), server.child.pid);
+        await benchSurfaces(server.url, merchant.apiKey, Number(values.calls ?? 300), Number(values.reps ?? 3), server.child.pid);
       } finally {
         await server.stop();
       }
