@@ -112,7 +112,7 @@ export class RateLimits {
  * The middleware: a request without a credential is charged to its address up front; one with a credential is charged
  * where the credential is checked (`RateGate`, via the request info the surfaces hand the orchestrator): to its
  * principal, or, when it fails, to the address, refused with 429 once the address is spent; if nothing checked it,
- * the address pays once the request is answered.
+ * the address pays once the request is answered (without holding the answer back).
  */
 export function rateLimit(limits: RateLimits) {
   return async (ctx: Context, next: Next) => {
@@ -131,6 +131,9 @@ export function rateLimit(limits: RateLimits) {
     const gate = limits.gate(ip, !hasCredential);
     ctx.state[RATE_GATE_STATE] = gate;
     await next();
-    if (!gate.charged) await limits.chargeAddress(ip).catch(() => undefined);
+    // Charged after the answer, not before it: Koa sends the answer once the middleware returns, and a refusal under
+    // overload (or any answer given before a credential was checked) must not wait for a counter statement. The
+    // charge joins its key's queue now, so a later request of this address is charged after it.
+    if (!gate.charged) void limits.chargeAddress(ip).catch(() => undefined);
   };
 }

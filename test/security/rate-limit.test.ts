@@ -6,6 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import pg from 'pg';
 import { pino } from 'pino';
 import { createApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/kernel/config.ts';
@@ -111,6 +112,40 @@ test('two server processes share one budget through PostgreSQL', async (t) => {
   }
   assert.deepEqual(statuses.slice(0, 20), Array(20).fill(401));
   assert.deepEqual(statuses.slice(20), [429, 429, 429, 429]);
+});
+
+test('a request answered before its credential is checked is charged to its address after the answer, not before it', async (t) => {
+  const h = await startHarness(LIMITS);
+  t.after(() => h.close());
+  const m = await h.merchant();
+  // The address's counter row exists once one request without a credential was charged to it.
+  assert.equal((await restClient(h.url).get('/v1/catalog/shops/shop_x')).status, 401);
+  const points = async () => (await h.db.execute<{ points: number }>(`select points from rate_limits where key like 'addr:%'`))[0]!.points;
+  const before = await points();
+  // Hold that row from outside: a charge of the address now waits until it is let go.
+  const holder = new pg.Client({ connectionString: h.dbUrl });
+  await holder.connect();
+  try {
+    await holder.query('begin');
+    await holder.query(`select key from rate_limits where key like 'addr:%' for update`);
+    // An unknown route with a credential: no tool runs, so nothing checks the credential and the address pays.
+    let answer: RestResponse | undefined;
+    const asked = restClient(h.url, m.apiKey).get('/v1/no-such-route').then((r) => (answer = r));
+    let waiting = 0;
+    for (let i = 0; i < 5000 && !(answer && waiting); i++) {
+      waiting = (await holder.query('select count(*)::int as n from pg_locks where not granted')).rows[0].n;
+      if (!(answer && waiting)) await new Promise((r) => setImmediate(r));
+    }
+    assert.equal(answer?.status, 404, 'answered while the charge still waits on the counter row');
+    assert.ok(waiting > 0, 'the charge is waiting on the counter row');
+    await holder.query('commit');
+    await asked;
+  } finally {
+    await holder.end();
+  }
+  let now = before;
+  for (let i = 0; i < 2000 && now === before; i++) now = await points();
+  assert.equal(now, before + 1, 'the charge was not lost');
 });
 
 test('sign-in, code and token endpoints have a stricter budget: token guesses are refused after five', async (t) => {
