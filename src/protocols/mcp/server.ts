@@ -1,11 +1,11 @@
 /** The MCP projection of the tool registry: one low-level MCP `Server` whose tools are exactly the orchestrator's tools. */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-  CallToolRequestSchema, ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, ListToolsRequestSchema, McpError,
+  ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, ListToolsRequestSchema, McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { ACP_JSONRPC_ERROR_CODE, toAcpError } from '../acp/errors.ts';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolRequest, CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { RequestInfo } from '../../domain/context.ts';
 import { ToolError, type ErrorBody } from '../../kernel/errors.ts';
@@ -113,7 +113,9 @@ export function createMcpServer(
     }
   });
   server.setRequestHandler(LooseCallToolRequest, async (raw): Promise<CallToolResult> => {
-    const req = CallToolRequestSchema.parse(raw);
+    // The SDK's Server has checked the request against CallToolRequestSchema before this handler runs (a failure is its
+    // -32602), so it is read as one rather than parsed a second time.
+    const req = raw as unknown as CallToolRequest;
     if (!orchestrator.get(req.params.name)) {
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${req.params.name}. tools/list names the tools you may call.`);
     }
