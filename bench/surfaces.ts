@@ -15,6 +15,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { restClient } from '../test/support/rest.ts';
 import { ownCpuMs as clientCpuMs, processCpuMs } from './cpu.ts';
+import { abortIsolatingFetch } from './http-client.ts';
 
 interface Stats {
   mean: number;
@@ -117,7 +118,10 @@ export async function benchSurfaces(
   const { event, pool } = one;
   const tier = (await rest.post('/v1/integration/tiers', { eventId: event.id, poolId: pool.id, name: 'Surfaces GA', priceMinor: 4000 })).body;
   const mcp = new Client({ name: 'bench', version: '0' });
-  await mcp.connect(new StreamableHTTPClientTransport(new URL('/mcp', url), { requestInit: { headers: { authorization: `Bearer ${apiKey}` } } }));
+  // One session for the whole run, so the SDK client's shared abort signal is kept from growing (bench/http-client.ts).
+  await mcp.connect(
+    new StreamableHTTPClientTransport(new URL('/mcp', url), { requestInit: { headers: { authorization: `Bearer ${apiKey}` } }, fetch: abortIsolatingFetch }),
+  );
   const fetchImpl: typeof fetch = (input, init) => {
     const headers = new Headers(init?.headers);
     headers.set('authorization', `Bearer ${apiKey}`);
