@@ -101,9 +101,10 @@ export function buildMcpRouter(deps: McpRouterDeps): Router {
     if (!message) return;
     const server = createMcpServer(authenticated, bearerOf(ctx), requestInfo(ctx, 'mcp'), 'http', validator);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    // A client gone before its answer: stop the call's handlers and finish the request now (the transport never
-    // answers a closed stream, so waiting would never end). An answer sent whole leaves nothing running (JSON
-    // responses are sent once the call has finished), and closing would only build the SDK's "Connection closed" error.
+    // A client gone before its answer: close the server and transport and finish the request now (the transport never
+    // answers a closed stream, so waiting would never end). A tool call already running still finishes and commits,
+    // as when a REST answer is lost. An answer sent whole leaves nothing running (JSON responses are sent once the call
+    // has finished), and closing would only build the SDK's "Connection closed" error.
     const gone = new Promise<undefined>((resolve) => {
       ctx.res.on('close', () => {
         if (ctx.res.writableFinished) return;
