@@ -57,6 +57,50 @@ export interface ClientOptions<K extends string = string> {
   fetch?: typeof fetch;
   /** Extra headers sent with every call (never the Authorization header: that is `token`). */
   headers?: Record<string, string>;
+  /** Sends a call again after a refusal that asks for it (`retries`, default 0: never). */
+  retry?: RetryOptions;
+}
+
+/**
+ * Retries of refusals that ask to be retried later and ran nothing: `429 rate_limited` (a budget spent, or a hot pool
+ * at capacity in a flash sale) and `409 idempotency_in_flight` (the same key still running). A retry sends the same
+ * call with the same idempotency key, so it can never act twice.
+ */
+export interface RetryOptions {
+  /** How many times a call is sent again at most. */
+  retries: number;
+  /**
+   * The wait in ms before retry `attempt` (1, 2, …), given the server's `retryAfter` in seconds. Default
+   * `jitteredDelay`: `retryAfter` plus a random extra of up to as long again, so that clients refused together do not
+   * all come back together.
+   */
+  delay?: (attempt: number, retryAfterSeconds: number) => number;
+  /** The longest wait accepted, in ms (default 10,000): a refusal asking for longer is thrown at once. */
+  maxDelayMs?: number;
+}
+
+/** The default wait before a retry: `retryAfter` seconds, plus a random extra of up to as long again. */
+export function jitteredDelay(_attempt: number, retryAfterSeconds: number, random: () => number = Math.random): number {
+  return retryAfterSeconds * 1000 * (1 + random());
+}
+
+/** The refusals a retry may follow: nothing ran, and the server said when to come back. */
+const RETRYABLE: ReadonlySet<string> = new Set(['rate_limited', 'idempotency_in_flight']);
+
+/** Waits `ms`, or rejects with the signal's reason once it aborts. */
+function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 export interface CallOptions {
@@ -143,6 +187,10 @@ export function createClient<K extends string = string>(options: ClientOptions<K
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const baseUrl = options.baseUrl;
 
+  const retries = options.retry?.retries ?? 0;
+  const delay = options.retry?.delay ?? jitteredDelay;
+  const maxDelayMs = options.retry?.maxDelayMs ?? 10_000;
+
   async function send(op: OperationId, input: object = {}, call: CallOptions = {}): Promise<TesseraResponse<unknown>> {
     const spec = OPERATIONS[op];
     if (!spec) throw new TypeError(`Unknown operation: ${String(op)}.`);
@@ -150,9 +198,30 @@ export function createClient<K extends string = string>(options: ClientOptions<K
     const headers: Record<string, string> = { ...options.headers, accept: 'application/json' };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
+    // One key for the call and all its retries.
     const idempotencyKey = spec.idempotency === 'none' ? undefined : (call.idempotencyKey ?? uuid());
     if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
-    const res = await doFetch(url, { method: spec.method, headers, body, signal: call.signal ?? null });
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await sendOnce(spec.method, url, headers, body, idempotencyKey, call.signal);
+      } catch (err) {
+        if (!(err instanceof TesseraError) || !RETRYABLE.has(err.code) || err.retryAfter === undefined || attempt > retries) throw err;
+        const ms = delay(attempt, err.retryAfter);
+        if (!(ms >= 0) || ms > maxDelayMs) throw err;
+        await wait(ms, call.signal);
+      }
+    }
+  }
+
+  async function sendOnce(
+    method: string,
+    url: URL,
+    headers: Record<string, string>,
+    body: string | undefined,
+    idempotencyKey: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<TesseraResponse<unknown>> {
+    const res = await doFetch(url, { method, headers, body, signal: signal ?? null });
     const text = await res.text();
     let parsed: unknown;
     try {

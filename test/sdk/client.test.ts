@@ -1,6 +1,7 @@
 /** The BUILT SDK's Node client against a real server: the spine, typed refusals, idempotency keys, the attested mint. */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import pg from 'pg';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { assertInvariant } from '../support/invariant.ts';
 import { restClient } from '../support/rest.ts';
@@ -118,6 +119,86 @@ test('rate limiting surfaces as 429 rate_limited with retryAfter', async () => {
   } finally {
     await limited.close();
   }
+});
+
+/** The global fetch, counting the requests and handing each answer to `onAnswer` before the client reads it. */
+function countingFetch(onAnswer: (res: Response) => Promise<void> | void = () => undefined) {
+  const seen: { method: string; key: string | null; status: number }[] = [];
+  const fetchImpl: typeof fetch = async (input, init) => {
+    const res = await fetch(input, init);
+    seen.push({ method: init?.method ?? 'GET', key: new Headers(init?.headers).get('idempotency-key'), status: res.status });
+    await onAnswer(res);
+    return res;
+  };
+  return { fetchImpl, seen };
+}
+
+test('with retries, a rate-limited call is sent again after its retryAfter, then thrown; a longer wait or an abort stops it', async () => {
+  assert.equal(Sdk.jitteredDelay(1, 2, () => 0), 2000);
+  assert.equal(Sdk.jitteredDelay(1, 2, () => 0.5), 3000, 'retryAfter plus up to as long again');
+  const limited = await startHarness({ RATE_LIMIT_PER_MINUTE: '3' });
+  try {
+    const m = await limited.merchant();
+    const spend = Sdk.createClient({ baseUrl: limited.url, token: m.apiKey });
+    for (let i = 0; i < 3; i++) await spend.call('list_pools', { merchantId: m.shopId });
+    // Past the budget: the first attempt and two retries, each asked with the server's retryAfter, then the refusal.
+    const asked: [number, number][] = [];
+    const counted = countingFetch();
+    const retrying = Sdk.createClient({
+      baseUrl: limited.url, token: m.apiKey, fetch: counted.fetchImpl,
+      retry: { retries: 2, delay: (attempt, retryAfter) => (asked.push([attempt, retryAfter]), 0) },
+    });
+    const refused = await refusal(retrying.call('list_pools', { merchantId: m.shopId }));
+    assert.deepEqual([refused.status, refused.code], [429, 'rate_limited']);
+    assert.deepEqual(counted.seen.map((r) => r.status), [429, 429, 429]);
+    assert.deepEqual(asked.map(([attempt]) => attempt), [1, 2]);
+    assert.ok(asked.every(([, after]) => after === refused.retryAfter && after >= 1), JSON.stringify(asked));
+    // A refusal asking for longer than maxDelayMs is thrown at once (the default delay is at least retryAfter).
+    const impatient = countingFetch();
+    const short = Sdk.createClient({ baseUrl: limited.url, token: m.apiKey, fetch: impatient.fetchImpl, retry: { retries: 5, maxDelayMs: 500 } });
+    assert.equal((await refusal(short.call('list_pools', { merchantId: m.shopId }))).code, 'rate_limited');
+    assert.equal(impatient.seen.length, 1);
+    // An abort while waiting to retry rejects the call with the abort's reason, without another request.
+    const controller = new AbortController();
+    const aborting = countingFetch(() => controller.abort(new Error('gave up')));
+    const patient = Sdk.createClient({ baseUrl: limited.url, token: m.apiKey, fetch: aborting.fetchImpl, retry: { retries: 3, delay: () => 60_000, maxDelayMs: 120_000 } });
+    await assert.rejects(patient.call('list_pools', { merchantId: m.shopId }, { signal: controller.signal }), /gave up/);
+    assert.equal(aborting.seen.length, 1);
+  } finally {
+    await limited.close();
+  }
+});
+
+test('with retries, a call whose key is still in flight is sent again with the same key and gets the replayed outcome', async () => {
+  const m = await h.merchant();
+  const { pool } = await shopWithTier(m);
+  // Hold the pool's row, so the first update_pool claims its key and then waits on the row.
+  const holder = new pg.Client({ connectionString: h.dbUrl });
+  await holder.connect();
+  try {
+    await holder.query('begin');
+    await holder.query('select id from pools where id = $1 for update', [pool.id]);
+    const first = restClient(h.url, m.apiKey).patch(`/v1/integration/pools/${pool.id}`, { capacity: 9 }, { 'idempotency-key': 'sdk-retry-1' });
+    let inFlight = false;
+    for (let i = 0; i < 5000 && !inFlight; i++) {
+      inFlight = (await holder.query(`select 1 from idempotency_keys where key = 'sdk-retry-1' and state = 'in_flight'`)).rows.length > 0;
+      if (!inFlight) await new Promise((r) => setImmediate(r));
+    }
+    assert.ok(inFlight, 'the first call holds its key in flight');
+    // When the client sees 409 idempotency_in_flight, let the first call finish before the client reads that answer.
+    const counted = countingFetch(async (res) => {
+      if (res.status !== 409) return;
+      await holder.query('commit');
+      assert.equal((await first).status, 200);
+    });
+    const tessera = Sdk.createClient({ baseUrl: h.url, token: m.apiKey, fetch: counted.fetchImpl, retry: { retries: 3, delay: () => 0 } });
+    const again = await tessera.send('update_pool', { id: pool.id, capacity: 9 }, { idempotencyKey: 'sdk-retry-1' });
+    assert.deepEqual([again.status, again.replayed, again.data.capacity], [200, true, 9]);
+    assert.deepEqual(counted.seen.map((r) => [r.status, r.key]), [[409, 'sdk-retry-1'], [200, 'sdk-retry-1']]);
+  } finally {
+    await holder.end();
+  }
+  await assertInvariant(h.db, pool.id);
 });
 
 test('the attested mint: an attest client mints where staff enabled the organization, else 403 merchant_consent_not_enabled', async () => {

@@ -68,12 +68,15 @@ test('without the @ts-expect-error lines, each line after one is a type error', 
   assert.deepEqual([...errorLines].filter((line) => !expected.includes(line)), [], `only the expected lines fail:\n${r.out}`);
 });
 
-test('the package is MIT licensed at 0.5.0, with 0.4.0 and 0.5.0 in its changelog, and exports the client and the browser entry', () => {
+test('the package is MIT licensed at 0.6.0, with 0.4.0, 0.5.0 and 0.6.0 in its changelog, and exports the client and the browser entry', () => {
   const pkg = JSON.parse(readFileSync(join(sdk.packageDir, 'package.json'), 'utf8')) as { version: string; license: string; exports: Record<string, { types: string; default: string }> };
-  assert.deepEqual([pkg.version, pkg.license], ['0.5.0', 'MIT']);
+  assert.deepEqual([pkg.version, pkg.license], ['0.6.0', 'MIT']);
   assert.match(readFileSync(join(SDK_SOURCE, 'LICENSE'), 'utf8'), /^MIT License/);
   const changelog = readFileSync(join(SDK_SOURCE, 'CHANGELOG.md'), 'utf8');
-  assert.ok(changelog.indexOf('## 0.5.0') < changelog.indexOf('## 0.4.0') && changelog.includes('## 0.4.0'), 'newest first');
+  assert.ok(
+    changelog.indexOf('## 0.6.0') < changelog.indexOf('## 0.5.0') && changelog.indexOf('## 0.5.0') < changelog.indexOf('## 0.4.0') && changelog.includes('## 0.4.0'),
+    'newest first',
+  );
   for (const entry of ['.', './browser']) {
     for (const file of [pkg.exports[entry]!.types, pkg.exports[entry]!.default]) assert.ok(readFileSync(join(sdk.packageDir, file), 'utf8').length > 0, file);
   }
