@@ -67,7 +67,7 @@ export interface ClientOptions<K extends string = string> {
  * call with the same idempotency key, so it can never act twice.
  */
 export interface RetryOptions {
-  /** How many times a call is sent again at most. */
+  /** How many times a call is sent again at most: a whole number, 0 or more (`createClient` throws a TypeError otherwise). */
   retries: number;
   /**
    * The wait in ms before retry `attempt` (1, 2, …), given the server's `retryAfter` in seconds. Default
@@ -190,6 +190,8 @@ export function createClient<K extends string = string>(options: ClientOptions<K
   const retries = options.retry?.retries ?? 0;
   const delay = options.retry?.delay ?? jitteredDelay;
   const maxDelayMs = options.retry?.maxDelayMs ?? 10_000;
+  if (!Number.isInteger(retries) || retries < 0) throw new TypeError(`retry.retries must be a whole number of at least 0, not ${String(retries)}.`);
+  if (!(maxDelayMs >= 0)) throw new TypeError(`retry.maxDelayMs must be a number of at least 0, not ${String(maxDelayMs)}.`);
 
   async function send(op: OperationId, input: object = {}, call: CallOptions = {}): Promise<TesseraResponse<unknown>> {
     const spec = OPERATIONS[op];

@@ -136,6 +136,9 @@ function countingFetch(onAnswer: (res: Response) => Promise<void> | void = () =>
 test('with retries, a rate-limited call is sent again after its retryAfter, then thrown; a longer wait or an abort stops it', async () => {
   assert.equal(Sdk.jitteredDelay(1, 2, () => 0), 2000);
   assert.equal(Sdk.jitteredDelay(1, 2, () => 0.5), 3000, 'retryAfter plus up to as long again');
+  for (const retry of [{ retries: -1 }, { retries: 1.5 }, { retries: Number.NaN }, { retries: 1, maxDelayMs: Number.NaN }]) {
+    assert.throws(() => Sdk.createClient({ baseUrl: h.url, retry }), TypeError, JSON.stringify(retry));
+  }
   const limited = await startHarness({ RATE_LIMIT_PER_MINUTE: '3' });
   try {
     const m = await limited.merchant();
