@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import pg from 'pg';
 import { startHarness, type Harness } from '../support/harness.ts';
+import { restClient } from '../support/rest.ts';
 
 let h: Harness;
 let apiKey: string;
@@ -122,7 +123,7 @@ async function mcpCount(status: number): Promise<number> {
 
 test('a client that leaves before its answer: the request ends at once (counted 499), and the call still commits', async () => {
   const m = await h.merchant(['merchant:read', 'merchant:write']);
-  const api = (await import('../support/rest.ts')).restClient(h.url, m.apiKey);
+  const api = restClient(h.url, m.apiKey);
   const event = (await api.post('/v1/integration/events', { merchantId: m.shopId, title: 'Left', startsAt: '2030-01-01T20:00:00Z' })).body;
   const pool = (await api.post('/v1/integration/pools', { merchantId: m.shopId, eventId: event.id, capacity: 10 })).body;
   const before = await mcpCount(499);
