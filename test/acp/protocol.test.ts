@@ -1,10 +1,10 @@
 /** ACP protocol rules over REST: API-Version (400 missing/unsupported) and Idempotency-Key (400/422/409, replays). */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import pg from 'pg';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { assertInvariant } from '../support/invariant.ts';
 import { restClient } from '../support/rest.ts';
+import { holdRows, poll } from '../support/row-lock.ts';
 import { acpClient, acpValid, createBody, delegateBody, delegateValid, must, shopWithTier } from './support.ts';
 
 let h: Harness;
@@ -101,32 +101,24 @@ test('a request still running with the same key is 409 idempotency_in_flight wit
   const acp = acpClient(h, s.apiKey);
   const session = must(await acp.post('/checkout_sessions', createBody(s.tierId)), 201);
   // Hold the session row locked from outside, so the first update waits inside its transaction.
-  const client = new pg.Client({ connectionString: h.dbUrl });
-  await client.connect();
+  const holder = await holdRows(h.dbUrl, 'select id from acp_checkout_sessions where id = $1 for update', [session.id]);
   try {
-    await client.query('begin');
-    await client.query('select id from acp_checkout_sessions where id = $1 for update', [session.id]);
     const body = { buyer: { email: 'slow@example.test' } };
     const first = acp.post(`/checkout_sessions/${session.id}`, body, { 'idempotency-key': 'slow-1' });
-    let claimed = false;
-    for (let i = 0; i < 5000 && !claimed; i++) {
-      const { rows } = await client.query(`select 1 from idempotency_keys where key = 'slow-1' and state = 'in_flight'`);
-      claimed = rows.length > 0;
-      if (!claimed) await new Promise((r) => setImmediate(r));
-    }
+    const claimed = await poll(async () => (await holder.client.query(`select 1 from idempotency_keys where key = 'slow-1' and state = 'in_flight'`)).rowCount);
     assert.ok(claimed, 'the first request claimed its key and is waiting on the row lock');
     const second = await acp.post(`/checkout_sessions/${session.id}`, body, { 'idempotency-key': 'slow-1' });
     assert.equal(second.status, 409);
     acpValid('Error', second.body);
     assert.deepEqual([second.body.type, second.body.code], ['invalid_request', 'idempotency_in_flight']);
     assert.equal(second.headers.get('retry-after'), '1');
-    await client.query('commit');
+    await holder.release();
     const done = await first;
     assert.equal(done.status, 200);
     assert.equal(done.body.buyer.email, 'slow@example.test');
     const replay = await acp.post(`/checkout_sessions/${session.id}`, body, { 'idempotency-key': 'slow-1' });
     assert.deepEqual([replay.status, replay.headers.get('idempotent-replayed')], [200, 'true']);
   } finally {
-    await client.end();
+    await holder.end();
   }
 });

@@ -2,9 +2,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import pg from 'pg';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { restClient } from '../support/rest.ts';
+import { holdRows, poll } from '../support/row-lock.ts';
 
 let h: Harness;
 let apiKey: string;
@@ -128,36 +128,26 @@ test('a client that leaves before its answer: the request ends at once (counted 
   const pool = (await api.post('/v1/integration/pools', { merchantId: m.shopId, eventId: event.id, capacity: 10 })).body;
   const before = await mcpCount(499);
   // Hold the pool's row from outside, so update_pool waits on it while its client goes away.
-  const holder = new pg.Client({ connectionString: h.dbUrl });
-  await holder.connect();
+  const holder = await holdRows(h.dbUrl, 'select id from pools where id = $1 for update', [pool.id]);
   const url = new URL('/mcp', h.url);
   const call = JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'update_pool', arguments: { id: pool.id, capacity: 12 } } });
   try {
-    await holder.query('begin');
-    await holder.query('select id from pools where id = $1 for update', [pool.id]);
     const req = request({
       host: url.hostname, port: url.port, path: url.pathname, method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${m.apiKey}`, 'mcp-protocol-version': '2025-06-18' },
     });
     req.on('error', () => undefined); // the socket is destroyed below
     req.end(call);
-    // Until the call waits on the row lock (bounded by count, not time).
-    let waiting = 0;
-    for (let i = 0; i < 5000 && !waiting; i++) {
-      waiting = (await holder.query('select count(*)::int as n from pg_locks where not granted')).rows[0].n;
-      if (!waiting) await new Promise((r) => setImmediate(r));
-    }
-    assert.ok(waiting > 0, 'update_pool waits on the held row');
+    assert.ok((await poll(holder.waiters)) > 0, 'update_pool waits on the held row');
     req.destroy();
-    let counted = before;
-    for (let i = 0; i < 2000 && counted === before; i++) counted = await mcpCount(499);
-    assert.equal(counted, before + 1, 'the request ended while its call still waited');
-    await holder.query('commit');
+    const counted = await poll(async () => (await mcpCount(499)) > before, 2000);
+    assert.ok(counted, 'the request ended (counted 499) while its call still waited');
+    await holder.release();
   } finally {
     await holder.end();
   }
   // The call itself was not undone: like a lost REST answer, it commits, and repeating it is safe.
-  let capacity = 10;
-  for (let i = 0; i < 2000 && capacity !== 12; i++) capacity = (await api.get(`/v1/integration/pools?merchantId=${m.shopId}`)).body.pools[0].capacity;
-  assert.equal(capacity, 12);
+  const capacity = async () => (await api.get(`/v1/integration/pools?merchantId=${m.shopId}`)).body.pools[0].capacity as number;
+  await poll(async () => (await capacity()) === 12, 2000);
+  assert.equal(await capacity(), 12);
 });

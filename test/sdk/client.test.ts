@@ -1,10 +1,10 @@
 /** The BUILT SDK's Node client against a real server: the spine, typed refusals, idempotency keys, the attested mint. */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import pg from 'pg';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { assertInvariant } from '../support/invariant.ts';
 import { restClient } from '../support/rest.ts';
+import { holdRows, poll } from '../support/row-lock.ts';
 import type { BootstrapResult } from '../../src/domain/merchants/merchants.ts';
 import { buildSdk, type BuiltSdk } from './built-sdk.ts';
 
@@ -176,22 +176,15 @@ test('with retries, a call whose key is still in flight is sent again with the s
   const m = await h.merchant();
   const { pool } = await shopWithTier(m);
   // Hold the pool's row, so the first update_pool claims its key and then waits on the row.
-  const holder = new pg.Client({ connectionString: h.dbUrl });
-  await holder.connect();
+  const holder = await holdRows(h.dbUrl, 'select id from pools where id = $1 for update', [pool.id]);
   try {
-    await holder.query('begin');
-    await holder.query('select id from pools where id = $1 for update', [pool.id]);
     const first = restClient(h.url, m.apiKey).patch(`/v1/integration/pools/${pool.id}`, { capacity: 9 }, { 'idempotency-key': 'sdk-retry-1' });
-    let inFlight = false;
-    for (let i = 0; i < 5000 && !inFlight; i++) {
-      inFlight = (await holder.query(`select 1 from idempotency_keys where key = 'sdk-retry-1' and state = 'in_flight'`)).rows.length > 0;
-      if (!inFlight) await new Promise((r) => setImmediate(r));
-    }
+    const inFlight = await poll(async () => (await holder.client.query(`select 1 from idempotency_keys where key = 'sdk-retry-1' and state = 'in_flight'`)).rowCount);
     assert.ok(inFlight, 'the first call holds its key in flight');
     // When the client sees 409 idempotency_in_flight, let the first call finish before the client reads that answer.
     const counted = countingFetch(async (res) => {
       if (res.status !== 409) return;
-      await holder.query('commit');
+      await holder.release();
       assert.equal((await first).status, 200);
     });
     const tessera = Sdk.createClient({ baseUrl: h.url, token: m.apiKey, fetch: counted.fetchImpl, retry: { retries: 3, delay: () => 0 } });

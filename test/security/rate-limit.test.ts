@@ -6,12 +6,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import pg from 'pg';
 import { pino } from 'pino';
 import { createApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/kernel/config.ts';
 import { startHarness } from '../support/harness.ts';
 import { restClient, type RestResponse } from '../support/rest.ts';
+import { holdRows, poll } from '../support/row-lock.ts';
 import { serverEnvFor } from '../support/database.ts';
 import { assertInvariant } from '../support/invariant.ts';
 
@@ -123,29 +123,21 @@ test('a request answered before its credential is checked is charged to its addr
   const points = async () => (await h.db.execute<{ points: number }>(`select points from rate_limits where key like 'addr:%'`))[0]!.points;
   const before = await points();
   // Hold that row from outside: a charge of the address now waits until it is let go.
-  const holder = new pg.Client({ connectionString: h.dbUrl });
-  await holder.connect();
+  const holder = await holdRows(h.dbUrl, `select key from rate_limits where key like 'addr:%' for update`);
   try {
-    await holder.query('begin');
-    await holder.query(`select key from rate_limits where key like 'addr:%' for update`);
     // An unknown route with a credential: no tool runs, so nothing checks the credential and the address pays.
     let answer: RestResponse | undefined;
     const asked = restClient(h.url, m.apiKey).get('/v1/no-such-route').then((r) => (answer = r));
-    let waiting = 0;
-    for (let i = 0; i < 5000 && !(answer && waiting); i++) {
-      waiting = (await holder.query('select count(*)::int as n from pg_locks where not granted')).rows[0].n;
-      if (!(answer && waiting)) await new Promise((r) => setImmediate(r));
-    }
+    const waiting = await poll(async () => answer && (await holder.waiters()));
     assert.equal(answer?.status, 404, 'answered while the charge still waits on the counter row');
-    assert.ok(waiting > 0, 'the charge is waiting on the counter row');
-    await holder.query('commit');
+    assert.ok(waiting, 'the charge is waiting on the counter row');
+    await holder.release();
     await asked;
   } finally {
     await holder.end();
   }
-  let now = before;
-  for (let i = 0; i < 2000 && now === before; i++) now = await points();
-  assert.equal(now, before + 1, 'the charge was not lost');
+  await poll(async () => (await points()) !== before, 2000);
+  assert.equal(await points(), before + 1, 'the charge was not lost');
 });
 
 test('sign-in, code and token endpoints have a stricter budget: token guesses are refused after five', async (t) => {
