@@ -34,6 +34,9 @@ export type InvokeResult =
   | { ok: true; tool: AnyTool; status: number; output: Record<string, unknown>; replayed: boolean; principal: Principal }
   | { ok: false; tool: AnyTool | undefined; status: number; error: ErrorBody; replayed: boolean };
 
+/** A refusal's result: `error` with its status. */
+const refusal = (tool: AnyTool | undefined, error: ToolError): InvokeResult => ({ ok: false, tool, status: error.status, error: error.toBody(), replayed: false });
+
 /** `surface`: where the credential was presented (an OAuth access token is accepted only on the MCP endpoint it was issued for). */
 export type Authenticator = (credential: string | undefined, surface?: RequestInfo['surface']) => Promise<Principal>;
 
@@ -106,31 +109,21 @@ export class Orchestrator {
 
   /** Runs one tool call; never throws: every outcome is a result with a status. A given admission is released at the end. */
   async invoke(req: InvokeRequest): Promise<InvokeResult> {
-    if (!req.admitted) return this.call(req);
     try {
       return await this.call(req);
     } finally {
-      req.admitted();
+      req.admitted?.();
     }
   }
 
   private async call(req: InvokeRequest): Promise<InvokeResult> {
     const tool = this.byName.get(req.tool);
-    if (!tool) {
-      const error = new ToolError('not_found', `No tool named ${req.tool}.`);
-      return { ok: false, tool, status: 404, error: error.toBody(), replayed: false };
-    }
+    if (!tool) return refusal(undefined, new ToolError('not_found', `No tool named ${req.tool}.`));
     // Structure first (depth, lone surrogates, `__proto__`), so nothing below walks a hostile shape.
     const shape = inputShapeProblem(req.input);
-    if (shape) {
-      const error = inputShapeError(shape);
-      return { ok: false, tool, status: error.status, error: error.toBody(), replayed: false };
-    }
+    if (shape) return refusal(tool, inputShapeError(shape));
     // AP2 is refused in this one place, before anything else reads the input (src/domain/ap2/refusal.ts).
-    if (isAp2Payload(req.input)) {
-      const error = ap2Refusal();
-      return { ok: false, tool, status: error.status, error: error.toBody(), replayed: false };
-    }
+    if (isAp2Payload(req.input)) return refusal(tool, ap2Refusal());
     let claimed: { scope: string; key: string } | undefined;
     /** A `transactional: 'shared'` call's commit, whose claim the domain makes in the shared transaction. */
     let shared: SharedCommit | undefined;
@@ -196,7 +189,7 @@ export class Orchestrator {
         if (error.status >= 500 || error.code === 'rate_limited') await this.idempotency.abandon(claimed.scope, claimed.key).catch(() => undefined);
         else await this.idempotency.complete(claimed.scope, claimed.key, { status: error.status, body: error.toBody() }).catch(() => undefined);
       }
-      return { ok: false, tool, status: error.status, error: error.toBody(), replayed: false };
+      return refusal(tool, error);
     } finally {
       admitted?.();
     }
