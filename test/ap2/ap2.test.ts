@@ -86,6 +86,11 @@ test('A2A: an AP2 extension URI, ap2.mandates.* data or a vct mandate.* input en
   assert.equal(byData.state, 'TASK_STATE_REJECTED');
   assert.ok(!byData.ok);
   assertRefusal(byData.error, 'ap2.mandates data');
+  // A message of text alone is explained, unless it names AP2: then it is refused like any other AP2 request.
+  const textByUri = await send([{ text: 'Buy two tickets under my AP2 mandate.' }], [AP2_URI]);
+  assert.equal(textByUri.state, 'TASK_STATE_REJECTED');
+  assert.ok(!textByUri.ok);
+  assertRefusal(textByUri.error, 'text with an AP2 extension uri');
   const withSkill = await send([listEvents, mandate]);
   assert.ok(!withSkill.ok);
   assertRefusal(withSkill.error, 'a skill call next to a mandate');

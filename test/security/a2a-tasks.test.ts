@@ -197,6 +197,24 @@ test('a task answered at once (returnImmediately) is stored before its id is sen
   assert.equal(read.body.result.artifacts[0].parts[0].data.pools.length, 0);
 });
 
+test('a call answered at once but refused before its skill runs gets its final task, not a working one', async () => {
+  const m = await h.merchant();
+  const res = await restClient(h.url, m.apiKey).post(
+    '/a2a/jsonrpc',
+    {
+      jsonrpc: '2.0', id: 1, method: 'SendMessage',
+      params: {
+        configuration: { returnImmediately: true },
+        message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ data: { skill: 'no_such_skill', input: {} } }] },
+      },
+    },
+    { 'a2a-version': '1.0' },
+  );
+  const task = res.body.result?.task;
+  assert.equal(task?.status?.state, 'TASK_STATE_INPUT_REQUIRED', JSON.stringify(res.body));
+  assert.equal((await getTask(secondUrl, task.id, m.apiKey)).body.result?.status?.state, 'TASK_STATE_INPUT_REQUIRED');
+});
+
 test('an answer trimmed by historyLength does not trim the stored task', async () => {
   const m = await h.merchant();
   const res = await restClient(h.url, m.apiKey).post(

@@ -111,19 +111,16 @@ export class ToolExecutor implements AgentExecutor {
         metadata: undefined, extensions: [], referenceTaskIds: [],
       },
     });
-    // Free text gets a message (no task) saying how to call a skill.
-    if (isTextOnly(rc.userMessage)) return this.explain(rc, bus);
     const base: Task = rc.task
       ? { ...rc.task }
       : { id: taskId, contextId, status: undefined, artifacts: [], history: [rc.userMessage], metadata: undefined };
-    // A blocking call (the default) publishes its task once, in its final state: the SDK then applies one event, not
-    // three (each a load, copies and a save). A call answered early (`returnImmediately`) publishes the working task
-    // first, which is its answer, then the artifact and the final status.
-    const early = rc.request.configuration?.returnImmediately === true;
-    if (early) bus.publish(AgentEvent.task({ ...base, status: status(TaskState.TASK_STATE_WORKING) }));
+    // A call publishes its task once, in its final state: the SDK then applies one event, not three (each a load,
+    // copies and a save). Only a call answered early (`returnImmediately`) that reaches its tool publishes the working
+    // task first, which is its answer, then the artifact and the final status.
+    let working = false;
     const end = (state: TaskState, parts?: Part[], artifact?: Artifact) => {
       const final = status(state, parts);
-      if (early) {
+      if (working) {
         if (artifact) bus.publish(AgentEvent.artifactUpdate({ taskId, contextId, append: false, lastChunk: true, metadata: undefined, artifact }));
         bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: final, metadata: undefined }));
         return;
@@ -145,6 +142,8 @@ export class ToolExecutor implements AgentExecutor {
       const e = ap2Refusal();
       return refuse(e.status, e.toBody());
     }
+    // Free text gets a message (no task) saying how to call a skill.
+    if (isTextOnly(rc.userMessage)) return this.explain(rc, bus);
     let call: SkillCall;
     try {
       call = readCall(rc.userMessage);
@@ -162,6 +161,10 @@ export class ToolExecutor implements AgentExecutor {
       const e = refused instanceof ToolError ? refused : new ToolError('rate_limited');
       return refuse(e.status, e.toBody());
     }
+    if (rc.request.configuration?.returnImmediately === true) {
+      bus.publish(AgentEvent.task({ ...base, status: status(TaskState.TASK_STATE_WORKING) }));
+      working = true;
+    }
     const orchestrator = (state.get(STATE_ORCHESTRATOR) as Orchestrator | undefined) ?? this.orchestrator;
     const result = await orchestrator.invoke({
       tool: call.skill,
@@ -175,7 +178,7 @@ export class ToolExecutor implements AgentExecutor {
     // A skill that only reads answers a new message with a message (A2A's reply to a stateless call): nothing changed,
     // so there is no task to keep or read back, and no task row is written. A follow-up on a task ends that task, and
     // a call answered early already has its working task, which it ends.
-    if (!rc.task && !early && answersWithMessage(result.tool)) {
+    if (!rc.task && !working && answersWithMessage(result.tool)) {
       bus.publish(AgentEvent.message({
         messageId: crypto.randomUUID(), taskId: '', contextId, role: Role.ROLE_AGENT,
         parts: [dataPart(result.output)], metadata: { skill: call.skill }, extensions: [], referenceTaskIds: [],
