@@ -36,6 +36,14 @@ after(async () => {
 const getTask = (url: string, id: string, token?: string) =>
   restClient(url, token).post('/a2a/jsonrpc', { jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id } }, { 'a2a-version': '1.0' });
 
+/** A raw JSON-RPC SendMessage of one skill call with `configuration`, as `token` (the SDK client cannot set every option). */
+const sendRaw = (token: string, configuration: Record<string, unknown>, skill: string, input: Record<string, unknown>) =>
+  restClient(h.url, token).post(
+    '/a2a/jsonrpc',
+    { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { configuration, message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ data: { skill, input } }] } } },
+    { 'a2a-version': '1.0' },
+  );
+
 const bigMessage = (bytes: number) => ({
   jsonrpc: '2.0',
   id: 1,
@@ -168,18 +176,7 @@ test('a task is written once, in its final state; an anonymous caller\'s task is
 
 test('a task answered at once (returnImmediately) is stored before its id is sent, and ends completed', async () => {
   const m = await h.merchant();
-  const api = restClient(h.url, m.apiKey);
-  const res = await api.post(
-    '/a2a/jsonrpc',
-    {
-      jsonrpc: '2.0', id: 1, method: 'SendMessage',
-      params: {
-        configuration: { returnImmediately: true },
-        message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ data: { skill: 'list_pools', input: { merchantId: m.shopId } } }] },
-      },
-    },
-    { 'a2a-version': '1.0' },
-  );
+  const res = await sendRaw(m.apiKey, { returnImmediately: true }, 'list_pools', { merchantId: m.shopId });
   // list_pools only reads, but a caller that asks for its task at once gets one (not a message).
   const id = res.body.result?.task?.id as string;
   assert.ok(id, JSON.stringify(res.body));
@@ -199,17 +196,7 @@ test('a task answered at once (returnImmediately) is stored before its id is sen
 
 test('a call answered at once but refused before its skill runs gets its final task, not a working one', async () => {
   const m = await h.merchant();
-  const res = await restClient(h.url, m.apiKey).post(
-    '/a2a/jsonrpc',
-    {
-      jsonrpc: '2.0', id: 1, method: 'SendMessage',
-      params: {
-        configuration: { returnImmediately: true },
-        message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ data: { skill: 'no_such_skill', input: {} } }] },
-      },
-    },
-    { 'a2a-version': '1.0' },
-  );
+  const res = await sendRaw(m.apiKey, { returnImmediately: true }, 'no_such_skill', {});
   const task = res.body.result?.task;
   assert.equal(task?.status?.state, 'TASK_STATE_INPUT_REQUIRED', JSON.stringify(res.body));
   assert.equal((await getTask(secondUrl, task.id, m.apiKey)).body.result?.status?.state, 'TASK_STATE_INPUT_REQUIRED');
@@ -217,20 +204,7 @@ test('a call answered at once but refused before its skill runs gets its final t
 
 test('an answer trimmed by historyLength does not trim the stored task', async () => {
   const m = await h.merchant();
-  const res = await restClient(h.url, m.apiKey).post(
-    '/a2a/jsonrpc',
-    {
-      jsonrpc: '2.0', id: 1, method: 'SendMessage',
-      params: {
-        configuration: { historyLength: 0 },
-        message: {
-          messageId: crypto.randomUUID(), role: 'ROLE_USER',
-          parts: [{ data: { skill: 'create_event', input: { merchantId: m.shopId, title: 'Trimmed', startsAt: '2030-01-01T20:00:00Z' } } }],
-        },
-      },
-    },
-    { 'a2a-version': '1.0' },
-  );
+  const res = await sendRaw(m.apiKey, { historyLength: 0 }, 'create_event', { merchantId: m.shopId, title: 'Trimmed', startsAt: '2030-01-01T20:00:00Z' });
   const task = res.body.result?.task;
   assert.equal(task?.status?.state, 'TASK_STATE_COMPLETED', JSON.stringify(res.body));
   assert.equal(task.history?.length ?? 0, 0);
