@@ -29,8 +29,12 @@ import { openServerSecret } from './storage/server-secret.ts';
 import { deriveKey, requestHasher } from './kernel/server-secret.ts';
 import { resolve } from 'node:path';
 import { TOOLS } from './tools/index.ts';
+import { admitBeforeRouting } from './rest/routes.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 import { SecretBox } from './webhooks/secret-box.ts';
+
+/** The listening socket's accept queue (see listen). */
+const LISTEN_BACKLOG = 4096;
 
 export interface AppOptions {
   clock?: Clock;
@@ -92,6 +96,7 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
   // CORS on the buyer API for the shops' embed origins only (bearer only; src/domain/buyers/embed-access.ts).
   koa.use(buyerApiCors(services, (bearer) => authenticator.authenticate(bearer)));
   koa.use(rateLimit(new RateLimits(db, { perMinute: config.rateLimitPerMinute, strictPerMinute: config.rateLimitStrictPerMinute })));
+  koa.use(admitBeforeRouting(orchestrator));
   const router = buildRestRouter({ orchestrator, services, metrics, log, oauth });
   koa.use(router.routes());
   koa.use(router.allowedMethods({ throw: false }));
@@ -116,7 +121,10 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
       server.headersTimeout = 66_000;
       await new Promise<void>((ok, fail) => {
         server!.once('error', fail);
-        server!.listen(config.port, config.host, () => ok());
+        // A flash sale opens hundreds of connections at once; Node's default accept queue (511) overflows while the
+        // event loop is busy, and the kernel then drops the connection's handshake, which the client resends a second
+        // later. The kernel caps this at net.core.somaxconn (4096 on current Linux).
+        server!.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG }, () => ok());
       });
       const port = (server.address() as AddressInfo).port;
       const host = config.host.includes(':') ? `[${config.host}]` : config.host;

@@ -253,7 +253,16 @@ test('admission control: a reserve that would wait too long is refused at once (
       assert.equal(refused.body.code, 'rate_limited');
       assert.equal(refused.body.retryAfter, 1);
       assert.equal(refused.headers.get('retry-after'), '1');
-      // MCP and A2A refuse the same way, in the orchestrator (REST admits in its route, before the body is read).
+      // Refused before routing (admitBeforeRouting), yet answered like any route: the security and cache headers, and
+      // counted in the metrics under the route's label. Another spelling of the path is refused by its route alike.
+      assert.equal(refused.headers.get('x-content-type-options'), 'nosniff');
+      assert.equal(refused.headers.get('cache-control'), 'no-store');
+      const slash = await api.post('/v1/ticketing/reservations/', { quoteId: q }, key());
+      assert.deepEqual([slash.status, slash.body.code, slash.headers.get('retry-after')], [429, 'rate_limited', '1']);
+      const metrics = await (await fetch(`${strict.url}/metrics`)).text();
+      const counted = metrics.split('\n').find((l) => l.startsWith('tessera_http_requests_total{method="POST",route="/v1/ticketing/reservations",status="429"}'));
+      assert.equal(counted?.split(' ')[1], '2', counted);
+      // MCP and A2A refuse the same way, in the orchestrator (REST admits before routing, before the body is read).
       for (const surface of SURFACES.filter((x) => x.name !== 'rest')) {
         const { call, done } = await surface.connect(strict, s.apiKey);
         try {

@@ -27,6 +27,7 @@ test('inside one process: as many calls as the service rate clears in the bound,
   assert.ok(err instanceof ToolError, 'the call after one full batch is refused');
   assert.equal(err.code, 'rate_limited');
   assert.equal(err.toBody().retryAfter, 1);
+  assert.doesNotMatch(String(err.stack), /\n\s+at /, 'a refusal captures no stack trace (it is an answer, and cheap under overload)');
   assert.equal(slow.refused, 1);
   releases[0]!();
   releases[0]!(); // a second release of the same call changes nothing
