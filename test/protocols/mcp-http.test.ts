@@ -151,3 +151,44 @@ test('a client that leaves before its answer: the request ends at once (counted 
   await poll(async () => (await capacity()) === 12, 2000);
   assert.equal(await capacity(), 12);
 });
+
+test('one server answers every POST: two callers sending the same request id each get their own answer, and no notification reaches another caller', { timeout: 120_000 }, async () => {
+  // Internal request ids count from 1 per server, so a fresh one makes the sweep of ids below cover every call of this test.
+  const own = await startHarness();
+  try {
+    const [a, b] = [await own.merchant(['merchant:read', 'merchant:write']), await own.merchant(['merchant:read', 'merchant:write'])];
+    const post = (key: string, body: unknown) =>
+      fetch(`${own.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${key}`, 'mcp-protocol-version': '2025-06-18' },
+        body: JSON.stringify(body),
+      });
+    const apiB = restClient(own.url, b.apiKey);
+    const event = (await apiB.post('/v1/integration/events', { merchantId: b.shopId, title: 'Held', startsAt: '2030-01-01T20:00:00Z' })).body;
+    const pool = (await apiB.post('/v1/integration/pools', { merchantId: b.shopId, eventId: event.id, capacity: 10 })).body;
+    const holder = await holdRows(own.dbUrl, 'select id from pools where id = $1 for update', [pool.id]);
+    try {
+      // B's call waits on the held row while A calls with the same JSON-RPC id and sweeps cancellations over ids.
+      const blocked = post(b.apiKey, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'update_pool', arguments: { id: pool.id, capacity: 12 } } });
+      assert.ok((await poll(holder.waiters)) > 0, "B's call waits on the held row");
+      const mine = await post(a.apiKey, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_pools', arguments: { merchantId: a.shopId } } });
+      assert.equal(mine.status, 200);
+      assert.deepEqual(await mine.json(), { jsonrpc: '2.0', id: 1, result: { structuredContent: { pools: [] }, content: [{ type: 'text', text: '{"pools":[]}' }] } });
+      for (let id = 1; id <= 50; id++) {
+        const cancel = await post(a.apiKey, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'not yours' } });
+        assert.equal(cancel.status, 202);
+      }
+      await holder.release();
+      const answered = await blocked;
+      assert.equal(answered.status, 200);
+      const body = await answered.json();
+      assert.equal(body.id, 1);
+      assert.equal(body.result.isError, undefined, JSON.stringify(body));
+      assert.equal(body.result.structuredContent.capacity, 12);
+    } finally {
+      await holder.end();
+    }
+  } finally {
+    await own.close();
+  }
+});

@@ -1,7 +1,8 @@
-/** MCP over Streamable HTTP at `/mcp`: stateless (a new server and transport per POST), JSON responses, Host/Origin allow-lists. */
+/** MCP over Streamable HTTP at `/mcp`: stateless (no sessions), JSON responses, Host/Origin allow-lists; one server for every POST. */
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
+import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { Orchestrator } from '../../orchestrator/invoke.ts';
 import type { Services } from '../../domain/context.ts';
@@ -12,7 +13,8 @@ import { readRaw } from '../../http/read-body.ts';
 import { hostRefusal } from '../../http/host-allow-list.ts';
 import { ToolError } from '../../kernel/errors.ts';
 import { MAX_JSON_DEPTH, nestedTooDeep } from '../../kernel/input-shape.ts';
-import { createMcpServer } from './server.ts';
+import { ExchangeTransport } from './json-transport.ts';
+import { mcpServer, type McpCaller } from './server.ts';
 
 export interface McpRouterDeps {
   orchestrator: Orchestrator;
@@ -82,56 +84,78 @@ async function requireCredential(ctx: Context, deps: McpRouterDeps): Promise<Orc
 /** The status a request whose client left before its answer is counted with (as nginx's 499). */
 const CLIENT_CLOSED_REQUEST = 499;
 
-/** The request headers the transport reads: Accept and Content-Type checks, the protocol version, the session. */
-const TRANSPORT_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id'];
+/**
+ * The Streamable HTTP rules for a POST, as the SDK's transport applies them (same statuses, codes and messages): Accept
+ * must list both JSON and SSE (406), the body must be JSON (415), and a request other than `initialize` that names a
+ * protocol version must name a supported one (400). Returns the refusal, or undefined.
+ */
+function transportRefusal(ctx: Context): [status: number, message: string] | undefined {
+  const accept = ctx.get('accept');
+  if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
+    return [406, 'Not Acceptable: Client must accept both application/json and text/event-stream'];
+  }
+  if (!isJsonContentType(ctx.get('content-type') || null)) return [415, 'Unsupported Media Type: Content-Type must be application/json'];
+  return undefined;
+}
+
+function protocolVersionRefusal(ctx: Context): string | undefined {
+  const version = ctx.get('mcp-protocol-version');
+  if (!version || SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return undefined;
+  return `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`;
+}
 
 /** Routes for `/mcp`: POST carries JSON-RPC; GET and DELETE answer 405 (no sessions, no server-initiated stream). */
 export function buildMcpRouter(deps: McpRouterDeps): Router {
   const { services } = deps;
   const router = new Router();
-  // One validator for every per-request server: the SDK would otherwise build an Ajv instance per POST.
-  const validator = new AjvJsonSchemaValidator();
+  // One server and one transport for every POST (json-transport.ts): a request's handlers find its caller by its id.
+  const transport = new ExchangeTransport<McpCaller>();
+  const server = mcpServer((extra) => transport.contextOf(extra.requestId), 'http', new AjvJsonSchemaValidator());
+  const connected = server.connect(transport);
   router.post('/mcp', async (ctx) => {
     // DNS-rebinding protection: an unknown Host, or a browser Origin other than the public URL's, is refused with 403.
     const refused = hostRefusal(ctx, { publicUrl: services.publicUrl, listenHost: services.config.host });
     if (refused) return rpcError(ctx, 403, refused);
     const authenticated = await requireCredential(ctx, deps);
     if (!authenticated) return;
-    const message = await readMessage(ctx);
-    if (!message) return;
-    const server = createMcpServer(authenticated, bearerOf(ctx), requestInfo(ctx, 'mcp'), 'http', validator);
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    // A client gone before its answer: close the server and transport and finish the request now (the transport never
-    // answers a closed stream, so waiting would never end). A tool call already running still finishes and commits,
-    // as when a REST answer is lost. An answer sent whole leaves nothing running (JSON responses are sent once the call
-    // has finished), and closing would only build the SDK's "Connection closed" error.
+    const unfit = transportRefusal(ctx);
+    if (unfit) return rpcError(ctx, unfit[0], unfit[1]);
+    const read = await readMessage(ctx);
+    if (!read) return;
+    const parsed = JSONRPCMessageSchema.safeParse(read.body);
+    if (!parsed.success) return rpcError(ctx, 400, 'Parse error: Invalid JSON-RPC message', -32700);
+    const message = parsed.data;
+    const isRequest = 'method' in message && 'id' in message;
+    if (!(isRequest && message.method === 'initialize')) {
+      const version = protocolVersionRefusal(ctx);
+      if (version) return rpcError(ctx, 400, version);
+    }
+    await connected;
+    if (!isRequest) {
+      // A notification (or a response): accepted, and handed to no one (json-transport.ts says why).
+      ctx.status = 202;
+      ctx.body = ''; // no body and no type (Koa would otherwise write its status text)
+      ctx.remove('Content-Type');
+      return;
+    }
+    const caller: McpCaller = { orchestrator: authenticated, credential: bearerOf(ctx), requestInfo: requestInfo(ctx, 'mcp') };
+    const { answer, abandon } = transport.exchange(message, caller);
+    // A client gone before its answer: the request ends now and its exchange is forgotten. A tool call already running
+    // still finishes and commits, as when a REST answer is lost.
     const gone = new Promise<undefined>((resolve) => {
       ctx.res.on('close', () => {
         if (ctx.res.writableFinished) return;
-        void transport.close();
-        void server.close();
+        abandon();
         resolve(undefined);
       });
     });
-    await server.connect(transport);
-    // The SDK's web-standard transport, handed a bodiless Request (the body is already parsed) with the headers it
-    // reads; its JSON Response becomes Koa's. Its Node wrapper would convert the whole request and pipe the answer
-    // through web streams, about a third of the CPU /mcp spends beyond REST's.
-    const headers = new Headers();
-    for (const name of TRANSPORT_HEADERS) {
-      const value = ctx.req.headers[name];
-      if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-    }
-    const request = new Request(`${services.publicUrl()}/mcp`, { method: 'POST', headers });
-    const response = await Promise.race([transport.handleRequest(request, { parsedBody: message.body }), gone]);
+    const response = await Promise.race([answer, gone]);
     if (!response) {
       ctx.status = CLIENT_CLOSED_REQUEST; // for the metrics and logs only: nobody is listening
       return;
     }
-    ctx.status = response.status;
-    response.headers.forEach((value, name) => ctx.set(name, value));
-    ctx.body = await response.text();
-    if (!ctx.body) ctx.remove('Content-Type'); // 202 for a notification: no body, no type
+    ctx.type = 'application/json';
+    ctx.body = JSON.stringify(response);
   });
   router.all('/mcp', (ctx) => {
     ctx.set('Allow', 'POST');

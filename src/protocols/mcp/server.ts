@@ -5,7 +5,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { ACP_JSONRPC_ERROR_CODE, toAcpError } from '../acp/errors.ts';
-import type { CallToolRequest, CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolRequest, CallToolResult, RequestId, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { RequestInfo } from '../../domain/context.ts';
 import { ToolError, type ErrorBody } from '../../kernel/errors.ts';
@@ -74,14 +74,16 @@ function mechanismsOf(transport: McpTransportKind): SurfaceMechanisms {
  */
 const LooseCallToolRequest = z.object({ method: z.literal('tools/call'), params: z.looseObject({}).optional() });
 
+/** Who a call is made for: the orchestrator (bound to the caller when already authenticated), the credential, the request. */
+export interface McpCaller {
+  orchestrator: Orchestrator;
+  credential: string | undefined;
+  requestInfo: RequestInfo;
+}
+
 /**
- * A fresh MCP server that calls tools as the holder of `credential` (a bearer token, or none). `tools/list`
- * answers the tools that credential may call (the public ones without one), decided by the same `auth`
- * declarations the orchestrator enforces; every call goes through `orchestrator.invoke`, which authenticates,
- * authorizes and validates exactly as for REST. An unknown tool is JSON-RPC -32602, as the MCP specification says.
- * `validator`: the JSON Schema validator the SDK keeps for elicitation (never used here); without one, the SDK builds
- * a new Ajv instance per server, which costs more CPU than the rest of a stateless `/mcp` request, so `/mcp` passes one
- * built once.
+ * A fresh MCP server that calls tools as the holder of `credential` (a bearer token, or none): stdio, and the tests'
+ * in-memory servers. `/mcp` serves every POST with one server of `mcpServer` (http.ts).
  */
 export function createMcpServer(
   orchestrator: Orchestrator,
@@ -90,19 +92,36 @@ export function createMcpServer(
   transport: McpTransportKind = 'http',
   validator?: jsonSchemaValidator,
 ): Server {
+  const caller: McpCaller = { orchestrator, credential, requestInfo };
+  return mcpServer(() => caller, transport, validator);
+}
+
+/**
+ * An MCP server whose requests are each made for the caller `callerOf(extra)` finds. `tools/list` answers the tools
+ * that caller's credential may call (the public ones without one), decided by the same `auth` declarations the
+ * orchestrator enforces; every call goes through `orchestrator.invoke`, which authenticates, authorizes and validates
+ * exactly as for REST. An unknown tool is JSON-RPC -32602, as the MCP specification says. `validator`: the JSON Schema
+ * validator the SDK keeps for elicitation (never used here); without one, the SDK builds an Ajv instance per server.
+ */
+export function mcpServer(
+  callerOf: (extra: { requestId: RequestId }) => McpCaller,
+  transport: McpTransportKind,
+  validator?: jsonSchemaValidator,
+): Server {
   const server = new Server(
     { name: 'tessera', version: '1.0.0' },
     { capabilities: { tools: {}, prompts: {} }, instructions: INSTRUCTIONS, ...(validator && { jsonSchemaValidator: validator }) },
   );
   const mechanisms = mechanismsOf(transport);
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: (await orchestrator.toolsFor(credential, 'mcp')).tools.map(listingOf),
+  const toolsOf = ({ orchestrator, credential }: McpCaller) => orchestrator.toolsFor(credential, 'mcp');
+  server.setRequestHandler(ListToolsRequestSchema, async (_req, extra) => ({
+    tools: (await toolsOf(callerOf(extra))).tools.map(listingOf),
   }));
   // The buying prompt is offered to callers that may quote (like the tools, what is listed can be used).
-  const mayBuy = async () => (await orchestrator.toolsFor(credential, 'mcp')).tools.some((t) => t.name === 'quote');
-  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: (await mayBuy()) ? [BUY_TICKETS] : [] }));
-  server.setRequestHandler(GetPromptRequestSchema, async (req) => {
-    if (req.params.name !== BUY_TICKETS.name || !(await mayBuy())) {
+  const mayBuy = async (caller: McpCaller) => (await toolsOf(caller)).tools.some((t) => t.name === 'quote');
+  server.setRequestHandler(ListPromptsRequestSchema, async (_req, extra) => ({ prompts: (await mayBuy(callerOf(extra))) ? [BUY_TICKETS] : [] }));
+  server.setRequestHandler(GetPromptRequestSchema, async (req, extra) => {
+    if (req.params.name !== BUY_TICKETS.name || !(await mayBuy(callerOf(extra)))) {
       throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${req.params.name}. prompts/list names the prompts you may use.`);
     }
     try {
@@ -112,7 +131,8 @@ export function createMcpServer(
       throw err;
     }
   });
-  server.setRequestHandler(LooseCallToolRequest, async (raw): Promise<CallToolResult> => {
+  server.setRequestHandler(LooseCallToolRequest, async (raw, extra): Promise<CallToolResult> => {
+    const { orchestrator, credential, requestInfo } = callerOf(extra);
     // The SDK's Server has checked the request against CallToolRequestSchema before this handler runs (a failure is its
     // -32602), so it is read as one rather than parsed a second time.
     const req = raw as unknown as CallToolRequest;
