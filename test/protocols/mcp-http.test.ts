@@ -112,6 +112,17 @@ test('a notification is answered 202 with no body; a POST not accepting both JSO
   const refused = await raw('POST', { accept: 'application/json', 'mcp-protocol-version': '2025-06-18' }, call);
   assert.equal(refused.status, 406);
   assert.match(refused.body.error.message, /^Not Acceptable/);
+  // The rest of the transport's rules, as the SDK's transport words them.
+  const text = await raw('POST', { 'content-type': 'text/plain', 'mcp-protocol-version': '2025-06-18' }, call);
+  assert.deepEqual([text.status, text.body.error.code], [415, -32000]);
+  assert.match(text.body.error.message, /^Unsupported Media Type/);
+  const version = await raw('POST', { 'mcp-protocol-version': '1999-01-01' }, call);
+  assert.deepEqual([version.status, version.body.error.code], [400, -32000]);
+  assert.match(version.body.error.message, /Unsupported protocol version: 1999-01-01/);
+  const initialize = await raw('POST', { 'mcp-protocol-version': '1999-01-01' }, INIT); // initialize negotiates it in its body
+  assert.equal(initialize.status, 200);
+  const notRpc = await raw('POST', { 'mcp-protocol-version': '2025-06-18' }, JSON.stringify({ hello: 'world' }));
+  assert.deepEqual([notRpc.status, notRpc.body.error.code], [400, -32700]);
 });
 
 /** The count /metrics gives for POST /mcp answered with `status`. */
