@@ -10,7 +10,7 @@
  *  5. one read and one write tool call over REST, MCP (one session) and A2A against the same server (bench/surfaces.ts),
  *     as ratios to REST, median of three repetitions (also alone: `npm run bench:surfaces`).
  *  6. the growth table (bench/growth.ts, run as a child process once the above has stopped).
- * Usage: npm run bench [-- --levels 1,8,32,64 --requests 400 --per-client 40 --reps 3 --seconds 8 --surface-calls 300
+ * Usage: npm run bench [-- --levels 1,8,32,64 --requests 400 --per-client 40 --reps 3 --seconds 8 --bound MS --surface-calls 300
  *                          --keys 1000000 --holds 100000 --outbox 100000 --parts 1,2,3,4,5,6 --cpu-prof DIR]
  */
 import { spawn } from 'node:child_process';
@@ -35,7 +35,7 @@ import { benchSurfaces } from './surfaces.ts';
 const { values } = parseArgs({
   options: {
     levels: { type: 'string' }, requests: { type: 'string' }, 'per-client': { type: 'string' }, reps: { type: 'string' }, seconds: { type: 'string' }, quick: { type: 'boolean' }, 'surface-calls': { type: 'string' },
-    parts: { type: 'string' }, 'cpu-prof': { type: 'string' }, 'retry-ms': { type: 'string' }, keys: { type: 'string' }, holds: { type: 'string' }, outbox: { type: 'string' },
+    parts: { type: 'string' }, 'cpu-prof': { type: 'string' }, 'retry-ms': { type: 'string' }, bound: { type: 'string' }, keys: { type: 'string' }, holds: { type: 'string' }, outbox: { type: 'string' },
   },
 });
 /** Which parts run (default all): 1 hot pool, 2 purchases, 3 overload, 4 processes, 5 surfaces, 6 growth (bench/growth.ts). */
@@ -44,8 +44,13 @@ const PARTS = new Set((values.parts ?? '1,2,3,4,5,6').split(',').map(Number));
 const CPU_PROF = values['cpu-prof'];
 /** In the overload run, how long a refused client waits before retrying; unset: the Retry-After it was given. */
 const RETRY_MS = values['retry-ms'] === undefined ? undefined : Number(values['retry-ms']);
-/** The overload run's admission bound (RESERVE_MAX_WAIT_MS of its server): about the p50 of a reserve at 64 clients. */
-const OVERLOAD_BOUND_MS = 50;
+/**
+ * The overload run's admission bound (RESERVE_MAX_WAIT_MS of its server): `--bound`, else the p50 of a reserve at the
+ * last level (64 clients) measured by part 1 in the same run, the latency admitted calls are to keep under the flood;
+ * 50 ms when part 1 did not run.
+ */
+const BOUND_MS = values.bound === undefined ? undefined : Number(values.bound);
+const DEFAULT_BOUND_MS = 50;
 const LEVELS = (values.levels ?? '1,8,32,64').split(',').map(Number);
 const REQUESTS = Number(values.requests ?? 400);
 /**
@@ -188,6 +193,7 @@ async function main(): Promise<void> {
     };
 
     const http64: number[] = [];
+    const p50at64: number[] = [];
     // 1. One hot pool: HTTP vs the raw ceiling, per level, REPS repetitions (median).
     if (PARTS.has(1)) {
       const hot = await newPool(LEVELS.reduce((n, c) => n + requestsAt(c), 0) * REPS * 2 + 10);
@@ -218,7 +224,10 @@ async function main(): Promise<void> {
         }
         cpuRows.push({ c, http: httpRuns.map((h) => h.cpu), raw: rawRuns.map((r) => r.cpu) });
         const ratios = httpRuns.map((h, i) => h.throughput / rawRuns[i]!.throughput);
-        if (c === LEVELS[LEVELS.length - 1]) http64.push(...httpRuns.map((h) => h.throughput));
+        if (c === LEVELS[LEVELS.length - 1]) {
+          http64.push(...httpRuns.map((h) => h.throughput));
+          p50at64.push(...httpRuns.map((h) => h.p50));
+        }
         console.log(
           [
             pad(c, 11),
@@ -322,6 +331,7 @@ async function main(): Promise<void> {
     // retrying after exactly their Retry-After, then with jitter) and off.
     if (PARTS.has(3)) {
       const clients = 10 * LEVELS[LEVELS.length - 1]!;
+      const OVERLOAD_BOUND_MS = BOUND_MS ?? (p50at64.length ? Math.max(5, Math.round(median(p50at64))) : DEFAULT_BOUND_MS);
       const guarded = await startServerProcess({ ...BASE_ENV, ...profile, DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: String(OVERLOAD_BOUND_MS) }, 180_000);
       servers.push(guarded);
       const flood = await newPool(1_000_000);
@@ -330,7 +340,8 @@ async function main(): Promise<void> {
       const warm = await quotes(flood.template, 1_000);
       const warmClient = leanClient(guarded.url);
       await drive(warm.length, 64, async (i) => [201, 429].includes((await reserveOver(warmClient, warm[i]!)).status));
-      console.log(`\n3. overload: ${clients} clients for ${SECONDS} s on one pool (a refused client waits its Retry-After, or --retry-ms, and retries with the same key; "jitter": a random extra wait up to as long again), median of ${REPS} (load ${loadavg()[0]!.toFixed(1)})`);
+      const boundFrom = BOUND_MS !== undefined ? '--bound' : p50at64.length ? `part 1's p50 at ${LEVELS[LEVELS.length - 1]} clients` : 'default, part 1 did not run';
+      console.log(`\n3. overload: ${clients} clients for ${SECONDS} s on one pool, admission bound ${OVERLOAD_BOUND_MS} ms (${boundFrom}; a refused client waits its Retry-After, or --retry-ms, and retries with the same key; "jitter": a random extra wait up to as long again), median of ${REPS} (load ${loadavg()[0]!.toFixed(1)})`);
       console.log('admission control              | admitted/s | admitted p50 ms | admitted p99 ms | p99 after 1st s | refused | refusal p50 ms | refusal p99 ms');
       for (const [label, target, jitter] of [
         [`on (${OVERLOAD_BOUND_MS} ms bound)`, guarded, false],
