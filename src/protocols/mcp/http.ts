@@ -85,9 +85,8 @@ async function requireCredential(ctx: Context, deps: McpRouterDeps): Promise<Orc
 const CLIENT_CLOSED_REQUEST = 499;
 
 /**
- * The Streamable HTTP rules for a POST, as the SDK's transport applies them (same statuses, codes and messages): Accept
- * must list both JSON and SSE (406), the body must be JSON (415), and a request other than `initialize` that names a
- * protocol version must name a supported one (400). Returns the refusal, or undefined.
+ * The Streamable HTTP rules for a POST's headers, as the SDK's transport applies them (same statuses, codes and
+ * messages): Accept must list both JSON and SSE (406) and the body must be JSON (415). Returns the refusal, or undefined.
  */
 function transportRefusal(ctx: Context): [status: number, message: string] | undefined {
   const accept = ctx.get('accept');
@@ -98,6 +97,7 @@ function transportRefusal(ctx: Context): [status: number, message: string] | und
   return undefined;
 }
 
+/** A request other than `initialize` that names a protocol version must name a supported one (400, as the SDK's). */
 function protocolVersionRefusal(ctx: Context): string | undefined {
   const version = ctx.get('mcp-protocol-version');
   if (!version || SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return undefined;

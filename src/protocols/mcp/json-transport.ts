@@ -26,6 +26,7 @@ export class ExchangeTransport<C> implements Transport {
   onmessage?: Transport['onmessage'];
   onclose?: Transport['onclose'];
   onerror?: Transport['onerror'];
+  /** Exchanges whose answer is not sent yet: one per request in flight, removed on its answer or when its client leaves. */
   private readonly open = new Map<number, Exchange<C>>();
   private nextId = 0;
 
@@ -34,11 +35,6 @@ export class ExchangeTransport<C> implements Transport {
   async close(): Promise<void> {
     this.open.clear();
     this.onclose?.();
-  }
-
-  /** Exchanges in progress (answers not yet sent): bounded by the requests in flight. */
-  get inFlight(): number {
-    return this.open.size;
   }
 
   /**
