@@ -181,6 +181,7 @@ test('one server answers every POST: two callers sending the same request id eac
     try {
       // B's call waits on the held row while A calls with the same JSON-RPC id and sweeps cancellations over ids.
       const blocked = post(b.apiKey, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'update_pool', arguments: { id: pool.id, capacity: 12 } } });
+      blocked.catch(() => undefined); // awaited below; if an assertion fails first, its failure is not also unhandled
       assert.ok((await poll(holder.waiters)) > 0, "B's call waits on the held row");
       const mine = await post(a.apiKey, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_pools', arguments: { merchantId: a.shopId } } });
       assert.equal(mine.status, 200);
