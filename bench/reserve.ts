@@ -27,7 +27,7 @@ import { startEmbeddedPostgres } from '../src/storage/embedded-postgres.ts';
 import { newId } from '../src/storage/ids.ts';
 import { restClient } from '../test/support/rest.ts';
 import { benchClient } from './http-client.ts';
-import { holdRows } from '../test/support/row-lock.ts';
+import { holdRows, poll } from '../test/support/row-lock.ts';
 import { startServerProcess, type ServerProcess } from '../test/support/server-process.ts';
 import { ownCpuMs, postgresCpuMs, processCpuMs } from './cpu.ts';
 import { benchSurfaces } from './surfaces.ts';
@@ -424,10 +424,7 @@ async function main(): Promise<void> {
       const locker = await holdRows(dbUrl, 'select id from pools where id = $1 for no key update', [held.poolId]);
       try {
         const blocked = reserveOver(refuserClient, blockedQuote!);
-        for (let i = 0; (await locker.waiters()) === 0; i++) {
-          if (i === 2_000) throw new Error('refusal cost: the blocked batch never waited on the pool row');
-          await new Promise((r) => setTimeout(r, 5));
-        }
+        if (!(await poll(locker.waiters))) throw new Error('refusal cost: the blocked batch never waited on the pool row');
         const perRefusal: number[] = [];
         for (let rep = 0; rep < REPS + 1; rep++) {
           const n = 3_000;

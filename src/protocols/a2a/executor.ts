@@ -60,6 +60,9 @@ export function stateForError(status: number, error: ErrorBody, tool?: AnyTool):
 
 const dataPart = (value: unknown): Part => ({ content: { $case: 'data', value }, mediaType: 'application/json', filename: '', metadata: undefined });
 const textPart = (value: string): Part => ({ content: { $case: 'text', value }, mediaType: 'text/plain', filename: '', metadata: undefined });
+/** An agent message without a task (a read's answer, the explanation of free text) as the bus event that publishes it. */
+const agentMessage = (contextId: string, parts: Part[], metadata?: Record<string, unknown>) =>
+  AgentEvent.message({ messageId: crypto.randomUUID(), taskId: '', contextId, role: Role.ROLE_AGENT, parts, metadata, extensions: [], referenceTaskIds: [] });
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 interface SkillCall {
@@ -179,10 +182,7 @@ export class ToolExecutor implements AgentExecutor {
     // so there is no task to keep or read back, and no task row is written. A follow-up on a task ends that task, and
     // a call answered early already has its working task, which it ends.
     if (!rc.task && !working && answersWithMessage(result.tool)) {
-      bus.publish(AgentEvent.message({
-        messageId: crypto.randomUUID(), taskId: '', contextId, role: Role.ROLE_AGENT,
-        parts: [dataPart(result.output)], metadata: { skill: call.skill }, extensions: [], referenceTaskIds: [],
-      }));
+      bus.publish(agentMessage(contextId, [dataPart(result.output)], { skill: call.skill }));
       return;
     }
     end(TaskState.TASK_STATE_COMPLETED, undefined, {
@@ -209,10 +209,7 @@ export class ToolExecutor implements AgentExecutor {
       'To buy tickets: list_events or get_event (find a tier) → quote → reserve → confirm. ' +
       `Example data part: ${JSON.stringify(example)}. The agent card describes every skill and its input schema` +
       (rc.context.state.get(STATE_CREDENTIAL) ? '.' : '; send an Authorization: Bearer credential to see and call more.');
-    bus.publish(AgentEvent.message({
-      messageId: crypto.randomUUID(), taskId: '', contextId: rc.contextId, role: Role.ROLE_AGENT,
-      parts: [textPart(text), dataPart({ skills, example })], metadata: undefined, extensions: [], referenceTaskIds: [],
-    }));
+    bus.publish(agentMessage(rc.contextId, [textPart(text), dataPart({ skills, example })]));
   }
 
   /** Calls finish before anyone could cancel them; this only answers a cancel that races a running call. */
