@@ -29,7 +29,7 @@ const EnvSchema = z.object({
   MANDATE_TRUST_LIST: z.string().optional(),
   WEBHOOK_DISPATCH_MS: z.coerce.number().int().min(0).default(1000),
   RESERVE_BATCH_MAX: z.coerce.number().int().min(1).max(1000).default(64),
-  RESERVE_BATCHES_IN_FLIGHT: z.coerce.number().int().min(1).max(16).default(2),
+  RESERVE_BATCHES_IN_FLIGHT: z.coerce.number().int().min(1).max(16).default(1),
   RESERVE_MAX_WAIT_MS: z.coerce.number().int().min(1).max(60000).default(250),
   /** How long a call waits for a free pooled database connection before it is answered 503 (never a hang). */
   DATABASE_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(50).max(600000).default(10000),
