@@ -369,9 +369,10 @@ async function main(): Promise<void> {
                   const ms = performance.now() - t0;
                   if (r.status === 429) {
                     refused.push(ms);
-                    if (performance.now() >= stopAt) break;
-                    const wait = RETRY_MS ?? Number(r.headers.get('retry-after') ?? 1) * 1000;
-                    await new Promise((res) => setTimeout(res, jitter ? wait * (1 + Math.random()) : wait));
+                    const wait = (RETRY_MS ?? Number(r.headers.get('retry-after') ?? 1) * 1000) * (jitter ? 1 + Math.random() : 1);
+                    // Only calls sent within the run count: a client told to come back after it ends stops here.
+                    if (performance.now() + wait >= stopAt) return;
+                    await new Promise((res) => setTimeout(res, wait));
                     continue;
                   }
                   if (r.status !== 201) throw new Error(`overload: unexpected ${r.status} ${JSON.stringify(r.body)}`);

@@ -7871,7 +7871,7 @@ export interface Operations {
   /**
    * Reserve places (`POST /v1/ticketing/reservations`).
    *
-   * Holds the places of a quote at the quoted price until `reservation.expiresAt` (the shop’s hold time). Safe to retry: reserving the same quote again returns the same reservation. `quote_already_used`: someone else reserved it; `quote_expired`: quote again. The sale window and other restrictions are checked again; `sold_out` (details.available): the places are gone. REST requires an Idempotency-Key. When the pool is at capacity the call is refused at once with `rate_limited` (429, `retryAfter`): retry. Next: `confirm` with reservation.id.
+   * Holds the places of a quote at the quoted price until `reservation.expiresAt` (the shop’s hold time). Safe to retry: reserving the same quote again returns the same reservation. `quote_already_used`: someone else reserved it; `quote_expired`: quote again. The sale window and other restrictions are checked again; `sold_out` (details.available): the places are gone. REST requires an Idempotency-Key. When the pool is at capacity the call is refused at once with `rate_limited` (429, `retryAfter`): retry after that many seconds (callers refused together are given different times). Next: `confirm` with reservation.id.
    */
   reserve: { input: ReserveInput; output: ReserveOutput };
   /**

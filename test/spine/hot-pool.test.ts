@@ -299,6 +299,63 @@ test('admission control: a reserve that would wait too long is refused at once (
   }
 });
 
+test('admission control: callers refused at one moment are told return slots (1, 2, 3 … s), on every surface', async () => {
+  // One full batch is 2 calls and the bound 1 ms: the process holds 2 calls at once, so each return window takes 2.
+  const strict = await startSpineHarness({ RESERVE_BATCHES_IN_FLIGHT: '1', RESERVE_BATCH_MAX: '2', RESERVE_MAX_WAIT_MS: '1' });
+  try {
+    const s = await shopWithTier(strict, { capacity: 10 });
+    const b = reserveBatcher(strict.app.services);
+    must(await s.api.post('/v1/ticketing/reservations', { quoteId: await quote(s, 1) }, key()), 201); // measures the batch time
+    const [q1, q] = [await quote(s, 1), await quote(s, 1)];
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => (locked = r));
+    const locker = strict.db.transaction(async (em) => {
+      await sql(em, 'select id from pools where id = ? for no key update', [s.poolId]);
+      locked();
+      await released;
+    });
+    await isLocked;
+    try {
+      const blocked = s.api.post('/v1/ticketing/reservations', { quoteId: q1 }, key());
+      await until(() => b.inFlight === 1, 'the blocked batch');
+      // The harness's clock stands still: every refusal below is at one moment, so they share the return windows.
+      const told: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        const refused = await s.api.post('/v1/ticketing/reservations', { quoteId: q }, key());
+        assert.equal(refused.status, 429, JSON.stringify(refused.body));
+        assert.equal(refused.headers.get('retry-after'), String(refused.body.retryAfter));
+        told.push(refused.body.retryAfter);
+      }
+      const [mcp, a2a] = SURFACES.filter((x) => x.name !== 'rest');
+      const viaSurface = async (surface: typeof mcp) => {
+        const { call, done } = await surface!.connect(strict, s.apiKey);
+        try {
+          const out = await call('reserve', { quoteId: q }, { idempotencyKey: randomUUID() });
+          assert.equal(out.ok ? 'held' : out.code, 'rate_limited', `${surface!.name}: ${JSON.stringify(out)}`);
+          return out.ok ? undefined : out.error.retryAfter;
+        } finally {
+          await done();
+        }
+      };
+      told.push((await viaSurface(mcp))!);
+      assert.deepEqual(told, [1, 1, 2, 2, 3], 'two a second, in the order refused, REST and MCP alike');
+      // A second later the slots are where they were: one second from now is full, two has one place left.
+      strict.clock.advance(1000);
+      assert.equal(await viaSurface(a2a), 2);
+      release();
+      must(await blocked, 201);
+    } finally {
+      release();
+      await locker;
+    }
+    assert.deepEqual(await assertInvariant(strict.db, s.poolId), { capacity: 10, available: 8, held: 2, sold: 0 });
+  } finally {
+    await strict.close();
+  }
+});
+
 test('two server processes batching on one pool: mixed quantities, no oversell, invariant exact', async () => {
   const env = { DATABASE_URL: h.dbUrl, SWEEP_INTERVAL_MS: '0', SANDBOX_DISPATCH_MS: '0', WEBHOOK_DISPATCH_MS: '0', RATE_LIMIT_PER_MINUTE: '100000' };
   const servers: ServerProcess[] = [];

@@ -1,12 +1,15 @@
 /**
  * Admission control's in-process bound (src/domain/purchase/reserve-admission.ts): at most as many calls inside the
  * process as its recent service rate clears within RESERVE_MAX_WAIT_MS, and never fewer than one full batch. The
- * refusal is 429 rate_limited with retryAfter; a release lets the next call in. (The whole path, a refused reserve
- * over HTTP with its Retry-After and its key left unclaimed, is in hot-pool.test.ts.)
+ * refusal is 429 rate_limited with retryAfter; a release lets the next call in. A refusal's retryAfter is a return
+ * slot: callers refused at one moment are told to come back over as many seconds as they need, at most as many in one
+ * window of the bound as the process holds at once. (The whole path, a refused reserve over HTTP with its Retry-After
+ * and its key left unclaimed, is in hot-pool.test.ts.)
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ReserveAdmission } from '../../src/domain/purchase/reserve-admission.ts';
+import { MAX_RETRY_AFTER_S, ReserveAdmission } from '../../src/domain/purchase/reserve-admission.ts';
+import { ManualClock } from '../../src/kernel/clock.ts';
 import { ToolError } from '../../src/kernel/errors.ts';
 
 const refusal = (fn: () => unknown) => {
@@ -41,4 +44,36 @@ test('inside one process: as many calls as the service rate clears in the bound,
   fast.admit(0, 0);
   assert.ok(refusal(() => fast.admit(0, 0)) instanceof ToolError);
   assert.equal(fast.refused, 1);
+});
+
+test('return slots: a burst refused at one moment is told to come back over several seconds, as many a second as fit inside', () => {
+  const clock = new ManualClock();
+  // One batch in flight of 20 calls in 100 ms: 200 calls a second, so a 100 ms bound holds 20 calls, one full batch.
+  const admission = new ReserveAdmission({ batchMax: 20, inFlight: 1, maxWaitMs: 100, clock });
+  admission.record(20, 100);
+  for (let i = 0; i < 20; i++) admission.admit(0, 0);
+  const retryAfter = () => {
+    const err = refusal(() => admission.admit(0, 0));
+    assert.ok(err instanceof ToolError && err.code === 'rate_limited', String(err));
+    assert.equal(err.toBody().retryAfter, err.retryAfter);
+    return err.retryAfter!;
+  };
+  const burst = Array.from({ length: 70 }, retryAfter);
+  const count = (s: number) => burst.filter((r) => r === s).length;
+  assert.deepEqual([1, 2, 3, 4].map(count), [20, 20, 20, 10], 'twenty a second, in the order refused');
+  assert.deepEqual(burst.slice(0, 3), [1, 1, 1]);
+  assert.equal(burst[69], 4);
+
+  // One window (the bound, 100 ms) later, the return windows are others: the next refusal is told one second again.
+  clock.advance(100);
+  assert.equal(retryAfter(), 1);
+  // Within the same window, the seconds already given stay taken: 50 ms on, the 1 s window still holds the burst's 20.
+  clock.advance(-50);
+  assert.equal(retryAfter(), 4);
+
+  // Past every slot, a refusal is told the longest wait rather than a short one it could not be served in.
+  const crowd = Array.from({ length: 20 * MAX_RETRY_AFTER_S }, retryAfter);
+  assert.equal(Math.max(...crowd), MAX_RETRY_AFTER_S);
+  assert.equal(retryAfter(), MAX_RETRY_AFTER_S);
+  assert.equal(admission.refused, 70 + 2 + 20 * MAX_RETRY_AFTER_S + 1);
 });

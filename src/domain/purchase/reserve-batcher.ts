@@ -91,7 +91,7 @@ export class ReserveBatcher {
     this.db = db;
     this.services = services;
     this.opts = opts;
-    this.admission = new ReserveAdmission(opts);
+    this.admission = new ReserveAdmission({ ...opts, clock: services.clock });
   }
 
   /** Counters for the bench and tests: batches run, calls in them, largest batch, calls refused for load. */
