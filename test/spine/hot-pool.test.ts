@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { reserveBatcher } from '../../src/domain/purchase/reserve-batcher.ts';
-import { sql } from '../../src/storage/database.ts';
+import { sql, type Database } from '../../src/storage/database.ts';
 import type { Harness } from '../support/harness.ts';
 import { assertInvariant } from '../support/invariant.ts';
 import { restClient, type RestResponse } from '../support/rest.ts';
@@ -37,21 +37,27 @@ async function until(cond: () => boolean, what: string, boundMs = 120_000): Prom
 
 const batcher = () => reserveBatcher(h.app.services);
 
+/** Holds the pool's row lock from a transaction of the test's own until `release()`; `done` settles once it has ended. */
+async function lockPool(db: Database, poolId: string): Promise<{ release: () => void; done: Promise<void> }> {
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  let locked!: () => void;
+  const isLocked = new Promise<void>((r) => (locked = r));
+  const done = db.transaction(async (em) => {
+    await sql(em, 'select id from pools where id = ? for no key update', [poolId]);
+    locked();
+    await released;
+  });
+  await Promise.race([isLocked, done]);
+  return { release, done };
+}
+
 /**
  * Runs `calls` as one batch: the pool row is locked until the first call's batch is waiting on it and the
  * rest are queued behind, then released. Returns the responses in call order.
  */
 async function asOneBatch(poolId: string, calls: (() => Promise<RestResponse>)[]): Promise<RestResponse[]> {
-  let release!: () => void;
-  const released = new Promise<void>((r) => (release = r));
-  let locked!: () => void;
-  const isLocked = new Promise<void>((r) => (locked = r));
-  const locker = h.db.transaction(async (em) => {
-    await sql(em, 'select id from pools where id = ? for no key update', [poolId]);
-    locked();
-    await released;
-  });
-  await isLocked;
+  const { release, done: locker } = await lockPool(h.db, poolId);
   let results: RestResponse[];
   try {
     const before = batcher().stats.batches;
@@ -234,16 +240,7 @@ test('admission control: a reserve that would wait too long is refused at once (
     const b = reserveBatcher(strict.app.services);
     must(await api.post('/v1/ticketing/reservations', { quoteId: await quote(s, 1) }, key()), 201); // a first batch measures the batch time
     const [q1, q] = [await quote(s, 1), await quote(s, 2)];
-    let release!: () => void;
-    const released = new Promise<void>((r) => (release = r));
-    let locked!: () => void;
-    const isLocked = new Promise<void>((r) => (locked = r));
-    const locker = strict.db.transaction(async (em) => {
-      await sql(em, 'select id from pools where id = ? for no key update', [s.poolId]);
-      locked();
-      await released;
-    });
-    await isLocked;
+    const { release, done: locker } = await lockPool(strict.db, s.poolId);
     const k = key();
     try {
       const blocked = api.post('/v1/ticketing/reservations', { quoteId: q1 }, key());
@@ -307,16 +304,7 @@ test('admission control: callers refused at one moment are told return slots (1,
     const b = reserveBatcher(strict.app.services);
     must(await s.api.post('/v1/ticketing/reservations', { quoteId: await quote(s, 1) }, key()), 201); // measures the batch time
     const [q1, q] = [await quote(s, 1), await quote(s, 1)];
-    let release!: () => void;
-    const released = new Promise<void>((r) => (release = r));
-    let locked!: () => void;
-    const isLocked = new Promise<void>((r) => (locked = r));
-    const locker = strict.db.transaction(async (em) => {
-      await sql(em, 'select id from pools where id = ? for no key update', [s.poolId]);
-      locked();
-      await released;
-    });
-    await isLocked;
+    const { release, done: locker } = await lockPool(strict.db, s.poolId);
     try {
       const blocked = s.api.post('/v1/ticketing/reservations', { quoteId: q1 }, key());
       await until(() => b.inFlight === 1, 'the blocked batch');
