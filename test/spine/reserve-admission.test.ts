@@ -56,6 +56,7 @@ test('return slots: a burst refused at one moment is told to come back over seve
     const err = refusal(() => admission.admit(0, 0));
     assert.ok(err instanceof ToolError && err.code === 'rate_limited', String(err));
     assert.equal(err.toBody().retryAfter, err.retryAfter);
+    assert.match(err.message, new RegExp(`retry in ${err.retryAfter} s\\.$`), 'the message names the wait, for a reader of the text alone');
     return err.retryAfter!;
   };
   const burst = Array.from({ length: 70 }, retryAfter);

@@ -9,6 +9,8 @@ import { ToolError } from '../../kernel/errors.ts';
 
 /** The longest `retryAfter` a refusal gives (seconds): past it, every later slot is full too and the caller is told this. */
 export const MAX_RETRY_AFTER_S = 30;
+/** The longest queue a process keeps, in full batches: past it every call is refused whatever the estimates say. */
+const QUEUE_CAP_BATCHES = 16;
 
 export interface AdmissionOptions {
   batchMax: number;
@@ -58,7 +60,7 @@ export class ReserveAdmission {
    */
   private retryAfter(): number {
     const now = (this.opts.clock ?? systemClock).now().getTime();
-    const limit = Math.max(1, Math.floor(Math.min(this.inside(), this.opts.batchMax * 16)));
+    const limit = Math.max(1, Math.floor(Math.min(this.inside(), this.opts.batchMax * QUEUE_CAP_BATCHES)));
     for (let s = 1; s <= MAX_RETRY_AFTER_S; s++) {
       const window = Math.floor((now + s * 1000) / this.windowMs);
       const slot = window % this.slotWindow.length;
@@ -88,9 +90,10 @@ export class ReserveAdmission {
     const { batchMax, inFlight, maxWaitMs } = this.opts;
     const batchesAhead = Math.floor(queued / batchMax) + 1;
     const expectedMs = running < inFlight ? 0 : (batchesAhead * this.batchMs) / inFlight;
-    if (expectedMs > maxWaitMs || this.active >= this.inside() || queued >= batchMax * 16) {
+    if (expectedMs > maxWaitMs || this.active >= this.inside() || queued >= batchMax * QUEUE_CAP_BATCHES) {
       this.refused++;
-      throw new ToolError('rate_limited', 'This pool is at capacity right now; retry after the time given.', { queued }, this.retryAfter());
+      const retryAfter = this.retryAfter();
+      throw new ToolError('rate_limited', `This pool is at capacity right now; retry in ${retryAfter} s.`, { queued }, retryAfter);
     }
     this.active++;
     let released = false;
