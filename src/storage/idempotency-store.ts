@@ -5,7 +5,7 @@
  * key, an agent token, a session) is kept encrypted in `response_sealed`, bound to its scope and key, never in clear.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Database } from './database.ts';
+import { boundSql, type Database } from './database.ts';
 import { ToolError } from '../kernel/errors.ts';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -145,26 +145,27 @@ export async function claimKeys(em: EntityManager, claims: readonly KeyClaim[], 
     unique.push(c);
   });
   if (!unique.length) return results;
-  const exec = <R>(text: string, params: unknown[]) => em.getConnection().execute(text, params, 'all', em.getTransactionContext()) as Promise<R[]>;
   const rows = JSON.stringify(unique.map((c) => ({ scope: c.scope, key: c.key, request_hash: c.requestHash })));
-  const inserted = await exec<{ scope: string; key: string }>(
+  const inserted = await boundSql<{ scope: string; key: string }>(
+    em,
     `insert into idempotency_keys (scope, key, request_hash, state, created_at)
-     select v.scope, v.key, v.request_hash, 'in_flight', ?::timestamptz
-       from jsonb_to_recordset(?::jsonb) as v(scope text, key text, request_hash text) order by v.scope, v.key
+     select v.scope, v.key, v.request_hash, 'in_flight', $1::timestamptz
+       from jsonb_to_recordset($2::jsonb) as v(scope text, key text, request_hash text) order by v.scope, v.key
      on conflict (scope, key) do update
         set request_hash = excluded.request_hash, state = 'in_flight', status = null, response = null, response_sealed = null, created_at = excluded.created_at
-      where idempotency_keys.created_at < excluded.created_at - (? * interval '1 millisecond')
-         or (idempotency_keys.state = 'in_flight' and idempotency_keys.created_at < excluded.created_at - (? * interval '1 millisecond'))
+      where idempotency_keys.created_at < excluded.created_at - ($3::float8 * interval '1 millisecond')
+         or (idempotency_keys.state = 'in_flight' and idempotency_keys.created_at < excluded.created_at - ($4::float8 * interval '1 millisecond'))
      returning scope, key`,
-    [now, rows, IDEMPOTENCY_TTL_MS, IN_FLIGHT_STALE_MS],
+    [now.toISOString(), rows, IDEMPOTENCY_TTL_MS, IN_FLIGHT_STALE_MS],
   );
   const claimed = new Set(inserted.map((r) => `${r.scope}\u0000${r.key}`));
   const others = unique.filter((c) => !claimed.has(`${c.scope}\u0000${c.key}`));
   const existing = new Map<string, Row>();
   if (others.length) {
-    const found = await exec<Row & { scope: string; key: string }>(
+    const found = await boundSql<Row & { scope: string; key: string }>(
+      em,
       `select k.scope, k.key, k.request_hash, k.state, k.status, k.response, k.created_at
-         from idempotency_keys k join jsonb_to_recordset(?::jsonb) as v(scope text, key text) on k.scope = v.scope and k.key = v.key`,
+         from idempotency_keys k join jsonb_to_recordset($1::jsonb) as v(scope text, key text) on k.scope = v.scope and k.key = v.key`,
       [JSON.stringify(others.map((c) => ({ scope: c.scope, key: c.key })))],
     );
     for (const r of found) existing.set(`${r.scope}\u0000${r.key}`, r);
