@@ -55,7 +55,7 @@ export interface ToolContext {
 export interface SharedCommit {
   finish(raw: unknown): { status: number; output: Record<string, unknown> };
   /** The key to claim in the shared transaction, if the call carries one. */
-  claim: { scope: string; key: string; requestHash: string; legacyHash?: string | undefined } | undefined;
+  claim: { scope: string; key: string; requestHash: string; legacyHash?: (() => string) | undefined } | undefined;
   /** Set by the domain once the claim has committed (then the orchestrator stores the outcome if `stored` is false). */
   claimed: boolean;
   /** Set by the domain once the call's outcome (success or refusal) has committed with the claim. */

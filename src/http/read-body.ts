@@ -5,7 +5,15 @@ import { assertInputShape } from '../kernel/input-shape.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
+/**
+ * The body's bytes, at most `limit` (else `payload_too_large`). A body whose Content-Length is within the limit (the
+ * parser delivers exactly that many bytes) is read with listeners: the stream's async iterator cost about 15 µs a
+ * request, more than reading a small body itself. Any other body (chunked, or declared too large) is read with
+ * `for await`, which stops at the limit.
+ */
 export async function readRaw(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
+  const declared = req.headers['content-length'] === undefined ? Number.NaN : Number(req.headers['content-length']);
+  if (declared <= limit && !req.readableEnded) return readDeclared(req);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -14,6 +22,36 @@ export async function readRaw(req: IncomingMessage, limit = MAX_BODY_BYTES): Pro
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
+}
+
+/** Reads a body of a declared length (within the limit) to its end; fails as `for await` would if the request closes first. */
+function readDeclared(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const stop = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+    };
+    const onData = (chunk: Buffer) => chunks.push(chunk);
+    const onEnd = () => {
+      stop();
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+    };
+    const onError = (err: Error) => {
+      stop();
+      reject(err);
+    };
+    const onClose = () => {
+      stop();
+      reject(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+  });
 }
 
 /**

@@ -11,6 +11,6 @@ export const CountryCode = z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1
 export const CARD_SCHEMES = ['visa', 'mastercard', 'amex', 'discover', 'jcb', 'unionpay', 'diners'] as const;
 export const CardScheme = z.enum(CARD_SCHEMES);
 
-/** A time on the wire: an RFC 3339 UTC string. */
-export const iso = (d: Date): string => new Date(d).toISOString();
+/** A time on the wire: an RFC 3339 UTC string (a value typed Date may still arrive as text from a raw row). */
+export const iso = (d: Date): string => (d instanceof Date ? d : new Date(d)).toISOString();
 export const isoOrNull = (d: Date | null | undefined): string | null => (d ? iso(d) : null);

@@ -59,6 +59,11 @@ export class Orchestrator {
   private readonly byName: Map<string, AnyTool>;
   private readonly services: Services;
   private readonly log: Logger;
+  /**
+   * Each tool's logger per surface, made once: a pino child serialises (and redacts) its bindings when it is made,
+   * which cost about 13 µs a call when every call made its own. At most one per tool and surface.
+   */
+  private readonly logs = new Map<string, Logger>();
   private readonly idempotency: IdempotencyStore;
   private readonly requestHash: (canonical: string) => string;
   readonly authenticate: Authenticator;
@@ -162,8 +167,9 @@ export class Orchestrator {
         const scope = custom ? `${principalKey(principal)} ${custom.endpoint}` : principalKey(principal);
         const canonical = canonicalJson(custom ? { body: custom.body } : { tool: tool.name, input: given.input ?? {} });
         const hash = this.requestHash(canonical);
-        // Rows stored before requests were keyed hold the plain SHA-256; they match it until they expire (24 h).
-        const legacyHash = sha256Hex(canonical);
+        // Rows stored before requests were keyed hold the plain SHA-256; they match it until they expire (24 h). It is
+        // computed only when a stored row does not hold this request's hash (a replay of such a row, or a conflict).
+        const legacyHash = () => sha256Hex(canonical);
         if (tool.transactional === 'shared') {
           // Claimed in the shared transaction with the change and its outcome: no commit of its own (docs/performance.md).
           shared = { claim: { scope, key, requestHash: hash, legacyHash }, claimed: false, stored: false, finish: () => ({ status: 0, output: {} }), charged };
@@ -197,16 +203,29 @@ export class Orchestrator {
 
   /** The call's context on `em`, and `finish`: the output checked against the tool's schema, with its status. */
   private callParts(tool: AnyTool, principal: Principal, req: InvokeRequest) {
-    const log = this.log.child({ tool: tool.name, surface: req.request.surface });
-    const makeCtx = (em: ToolContext['em']): ToolContext => ({
-      principal,
-      em,
-      services: this.services,
-      clock: this.services.clock,
-      log,
-      request: req.request,
-      idempotencyKey: req.idempotencyKey,
-    });
+    const logKey = `${tool.name} ${req.request.surface}`;
+    let log = this.logs.get(logKey);
+    if (!log) this.logs.set(logKey, (log = this.log.child({ tool: tool.name, surface: req.request.surface })));
+    /**
+     * The call's context; its EntityManager is made when first asked for (`emOf`): a shared call's work runs on the
+     * shared transaction's (a reserve's batch), so most never ask, and forking one per call cost about 15 µs.
+     */
+    const makeCtx = (emOf: () => ToolContext['em'], sharedCommit?: SharedCommit): ToolContext => {
+      let em: ToolContext['em'] | undefined;
+      const ctx: ToolContext = {
+        principal,
+        get em() {
+          return (em ??= emOf());
+        },
+        services: this.services,
+        clock: this.services.clock,
+        log,
+        request: req.request,
+        idempotencyKey: req.idempotencyKey,
+      };
+      if (sharedCommit) ctx.sharedCommit = sharedCommit;
+      return ctx;
+    };
     const finish = (raw: unknown) => {
       const parsed = tool.output.safeParse(raw);
       if (!parsed.success) {
@@ -235,7 +254,7 @@ export class Orchestrator {
     shared.finish = (raw: unknown) => (finished = finish(raw));
     let raw: unknown;
     try {
-      raw = await tool.handler(input, { ...makeCtx(this.services.db.fork()), sharedCommit: shared });
+      raw = await tool.handler(input, makeCtx(() => this.services.db.fork(), shared));
     } catch (err) {
       if (shared.replay) return { replay: shared.replay };
       throw err;
@@ -257,12 +276,12 @@ export class Orchestrator {
   ): Promise<{ output: Record<string, unknown>; status: number }> {
     const { makeCtx, finish } = this.callParts(tool, principal, req);
     if (tool.transactional === false) {
-      const result = finish(await tool.handler(input, makeCtx(this.services.db.fork())));
+      const result = finish(await tool.handler(input, makeCtx(() => this.services.db.fork())));
       if (claimed) await this.idempotency.complete(claimed.scope, claimed.key, { status: result.status, body: result.output, sealed: holdsSecret(tool) });
       return result;
     }
     return this.services.db.transaction(async (em) => {
-      const result = finish(await tool.handler(input, makeCtx(em)));
+      const result = finish(await tool.handler(input, makeCtx(() => em)));
       if (claimed) await this.idempotency.complete(claimed.scope, claimed.key, { status: result.status, body: result.output, sealed: holdsSecret(tool) }, em);
       return result;
     });

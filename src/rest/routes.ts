@@ -14,11 +14,13 @@ export function koaPath(path: string): string {
   return path.replace(/\{(\w+)\}/g, ':$1');
 }
 
-/** Collects the tool input from path, query and body; a body field that belongs in the path is refused. */
-async function collectInput(ctx: Context, tool: AnyTool): Promise<Record<string, unknown>> {
+/**
+ * Collects the tool input from path, query and body; a body field that belongs in the path is refused. `names`: the
+ * path's parameters (parsed once per route).
+ */
+async function collectInput(ctx: Context, tool: AnyTool, names: readonly string[]): Promise<Record<string, unknown>> {
   // Own data properties only (Object.fromEntries, spread): assigning a `__proto__` key would replace the prototype.
   let input: Record<string, unknown> = {};
-  const names = pathParams(tool.http.path);
   if (tool.http.method === 'GET' || tool.http.method === 'DELETE') {
     input = Object.fromEntries(Object.entries(ctx.query));
   } else {
@@ -83,13 +85,14 @@ export function buildToolRouter(orchestrator: Orchestrator): Router {
   const router = new Router();
   for (const tool of orchestrator.tools) {
     const method = tool.http.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+    const names = pathParams(tool.http.path);
     router[method](koaPath(tool.http.path), async (ctx) => {
       let input: Record<string, unknown>;
       // Admitted for load before the body is read, so a refusal under overload answers at once (orchestrator.admit).
       let admitted: (() => void) | undefined;
       try {
         admitted = (ctx.state[ADMITTED_STATE] as (() => void) | undefined) ?? orchestrator.admit(tool.name);
-        input = await collectInput(ctx, tool);
+        input = await collectInput(ctx, tool, names);
       } catch (err) {
         admitted?.();
         const e = err instanceof ToolError ? err : new ToolError('invalid_input');

@@ -46,8 +46,11 @@ export class IdempotencyStore {
     this.sealer = sealer;
   }
 
-  /** Claims (scope, key) for this request, or returns the stored response to replay. `legacyHash`: the hash rows stored by earlier versions hold. */
-  async claim(scope: string, key: string, requestHash: string, now: Date, legacyHash?: string): Promise<Claim> {
+  /**
+   * Claims (scope, key) for this request, or returns the stored response to replay. `legacyHash`: the hash rows stored
+   * by earlier versions hold (computed only when a stored row does not hold `requestHash`).
+   */
+  async claim(scope: string, key: string, requestHash: string, now: Date, legacyHash?: () => string): Promise<Claim> {
     for (let attempt = 0; attempt < 3; attempt++) {
       const inserted = await this.db.execute(
         `insert into idempotency_keys (scope, key, request_hash, state, created_at)
@@ -70,7 +73,7 @@ export class IdempotencyStore {
         ]);
         continue;
       }
-      if (row.request_hash !== requestHash && (legacyHash === undefined || row.request_hash !== legacyHash)) {
+      if (row.request_hash !== requestHash && (legacyHash === undefined || row.request_hash !== legacyHash())) {
         throw new ToolError('idempotency_conflict', undefined, { idempotencyKey: key });
       }
       if (row.state === 'in_flight') {
@@ -115,8 +118,11 @@ export interface KeyClaim {
   scope: string;
   key: string;
   requestHash: string;
-  /** The hash rows stored by earlier versions hold (a plain SHA-256 of the request), matched until they expire. */
-  legacyHash?: string | undefined;
+  /**
+   * The hash rows stored by earlier versions hold (a plain SHA-256 of the request), matched until they expire; computed
+   * only for a stored row that does not hold `requestHash`.
+   */
+  legacyHash?: (() => string) | undefined;
 }
 
 /** What claiming one key inside a transaction gave: the key is this request's now, or its stored outcome, or a refusal. */
@@ -177,7 +183,7 @@ export async function claimKeys(em: EntityManager, claims: readonly KeyClaim[], 
       continue;
     }
     const row = existing.get(id);
-    if (row && row.request_hash !== c.requestHash && row.request_hash !== c.legacyHash) results[i] = { kind: 'refused', error: new ToolError('idempotency_conflict', undefined, { idempotencyKey: c.key }) };
+    if (row && row.request_hash !== c.requestHash && row.request_hash !== c.legacyHash?.()) results[i] = { kind: 'refused', error: new ToolError('idempotency_conflict', undefined, { idempotencyKey: c.key }) };
     else if (!row || row.state === 'in_flight') results[i] = { kind: 'refused', error: new ToolError('idempotency_in_flight', undefined, { idempotencyKey: c.key }, 1) };
     else results[i] = { kind: 'replay', response: { status: row.status ?? 200, body: row.response } };
   }
