@@ -6,6 +6,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { restClient } from '../support/rest.ts';
 import { SURFACES } from '../support/surfaces.ts';
@@ -132,4 +133,50 @@ test('headers too large are 431 with a { code, message } JSON body', async () =>
   const body = JSON.parse(res.body);
   assert.equal(body.code, 'headers_too_large');
   assert.equal(typeof body.message, 'string');
+});
+
+/** Sends `head` and then each of `pieces` over one raw connection; resolves with the status line's code (undefined: closed without one). */
+function rawPost(head: string, pieces: string[], cut = false): Promise<number | undefined> {
+  const url = new URL(h.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(url.port), url.hostname, () => {
+      socket.setNoDelay(true);
+      const send = (i: number) => {
+        if (i === pieces.length) {
+          if (cut) socket.destroy();
+          return;
+        }
+        socket.write(pieces[i]!, () => send(i + 1));
+      };
+      socket.write(head, () => send(0));
+    });
+    let got = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (d: string) => {
+      got += d;
+      const m = /^HTTP\/1\.1 (\d{3})/.exec(got);
+      if (m) {
+        socket.destroy();
+        resolve(Number(m[1]));
+      }
+    });
+    socket.on('close', () => resolve(undefined));
+    socket.on('error', (err) => (cut ? resolve(undefined) : reject(err)));
+  });
+}
+
+test('a body of declared length sent in pieces is read whole; one cut short is dropped and the server answers the next call', async () => {
+  const m = await h.merchant();
+  const body = JSON.stringify({ merchantId: m.shopId, title: 'Pieces', startsAt: '2030-05-01T19:00:00Z' });
+  const head = (length: number) =>
+    `POST /v1/integration/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${m.apiKey}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
+  const cuts = [body.slice(0, 10), body.slice(10, 40), body.slice(40)];
+  assert.equal(await rawPost(head(Buffer.byteLength(body)), cuts), 201);
+  assert.equal(await count(h.db, `from events where title = 'Pieces'`), 1);
+  // Declared 10 bytes longer than sent, then closed: the request never completes, so nothing is created.
+  const cutBody = body.replace('Pieces', 'Cut short');
+  assert.equal(await rawPost(head(Buffer.byteLength(cutBody) + 10), [cutBody], true), undefined);
+  const next = await restClient(h.url, m.apiKey).post('/v1/integration/events', { merchantId: m.shopId, title: 'After', startsAt: '2030-05-01T19:00:00Z' });
+  assert.equal(next.status, 201);
+  assert.equal(await count(h.db, `from events where title = 'Cut short'`), 0);
 });
