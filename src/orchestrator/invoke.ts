@@ -6,14 +6,15 @@ import type { Logger } from 'pino';
 import { ap2Refusal, isAp2Payload } from '../domain/ap2/refusal.ts';
 import { authorize, mayCall } from './authorize.ts';
 import { canonicalJson, sha256Hex } from '../kernel/canonical-json.ts';
-import type { RequestInfo, Services, SharedCommit, ToolContext } from '../domain/context.ts';
+import type { RequestInfo, Services, SharedCommit } from '../domain/context.ts';
 import { describeError, ToolError, type ErrorBody } from '../kernel/errors.ts';
 import { inputShapeProblem, inputShapeError } from '../kernel/input-shape.ts';
 import { IdempotencyStore, type ReplaySealer } from '../storage/idempotency-store.ts';
 import { isPoolExhausted } from '../storage/database.ts';
 import { secretPaths } from '../kernel/secret-fields.ts';
 import { principalKey, type Principal } from '../kernel/principal.ts';
-import { successStatus, type AnyTool } from './tool.ts';
+import type { AnyTool } from './tool.ts';
+import { CallParts } from './call-parts.ts';
 import { parseInput } from './validate.ts';
 import { REST_MECHANISMS, splitIdempotencyArgument, type SurfaceMechanisms } from './surface-keys.ts';
 
@@ -59,11 +60,8 @@ export class Orchestrator {
   private readonly byName: Map<string, AnyTool>;
   private readonly services: Services;
   private readonly log: Logger;
-  /**
-   * Each tool's logger per surface, made once: a pino child serialises (and redacts) its bindings when it is made,
-   * which cost about 13 µs a call when every call made its own. At most one per tool and surface.
-   */
-  private readonly logs = new Map<string, Logger>();
+  /** Each call's context and output check (src/orchestrator/call-parts.ts). */
+  private readonly parts: CallParts;
   private readonly idempotency: IdempotencyStore;
   private readonly requestHash: (canonical: string) => string;
   readonly authenticate: Authenticator;
@@ -74,6 +72,7 @@ export class Orchestrator {
     if (this.byName.size !== deps.tools.length) throw new Error('Two tools share a name.');
     this.services = deps.services;
     this.log = deps.log;
+    this.parts = new CallParts(deps.services, deps.log);
     this.authenticate = deps.authenticate;
     this.idempotency = new IdempotencyStore(deps.services.db, deps.replaySealer);
     this.requestHash = deps.requestHash;
@@ -201,43 +200,6 @@ export class Orchestrator {
     }
   }
 
-  /** The call's context on `em`, and `finish`: the output checked against the tool's schema, with its status. */
-  private callParts(tool: AnyTool, principal: Principal, req: InvokeRequest) {
-    const logKey = `${tool.name} ${req.request.surface}`;
-    let log = this.logs.get(logKey);
-    if (!log) this.logs.set(logKey, (log = this.log.child({ tool: tool.name, surface: req.request.surface })));
-    /**
-     * The call's context; its EntityManager is made when first asked for (`emOf`): a shared call's work runs on the
-     * shared transaction's (a reserve's batch), so most never ask, and forking one per call cost about 15 µs.
-     */
-    const makeCtx = (emOf: () => ToolContext['em'], sharedCommit?: SharedCommit): ToolContext => {
-      let em: ToolContext['em'] | undefined;
-      const ctx: ToolContext = {
-        principal,
-        get em() {
-          return (em ??= emOf());
-        },
-        services: this.services,
-        clock: this.services.clock,
-        log,
-        request: req.request,
-        idempotencyKey: req.idempotencyKey,
-      };
-      if (sharedCommit) ctx.sharedCommit = sharedCommit;
-      return ctx;
-    };
-    const finish = (raw: unknown) => {
-      const parsed = tool.output.safeParse(raw);
-      if (!parsed.success) {
-        log.error({ issues: parsed.error.issues.slice(0, 5) }, 'tool output failed its schema');
-        throw new ToolError('internal_error');
-      }
-      const output = parsed.data as Record<string, unknown>;
-      return { output, status: successStatus(tool, output) };
-    };
-    return { makeCtx, finish };
-  }
-
   /**
    * A `transactional: 'shared'` tool: the domain runs the call in a transaction shared with concurrent calls, claims its
    * key there and stores its outcome there (`shared`); a key that already held this request's outcome is replayed.
@@ -249,7 +211,7 @@ export class Orchestrator {
     req: InvokeRequest,
     shared: SharedCommit,
   ): Promise<{ output: Record<string, unknown>; status: number } | { replay: { status: number; body: unknown } }> {
-    const { makeCtx, finish } = this.callParts(tool, principal, req);
+    const { makeCtx, finish } = this.parts.for(tool, principal, req);
     let finished: { output: Record<string, unknown>; status: number } | undefined;
     shared.finish = (raw: unknown) => (finished = finish(raw));
     let raw: unknown;
@@ -274,7 +236,7 @@ export class Orchestrator {
     req: InvokeRequest,
     claimed: { scope: string; key: string } | undefined,
   ): Promise<{ output: Record<string, unknown>; status: number }> {
-    const { makeCtx, finish } = this.callParts(tool, principal, req);
+    const { makeCtx, finish } = this.parts.for(tool, principal, req);
     if (tool.transactional === false) {
       const result = finish(await tool.handler(input, makeCtx(() => this.services.db.fork())));
       if (claimed) await this.idempotency.complete(claimed.scope, claimed.key, { status: result.status, body: result.output, sealed: holdsSecret(tool) });
