@@ -13,25 +13,30 @@ import { Quote, Reservation, type QuoteRow, type ReservationRow } from './entiti
 import type { Outcome } from './idempotency-store.ts';
 import { boundSql, sql } from './database.ts';
 
-/** The entity's [property, column] pairs, from MikroORM's metadata (one column per property here). */
-function fieldsOf<T extends object>(em: EntityManager, entity: EntityName<T>): [string, string][] {
-  const meta = em.getMetadata().get<T>(entity);
-  return meta.props.map((p) => [p.name as string, p.fieldNames[0]!]);
+/** One property of an entity, from MikroORM's metadata (one column per property here). */
+interface Field {
+  prop: string;
+  column: string;
+  /** A Date property (the driver hands timestamps over as text: MikroORM's type parsers). */
+  date: boolean;
+}
+
+function fieldsOf<T extends object>(em: EntityManager, entity: EntityName<T>): Field[] {
+  return em.getMetadata().get<T>(entity).props.map((p) => ({ prop: p.name as string, column: p.fieldNames[0]!, date: p.runtimeType === 'Date' }));
 }
 
 /**
  * Turns one entity's columns of a result row (`alias.column`) into a plain object with the entity's properties, as
- * MikroORM's hydrator would: the driver hands timestamps over as text (MikroORM's type parsers), so Date properties are
- * made Dates; arrays, numbers, booleans and strings come from the driver as they are.
+ * MikroORM's hydrator would: Date properties are made Dates; arrays, numbers, booleans and strings come from the
+ * driver as they are.
  */
-function plainRows<T extends object>(em: EntityManager, entity: EntityName<T>, alias: string): (row: Record<string, unknown>) => T {
-  const meta = em.getMetadata().get<T>(entity);
-  const props = meta.props.map((p) => ({ name: p.name as string, from: `${alias}.${p.fieldNames[0]!}`, date: p.runtimeType === 'Date' }));
+function plainRows<T extends object>(fields: readonly Field[], alias: string): (row: Record<string, unknown>) => T {
+  const props = fields.map((f) => ({ ...f, from: `${alias}.${f.column}` }));
   return (row) => {
     const out: Record<string, unknown> = {};
     for (const p of props) {
       const value = row[p.from];
-      out[p.name] = p.date && (typeof value === 'string' || typeof value === 'number') ? new Date(value) : value;
+      out[p.prop] = p.date && (typeof value === 'string' || typeof value === 'number') ? new Date(value) : value;
     }
     return out as T;
   };
@@ -57,8 +62,8 @@ export async function lockQuotesWithOffers(em: EntityManager, ids: readonly stri
     ['s', Shop],
     ['e', Event],
   ] as const;
-  const fields = new Map<string, [string, string][]>(parts.map(([alias, entity]) => [alias, fieldsOf(em, entity as EntityName<object>)]));
-  const select = parts.flatMap(([alias]) => fields.get(alias)!.map(([, column]) => `${alias}."${column}" as "${alias}.${column}"`));
+  const fields = new Map<string, Field[]>(parts.map(([alias, entity]) => [alias, fieldsOf(em, entity as EntityName<object>)]));
+  const select = parts.flatMap(([alias]) => fields.get(alias)!.map(({ column }) => `${alias}."${column}" as "${alias}.${column}"`));
   const rows = await boundSql<Record<string, unknown>>(
     em,
     `select ${select.join(', ')}
@@ -83,10 +88,10 @@ export async function lockQuotesWithOffers(em: EntityManager, ids: readonly stri
     if (!it) made.set(seen, (it = of(row)));
     return it;
   };
-  const quoteOf = plainRows<QuoteRow>(em, Quote, 'q');
-  const tierOf = plainRows<TierRow>(em, Tier, 't');
-  const shopOf = plainRows<ShopRow>(em, Shop, 's');
-  const eventOf = plainRows<EventRow>(em, Event, 'e');
+  const quoteOf = plainRows<QuoteRow>(fields.get('q')!, 'q');
+  const tierOf = plainRows<TierRow>(fields.get('t')!, 't');
+  const shopOf = plainRows<ShopRow>(fields.get('s')!, 's');
+  const eventOf = plainRows<EventRow>(fields.get('e')!, 'e');
   return rows.map((row) => ({
     quote: quoteOf(row),
     tier: once(row, 't', tierOf),
@@ -114,7 +119,7 @@ export async function writeBatch(em: EntityManager, w: BatchWrites): Promise<str
   const columns = fieldsOf(em, Reservation);
   const holds = w.holds.map((h) => {
     const row: Record<string, unknown> = {};
-    for (const [prop, column] of columns) row[column] = (h as unknown as Record<string, unknown>)[prop] ?? null;
+    for (const { prop, column } of columns) row[column] = (h as unknown as Record<string, unknown>)[prop] ?? null;
     return row;
   });
   const used = w.holds.map((h) => ({ id: h.quoteId, reservation_id: h.id }));
@@ -124,7 +129,7 @@ export async function writeBatch(em: EntityManager, w: BatchWrites): Promise<str
     return { scope: o.scope, key: o.key, status: o.response.status, response: o.response.body };
   });
   const [first, ...rest] = w.takes;
-  const list = columns.map(([, column]) => `"${column}"`).join(', ');
+  const list = columns.map(({ column }) => `"${column}"`).join(', ');
   const [row] = await boundSql<{ taken: number }>(
     em,
     `with holds as (
