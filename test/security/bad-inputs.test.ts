@@ -135,8 +135,12 @@ test('headers too large are 431 with a { code, message } JSON body', async () =>
   assert.equal(typeof body.message, 'string');
 });
 
-/** Sends `head` and then each of `pieces` over one raw connection; resolves with the status line's code (undefined: closed without one). */
-function rawPost(head: string, pieces: string[], cut = false): Promise<number | undefined> {
+/**
+ * Sends `head` (which asks to close the connection after the answer) and then each of `pieces` over one raw connection;
+ * resolves with the answer's status and body, or undefined when the connection closed without one (`cut`: closed by us
+ * after the last piece).
+ */
+function rawPost(head: string, pieces: string[], cut = false): Promise<{ status: number; body: string } | undefined> {
   const url = new URL(h.url);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(url.port), url.hostname, () => {
@@ -152,30 +156,31 @@ function rawPost(head: string, pieces: string[], cut = false): Promise<number | 
     });
     let got = '';
     socket.setEncoding('utf8');
-    socket.on('data', (d: string) => {
-      got += d;
-      const m = /^HTTP\/1\.1 (\d{3})/.exec(got);
-      if (m) {
-        socket.destroy();
-        resolve(Number(m[1]));
-      }
+    socket.on('data', (d: string) => (got += d));
+    socket.on('close', () => {
+      const m = /^HTTP\/1\.1 (\d{3})[^]*?\r\n\r\n([^]*)$/.exec(got);
+      resolve(m ? { status: Number(m[1]), body: m[2]! } : undefined);
     });
-    socket.on('close', () => resolve(undefined));
-    socket.on('error', (err) => (cut ? resolve(undefined) : reject(err)));
+    socket.on('error', (err) => (cut ? undefined : reject(err)));
   });
 }
 
-test('a body of declared length sent in pieces is read whole; one cut short is dropped and the server answers the next call', async () => {
+test('a body of declared length sent in pieces is read whole (REST and A2A); one cut short is dropped and the server answers the next call', async () => {
   const m = await h.merchant();
   const body = JSON.stringify({ merchantId: m.shopId, title: 'Pieces', startsAt: '2030-05-01T19:00:00Z' });
-  const head = (length: number) =>
-    `POST /v1/integration/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${m.apiKey}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
-  const cuts = [body.slice(0, 10), body.slice(10, 40), body.slice(40)];
-  assert.equal(await rawPost(head(Buffer.byteLength(body)), cuts), 201);
+  const head = (path: string, length: number, extra = '') =>
+    `POST ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer ${m.apiKey}\r\nContent-Type: application/json\r\n${extra}Content-Length: ${length}\r\n\r\n`;
+  const thirds = (text: string) => [text.slice(0, 10), text.slice(10, 40), text.slice(40)];
+  assert.equal((await rawPost(head('/v1/integration/events', Buffer.byteLength(body)), thirds(body)))?.status, 201);
   assert.equal(await count(h.db, `from events where title = 'Pieces'`), 1);
+  // A2A's JSON-RPC endpoint reads its body the same way: an answer naming the request's id means the whole body was read.
+  const rpc = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'GetTask', params: { id: 'task_missing' } });
+  const answered = await rawPost(head('/a2a/jsonrpc', Buffer.byteLength(rpc), 'A2A-Version: 1.0\r\n'), thirds(rpc));
+  assert.equal(answered?.status, 200);
+  assert.equal(JSON.parse(answered!.body).id, 7, answered?.body);
   // Declared 10 bytes longer than sent, then closed: the request never completes, so nothing is created.
   const cutBody = body.replace('Pieces', 'Cut short');
-  assert.equal(await rawPost(head(Buffer.byteLength(cutBody) + 10), [cutBody], true), undefined);
+  assert.equal(await rawPost(head('/v1/integration/events', Buffer.byteLength(cutBody) + 10), [cutBody], true), undefined);
   const next = await restClient(h.url, m.apiKey).post('/v1/integration/events', { merchantId: m.shopId, title: 'After', startsAt: '2030-05-01T19:00:00Z' });
   assert.equal(next.status, 201);
   assert.equal(await count(h.db, `from events where title = 'Cut short'`), 0);
