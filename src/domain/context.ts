@@ -47,7 +47,7 @@ export interface ToolContext {
   /**
    * Only for a tool declared `transactional: 'shared'` (its calls share a transaction the domain runs, e.g. the
    * reserve batcher): `finish` validates the handler's output into the call's status and body; `claim` is the
-   * idempotency key the domain claims in that same transaction (`claimKeys`), storing the call's outcome there too.
+   * idempotency key the domain writes in that same transaction, once, with the call's outcome (`writeBatch`).
    */
   sharedCommit?: SharedCommit;
 }

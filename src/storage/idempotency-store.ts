@@ -63,9 +63,7 @@ export class IdempotencyStore {
         [scope, key],
       );
       if (!row) continue;
-      const age = now.getTime() - new Date(row.created_at).getTime();
-      const stale = age > IDEMPOTENCY_TTL_MS || (row.state === 'in_flight' && age > IN_FLIGHT_STALE_MS);
-      if (stale) {
+      if (isStale(row, now)) {
         await this.db.execute('delete from idempotency_keys where scope = ? and key = ? and created_at = ?', [
           scope,
           key,
@@ -106,11 +104,13 @@ export class IdempotencyStore {
   }
 }
 
-/** One claimed key's outcome, stored with the batch that made it (src/storage/reserve-batch.ts). */
-export interface Outcome {
+/** A key the reserve batch writes (src/storage/reserve-batch.ts): with the call's outcome, or in flight for the orchestrator to finish. */
+export interface KeyWrite {
   scope: string;
   key: string;
-  response: StoredResponse;
+  requestHash: string;
+  /** The outcome stored with the batch; undefined: the row is written in flight (the orchestrator completes or abandons it). */
+  response: StoredResponse | undefined;
 }
 
 /** A key to claim inside a shared transaction (the reserve batch): the caller's scope, the key, the request's hash. */
@@ -125,66 +125,52 @@ export interface KeyClaim {
   legacyHash?: (() => string) | undefined;
 }
 
-/** What claiming one key inside a transaction gave: the key is this request's now, or its stored outcome, or a refusal. */
+/**
+ * What became of one key in the batch: the key is this request's (written with the batch's write, `KeyWrite`), or its
+ * stored outcome is replayed, or the call is refused.
+ */
 export type ClaimResult = { kind: 'claimed' } | { kind: 'replay'; response: StoredResponse } | { kind: 'refused'; error: ToolError };
 
+/** Whether a stored row no longer holds its key: past 24 h, or in flight past IN_FLIGHT_STALE_MS (a crashed process's). */
+function isStale(row: Pick<Row, 'state' | 'created_at'>, now: Date): boolean {
+  const age = now.getTime() - new Date(row.created_at).getTime();
+  return age > IDEMPOTENCY_TTL_MS || (row.state === 'in_flight' && age > IN_FLIGHT_STALE_MS);
+}
+
 /**
- * Claims many keys with one statement inside `em`'s transaction (the reserve batch), so the claim commits with the
- * change and its outcome: there is no separate commit per request, and no other transaction ever sees the claim
- * in flight. Keys are inserted in (scope, key) order, so batches of several processes lock them in one order; a key
- * another open transaction is claiming waits for it, then reads its outcome. Per claim, in order: the first of the same
- * (scope, key) in `claims` is claimed (a stale row — past 24 h, or in flight past IN_FLIGHT_STALE_MS — is taken over);
- * a later duplicate is refused `idempotency_in_flight`; a key already done replays its stored response, or is refused
- * `idempotency_conflict` when the request differs; a key in flight elsewhere is refused `idempotency_in_flight`.
+ * Settles the reserve batch's keys (src/domain/purchase/reserve-batcher.ts) before anything is written for them. Per
+ * claim, in order: the first of the same (scope, key) in `claims` is this request's, and a later duplicate is refused
+ * `idempotency_in_flight`. With `read` false (the batch's first try) nothing is read: every key is taken to be new, and
+ * the batch's write inserts it with the outcome (`writeBatch`), once; a key that turns out to be stored already makes
+ * that insert come short, and the batch re-runs with `read` true. With `read` true the stored rows are read first (one
+ * statement, no lock): a key already done replays its stored response, or is refused `idempotency_conflict` when the
+ * request differs; a key in flight is refused `idempotency_in_flight`; a stale row (past 24 h, or in flight past
+ * IN_FLIGHT_STALE_MS) is taken over by the write.
  */
-export async function claimKeys(em: EntityManager, claims: readonly KeyClaim[], now: Date): Promise<ClaimResult[]> {
+export async function settleKeys(em: EntityManager, claims: readonly KeyClaim[], now: Date, read: boolean): Promise<ClaimResult[]> {
   const results: ClaimResult[] = new Array(claims.length);
   const first = new Map<string, number>();
-  const unique: KeyClaim[] = [];
   claims.forEach((c, i) => {
     const id = `${c.scope}\u0000${c.key}`;
-    if (first.has(id)) {
-      results[i] = { kind: 'refused', error: new ToolError('idempotency_in_flight', undefined, { idempotencyKey: c.key }, 1) };
-      return;
-    }
-    first.set(id, i);
-    unique.push(c);
+    if (first.has(id)) results[i] = { kind: 'refused', error: new ToolError('idempotency_in_flight', undefined, { idempotencyKey: c.key }, 1) };
+    else first.set(id, i);
   });
-  if (!unique.length) return results;
-  const rows = JSON.stringify(unique.map((c) => ({ scope: c.scope, key: c.key, request_hash: c.requestHash })));
-  const inserted = await boundSql<{ scope: string; key: string }>(
-    em,
-    `insert into idempotency_keys (scope, key, request_hash, state, created_at)
-     select v.scope, v.key, v.request_hash, 'in_flight', $1::timestamptz
-       from jsonb_to_recordset($2::jsonb) as v(scope text, key text, request_hash text) order by v.scope, v.key
-     on conflict (scope, key) do update
-        set request_hash = excluded.request_hash, state = 'in_flight', status = null, response = null, response_sealed = null, created_at = excluded.created_at
-      where idempotency_keys.created_at < excluded.created_at - ($3::float8 * interval '1 millisecond')
-         or (idempotency_keys.state = 'in_flight' and idempotency_keys.created_at < excluded.created_at - ($4::float8 * interval '1 millisecond'))
-     returning scope, key`,
-    [now.toISOString(), rows, IDEMPOTENCY_TTL_MS, IN_FLIGHT_STALE_MS],
-  );
-  const claimed = new Set(inserted.map((r) => `${r.scope}\u0000${r.key}`));
-  const others = unique.filter((c) => !claimed.has(`${c.scope}\u0000${c.key}`));
   const existing = new Map<string, Row>();
-  if (others.length) {
+  if (read && first.size) {
     const found = await boundSql<Row & { scope: string; key: string }>(
       em,
       `select k.scope, k.key, k.request_hash, k.state, k.status, k.response, k.created_at
          from idempotency_keys k join jsonb_to_recordset($1::jsonb) as v(scope text, key text) on k.scope = v.scope and k.key = v.key`,
-      [JSON.stringify(others.map((c) => ({ scope: c.scope, key: c.key })))],
+      [JSON.stringify([...first.values()].map((i) => ({ scope: claims[i]!.scope, key: claims[i]!.key })))],
     );
-    for (const r of found) existing.set(`${r.scope}\u0000${r.key}`, r);
+    for (const r of found) if (!isStale(r, now)) existing.set(`${r.scope}\u0000${r.key}`, r);
   }
   for (const [id, i] of first) {
     const c = claims[i]!;
-    if (claimed.has(id)) {
-      results[i] = { kind: 'claimed' };
-      continue;
-    }
     const row = existing.get(id);
-    if (row && row.request_hash !== c.requestHash && row.request_hash !== c.legacyHash?.()) results[i] = { kind: 'refused', error: new ToolError('idempotency_conflict', undefined, { idempotencyKey: c.key }) };
-    else if (!row || row.state === 'in_flight') results[i] = { kind: 'refused', error: new ToolError('idempotency_in_flight', undefined, { idempotencyKey: c.key }, 1) };
+    if (!row) results[i] = { kind: 'claimed' };
+    else if (row.request_hash !== c.requestHash && row.request_hash !== c.legacyHash?.()) results[i] = { kind: 'refused', error: new ToolError('idempotency_conflict', undefined, { idempotencyKey: c.key }) };
+    else if (row.state === 'in_flight') results[i] = { kind: 'refused', error: new ToolError('idempotency_in_flight', undefined, { idempotencyKey: c.key }, 1) };
     else results[i] = { kind: 'replay', response: { status: row.status ?? 200, body: row.response } };
   }
   return results;

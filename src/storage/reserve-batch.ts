@@ -2,15 +2,15 @@
  * The reserve batch's statements (src/domain/purchase/reserve-batcher.ts), written so that a batch costs as few
  * round trips as it can: on one hot pool every round trip inside the batch is time the pool's row, or the next
  * batch, waits for. One statement locks the batch's quotes and reads what deciding them needs (tier, shop, event);
- * one statement writes the holds, marks the quotes used, stores the idempotency outcomes and takes the first pool's
- * places. Quotes, tiers, shops and events come back as plain rows with their entities' properties (nothing in the
+ * one statement writes the holds, marks the quotes used, takes the pool's places and inserts every caller's idempotency
+ * key with its outcome (each key is written once, with the batch; src/storage/idempotency-store.ts, `settleKeys`). Quotes, tiers, shops and events come back as plain rows with their entities' properties (nothing in the
  * batch changes them through the ORM), so the unit of work has nothing to track or compare at the commit.
  */
 import type { EntityName } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Event, Shop, Tier, type EventRow, type ShopRow, type TierRow } from './entities/catalog.ts';
 import { Quote, Reservation, type QuoteRow, type ReservationRow } from './entities/purchase.ts';
-import type { Outcome } from './idempotency-store.ts';
+import { IDEMPOTENCY_TTL_MS, IN_FLIGHT_STALE_MS, type KeyWrite } from './idempotency-store.ts';
 import { boundSql, sql } from './database.ts';
 
 /** One property of an entity, from MikroORM's metadata (one column per property here). */
@@ -100,22 +100,42 @@ export async function lockQuotesWithOffers(em: EntityManager, ids: readonly stri
   }));
 }
 
-/** What one batch writes: its holds, each from its quote, the outcomes to store and the places to take per pool. */
+/** What one batch writes: its holds, each from its quote, its callers' keys (with their outcomes) and the places to take per pool. */
 export interface BatchWrites {
   holds: readonly ReservationRow[];
-  outcomes: readonly Outcome[];
+  keys: readonly KeyWrite[];
   /** Places taken per pool, in pool id order. */
   takes: readonly { poolId: string; quantity: number }[];
 }
 
+/** What writing a batch found: pools with too few places, and whether a key was already held by another request. */
+export interface BatchWritten {
+  short: string[];
+  /** A key of `keys` was stored already (or is being stored by another open transaction): it was not written. */
+  keysTaken: boolean;
+}
+
 /**
- * Writes a batch: inserts its holds, sets each hold's quote `reservation_id`, stores the outcomes (the keys were
- * claimed in this transaction) and takes the places of each pool, only where `available_count` still has them.
- * The first pool's update rides in the same statement; further pools (rare: one batch, several pools) follow one
- * statement each, in id order, so batches of several processes lock pools in one order. Returns the pools that
- * had too few places (the caller rolls the transaction back).
+ * Writes a batch: inserts its holds, sets each hold's quote `reservation_id`, takes the places of each pool (only where
+ * `available_count` still has them) and, after the places, inserts the callers' idempotency keys with their outcomes
+ * (`state = 'done'`, or `'in_flight'` for a call the orchestrator finishes), each key written once. A key whose row is
+ * stale (past 24 h, or in flight past IN_FLIGHT_STALE_MS) is taken over; any other stored row is left as it is and
+ * reported (`keysTaken`; the caller rolls back and re-runs with the stored rows read first). A key another open
+ * transaction is inserting is waited for. Locks are taken in one order by every batch of every process: the quotes
+ * (locked before), then the pools in id order, then the keys in (scope, key) order; so a single pool's update rides in
+ * the same statement, and several pools (rare: one batch, several pools) take one statement each, before it. When a
+ * pool has too few places nothing else is written (the caller rolls back).
  */
-export async function writeBatch(em: EntityManager, w: BatchWrites): Promise<string[]> {
+export async function writeBatch(em: EntityManager, w: BatchWrites, now: Date): Promise<BatchWritten> {
+  const short: string[] = [];
+  const inline = w.takes.length === 1 ? w.takes[0] : undefined;
+  if (!inline) {
+    for (const take of w.takes) {
+      const rows = await sql(em, 'update pools set available_count = available_count - ? where id = ? and available_count >= ? returning id', [take.quantity, take.poolId, take.quantity]);
+      if (!rows.length) short.push(take.poolId);
+    }
+    if (short.length) return { short, keysTaken: false };
+  }
   const columns = fieldsOf(em, Reservation);
   const holds = w.holds.map((h) => {
     const row: Record<string, unknown> = {};
@@ -123,34 +143,36 @@ export async function writeBatch(em: EntityManager, w: BatchWrites): Promise<str
     return row;
   });
   const used = w.holds.map((h) => ({ id: h.quoteId, reservation_id: h.id }));
-  const outcomes = w.outcomes.map((o) => {
+  const keys = w.keys.map((k) => {
     // The reserve's answers hold no secret; a sealed outcome needs the sealer (IdempotencyStore.complete).
-    if (o.response.sealed) throw new Error('writeBatch stores no sealed response.');
-    return { scope: o.scope, key: o.key, status: o.response.status, response: o.response.body };
+    if (k.response?.sealed) throw new Error('writeBatch stores no sealed response.');
+    return { scope: k.scope, key: k.key, request_hash: k.requestHash, state: k.response ? 'done' : 'in_flight', status: k.response?.status ?? null, response: k.response ? k.response.body : null };
   });
-  const [first, ...rest] = w.takes;
   const list = columns.map(({ column }) => `"${column}"`).join(', ');
-  const [row] = await boundSql<{ taken: number }>(
+  const [row] = await boundSql<{ taken: number; keys: number }>(
     em,
     `with holds as (
        insert into reservations (${list}) select ${list} from jsonb_populate_recordset(null::reservations, $1::jsonb) returning 1
      ), used as (
        update quotes q set reservation_id = v.reservation_id
          from jsonb_to_recordset($2::jsonb) as v(id text, reservation_id text) where q.id = v.id returning 1
-     ), done as (
-       update idempotency_keys k set state = 'done', status = v.status, response = v.response
-         from jsonb_to_recordset($3::jsonb) as v(scope text, key text, status int, response jsonb)
-        where k.scope = v.scope and k.key = v.key returning 1
      ), taken as (
        update pools set available_count = available_count - $4::int where id = $5::text and available_count >= $4::int returning 1
+     ), keys as (
+       insert into idempotency_keys (scope, key, request_hash, state, status, response, created_at)
+       select v.scope, v.key, v.request_hash, v.state, v.status, v.response, $6::timestamptz
+         from jsonb_to_recordset($3::jsonb) as v(scope text, key text, request_hash text, state text, status int, response jsonb)
+        where $5::text is null or exists (select 1 from taken)
+        order by v.scope, v.key
+       on conflict (scope, key) do update
+          set request_hash = excluded.request_hash, state = excluded.state, status = excluded.status, response = excluded.response, response_sealed = null, created_at = excluded.created_at
+        where idempotency_keys.created_at < excluded.created_at - ($7::float8 * interval '1 millisecond')
+           or (idempotency_keys.state = 'in_flight' and idempotency_keys.created_at < excluded.created_at - ($8::float8 * interval '1 millisecond'))
+       returning 1
      )
-     select (select count(*) from taken)::int as taken`,
-    [JSON.stringify(holds), JSON.stringify(used), JSON.stringify(outcomes), first?.quantity ?? 0, first?.poolId ?? null],
+     select (select count(*) from taken)::int as taken, (select count(*) from keys)::int as keys`,
+    [JSON.stringify(holds), JSON.stringify(used), JSON.stringify(keys), inline?.quantity ?? 0, inline?.poolId ?? null, now.toISOString(), IDEMPOTENCY_TTL_MS, IN_FLIGHT_STALE_MS],
   );
-  const short = first && row?.taken !== 1 ? [first.poolId] : [];
-  for (const take of rest) {
-    const rows = await sql(em, 'update pools set available_count = available_count - ? where id = ? and available_count >= ? returning id', [take.quantity, take.poolId, take.quantity]);
-    if (!rows.length) short.push(take.poolId);
-  }
-  return short;
+  if (inline && row?.taken !== 1) return { short: [inline.poolId], keysTaken: false };
+  return { short, keysTaken: (row?.keys ?? 0) !== keys.length };
 }
