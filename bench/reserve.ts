@@ -411,6 +411,7 @@ async function main(): Promise<void> {
             pad(ms(refusedReps.length ? median(refusedReps.map((r) => r.r99)) : NaN), 14),
           ].join(' | '),
         );
+        console.log(`${''.padEnd(30)}   per rep: admitted p99 ${reps.map((r) => ms(r.p99)).join(', ')}; after 1st s ${reps.map((r) => ms(r.p99late)).join(', ')}`);
       }
 
       // What one refusal costs: a server whose one batch in flight waits on the locked pool row refuses every other
