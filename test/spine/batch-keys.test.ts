@@ -3,7 +3,7 @@
  * taking every key to be new until the write says otherwise. These tests reach the two ways a key can turn out not to
  * be new, over real HTTP: another transaction stores it while the batch is writing (the batch waits for it, rolls back
  * and re-runs with the stored row read), and a stored row that no longer holds its key (in flight past 5 minutes, done
- * past 24 hours) is taken over by the write.
+ * past 24 hours) is taken over by the write. And a batch over two pools, whose keys are written after both pools' places.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,6 +12,7 @@ import { IDEMPOTENCY_TTL_MS, IN_FLIGHT_STALE_MS } from '../../src/storage/idempo
 import { sql } from '../../src/storage/database.ts';
 import type { Harness } from '../support/harness.ts';
 import { assertInvariant } from '../support/invariant.ts';
+import { asOneBatch, until } from './batching.ts';
 import { must, shopWithTier, startSpineHarness, type Shop } from './fixtures.ts';
 
 let h: Harness;
@@ -22,11 +23,13 @@ after(async () => {
   await h?.close();
 });
 
-async function quote(s: Shop): Promise<string> {
-  return must(await s.api.post('/v1/ticketing/quotes', { tierId: s.tierId, quantity: 1 }), 201).quoteId;
+async function quote(s: Shop, quantity = 1): Promise<string> {
+  return must(await s.api.post('/v1/ticketing/quotes', { tierId: s.tierId, quantity }), 201).quoteId;
 }
 
 const reserve = (s: Shop, quoteId: string, key: string) => s.api.post('/v1/ticketing/reservations', { quoteId }, { 'idempotency-key': key });
+/** The same reserve, to be sent later (asOneBatch). */
+const call = (s: Shop, quoteId: string, key: string) => () => reserve(s, quoteId, key);
 
 /** The scope a shop's API key stores its idempotency keys under, read from a key it stored. */
 async function scopeOf(s: Shop): Promise<string> {
@@ -35,15 +38,6 @@ async function scopeOf(s: Shop): Promise<string> {
   const [row] = await h.db.execute<{ scope: string }>('select scope from idempotency_keys where key = ?', [k]);
   assert.ok(row);
   return row.scope;
-}
-
-/** Resolves once `cond()` resolves true; checks every few ms up to a generous bound (the machine may be busy). */
-async function until(cond: () => Promise<boolean>, what: string, boundMs = 120_000): Promise<void> {
-  const deadline = Date.now() + boundMs;
-  while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
 }
 
 const ago = (ms: number) => new Date(h.clock.now().getTime() - ms);
@@ -108,4 +102,44 @@ test('a key done more than 24 hours ago is taken over by a new request in a batc
   assert.equal(row!.status, 201);
   assert.notEqual(row!.request_hash, 'an-old-request');
   assert.deepEqual(await assertInvariant(h.db, s.poolId), { capacity: 5, available: 3, held: 2, sold: 0 });
+});
+
+test('one batch over two pools, one of them short: places taken from both, allotted in arrival order on the short one, every key written once', async () => {
+  const a = await shopWithTier(h, { capacity: 10 });
+  const b = await shopWithTier(h, { capacity: 2 });
+  const first = await quote(a);
+  const [a1, b1, b2, a2] = [await quote(a, 2), await quote(b, 1), await quote(b, 2), await quote(a, 1)];
+  const keys = Array.from({ length: 5 }, () => randomUUID());
+  const calls = [call(a, first, keys[0]!), call(a, a1, keys[1]!), call(b, b1, keys[2]!), call(b, b2, keys[3]!), call(a, a2, keys[4]!)];
+  // The first call's batch waits on pool a's locked row; the other four queue and run as one batch over a and b.
+  const results = await asOneBatch(h, a.poolId, calls);
+  assert.deepEqual(
+    results.map((r) => r.status),
+    [201, 201, 201, 409, 201],
+  );
+  assert.equal(results[3]!.body.code, 'sold_out');
+  assert.deepEqual(results[3]!.body.details, { available: 1, requested: 2 });
+  assert.deepEqual(await assertInvariant(h.db, a.poolId), { capacity: 10, available: 6, held: 4, sold: 0 });
+  assert.deepEqual(await assertInvariant(h.db, b.poolId), { capacity: 2, available: 1, held: 1, sold: 0 });
+  // Every key holds its call's outcome, the refusal too, and replays it.
+  const rows = await h.db.execute<{ state: string; status: number }>(`select state, status from idempotency_keys where key in (?, ?, ?, ?, ?) order by status`, keys);
+  assert.deepEqual(
+    rows.map((r) => `${r.state} ${r.status}`),
+    ['done 201', 'done 201', 'done 201', 'done 201', 'done 409'],
+  );
+  const again = await Promise.all(calls.map((call) => call()));
+  again.forEach((r, i) => {
+    assert.equal(r.headers.get('idempotent-replayed'), 'true');
+    assert.deepEqual([r.status, r.body], [results[i]!.status, results[i]!.body]);
+  });
+
+  // Both pools with room: the places of both are taken by one batch, and each key is written with its hold.
+  const [a3, b3] = [await quote(a), await quote(b)];
+  const more = await asOneBatch(h, a.poolId, [call(a, await quote(a), randomUUID()), call(a, a3, randomUUID()), call(b, b3, randomUUID())]);
+  assert.deepEqual(
+    more.map((r) => r.status),
+    [201, 201, 201],
+  );
+  assert.deepEqual(await assertInvariant(h.db, a.poolId), { capacity: 10, available: 4, held: 6, sold: 0 });
+  assert.deepEqual(await assertInvariant(h.db, b.poolId), { capacity: 2, available: 0, held: 2, sold: 0 });
 });

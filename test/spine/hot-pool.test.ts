@@ -3,19 +3,19 @@
  * busy machine without timing, a test holds the pool's row lock from its own transaction: the first reserve's
  * batch waits on it, every other reserve queues behind it (one batch in flight), and once they are all queued
  * the lock is let go, so they run as ONE batch. Then: mixed quantities with the pool running out in the middle,
- * failing calls inside the batch, replays, idempotency keys claimed inside the batch (duplicates, conflicts, replays),
+ * failing calls inside the batch, replays, idempotency keys settled inside the batch (duplicates, conflicts, replays),
  * admission control, and two server processes (also one key sent to both at once).
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { reserveBatcher } from '../../src/domain/purchase/reserve-batcher.ts';
-import { sql, type Database } from '../../src/storage/database.ts';
 import type { Harness } from '../support/harness.ts';
 import { assertInvariant } from '../support/invariant.ts';
 import { restClient, type RestResponse } from '../support/rest.ts';
 import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
 import { SURFACES } from '../support/surfaces.ts';
+import { asOneBatch as runAsOneBatch, lockPool, until } from './batching.ts';
 import { key, must, shopWithTier, startSpineHarness, type Shop } from './fixtures.ts';
 
 let h: Harness;
@@ -26,54 +26,7 @@ after(async () => {
   await h?.close();
 });
 
-/** Resolves once `cond()` holds; checks every few ms up to a generous bound (the machine may be busy). */
-async function until(cond: () => boolean, what: string, boundMs = 120_000): Promise<void> {
-  const deadline = Date.now() + boundMs;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
-const batcher = () => reserveBatcher(h.app.services);
-
-/** Holds the pool's row lock from a transaction of the test's own until `release()`; `done` settles once it has ended. */
-async function lockPool(db: Database, poolId: string): Promise<{ release: () => void; done: Promise<void> }> {
-  let release!: () => void;
-  const released = new Promise<void>((r) => (release = r));
-  let locked!: () => void;
-  const isLocked = new Promise<void>((r) => (locked = r));
-  const done = db.transaction(async (em) => {
-    await sql(em, 'select id from pools where id = ? for no key update', [poolId]);
-    locked();
-    await released;
-  });
-  await Promise.race([isLocked, done]);
-  return { release, done };
-}
-
-/**
- * Runs `calls` as one batch: the pool row is locked until the first call's batch is waiting on it and the
- * rest are queued behind, then released. Returns the responses in call order.
- */
-async function asOneBatch(poolId: string, calls: (() => Promise<RestResponse>)[]): Promise<RestResponse[]> {
-  const { release, done: locker } = await lockPool(h.db, poolId);
-  let results: RestResponse[];
-  try {
-    const before = batcher().stats.batches;
-    const first = calls[0]!();
-    await until(() => batcher().stats.batches === before + 1 && batcher().inFlight === 1, 'the first batch to start');
-    const rest = calls.slice(1).map((c) => c());
-    await until(() => batcher().queued === calls.length - 1, `${calls.length - 1} calls queued (${batcher().queued})`);
-    release();
-    results = await Promise.all([first, ...rest]);
-  } finally {
-    release();
-    await locker;
-  }
-  assert.ok(batcher().stats.largest >= calls.length - 1, 'the queued calls ran as one batch');
-  return results;
-}
+const asOneBatch = (poolId: string, calls: (() => Promise<RestResponse>)[]) => runAsOneBatch(h, poolId, calls);
 
 async function quote(s: Shop, quantity: number): Promise<string> {
   return must(await s.api.post('/v1/ticketing/quotes', { tierId: s.tierId, quantity }), 201).quoteId;
