@@ -3,8 +3,9 @@
  * round trips as it can: on one hot pool every round trip inside the batch is time the pool's row, or the next
  * batch, waits for. One statement locks the batch's quotes and reads what deciding them needs (tier, shop, event);
  * one statement writes the holds, marks the quotes used, takes the pool's places and inserts every caller's idempotency
- * key with its outcome (each key is written once, with the batch; src/storage/idempotency-store.ts, `settleKeys`). Quotes, tiers, shops and events come back as plain rows with their entities' properties (nothing in the
- * batch changes them through the ORM), so the unit of work has nothing to track or compare at the commit.
+ * key with its outcome (each key is written once, with the batch; `settleKeys` in src/storage/idempotency-store.ts).
+ * Quotes, tiers, shops and events come back as plain rows with their entities' properties (nothing in the batch changes
+ * them through the ORM), so the unit of work has nothing to track or compare at the commit.
  */
 import type { EntityName } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
