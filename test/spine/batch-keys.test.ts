@@ -57,7 +57,8 @@ test('a key another transaction stores while the batch writes: the batch waits f
       await sql(em, 'select pg_stat_clear_snapshot()'); // a transaction reads pg_stat_activity once unless told to read it again
       const rows = await sql<{ n: number }>(
         em,
-        `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like 'with holds as%'`, // the text shown is cut at 1 KiB
+        `select count(*)::int as n from pg_stat_activity
+          where datname = current_database() and wait_event_type = 'Lock' and query like 'with holds as%'`, // the text shown is cut at 1 KiB
       );
       return rows[0]!.n > 0;
     }, "the batch's write to wait on the key");

@@ -9,9 +9,9 @@
  * idempotency key with its outcome (refusals too), and commits once: each key is written once, with its hold or its
  * refusal (src/storage/reserve-batch.ts). A key found already stored (a retry, a conflict) makes the batch re-run
  * with the stored keys read first, so a replay or a refused key settles its call before anything is decided
- * (`settleKeys`). One batch's transaction is reserve-batch-run.ts. When a pool has not enough places for the whole batch, the batch is re-run with the pool row
- * locked first and the places are allotted in arrival order: each call that fits gets its hold, the others
- * `sold_out`.
+ * (`settleKeys`). One batch's transaction is reserve-batch-run.ts. When a pool has not enough places for the whole
+ * batch, the batch is re-run with the pool row locked first and the places are allotted in arrival order: each call
+ * that fits gets its hold, the others `sold_out`.
  *
  * Each call keeps its own outcome: a call's own failure (not found, used quote, restriction, authority, sold
  * out) is decided before anything is written and fails that call alone; an unexpected database failure of
@@ -21,7 +21,8 @@
  * No call waits for a timer: a batch starts as soon as a slot is free, and arrivals wait only while earlier
  * batches are in flight, so a quiet pool runs a batch of one (the same statements as an unbatched reserve).
  * Admission control (reserve-admission.ts): a call that would wait longer than RESERVE_MAX_WAIT_MS (estimated from
- * recent batch times) is refused at once with 429 `rate_limited` and `retryAfter`, before anything is read or written for it.
+ * recent batch times) is refused at once with 429 `rate_limited` and `retryAfter`, before anything is read or written
+ * for it.
  */
 import { ToolError } from '../../kernel/errors.ts';
 import type { ReservationRow } from '../../storage/entities/purchase.ts';
