@@ -22,16 +22,15 @@ interface Field {
   date: boolean;
 }
 
-function fieldsOf<T extends object>(em: EntityManager, entity: EntityName<T>): Field[] {
-  return em.getMetadata().get<T>(entity).props.map((p) => ({ prop: p.name as string, column: p.fieldNames[0]!, date: p.runtimeType === 'Date' }));
-}
+/** Reads one entity's plain object from a result row. */
+type Reader<T> = (row: Record<string, unknown>) => T;
 
 /**
  * Turns one entity's columns of a result row (`alias.column`) into a plain object with the entity's properties, as
  * MikroORM's hydrator would: Date properties are made Dates; arrays, numbers, booleans and strings come from the
  * driver as they are.
  */
-function plainRows<T extends object>(fields: readonly Field[], alias: string): (row: Record<string, unknown>) => T {
+function plainRows<T extends object>(fields: readonly Field[], alias: string): Reader<T> {
   const props = fields.map((f) => ({ ...f, from: `${alias}.${f.column}` }));
   return (row) => {
     const out: Record<string, unknown> = {};
@@ -41,6 +40,47 @@ function plainRows<T extends object>(fields: readonly Field[], alias: string): (
     }
     return out as T;
   };
+}
+
+/** What the batch's statements are made of, derived from the entities' metadata once per ORM (it does not change). */
+interface Shapes {
+  /** The quote lock's select list (`alias."column" as "alias.column"`), and a reader per entity. */
+  lockSelect: string;
+  quoteOf: Reader<QuoteRow>;
+  tierOf: Reader<TierRow>;
+  shopOf: Reader<ShopRow>;
+  eventOf: Reader<EventRow>;
+  /** A hold's properties and columns, and the hold insert's column list. */
+  holdFields: readonly Field[];
+  holdColumns: string;
+}
+
+const shapesByOrm = new WeakMap<object, Shapes>();
+
+function shapesOf(em: EntityManager): Shapes {
+  const metadata = em.getMetadata();
+  let shapes = shapesByOrm.get(metadata);
+  if (shapes) return shapes;
+  const fieldsOf = <T extends object>(entity: EntityName<T>): Field[] =>
+    metadata.get<T>(entity).props.map((p) => ({ prop: p.name as string, column: p.fieldNames[0]!, date: p.runtimeType === 'Date' }));
+  const parts = [
+    ['q', fieldsOf(Quote)],
+    ['t', fieldsOf(Tier)],
+    ['s', fieldsOf(Shop)],
+    ['e', fieldsOf(Event)],
+  ] as const;
+  const holdFields = fieldsOf(Reservation);
+  shapes = {
+    lockSelect: parts.flatMap(([alias, fields]) => fields.map(({ column }) => `${alias}."${column}" as "${alias}.${column}"`)).join(', '),
+    quoteOf: plainRows<QuoteRow>(parts[0][1], 'q'),
+    tierOf: plainRows<TierRow>(parts[1][1], 't'),
+    shopOf: plainRows<ShopRow>(parts[2][1], 's'),
+    eventOf: plainRows<EventRow>(parts[3][1], 'e'),
+    holdFields,
+    holdColumns: holdFields.map(({ column }) => `"${column}"`).join(', '),
+  };
+  shapesByOrm.set(metadata, shapes);
+  return shapes;
 }
 
 /** A quote of the batch, locked, with what it was priced from (undefined when gone, or the shop deleted). */
@@ -57,17 +97,10 @@ export interface LockedQuote {
  */
 export async function lockQuotesWithOffers(em: EntityManager, ids: readonly string[]): Promise<LockedQuote[]> {
   if (!ids.length) return [];
-  const parts = [
-    ['q', Quote],
-    ['t', Tier],
-    ['s', Shop],
-    ['e', Event],
-  ] as const;
-  const fields = new Map<string, Field[]>(parts.map(([alias, entity]) => [alias, fieldsOf(em, entity as EntityName<object>)]));
-  const select = parts.flatMap(([alias]) => fields.get(alias)!.map(({ column }) => `${alias}."${column}" as "${alias}.${column}"`));
+  const { lockSelect, quoteOf, tierOf, shopOf, eventOf } = shapesOf(em);
   const rows = await boundSql<Record<string, unknown>>(
     em,
-    `select ${select.join(', ')}
+    `select ${lockSelect}
        from quotes q
        left join tiers t on t.id = q.tier_id
        left join shops s on s.id = q.shop_id and s.deleted_at is null
@@ -89,10 +122,6 @@ export async function lockQuotesWithOffers(em: EntityManager, ids: readonly stri
     if (!it) made.set(seen, (it = of(row)));
     return it;
   };
-  const quoteOf = plainRows<QuoteRow>(fields.get('q')!, 'q');
-  const tierOf = plainRows<TierRow>(fields.get('t')!, 't');
-  const shopOf = plainRows<ShopRow>(fields.get('s')!, 's');
-  const eventOf = plainRows<EventRow>(fields.get('e')!, 'e');
   return rows.map((row) => ({
     quote: quoteOf(row),
     tier: once(row, 't', tierOf),
@@ -137,10 +166,10 @@ export async function writeBatch(em: EntityManager, w: BatchWrites, now: Date): 
     }
     if (short.length) return { short, keysTaken: false };
   }
-  const columns = fieldsOf(em, Reservation);
+  const { holdFields, holdColumns: list } = shapesOf(em);
   const holds = w.holds.map((h) => {
     const row: Record<string, unknown> = {};
-    for (const { prop, column } of columns) row[column] = (h as unknown as Record<string, unknown>)[prop] ?? null;
+    for (const { prop, column } of holdFields) row[column] = (h as unknown as Record<string, unknown>)[prop] ?? null;
     return row;
   });
   const used = w.holds.map((h) => ({ id: h.quoteId, reservation_id: h.id }));
@@ -149,7 +178,6 @@ export async function writeBatch(em: EntityManager, w: BatchWrites, now: Date): 
     if (k.response?.sealed) throw new Error('writeBatch stores no sealed response.');
     return { scope: k.scope, key: k.key, request_hash: k.requestHash, state: k.response ? 'done' : 'in_flight', status: k.response?.status ?? null, response: k.response ? k.response.body : null };
   });
-  const list = columns.map(({ column }) => `"${column}"`).join(', ');
   const [row] = await boundSql<{ taken: number; keys: number }>(
     em,
     `with holds as (
