@@ -10,6 +10,8 @@ export interface BenchResponse<T = any> {
   status: number;
   body: T;
   headers: { get(name: string): string | null };
+  /** When the request was written to the socket (`performance.now()`; the 'finish' of the request). */
+  sentAt?: number;
 }
 
 export function benchClient(baseUrl: string, token: string, sockets = 1024) {
@@ -40,10 +42,12 @@ export function benchClient(baseUrl: string, token: string, sockets = 1024) {
               /* not JSON */
             }
             const h = res.headers;
-            resolve({ status: res.statusCode ?? 0, body: parsed as T, headers: { get: (name) => { const v = h[name.toLowerCase()]; return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v; } } });
+            resolve({ sentAt, status: res.statusCode ?? 0, body: parsed as T, headers: { get: (name) => { const v = h[name.toLowerCase()]; return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v; } } });
           });
         },
       );
+      let sentAt: number | undefined;
+      req.once('finish', () => (sentAt = performance.now()));
       req.on('error', reject);
       req.end(payload);
     });

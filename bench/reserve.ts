@@ -11,7 +11,7 @@
  *     as ratios to REST, median of three repetitions (also alone: `npm run bench:surfaces`).
  *  6. the growth table (bench/growth.ts, run as a child process once the above has stopped).
  * Usage: npm run bench [-- --levels 1,8,32,64 --requests 400 --per-client 40 --reps 3 --seconds 8 --bound MS --surface-calls 300
- *                          --keys 1000000 --holds 100000 --outbox 100000 --parts 1,2,3,4,5,6 --cpu-prof DIR]
+ *                          --flood-threads 1 --keys 1000000 --holds 100000 --outbox 100000 --parts 1,2,3,4,5,6 --cpu-prof DIR]
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -30,12 +30,13 @@ import { benchClient } from './http-client.ts';
 import { holdRows, poll } from '../test/support/row-lock.ts';
 import { startServerProcess, type ServerProcess } from '../test/support/server-process.ts';
 import { ownCpuMs, postgresCpuMs, processCpuMs } from './cpu.ts';
+import { floodInThreads } from './flood.ts';
 import { benchSurfaces } from './surfaces.ts';
 
 const { values } = parseArgs({
   options: {
     levels: { type: 'string' }, requests: { type: 'string' }, 'per-client': { type: 'string' }, reps: { type: 'string' }, seconds: { type: 'string' }, quick: { type: 'boolean' }, 'surface-calls': { type: 'string' },
-    parts: { type: 'string' }, 'cpu-prof': { type: 'string' }, 'retry-ms': { type: 'string' }, bound: { type: 'string' }, keys: { type: 'string' }, holds: { type: 'string' }, outbox: { type: 'string' },
+    parts: { type: 'string' }, 'cpu-prof': { type: 'string' }, 'retry-ms': { type: 'string' }, 'flood-threads': { type: 'string' }, bound: { type: 'string' }, keys: { type: 'string' }, holds: { type: 'string' }, outbox: { type: 'string' },
   },
 });
 /** Which parts run (default all): 1 hot pool, 2 purchases, 3 overload, 4 processes, 5 surfaces, 6 growth (bench/growth.ts). */
@@ -44,6 +45,9 @@ const PARTS = new Set((values.parts ?? '1,2,3,4,5,6').split(',').map(Number));
 const CPU_PROF = values['cpu-prof'];
 /** In the overload run, how long a refused client waits before retrying; unset: the Retry-After it was given. */
 const RETRY_MS = values['retry-ms'] === undefined ? undefined : Number(values['retry-ms']);
+/** The overload run's client threads (bench/flood.ts): its clients are dealt out over this many event loops. */
+const FLOOD_THREADS = Number(values['flood-threads'] ?? 1);
+if (!Number.isInteger(FLOOD_THREADS) || FLOOD_THREADS < 1) throw new Error('--flood-threads: a whole number, 1 or more');
 /**
  * The overload run's admission bound (RESERVE_MAX_WAIT_MS of its server): `--bound`, else the p50 of a reserve at the
  * last level (64 clients) measured by part 1 in the same run, the latency admitted calls are to keep under the flood;
@@ -341,48 +345,21 @@ async function main(): Promise<void> {
       const warmClient = leanClient(guarded.url);
       await drive(warm.length, 64, async (i) => [201, 429].includes((await reserveOver(warmClient, warm[i]!)).status));
       const boundFrom = BOUND_MS !== undefined ? '--bound' : p50at64.length ? `part 1's p50 at ${LEVELS[LEVELS.length - 1]} clients` : 'default, part 1 did not run';
-      console.log(`\n3. overload: ${clients} clients for ${SECONDS} s on one pool, admission bound ${OVERLOAD_BOUND_MS} ms (${boundFrom}; a refused client waits its Retry-After, or --retry-ms, and retries with the same key; "jitter": a random extra wait up to as long again), median of ${REPS} (load ${loadavg()[0]!.toFixed(1)})`);
-      console.log('admission control              | admitted/s | admitted p50 ms | admitted p99 ms | p99 after 1st s | refused | refusal p50 ms | refusal p99 ms');
+      console.log(`\n3. overload: ${clients} clients (${FLOOD_THREADS} client thread${FLOOD_THREADS > 1 ? 's' : ''}) for ${SECONDS} s on one pool, admission bound ${OVERLOAD_BOUND_MS} ms (${boundFrom}; a refused client waits its Retry-After, or --retry-ms, and retries with the same key; "jitter": a random extra wait up to as long again), median of ${REPS} (load ${loadavg()[0]!.toFixed(1)})`);
+      console.log('admission control              | admitted/s | admitted p50 ms | admitted p99 ms | p99 after 1st s | p99 from send | refused | refusal p50 ms | refusal p99 ms');
       for (const [label, target, jitter] of [
         [`on (${OVERLOAD_BOUND_MS} ms bound)`, guarded, false],
         [`on (${OVERLOAD_BOUND_MS} ms bound), jitter`, guarded, true],
         ['off', servers[0]!, false],
       ] as const) {
-        const reps: { admittedPerS: number; p50: number; p99: number; p99late: number; refused: number; r50: number; r99: number }[] = [];
+        const reps: { admittedPerS: number; p50: number; p99: number; p99late: number; p99sent: number; refused: number; r50: number; r99: number }[] = [];
         for (let rep = 0; rep < REPS; rep++) {
           const ids = await quotes(flood.template, Math.ceil(http64.length ? median(http64) * SECONDS * 3 : 20_000) + clients);
-          const client = leanClient(target.url);
-          const admitted: number[] = [];
-          const refused: number[] = [];
-          const late: number[] = [];
-          const startAt = performance.now();
-          let next = 0;
-          const stopAt = performance.now() + SECONDS * 1000;
-          await Promise.all(
-            Array.from({ length: clients }, async () => {
-              while (performance.now() < stopAt && next < ids.length) {
-                const quoteId = ids[next++]!;
-                const key = randomUUID();
-                for (;;) {
-                  const t0 = performance.now();
-                  const r = await reserveOver(client, quoteId, key);
-                  const ms = performance.now() - t0;
-                  if (r.status === 429) {
-                    refused.push(ms);
-                    const wait = (RETRY_MS ?? Number(r.headers.get('retry-after') ?? 1) * 1000) * (jitter ? 1 + Math.random() : 1);
-                    // Only calls sent within the run count: a client told to come back after it ends stops here.
-                    if (performance.now() + wait >= stopAt) return;
-                    await new Promise((res) => setTimeout(res, wait));
-                    continue;
-                  }
-                  if (r.status !== 201) throw new Error(`overload: unexpected ${r.status} ${JSON.stringify(r.body)}`);
-                  admitted.push(ms);
-                  if (t0 - startAt >= 1000) late.push(ms);
-                  break;
-                }
-              }
-            }),
-          );
+          const run = await floodInThreads({ url: target.url, token: merchant.apiKey, clients, quoteIds: ids, threads: FLOOD_THREADS, seconds: SECONDS, jitter, retryMs: RETRY_MS });
+          const admitted = run.admitted.map((c) => c.ms);
+          const refused = run.refused.map((c) => c.ms);
+          const late = run.admitted.filter((c) => c.at >= 1000).map((c) => c.ms);
+          const sent = run.admitted.map((c) => c.fromSent).sort((a, b) => a - b);
           admitted.sort((a, b) => a - b);
           refused.sort((a, b) => a - b);
           late.sort((a, b) => a - b);
@@ -391,6 +368,7 @@ async function main(): Promise<void> {
             p50: percentile(admitted, 50),
             p99: percentile(admitted, 99),
             p99late: percentile(late, 99),
+            p99sent: percentile(sent, 99),
             refused: refused.length,
             r50: refused.length ? percentile(refused, 50) : NaN,
             r99: refused.length ? percentile(refused, 99) : NaN,
@@ -406,12 +384,13 @@ async function main(): Promise<void> {
             pad(ms(med((r) => r.p50)), 15),
             pad(ms(med((r) => r.p99)), 15),
             pad(ms(med((r) => r.p99late)), 15),
+            pad(ms(med((r) => r.p99sent)), 14),
             pad(med((r) => r.refused), 7),
             pad(ms(refusedReps.length ? median(refusedReps.map((r) => r.r50)) : NaN), 14),
             pad(ms(refusedReps.length ? median(refusedReps.map((r) => r.r99)) : NaN), 14),
           ].join(' | '),
         );
-        console.log(`${''.padEnd(30)}   per rep: admitted p99 ${reps.map((r) => ms(r.p99)).join(', ')}; after 1st s ${reps.map((r) => ms(r.p99late)).join(', ')}`);
+        console.log(`${''.padEnd(30)}   per rep: admitted p99 ${reps.map((r) => ms(r.p99)).join(', ')}; after 1st s ${reps.map((r) => ms(r.p99late)).join(', ')}; from send ${reps.map((r) => ms(r.p99sent)).join(', ')}`);
       }
 
       // What one refusal costs: a server whose one batch in flight waits on the locked pool row refuses every other
