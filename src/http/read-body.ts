@@ -1,5 +1,6 @@
 /** Reads a request body as raw bytes (kept for signature checks) and as JSON, with a size limit. */
 import type { IncomingMessage } from 'node:http';
+import { finished } from 'node:stream';
 import { ToolError } from '../kernel/errors.ts';
 import { assertInputShape } from '../kernel/input-shape.ts';
 
@@ -24,33 +25,21 @@ export async function readRaw(req: IncomingMessage, limit = MAX_BODY_BYTES): Pro
   return Buffer.concat(chunks);
 }
 
-/** Reads a body of a declared length (within the limit) to its end; fails as `for await` would if the request closes first. */
+/**
+ * Reads a body of a declared length (within the limit) to its end; fails as `for await` would if the request closes
+ * first, also when it closed before this was called (a client gone while the request waited for its route): `finished`
+ * looks at the stream's state as well as its events, where listeners alone would wait for an event already past.
+ */
 function readDeclared(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    const stop = () => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-      req.off('close', onClose);
-    };
     const onData = (chunk: Buffer) => chunks.push(chunk);
-    const onEnd = () => {
-      stop();
-      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
-    };
-    const onError = (err: Error) => {
-      stop();
-      reject(err);
-    };
-    const onClose = () => {
-      stop();
-      reject(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
-    };
     req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-    req.on('close', onClose);
+    finished(req, { writable: false }, (err) => {
+      req.off('data', onData);
+      if (err) reject(err);
+      else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+    });
   });
 }
 
