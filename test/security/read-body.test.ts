@@ -1,8 +1,9 @@
 /**
  * The request body reader (src/http/read-body.ts) on a real socket: a body whose connection is gone before its route
  * reads it must fail at once. A reader that only listened for events waited for a `close` already past, so the call
- * never settled: a handler held forever per such request, and a server that could not finish shutting down (found when
- * test/security/bad-inputs.test.ts's cut-short request closed before its route read it, on a busy machine).
+ * never settled and its handler was held forever, one per such request. (Found while looking into a hang of
+ * test/security/bad-inputs.test.ts, whose cut-short request can close before its route reads it on a busy machine;
+ * that this caused the hang was not established.)
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
