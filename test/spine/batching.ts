@@ -41,10 +41,10 @@ export async function asOneBatch(h: Harness, poolId: string, calls: (() => Promi
   const batcher = reserveBatcher(h.app.services);
   const { release, done: locker } = await lockPool(h.db, poolId);
   let results: RestResponse[];
+  const before = batcher.stats;
   try {
-    const before = batcher.stats.batches;
     const first = calls[0]!();
-    await until(() => batcher.stats.batches === before + 1 && batcher.inFlight === 1, 'the first batch to start');
+    await until(() => batcher.stats.batches === before.batches + 1 && batcher.inFlight === 1, 'the first batch to start');
     const rest = calls.slice(1).map((c) => c());
     await until(() => batcher.queued === calls.length - 1, `${calls.length - 1} calls queued (${batcher.queued})`);
     release();
@@ -53,6 +53,10 @@ export async function asOneBatch(h: Harness, poolId: string, calls: (() => Promi
     release();
     await locker;
   }
-  assert.ok(batcher.stats.largest >= calls.length - 1, 'the queued calls ran as one batch');
+  // Two batches in all (the first call's, then every queued call's): `largest` alone could not say so, being the largest
+  // batch the process ever ran.
+  const after = batcher.stats;
+  assert.ok(after.largest >= calls.length - 1, 'the queued calls ran as one batch');
+  assert.deepEqual({ batches: after.batches - before.batches, calls: after.calls - before.calls }, { batches: 2, calls: calls.length }, 'the queued calls ran as one batch');
   return results;
 }
