@@ -29,6 +29,7 @@ import { restClient } from '../test/support/rest.ts';
 import { benchClient } from './http-client.ts';
 import { holdRows, poll } from '../test/support/row-lock.ts';
 import { startServerProcess, type ServerProcess } from '../test/support/server-process.ts';
+import { gcBetween, gcTotals, type GcTotals } from './gc.ts';
 import { ownCpuMs, postgresCpuMs, processCpuMs } from './cpu.ts';
 import { floodInThreads } from './flood.ts';
 import { benchSurfaces } from './surfaces.ts';
@@ -36,7 +37,7 @@ import { benchSurfaces } from './surfaces.ts';
 const { values } = parseArgs({
   options: {
     levels: { type: 'string' }, requests: { type: 'string' }, 'per-client': { type: 'string' }, reps: { type: 'string' }, seconds: { type: 'string' }, quick: { type: 'boolean' }, 'surface-calls': { type: 'string' },
-    parts: { type: 'string' }, 'cpu-prof': { type: 'string' }, 'retry-ms': { type: 'string' }, 'flood-threads': { type: 'string' }, bound: { type: 'string' }, keys: { type: 'string' }, holds: { type: 'string' }, outbox: { type: 'string' },
+    parts: { type: 'string' }, 'cpu-prof': { type: 'string' }, 'retry-ms': { type: 'string' }, 'flood-threads': { type: 'string' }, bound: { type: 'string' }, 'server-node-flags': { type: 'string' }, keys: { type: 'string' }, holds: { type: 'string' }, outbox: { type: 'string' },
   },
 });
 /** Which parts run (default all): 1 hot pool, 2 purchases, 3 overload, 4 processes, 5 surfaces, 6 growth (bench/growth.ts). */
@@ -55,6 +56,12 @@ if (!Number.isInteger(FLOOD_THREADS) || FLOOD_THREADS < 1) throw new Error('--fl
  */
 const BOUND_MS = values.bound === undefined ? undefined : Number(values.bound);
 const DEFAULT_BOUND_MS = 50;
+/**
+ * Node.js flags for every server process the bench starts (`--server-node-flags "--min-semi-space-size=64"`): V8's
+ * collector settings, which NODE_OPTIONS does not accept, to measure them on the same bench.
+ */
+const SERVER_NODE_FLAGS = (values['server-node-flags'] ?? '').split(/\s+/).filter(Boolean);
+if (SERVER_NODE_FLAGS.some((f) => !f.startsWith('--'))) throw new Error('--server-node-flags: Node.js flags only, each starting with --');
 const LEVELS = (values.levels ?? '1,8,32,64').split(',').map(Number);
 const REQUESTS = Number(values.requests ?? 400);
 /**
@@ -132,7 +139,7 @@ async function main(): Promise<void> {
   );
   // The throughput runs measure the path, not the admission bound (which the overload run measures).
   const profile: Record<string, string> = CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${CPU_PROF}` } : {};
-  const servers: ServerProcess[] = [await startServerProcess({ ...BASE_ENV, ...profile, DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: '60000' }, 180_000)];
+  const servers: ServerProcess[] = [await startServerProcess({ ...BASE_ENV, ...profile, DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: '60000' }, 180_000, SERVER_NODE_FLAGS)];
   const raw = new pg.Pool({ connectionString: dbUrl, max: Math.max(...LEVELS, 64) });
   const pools: string[] = [];
   const clients: ReturnType<typeof benchClient>[] = [];
@@ -336,7 +343,7 @@ async function main(): Promise<void> {
     if (PARTS.has(3)) {
       const clients = 10 * LEVELS[LEVELS.length - 1]!;
       const OVERLOAD_BOUND_MS = BOUND_MS ?? (p50at64.length ? Math.max(5, Math.round(median(p50at64))) : DEFAULT_BOUND_MS);
-      const guarded = await startServerProcess({ ...BASE_ENV, ...profile, DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: String(OVERLOAD_BOUND_MS) }, 180_000);
+      const guarded = await startServerProcess({ ...BASE_ENV, ...profile, DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: String(OVERLOAD_BOUND_MS) }, 180_000, SERVER_NODE_FLAGS);
       servers.push(guarded);
       const flood = await newPool(1_000_000);
       // Warmed like a server that was up before the sale opened (compiled code, open database connections): a fresh
@@ -352,10 +359,12 @@ async function main(): Promise<void> {
         [`on (${OVERLOAD_BOUND_MS} ms bound), jitter`, guarded, true],
         ['off', servers[0]!, false],
       ] as const) {
-        const reps: { admittedPerS: number; p50: number; p99: number; p99late: number; p99sent: number; refused: number; r50: number; r99: number }[] = [];
+        const reps: { admittedPerS: number; p50: number; p99: number; p99late: number; p99sent: number; refused: number; r50: number; r99: number; gc: GcTotals }[] = [];
         for (let rep = 0; rep < REPS; rep++) {
           const ids = await quotes(flood.template, Math.ceil(http64.length ? median(http64) * SECONDS * 3 : 20_000) + clients);
+          const gc0 = await gcTotals(target.url);
           const run = await floodInThreads({ url: target.url, token: merchant.apiKey, clients, quoteIds: ids, threads: FLOOD_THREADS, seconds: SECONDS, jitter, retryMs: RETRY_MS });
+          const gc = gcBetween(gc0, await gcTotals(target.url));
           const admitted = run.admitted.map((c) => c.ms);
           const refused = run.refused.map((c) => c.ms);
           const late = run.admitted.filter((c) => c.at >= 1000).map((c) => c.ms);
@@ -372,6 +381,7 @@ async function main(): Promise<void> {
             refused: refused.length,
             r50: refused.length ? percentile(refused, 50) : NaN,
             r99: refused.length ? percentile(refused, 99) : NaN,
+            gc,
           });
         }
         const med = (f: (r: (typeof reps)[number]) => number) => median(reps.map(f));
@@ -391,12 +401,18 @@ async function main(): Promise<void> {
           ].join(' | '),
         );
         console.log(`${''.padEnd(30)}   per rep: admitted p99 ${reps.map((r) => ms(r.p99)).join(', ')}; after 1st s ${reps.map((r) => ms(r.p99late)).join(', ')}; from send ${reps.map((r) => ms(r.p99sent)).join(', ')}`);
+        const each = (f: (g: GcTotals) => string) => reps.map((r) => f(r.gc)).join(', ');
+        console.log(
+          `${''.padEnd(30)}   server's collector per rep: scavenges ${each((g) => String(g.minor))} (${each((g) => (g.minorS * 1000).toFixed(0))} ms; ` +
+            `10 ms or more: ${each((g) => String(g.minorOver10ms))}), mark-compacts ${each((g) => String(g.major))} (${each((g) => (g.majorS * 1000).toFixed(0))} ms with their incremental steps); ` +
+            `paused ${each((g) => ((100 * (g.minorS + g.majorS)) / SECONDS).toFixed(1))} % of ${SECONDS} s`,
+        );
       }
 
       // What one refusal costs: a server whose one batch in flight waits on the locked pool row refuses every other
       // reserve (a 1 ms bound), so its CPU per call over a run of refusals is a refusal's, whole (HTTP parse, Koa,
       // admission, the 429, the address's charge after it), beside one reserve's at 64 clients from part 1.
-      const refuser = await startServerProcess({ ...BASE_ENV, DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: '1', RESERVE_BATCHES_IN_FLIGHT: '1' }, 180_000);
+      const refuser = await startServerProcess({ ...BASE_ENV, DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: '1', RESERVE_BATCHES_IN_FLIGHT: '1' }, 180_000, SERVER_NODE_FLAGS);
       servers.push(refuser);
       const held = await newPool(10);
       const refuserClient = leanClient(refuser.url);
@@ -426,7 +442,7 @@ async function main(): Promise<void> {
     if (PARTS.has(4)) {
       const farm = [servers[0]!];
       while (farm.length < 4) {
-        const s = await startServerProcess({ ...BASE_ENV, DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: '60000' }, 180_000);
+        const s = await startServerProcess({ ...BASE_ENV, DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: '60000' }, 180_000, SERVER_NODE_FLAGS);
         servers.push(s);
         farm.push(s);
       }
