@@ -1,7 +1,7 @@
 /**
  * A server process's garbage collector over a stretch of the bench, read from its `/metrics` (prom-client's
  * `nodejs_gc_duration_seconds`, by kind) before and after. A collection stops the event loop: under a flood, scavenges
- * of 15–40 ms every few hundred milliseconds were part of every admitted call's tail (docs/performance.md).
+ * of 13–42 ms every few hundred milliseconds were part of every admitted call's tail (docs/performance.md).
  */
 export interface GcTotals {
   /** Scavenges (young generation): how many, their seconds, and how many took 10 ms or more. */

@@ -57,8 +57,9 @@ if (!Number.isInteger(FLOOD_THREADS) || FLOOD_THREADS < 1) throw new Error('--fl
 const BOUND_MS = values.bound === undefined ? undefined : Number(values.bound);
 const DEFAULT_BOUND_MS = 50;
 /**
- * Node.js flags for every server process the bench starts (`--server-node-flags "--min-semi-space-size=64"`): V8's
- * collector settings, which NODE_OPTIONS does not accept, to measure them on the same bench.
+ * Node.js flags for every server process the bench starts (`--server-node-flags=--min-semi-space-size=64`, with `=`;
+ * several quoted and space-separated): V8's collector settings, which NODE_OPTIONS does not accept, measured on the
+ * same bench.
  */
 const SERVER_NODE_FLAGS = (values['server-node-flags'] ?? '').split(/\s+/).filter(Boolean);
 if (SERVER_NODE_FLAGS.some((f) => !f.startsWith('--'))) throw new Error('--server-node-flags: Node.js flags only, each starting with --');
