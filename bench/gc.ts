@@ -11,17 +11,30 @@ export interface GcTotals {
   /** Mark-compacts (old generation) and their incremental marking steps on the main thread: how many, and seconds. */
   major: number;
   majorS: number;
+  /**
+   * The event loop's delay (prom-client's `monitorEventLoopDelay`, 10 ms resolution), largest and p99, in ms: over the
+   * time since the previous reading, as prom-client starts it afresh at each collection of `/metrics`.
+   */
+  loopMaxMs: number;
+  loopP99Ms: number;
 }
 
 const LINE = /^nodejs_gc_duration_seconds_(bucket|sum|count)\{([^}]*)\} (\S+)$/;
+const LOOP = /^nodejs_eventloop_lag_(max|p99)_seconds (\S+)$/;
 
-/** The process's totals since it started. */
+/** The process's collector totals since it started, and its event loop's delay since the last reading. */
 export async function gcTotals(baseUrl: string): Promise<GcTotals> {
   const res = await fetch(new URL('/metrics', baseUrl));
   if (!res.ok) throw new Error(`/metrics answered ${res.status}`);
-  const totals: GcTotals = { minor: 0, minorS: 0, minorOver10ms: 0, major: 0, majorS: 0 };
+  const totals: GcTotals = { minor: 0, minorS: 0, minorOver10ms: 0, major: 0, majorS: 0, loopMaxMs: 0, loopP99Ms: 0 };
   let minorUnder10ms = 0;
   for (const line of (await res.text()).split('\n')) {
+    const loop = LOOP.exec(line);
+    if (loop) {
+      if (loop[1] === 'max') totals.loopMaxMs = Number(loop[2]) * 1000;
+      else totals.loopP99Ms = Number(loop[2]) * 1000;
+      continue;
+    }
     const m = LINE.exec(line);
     if (!m) continue;
     const [, part, labels, raw] = m;
@@ -40,7 +53,7 @@ export async function gcTotals(baseUrl: string): Promise<GcTotals> {
   return totals;
 }
 
-/** What the collector did between two readings. */
+/** What the collector did between two readings, and the event loop's delay over that time (the later reading's). */
 export function gcBetween(before: GcTotals, after: GcTotals): GcTotals {
   return {
     minor: after.minor - before.minor,
@@ -48,5 +61,7 @@ export function gcBetween(before: GcTotals, after: GcTotals): GcTotals {
     minorOver10ms: after.minorOver10ms - before.minorOver10ms,
     major: after.major - before.major,
     majorS: after.majorS - before.majorS,
+    loopMaxMs: after.loopMaxMs,
+    loopP99Ms: after.loopP99Ms,
   };
 }

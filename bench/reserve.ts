@@ -404,9 +404,10 @@ async function main(): Promise<void> {
         console.log(`${''.padEnd(30)}   per rep: admitted p99 ${reps.map((r) => ms(r.p99)).join(', ')}; after 1st s ${reps.map((r) => ms(r.p99late)).join(', ')}; from send ${reps.map((r) => ms(r.p99sent)).join(', ')}`);
         const each = (f: (g: GcTotals) => string) => reps.map((r) => f(r.gc)).join(', ');
         console.log(
-          `${''.padEnd(30)}   server's collector per rep: scavenges ${each((g) => String(g.minor))} (${each((g) => (g.minorS * 1000).toFixed(0))} ms; ` +
+          `${''.padEnd(30)}   server per rep: collector scavenges ${each((g) => String(g.minor))} (${each((g) => (g.minorS * 1000).toFixed(0))} ms; ` +
             `10 ms or more: ${each((g) => String(g.minorOver10ms))}), mark-compacts ${each((g) => String(g.major))} (${each((g) => (g.majorS * 1000).toFixed(0))} ms with their incremental steps); ` +
-            `paused ${each((g) => ((100 * (g.minorS + g.majorS)) / SECONDS).toFixed(1))} % of ${SECONDS} s`,
+            `paused ${each((g) => ((100 * (g.minorS + g.majorS)) / SECONDS).toFixed(1))} % of ${SECONDS} s; ` +
+            `event loop delay, largest ${each((g) => g.loopMaxMs.toFixed(0))} ms, p99 ${each((g) => g.loopP99Ms.toFixed(0))} ms`,
         );
       }
 

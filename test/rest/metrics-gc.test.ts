@@ -1,7 +1,8 @@
 /**
- * `/metrics` reports the garbage collector's pauses by kind (prom-client's `nodejs_gc_duration_seconds`), and the
- * bench reads them from there (bench/gc.ts: part 3 prints each overload repetition's scavenges and mark-compacts): if
- * the format the bench parses changed, this fails rather than the bench printing zeros.
+ * `/metrics` reports the garbage collector's pauses by kind (prom-client's `nodejs_gc_duration_seconds`) and the event
+ * loop's delay, and the bench reads them from there (bench/gc.ts: part 3 prints each overload repetition's scavenges,
+ * mark-compacts and longest loop delay): if the format the bench parses changed, this fails rather than the bench
+ * printing zeros.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -34,4 +35,11 @@ test('scavenges in this process show in /metrics as the bench reads them', async
   assert.ok(seen.minorS > 0, 'with its seconds');
   assert.ok(seen.minorOver10ms >= 0 && seen.minorOver10ms <= seen.minor, 'the long ones are some of them');
   assert.ok(seen.major >= 0 && seen.majorS >= 0);
+  assert.ok(Number.isFinite(seen.loopMaxMs) && seen.loopMaxMs >= 0 && Number.isFinite(seen.loopP99Ms) && seen.loopP99Ms >= 0);
+});
+
+test("the event loop's delay is in /metrics as the lines the bench reads", async () => {
+  const text = await (await fetch(`${h.url}/metrics`)).text();
+  assert.match(text, /^nodejs_eventloop_lag_max_seconds \d/m);
+  assert.match(text, /^nodejs_eventloop_lag_p99_seconds \d/m);
 });
