@@ -28,7 +28,7 @@ import { newId } from '../src/storage/ids.ts';
 import { restClient } from '../test/support/rest.ts';
 import { benchClient } from './http-client.ts';
 import { holdRows, poll } from '../test/support/row-lock.ts';
-import { startServerProcess, type ServerProcess } from '../test/support/server-process.ts';
+import { SERVER_NODE_ARGS, startServerProcess, type ServerProcess } from '../test/support/server-process.ts';
 import { gcBetween, gcTotals, type GcTotals } from './gc.ts';
 import { ownCpuMs, postgresCpuMs, processCpuMs } from './cpu.ts';
 import { floodInThreads } from './flood.ts';
@@ -57,12 +57,14 @@ if (!Number.isInteger(FLOOD_THREADS) || FLOOD_THREADS < 1) throw new Error('--fl
 const BOUND_MS = values.bound === undefined ? undefined : Number(values.bound);
 const DEFAULT_BOUND_MS = 50;
 /**
- * Node.js flags for every server process the bench starts (`--server-node-flags=--min-semi-space-size=64`, with `=`;
- * several quoted and space-separated): V8's collector settings, which NODE_OPTIONS does not accept, measured on the
- * same bench.
+ * Node.js flags for every server process the bench starts, after the server's own (`--server-node-flags=--flag`, with
+ * `=`; several quoted and space-separated): V8's collector settings, which NODE_OPTIONS does not accept, measured on
+ * the same bench.
  */
 const SERVER_NODE_FLAGS = (values['server-node-flags'] ?? '').split(/\s+/).filter(Boolean);
 if (SERVER_NODE_FLAGS.some((f) => !f.startsWith('--'))) throw new Error('--server-node-flags: Node.js flags only, each starting with --');
+/** The server's own flags, then the bench's (the last of a flag wins: `--min-semi-space-size=0` measures without it). */
+const SERVER_ARGS = [...SERVER_NODE_ARGS, ...SERVER_NODE_FLAGS];
 const LEVELS = (values.levels ?? '1,8,32,64').split(',').map(Number);
 const REQUESTS = Number(values.requests ?? 400);
 /**
@@ -140,7 +142,7 @@ async function main(): Promise<void> {
   );
   // The throughput runs measure the path, not the admission bound (which the overload run measures).
   const profile: Record<string, string> = CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${CPU_PROF}` } : {};
-  const servers: ServerProcess[] = [await startServerProcess({ ...BASE_ENV, ...profile, DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: '60000' }, 180_000, SERVER_NODE_FLAGS)];
+  const servers: ServerProcess[] = [await startServerProcess({ ...BASE_ENV, ...profile, DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: '60000' }, 180_000, SERVER_ARGS)];
   const raw = new pg.Pool({ connectionString: dbUrl, max: Math.max(...LEVELS, 64) });
   const pools: string[] = [];
   const clients: ReturnType<typeof benchClient>[] = [];
@@ -344,7 +346,7 @@ async function main(): Promise<void> {
     if (PARTS.has(3)) {
       const clients = 10 * LEVELS[LEVELS.length - 1]!;
       const OVERLOAD_BOUND_MS = BOUND_MS ?? (p50at64.length ? Math.max(5, Math.round(median(p50at64))) : DEFAULT_BOUND_MS);
-      const guarded = await startServerProcess({ ...BASE_ENV, ...profile, DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: String(OVERLOAD_BOUND_MS) }, 180_000, SERVER_NODE_FLAGS);
+      const guarded = await startServerProcess({ ...BASE_ENV, ...profile, DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: String(OVERLOAD_BOUND_MS) }, 180_000, SERVER_ARGS);
       servers.push(guarded);
       const flood = await newPool(1_000_000);
       // Warmed like a server that was up before the sale opened (compiled code, open database connections): a fresh
@@ -414,7 +416,7 @@ async function main(): Promise<void> {
       // What one refusal costs: a server whose one batch in flight waits on the locked pool row refuses every other
       // reserve (a 1 ms bound), so its CPU per call over a run of refusals is a refusal's, whole (HTTP parse, Koa,
       // admission, the 429, the address's charge after it), beside one reserve's at 64 clients from part 1.
-      const refuser = await startServerProcess({ ...BASE_ENV, DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: '1', RESERVE_BATCHES_IN_FLIGHT: '1' }, 180_000, SERVER_NODE_FLAGS);
+      const refuser = await startServerProcess({ ...BASE_ENV, DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: '1', RESERVE_BATCHES_IN_FLIGHT: '1' }, 180_000, SERVER_ARGS);
       servers.push(refuser);
       const held = await newPool(10);
       const refuserClient = leanClient(refuser.url);
@@ -444,7 +446,7 @@ async function main(): Promise<void> {
     if (PARTS.has(4)) {
       const farm = [servers[0]!];
       while (farm.length < 4) {
-        const s = await startServerProcess({ ...BASE_ENV, DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: '60000' }, 180_000, SERVER_NODE_FLAGS);
+        const s = await startServerProcess({ ...BASE_ENV, DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: '60000' }, 180_000, SERVER_ARGS);
         servers.push(s);
         farm.push(s);
       }
