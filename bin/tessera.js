@@ -1,10 +1,10 @@
 #!/usr/bin/env -S node --min-semi-space-size=64
 // The `tessera` command. Runs src/cli.ts on the project's pinned Node.js (TypeScript via type stripping);
 // when started by an older system Node, it re-runs itself with the pinned one from node_modules, with the same flags.
-// The flag starts V8's young generation at 64 MB a semi-space: under a flash sale the server allocates about 140 MB a
-// second, and with the young generation V8 sized by itself its collections stopped the event loop
-// for 5 % of the time, 13-42 ms at a go; with this, about 2 % (docs/performance.md, "The collector"). `npm start`
-// passes the same flag (package.json), and so do the tests' and benches' server processes (test/support/server-process.ts).
+// The flag starts V8's young generation at 64 MB a semi-space: under a flash sale the server allocates about 140 MB
+// a second, and with the young generation V8 sized by itself its collections stopped the event loop for 5 % of the
+// time, 13-42 ms at a go; with this, about 2 % (docs/performance.md, "The collector"). `npm start` passes the same
+// flag (package.json), and so do the tests' and benches' server processes (test/support/server-process.ts).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
