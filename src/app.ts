@@ -1,7 +1,7 @@
 /** Composition root: builds the services, the orchestrator and every surface from one config. No singletons. */
 import { createServer, type Server } from 'node:http';
 import { answerClientError } from './http/client-error.ts';
-import type { AddressInfo } from 'node:net';
+import { listenHttp, type Listening } from './http/listen.ts';
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import { Registry, collectDefaultMetrics } from 'prom-client';
@@ -101,6 +101,7 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
   koa.use(router.routes());
   koa.use(router.allowedMethods({ throw: false }));
   let server: Server | undefined;
+  let listening: Listening | undefined;
   webhooks.start(config.webhookDispatchMs);
   sweeper.start(config.sweepIntervalMs);
   return {
@@ -119,14 +120,12 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
       // so a client never sends on a socket the server is closing (an ECONNRESET under load otherwise).
       server.keepAliveTimeout = 65_000;
       server.headersTimeout = 66_000;
-      await new Promise<void>((ok, fail) => {
-        server!.once('error', fail);
-        // A flash sale opens hundreds of connections at once; Node's default accept queue (511) overflows while the
-        // event loop is busy, and the kernel then drops the connection's handshake, which the client resends a second
-        // later. The kernel caps this at net.core.somaxconn (4096 on current Linux).
-        server!.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG }, () => ok());
-      });
-      const port = (server.address() as AddressInfo).port;
+      // A flash sale opens hundreds of connections at once; Node's default accept queue (511) overflows while the
+      // event loop is busy, and the kernel then drops the connection's handshake, which the client resends a second
+      // later. The kernel caps this at net.core.somaxconn (4096 on current Linux). Several listening sockets accept
+      // that many connections per turn of the loop (src/http/listen.ts).
+      listening = await listenHttp(server, { port: config.port, host: config.host, sockets: config.listenSockets, backlog: LISTEN_BACKLOG });
+      const port = listening.port;
       const host = config.host.includes(':') ? `[${config.host}]` : config.host;
       if (!config.publicUrl) baseUrl = `http://${host}:${port}`;
       payments.start(config.sandboxDispatchMs);
@@ -135,10 +134,12 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
     async close() {
       await Promise.all([webhooks.stop(), payments.stop(), sweeper.stop()]);
       mail.close();
+      const extraClosed = listening?.close(); // stops accepting now; done once the connections below are closed
       if (server) {
         server.closeAllConnections();
         await new Promise<void>((ok) => server!.close(() => ok()));
       }
+      await extraClosed;
     },
   };
 }

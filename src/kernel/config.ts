@@ -31,6 +31,8 @@ const EnvSchema = z.object({
   RESERVE_BATCH_MAX: z.coerce.number().int().min(1).max(1000).default(64),
   RESERVE_BATCHES_IN_FLIGHT: z.coerce.number().int().min(1).max(16).default(1),
   RESERVE_MAX_WAIT_MS: z.coerce.number().int().min(1).max(60000).default(250),
+  /** Listening sockets on the port (SO_REUSEPORT; src/http/listen.ts): a turn of the event loop accepts one connection per socket. */
+  LISTEN_SOCKETS: z.coerce.number().int().min(1).max(64).default(process.platform === 'linux' ? 16 : 1),
   /** How long a call waits for a free pooled database connection before it is answered 503 (never a hang). */
   DATABASE_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(50).max(600000).default(10000),
   /** Development only: webhooks may target loopback (and plain http:// to it). */
@@ -70,6 +72,8 @@ export type Config = {
   reserveBatchesInFlight: number;
   /** Admission control: a reserve whose expected queueing wait exceeds this is refused at once (429 rate_limited). */
   reserveMaxWaitMs: number;
+  /** Listening sockets on the port: new connections accepted per turn of the event loop (src/http/listen.ts). */
+  listenSockets: number;
   /** Development only: webhook subscriptions and deliveries may target loopback addresses. */
   webhookAllowLoopback: boolean;
   /** The longest wait for a pooled database connection; past it the call gets 503 `unavailable` with Retry-After. */
@@ -111,6 +115,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     reserveBatchMax: e.RESERVE_BATCH_MAX,
     reserveBatchesInFlight: e.RESERVE_BATCHES_IN_FLIGHT,
     reserveMaxWaitMs: e.RESERVE_MAX_WAIT_MS,
+    listenSockets: e.LISTEN_SOCKETS,
     webhookAllowLoopback: e.WEBHOOK_ALLOW_LOOPBACK === 'true',
     databaseAcquireTimeoutMs: e.DATABASE_ACQUIRE_TIMEOUT_MS,
   };
