@@ -20,16 +20,16 @@ import { Payments } from './payments/payments.ts';
 import type { Services } from './domain/context.ts';
 import { buildRestRouter } from './app-router.ts';
 import { OAuthServer } from './protocols/oauth/server.ts';
-import { errorGuard, httpMetrics, noStoreByDefault } from './http/middleware.ts';
+import { errorGuard, HttpMetrics, noStoreByDefault } from './http/middleware.ts';
 import { rateLimit, RateLimits } from './http/rate-limit.ts';
-import { securityHeaders } from './http/security-headers.ts';
+import { securityHeaders, setSecurityHeaders } from './http/security-headers.ts';
 import { buyerApiCors } from './http/cors.ts';
 import type { Database } from './storage/database.ts';
 import { openServerSecret } from './storage/server-secret.ts';
 import { deriveKey, requestHasher } from './kernel/server-secret.ts';
 import { resolve } from 'node:path';
 import { TOOLS } from './tools/index.ts';
-import { admitBeforeRouting } from './rest/routes.ts';
+import { admitBeforeKoa, admitBeforeRouting } from './rest/routes.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 import { SecretBox } from './webhooks/secret-box.ts';
 
@@ -91,11 +91,13 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
   const koa = new Koa({ proxy: false });
   koa.use(securityHeaders());
   koa.use(errorGuard(log));
-  koa.use(httpMetrics(metrics));
+  const httpMetrics = new HttpMetrics(metrics);
+  koa.use(httpMetrics.middleware());
   koa.use(noStoreByDefault());
   // CORS on the buyer API for the shops' embed origins only (bearer only; src/domain/buyers/embed-access.ts).
   koa.use(buyerApiCors(services, (bearer) => authenticator.authenticate(bearer)));
-  koa.use(rateLimit(new RateLimits(db, { perMinute: config.rateLimitPerMinute, strictPerMinute: config.rateLimitStrictPerMinute })));
+  const rateLimits = new RateLimits(db, { perMinute: config.rateLimitPerMinute, strictPerMinute: config.rateLimitStrictPerMinute });
+  koa.use(rateLimit(rateLimits));
   koa.use(admitBeforeRouting(orchestrator));
   const router = buildRestRouter({ orchestrator, services, metrics, log, oauth });
   koa.use(router.routes());
@@ -114,7 +116,9 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
     metrics,
     url: () => baseUrl,
     async listen() {
-      server = createServer(koa.callback());
+      // A reserve refused for load is answered before Koa (admitBeforeKoa, src/rest/routes.ts), with what Koa would give it.
+      const early = { orchestrator, metrics: httpMetrics, securityHeaders: setSecurityHeaders(), chargeAddress: (ip: string) => void rateLimits.chargeAddress(ip).catch(() => undefined) };
+      server = createServer(admitBeforeKoa(early, koa.callback()));
       server.on('clientError', answerClientError);
       // Idle keep-alive connections outlive any client's own idle timeout (undici: the server's hint less a margin),
       // so a client never sends on a socket the server is closing (an ECONNRESET under load otherwise).

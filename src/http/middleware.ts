@@ -1,5 +1,5 @@
 /** Cross-cutting HTTP middleware: the last-resort error guard and request metrics (rate limits: `rate-limit.ts`). */
-import type { Context, Next } from 'koa';
+import type { Context, Middleware, Next } from 'koa';
 import type { Logger } from 'pino';
 import { Counter, Histogram, type Registry } from 'prom-client';
 import { describeError, ToolError } from '../kernel/errors.ts';
@@ -27,30 +27,43 @@ export function errorGuard(log: Logger) {
 }
 
 /** Request counts and latency by matched route, on the app's own registry. */
-export function httpMetrics(registry: Registry) {
-  const requests = new Counter({
-    name: 'tessera_http_requests_total',
-    help: 'HTTP requests by method, route and status.',
-    labelNames: ['method', 'route', 'status'],
-    registers: [registry],
-  });
-  const latency = new Histogram({
-    name: 'tessera_http_request_duration_seconds',
-    help: 'HTTP request latency by method and route.',
-    labelNames: ['method', 'route'],
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers: [registry],
-  });
-  return async (ctx: Context, next: Next) => {
-    const end = latency.startTimer();
-    try {
-      await next();
-    } finally {
-      const route = (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
-      end({ method: ctx.method, route });
-      requests.inc({ method: ctx.method, route, status: String(ctx.status) });
-    }
-  };
+export class HttpMetrics {
+  private readonly requests: Counter;
+  private readonly latency: Histogram;
+
+  constructor(registry: Registry) {
+    this.requests = new Counter({
+      name: 'tessera_http_requests_total',
+      help: 'HTTP requests by method, route and status.',
+      labelNames: ['method', 'route', 'status'],
+      registers: [registry],
+    });
+    this.latency = new Histogram({
+      name: 'tessera_http_request_duration_seconds',
+      help: 'HTTP request latency by method and route.',
+      labelNames: ['method', 'route'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [registry],
+    });
+  }
+
+  /** Counts one answered request, `startedMs` being its `performance.now()` when it arrived. */
+  record(method: string, route: string, status: number, startedMs: number): void {
+    this.latency.observe({ method, route }, (performance.now() - startedMs) / 1000);
+    this.requests.inc({ method, route, status: String(status) });
+  }
+
+  /** The Koa middleware: every request, under the route the router matched (`unmatched` when none did). */
+  middleware(): Middleware {
+    return async (ctx: Context, next: Next) => {
+      const started = performance.now();
+      try {
+        await next();
+      } finally {
+        this.record(ctx.method, (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? 'unmatched', ctx.status, started);
+      }
+    };
+  }
 }
 
 /**

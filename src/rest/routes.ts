@@ -1,6 +1,8 @@
 /** Koa routes generated from the tool registry: each translates HTTP to an orchestrator call and back. */
 import Router from '@koa/router';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Context, Middleware } from 'koa';
+import type { HttpMetrics } from '../http/middleware.ts';
 import type { Orchestrator, InvokeResult } from '../orchestrator/invoke.ts';
 import { ToolError } from '../kernel/errors.ts';
 import type { AnyTool } from '../orchestrator/tool.ts';
@@ -47,30 +49,99 @@ export function respond(ctx: Context, result: InvokeResult): void {
 /** Where `admitBeforeRouting` leaves a call's admission for its route. */
 const ADMITTED_STATE = 'tessera.admitted';
 
-/**
- * Admission control before routing, for the tools that have it (`tool.admit`: reserve) at a path without parameters:
- * under overload most answers are 429 refusals, and each one's CPU delays the admitted calls on the same event loop,
- * so a refusal is decided here, by an exact method-and-path lookup, before the router tests its patterns (about 40 µs a
- * request in a CPU profile of the overload run). The route takes the admission from the request's state; any other
- * spelling of the path (a trailing slash) is admitted by its route as before. Placed after the rate limit, so a refused
- * call is still charged to its address, and after the metrics, which count it under the route's label.
- */
-export function admitBeforeRouting(orchestrator: Orchestrator): Middleware {
-  const admitted = new Map<string, AnyTool>();
+/** The tools with admission control (`tool.admit`: reserve) at a path without parameters, by `METHOD /path`. */
+function admissionTools(orchestrator: Orchestrator): Map<string, AnyTool> {
+  const tools = new Map<string, AnyTool>();
   for (const tool of orchestrator.tools) {
-    if (tool.admit && pathParams(tool.http.path).length === 0) admitted.set(`${tool.http.method} ${tool.http.path}`, tool);
+    if (tool.admit && pathParams(tool.http.path).length === 0) tools.set(`${tool.http.method} ${tool.http.path}`, tool);
   }
-  return async (ctx, next) => {
-    const tool = admitted.size ? admitted.get(`${ctx.method} ${ctx.path}`) : undefined;
-    if (!tool) return next();
+  return tools;
+}
+
+/** Admissions made before Koa (`admitBeforeKoa`), which `admitBeforeRouting` hands to the route. */
+const earlyAdmissions = new WeakMap<IncomingMessage, () => void>();
+
+export interface EarlyAdmissionDeps {
+  orchestrator: Orchestrator;
+  metrics: HttpMetrics;
+  /** The security headers Koa's first middleware sets (`setSecurityHeaders`). */
+  securityHeaders: (req: IncomingMessage, res: ServerResponse) => void;
+  /** Charges a refused call's address, as the rate-limit middleware does after any answer given before a credential is checked. */
+  chargeAddress: (ip: string) => void;
+}
+
+/**
+ * Admission control before Koa, for a call with a bearer credential at the exact path of a tool with admission: under
+ * overload most answers are 429 refusals, and each one's CPU delays the admitted calls on the same event loop (at a
+ * sale's opening, hundreds of refusals are read in the turns the first batch's database replies wait behind;
+ * docs/performance.md). So a refusal is answered here, from Node's request handler, with what Koa's middleware would
+ * have given it (the security headers, `Cache-Control: no-store`, the JSON error body with `Retry-After`, the metrics
+ * under the route's label, the address's rate-limit charge after the answer), without Koa's context, middleware chain
+ * or response handling. An admitted call goes on to Koa with its admission, which `admitBeforeRouting` hands to the
+ * route; it is released when the call is answered, or when its connection closes first. Any other request (another
+ * path or spelling of it, a call without a credential, whose address is charged before anything else) goes to Koa as
+ * before.
+ */
+export function admitBeforeKoa(deps: EarlyAdmissionDeps, next: RequestListener): RequestListener {
+  const tools = admissionTools(deps.orchestrator);
+  return (req, res) => {
+    const url = req.url ?? '';
+    const query = url.indexOf('?');
+    const tool = tools.size ? tools.get(`${req.method} ${query < 0 ? url : url.slice(0, query)}`) : undefined;
+    if (!tool || !BEARER.test(req.headers.authorization ?? '')) return next(req, res);
+    const started = performance.now();
     let release: () => void;
     try {
-      release = orchestrator.admit(tool.name);
+      release = deps.orchestrator.admit(tool.name);
     } catch (err) {
-      if (!(err instanceof ToolError)) throw err;
-      (ctx as Context & { _matchedRoute?: string })._matchedRoute = koaPath(tool.http.path);
-      sendError(ctx, err.status, err.toBody());
+      if (!(err instanceof ToolError)) return next(req, res); // Koa admits it again and answers whatever happens
+      const body = err.toBody();
+      const text = JSON.stringify(body);
+      res.statusCode = err.status;
+      deps.securityHeaders(req, res);
+      res.setHeader('Cache-Control', 'no-store');
+      if (body.retryAfter !== undefined) res.setHeader('Retry-After', String(body.retryAfter));
+      res.setHeader('Content-Type', 'application/json; charset=utf-8');
+      res.setHeader('Content-Length', Buffer.byteLength(text));
+      res.end(text);
+      deps.metrics.record(req.method ?? 'POST', koaPath(tool.http.path), err.status, started);
+      deps.chargeAddress(req.socket.remoteAddress ?? '');
       return;
+    }
+    earlyAdmissions.set(req, release);
+    res.once('close', release); // released once (idempotent): answered, or the connection gone before an answer
+    return next(req, res);
+  };
+}
+
+/** `Authorization: Bearer <token>`, as `bearerOf` reads it. */
+const BEARER = /^Bearer\s+\S+\s*$/i;
+
+/**
+ * Admission control before routing, for the tools that have it, for calls not admitted before Koa already
+ * (`admitBeforeKoa`: those without a credential, whose address the rate limiter charges first): a refusal is decided
+ * here by an exact method-and-path lookup, before the router tests its patterns (about 40 µs a request in a CPU profile
+ * of the overload run). The route takes the admission from the request's state; any other spelling of the path (a
+ * trailing slash) is admitted by its route as before. Placed after the rate limit, so a refused call is still charged
+ * to its address, and after the metrics, which count it under the route's label.
+ */
+export function admitBeforeRouting(orchestrator: Orchestrator): Middleware {
+  const admitted = admissionTools(orchestrator);
+  return async (ctx, next) => {
+    const early = earlyAdmissions.get(ctx.req);
+    const tool = early || !admitted.size ? undefined : admitted.get(`${ctx.method} ${ctx.path}`);
+    if (!early && !tool) return next();
+    let release: () => void;
+    if (early) release = early;
+    else {
+      try {
+        release = orchestrator.admit(tool!.name);
+      } catch (err) {
+        if (!(err instanceof ToolError)) throw err;
+        (ctx as Context & { _matchedRoute?: string })._matchedRoute = koaPath(tool!.http.path);
+        sendError(ctx, err.status, err.toBody());
+        return;
+      }
     }
     ctx.state[ADMITTED_STATE] = release;
     try {

@@ -203,15 +203,26 @@ test('admission control: a reserve that would wait too long is refused at once (
       assert.equal(refused.body.code, 'rate_limited');
       assert.equal(refused.body.retryAfter, 1);
       assert.equal(refused.headers.get('retry-after'), '1');
-      // Refused before routing (admitBeforeRouting), yet answered like any route: the security and cache headers, and
-      // counted in the metrics under the route's label. Another spelling of the path is refused by its route alike.
+      // Refused before Koa (admitBeforeKoa), yet answered like any route: the security and cache headers, and counted
+      // in the metrics under the route's label. Another spelling of the path is refused by its route, through Koa,
+      // and a call without a credential by admitBeforeRouting, after its address is charged: the same answer each way,
+      // header for header (the date and the connection's aside).
       assert.equal(refused.headers.get('x-content-type-options'), 'nosniff');
       assert.equal(refused.headers.get('cache-control'), 'no-store');
       const slash = await api.post('/v1/ticketing/reservations/', { quoteId: q }, key());
       assert.deepEqual([slash.status, slash.body.code, slash.headers.get('retry-after')], [429, 'rate_limited', '1']);
+      const anonymous = await restClient(strict.url).post('/v1/ticketing/reservations', { quoteId: q }, key());
+      const withQuery = await api.post('/v1/ticketing/reservations?lang=en', { quoteId: q }, key());
+      const headersOf = (r: RestResponse) => [...r.headers].filter(([name]) => !['date', 'connection', 'keep-alive'].includes(name));
+      for (const other of [slash, anonymous, withQuery]) {
+        assert.deepEqual([other.status, other.body], [refused.status, refused.body]);
+        assert.deepEqual(headersOf(other), headersOf(refused));
+      }
       const metrics = await (await fetch(`${strict.url}/metrics`)).text();
       const counted = metrics.split('\n').find((l) => l.startsWith('tessera_http_requests_total{method="POST",route="/v1/ticketing/reservations",status="429"}'));
-      assert.equal(counted?.split(' ')[1], '2', counted);
+      assert.equal(counted?.split(' ')[1], '4', counted);
+      const timed = metrics.split('\n').find((l) => l.startsWith('tessera_http_request_duration_seconds_count{method="POST",route="/v1/ticketing/reservations"}'));
+      assert.ok(Number(timed?.split(' ')[1]) >= 4, timed);
       // MCP and A2A refuse the same way, in the orchestrator (REST admits before routing, before the body is read).
       for (const surface of SURFACES.filter((x) => x.name !== 'rest')) {
         const { call, done } = await surface.connect(strict, s.apiKey);
