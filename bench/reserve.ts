@@ -467,6 +467,30 @@ async function main(): Promise<void> {
         if (n === 1) one = throughput;
         console.log([pad(n, 9), pad(throughput.toFixed(0), 14), pad(median(runs.map((r) => r.p99)).toFixed(1), 6), pad((throughput / one).toFixed(2), 11), pad((throughput / rawScale).toFixed(2), 10)].join(' | '));
       }
+
+      // The same over 64 pools, call i on pool i % 64: no row is hot, so what more processes add (the server's CPU,
+      // spread over the cores) shows, beside the same statements straight from 64 connections on the same pools.
+      const spread: Awaited<ReturnType<typeof newPool>>[] = [];
+      for (let p = 0; p < 64; p++) spread.push(await newPool(Math.ceil((perRun * 4 * REPS) / 64) + 10));
+      const templates = await Promise.all(spread.map(async (x) => (await raw.query('select * from quotes where id = $1', [x.template])).rows[0]));
+      /** `perRun` quotes, the i-th on pool i % 64. */
+      const spreadQuotes = async () => {
+        const perPool = await Promise.all(spread.map((x) => quotes(x.template, Math.ceil(perRun / 64))));
+        return Array.from({ length: perRun }, (_, i) => perPool[i % 64]![Math.floor(i / 64)]!);
+      };
+      console.log(`\n   the same over 64 pools (call i on pool i % 64), median of ${REPS} (load ${loadavg()[0]!.toFixed(1)})`);
+      console.log('processes | HTTP reserve/s | p99 ms | ÷ 1 process | ÷ raw (64 connections, 64 pools)');
+      const rawSpread = median(await repeat(() => drive(perRun, 64, (i) => rawReserve(spread[i % 64]!.poolId, templates[i % 64])).then((r) => r.throughput)));
+      for (const n of [1, 2, 4]) {
+        const targets = farm.slice(0, n).map((s) => leanClient(s.url));
+        const runs = await repeat(async () => {
+          const ids = await spreadQuotes();
+          return drive(perRun, 64, async (i) => (await reserveOver(targets[i % n]!, ids[i]!)).status === 201);
+        });
+        const throughput = median(runs.map((r) => r.throughput));
+        if (n === 1) one = throughput;
+        console.log([pad(n, 9), pad(throughput.toFixed(0), 14), pad(median(runs.map((r) => r.p99)).toFixed(1), 6), pad((throughput / one).toFixed(2), 11), pad((throughput / rawSpread).toFixed(2), 10)].join(' | '));
+      }
     }
 
     // The invariant, for every pool used.
