@@ -126,8 +126,8 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
       server.headersTimeout = 66_000;
       // A flash sale opens hundreds of connections at once; Node's default accept queue (511) overflows while the
       // event loop is busy, and the kernel then drops the connection's handshake, which the client resends a second
-      // later. The kernel caps this at net.core.somaxconn (4096 on current Linux). Several listening sockets accept
-      // that many connections per turn of the loop (src/http/listen.ts).
+      // later. The kernel caps this at net.core.somaxconn (4096 on current Linux). Several listening sockets
+      // (LISTEN_SOCKETS) accept that many connections per turn of the loop (src/http/listen.ts).
       listening = await listenHttp(server, { port: config.port, host: config.host, sockets: config.listenSockets, backlog: LISTEN_BACKLOG });
       const port = listening.port;
       const host = config.host.includes(':') ? `[${config.host}]` : config.host;

@@ -31,8 +31,11 @@ const EnvSchema = z.object({
   RESERVE_BATCH_MAX: z.coerce.number().int().min(1).max(1000).default(64),
   RESERVE_BATCHES_IN_FLIGHT: z.coerce.number().int().min(1).max(16).default(1),
   RESERVE_MAX_WAIT_MS: z.coerce.number().int().min(1).max(60000).default(250),
-  /** Listening sockets on the port (SO_REUSEPORT; src/http/listen.ts): a turn of the event loop accepts one connection per socket. */
-  LISTEN_SOCKETS: z.coerce.number().int().min(1).max(64).default(process.platform === 'linux' ? 16 : 1),
+  /**
+   * Listening sockets on the port (SO_REUSEPORT; src/http/listen.ts): a turn of the event loop accepts one connection
+   * per socket. 1 by default: with 16, a browser test's API calls sometimes hung, cause not found (docs/performance.md).
+   */
+  LISTEN_SOCKETS: z.coerce.number().int().min(1).max(64).default(1),
   /** How long a call waits for a free pooled database connection before it is answered 503 (never a hang). */
   DATABASE_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(50).max(600000).default(10000),
   /** Development only: webhooks may target loopback (and plain http:// to it). */
