@@ -3,9 +3,12 @@ import type { Context } from 'koa';
 import type { RateGate, RequestInfo } from '../domain/context.ts';
 import type { ErrorBody } from '../kernel/errors.ts';
 
+/** An `Authorization` header carrying a bearer credential; the credential is the first group. */
+export const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
 /** The bearer credential of a request, without the scheme; undefined when absent. */
 export function bearerOf(ctx: Context): string | undefined {
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('authorization'));
+  const m = BEARER.exec(ctx.get('authorization'));
   return m?.[1];
 }
 

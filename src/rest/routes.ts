@@ -8,7 +8,7 @@ import { ToolError } from '../kernel/errors.ts';
 import type { AnyTool } from '../orchestrator/tool.ts';
 import { pathParams } from './openapi.ts';
 import { parseJsonObject, readRaw } from '../http/read-body.ts';
-import { requestInfo, bearerOf, sendError } from '../http/http.ts';
+import { BEARER, requestInfo, bearerOf, sendError } from '../http/http.ts';
 import { answerCacheable } from '../http/conditional.ts';
 
 /** `/v1/a/{id}` → `/v1/a/:id`. */
@@ -49,7 +49,7 @@ export function respond(ctx: Context, result: InvokeResult): void {
 /** Where `admitBeforeRouting` leaves a call's admission for its route. */
 const ADMITTED_STATE = 'tessera.admitted';
 
-/** The tools with admission control (`tool.admit`: reserve) at a path without parameters, by `METHOD /path`. */
+/** The tools with admission control (`tool.admit`: reserve) at a path without parameters (so the path is also its Koa route), by `METHOD /path`. */
 function admissionTools(orchestrator: Orchestrator): Map<string, AnyTool> {
   const tools = new Map<string, AnyTool>();
   for (const tool of orchestrator.tools) {
@@ -104,7 +104,7 @@ export function admitBeforeKoa(deps: EarlyAdmissionDeps, next: RequestListener):
       res.setHeader('Content-Type', 'application/json; charset=utf-8');
       res.setHeader('Content-Length', Buffer.byteLength(text));
       res.end(text);
-      deps.metrics.record(req.method ?? 'POST', koaPath(tool.http.path), err.status, started);
+      deps.metrics.record(req.method ?? 'POST', tool.http.path, err.status, started); // no parameters: the path is the route's label
       deps.chargeAddress(req.socket.remoteAddress ?? '');
       return;
     }
@@ -113,9 +113,6 @@ export function admitBeforeKoa(deps: EarlyAdmissionDeps, next: RequestListener):
     return next(req, res);
   };
 }
-
-/** `Authorization: Bearer <token>`, as `bearerOf` reads it. */
-const BEARER = /^Bearer\s+\S+\s*$/i;
 
 /**
  * Admission control before routing, for the tools that have it, for calls not admitted before Koa already
@@ -138,7 +135,7 @@ export function admitBeforeRouting(orchestrator: Orchestrator): Middleware {
         release = orchestrator.admit(tool!.name);
       } catch (err) {
         if (!(err instanceof ToolError)) throw err;
-        (ctx as Context & { _matchedRoute?: string })._matchedRoute = koaPath(tool!.http.path);
+        (ctx as Context & { _matchedRoute?: string })._matchedRoute = tool!.http.path;
         sendError(ctx, err.status, err.toBody());
         return;
       }
