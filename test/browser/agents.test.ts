@@ -2,10 +2,11 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { assertAccessible, focusIs, tabTo } from './browser.ts';
-import { createAgent, newEmail, openFromNav, signIn, startWorld, type World } from './flows.ts';
+import { createAgent, newEmail, openFromNav, signIn, reportOnFailure, startWorld, type World } from './flows.ts';
 import { codeIn } from '../support/smtp.ts';
 
 let w: World;
+reportOnFailure(() => ({ browser: w?.browser, h: w?.h }));
 before(async () => {
   w = await startWorld();
 });

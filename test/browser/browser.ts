@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Page, type Request } from 'playwright-core';
 import { GET_CHROMIUM, resolveChromium } from '../support/chromium.ts';
 
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -22,6 +22,11 @@ export interface TestBrowser {
   /** A new tab; its console errors (CSP violations included) are collected in `problems`. */
   page(): Promise<Page>;
   problems: string[];
+  /**
+   * For a failed test's report: the requests Chromium still waits on (sent, not finished), with how long, and its
+   * last failed requests. A hang then names its request. URLs without their query.
+   */
+  network(): string[];
   /** Where screenshots go: a temp dir, removed at close unless TESSERA_KEEP_SCREENSHOTS is set. */
   shotDir: string;
   close(): Promise<void>;
@@ -51,10 +56,27 @@ export async function launchBrowser(): Promise<TestBrowser> {
   context.setDefaultTimeout(WAIT);
   const shotDir = mkdtempSync(join(tmpdir(), 'tessera-shots-'));
   const problems: string[] = [];
+  const waiting = new Map<Request, number>();
+  const failed: string[] = [];
+  const described = (r: Request) => `${r.method()} ${r.url().replace(/\?.*$/s, '?…')}`;
+  context.on('request', (r) => waiting.set(r, performance.now()));
+  context.on('requestfinished', (r) => waiting.delete(r));
+  context.on('requestfailed', (r) => {
+    waiting.delete(r);
+    failed.push(`${described(r)}: ${r.failure()?.errorText ?? 'failed'}`);
+    if (failed.length > 20) failed.shift();
+  });
   return {
     context,
     problems,
     shotDir,
+    network() {
+      const now = performance.now();
+      return [
+        ...[...waiting].filter(([r]) => !r.url().startsWith('data:')).map(([r, at]) => `Chromium waits on ${described(r)} (sent ${((now - at) / 1000).toFixed(1)} s ago)`),
+        ...failed.map((f) => `Chromium request failed: ${f}`),
+      ];
+    },
     async page() {
       const page = await context.newPage();
       page.on('console', (m) => {

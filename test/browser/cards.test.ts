@@ -4,9 +4,10 @@ import { after, before, test } from 'node:test';
 import { restClient } from '../support/rest.ts';
 import { codeIn } from '../support/smtp.ts';
 import { assertAccessible, focusIs, tabTo } from './browser.ts';
-import { enterEmailedCode, linkIn, newEmail, openFromNav, saveCard, signIn, startWorld, type World } from './flows.ts';
+import { enterEmailedCode, linkIn, newEmail, openFromNav, saveCard, signIn, reportOnFailure, startWorld, type World } from './flows.ts';
 
 let w: World;
+reportOnFailure(() => ({ browser: w?.browser, h: w?.h }));
 before(async () => {
   w = await startWorld();
 });

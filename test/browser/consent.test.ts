@@ -18,12 +18,13 @@ import { buildSdk, type BuiltSdk } from '../sdk/built-sdk.ts';
 import { restClient } from '../support/rest.ts';
 import { codeIn } from '../support/smtp.ts';
 import { axeOn, WAIT } from './browser.ts';
-import { newEmail, startWorld, type World } from './flows.ts';
+import { newEmail, reportOnFailure, startWorld, type World } from './flows.ts';
 import { gotoPartner, partnerEvents, servePartnerPage, waitForPartnerEvent, type PartnerPage, type RecordedEvent } from './partner-page.ts';
 
 const TITLE = 'Set up your agent with Tessera';
 
 let w: World;
+reportOnFailure(() => ({ browser: w?.browser, h: w?.h }));
 let sdk: BuiltSdk;
 let partner: PartnerPage;
 let stranger: PartnerPage;

@@ -12,12 +12,14 @@ import { restClient } from '../support/rest.ts';
 import { assertAccessible, axeOn, focusIs, launchBrowser, tabTo, type TestBrowser } from './browser.ts';
 import { createAgent, key, limits, merchantShop, must, newEmail, saveCard, signIn, startWorld, type MerchantShop, type World } from '../buyers/fixtures.ts';
 import { startReceiver, type Receiver } from '../webhooks/receiver.ts';
+import { reportOnFailure } from './flows.ts';
 
 let w: World;
 let browser: TestBrowser;
 let rx: Receiver;
 let m: MerchantShop;
 let ownerEmail: string;
+reportOnFailure(() => ({ browser, h: w?.h }));
 before(async () => {
   browser = await launchBrowser();
   rx = await startReceiver();

@@ -1,5 +1,6 @@
 /** The buyer-page journeys several browser tests share: a server with real SMTP, a browser, signing in, an agent, a card. */
 import assert from 'node:assert/strict';
+import { afterEach, type TestContext } from 'node:test';
 import type { Page } from 'playwright-core';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { launchBrowser, type TestBrowser } from './browser.ts';
@@ -40,6 +41,23 @@ export async function startWorld(): Promise<World> {
     await close();
     throw err;
   }
+}
+
+/** What a failed test's report says: what Chromium still waits on, what the server is still answering, Chromium's last failed requests and its console errors. */
+export function failureReport({ browser, h }: { browser?: TestBrowser; h?: Harness }): string {
+  const lines = [...(browser?.network() ?? []), ...(h?.inFlight() ?? []), ...(browser?.problems ?? []).map((p) => `console: ${p}`)];
+  return lines.length ? `when it failed:\n${lines.join('\n')}` : 'when it failed: no request unanswered, none failed, no console error';
+}
+
+/**
+ * Registers (at a test file's top level) the report a failed test gets (`failureReport`): a test that failed waiting
+ * for a page (90 s) then says which request, if any, was never answered, and on which side.
+ */
+export function reportOnFailure(parts: () => { browser?: TestBrowser; h?: Harness }): void {
+  afterEach((c) => {
+    const t = c as TestContext & { readonly passed: boolean }; // a test's context has `passed` at run time (Node 24); @types/node types it on suites only
+    if (!t.passed) t.diagnostic(failureReport(parts()));
+  });
 }
 
 let seq = 0;

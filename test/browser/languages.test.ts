@@ -12,12 +12,13 @@ import { englishLeakFinder, TEXT_ATTRIBUTES } from '../support/english-leaks.ts'
 import { restClient } from '../support/rest.ts';
 import { codeIn, signInTokenIn } from '../support/smtp.ts';
 import { axeOn, pageSegments } from './browser.ts';
-import { newEmail, startWorld, type World } from './flows.ts';
+import { newEmail, reportOnFailure, startWorld, type World } from './flows.ts';
 import { buy, key, merchantShop } from '../buyers/fixtures.ts';
 
 const PAGES = ['/buyer/sign-in', '/buyer/verify', '/buyer/agents', '/buyer/cards', '/buyer/permissions', '/buyer/tickets', '/buyer/authorize'] as const;
 
 let w: World;
+reportOnFailure(() => ({ browser: w?.browser, h: w?.h }));
 let email: string;
 /** A full session's bearer for a buyer holding an agent, a saved card and a permission at the shop. */
 let bearer: string;

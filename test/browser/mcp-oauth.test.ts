@@ -20,7 +20,7 @@ import { callTool } from '../support/mcp.ts';
 import { codeIn } from '../support/smtp.ts';
 import { englishLeakFinder, TEXT_ATTRIBUTES } from '../support/english-leaks.ts';
 import { assertAccessible, axeOn, pageSegments } from './browser.ts';
-import { linkIn, newEmail, openFromNav, signIn, startWorld, type World } from './flows.ts';
+import { linkIn, newEmail, openFromNav, signIn, reportOnFailure, startWorld, type World } from './flows.ts';
 import type { Page } from 'playwright-core';
 
 /** The host's local callback (MCP hosts listen on loopback for the redirect): the URLs it was opened with. */
@@ -66,6 +66,7 @@ class HostAuth implements OAuthClientProvider {
 }
 
 let w: World;
+reportOnFailure(() => ({ browser: w?.browser, h: w?.h }));
 let shop: MerchantShop;
 before(async () => {
   w = await startWorld();

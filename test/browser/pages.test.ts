@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { restClient } from '../support/rest.ts';
 import { assertAccessible, focusIs } from './browser.ts';
-import { newEmail, signIn, startWorld, type World } from './flows.ts';
+import { newEmail, signIn, reportOnFailure, startWorld, type World } from './flows.ts';
 
 let w: World;
+reportOnFailure(() => ({ browser: w?.browser, h: w?.h }));
 let partner: Server;
 let partnerUrl: string;
 before(async () => {

@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { assertAccessible, focusIs } from './browser.ts';
-import { createAgent, enterEmailedCode, newEmail, openFromNav, saveCard, signIn, startWorld, type World } from './flows.ts';
+import { createAgent, enterEmailedCode, newEmail, openFromNav, saveCard, signIn, reportOnFailure, startWorld, type World } from './flows.ts';
 
 let w: World;
+reportOnFailure(() => ({ browser: w?.browser, h: w?.h }));
 before(async () => {
   w = await startWorld();
 });

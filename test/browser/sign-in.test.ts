@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { assertAccessible, focusIs, tabTo } from './browser.ts';
-import { linkIn, newEmail, requestLink, startWorld, type World } from './flows.ts';
+import { linkIn, newEmail, requestLink, reportOnFailure, startWorld, type World } from './flows.ts';
 
 let w: World;
+reportOnFailure(() => ({ browser: w?.browser, h: w?.h }));
 before(async () => {
   w = await startWorld();
 });

@@ -12,9 +12,10 @@ import { restClient } from '../support/rest.ts';
 import { signInTokenIn } from '../support/smtp.ts';
 import { buy, merchantShop, must } from '../buyers/fixtures.ts';
 import { assertAccessible } from './browser.ts';
-import { newEmail, openFromNav, startWorld, type World } from './flows.ts';
+import { newEmail, openFromNav, reportOnFailure, startWorld, type World } from './flows.ts';
 
 let w: World;
+reportOnFailure(() => ({ browser: w?.browser, h: w?.h }));
 before(async () => {
   w = await startWorld();
 });

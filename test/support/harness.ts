@@ -18,6 +18,8 @@ export interface Harness {
   merchant(scopes?: readonly Scope[], name?: string): Promise<BootstrapResult>;
   /** A staff session for a new user marked as service staff (staff sessions are checked against `users.is_staff`). */
   staffToken(): Promise<string>;
+  /** For a failed test's report: the requests the server has read and not answered yet, with how long (paths only). */
+  inFlight(): string[];
   close(): Promise<void>;
 }
 
@@ -35,9 +37,17 @@ export async function startHarness(env: Record<string, string> = {}, opts: { log
   const app = await createApp(config, db, { clock, log: opts.log ?? pino({ level: 'silent' }) });
   // One connection per request: client and server share this process's event loop, and on a starved machine a
   // reused keep-alive socket was closed by the server's idle timer before it read the next request (ECONNRESET).
+  // The calls being answered are kept for a failed test's report (`inFlight`).
+  const answering = new Set<{ what: string; at: number }>();
   app.koa.middleware.unshift(async (ctx, next) => {
     ctx.set('connection', 'close');
-    await next();
+    const call = { what: `${ctx.method} ${ctx.path}`, at: performance.now() };
+    answering.add(call);
+    try {
+      await next();
+    } finally {
+      answering.delete(call);
+    }
   });
   const url = await app.listen();
   let n = 0;
@@ -56,6 +66,10 @@ export async function startHarness(env: Record<string, string> = {}, opts: { log
       const id = `usr_staff${++n}${Date.now().toString(36)}`;
       await db.execute('insert into users (id, email, name, is_staff, created_at) values (?, ?, null, true, now())', [id, `${id}@example.test`]);
       return app.authenticator.sign({ typ: 'staff', sub: id }, 3600);
+    },
+    inFlight() {
+      const now = performance.now();
+      return [...answering].map((c) => `the server is still answering ${c.what} (read ${((now - c.at) / 1000).toFixed(1)} s ago)`);
     },
     async close() {
       await app.close();
