@@ -234,6 +234,37 @@ const tryBuyerApi = (page: Page, session: string) =>
     [tessera, session] as const,
   );
 
+test('a dialog opened again before its last close event was dispatched waits for it: that event cannot answer the new opening', { timeout: 300_000 }, async () => {
+  // Escape closes the dialog, and its close event comes a task later; Enter on the button at once opened it again
+  // before that, and the stale event answered the new opening "no" while it stayed open (its Discard then did
+  // nothing; the keyboard test above failed so about once in 150 runs). Here the same order, in one task.
+  const page = await w.browser.page();
+  await openView(page, newEmail());
+  const frame = page.frame({ url: /\/embed\/consent/ });
+  assert.ok(frame, 'the view is framed');
+  const seen = await frame.evaluate(async () => {
+    const ui = '/buyer/assets/ui.js';
+    const { confirmDialog } = await import(ui);
+    const dialog = document.getElementById('confirm-discard') as HTMLDialogElement;
+    const first: Promise<boolean> = confirmDialog('confirm-discard', { title: 'First', body: '' });
+    await Promise.resolve();
+    const firstOpen = dialog.open;
+    dialog.close(); // as Escape does: the close event is queued
+    let secondSettled = false;
+    const second: Promise<boolean> = confirmDialog('confirm-discard', { title: 'Second', body: '' });
+    void second.then(() => (secondSettled = true));
+    // Registered now, so it runs after every listener the stale event finds (and after their promise callbacks).
+    const atStale = await new Promise<{ open: boolean; secondSettled: boolean }>((resolve) =>
+      dialog.addEventListener('close', () => resolve({ open: dialog.open, secondSettled }), { once: true }),
+    );
+    const title = document.getElementById('confirm-discard-title')?.textContent;
+    dialog.close('confirm'); // the buyer confirms the second opening
+    return { firstOpen, first: await first, atStale, title, second: await second };
+  });
+  assert.deepEqual(seen, { firstOpen: true, first: false, atStale: { open: true, secondSettled: false }, title: 'Second', second: true });
+  await page.close();
+});
+
 test('an unlisted origin cannot frame the view (CSP frame-ancestors) and gets no CORS on the buyer API', { timeout: 300_000 }, async () => {
   const token = await mint(newEmail());
   const page = await w.browser.page();

@@ -114,24 +114,38 @@ export async function run(button, work, fields = {}) {
   }
 }
 
-/** Opens a modal confirmation dialog; resolves true when confirmed. Focus returns to where it was. */
+/** Per dialog: its latest opening, settled once that opening's `close` event was handled. */
+const openings = new WeakMap();
+
+/**
+ * Opens a modal confirmation dialog; resolves true when confirmed. Focus returns to where it was.
+ *
+ * A dialog's `close` event is dispatched a task after it closed. An opening waits for the last one's: otherwise a
+ * buyer who pressed Escape and then Enter on the button at once reopened it before that event, which then answered
+ * the new opening "no" while it stayed open, and its Discard did nothing.
+ */
 export function confirmDialog(id, { title, body }) {
   const dialog = byId(id);
-  const back = document.activeElement;
-  byId(`${id}-title`).textContent = title;
-  byId(`${id}-body`).textContent = body;
-  dialog.returnValue = '';
-  dialog.showModal();
-  return new Promise((resolve) => {
-    dialog.addEventListener(
-      'close',
-      () => {
-        if (back instanceof HTMLElement && back.isConnected) back.focus();
-        resolve(dialog.returnValue === 'confirm');
-      },
-      { once: true },
-    );
-  });
+  const open = () =>
+    new Promise((resolve) => {
+      const back = document.activeElement;
+      byId(`${id}-title`).textContent = title;
+      byId(`${id}-body`).textContent = body;
+      dialog.returnValue = '';
+      dialog.showModal();
+      dialog.addEventListener(
+        'close',
+        () => {
+          if (back instanceof HTMLElement && back.isConnected) back.focus();
+          resolve(dialog.returnValue === 'confirm');
+        },
+        { once: true },
+      );
+    });
+  const last = openings.get(dialog);
+  const opening = last ? last.then(open, open) : open();
+  openings.set(dialog, opening);
+  return opening;
 }
 
 const digitsOf = (currency) => new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
