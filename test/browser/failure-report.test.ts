@@ -35,11 +35,15 @@ test('a call still unanswered is named on both sides, a failed request with its 
   const holder = await holdRows(w.h.dbUrl, 'select id from shops where id = $1 for update', [m.shopId]);
   try {
     const path = `/v1/integration/shops/${m.shopId}`;
+    // The report's own listeners were registered on the context first: once these events resolve, it has seen them.
+    const sent = w.browser.context.waitForEvent('request', (r) => r.url().includes(path));
     const answered = page.evaluate(
       ([p, key]) => fetch(`${p}?secret=1`, { method: 'PATCH', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Renamed' }) }).then(async (r) => (await r.text(), r.status)),
       [path, m.apiKey] as const,
     );
-    await poll(async () => (await holder.waiters()) > 0);
+    await sent;
+    // Each try asks the database (a bounded count, not a time); the call stays held once the server has read it.
+    assert.ok(await poll(async () => (await holder.waiters()) > 0 && w.h.inFlight().length > 0), 'the server read the call, which waits on the lock');
     const report = failureReport({ browser: w.browser, h: w.h });
     assert.match(report, new RegExp(`^Chromium waits on PATCH ${w.h.url}${path}\\?… \\(sent \\d+\\.\\d s ago\\)$`, 'm'));
     assert.match(report, new RegExp(`^the server is still answering PATCH ${path} \\(read \\d+\\.\\d s ago\\)$`, 'm'));
@@ -47,11 +51,12 @@ test('a call still unanswered is named on both sides, a failed request with its 
 
     const port = await closedPort();
     const blank = await w.browser.page();
+    const refused = w.browser.context.waitForEvent('requestfailed', (r) => r.url().includes(`:${port}/nothing`));
     await blank.evaluate((u) => fetch(u).catch(() => undefined), `http://127.0.0.1:${port}/nothing?x=1`);
+    await refused;
     assert.match(failureReport({ browser: w.browser }), new RegExp(`^Chromium request failed: GET http://127\\.0\\.0\\.1:${port}/nothing\\?…: net::ERR_CONNECTION_REFUSED$`, 'm'));
     await blank.close();
 
-    // The report's own listener was registered on the context first, so it has seen the event once this resolves.
     const finished = w.browser.context.waitForEvent('requestfinished', (r) => r.url().includes(path));
     await holder.release();
     assert.equal(await answered, 200);
