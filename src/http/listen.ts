@@ -12,7 +12,7 @@
  * SO_REUSEPORT lets a second process of the same user join the port silently, so on a fixed port an ordinary socket
  * is bound first: a port already in use fails with EADDRINUSE, as it does with one socket.
  *
- * 16 is the default (LISTEN_SOCKETS). It was one for a day, while two browser-test failures were suspected of coming
+ * 16 is the default on Linux (LISTEN_SOCKETS; 1 elsewhere). It was one for a day, while two browser-test failures were suspected of coming
  * from the sockets: one was a race in the page's dialog, fixed; the other has not recurred (docs/performance.md).
  */
 import type { Server as HttpServer } from 'node:http';

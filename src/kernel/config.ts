@@ -33,9 +33,10 @@ const EnvSchema = z.object({
   RESERVE_MAX_WAIT_MS: z.coerce.number().int().min(1).max(60000).default(250),
   /**
    * Listening sockets on the port (SO_REUSEPORT; src/http/listen.ts): a turn of the event loop accepts one connection
-   * per socket, so a sale's opening is accepted 16 at a time, not one. 1 gives an ordinary socket.
+   * per socket, so a sale's opening is accepted 16 at a time, not one. 16 on Linux; 1 elsewhere (Node's `reusePort`
+   * fails on platforms without SO_REUSEPORT's load balancing, macOS among them). 1 gives an ordinary socket.
    */
-  LISTEN_SOCKETS: z.coerce.number().int().min(1).max(64).default(16),
+  LISTEN_SOCKETS: z.coerce.number().int().min(1).max(64).default(process.platform === 'linux' ? 16 : 1),
   /** How long a call waits for a free pooled database connection before it is answered 503 (never a hang). */
   DATABASE_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(50).max(600000).default(10000),
   /** Development only: webhooks may target loopback (and plain http:// to it). */
