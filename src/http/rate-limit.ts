@@ -4,6 +4,7 @@
  * without a credential, or whose credential failed, to the client address. Sign-in, code and token endpoints (tools
  * with `rateLimit: 'strict'`) are also charged to a stricter budget. Health checks are never charged.
  */
+import { Readable } from 'node:stream';
 import type { Context, Next } from 'koa';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { RateGate } from '../domain/context.ts';
@@ -111,8 +112,12 @@ export class RateLimits {
 /**
  * The middleware: a request without a credential is charged to its address up front; one with a credential is charged
  * where the credential is checked (`RateGate`, via the request info the surfaces hand the orchestrator): to its
- * principal, or, when it fails, to the address, refused with 429 once the address is spent; if nothing checked it,
- * the address pays once the request is answered (without holding the answer back).
+ * principal, or, when it fails, to the address, refused with 429 once the address is spent. A route that acts without
+ * checking credentials (the OAuth endpoints, an A2A call whose bearer failed) charges the address itself before acting
+ * (`chargeUnverified`). If nothing checked the credential by the answer (a metrics scrape, the OpenAPI document, an
+ * unknown route), the address pays before the answer leaves, and a spent address gets 429 instead of it: a bearer
+ * nobody verified never buys a way past the address's budget. Only a refusal already given for load (429, 503) is
+ * charged after it is sent, so overload refusals never wait for a counter statement.
  */
 export function rateLimit(limits: RateLimits) {
   return async (ctx: Context, next: Next) => {
@@ -131,9 +136,40 @@ export function rateLimit(limits: RateLimits) {
     const gate = limits.gate(ip, !hasCredential);
     ctx.state[RATE_GATE_STATE] = gate;
     await next();
-    // Charged after the answer, not before it: Koa sends the answer once the middleware returns, and a refusal under
-    // overload (or any answer given before a credential was checked) must not wait for a counter statement. The
-    // charge joins its key's queue now, so a later request of this address is charged after it.
-    if (!gate.charged) void limits.chargeAddress(ip).catch(() => undefined);
+    if (gate.charged) return;
+    gate.charged = true;
+    // A load refusal, or an answer some route already wrote itself: charged without holding anything back. The charge
+    // joins its key's queue now, so a later request of this address is charged after it.
+    if (ctx.status === 429 || ctx.status === 503 || ctx.respond === false || ctx.headerSent) {
+      void limits.chargeAddress(ip).catch(() => undefined);
+      return;
+    }
+    try {
+      await limits.chargeAddress(ip);
+    } catch (err) {
+      if (!(err instanceof ToolError)) throw err;
+      if (ctx.body instanceof Readable) ctx.body.destroy();
+      for (const name of DROPPED_HEADERS) ctx.remove(name);
+      ctx.set('Cache-Control', 'no-store');
+      sendError(ctx, err.status, err.toBody());
+    }
   };
+}
+
+/** Headers of the answer a 429 replaces that would describe it instead (the security headers stay). */
+const DROPPED_HEADERS = ['etag', 'last-modified', 'location', 'content-disposition', 'www-authenticate', 'allow'];
+
+/**
+ * For a route that acts without checking the request's credential: charges the address now unless it was charged
+ * already (a request without a credential); a spent address answers 429 here. Returns whether the route may go on.
+ */
+export async function chargeUnverified(ctx: Context, strict = false): Promise<boolean> {
+  try {
+    await (ctx.state[RATE_GATE_STATE] as RateGate | undefined)?.charge(undefined, strict);
+    return true;
+  } catch (err) {
+    if (!(err instanceof ToolError)) throw err;
+    sendError(ctx, err.status, err.toBody());
+    return false;
+  }
 }

@@ -114,7 +114,7 @@ test('two server processes share one budget through PostgreSQL', async (t) => {
   assert.deepEqual(statuses.slice(20), [429, 429, 429, 429]);
 });
 
-test('a request answered before its credential is checked is charged to its address after the answer, not before it', async (t) => {
+test('a request answered before its credential is checked is charged to its address before the answer leaves', async (t) => {
   const h = await startHarness(LIMITS);
   t.after(() => h.close());
   const m = await h.merchant();
@@ -125,19 +125,52 @@ test('a request answered before its credential is checked is charged to its addr
   // Hold that row from outside: a charge of the address now waits until it is let go.
   const holder = await holdRows(h.dbUrl, `select key from rate_limits where key like 'addr:%' for update`);
   try {
-    // An unknown route with a credential: no tool runs, so nothing checks the credential and the address pays.
+    // An unknown route with a credential: no tool runs, so nothing checks the credential and the address pays first.
     let answer: RestResponse | undefined;
     const asked = restClient(h.url, m.apiKey).get('/v1/no-such-route').then((r) => (answer = r));
-    const waiting = await poll(async () => answer && (await holder.waiters()));
-    assert.equal(answer?.status, 404, 'answered while the charge still waits on the counter row');
+    const waiting = await poll(async () => await holder.waiters());
     assert.ok(waiting, 'the charge is waiting on the counter row');
+    assert.equal(answer, undefined, 'not answered while the charge waits');
     await holder.release();
     await asked;
+    assert.equal(answer?.status, 404);
   } finally {
     await holder.end();
   }
-  await poll(async () => (await points()) !== before, 2000);
-  assert.equal(await points(), before + 1, 'the charge was not lost');
+  assert.equal(await points(), before + 1, 'charged once');
+});
+
+test('issue #32 (4): from a spent address, junk bearers get 429 on routes that never check them, and store nothing', async (t) => {
+  const h = await startHarness(LIMITS);
+  t.after(() => h.close());
+  const client = (await restClient(h.url).post('/oauth/register', {
+    client_name: 'Budget host', redirect_uris: ['http://127.0.0.1:1/callback'], token_endpoint_auth_method: 'none',
+  })).body as { client_id: string };
+  assert.ok(client.client_id);
+  const authorize = `/oauth/authorize?${new URLSearchParams({
+    response_type: 'code', client_id: client.client_id, redirect_uri: 'http://127.0.0.1:1/callback', state: 's', scope: 'tessera:agent',
+    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256',
+  })}`;
+  const interactions = async () =>
+    Number((await h.db.execute<{ n: string }>(`select count(*) as n from oauth_records where kind = 'Interaction'`))[0]!.n);
+  // Spend the address's budget without a credential (the registration above was one point).
+  for (let i = 0; i < 19; i++) await restClient(h.url).get('/v1/catalog/shops/shop_x');
+  assertLimited(await restClient(h.url).get(authorize));
+  const stored = await interactions();
+  const junk = () => restClient(h.url, `junk${crypto.randomUUID()}`);
+  const rpc = (method: string, params: unknown) =>
+    junk().post('/a2a/jsonrpc', { jsonrpc: '2.0', id: 1, method, params }, { 'a2a-version': '1.0' });
+  for (let i = 0; i < 5; i++) assertLimited(await junk().get(authorize));
+  assert.equal(await interactions(), stored, 'no OAuth interaction stored past the budget');
+  assertLimited(await rpc('GetTask', { id: crypto.randomUUID() }));
+  assertLimited(await rpc('ListTasks', {}));
+  assertLimited(await rpc('GetExtendedAgentCard', {}));
+  assertLimited(await junk().get('/metrics'));
+  assertLimited(await junk().get('/v1/openapi.json'));
+  assertLimited(await junk().get('/.well-known/oauth-authorization-server'));
+  assertLimited(await junk().get('/v1/no-such-route'));
+  // The health checks stay unlimited.
+  assert.equal((await junk().get('/healthz')).status, 200);
 });
 
 test('sign-in, code and token endpoints have a stricter budget: token guesses are refused after five', async (t) => {

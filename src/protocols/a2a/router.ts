@@ -27,7 +27,7 @@ export interface A2aDeps {
  * orchestrator. The owner is the caller's principal (`principalKey`), so any credential of that principal reads its
  * tasks and no one else does. A caller without a valid credential gets an owner of its own for this one request:
  * its task is answered and never stored, and no other caller (anonymous or not) can ever name that owner.
- * `charged` is the principal's rate-limit charge, started here and not awaited (the route says who awaits it when).
+ * `charged` is the rate-limit charge (the principal's, or the address's for a failed credential), started here and not awaited (the route says who awaits it when).
  */
 async function callerOf(
   orchestrator: Orchestrator,
@@ -36,7 +36,11 @@ async function callerOf(
 ): Promise<{ user: User; orchestrator: Orchestrator; charged: Promise<void> }> {
   const principal = credential ? await orchestrator.authenticate(credential, 'a2a').catch(() => undefined) : undefined;
   if (!credential || !principal || principal.kind === 'anonymous') {
-    return { user: { isAuthenticated: false, userName: `once:${crypto.randomUUID()}` }, orchestrator, charged: Promise.resolve() };
+    // A credential that failed is charged to the address (one without a credential was charged already), so a junk
+    // bearer reads no task list or extended card past the address's budget.
+    const charged = credential && rate ? rate.charge(undefined, false) : Promise.resolve();
+    charged.catch(() => undefined);
+    return { user: { isAuthenticated: false, userName: `once:${crypto.randomUUID()}` }, orchestrator, charged };
   }
   const charged = rate ? rate.charge(principal, false) : Promise.resolve(); // the principal's budget, not the address's
   charged.catch(() => undefined); // awaited by the route; never an unhandled rejection meanwhile

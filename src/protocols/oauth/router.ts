@@ -7,8 +7,8 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Services } from '../../domain/context.ts';
 import { permissionForClient } from '../../domain/buyers/oauth-access.ts';
-import { bearerOf, RATE_GATE_STATE, sendError } from '../../http/http.ts';
-import type { RateGate } from '../../domain/context.ts';
+import { bearerOf, sendError } from '../../http/http.ts';
+import { chargeUnverified } from '../../http/rate-limit.ts';
 import { parseJsonObject, readRaw } from '../../http/read-body.ts';
 import { ToolError } from '../../kernel/errors.ts';
 import type { Orchestrator } from '../../orchestrator/invoke.ts';
@@ -35,16 +35,24 @@ const UID = /^[A-Za-z0-9_-]{8,64}$/;
 export function buildOAuthRouter(deps: { services: Services; orchestrator: Orchestrator; oauth: OAuthServer }): Router {
   const { services, orchestrator, oauth } = deps;
   const router = new Router();
+  /** The endpoints that also spend the stricter budget of sign-in, code and token endpoints. */
+  const strict = new Set([`${OAUTH_PREFIX}/token`, `${OAUTH_PREFIX}/register`]);
 
   for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp']) {
-    router.get(path, (ctx) => {
+    router.get(path, async (ctx) => {
+      if (!(await chargeUnverified(ctx))) return;
       ctx.set('Access-Control-Allow-Origin', '*');
       ctx.body = protectedResourceMetadata(services.publicUrl());
     });
   }
 
-  /** Hands the request to the provider (a Koa app of its own) as is. */
+  /**
+   * Hands the request to the provider (a Koa app of its own) as is, once its address is charged: the provider never
+   * looks at our bearer credentials, so a bearer must not spare the address's budget (registration and the token
+   * endpoint also spend the stricter one of sign-in, code and token endpoints).
+   */
   const delegate = async (ctx: Context, url?: string) => {
+    if (!(await chargeUnverified(ctx, ctx.method === 'POST' && strict.has(ctx.path)))) return;
     const provider = await oauth.provider();
     if (url) ctx.req.url = url;
     ctx.respond = false;
@@ -55,6 +63,7 @@ export function buildOAuthRouter(deps: { services: Services; orchestrator: Orche
 
   /** The provider sends the browser here to authorize: the buyer's own pages take over. */
   router.get(`${OAUTH_PREFIX}/interaction/:uid`, async (ctx) => {
+    if (!(await chargeUnverified(ctx))) return;
     const uid = ctx.params.uid ?? '';
     let locales: unknown;
     try {
@@ -73,6 +82,7 @@ export function buildOAuthRouter(deps: { services: Services; orchestrator: Orche
 
   /** Who is asking, for the buyer to see before granting anything: the client's registered name and where it returns. */
   router.get(`${OAUTH_PREFIX}/interaction/:uid/details`, async (ctx) => {
+    if (!(await chargeUnverified(ctx))) return;
     const provider = await oauth.provider();
     const details = await provider.interactionDetails(ctx.req, ctx.res).catch(() => undefined);
     if (!details || details.uid !== ctx.params.uid) return sendError(ctx, 400, new ToolError('oauth_interaction_invalid').toBody());
@@ -89,6 +99,7 @@ export function buildOAuthRouter(deps: { services: Services; orchestrator: Orche
     const uid = ctx.params.uid ?? '';
     const outcome = ctx.params.outcome;
     if (!UID.test(uid) || (outcome !== 'complete' && outcome !== 'abort')) return sendError(ctx, 404, new ToolError('route_not_found').toBody());
+    if (!(await chargeUnverified(ctx))) return;
     try {
       const provider = await oauth.provider();
       let details;
@@ -139,18 +150,6 @@ export function buildOAuthRouter(deps: { services: Services; orchestrator: Orche
     }
   });
 
-  // Registration and the token endpoint also spend the stricter budget of sign-in, code and token endpoints.
-  const strict = new Set([`${OAUTH_PREFIX}/token`, `${OAUTH_PREFIX}/register`]);
-  router.all(`${OAUTH_PREFIX}/{*rest}`, async (ctx) => {
-    if (ctx.method === 'POST' && strict.has(ctx.path)) {
-      try {
-        await (ctx.state[RATE_GATE_STATE] as RateGate | undefined)?.charge(undefined, true);
-      } catch (err) {
-        if (!(err instanceof ToolError)) throw err;
-        return sendError(ctx, err.status, err.toBody());
-      }
-    }
-    await delegate(ctx);
-  });
+  router.all(`${OAUTH_PREFIX}/{*rest}`, (ctx) => delegate(ctx));
   return router;
 }
