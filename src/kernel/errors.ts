@@ -116,6 +116,7 @@ export const ERRORS = {
   ticket_void: { status: 409, message: 'The ticket was voided (e.g. refunded) and does not admit.' },
   already_checked_in: { status: 409, message: 'The ticket was already checked in.' },
   ticket_wrong_event: { status: 409, message: 'The ticket is for another event.' },
+  scan_time_out_of_range: { status: 422, message: 'A scan is dated before the event’s doors or its ticket, or after the upload; check the scanner’s clock.' },
   delivery_pending: { status: 409, message: 'This delivery is still queued: its next attempt is already due or in progress.' },
   oauth_interaction_invalid: { status: 400, message: 'This authorization request is unknown or expired, or was opened in another browser: start again from the client.' },
   internal_error: { status: 500, message: 'An unexpected error occurred.' },

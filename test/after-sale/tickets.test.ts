@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { createPublicKey, verify } from 'node:crypto';
 import type { Harness } from '../support/harness.ts';
 import { restClient } from '../support/rest.ts';
+import { holdRows, poll } from '../support/row-lock.ts';
 import { SURFACES } from '../support/surfaces.ts';
 import { confirmWith, key, must, reserveOne, shopWithTier, startSpineHarness, type Shop } from '../spine/fixtures.ts';
 
@@ -146,6 +147,8 @@ test('an offline scanner downloads the list, uploads later; conflicting scans re
   // The list's keys verify the codes offline.
   assert.ok(verifyCompact({ keys: list.keys }, order.tickets[0].signedCode, 'tessera-ticket'));
   const [a, b, v] = order.tickets;
+  // At the event (it starts 30 days after the purchase): scans are dated around now, after the tickets were issued.
+  h.clock.advance(30 * 86_400_000);
   const t0 = h.clock.now().getTime();
   const at = (s_: number) => new Date(t0 - 600_000 + s_ * 1000).toISOString();
   // Device 1 uploads first: a at +20 s, b at +30 s (twice), the voided one, and a forged code.
@@ -197,5 +200,89 @@ test('an offline scanner downloads the list, uploads later; conflicting scans re
     device: 'door-3',
     scans: [{ code: a.signedCode, scannedAt: new Date(t0 + 3_600_000).toISOString() }],
   });
-  assert.equal(future.body.code, 'invalid_input');
+  assert.equal(future.body.code, 'scan_time_out_of_range');
+});
+
+for (const surface of SURFACES) {
+  test(`upload over ${surface.name}: a scan dated before the doors, before its ticket or after the upload is refused and cannot take over a check-in`, async () => {
+    const s = await shopWithTier(h);
+    const early = await paidOrder(s, 1);
+    // An hour before the event starts (30 days after the shop was made), a second ticket is bought and the first
+    // one is checked in at the gate.
+    h.clock.advance(30 * 86_400_000 - 3_600_000);
+    const late = await paidOrder(s, 1);
+    const gate = must(await s.api.post(`/v1/ticketing/events/${s.eventId}/check-ins`, { code: early.tickets[0].signedCode, device: 'gate' }), 200);
+    const now = h.clock.now().getTime();
+    const at = (ms: number) => new Date(ms).toISOString();
+    const conn = await surface.connect(h, s.apiKey);
+    try {
+      const cases: [string, string, string][] = [
+        ['the epoch', early.tickets[0].signedCode, at(0)],
+        ['25 h before the start', early.tickets[0].code, at(now + 3_600_000 - 25 * 3_600_000)],
+        ['before the ticket was issued', late.tickets[0].signedCode, at(now - 10 * 60_000)],
+        ['an hour after the upload', early.tickets[0].signedCode, at(now + 3_600_000)],
+      ];
+      for (const [what, code, scannedAt] of cases) {
+        const up = await conn.call('upload_scans', { id: s.eventId, device: 'rogue', scans: [{ code: early.tickets[0].code, scannedAt: at(now - 1000) }, { code, scannedAt }] });
+        assert.equal(!up.ok && up.code, 'scan_time_out_of_range', `${what}: ${JSON.stringify(up)}`);
+        assert.equal(!up.ok && up.error.details.field, 'scans.1.scannedAt', what);
+      }
+      // Nothing was applied: the gate's check-in still holds.
+      const read = must(await s.api.get(`/v1/ticketing/orders/${early.id}`), 200);
+      assert.deepEqual([read.tickets[0].checkedInAt, read.tickets[0].checkedInDevice], [gate.ticket.checkedInAt, 'gate']);
+      // Inside the window (a scanner clock a few minutes ahead included), scans are applied as before.
+      const ok = await conn.call('upload_scans', {
+        id: s.eventId,
+        device: 'door',
+        scans: [
+          { code: early.tickets[0].signedCode, scannedAt: at(now - 22 * 3_600_000) },
+          { code: late.tickets[0].signedCode, scannedAt: at(now + 60_000) },
+        ],
+      });
+      assert.ok(ok.ok, JSON.stringify(ok));
+      assert.deepEqual(ok.output.results.map((r: any) => [r.result, r.checkedInDevice]), [['admitted', 'door'], ['admitted', 'door']]);
+    } finally {
+      await conn.done();
+    }
+  });
+}
+
+test('overlapping uploads of the same tickets in opposite order all succeed (they deadlocked)', async () => {
+  const s = await shopWithTier(h, { capacity: 30 });
+  h.clock.advance(30 * 86_400_000);
+  const api = () => restClient(h.url, s.apiKey);
+  const now = h.clock.now().getTime();
+  const at = (sec: number) => new Date(now + sec * 1000).toISOString();
+  const upload = (device: string, first: any, second: any) =>
+    api().post(`/v1/ticketing/events/${s.eventId}/scans`, { device, scans: [{ code: first.signedCode, scannedAt: at(1) }, { code: second.signedCode, scannedAt: at(2) }] });
+  // Deterministic: with the first ticket held, door-1 waits for it; door-2 (which scanned the second ticket first)
+  // takes the second and waits for the first; released, door-1 then needs the second ticket door-2 holds.
+  const order = await paidOrder(s, 2);
+  const [a, b] = order.tickets;
+  const holder = await holdRows(h.dbUrl, 'select id from tickets where id = $1 for update', [a.id]);
+  // Sessions of this test's own database waiting on a lock (pg_locks would count every database's).
+  const waiting = async () =>
+    (await holder.client.query<{ n: number }>(
+      `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+    )).rows[0]!.n;
+  try {
+    const one = upload('door-1', a, b);
+    assert.ok(await poll(async () => (await waiting()) >= 1), 'door-1 waits on the held ticket');
+    const two = upload('door-2', b, a);
+    assert.ok(await poll(async () => (await waiting()) >= 2), 'door-2 waits too');
+    await holder.release();
+    const answers = await Promise.all([one, two]);
+    assert.deepEqual(answers.map((r) => r.status), [200, 200], JSON.stringify(answers.map((r) => r.body)));
+  } finally {
+    await holder.end();
+  }
+  // And ten plain races, each with its own two tickets.
+  for (let run = 0; run < 10; run++) {
+    const [c, d] = (await paidOrder(s, 2)).tickets;
+    const answers = await Promise.all([upload('door-1', c, d), upload('door-2', d, c)]);
+    assert.deepEqual(answers.map((r) => r.status), [200, 200], `run ${run}: ${JSON.stringify(answers.map((r) => r.body))}`);
+    const list = must(await api().get(`/v1/ticketing/events/${s.eventId}/check-in-list`), 200);
+    const held = (id: string) => list.tickets.find((t: any) => t.ticketId === id);
+    assert.deepEqual([c, d].map((t) => [held(t.id).checkedInAt, held(t.id).checkedInDevice]), [[at(1), 'door-1'], [at(1), 'door-2']]);
+  }
 });

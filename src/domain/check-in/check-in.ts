@@ -23,17 +23,25 @@ type Ctx = Pick<ToolContext, 'em' | 'principal' | 'services' | 'clock'>;
 /** How far in the future an uploaded scan time may be (scanner clocks drift). */
 export const SCAN_CLOCK_SKEW_MS = 5 * 60_000;
 
-/** The ticket a code names, checked against the event; throws the code's own refusal. */
-async function ticketForCode(em: EntityManager, keys: readonly PublicTicketKey[], eventId: string, code: string): Promise<TicketRow> {
-  let ticket: TicketRow | null;
+/** How long before the event starts a scan may be dated (doors, early entry). */
+export const SCAN_BEFORE_START_MS = 24 * 3_600_000;
+
+/** The id of the ticket a code names, checked against the event, without locking; throws the code's own refusal. */
+async function ticketIdForCode(em: EntityManager, keys: readonly PublicTicketKey[], eventId: string, code: string): Promise<string> {
   if (code.includes('.')) {
     const claims = await verifyTicketCode(keys, code);
     if (claims.evt !== eventId) throw new ToolError('ticket_wrong_event', undefined, { ticketId: claims.tid, eventId: claims.evt });
-    ticket = await em.findOne(Ticket, { id: claims.tid }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-  } else {
-    ticket = await em.findOne(Ticket, { code }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (ticket && ticket.eventId !== eventId) throw new ToolError('ticket_wrong_event', undefined, { ticketId: ticket.id, eventId: ticket.eventId });
+    return claims.tid;
   }
+  const [row] = await sql<{ id: string; event_id: string }>(em, 'select id, event_id from tickets where code = ?', [code]);
+  if (!row) throw new ToolError('invalid_ticket_code');
+  if (row.event_id !== eventId) throw new ToolError('ticket_wrong_event', undefined, { ticketId: row.id, eventId: row.event_id });
+  return row.id;
+}
+
+/** The ticket a code names, checked against the event and locked; throws the code's own refusal. */
+async function ticketForCode(em: EntityManager, keys: readonly PublicTicketKey[], eventId: string, code: string): Promise<TicketRow> {
+  const ticket = await em.findOne(Ticket, { id: await ticketIdForCode(em, keys, eventId, code) }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   if (!ticket) throw new ToolError('invalid_ticket_code');
   return ticket;
 }
@@ -85,36 +93,64 @@ export interface Scan {
   scannedAt: string;
 }
 
+/** Refuses an upload whose scan `index` is dated outside `[earliest, latest]`. */
+function outOfRange(index: number, at: Date, earliest: Date, latest: Date): ToolError {
+  return new ToolError(
+    'scan_time_out_of_range',
+    `scans[${index}].scannedAt is outside the times this scan could have happened (${iso(earliest)} to ${iso(latest)}).`,
+    { field: `scans.${index}.scannedAt`, index, scannedAt: iso(at), earliest: iso(earliest), latest: iso(latest) },
+  );
+}
+
 /**
  * Applies an offline scanner's scans. Per ticket, the earliest scan known (this upload's or an earlier record)
  * holds the check-in: an earlier uploaded scan moves `checkedInAt` back to it. Each scan is answered in input order:
  * `admitted` (it holds the check-in), `already_checked_in` (with the scan that holds it), or its refusal code.
+ *
+ * A scan's time must be one it could have happened at: not before `SCAN_BEFORE_START_MS` ahead of the event's start,
+ * nor before its ticket was issued, nor after the upload (each with `SCAN_CLOCK_SKEW_MS` for scanner clocks); else
+ * the whole upload is refused with `scan_time_out_of_range` and nothing is applied, so a made-up early time cannot
+ * take over a real check-in. The tickets are locked in id order, whatever the scans' order, so overlapping uploads
+ * wait for each other instead of deadlocking.
  */
 export async function uploadScans(ctx: Ctx, eventId: string, device: string, scans: readonly Scan[]) {
   const { em } = ctx;
-  await requireMerchantEvent(em, ctx.principal, eventId);
+  const event = await requireMerchantEvent(em, ctx.principal, eventId);
   const now = ctx.clock.now();
   const keys = await ctx.services.ticketKeys.publicKeys(ctx.em);
-  const parsed = scans.map((s, index) => {
+  const latest = new Date(now.getTime() + SCAN_CLOCK_SKEW_MS);
+  const opens = new Date(event.startsAt.getTime() - SCAN_BEFORE_START_MS);
+  const parsed: { index: number; at: Date; ticketId?: string; refusal?: ScanResult }[] = [];
+  for (const [index, s] of scans.entries()) {
     const at = new Date(s.scannedAt);
-    if (at.getTime() > now.getTime() + SCAN_CLOCK_SKEW_MS) {
-      throw new ToolError('invalid_input', `scans[${index}].scannedAt is in the future.`, { field: `scans.${index}.scannedAt` });
+    if (at > latest || at < opens) throw outOfRange(index, at, opens, latest);
+    try {
+      parsed.push({ index, at, ticketId: await ticketIdForCode(em, keys, eventId, s.code) });
+    } catch (err) {
+      if (!(err instanceof ToolError) || !(['invalid_ticket_code', 'ticket_wrong_event'] as const).includes(err.code as never)) throw err;
+      parsed.push({ index, at, refusal: err.code as ScanResult });
     }
-    return { index, code: s.code, at };
-  });
+  }
+  const ids = [...new Set(parsed.flatMap((s) => (s.ticketId ? [s.ticketId] : [])))].sort();
+  const locked = ids.length
+    ? await em.find(Ticket, { id: { $in: ids } }, { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' } })
+    : [];
+  const tickets = new Map(locked.map((t) => [t.id, t]));
+  for (const s of parsed) {
+    const ticket = s.ticketId ? tickets.get(s.ticketId) : undefined;
+    if (s.ticketId && !ticket) s.refusal = 'invalid_ticket_code';
+    const issued = ticket && new Date(ticket.createdAt.getTime() - SCAN_CLOCK_SKEW_MS);
+    if (issued && s.at < issued) throw outOfRange(s.index, s.at, issued > opens ? issued : opens, latest);
+  }
   const outcome: { ticket?: TicketRow; refusal?: ScanResult; at: Date }[] = [];
   // Earliest first, so each ticket's winning scan is applied before the later ones are compared with it.
   for (const s of [...parsed].sort((a, b) => a.at.getTime() - b.at.getTime() || a.index - b.index)) {
-    try {
-      const ticket = await ticketForCode(em, keys, eventId, s.code);
-      if (ticket.state === 'void') outcome[s.index] = { ticket, refusal: 'ticket_void', at: s.at };
-      else {
-        if (!ticket.checkedInAt || ticket.checkedInAt > s.at) await admit(em, ticket, s.at, device, now);
-        outcome[s.index] = { ticket, at: s.at };
-      }
-    } catch (err) {
-      if (!(err instanceof ToolError) || !(['invalid_ticket_code', 'ticket_wrong_event'] as const).includes(err.code as never)) throw err;
-      outcome[s.index] = { refusal: err.code as ScanResult, at: s.at };
+    const ticket = s.ticketId ? tickets.get(s.ticketId) : undefined;
+    if (!ticket || s.refusal) outcome[s.index] = { refusal: s.refusal ?? 'invalid_ticket_code', at: s.at };
+    else if (ticket.state === 'void') outcome[s.index] = { ticket, refusal: 'ticket_void', at: s.at };
+    else {
+      if (!ticket.checkedInAt || ticket.checkedInAt > s.at) await admit(em, ticket, s.at, device, now);
+      outcome[s.index] = { ticket, at: s.at };
     }
   }
   await em.flush();

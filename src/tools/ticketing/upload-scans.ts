@@ -13,7 +13,9 @@ export const uploadScans = defineTool({
     'ticket the earliest scan known wins, from any device or upload: an earlier scan moves the check-in back to it. ' +
     'Each scan is answered in order: `admitted` (this scan holds the check-in), `already_checked_in` (with the scan ' +
     'that holds it), `ticket_void`, `invalid_ticket_code` or `ticket_wrong_event`. Merchants (merchant:write). ' +
-    'Uploading the same scans again gives the same answers.',
+    'Uploading the same scans again gives the same answers. A scan dated more than 24 h before the event starts, ' +
+    'before its ticket was issued or after the upload (5 min allowed for scanner clocks) refuses the whole upload ' +
+    'with `scan_time_out_of_range`, applying nothing.',
   input: z.strictObject({
     id: EventIdIn,
     device: DeviceIn,
@@ -23,7 +25,7 @@ export const uploadScans = defineTool({
       .max(500),
   }),
   output: z.object({ eventId: z.string(), device: z.string(), results: z.array(ScanOut) }),
-  errors: ['not_found', 'insufficient_scope'],
+  errors: ['not_found', 'insufficient_scope', 'scan_time_out_of_range'],
   auth: { principals: ['api_key', 'console_user'], scopes: ['merchant:write'] },
   http: { method: 'POST', path: '/v1/ticketing/events/{id}/scans' },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
