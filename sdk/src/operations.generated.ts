@@ -8327,7 +8327,7 @@ export interface Operations {
   /**
    * List orders (`GET /v1/ticketing/orders`).
    *
-   * Lists orders newest first, each with its tickets, payments and refunds. A merchant (API key with merchant:read, or a console user) sees its organization’s orders and may filter by shop (`merchantId`), `eventId`, `state` and creation time (`createdFrom` inclusive, `createdBefore` exclusive); a buyer sees its own orders across shops; an agent the orders it made. Pass `nextCursor` from the previous page as `cursor` to continue.
+   * Lists orders newest first, each with its tickets, payments and refunds. A merchant (API key with merchant:read, or a console user) sees its organization’s orders and may filter by shop (`merchantId`), `eventId`, `state` and creation time (`createdFrom` inclusive, `createdBefore` exclusive); a buyer sees its own orders across shops (a session a shop minted: at that shop only); an agent the orders it made. Filters only narrow what the caller may see; a shop or event it cannot see is 404. Pass `nextCursor` from the previous page as `cursor` to continue.
    */
   list_orders: { input: ListOrdersInput; output: ListOrdersOutput };
   /**

@@ -1,4 +1,5 @@
 /** Credential formats: opaque token prefixes, how tokens are hashed at rest, and the session JWTs the server signs. */
+import { createHmac, createSecretKey } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { sha256Hex } from './canonical-json.ts';
 import { deriveKey } from './server-secret.ts';
@@ -19,6 +20,20 @@ export type SessionClaims =
 /** Tokens are stored only as this hash (SHA-256, hex), never in clear. */
 export function hashToken(token: string): string {
   return sha256Hex(token);
+}
+
+/**
+ * How a delegated payment token (`vt_…`) is stored: `h1:` and an HMAC-SHA256 under the server secret's own sub-key,
+ * hex. Keyed, so a dump of the database alone can neither spend a token nor test a guess against the table.
+ */
+export function vaultTokenHasher(secret: string): (token: string) => string {
+  const key = createSecretKey(deriveKey(secret, 'tessera/acp-vault-token'));
+  return (token) => `h1:${createHmac('sha256', key).update(token).digest('hex')}`;
+}
+
+/** The form migration 0020 gave tokens stored in clear before (it had no secret): `s256:` and their SHA-256, hex. */
+export function legacyVaultTokenHash(token: string): string {
+  return `s256:${sha256Hex(token)}`;
 }
 
 /** The HS256 key session JWTs are signed and verified with: the server secret's session-signing sub-key. */

@@ -1,6 +1,6 @@
 /**
  * No tenant reaches another (issue #10, finding 2), on every surface: a bounded buyer session minted by one organization
- * reads and releases only purchases at its own shop, even for a buyer (same e-mail) who bought elsewhere; agents and
+ * reads, lists and releases only purchases at its own shop (issue #32: a `merchantId` filter naming another shop is 404), even for a buyer (same e-mail) who bought elsewhere; agents and
  * full buyer sessions read the catalog of discoverable shops and of shops they hold a permission at, nothing else; and a
  * refusal never names another organization's shop (the same 404 as a missing object).
  */
@@ -53,6 +53,48 @@ for (const surface of SURFACES) {
     // The hold is still there, and its owner still reads it.
     const still = must(await theirs.get(`/v1/ticketing/reservations/${held.reservation.id}`), 200);
     assert.equal(still.reservation.state, 'held');
+  });
+}
+
+for (const surface of SURFACES) {
+  const name =
+    "a bounded session from one organization lists none of the buyer's orders at another's shop, whatever filter it names";
+  test(`${name}, over ${surface.name}`, async () => {
+    const email = newEmail();
+    const victim = await merchantShop(w.h);
+    const attacker = await merchantShop(w.h);
+    const theirs = restClient(w.h.url, await mint(victim.apiKey, victim.shopId, email));
+    const q = must(await theirs.post('/v1/ticketing/quotes', { tierId: victim.tierId, quantity: 2 }), 201);
+    const r = must(await theirs.post('/v1/ticketing/reservations', { quoteId: q.quoteId }, key()), 201);
+    const confirmPath = `/v1/ticketing/reservations/${r.reservation.id}/confirm`;
+    const paid = must(await theirs.post(confirmPath, { paymentMethod: 'pm_sandbox_visa' }, key()), 200);
+    type Issued = { id: string; code: string; signedCode: string };
+    const codes = paid.order.tickets.flatMap((t: Issued) => [t.id, t.code, t.signedCode]);
+    const secrets = [paid.order.id, paid.payment.id, ...codes];
+
+    // Another organization mints a session for the same e-mail at its own shop and names the victim's shop or event.
+    const conn = await surface.connect(w.h, await mint(attacker.apiKey, attacker.shopId, email));
+    try {
+      const named = await conn.call('list_orders', { merchantId: victim.shopId });
+      assert.equal(!named.ok && named.code, 'not_found', `another's shop: ${JSON.stringify(named).slice(0, 300)}`);
+      const lists: [string, Record<string, unknown>][] = [
+        ['list_orders', { eventId: victim.eventId }],
+        ['list_orders', {}],
+        ['list_my_tickets', {}],
+      ];
+      for (const [tool, input] of lists) {
+        const out = await conn.call(tool, input);
+        assert.ok(out.ok, `${tool} ${JSON.stringify(input)}: ${JSON.stringify(out).slice(0, 300)}`);
+        assert.deepEqual(out.output.orders, [], `${tool} ${JSON.stringify(input)} lists another organization's orders`);
+        const leaked = secrets.filter((x) => JSON.stringify(out.output).includes(x));
+        assert.deepEqual(leaked, [], `${tool} ${JSON.stringify(input)}`);
+      }
+    } finally {
+      await conn.done();
+    }
+    // The session the victim's shop minted still lists them, with the filter naming its own shop.
+    const own = must(await theirs.get(`/v1/ticketing/orders?merchantId=${victim.shopId}`), 200);
+    assert.deepEqual(own.orders.map((o: { id: string }) => o.id), [paid.order.id]);
   });
 }
 

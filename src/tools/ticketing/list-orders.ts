@@ -14,8 +14,9 @@ export const listOrders = defineTool({
   description:
     'Lists orders newest first, each with its tickets, payments and refunds. A merchant (API key with merchant:read, ' +
     'or a console user) sees its organization’s orders and may filter by shop (`merchantId`), `eventId`, `state` and ' +
-    'creation time (`createdFrom` inclusive, `createdBefore` exclusive); a buyer sees its own orders across shops; an ' +
-    'agent the orders it made. Pass `nextCursor` from the previous page as `cursor` to continue.',
+    'creation time (`createdFrom` inclusive, `createdBefore` exclusive); a buyer sees its own orders across shops (a ' +
+    'session a shop minted: at that shop only); an agent the orders it made. Filters only narrow what the caller may ' +
+    'see; a shop or event it cannot see is 404. Pass `nextCursor` from the previous page as `cursor` to continue.',
   input: z.strictObject({
     merchantId: z.string().min(1).max(100).optional().describe('Only orders in this shop (shop_…).'),
     eventId: z.string().min(1).max(100).optional().describe('Only orders for this event (evt_…).'),
