@@ -27,6 +27,7 @@ import { buyerApiCors } from './http/cors.ts';
 import type { Database } from './storage/database.ts';
 import { openServerSecret } from './storage/server-secret.ts';
 import { deriveKey, requestHasher } from './kernel/server-secret.ts';
+import { vaultTokenHasher } from './kernel/tokens.ts';
 import { resolve } from 'node:path';
 import { TOOLS } from './tools/index.ts';
 import { admitBeforeKoa, admitBeforeRouting } from './rest/routes.ts';
@@ -74,7 +75,10 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
   const authenticator = new Authenticator(secret, db, clock, () => baseUrl);
   const identity = new Identity(secret, (claims, ttl) => authenticator.sign(claims, ttl));
   const mail = new Mailer({ db, clock, log, smtpUrl: config.smtpUrl, from: config.mailFrom, timeoutMs: config.smtpTimeoutMs });
-  const services: Services = { config, db, clock, publicUrl: () => baseUrl, webhooks, mandateTrust, payments, identity, mail, catalogs: loadCatalogs(), ticketKeys };
+  const services: Services = {
+    config, db, clock, publicUrl: () => baseUrl, webhooks, mandateTrust, payments, identity, mail, catalogs: loadCatalogs(), ticketKeys,
+    vaultTokenHash: vaultTokenHasher(secret),
+  };
   const oauth = new OAuthServer(services, secret, log);
   const sweeper = new HoldSweeper({ ...services, log: log.child({ component: 'sweeper' }) });
   const orchestrator = new Orchestrator({

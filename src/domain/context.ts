@@ -91,4 +91,6 @@ export interface Services {
   catalogs: Catalogs;
   /** The ticket-signing keys: the active one signs new tickets' codes, all are published as a JWKS. */
   ticketKeys: TicketKeys;
+  /** The stored form of a delegated payment token (`vt_…`): a keyed hash, never the token (kernel/tokens.ts). */
+  vaultTokenHash: (token: string) => string;
 }

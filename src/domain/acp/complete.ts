@@ -40,9 +40,10 @@ async function prepare(ctx: ToolContext, id: string, body: CompleteRequest): Pro
         field: 'payload.payment_data.handler_id',
       });
     }
-    const tokenId = pay.instrument.credential.token;
-    const token = await checkAllowance(em, tokenId, { sessionId: s.id, merchantId: s.shopId, currency: r.currency, amountMinor: r.totalMinor }, ctx.clock.now());
-    return { reservationId: r.id, paymentMethod: token.paymentMethod, tokenId };
+    const spend = { sessionId: s.id, merchantId: s.shopId, currency: r.currency, amountMinor: r.totalMinor };
+    const token = await checkAllowance(em, ctx.services.vaultTokenHash, pay.instrument.credential.token, spend, ctx.clock.now());
+    // From here on the token is named by its stored hash only (the session keeps that, not the token).
+    return { reservationId: r.id, paymentMethod: token.paymentMethod, tokenId: token.id };
   });
 }
 

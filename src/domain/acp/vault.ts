@@ -1,7 +1,8 @@
 /**
  * The sandbox delegated-payment vault (ACP delegate_payment): a documented sandbox test card becomes a
  * one-time token (`vt_…`) spendable only within its allowance — max_amount, currency, checkout session,
- * merchant and expiry — which complete enforces. Card numbers and CVCs are never stored or logged.
+ * merchant and expiry — which complete enforces. Card numbers and CVCs are never stored or logged, nor the token:
+ * its row is keyed by a keyed hash of it (`Services.vaultTokenHash`), so a database dump cannot spend one.
  */
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -9,6 +10,7 @@ import { ToolError } from '../../kernel/errors.ts';
 import { SANDBOX_METHODS, methodForCard } from '../../payments/sandbox-methods.ts';
 import { AcpVaultToken, type AcpVaultTokenRow } from '../../storage/entities/acp.ts';
 import { newId } from '../../storage/ids.ts';
+import { legacyVaultTokenHash } from '../../kernel/tokens.ts';
 
 export interface DelegateCard {
   number: string;
@@ -54,19 +56,29 @@ function sandboxMethodOf(c: DelegateCard, now: Date): { method: string; scheme: 
   return { method, scheme, last4 };
 }
 
-/** Issues a token for the card within the allowance. `ownerKey` records who asked (for audit). */
+/** Hashes a token to its stored form. */
+export type TokenHash = (token: string) => string;
+
+/** The keys a token may be stored under: its keyed hash, or its SHA-256 (stored before, converted by migration 0020). */
+const storedKeys = (hash: TokenHash, token: string): string[] => [hash(token), legacyVaultTokenHash(token)];
+
+/**
+ * Issues a token for the card within the allowance and returns it; only its keyed hash is stored. `ownerKey` records
+ * who asked (for audit).
+ */
 export async function issueToken(
   em: EntityManager,
   req: DelegateRequest,
-  ctx: { ownerKey: string; now: Date; idempotencyKey: string | undefined },
+  ctx: { ownerKey: string; now: Date; idempotencyKey: string | undefined; hash: TokenHash },
 ): Promise<{ id: string; created: string; metadata: Record<string, string> }> {
   const { method, scheme, last4 } = sandboxMethodOf(req.payment_method, ctx.now);
   const expiresAt = new Date(req.allowance.expires_at);
   if (expiresAt <= ctx.now) {
     throw new ToolError('invalid_input', 'allowance.expires_at must be in the future.', { field: 'payload.allowance.expires_at' });
   }
-  const token = em.create(AcpVaultToken, {
-    id: newId('vaultToken', ctx.now),
+  const clear = newId('vaultToken', ctx.now);
+  em.create(AcpVaultToken, {
+    id: ctx.hash(clear),
     ownerKey: ctx.ownerKey,
     paymentMethod: method,
     brand: scheme,
@@ -89,7 +101,7 @@ export async function issueToken(
     checkout_session_id: req.allowance.checkout_session_id,
   };
   if (ctx.idempotencyKey) metadata.idempotency_key = ctx.idempotencyKey;
-  return { id: token.id, created: ctx.now.toISOString(), metadata };
+  return { id: clear, created: ctx.now.toISOString(), metadata };
 }
 
 /** What a token is checked against at complete. */
@@ -104,11 +116,18 @@ export interface Spend {
 const TOKEN_FIELD = 'payload.payment_data.instrument.credential.token';
 
 /**
- * Locks the token and checks its allowance for this spend, in this order: known, unused, not expired,
- * merchant, checkout session, currency, max_amount. Returns the token (the caller marks it used on success).
+ * Locks the token (found by its stored hash, `hash`) and checks its allowance for this spend, in this order: known,
+ * unused, not expired, merchant, checkout session, currency, max_amount. Returns the token's row, whose `id` is the
+ * stored hash (the caller marks it used on success with that id).
  */
-export async function checkAllowance(em: EntityManager, tokenId: string, spend: Spend, now: Date): Promise<AcpVaultTokenRow> {
-  const token = await em.findOne(AcpVaultToken, { id: tokenId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+export async function checkAllowance(
+  em: EntityManager,
+  hash: TokenHash,
+  presented: string,
+  spend: Spend,
+  now: Date,
+): Promise<AcpVaultTokenRow> {
+  const token = await em.findOne(AcpVaultToken, { id: { $in: storedKeys(hash, presented) } }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   const d = (extra: Record<string, unknown> = {}) => ({ field: TOKEN_FIELD, ...extra });
   if (!token) throw new ToolError('delegated_token_invalid', undefined, d());
   if (token.usedAt) throw new ToolError('delegated_token_used', undefined, d({ usedAt: token.usedAt.toISOString() }));
@@ -126,7 +145,7 @@ export async function checkAllowance(em: EntityManager, tokenId: string, spend: 
   return token;
 }
 
-/** Spends the token (one_time): it cannot be used again. */
+/** Spends the token whose stored hash is `tokenId` (one_time): it cannot be used again. */
 export async function markUsed(em: EntityManager, tokenId: string, sessionId: string, now: Date): Promise<void> {
   const token = await em.findOneOrFail(AcpVaultToken, { id: tokenId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   token.usedAt ??= now;

@@ -40,6 +40,7 @@ export const AcpCheckoutSession = defineEntity({
     orderNotes: p.text().nullable(),
     metadata: p.json<Record<string, unknown>>().nullable(),
     intentTrace: p.json<Record<string, unknown>>().nullable(),
+    /** The stored hash of the delegated token that paid (never the token). */
     paymentTokenId: p.string().nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
@@ -57,6 +58,7 @@ export const AcpVaultToken = defineEntity({
   name: 'AcpVaultToken',
   tableName: 'acp_vault_tokens',
   properties: {
+    /** The token's keyed hash (`h1:…`; `s256:…` for tokens stored before hashing), never the token. */
     id: p.string().primary(),
     ownerKey: p.string(),
     paymentMethod: p.string(),

@@ -21,6 +21,7 @@ import { Migration0019SealedReplays } from './0019-sealed-replays.ts';
 import { Migration0016ConsentDrafts } from './0016-consent-drafts.ts';
 import { Migration0017AgentAuthorizations } from './0017-agent-authorizations.ts';
 import { Migration0018AcpOrderWebhooks } from './0018-acp-order-webhooks.ts';
+import { Migration0020AcpVaultTokenHashes } from './0020-acp-vault-token-hashes.ts';
 
 export const MIGRATIONS = [
   { name: '0001-core', class: Migration0001Core },
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   { name: '0017-agent-authorizations', class: Migration0017AgentAuthorizations },
   { name: '0018-acp-order-webhooks', class: Migration0018AcpOrderWebhooks },
   { name: '0019-sealed-replays', class: Migration0019SealedReplays },
+  { name: '0020-acp-vault-token-hashes', class: Migration0020AcpVaultTokenHashes },
 ] as const;

@@ -74,6 +74,7 @@ export const delegatePayment = defineTool({
       ownerKey: principalKey(ctx.principal),
       now: ctx.clock.now(),
       idempotencyKey: meta.idempotency_key ?? ctx.idempotencyKey,
+      hash: ctx.services.vaultTokenHash,
     });
   },
 });
