@@ -1,6 +1,7 @@
 /**
  * Which URLs a webhook may point at, and which addresses a delivery may connect to. Only public unicast addresses
- * (`ipaddr.js` classifies every form: IPv4, IPv6, IPv4-mapped, NAT64, numeric shorthands the URL parser normalises);
+ * (`ipaddr.js` classifies every form: IPv4, IPv6, IPv4-mapped, NAT64, 6to4, numeric shorthands the URL parser
+ * normalises; the IPv4-compatible `::a.b.c.d` block, which it calls unicast, is refused here);
  * loopback only with the development setting `WEBHOOK_ALLOW_LOOPBACK`, and plain `http://` only to loopback then.
  * A host name is checked twice: names local by definition (`localhost`, `*.localhost`, `*.local`, `*.internal`) are
  * refused at subscription, and every name is resolved at delivery by `guardedLookup`, which refuses the connection
@@ -18,11 +19,22 @@ export interface AddressPolicy {
 
 const LOCAL_SUFFIXES = ['.localhost', '.local', '.internal', '.localdomain', '.home.arpa'];
 
+/**
+ * The IPv4-compatible IPv6 block `::/96` (`::a.b.c.d`, deprecated by RFC 4291 §2.5.5.1), which `ipaddr.js` calls
+ * plain unicast: `[::127.0.0.1]` reaches 127.0.0.1 on some stacks. The mapped (`::ffff:0:0/96`), translated, NAT64
+ * (`64:ff9b::/96`, `64:ff9b:1::/48`), 6to4 (`2002::/16`) and Teredo blocks are ranges of their own, refused whatever
+ * they embed.
+ */
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
+
 /** Whether a connection to this IP address is allowed; false for anything that does not parse. */
 export function isAllowedAddress(address: string, policy: AddressPolicy): boolean {
   if (!ipaddr.isValid(address)) return false;
-  const range = ipaddr.process(address).range();
-  return range === 'unicast' || (policy.allowLoopback && range === 'loopback');
+  const ip = ipaddr.process(address);
+  const range = ip.range();
+  if (policy.allowLoopback && range === 'loopback') return true;
+  if (ip.kind() === 'ipv6' && ip.match(IPV4_COMPATIBLE)) return false;
+  return range === 'unicast';
 }
 
 /** The host of a URL without IPv6 brackets or a trailing dot, lower-cased. */

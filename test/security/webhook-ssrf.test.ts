@@ -70,6 +70,33 @@ test('every non-public address form is refused at subscription', async () => {
   assert.equal((await api.post('/v1/integration/webhooks', hook(m.shopId, 'https://hooks.example.com/x'))).status, 201);
 });
 
+test('IPv6 forms that embed an IPv4 address are refused for webhooks and the ACP webhook (IPv4-compatible was accepted)', async () => {
+  const m = await h.merchant();
+  const api = restClient(h.url, m.apiKey);
+  const refused = [
+    'https://[::127.0.0.1]/', // IPv4-compatible (::/96), loopback inside
+    'https://[::169.254.169.254]/',
+    'https://[::10.0.0.1]/',
+    'https://[::8.8.8.8]/', // the whole deprecated block, whatever it embeds
+    'https://[::ffff:0:127.0.0.1]/', // IPv4-translated
+    'https://[64:ff9b::127.0.0.1]/', // NAT64
+    'https://[64:ff9b:1::a00:1]/', // local-use NAT64
+    'https://[2002:7f00:1::1]/', // 6to4 of 127.0.0.1
+    'https://[2002:a9fe:a9fe::1]/', // 6to4 of 169.254.169.254
+    'https://[2001:0:7f00:1::1]/', // Teredo
+  ];
+  for (const url of refused) {
+    const hookRes = await api.post('/v1/integration/webhooks', hook(m.shopId, url));
+    assert.deepEqual([hookRes.status, hookRes.body.code], [400, 'invalid_webhook_url'], `webhook ${url}: ${JSON.stringify(hookRes.body)}`);
+    const acp = await api.put(`/v1/integration/shops/${m.shopId}/acp-webhook`, { url, secret: 'a-shared-secret-of-16+' });
+    assert.deepEqual([acp.status, acp.body.code], [400, 'invalid_webhook_url'], `ACP webhook ${url}: ${JSON.stringify(acp.body)}`);
+    // Nor with the development setting: none of these is loopback as written.
+    const devRes = await restClient(devUrl, m.apiKey).post('/v1/integration/webhooks', hook(m.shopId, url));
+    assert.equal(devRes.status, 400, `dev webhook ${url}: ${JSON.stringify(devRes.body)}`);
+  }
+  assert.equal((await api.put(`/v1/integration/shops/${m.shopId}/acp-webhook`, { url: 'https://agents.example.com/acp', secret: 'a-shared-secret-of-16+' })).status, 200);
+});
+
 test('a delivery is checked at connect time: loopback targets stored by a development server are not reached by one without the setting', async () => {
   const m = await h.merchant();
   const port = new URL(rx.url).port;
