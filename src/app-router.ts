@@ -72,7 +72,7 @@ export function buildRestRouter(deps: RestDeps): Router {
   // MCP authorization: protected-resource and authorization-server metadata, the OAuth endpoints (/oauth/...).
   router.use(buildOAuthRouter({ services, orchestrator, oauth: deps.oauth }).routes());
 
-  const a2a = buildA2aRouter({ orchestrator, services });
+  const a2a = buildA2aRouter({ orchestrator, services, log: deps.log });
   router.use(a2a.routes());
 
   // ACP's REST binding (protocol-shaped paths at the root) over the ACP tools; AP2 is refused, whatever the method.

@@ -5,6 +5,8 @@ import { UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import {
   DefaultExecutionEventBusManager, DefaultRequestHandler, JsonRpcTransportHandler, ServerCallContext, validateVersion, type User,
 } from '@a2a-js/sdk/server';
+import type { Logger } from 'pino';
+import { describeError } from '../../kernel/errors.ts';
 import { principalKey } from '../../kernel/principal.ts';
 import { A2aTasks } from '../../storage/a2a-tasks.ts';
 import type { Orchestrator } from '../../orchestrator/invoke.ts';
@@ -20,6 +22,8 @@ import { PostgresTaskStore } from './task-store.ts';
 export interface A2aDeps {
   orchestrator: Orchestrator;
   services: Pick<Services, 'clock' | 'publicUrl' | 'db'>;
+  /** Where an unexpected error's cause goes (the caller gets a generic -32603). */
+  log?: Logger;
 }
 
 /**
@@ -59,14 +63,28 @@ function startsNewTask(body: unknown): boolean {
   return method === 'SendMessage' && !params?.message?.taskId;
 }
 
-/** The JSON-RPC request id, echoed in errors raised before the SDK parses the body. */
+/** The JSON-RPC request id, echoed in errors raised before the SDK parses the body (null unless a valid id). */
 function idOf(raw: string): string | number | null {
   try {
     const id = (JSON.parse(raw) as { id?: unknown } | null)?.id;
-    return typeof id === 'string' || typeof id === 'number' ? id : null;
+    return typeof id === 'string' || Number.isInteger(id) ? (id as string | number) : null;
   } catch {
     return null;
   }
+}
+
+/**
+ * Why a parsed body is not a JSON-RPC 2.0 request object, or undefined when it is one: an object (not an array: A2A
+ * has no batches) with `jsonrpc: "2.0"`, a non-empty string `method` and, if present, a string, integer or null `id`.
+ * The SDK would read `null` as an object (a -32603 naming its own TypeError) and answer the rest -32602.
+ */
+function notARequest(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'the body must be a JSON-RPC request object';
+  const { jsonrpc, method, id } = body as { jsonrpc?: unknown; method?: unknown; id?: unknown };
+  if (jsonrpc !== '2.0') return '"jsonrpc" must be "2.0"';
+  if (typeof method !== 'string' || !method) return '"method" must be a non-empty string';
+  if ('id' in body && id !== null && typeof id !== 'string' && !Number.isInteger(id)) return '"id" must be a string, an integer or null';
+  return undefined;
 }
 
 /**
@@ -95,7 +113,7 @@ function parsed(raw: string): unknown {
   }
 }
 
-export function buildA2aRouter({ orchestrator, services }: A2aDeps): Router {
+export function buildA2aRouter({ orchestrator, services, log }: A2aDeps): Router {
   const router = new Router();
   const tasks = new A2aTasks(services.db);
   const store = new PostgresTaskStore(tasks, services.clock, (name) => orchestrator.get(name));
@@ -148,7 +166,13 @@ export function buildA2aRouter({ orchestrator, services }: A2aDeps): Router {
     });
     // A task this request makes is written once, when it settles (before the answer); an anonymous caller's never.
     store.begin(context, user.isAuthenticated);
-    const fail = (err: unknown) => ({ jsonrpc: '2.0', id: idOf(raw), error: JsonRpcTransportHandler.mapToJSONRPCError(err) });
+    const fail = (err: unknown) => {
+      const error = JsonRpcTransportHandler.mapToJSONRPCError(err);
+      if (error.code !== -32603) return { jsonrpc: '2.0', id: idOf(raw), error };
+      // The SDK puts an unexpected error's own message in -32603: the cause is logged, never sent.
+      log?.error({ err: describeError(err) }, 'unexpected error in an A2A request');
+      return { jsonrpc: '2.0', id: idOf(raw), error: { code: -32603, message: 'Internal error.' } };
+    };
     const body = parsed(raw);
     // Over its budget, the caller gets HTTP 429 (the REST error body, Retry-After) and nothing is run or stored: the
     // charge is awaited here, except for a message starting a new task, whose skill waits for it in the executor and
@@ -164,10 +188,16 @@ export function buildA2aRouter({ orchestrator, services }: A2aDeps): Router {
       ctx.body = { jsonrpc: '2.0', id: idOf(raw), error: { code: -32600, message: `Invalid Request: the message is nested more than ${MAX_JSON_DEPTH} levels deep.` } };
       return;
     }
+    // JSON-RPC 2.0: JSON that is not a request object is -32600 Invalid Request.
+    const invalid = notARequest(body);
+    if (invalid) {
+      ctx.body = { jsonrpc: '2.0', id: idOf(raw), error: { code: -32600, message: `Invalid Request: ${invalid}.` } };
+      return;
+    }
     let handled: { out: Awaited<ReturnType<JsonRpcTransportHandler['handle']>> } | { err: unknown };
     try {
       validateVersion(context.requestedVersion, card, 'JSONRPC');
-      handled = { out: await rpc.handle(body === null || typeof body !== 'object' ? raw : (body as Record<string, unknown>), context) };
+      handled = { out: await rpc.handle(body as Record<string, unknown>, context) };
     } catch (err) {
       handled = { err };
     }
