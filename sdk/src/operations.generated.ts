@@ -6797,6 +6797,10 @@ export interface RemoveTeamMemberOutput {
   userId: string;
   removed: true;
   removedAt: string;
+  /**
+   * The API keys the member had minted here, revoked with the removal.
+   */
+  revokedApiKeyIds: string[];
 }
 
 export interface ConfigurePaymentProviderInput {
@@ -8111,7 +8115,7 @@ export interface Operations {
   /**
    * Create an API key (`POST /v1/console/api-keys`).
    *
-   * Creates an API key for the signed-in organization with exactly the scopes requested; `token` is shown only in this answer. Integrators may never grant merchant:admin. `mandates:attest` is held alone (an attest-only key) and only by organizations enabled for attested consent (403 merchant_consent_not_enabled otherwise).
+   * Creates an API key for the signed-in organization with exactly the scopes requested; `token` is shown only in this answer. Integrators may never grant merchant:admin or mandates:attest (403 forbidden). `mandates:attest` is held alone (an attest-only key) and only by organizations enabled for attested consent (403 merchant_consent_not_enabled otherwise). The key acts with no more than its creator’s current role: an integrator’s key cannot call the owner-only operations (refunds, event cancellation, catalog and shop settings), a demoted creator’s key loses the owner’s scopes, and it stops working when its creator leaves the organization.
    */
   create_api_key: { input: CreateApiKeyInput; output: CreateApiKeyOutput };
   /**
@@ -8303,13 +8307,13 @@ export interface Operations {
   /**
    * Change a member’s role (`PATCH /v1/console/team/members/{userId}`).
    *
-   * Owner only. Sets a member’s role (owner or integrator). A demotion applies to their open sessions at once; a promotion from their next sign-in. The last owner cannot be demoted (last_owner).
+   * Owner only. Sets a member’s role (owner or integrator). A demotion applies to their open sessions at once; a promotion from their next sign-in. The API keys they minted act with their current role at once (a demoted owner’s keys lose merchant:admin, mandates:attest and the owner-only operations). The last owner cannot be demoted (last_owner).
    */
   change_team_member_role: { input: ChangeTeamMemberRoleInput; output: ChangeTeamMemberRoleOutput };
   /**
    * Remove a member (`DELETE /v1/console/team/members/{userId}`).
    *
-   * Owner only. Removes a member from the organization; their console sessions stop working at once. API keys they minted stay (revoke them separately). The last owner cannot be removed (last_owner).
+   * Owner only. Removes a member from the organization; their console sessions stop working at once and the API keys they minted in it are revoked (listed in revokedApiKeyIds). The last owner cannot be removed (last_owner).
    */
   remove_team_member: { input: RemoveTeamMemberInput; output: RemoveTeamMemberOutput };
   /**

@@ -8,8 +8,22 @@ export type Role = (typeof ROLES)[number];
 
 export type Principal =
   | { kind: 'anonymous' }
-  | { kind: 'api_key'; keyId: string; organizationId: string; scopes: readonly Scope[] }
-  | { kind: 'console_user'; userId: string; organizationId: string; role: Role }
+  | {
+      kind: 'api_key';
+      keyId: string;
+      organizationId: string;
+      scopes: readonly Scope[];
+      /** The current role of the person who minted the key: it acts with no more than that role; absent when no person did. */
+      role?: Role;
+    }
+  | {
+      kind: 'console_user';
+      userId: string;
+      organizationId: string;
+      role: Role;
+      /** A session opened by accepting an invitation: it acts only in the inviting organization (no switching). */
+      invitation?: true;
+    }
   | { kind: 'staff'; userId: string }
   | {
       kind: 'buyer';

@@ -5,10 +5,21 @@
 import { decodeJwt, jwtVerify } from 'jose';
 import type { Database } from '../storage/database.ts';
 import { verifyAgentJwt } from '../domain/buyers/agent-credentials.ts';
+import { keyAuthority } from '../domain/merchants/api-keys.ts';
 import type { Clock } from '../kernel/clock.ts';
 import { ToolError } from '../kernel/errors.ts';
 import { AGENT_TOKEN_PREFIX, API_KEY_PREFIX, hashToken, sessionKey, SESSION_ISSUER, signSession, type SessionClaims } from '../kernel/tokens.ts';
-import { ANONYMOUS, ROLES, SCOPES, type Principal, type Role, type Scope } from '../kernel/principal.ts';
+import { ANONYMOUS, ROLES, type Principal, type Role } from '../kernel/principal.ts';
+
+interface ApiKeyLookup {
+  id: string;
+  organization_id: string;
+  scopes: string[];
+  last_used_at: string | null;
+  created_by_user_id: string | null;
+  /** The minter's role in the key's organization; null when they are no longer a member (or nobody minted it). */
+  minter_role: string | null;
+}
 
 /** How precisely an API key's last use is recorded. */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -59,11 +70,15 @@ export class Authenticator {
 
   private async lookUpApiKey(hash: string): Promise<Principal> {
     const now = this.clock.now();
-    const [row] = await this.db.execute<{ id: string; organization_id: string; scopes: string[]; last_used_at: string | null }>(
-      'select id, organization_id, scopes, last_used_at from api_keys where token_hash = ? and revoked_at is null',
+    const [row] = await this.db.execute<ApiKeyLookup>(
+      `select k.id, k.organization_id, k.scopes, k.last_used_at, k.created_by_user_id, m.role as minter_role
+         from api_keys k left join memberships m on m.user_id = k.created_by_user_id and m.organization_id = k.organization_id
+        where k.token_hash = ? and k.revoked_at is null`,
       [hash],
     );
     if (!row) throw new ToolError('unauthenticated', 'The API key is unknown or revoked.');
+    // A person's key acts with no more than the person's current role, and not at all once they left.
+    const authority = keyAuthority({ scopes: row.scopes, createdByUserId: row.created_by_user_id, minterRole: row.minter_role });
     // Last use is recorded at most once a minute per key, so concurrent calls on one key never queue on its row.
     const last = row.last_used_at ? new Date(row.last_used_at).getTime() : 0;
     if (now.getTime() - last >= LAST_USED_RESOLUTION_MS) {
@@ -73,8 +88,7 @@ export class Authenticator {
         new Date(now.getTime() - LAST_USED_RESOLUTION_MS),
       ]);
     }
-    const scopes = row.scopes.filter((s): s is Scope => (SCOPES as readonly string[]).includes(s));
-    return { kind: 'api_key', keyId: row.id, organizationId: row.organization_id, scopes };
+    return { kind: 'api_key', keyId: row.id, organizationId: row.organization_id, ...authority };
   }
 
   /** A service-issued agent token: only an active agent's hash matches. */

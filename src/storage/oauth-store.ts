@@ -70,6 +70,25 @@ export class OAuthStore {
     await this.db.execute('delete from oauth_records where kind = ? and id_hash = ?', [this.kind, hashToken(id)]);
   }
 
+  /**
+   * Records `id` of this kind unless it is recorded already (live); true when this call recorded it. A claim: only one
+   * of any number of concurrent callers gets true.
+   */
+  async claim(id: string, expiresIn: number): Promise<boolean> {
+    await this.db.execute('delete from oauth_records where kind = ? and id_hash = ? and expires_at <= now()', [this.kind, hashToken(id)]);
+    const rows = await this.db.execute(
+      `insert into oauth_records (kind, id_hash, payload, expires_at) values (?, ?, '{}'::jsonb, now() + make_interval(secs => ?))
+       on conflict (kind, id_hash) do nothing returning 1`,
+      [this.kind, hashToken(id), expiresIn],
+    );
+    return rows.length === 1;
+  }
+
+  /** Makes a record of `kind` permanent (no expiry): a client that completed a grant is kept. */
+  async keep(kind: string, id: string): Promise<void> {
+    await this.db.execute('update oauth_records set expires_at = null where kind = ? and id_hash = ? and expires_at is not null', [kind, hashToken(id)]);
+  }
+
   /** Every code and token of a grant, whatever its model (a replayed code or a revoked refresh token ends them all). */
   async revokeByGrantId(grantId: string): Promise<void> {
     await this.db.execute('delete from oauth_records where grant_id = ?', [grantId]);

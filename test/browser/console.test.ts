@@ -101,6 +101,7 @@ test('an owner signs in by e-mail and invites an integrator, who signs in, creat
   await assertAccessible(integrator);
   await noSeriousAxeViolations(integrator, '/console/accept (integrator)');
   assert.equal(await integrator.locator('#scope-merchant-admin').count(), 0, 'merchant:admin cannot be picked');
+  assert.equal(await integrator.locator('#scope-mandates-attest').count(), 0, 'mandates:attest cannot be picked');
   assert.equal(await integrator.locator('#team').count(), 0, 'no team page');
   assert.equal(await integrator.getByRole('link', { name: 'Team' }).count(), 0, 'no team link');
   for (const ownerOnly of ['#shop-create-form', '#shop-settings-form', '#withdraw-form', '#provider-form']) assert.equal(await integrator.locator(ownerOnly).count(), 0, ownerOnly);

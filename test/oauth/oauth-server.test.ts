@@ -20,7 +20,7 @@ import { mcpHttp, callTool } from '../support/mcp.ts';
 import { assertInvariant } from '../support/invariant.ts';
 import { count } from '../spine/fixtures.ts';
 import { signedMandate } from '../vic/fixtures.ts';
-import { authorizeUrl, authorizeWith, Browser, pkce, REDIRECT_URI, registerClient, tokenRequest } from './support.ts';
+import { authorization, authorizeUrl, authorizeWith, Browser, codeFor, completeInteraction, openInteraction, pkce, REDIRECT_URI, registerClient, tokenRequest } from './support.ts';
 import { serverEnvFor } from '../support/database.ts';
 
 let w: World;
@@ -47,18 +47,21 @@ async function listTools(token: string | undefined) {
   return { status: res.status, headers: res.headers, body: (await res.json()) as any };
 }
 
-/** A registered client, a buyer with an agent and permission, and a full token answer. */
+/**
+ * A registered client, a buyer with an agent of its own (`setup`), the agent and permission the authorize step created
+ * for the client (`granted`), and a full token answer.
+ */
 async function authorized() {
   const client = must({ ...(await registerClient(w.h.url)), headers: new Headers() }, 201);
   const setup = await buyerWithAgent(w, shop, { perPurchaseCapMinor: 10_000, allowanceMinor: 15_000 });
   const { verifier, challenge } = pkce();
   const browser = new Browser(w.h.url);
-  const back = await authorizeWith(w, browser, authorizeUrl(client.client_id, challenge), setup.session, setup.permission.id);
+  const { url: back, ...granted } = await authorizeWith(w, browser, authorizeUrl(client.client_id, challenge), setup);
   assert.equal(back.searchParams.get('state'), 'st-1');
   const code = back.searchParams.get('code')!;
   const tokens = await tokenRequest(w.h.url, { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT_URI, client_id: client.client_id });
   assert.equal(tokens.status, 200, JSON.stringify(tokens.body));
-  return { client, setup, code, verifier, tokens: tokens.body };
+  return { client, setup, granted, code, verifier, tokens: tokens.body };
 }
 
 test('/mcp without a valid bearer answers 401 naming the protected-resource metadata', async () => {
@@ -120,7 +123,7 @@ test('an access token acts inside its permission only: it may not buy under a si
     assert.equal(await count(w.h.db, 'from reservations where quote_id = ?', [q.output.quoteId]), 0);
     assert.equal(await count(w.h.db, 'from mandate_jtis where jti = ?', [mandate.artefact.jti]), 0);
     await assertInvariant(w.h.db, shop.poolId);
-    // The same agent with its own credential (not bound to one permission) may: the declaration is about the token.
+    // An agent's own credential (not bound to one permission) may: the declaration is about the token.
     const own = await mcpHttp(w.h, setup.agentToken);
     try {
       const q2 = await callTool(own, 'quote', { tierId: shop.tierId, quantity: 1 });
@@ -162,13 +165,13 @@ test('the revocation endpoint (RFC 7009) ends an access token at once', async ()
 });
 
 test('revoking the permission or pausing the agent in the buyer API makes the token useless on the next call', async () => {
-  const { tokens, setup, client } = await authorized();
+  const { tokens, setup, granted, client } = await authorized();
   const buyer = restClient(w.h.url, setup.session);
-  must(await buyer.post(`/v1/buyer/agents/${setup.agentId}/pause`), 200);
+  must(await buyer.post(`/v1/buyer/agents/${granted.agentId}/pause`), 200);
   assert.equal((await listTools(tokens.access_token)).status, 401);
-  must(await buyer.post(`/v1/buyer/agents/${setup.agentId}/resume`), 200);
+  must(await buyer.post(`/v1/buyer/agents/${granted.agentId}/resume`), 200);
   assert.equal((await listTools(tokens.access_token)).status, 200);
-  must(await buyer.post(`/v1/buyer/permissions/${setup.permission.id}/revoke`, {}), 200);
+  must(await buyer.post(`/v1/buyer/permissions/${granted.permissionId}/revoke`, {}), 200);
   assert.equal((await listTools(tokens.access_token)).status, 401);
   // Nor can the client refresh its way back in.
   const refreshed = await tokenRequest(w.h.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.client_id });
@@ -210,20 +213,32 @@ test('bad authorization requests get RFC error codes, never a 500', async () => 
   assert.equal(confidential.body.error, 'invalid_client_metadata');
 });
 
-test('the authorize step refuses another buyer’s permission and a stale interaction', async () => {
+test('the authorize step grants only what the one code confirmed: an existing permission, another buyer’s code and a stale interaction are refused', async () => {
   const client = (await registerClient(w.h.url)).body;
   const a = await buyerWithAgent(w, shop);
   const b = await buyerWithAgent(w, shop);
   const browser = new Browser(w.h.url);
-  const start = await browser.follow(authorizeUrl(client.client_id, pkce().challenge), /^\/buyer\//);
-  const uid = start.url.searchParams.get('interaction');
-  const post = (session: string, permissionId: string, b2 = browser) =>
-    b2.fetch(`/oauth/interaction/${uid}/complete`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${session}` }, body: JSON.stringify({ permissionId }) });
-  const other = await post(a.session, b.permission.id);
-  assert.equal(other.status, 404);
-  const noCookie = await post(a.session, a.permission.id, new Browser(w.h.url));
+  const uid = await openInteraction(browser, authorizeUrl(client.client_id, pkce().challenge));
+  const agents = async () => count(w.h.db, 'from agents where buyer_id in (select buyer_id from permissions where id in (?, ?))', [a.permission.id, b.permission.id]);
+  const before = await agents();
+  // Issue #32: a live permission of the buyer's own, named without the code, is not handed to the client.
+  const named = await completeInteraction(browser, uid, a.session, { permissionId: a.permission.id });
+  assert.equal(named.status, 400);
+  assert.equal(((await named.json()) as any).code, 'unknown_field');
+  // Buyer b's code does not confirm buyer a's authorization.
+  const details = authorization(w, a);
+  const foreign = await completeInteraction(browser, uid, a.session, { ...details, ...(await codeFor(w, b, authorization(w, b))) });
+  assert.ok(foreign.status >= 400 && foreign.status < 500, String(foreign.status));
+  // The right details and code, from another browser (no interaction cookie): refused before anything is created.
+  const proof = await codeFor(w, a, details);
+  const noCookie = await completeInteraction(new Browser(w.h.url), uid, a.session, { ...details, ...proof });
   assert.equal(noCookie.status, 400);
   assert.equal(((await noCookie.json()) as any).code, 'oauth_interaction_invalid');
+  assert.equal(await agents(), before, 'no agent created by a refused step');
+  // The same code then completes it in the right browser, once.
+  const done = await completeInteraction(browser, uid, a.session, { ...details, ...proof });
+  assert.equal(done.status, 200, JSON.stringify(await done.clone().json()));
+  assert.equal(await agents(), before + 1);
 });
 
 test('a second server on the same database (its own pool and provider) honours the first one’s tokens and rotates them', async () => {

@@ -1,7 +1,9 @@
-/** OAuth test helpers: a cookie-keeping browser stand-in over fetch, PKCE, client registration and the authorize step. */
+/** OAuth test helpers: a cookie-keeping browser stand-in over fetch, PKCE, client registration and the authorize step (one code). */
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import type { World } from '../buyers/fixtures.ts';
+import { limits, type World } from '../buyers/fixtures.ts';
+import { restClient } from '../support/rest.ts';
+import { codeIn } from '../support/smtp.ts';
 
 export const REDIRECT_URI = 'http://127.0.0.1:1/callback';
 
@@ -72,24 +74,60 @@ export async function tokenRequest(base: string, params: Record<string, string>,
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
-/**
- * Plays the buyer through the authorize step without a page: opens the authorization URL, then finishes the
- * interaction with the buyer's session and the permission granted, and returns the client's redirect with the code.
- */
-export async function authorizeWith(w: World, browser: Browser, url: string, session: string, permissionId: string): Promise<URL> {
+/** A signed-in buyer with a saved card of the shop (`buyerWithAgent`'s or `saveCard`'s). */
+export interface OAuthBuyer {
+  email: string;
+  session: string;
+  instrumentId: string;
+}
+
+/** The details a buyer authorizes at the end of the authorize step (`authorize_agent`'s input without the code). */
+export function authorization(w: World, buyer: OAuthBuyer, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { name: `MCP host ${randomBytes(4).toString('hex')}`, instrumentId: buyer.instrumentId, ...limits(w, { perPurchaseCapMinor: 10_000, allowanceMinor: 15_000 }), ...extra };
+}
+
+/** Opens the authorization URL in `browser` up to the buyer pages; returns the interaction uid. */
+export async function openInteraction(browser: Browser, url: string): Promise<string> {
   const start = await browser.follow(url, /^\/buyer\//);
   assert.equal(start.url.pathname, '/buyer/authorize', `authorize did not reach the buyer pages: ${start.url}`);
   const interaction = start.url.searchParams.get('interaction');
   assert.ok(interaction, `no interaction in ${start.url}`);
-  const done = await browser.fetch(`/oauth/interaction/${interaction}/complete`, {
+  return interaction;
+}
+
+/** Asks the one e-mailed code for `details` and returns its proof (`challengeId`, `code`). */
+export async function codeFor(w: World, buyer: OAuthBuyer, details: Record<string, unknown>): Promise<{ challengeId: string; code: string }> {
+  const asked = await restClient(w.h.url, buyer.session).post('/v1/buyer/verification-codes', { purpose: 'authorize_agent', authorization: details });
+  assert.equal(asked.status, 201, JSON.stringify(asked.body));
+  return { challengeId: asked.body.challengeId, code: codeIn(w.box.last(buyer.email)) };
+}
+
+/** Posts the end of the authorize step for `uid` (the details and the code's proof) with the buyer's session. */
+export function completeInteraction(browser: Browser, uid: string, session: string, body: Record<string, unknown>): Promise<Response> {
+  return browser.fetch(`/oauth/interaction/${uid}/complete`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${session}` },
-    body: JSON.stringify({ permissionId }),
+    body: JSON.stringify(body),
   });
+}
+
+/**
+ * Plays the buyer through the authorize step without a page: opens the authorization URL, asks the one code for a
+ * new agent charging the buyer's saved card, finishes the interaction with the details and the code, and returns the
+ * client's redirect with the code, and the agent and permission the authorization created.
+ */
+export async function authorizeWith(w: World, browser: Browser, url: string, buyer: OAuthBuyer): Promise<{ url: URL; agentId: string; permissionId: string }> {
+  const uid = await openInteraction(browser, url);
+  const details = authorization(w, buyer);
+  const done = await completeInteraction(browser, uid, buyer.session, { ...details, ...(await codeFor(w, buyer, details)) });
   const body = (await done.json()) as { redirectTo: string };
   assert.equal(done.status, 200, JSON.stringify(body));
   const back = await browser.follow(body.redirectTo);
   assert.equal(back.url.origin + back.url.pathname, REDIRECT_URI);
-  void w;
-  return back.url;
+  const buyerApi = restClient(w.h.url, buyer.session);
+  const agent = (await buyerApi.get('/v1/buyer/agents')).body.agents.find((a: { name: string }) => a.name === details.name);
+  assert.ok(agent, 'the authorization created its agent');
+  const { permissions } = (await buyerApi.get(`/v1/buyer/permissions?agentId=${agent.id}`)).body;
+  assert.equal(permissions.length, 1);
+  return { url: back.url, agentId: agent.id, permissionId: permissions[0].id };
 }

@@ -1,7 +1,8 @@
 // The authorize step of an MCP client's OAuth request, in the issue's order: sign in by e-mail (the link comes back
 // here), choose the shop (the session is rescoped to it: scope_buyer_session), name the agent, pick a saved card or
 // enter a new one in the provider's frame (card-frame.js), set limits; ONE emailed code (authorize_agent, naming all of
-// it) creates the agent and its permission, which is handed to the client through /oauth/interaction/…/complete.
+// it) is sent with those details to /oauth/interaction/…/complete, which creates the agent and its permission and
+// hands them to the client in one outcome.
 import { adopt, api, current } from './api.js';
 import { cardFrame } from './card-frame.js';
 import { codeStep } from './code-step.js';
@@ -21,8 +22,9 @@ function isoDate(d) {
 const cardName = (c) => t('cards.cardLabel', { scheme: c.scheme.charAt(0).toUpperCase() + c.scheme.slice(1), last4: c.last4 });
 
 /** Finishes (or declines) the authorization: the server answers where the browser goes next (back to the client). */
-async function finish(uid, outcome, body = {}) {
+async function finish(uid, outcome, body = {}, done = () => {}) {
   const answer = await api('POST', `/oauth/interaction/${encodeURIComponent(uid)}/${outcome}`, body, { withCookies: true });
+  done();
   location.assign(answer.redirectTo);
 }
 
@@ -181,9 +183,8 @@ async function grantStep(uid, s) {
       async () => {
         const chosen = details();
         if (code.pending) return code.request();
-        const done = await api('POST', '/v1/buyer/agent-authorizations', { ...chosen, ...code.proof() });
-        setStatus(t('authorize.done'));
-        await finish(uid, 'complete', { permissionId: done.permission.id });
+        // The end of the authorize step runs authorize_agent itself, with the client's grant: one outcome.
+        await finish(uid, 'complete', { ...chosen, ...code.proof() }, () => setStatus(t('authorize.done')));
       },
       {
         ...code.fields,

@@ -1,6 +1,6 @@
 /**
  * What an OAuth access token may do: act as the agent a buyer named during authorization, inside the one
- * permission granted there. Checked on every call (never cached): a revoked or expired permission, or a paused
+ * permission granted there (and undoing that authorization when it did not end in a grant). Checked on every call (never cached): a revoked or expired permission, or a paused
  * or deleted agent, makes the token useless at once.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -8,10 +8,8 @@ import { ToolError } from '../../kernel/errors.ts';
 import type { Principal } from '../../kernel/principal.ts';
 import type { Database } from '../../storage/database.ts';
 import { Agent } from '../../storage/entities/buyer.ts';
-import { Permission } from '../../storage/entities/buyer-authority.ts';
-import { permissionStatus } from './agent-purchases.ts';
-import { buyerOf } from './sessions.ts';
-import type { ToolContext } from '../context.ts';
+import { Instrument, Permission } from '../../storage/entities/buyer-authority.ts';
+import { revoke } from './permissions.ts';
 
 /** The principal an access token for `permissionId` acts as, or `unauthenticated` when the permission no longer allows it. */
 export async function oauthAgentPrincipal(db: Database, permissionId: string, now: Date): Promise<Principal> {
@@ -26,19 +24,28 @@ export async function oauthAgentPrincipal(db: Database, permissionId: string, no
   return { kind: 'agent', agentId: row.agent_id, buyerId: row.buyer_id, permissionId };
 }
 
+/** What one OAuth authorization created (`authorize_agent` at the end of the authorize step). */
+export interface OAuthAuthorization {
+  permissionId: string;
+  agentId: string;
+  /** The card, when the authorization saved it (a card just entered); a card saved before is left alone. */
+  savedInstrumentId?: string | undefined;
+}
+
 /**
- * The permission a buyer hands to an OAuth client at the end of authorization: the caller's own, active, for an
- * active agent. Another buyer's answers 404.
+ * Undoes an authorization that did not end in a grant for the client (the grant could not be recorded): the
+ * permission is revoked, the agent deleted and a card saved by it deleted, so no authority is left that no client
+ * holds. The consent and the grant are one outcome.
  */
-export async function permissionForClient(em: EntityManager, ctx: Pick<ToolContext, 'principal' | 'clock'>, permissionId: string): Promise<{ permissionId: string; agentId: string }> {
-  const principal = buyerOf(ctx);
-  if (principal.mode !== 'full') throw new ToolError('forbidden', 'Only a buyer signed in by e-mail may authorize an agent.', { sessionMode: principal.mode });
-  const p = await em.findOne(Permission, { id: permissionId });
-  if (!p || p.buyerId !== principal.buyerId) throw new ToolError('not_found', `No permission ${permissionId}.`, { permissionId });
-  const status = permissionStatus(p, ctx.clock.now());
-  if (status === 'revoked') throw new ToolError('permission_revoked', undefined, { permissionId });
-  if (status === 'expired') throw new ToolError('permission_expired', undefined, { permissionId });
-  const agent = await em.findOne(Agent, { id: p.agentId });
-  if (!agent || agent.status !== 'active') throw new ToolError('agent_paused', undefined, { agentId: p.agentId });
-  return { permissionId: p.id, agentId: p.agentId };
+export async function withdrawOAuthAuthorization(em: EntityManager, created: OAuthAuthorization, now: Date): Promise<void> {
+  const permission = await em.findOne(Permission, { id: created.permissionId });
+  if (permission) revoke(permission, now, 'oauth_not_granted', 'system');
+  const agent = await em.findOne(Agent, { id: created.agentId });
+  if (agent) {
+    agent.status = 'deleted';
+    agent.updatedAt = now;
+  }
+  const card = created.savedInstrumentId ? await em.findOne(Instrument, { id: created.savedInstrumentId }) : null;
+  if (card && !card.deletedAt) card.deletedAt = now;
+  await em.flush();
 }

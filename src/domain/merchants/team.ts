@@ -14,6 +14,7 @@ import { invitationMail } from '../../mail/console-templates.ts';
 import { sql } from '../../storage/database.ts';
 import { newId, randomToken } from '../../storage/ids.ts';
 import { normalizeEmail } from '../buyers/sessions.ts';
+import { revokeKeysMintedBy } from './api-keys.ts';
 import { openConsoleSession, type ConsoleSession } from './console-sign-in.ts';
 
 export const INVITATION_TTL_DAYS = 7;
@@ -148,13 +149,18 @@ export async function changeMemberRole(ctx: ToolContext, memberId: string, role:
   return (await listTeam(ctx)).members.find((m) => m.userId === memberId)!;
 }
 
-/** Removes a member (their console sessions stop working at once); the last owner cannot be removed. */
-export async function removeMember(ctx: ToolContext, memberId: string): Promise<{ userId: string; removed: true; removedAt: string }> {
+/**
+ * Removes a member: their console sessions stop working at once and the API keys they minted in the organization are
+ * revoked in the same transaction (authentication refuses them anyway: `keyAuthority`); the last owner cannot be removed.
+ */
+export async function removeMember(ctx: ToolContext, memberId: string): Promise<{ userId: string; removed: true; removedAt: string; revokedApiKeyIds: string[] }> {
   const { organizationId } = organizationOfCaller(ctx);
   const members = await lockMembers(ctx.em, organizationId);
   const target = members.find((m) => m.user_id === memberId);
   if (!target) throw new ToolError('not_found', `No member ${memberId}.`, { userId: memberId });
   if (target.role === 'owner' && members.filter((m) => m.role === 'owner').length === 1) throw new ToolError('last_owner', undefined, { userId: memberId });
+  const now = ctx.clock.now();
   await sql(ctx.em, 'delete from memberships where organization_id = ? and user_id = ?', [organizationId, memberId]);
-  return { userId: memberId, removed: true, removedAt: iso(ctx.clock.now()) };
+  const revokedApiKeyIds = await revokeKeysMintedBy(ctx.em, organizationId, memberId, now);
+  return { userId: memberId, removed: true, removedAt: iso(now), revokedApiKeyIds };
 }

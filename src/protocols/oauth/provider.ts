@@ -23,6 +23,41 @@ export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
 /** The buyer has this long to sign in by e-mail, enter the code and set limits. */
 export const INTERACTION_TTL_SECONDS = 30 * 60;
 
+/** A registered client that never completed a grant is refused, then deleted by the retention pass, after this long. */
+export const UNUSED_CLIENT_TTL_SECONDS = 24 * 60 * 60;
+/** Bounds of a client's registered metadata (RFC 7591 registration is open, so what one client stores is bounded). */
+export const CLIENT_METADATA_LIMITS = { nameChars: 200, stringChars: 2048, listEntries: 10, totalBytes: 16 * 1024 } as const;
+
+/** Host names of loopback redirect URIs, the only ones allowed over plain http (MCP authorization, OAuth 2.1 §8.4.2). */
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * Why a client's metadata is refused, or undefined: a name over 200 characters, any other string over 2,048, a list of
+ * more than 10 entries, more than 16 KiB in all (`invalid_client_metadata`), or a redirect URI that is neither https nor
+ * http on loopback (`invalid_redirect_uri`). Runs at registration and whenever a stored client is loaded.
+ */
+function clientMetadataProblem(metadata: Record<string, unknown>): InstanceType<typeof errors.InvalidClientMetadata | typeof errors.InvalidRedirectUri> | undefined {
+  const { nameChars, stringChars, listEntries, totalBytes } = CLIENT_METADATA_LIMITS;
+  if (typeof metadata.client_name === 'string' && metadata.client_name.length > nameChars) {
+    return new errors.InvalidClientMetadata(`client_name must be at most ${nameChars} characters`);
+  }
+  for (const [key, value] of Object.entries(metadata)) {
+    if (Array.isArray(value) && value.length > listEntries) return new errors.InvalidClientMetadata(`${key} must have at most ${listEntries} entries`);
+    const strings = Array.isArray(value) ? value : [value];
+    if (strings.some((v) => typeof v === 'string' && v.length > stringChars)) {
+      return new errors.InvalidClientMetadata(`${key} must hold strings of at most ${stringChars} characters`);
+    }
+  }
+  if (Buffer.byteLength(JSON.stringify(metadata)) > totalBytes) return new errors.InvalidClientMetadata(`the client metadata must be at most ${totalBytes} bytes`);
+  for (const uri of Array.isArray(metadata.redirect_uris) ? metadata.redirect_uris : []) {
+    const parsed = typeof uri === 'string' ? URL.parse(uri) : null;
+    if (parsed?.protocol === 'http:' && !LOOPBACK_HOSTS.has(parsed.hostname)) {
+      return new errors.InvalidRedirectUri('redirect_uris must use https, or http only on a loopback host (localhost, 127.0.0.1, [::1])');
+    }
+  }
+  return undefined;
+}
+
 /** The MCP endpoint as a resource indicator: the audience of every access token. */
 export const mcpResource = (publicUrl: string) => `${publicUrl}/mcp`;
 
@@ -68,10 +103,26 @@ export async function createOAuthProvider(issuer: string, deps: OAuthProviderDep
   const resource = mcpResource(issuer);
   const { db } = deps;
   const configuration: Configuration = {
+    // A client is stored to expire unless it completes a grant (the grant's save keeps it): registration is open, so
+    // clients nobody uses do not pile up (the retention pass deletes them a day after they expired).
     adapter: class extends OAuthStore {
+      private readonly name: string;
       constructor(name: string) {
         super(db, name);
+        this.name = name;
       }
+      override async upsert(id: string, payload: Record<string, unknown>, expiresIn?: number): Promise<void> {
+        await super.upsert(id, payload, this.name === 'Client' ? (expiresIn ?? UNUSED_CLIENT_TTL_SECONDS) : expiresIn);
+        if (this.name === 'Grant' && typeof payload.clientId === 'string') await this.keep('Client', payload.clientId);
+      }
+    },
+    // Every client's metadata is bounded as a whole (the validator is called once, for client_name, with all of it).
+    extraClientMetadata: {
+      properties: ['client_name'],
+      validator: (_ctx, key, _value, metadata) => {
+        const problem = key === 'client_name' ? clientMetadataProblem(metadata as Record<string, unknown>) : undefined;
+        if (problem) throw problem;
+      },
     },
     jwks: { keys: [(await signingJwk(db, deps.serverSecret)) as never] },
     cookies: { keys: [deps.cookieKey] },

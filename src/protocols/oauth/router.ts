@@ -5,9 +5,11 @@
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
+import type Provider from 'oidc-provider';
+import type { Interaction } from 'oidc-provider';
 import type { Services } from '../../domain/context.ts';
-import { permissionForClient } from '../../domain/buyers/oauth-access.ts';
-import { bearerOf, sendError } from '../../http/http.ts';
+import { withdrawOAuthAuthorization, type OAuthAuthorization } from '../../domain/buyers/oauth-access.ts';
+import { bearerOf, requestInfo, sendError } from '../../http/http.ts';
 import { chargeUnverified } from '../../http/rate-limit.ts';
 import { parseJsonObject, readRaw } from '../../http/read-body.ts';
 import { ToolError } from '../../kernel/errors.ts';
@@ -92,8 +94,12 @@ export function buildOAuthRouter(deps: { services: Services; orchestrator: Orche
   });
 
   /**
-   * The buyer's page finishes the authorize step: with the buyer's session as bearer, it names the permission it just
-   * granted (or refuses); the answer is where the browser goes next (back through the provider to the client).
+   * The buyer's page finishes the authorize step: with the buyer's session as bearer, it sends what the buyer
+   * authorizes with the one e-mailed code (`authorize_agent`'s input: name, card, limits, `challengeId`, `code`), or
+   * refuses. The interaction is checked first; then `authorize_agent` creates the agent and its permission (and saves a
+   * card just entered) and the client's grant is recorded: one outcome, so an authorization whose grant cannot be
+   * recorded is withdrawn. An existing permission cannot be handed over: every client gets authority the code confirmed.
+   * The answer is where the browser goes next (back through the provider to the client).
    */
   router.post(`${OAUTH_PREFIX}/interaction/:uid/:outcome`, async (ctx) => {
     const uid = ctx.params.uid ?? '';
@@ -114,35 +120,25 @@ export function buildOAuthRouter(deps: { services: Services; orchestrator: Orche
         ctx.body = { redirectTo };
         return;
       }
-      const body = parseJsonObject(await readRaw(ctx.req, 4096), ctx.get('content-type') || undefined);
-      const extra = Object.keys(body).find((k) => k !== 'permissionId');
-      if (extra) throw new ToolError('unknown_field', `Unknown field ${extra}.`, { field: extra });
-      if (typeof body.permissionId !== 'string') throw new ToolError('invalid_input', 'permissionId is required.', { field: 'permissionId' });
-      const principal = await orchestrator.authenticate(bearerOf(ctx), 'rest');
-      const clock = services.clock;
-      const granted = await services.db.transaction((em) => permissionForClient(em, { principal, clock }, body.permissionId as string));
-      // Each authorization stands alone (login is asked every time). A provider session an earlier authorization left
-      // in this browser is for another account (another permission), so the provider would first log it out through
-      // an auto-submitted form (an inline script our CSP blocks, leaving the buyer on a blank page): end it here.
-      if (details.session) {
-        const earlier = details.session.cookie ? await provider.Session.find(details.session.cookie) : undefined;
-        await earlier?.destroy();
-        delete details.session;
-        await details.save(details.exp - Math.floor(Date.now() / 1000));
+      const input = parseJsonObject(await readRaw(ctx.req, 4096), ctx.get('content-type') || undefined);
+      // One consent per interaction: a second (or concurrent) completion creates nothing.
+      if (!(await oauth.claimInteraction(uid, details.exp - Math.floor(Date.now() / 1000)))) throw new ToolError('oauth_interaction_invalid');
+      let created: OAuthAuthorization | undefined;
+      try {
+        const result = await orchestrator.invoke({ tool: 'authorize_agent', input, credential: bearerOf(ctx), request: requestInfo(ctx, 'rest') });
+        if (!result.ok) {
+          await oauth.releaseInteraction(uid); // refused (a wrong code, say): nothing was created; the buyer may retry
+          return sendError(ctx, result.status, result.error);
+        }
+        const out = result.output as { agent: { id: string }; permission: { id: string }; instrument: { id: string }; cardSaved: boolean };
+        created = { permissionId: out.permission.id, agentId: out.agent.id, savedInstrumentId: out.cardSaved ? out.instrument.id : undefined };
+        ctx.body = { redirectTo: await grantTo(ctx, provider, details, created.permissionId) };
+      } catch (err) {
+        const undo = created;
+        if (undo) await services.db.transaction((em) => withdrawOAuthAuthorization(em, undo, services.clock.now()));
+        await oauth.releaseInteraction(uid);
+        throw err;
       }
-      const grant = new provider.Grant({ accountId: granted.permissionId, clientId: String(details.params.client_id) });
-      grant.addResourceScope(mcpResource(services.publicUrl()), AGENT_SCOPE);
-      const requested = String(details.params.scope ?? '').split(' ');
-      const oidc = requested.filter((s) => s === 'openid' || s === 'offline_access' || s === AGENT_SCOPE);
-      if (oidc.length) grant.addOIDCScope(oidc.join(' '));
-      const grantId = await grant.save();
-      const redirectTo = await provider.interactionResult(
-        ctx.req,
-        ctx.res,
-        { login: { accountId: granted.permissionId, remember: false }, consent: { grantId } },
-        { mergeWithLastSubmission: false },
-      );
-      ctx.body = { redirectTo };
     } catch (err) {
       // Anything else reaches the error guard: a generic 500 body, the cause logged.
       if (!(err instanceof ToolError)) throw err;
@@ -150,6 +146,34 @@ export function buildOAuthRouter(deps: { services: Services; orchestrator: Orche
     }
   });
 
+  /** Records the client's grant of `permissionId` for the interaction, and returns where the browser goes next. */
+  const grantTo = async (ctx: Context, provider: Provider, details: Interaction, permissionId: string): Promise<string> => {
+    // Each authorization stands alone (login is asked every time). A provider session an earlier authorization left
+    // in this browser is for another account (another permission), so the provider would first log it out through
+    // an auto-submitted form (an inline script our CSP blocks, leaving the buyer on a blank page): end it here.
+    if (details.session) {
+      const earlier = details.session.cookie ? await provider.Session.find(details.session.cookie) : undefined;
+      await earlier?.destroy();
+      delete details.session;
+      await details.save(details.exp - Math.floor(Date.now() / 1000));
+    }
+    const grant = new provider.Grant({ accountId: permissionId, clientId: String(details.params.client_id) });
+    grant.addResourceScope(mcpResource(services.publicUrl()), AGENT_SCOPE);
+    const requested = String(details.params.scope ?? '').split(' ');
+    const oidc = requested.filter((s) => s === 'openid' || s === 'offline_access' || s === AGENT_SCOPE);
+    if (oidc.length) grant.addOIDCScope(oidc.join(' '));
+    const grantId = await grant.save();
+    return provider.interactionResult(ctx.req, ctx.res, { login: { accountId: permissionId, remember: false }, consent: { grantId } }, { mergeWithLastSubmission: false });
+  };
+
+  // RFC 6749 §3.3: a request without `scope` gets the default one (the agent scope); the provider would otherwise end
+  // it in access_denied after the buyer's whole consent, no scope having been asked for.
+  router.get(`${OAUTH_PREFIX}/authorize`, (ctx) => {
+    if (typeof ctx.query.scope === 'string' && ctx.query.scope.trim()) return delegate(ctx);
+    const url = new URL(ctx.req.url ?? '', 'http://x');
+    url.searchParams.set('scope', AGENT_SCOPE);
+    return delegate(ctx, url.pathname + url.search);
+  });
   router.all(`${OAUTH_PREFIX}/{*rest}`, (ctx) => delegate(ctx));
   return router;
 }

@@ -6,7 +6,11 @@ import type { Services } from '../../domain/context.ts';
 import { ToolError } from '../../kernel/errors.ts';
 import type { Principal } from '../../kernel/principal.ts';
 import { AGENT_TOKEN_PREFIX, API_KEY_PREFIX } from '../../kernel/tokens.ts';
+import { OAuthStore } from '../../storage/oauth-store.ts';
 import { createOAuthProvider, mcpResource } from './provider.ts';
+
+/** The record kind of a claimed interaction end (not an oidc-provider model). */
+const INTERACTION_CLAIM = 'InteractionClaim';
 
 /** oidc-provider's opaque tokens: 43 base64url characters (API keys and agent tokens carry their own prefixes). */
 const OPAQUE_TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -34,6 +38,19 @@ export class OAuthServer {
       this.built = { issuer, provider: createOAuthProvider(issuer, { db, serverSecret: this.serverSecret, cookieKey, accountIsLive, log: this.log }) };
     }
     return this.built.provider;
+  }
+
+  /**
+   * Claims the end of interaction `uid` for one request (until `expiresIn` seconds, the interaction's own end): the
+   * buyer's consent runs once per interaction, so concurrent or repeated completions create nothing more.
+   */
+  claimInteraction(uid: string, expiresIn: number): Promise<boolean> {
+    return new OAuthStore(this.services.db, INTERACTION_CLAIM).claim(uid, Math.max(1, expiresIn));
+  }
+
+  /** Gives a claim back (the consent was refused and may be tried again). */
+  releaseInteraction(uid: string): Promise<void> {
+    return new OAuthStore(this.services.db, INTERACTION_CLAIM).destroy(uid);
   }
 
   /** Whether a bearer has the form of one of this server's access tokens. */

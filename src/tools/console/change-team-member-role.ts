@@ -10,7 +10,9 @@ export const changeTeamMemberRole = defineTool({
   area: 'console',
   description:
     'Owner only. Sets a member’s role (owner or integrator). A demotion applies to their open sessions at once; a ' +
-    'promotion from their next sign-in. The last owner cannot be demoted (last_owner).',
+    'promotion from their next sign-in. The API keys they minted act with their current role at once (a demoted ' +
+    'owner’s keys lose merchant:admin, mandates:attest and the owner-only operations). The last owner cannot be ' +
+    'demoted (last_owner).',
   input: z.strictObject({ userId: z.string().min(1).describe('The member’s user id (usr_…).'), role: RoleIn }),
   output: MemberOut,
   errors: ['not_found', 'last_owner'],

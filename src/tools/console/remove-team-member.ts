@@ -8,10 +8,15 @@ export const removeTeamMember = defineTool({
   title: 'Remove a member',
   area: 'console',
   description:
-    'Owner only. Removes a member from the organization; their console sessions stop working at once. API keys they ' +
-    'minted stay (revoke them separately). The last owner cannot be removed (last_owner).',
+    'Owner only. Removes a member from the organization; their console sessions stop working at once and the API keys ' +
+    'they minted in it are revoked (listed in revokedApiKeyIds). The last owner cannot be removed (last_owner).',
   input: z.strictObject({ userId: z.string().min(1).describe('The member’s user id (usr_…).') }),
-  output: z.object({ userId: z.string(), removed: z.literal(true), removedAt: z.string() }),
+  output: z.object({
+    userId: z.string(),
+    removed: z.literal(true),
+    removedAt: z.string(),
+    revokedApiKeyIds: z.array(z.string()).describe('The API keys the member had minted here, revoked with the removal.'),
+  }),
   errors: ['not_found', 'last_owner'],
   auth: { principals: ['console_user'], roles: ['owner'] },
   http: { method: 'DELETE', path: '/v1/console/team/members/{userId}' },
