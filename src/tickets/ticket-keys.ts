@@ -49,13 +49,17 @@ export class TicketKeys {
 
   /**
    * Retires the active key and activates a new one. Retired keys stay in the JWKS: tickets signed with them
-   * keep verifying. Returns the new key id.
+   * keep verifying. Returns the new key id. Concurrent rotations run one after the other (a transaction-scoped
+   * advisory lock): each then sees and retires the key the one before it activated, so all succeed and one key stays
+   * active. Without the lock the second one's update missed the first one's new key, and its insert broke the
+   * one-active index (a 500).
    */
   async rotate(): Promise<string> {
     const now = this.clock.now();
     const kid = newId('ticketKey', now);
     const sealed = await this.newSealedKey(kid);
     await this.db.transaction(async (em) => {
+      await sql(em, 'select pg_advisory_xact_lock(hashtextextended(?, 0))', ['ticket-signing-keys:rotate']);
       await sql(em, 'update ticket_signing_keys set retired_at = ? where retired_at is null', [now]);
       await sql(em, 'insert into ticket_signing_keys (kid, alg, public_jwk, private_jwk_sealed, created_at) values (?, ?, ?::jsonb, ?, ?)', [
         kid,

@@ -79,6 +79,26 @@ test('a ticket code verifies offline with only the published JWKS; a tampered on
   assert.equal(forged.body.code, 'invalid_ticket_code');
 });
 
+test('concurrent key rotations all succeed, one after the other, leaving one active key (they answered 500)', async () => {
+  const api = await staff();
+  const before = (await jwks()).keys.length;
+  const answers = await Promise.all(Array.from({ length: 5 }, () => api.post('/v1/staff/ticket-keys/rotate', {})));
+  assert.deepEqual(answers.map((r) => r.status), [200, 200, 200, 200, 200], JSON.stringify(answers.map((r) => r.body)));
+  const kids = answers.map((r) => r.body.activeKid as string);
+  assert.equal(new Set(kids).size, 5);
+  const published = (await jwks()).keys.map((k) => k.kid);
+  assert.equal(published.length, before + 5);
+  assert.ok(kids.every((kid) => published.includes(kid)));
+  const active = await h.db.execute<{ kid: string }>('select kid from ticket_signing_keys where retired_at is null');
+  assert.equal(active.length, 1);
+  assert.ok(kids.includes(active[0]!.kid));
+  // New tickets are signed with it.
+  const s = await shopWithTier(h);
+  const order = await paidOrder(s, 1);
+  const header = JSON.parse(Buffer.from(order.tickets[0].signedCode.split('.')[0], 'base64url').toString('utf8'));
+  assert.equal(header.kid, active[0]!.kid);
+});
+
 test('a voided ticket is in the signed voided list, in full and since a time', async () => {
   const s = await shopWithTier(h);
   const order = await paidOrder(s, 3);
