@@ -6798,7 +6798,7 @@ export interface RemoveTeamMemberOutput {
   removed: true;
   removedAt: string;
   /**
-   * The API keys the member had minted here, revoked with the removal.
+   * The API keys the member had minted here, revoked with them.
    */
   revokedApiKeyIds: string[];
 }

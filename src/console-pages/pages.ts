@@ -23,6 +23,7 @@ const SCOPES = [
 
 /** Scopes only an owner may put on a key (an integrator is never offered them; the server refuses them anyway). */
 const OWNER_SCOPES: readonly string[] = ['merchant:admin', 'mandates:attest'];
+const ownerOnly = (scope: string): Markup | string => (OWNER_SCOPES.includes(scope) ? html` data-owner-only` : '');
 
 /** A shop picker for a section, filled by the script from list_shops. */
 const shopSelect = (id: string, label = 'Shop'): Markup =>
@@ -50,7 +51,7 @@ const CONSOLE: Markup = html`<div id="console" hidden>
     <h3>Create a key</h3>
     <p><label for="key-name">Name</label> <input id="key-name" name="name" required maxlength="100" autocomplete="off"></p>
     <fieldset><legend>Scopes</legend>${SCOPES.map(
-      ([scope, what]) => html`<p${OWNER_SCOPES.includes(scope) ? html` data-owner-only` : ''}><input type="checkbox" id="scope-${scope.replace(':', '-')}" name="scopes" value="${scope}"> <label for="scope-${scope.replace(':', '-')}"><code>${scope}</code>: ${what}</label></p>`,
+      ([scope, what]) => html`<p${ownerOnly(scope)}><input type="checkbox" id="scope-${scope.replace(':', '-')}" name="scopes" value="${scope}"> <label for="scope-${scope.replace(':', '-')}"><code>${scope}</code>: ${what}</label></p>`,
     )}</fieldset>
     <p><button type="submit">Create key</button></p>
     <p id="new-key" class="notice" hidden></p>

@@ -13,7 +13,7 @@ export type Principal =
       keyId: string;
       organizationId: string;
       scopes: readonly Scope[];
-      /** The current role of the person who minted the key: it acts with no more than that role; absent when no person did. */
+      /** The current role of the person who minted the key, which it never acts above; absent when no person did. */
       role?: Role;
     }
   | {

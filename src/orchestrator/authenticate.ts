@@ -72,13 +72,15 @@ export class Authenticator {
     const now = this.clock.now();
     const [row] = await this.db.execute<ApiKeyLookup>(
       `select k.id, k.organization_id, k.scopes, k.last_used_at, k.created_by_user_id, m.role as minter_role
-         from api_keys k left join memberships m on m.user_id = k.created_by_user_id and m.organization_id = k.organization_id
+         from api_keys k
+         left join memberships m on m.user_id = k.created_by_user_id and m.organization_id = k.organization_id
         where k.token_hash = ? and k.revoked_at is null`,
       [hash],
     );
     if (!row) throw new ToolError('unauthenticated', 'The API key is unknown or revoked.');
     // A person's key acts with no more than the person's current role, and not at all once they left.
-    const authority = keyAuthority({ scopes: row.scopes, createdByUserId: row.created_by_user_id, minterRole: row.minter_role });
+    const minter = { createdByUserId: row.created_by_user_id, minterRole: row.minter_role };
+    const authority = keyAuthority({ scopes: row.scopes, ...minter });
     // Last use is recorded at most once a minute per key, so concurrent calls on one key never queue on its row.
     const last = row.last_used_at ? new Date(row.last_used_at).getTime() : 0;
     if (now.getTime() - last >= LAST_USED_RESOLUTION_MS) {

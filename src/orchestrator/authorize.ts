@@ -30,7 +30,8 @@ export function authorize(tool: AnyTool, principal: Principal, credentialHint?: 
   }
   // A key acts with no more than its minter's current role (keyAuthority): an integrator's key, no owner-only tool.
   if (principal.kind === 'api_key' && principal.role && auth.roles && !auth.roles.includes(principal.role)) {
-    throw new ToolError('forbidden', `A key minted by an ${principal.role} may not call ${tool.name}.`, { role: principal.role });
+    const message = `A key minted by an ${principal.role} may not call ${tool.name}.`;
+    throw new ToolError('forbidden', message, { role: principal.role });
   }
   if (principal.kind === 'agent' && principal.permissionId && auth.outsidePermission) {
     throw new ToolError('forbidden', `An OAuth access token acts inside the buyer's permission only; it may not call ${tool.name}.`, {

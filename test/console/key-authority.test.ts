@@ -24,8 +24,12 @@ after(async () => {
 /** A shop with one sold order, its owner's console client, and a member who joined by invitation with `role`. */
 async function teamWith(role: 'owner' | 'integrator') {
   const s = await shopWithTier(h);
-  const [row] = await h.db.execute<{ user_id: string }>(`select user_id from memberships where organization_id = ? and role = 'owner'`, [s.organizationId]);
-  const owner = restClient(h.url, await h.app.authenticator.sign({ typ: 'console', sub: row!.user_id, org: s.organizationId, role: 'owner' }, 3600));
+  const [row] = await h.db.execute<{ user_id: string }>(
+    `select user_id from memberships where organization_id = ? and role = 'owner'`,
+    [s.organizationId],
+  );
+  const claims = { typ: 'console', sub: row!.user_id, org: s.organizationId, role: 'owner' } as const;
+  const owner = restClient(h.url, await h.app.authenticator.sign(claims, 3600));
   const email = `member-${randomUUID().slice(0, 8)}@example.test`;
   must(await owner.post('/v1/console/team/invitations', { email, role }), 201);
   const [mail] = await listOutboxMail(h.db, { to: email, limit: 1 });
@@ -40,20 +44,32 @@ async function mintKey(console: ReturnType<typeof restClient>, scopes: string[])
   return (await mintKeyWithId(console, scopes)).token;
 }
 
-async function mintKeyWithId(console: ReturnType<typeof restClient>, scopes: string[]): Promise<{ id: string; token: string }> {
+async function mintKeyWithId(console: ReturnType<typeof restClient>, scopes: string[]) {
   const out = must(await console.post('/v1/console/api-keys', { name: `k-${randomUUID().slice(0, 6)}`, scopes }), 201);
-  return { id: out.apiKey.id, token: out.token };
+  return { id: out.apiKey.id as string, token: out.token as string };
+}
+
+async function enableAttestation(organizationId: string) {
+  const staff = restClient(h.url, await h.staffToken());
+  const body = { enabled: true, perBuyerCeilingMinor: 10_000, windowHours: 24 };
+  must(await staff.post(`/v1/staff/organizations/${organizationId}/attestation`, body), 200);
 }
 
 /** The owner-only writes the issue's reviewer made with an integrator's key; each must be refused with `forbidden`. */
 async function assertOwnerWritesRefused(call: Caller, s: Shop, orderId: string, ticketId: string, who: string) {
   const attempts = {
-    refund_order: await call('refund_order', { id: orderId, ticketIds: [ticketId], reason: 'Cannot attend', returnToPool: true }, { idempotencyKey: randomUUID() }),
+    refund_order: await call(
+      'refund_order',
+      { id: orderId, ticketIds: [ticketId], reason: 'Cannot attend', returnToPool: true },
+      { idempotencyKey: randomUUID() },
+    ),
     cancel_event: await call('cancel_event', { id: s.eventId }, { idempotencyKey: randomUUID() }),
     update_tier: await call('update_tier', { id: s.tierId, priceMinor: 1 }, { idempotencyKey: randomUUID() }),
     update_shop_settings: await call('update_shop_settings', { id: s.shopId, discoverable: true }),
   };
-  for (const [tool, r] of Object.entries(attempts)) assert.equal(!r.ok && r.code, 'forbidden', `${tool} with ${who}: ${JSON.stringify(r)}`);
+  for (const [tool, r] of Object.entries(attempts)) {
+    assert.equal(!r.ok && r.code, 'forbidden', `${tool} with ${who}: ${JSON.stringify(r)}`);
+  }
   // Nothing changed: the order stands, the event is on, the price is the owner's, the shop is not listed.
   assert.equal(must(await s.api.get(`/v1/ticketing/orders/${orderId}`), 200).state, 'completed');
   const event = must(await s.api.get(`/v1/catalog/events/${s.eventId}`), 200);
@@ -63,7 +79,8 @@ async function assertOwnerWritesRefused(call: Caller, s: Shop, orderId: string, 
 }
 
 for (const surface of SURFACES.filter((x) => x.name !== 'mcp http')) {
-  test(`an integrator's merchant:write key cannot refund, cancel, reprice or list the shop, but does integration work, over ${surface.name}`, async () => {
+  const name = surface.name;
+  test(`an integrator's write key integrates but cannot refund, cancel, reprice or list a shop (${name})`, async () => {
     const { s, member, order } = await teamWith('integrator');
     const token = await mintKey(member.console, ['merchant:read', 'merchant:write']);
     const { call, done } = await surface.connect(h, token);
@@ -71,9 +88,14 @@ for (const surface of SURFACES.filter((x) => x.name !== 'mcp http')) {
       await assertOwnerWritesRefused(call, s, order.id, order.tickets[0].id, 'an integrator’s key');
       // What an integrator may do: read, manage webhooks, mint a buyer's bounded session.
       assert.ok((await call('list_pools', { merchantId: s.shopId })).ok);
-      const hook = await call('create_webhook', { merchantId: s.shopId, url: 'https://hooks.example/i', events: ['order.completed'] });
+      const hook = await call('create_webhook', {
+        merchantId: s.shopId,
+        url: 'https://hooks.example/i',
+        events: ['order.completed'],
+      });
       assert.ok(hook.ok, JSON.stringify(hook));
-      const session = await call('mint_buyer_session', { merchantId: s.shopId, email: `b-${randomUUID().slice(0, 6)}@example.test` });
+      const email = `b-${randomUUID().slice(0, 6)}@example.test`;
+      const session = await call('mint_buyer_session', { merchantId: s.shopId, email });
       assert.ok(session.ok, JSON.stringify(session));
     } finally {
       await done();
@@ -103,21 +125,27 @@ for (const surface of SURFACES.filter((x) => x.name !== 'mcp http')) {
 
 test('an integrator may not mint a merchant:admin or a mandates:attest key', async () => {
   const { s, member } = await teamWith('integrator');
-  must(await restClient(h.url, await h.staffToken()).post(`/v1/staff/organizations/${s.organizationId}/attestation`, { enabled: true, perBuyerCeilingMinor: 10_000, windowHours: 24 }), 200);
+  await enableAttestation(s.organizationId);
   for (const scopes of [['merchant:read', 'merchant:admin'], ['mandates:attest']]) {
     const r = await member.console.post('/v1/console/api-keys', { name: 'wide', scopes });
     assert.deepEqual([r.status, r.body.code], [403, 'forbidden'], `${scopes.join(' ')}: ${JSON.stringify(r.body)}`);
   }
   const keys = must(await member.console.get('/v1/console/api-keys'), 200).apiKeys;
-  assert.deepEqual(keys.filter((k: { createdByUserId: string }) => k.createdByUserId === member.userId), [], 'no key was made');
+  const made = keys.filter((k: { createdByUserId: string }) => k.createdByUserId === member.userId);
+  assert.deepEqual(made, [], 'no key was made');
 });
 
-test('a demoted owner’s keys act as an integrator’s at once, and as an owner’s again once promoted back', async () => {
+test('a demoted owner’s keys act as an integrator’s at once, and as an owner’s once promoted back', async () => {
   const { s, owner, member, order } = await teamWith('owner');
-  must(await restClient(h.url, await h.staffToken()).post(`/v1/staff/organizations/${s.organizationId}/attestation`, { enabled: true, perBuyerCeilingMinor: 10_000, windowHours: 24 }), 200);
+  await enableAttestation(s.organizationId);
   const wide = await mintKey(member.console, ['merchant:read', 'merchant:write', 'merchant:admin']);
   const attest = await mintKey(member.console, ['mandates:attest']);
-  const attestedMint = () => restClient(h.url, attest).post('/v1/integration/buyer-sessions', { merchantId: s.shopId, email: 'b@example.test', merchantAttested: true });
+  const attestedMint = () =>
+    restClient(h.url, attest).post('/v1/integration/buyer-sessions', {
+      merchantId: s.shopId,
+      email: 'b@example.test',
+      merchantAttested: true,
+    });
   must(await attestedMint(), 201);
   must(await owner.call('PATCH', `/v1/console/team/members/${member.userId}`, { role: 'integrator' }), 200);
 
@@ -127,7 +155,8 @@ test('a demoted owner’s keys act as an integrator’s at once, and as an owner
   assert.equal(!shop.ok && shop.code, 'insufficient_scope', 'merchant:admin no longer counts: ' + JSON.stringify(shop));
   assert.ok((await call('list_pools', { merchantId: s.shopId })).ok, 'reads go on');
   const refused = await attestedMint();
-  assert.deepEqual([refused.status, refused.body.code], [403, 'merchant_consent_not_enabled'], 'mandates:attest no longer counts');
+  const why = 'mandates:attest no longer counts';
+  assert.deepEqual([refused.status, refused.body.code], [403, 'merchant_consent_not_enabled'], why);
 
   must(await owner.call('PATCH', `/v1/console/team/members/${member.userId}`, { role: 'owner' }), 200);
   assert.ok((await call('create_shop', { name: 'Another', currency: 'EUR' })).ok);
@@ -138,7 +167,8 @@ test('a key whose minter is no longer a member is refused, however the membershi
   const { s, member } = await teamWith('integrator');
   const token = await mintKey(member.console, ['merchant:read']);
   must(await restClient(h.url, token).get(`/v1/integration/pools?merchantId=${s.shopId}`), 200);
-  await h.db.execute('delete from memberships where user_id = ? and organization_id = ?', [member.userId, s.organizationId]);
+  const ended = [member.userId, s.organizationId];
+  await h.db.execute('delete from memberships where user_id = ? and organization_id = ?', ended);
   const r = await restClient(h.url, token).get(`/v1/integration/pools?merchantId=${s.shopId}`);
   assert.deepEqual([r.status, r.body.code], [401, 'unauthenticated']);
   // The bootstrap key is its owner's and goes on working while they are the owner (every call of `s.api` above).

@@ -41,11 +41,15 @@ export interface KeyAuthority {
  * minter is no longer a member answers `unauthenticated`. A key no person minted (`createdByUserId` null: made by an
  * operator's script, never by the console or `tessera bootstrap`, whose key is its owner's) keeps its scopes.
  */
-export function keyAuthority(key: { scopes: readonly string[]; createdByUserId: string | null; minterRole: string | null }): KeyAuthority {
+export function keyAuthority(key: {
+  scopes: readonly string[];
+  createdByUserId: string | null;
+  minterRole: string | null;
+}): KeyAuthority {
   const scopes = key.scopes.filter((s): s is Scope => (SCOPES as readonly string[]).includes(s));
   if (key.createdByUserId === null) return { scopes };
   if (!(ROLES as readonly string[]).includes(key.minterRole ?? '')) {
-    throw new ToolError('unauthenticated', 'The API key no longer works: the person who created it left the organization.');
+    throw new ToolError('unauthenticated', 'The API key no longer works: its creator left the organization.');
   }
   const role = key.minterRole as Role;
   return { scopes: scopes.filter((s) => KEY_SCOPES_FOR[role].includes(s)), role };
@@ -112,10 +116,16 @@ export async function listKeys(em: EntityManager, organizationId: string) {
 }
 
 /** Revokes every live key `userId` minted in the organization (they leave it); returns the keys' ids. */
-export async function revokeKeysMintedBy(em: EntityManager, organizationId: string, userId: string, now: Date): Promise<string[]> {
+export async function revokeKeysMintedBy(
+  em: EntityManager,
+  organizationId: string,
+  userId: string,
+  now: Date,
+): Promise<string[]> {
   const rows = await sql<{ id: string }>(
     em,
-    'update api_keys set revoked_at = ? where organization_id = ? and created_by_user_id = ? and revoked_at is null returning id',
+    `update api_keys set revoked_at = ?
+      where organization_id = ? and created_by_user_id = ? and revoked_at is null returning id`,
     [now, organizationId, userId],
   );
   return rows.map((r) => r.id).sort();

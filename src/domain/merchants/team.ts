@@ -151,9 +151,12 @@ export async function changeMemberRole(ctx: ToolContext, memberId: string, role:
 
 /**
  * Removes a member: their console sessions stop working at once and the API keys they minted in the organization are
- * revoked in the same transaction (authentication refuses them anyway: `keyAuthority`); the last owner cannot be removed.
+ * revoked in the same transaction (authentication refuses them anyway: `keyAuthority`). The last owner stays.
  */
-export async function removeMember(ctx: ToolContext, memberId: string): Promise<{ userId: string; removed: true; removedAt: string; revokedApiKeyIds: string[] }> {
+export async function removeMember(
+  ctx: ToolContext,
+  memberId: string,
+): Promise<{ userId: string; removed: true; removedAt: string; revokedApiKeyIds: string[] }> {
   const { organizationId } = organizationOfCaller(ctx);
   const members = await lockMembers(ctx.em, organizationId);
   const target = members.find((m) => m.user_id === memberId);

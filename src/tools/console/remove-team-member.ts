@@ -8,14 +8,14 @@ export const removeTeamMember = defineTool({
   title: 'Remove a member',
   area: 'console',
   description:
-    'Owner only. Removes a member from the organization; their console sessions stop working at once and the API keys ' +
-    'they minted in it are revoked (listed in revokedApiKeyIds). The last owner cannot be removed (last_owner).',
+    'Owner only. Removes a member from the organization; their console sessions stop working at once and the API ' +
+    'keys they minted in it are revoked (listed in revokedApiKeyIds). The last owner cannot be removed (last_owner).',
   input: z.strictObject({ userId: z.string().min(1).describe('The member’s user id (usr_…).') }),
   output: z.object({
     userId: z.string(),
     removed: z.literal(true),
     removedAt: z.string(),
-    revokedApiKeyIds: z.array(z.string()).describe('The API keys the member had minted here, revoked with the removal.'),
+    revokedApiKeyIds: z.array(z.string()).describe('The API keys the member had minted here, revoked with them.'),
   }),
   errors: ['not_found', 'last_owner'],
   auth: { principals: ['console_user'], roles: ['owner'] },
