@@ -8277,7 +8277,7 @@ export interface Operations {
   /**
    * Switch organization (`POST /v1/console/session/organization`).
    *
-   * Returns a new console session for another organization the signed-in person belongs to, with their role there.
+   * Returns a new console session for another organization the signed-in person belongs to, with their role there. A session opened by accepting an invitation acts only in the inviting organization (403 forbidden elsewhere): sign in by e-mail to reach the others.
    */
   switch_console_organization: { input: SwitchConsoleOrganizationInput; output: SwitchConsoleOrganizationOutput };
   /**

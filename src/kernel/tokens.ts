@@ -13,7 +13,7 @@ export const SESSION_ISSUER = 'tessera';
 
 /** Session claims the server signs; `typ` selects the principal kind. */
 export type SessionClaims =
-  | { typ: 'console'; sub: string; org: string; role: Role }
+  | { typ: 'console'; sub: string; org: string; role: Role; inv?: true }
   | { typ: 'staff'; sub: string }
   | { typ: 'buyer'; sub: string; sid: string; mode: 'bounded' | 'full'; mid: string | null; att?: boolean; lng?: string };
 

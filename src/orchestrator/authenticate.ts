@@ -118,7 +118,10 @@ export class Authenticator {
     const sub = typeof payload.sub === 'string' ? payload.sub : undefined;
     if (!sub) throw new ToolError('unauthenticated', 'The session token is invalid or expired.');
     if (payload.typ === 'console' && typeof payload.org === 'string' && ROLES.includes(payload.role as Role)) {
-      return { kind: 'console_user', userId: sub, organizationId: payload.org, role: await this.consoleRole(sub, payload.org, payload.role as Role) };
+      const role = await this.consoleRole(sub, payload.org, payload.role as Role);
+      const principal: Principal = { kind: 'console_user', userId: sub, organizationId: payload.org, role };
+      if (payload.inv === true) principal.invitation = true;
+      return principal;
     }
     if (payload.typ === 'staff') return { kind: 'staff', userId: await this.staffUser(sub) };
     if (payload.typ === 'buyer' && typeof payload.sid === 'string' && (payload.mode === 'bounded' || payload.mode === 'full')) {

@@ -178,6 +178,40 @@ describe('the team', () => {
     assert.equal((await restClient(h.url, session.token).post('/v1/console/session/organization', { organizationId: stranger.organizationId })).status, 404);
   });
 
+  test('an invitation’s session acts only in the inviting organization: no switch to the person’s others', async () => {
+    const a = await h.merchant(undefined, 'Own');
+    const b = await h.merchant(undefined, 'Inviting');
+    const email = await ownerEmail(a.organizationId);
+    const bOwner = restClient(h.url, (await signIn(await ownerEmail(b.organizationId))).token);
+    must(await bOwner.post('/v1/console/team/invitations', { email, role: 'integrator' }), 201);
+    const invitation = await tokenFromMail(email, '/console/accept');
+    const accepted = must(await anon().post('/v1/console/team/invitations/accept', { token: invitation }), 200);
+    assert.deepEqual([accepted.organizationId, accepted.role], [b.organizationId, 'integrator']);
+    const listed = accepted.organizations.map((o: any) => o.organizationId);
+    assert.deepEqual(listed, [b.organizationId], 'only the inviting organization');
+    for (const surface of SURFACES.filter((x) => x.name !== 'mcp http')) {
+      const { call, done } = await surface.connect(h, accepted.token);
+      try {
+        const owned = await call('switch_console_organization', { organizationId: a.organizationId });
+        assert.equal(!owned.ok && owned.code, 'forbidden', `${surface.name}: ${JSON.stringify(owned)}`);
+        const same = await call('switch_console_organization', { organizationId: b.organizationId });
+        assert.ok(same.ok, JSON.stringify(same));
+        const { call: again, done: close } = await surface.connect(h, same.output.token);
+        const still = await again('switch_console_organization', { organizationId: a.organizationId }).finally(close);
+        const why = `a session switched from an invitation's is still bound: ${JSON.stringify(still)}`;
+        assert.equal(!still.ok && still.code, 'forbidden', why);
+      } finally {
+        await done();
+      }
+    }
+    // A sign-in by e-mail reaches both.
+    const signedIn = restClient(h.url, (await signIn(email)).token);
+    const switchTo = (organizationId: string) => signedIn.post('/v1/console/session/organization', { organizationId });
+    must(await switchTo(b.organizationId), 200);
+    const own = must(await switchTo(a.organizationId), 200);
+    assert.equal(own.role, 'owner');
+  });
+
   // MCP over HTTP is covered by test/discovery and test/protocols; on a heavily loaded machine its keep-alive race
   // (a 5 s server keepAliveTimeout against a client busy compiling 80 tool schemas) resets connections.
   for (const surface of SURFACES.filter((x) => x.name === 'mcp in-memory' || x.name === 'a2a')) {

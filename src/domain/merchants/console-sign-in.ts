@@ -7,7 +7,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ToolContext } from '../context.ts';
 import { ToolError } from '../../kernel/errors.ts';
-import { hashToken } from '../../kernel/tokens.ts';
+import { hashToken, type SessionClaims } from '../../kernel/tokens.ts';
 import type { Role } from '../../kernel/principal.ts';
 import { consoleSignInMail } from '../../mail/console-templates.ts';
 import { sql } from '../../storage/database.ts';
@@ -51,16 +51,45 @@ export interface ConsoleSession {
   organizations: Membership[];
 }
 
-/** Signs a console session for `userId` in `organizationId` (a membership must exist), with the membership's role. */
-export async function openConsoleSession(ctx: Pick<ToolContext, 'em' | 'services' | 'clock'>, userId: string, organizationId?: string): Promise<ConsoleSession> {
-  const orgs = await membershipsOf(ctx.em, userId);
-  const chosen = organizationId ? orgs.find((m) => m.organizationId === organizationId) : orgs[0];
+/**
+ * Signs a console session for `userId` in `organizationId` (a membership must exist), with the membership's role.
+ * `invitation`: the session comes from an invitation link, which proves only that the inviting organization wants
+ * this address; it acts in that organization alone, lists only it and cannot switch (`switchConsoleOrganization`).
+ */
+export async function openConsoleSession(
+  ctx: Pick<ToolContext, 'em' | 'services' | 'clock'>,
+  userId: string,
+  organizationId?: string,
+  opts: { invitation?: boolean } = {},
+): Promise<ConsoleSession> {
+  const all = await membershipsOf(ctx.em, userId);
+  const chosen = organizationId ? all.find((m) => m.organizationId === organizationId) : all[0];
   if (!chosen) throw new ToolError('not_found', organizationId ? `No organization ${organizationId} for this person.` : 'This person belongs to no organization.');
+  const orgs = opts.invitation ? [chosen] : all;
   const [user] = await sql<{ email: string }>(ctx.em, 'select email from users where id = ?', [userId]);
   const ttl = CONSOLE_SESSION_TTL_SECONDS;
-  const token = await ctx.services.identity.sign({ typ: 'console', sub: userId, org: chosen.organizationId, role: chosen.role }, ttl);
+  const claims: SessionClaims = { typ: 'console', sub: userId, org: chosen.organizationId, role: chosen.role };
+  if (opts.invitation) claims.inv = true;
+  const token = await ctx.services.identity.sign(claims, ttl);
   const expiresAt = new Date(Math.floor(ctx.clock.now().getTime() / 1000) * 1000 + ttl * 1000).toISOString();
   return { token, tokenType: 'Bearer', expiresAt, userId, email: user?.email ?? '', organizationId: chosen.organizationId, role: chosen.role, organizations: orgs };
+}
+
+/**
+ * A session for another organization the signed-in person belongs to. A session opened by an invitation stays in the
+ * inviting organization: reaching the person's other organizations takes a sign-in by e-mail (403 forbidden).
+ */
+export async function switchConsoleOrganization(
+  ctx: Pick<ToolContext, 'em' | 'services' | 'clock' | 'principal'>,
+  organizationId: string,
+): Promise<ConsoleSession> {
+  const { principal } = ctx;
+  if (principal.kind !== 'console_user') throw new ToolError('forbidden');
+  if (principal.invitation && organizationId !== principal.organizationId) {
+    const message = 'A session opened by an invitation acts only in the inviting organization: sign in to switch.';
+    throw new ToolError('forbidden', message, { organizationId: principal.organizationId });
+  }
+  return openConsoleSession(ctx, principal.userId, organizationId, { invitation: principal.invitation === true });
 }
 
 /** Stores a link and emails it when the address is a member's; answers the same either way. */

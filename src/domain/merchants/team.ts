@@ -87,7 +87,7 @@ export async function revokeInvitation(ctx: ToolContext, id: string) {
 
 /**
  * Accepts an invitation exactly once, before it expires: the person (created on first sight) joins with the role
- * and is signed in to that organization.
+ * and is signed in to that organization only (issue #32): the session cannot switch to their other organizations.
  */
 export async function acceptInvitation(ctx: ToolContext, token: string): Promise<ConsoleSession> {
   const { em, clock } = ctx;
@@ -108,7 +108,7 @@ export async function acceptInvitation(ctx: ToolContext, token: string): Promise
     [user!.id, inv.organization_id, inv.role, inv.invited_by, now],
   );
   await sql(em, 'update team_invitations set accepted_by = ? where id = ?', [user!.id, inv.id]);
-  return openConsoleSession(ctx, user!.id, inv.organization_id);
+  return openConsoleSession(ctx, user!.id, inv.organization_id, { invitation: true });
 }
 
 /** The members (owners first, then by joining date) and the invitations of the caller's organization. */
