@@ -7,17 +7,19 @@
  * missing object: a 403, a 409 or a validation refusal would tell the object exists, or hide the ownership check). Which
  * object an `id` names is read from the tool's REST path (`/shops/{id}`, `/tiers/{id}`, …). A new tool joins by
  * itself: it is read from the registry (a tool whose minimal input is refused as invalid needs a line in VALID).
+ * The second test (issue #32) calls every list operation with its optional filters naming another organization's
+ * objects: a filter only narrows the caller's scope, so the answer is a list without them or 404 not_found.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ERRORS, type ErrorCode } from '../../src/kernel/errors.ts';
-import { toolInputSchema, type JsonSchema } from '../../src/orchestrator/json-schema.ts';
+import { toolInputSchema, toolOutputSchema, type JsonSchema } from '../../src/orchestrator/json-schema.ts';
 import type { AnyTool } from '../../src/orchestrator/tool.ts';
 import type { Scope } from '../../src/kernel/principal.ts';
 import { TOOLS } from '../../src/tools/index.ts';
 import { SURFACES, type Outcome } from '../support/surfaces.ts';
 import { restClient } from '../support/rest.ts';
-import { buyerWithAgent, key, merchantShop, must, newEmail, startWorld, type World } from '../buyers/fixtures.ts';
+import { buy, buyerWithAgent, key, merchantShop, must, newEmail, startWorld, type World } from '../buyers/fixtures.ts';
 import { ACP_VERSION, acpClient, completeBody, createBody } from '../acp/support.ts';
 
 let w: World;
@@ -212,4 +214,167 @@ test('every tool × every principal × REST, MCP and A2A answers as its auth dec
   assert.deepEqual(failures, [], `${failures.length} of ${calls} calls failed`);
   console.log(`authorization matrix: ${calls} calls (${crossOrg} naming another organization's object), ${TOOLS.length} tools × ${callers.length} principals × 3 surfaces`);
   assert.ok(crossOrg > 300, `only ${crossOrg} calls reached another organization's objects`);
+});
+
+/** An input field that names an object (`merchantId`, `eventId`, `id`, …), as opposed to a page cursor or a value. */
+const namesObject = (field: string): boolean => /(^id$|Id$)/.test(field);
+
+/**
+ * The list operations, read from the registry: every read-only tool that is named `list_…`, answers a list (an array
+ * at the top of its output) or takes an optional filter naming an object. A new one joins the matrix below by itself.
+ */
+function listOperations(): AnyTool[] {
+  return TOOLS.filter((tool) => {
+    if (!tool.annotations.readOnlyHint) return false;
+    const input = toolInputSchema(tool);
+    const required = new Set((input.required ?? []) as string[]);
+    const filters = Object.keys((input.properties ?? {}) as object).filter((k) => namesObject(k) && !required.has(k));
+    const output = Object.values((toolOutputSchema(tool).properties ?? {}) as Record<string, JsonSchema>);
+    return tool.name.startsWith('list_') || filters.length > 0 || output.some((p) => p.type === 'array');
+  });
+}
+
+/** Answers an MCP JSON-RPC error carrying `{ code, message }` (how MCP refuses some calls) as a refusal. */
+async function outcomeOf(call: Promise<Outcome>): Promise<Outcome> {
+  return call.catch((err: { data?: { code?: string; message?: string } }) => {
+    const code = err.data?.code;
+    if (typeof code !== 'string' || !(code in ERRORS)) throw err;
+    const status = ERRORS[code as ErrorCode].status;
+    return { ok: false, code, message: String(err.data!.message), error: err.data, status };
+  });
+}
+
+/**
+ * Issue #32: a caller-supplied filter may only narrow the caller's scope, never replace it. Every list operation is
+ * called by every principal that may call it, on REST, MCP and A2A, with each filter naming another organization's
+ * object (one at a time, then all together); the answer must be a list without any of the victim's objects or exactly
+ * `404 not_found`. The victim includes a buyer whose e-mail another organization mints a bounded session for.
+ */
+test('a filter naming another organization’s object only narrows, for every list operation × principal × surface', {
+  timeout: 600_000,
+}, async () => {
+  // The victim organization: a shop (not discoverable) with an event, pool, tier, a webhook with a delivery and an ACP
+  // checkout session; a buyer who bought there through the shop's own session and through her agent (with a card and
+  // a permission there); and an order the shop's key made.
+  const victim = await merchantShop(w.h);
+  const vApi = restClient(w.h.url, victim.apiKey);
+  const her = await buyerWithAgent(w, victim);
+  const mint = async (api: typeof vApi, merchantId: string) =>
+    must(await api.post('/v1/integration/buyer-sessions', { merchantId, email: her.email }), 201).token as string;
+  const card = { paymentMethod: 'pm_sandbox_visa' };
+  const bought: any[] = [];
+  // Her shop session and the shop's key pay with a card; her agent pays with its permission's card.
+  const buyers = [[await mint(vApi, victim.shopId), card], [her.agentToken, {}], [victim.apiKey, card]] as const;
+  for (const [token, body] of buyers) {
+    bought.push(must(await buy(restClient(w.h.url, token), victim.tierId, 1, body), 200));
+  }
+  const subscription = { merchantId: victim.shopId, url: 'https://hooks.example.com/x', events: ['order.completed'] };
+  const hook = must(await vApi.post('/v1/integration/webhooks', subscription), 201);
+  const delivery = must(await vApi.post(`/v1/integration/webhooks/${hook.id}/test`, {}), 201);
+  const acp = acpClient(w.h, victim.apiKey);
+  const checkout = must(await acp.post('/checkout_sessions', createBody(victim.tierId, { currency: 'eur' })), 201);
+  type Issued = { id: string; code: string; signedCode: string };
+  const victimIds = new Set<string>(
+    [
+      ...[victim.organizationId, victim.shopId, victim.eventId, victim.poolId, victim.tierId, victim.ownerId],
+      ...[hook.id, delivery.id, checkout.id, her.agentId, her.instrumentId, her.permission.id],
+      ...bought.flatMap((b) => [b.order.id, b.reservation.id, b.payment.id]),
+      ...bought.flatMap((b) => b.order.tickets.flatMap((t: Issued) => [t.id, t.code, t.signedCode])),
+    ].filter((x): x is string => typeof x === 'string'),
+  );
+  const [first] = bought;
+  const byField: Record<string, string> = {
+    ...{ merchantid: victim.shopId, shopid: victim.shopId, eventid: victim.eventId, poolid: victim.poolId },
+    ...{ tierid: victim.tierId, orderid: first.order.id, reservationid: first.reservation.id },
+    ...{ paymentid: first.payment.id },
+    ...{ agentid: her.agentId, instrumentid: her.instrumentId, webhookid: hook.id, deliveryid: delivery.id },
+    ...{ organizationid: victim.organizationId, userid: victim.ownerId },
+  };
+  const byCollection: Record<string, string> = {
+    ...{ shops: victim.shopId, merchants: victim.shopId, events: victim.eventId, pools: victim.poolId },
+    ...{ tiers: victim.tierId, orders: first.order.id, payments: first.payment.id, reservations: first.reservation.id },
+    ...{ webhooks: hook.id, agents: her.agentId, instruments: her.instrumentId, checkout_sessions: checkout.id },
+  };
+  const idFor = (tool: AnyTool, field: string): string =>
+    field === 'id'
+      ? (byCollection[collectionOf(tool) ?? ''] ?? 'id_missing')
+      : (byField[field.toLowerCase()] ?? `${field}_missing`);
+
+  // The callers, from another organization or other people; a bounded session another organization mints for HER
+  // e-mail is the case of issue #32 (the same buyer, but only at that organization's shop).
+  const attacker = await merchantShop(w.h);
+  const other = await buyerWithAgent(w, attacker);
+  const consoleUser = (role: 'owner' | 'integrator') => {
+    const claims = { typ: 'console', sub: attacker.ownerId, org: attacker.organizationId, role };
+    return w.h.app.authenticator.sign(claims as never, 3600);
+  };
+  const scopes: Scope[] = ['merchant:read', 'merchant:write', 'merchant:admin'];
+  const bounded = await mint(attacker.api, attacker.shopId);
+  const callers: Who[] = [
+    { name: 'no credential', token: undefined, kind: 'invalid' },
+    { name: 'api key', token: attacker.apiKey, kind: 'api_key', scopes },
+    { name: 'console owner', token: await consoleUser('owner'), kind: 'console_user', role: 'owner' },
+    { name: 'console integrator', token: await consoleUser('integrator'), kind: 'console_user', role: 'integrator' },
+    { name: 'bounded session of another organization for her e-mail', token: bounded, kind: 'buyer', bounded: true },
+    { name: 'full buyer (another person)', token: other.session, kind: 'buyer' },
+    { name: 'agent (another person’s)', token: other.agentToken, kind: 'agent' },
+  ];
+
+  const ops = listOperations();
+  for (const name of ['list_orders', 'list_my_tickets', 'list_pools', 'list_permissions', 'list_webhook_deliveries']) {
+    assert.ok(ops.some((t) => t.name === name), `${name} is a list operation`);
+  }
+  /** The inputs to try: the required fields (ids naming the victim's), then each object filter alone, then all. */
+  const inputsOf = (tool: AnyTool): Record<string, unknown>[] => {
+    const schema = toolInputSchema(tool);
+    const props = (schema.properties ?? {}) as Record<string, JsonSchema>;
+    const fill = (name: string, p: JsonSchema): unknown => {
+      if (namesObject(name)) return idFor(tool, name);
+      if (Array.isArray(p.enum)) return p.enum[0];
+      if (p.type === 'integer' || p.type === 'number') return 1;
+      if (p.type !== 'object') return 'x';
+      const inner = (p.properties ?? {}) as Record<string, JsonSchema>;
+      return Object.fromEntries(((p.required ?? []) as string[]).map((k) => [k, fill(k, inner[k] ?? {})]));
+    };
+    const required = (schema.required ?? []) as string[];
+    const base = withAcpVersion(Object.fromEntries(required.map((k) => [k, fill(k, props[k] ?? {})])));
+    const filters = Object.keys(props).filter((k) => namesObject(k) && !(k in base));
+    const inputs = [base, ...filters.map((k) => ({ ...base, [k]: idFor(tool, k) }))];
+    if (filters.length > 1) inputs.push({ ...base, ...Object.fromEntries(filters.map((k) => [k, idFor(tool, k)])) });
+    return inputs;
+  };
+
+  let calls = 0;
+  let naming = 0;
+  const failures: string[] = [];
+  for (const surface of SURFACES.filter((x) => x.name !== 'mcp http')) {
+    for (const who of callers) {
+      const conn = await surface.connect(w.h, who.token);
+      try {
+        for (const tool of ops) {
+          if (expectedRefusal(tool, who) !== undefined) continue; // the refusal itself is the matrix above's
+          for (const input of inputsOf(tool)) {
+            const out = await outcomeOf(conn.call(tool.name, input));
+            calls++;
+            if (Object.values(input).some((v) => typeof v === 'string' && victimIds.has(v))) naming++;
+            const where = `${surface.name} | ${who.name} | ${tool.name} ${JSON.stringify(input)} → ${statusOf(out)}`;
+            if (out.ok) {
+              const text = JSON.stringify(out.output);
+              const leaked = [...victimIds].filter((id) => text.includes(id));
+              if (leaked.length) failures.push(`${where}: answers the victim's ${leaked.slice(0, 4).join(', ')}`);
+            } else if (out.code !== 'not_found' || statusOf(out) !== 404) {
+              const error = JSON.stringify(out.error).slice(0, 200);
+              failures.push(`${where}: must be a list without the victim's objects or 404 not_found (${error})`);
+            }
+          }
+        }
+      } finally {
+        await conn.done();
+      }
+    }
+  }
+  assert.deepEqual(failures, [], `${failures.length} of ${calls} list calls failed`);
+  const shape = `${ops.length} list operations × ${callers.length} principals × 3 surfaces`;
+  console.log(`list filter matrix: ${calls} calls (${naming} naming another organization's object), ${shape}`);
+  assert.ok(naming > 100, `only ${naming} list calls named another organization's object`);
 });
