@@ -188,6 +188,31 @@ test('sign-in, code and token endpoints have a stricter budget: token guesses ar
   assert.equal((await anon.get('/v1/catalog/shops/shop_x')).status, 401);
 });
 
+test('console sign-in completion and invitation acceptance are on the stricter budget too (issue #32)', async (t) => {
+  const h = await startHarness(LIMITS);
+  t.after(() => h.close());
+  const anon = restClient(h.url);
+  const guess = (i: number) => `guess-${i}-${'x'.repeat(30)}`;
+  const codes: string[] = [];
+  const complete = (token: string) => anon.post('/v1/console/sign-in/complete', { token });
+  for (let i = 0; i < 5; i++) codes.push((await complete(guess(i))).body.code);
+  assert.deepEqual(codes, Array(5).fill('sign_in_link_invalid'));
+  assertLimited(await complete(guess(5)));
+  assertLimited(await anon.post('/v1/console/team/invitations/accept', { token: guess(6) }));
+  assert.equal((await anon.get('/v1/catalog/shops/shop_x')).status, 401, 'the ordinary budget is not spent');
+});
+
+test('invitation acceptance alone spends the stricter budget', async (t) => {
+  const h = await startHarness(LIMITS);
+  t.after(() => h.close());
+  const anon = restClient(h.url);
+  const accept = (i: number) => anon.post('/v1/console/team/invitations/accept', { token: `guess-${i}-${'x'.repeat(30)}` });
+  const codes: string[] = [];
+  for (let i = 0; i < 5; i++) codes.push((await accept(i)).body.code);
+  assert.deepEqual(codes, Array(5).fill('invitation_invalid'));
+  assertLimited(await accept(5));
+});
+
 test('over A2A the budget is the principal\'s too: past it a new task, a follow-up and a task read are 429, and the refused skill runs and stores nothing', async (t) => {
   const h = await startHarness(LIMITS);
   t.after(() => h.close());

@@ -18,6 +18,7 @@ export const acceptTeamInvitation = defineTool({
   auth: { public: true },
   http: { method: 'POST', path: '/v1/console/team/invitations/accept' },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  rateLimit: 'strict',
   async handler({ token }, ctx) {
     return acceptInvitation(ctx, token);
   },

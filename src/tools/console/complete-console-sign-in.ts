@@ -22,6 +22,7 @@ export const completeConsoleSignInTool = defineTool({
   auth: { public: true },
   http: { method: 'POST', path: '/v1/console/sign-in/complete' },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  rateLimit: 'strict',
   async handler({ token, organizationId }, ctx) {
     return completeConsoleSignIn(ctx, token, organizationId);
   },
