@@ -26,6 +26,17 @@ export interface RateLimitOptions {
 const retryAfterOf = (res: RateLimiterRes) => Math.max(1, Math.ceil(res.msBeforeNext / 1000));
 const limited = (res: RateLimiterRes) => new ToolError('rate_limited', undefined, undefined, retryAfterOf(res));
 
+/**
+ * Whose budget a principal's request is charged to. Buyer sessions are charged to their buyer, not to the session, so
+ * minting sessions (`scope_buyer_session`, a new sign-in) does not multiply the budget: a full session (the buyer
+ * signed in on our own pages) to the buyer; a bounded one, which a merchant mints for any address, to the buyer at that
+ * shop, so a merchant can spend neither the buyer's own budget nor another shop's. Every other principal: its own.
+ */
+export function budgetKey(principal: Principal): string {
+  if (principal.kind !== 'buyer') return principalKey(principal);
+  return principal.mode === 'full' ? `buyer:${principal.buyerId}` : `buyer:${principal.buyerId}:${principal.merchantId ?? ''}`;
+}
+
 /** The shared budgets: per address, per principal, and the strict one; a process-local limiter stands in while PostgreSQL is away. */
 export class RateLimits {
   private readonly address: RateLimiterAbstract;
@@ -93,7 +104,7 @@ export class RateLimits {
     return {
       charged: addressCharged,
       async charge(principal: Principal | undefined, strict: boolean) {
-        const key = principal ? principalKey(principal) : `ip:${ip}`;
+        const key = principal ? budgetKey(principal) : `ip:${ip}`;
         if (!this.charged) {
           this.charged = true;
           await limits.consume(principal ? limits.principal : limits.address, key);
