@@ -1,6 +1,7 @@
 /**
  * The role-by-operation matrix over REST (issue #12, spec §5.3, §5.4): each merchant-side operation is called as
- * the console owner, the console integrator, an API key holding each single scope, a buyer and an agent. Every
+ * the console owner, the console integrator, an API key holding each single scope, a key the integrator made with
+ * merchant:read and merchant:write (it acts as an integrator: issue #32), a buyer and an agent. Every
  * allowed call succeeds; every refused one gets its code (`insufficient_scope` for a key without the scope,
  * `forbidden` for a role or principal kind the operation does not admit). Another organization's objects answer 404.
  */
@@ -24,7 +25,17 @@ after(async () => {
   await w?.close();
 });
 
-const PRINCIPALS = ['owner', 'integrator', 'key:read', 'key:write', 'key:admin', 'key:attest', 'buyer', 'agent'] as const;
+const PRINCIPALS = [
+  'owner',
+  'integrator',
+  'key:read',
+  'key:write',
+  'key:admin',
+  'key:attest',
+  'key:integrator',
+  'buyer',
+  'agent',
+] as const;
 type P = (typeof PRINCIPALS)[number];
 
 interface Org {
@@ -44,6 +55,8 @@ async function organization(): Promise<Org> {
   await w.h.db.execute('insert into users (id, email, name, is_staff, created_at) values (?, ?, null, false, now())', [integratorId, `${integratorId}@example.test`]);
   await w.h.db.execute(`insert into memberships (user_id, organization_id, role, invited_by, created_at) values (?, ?, 'integrator', ?, now())`, [integratorId, m.organizationId, m.ownerId]);
   const owner = await consoleToken(m.ownerId, m.organizationId, 'owner');
+  const integrator = await consoleToken(integratorId, m.organizationId, 'integrator');
+  const integratorKey = { name: 'integrator', scopes: ['merchant:read', 'merchant:write'] };
   const staff = restClient(w.h.url, await w.h.staffToken());
   must(await staff.post(`/v1/staff/organizations/${m.organizationId}/attestation`, { enabled: true, perBuyerCeilingMinor: 10_000, windowHours: 24 }), 200);
   const ownerApi = restClient(w.h.url, owner);
@@ -56,11 +69,13 @@ async function organization(): Promise<Org> {
     integratorId,
     tokens: {
       owner,
-      integrator: await consoleToken(integratorId, m.organizationId, 'integrator'),
+      integrator,
       'key:read': await keyWith('merchant:read'),
       'key:write': await keyWith('merchant:write'),
       'key:admin': await keyWith('merchant:admin'),
       'key:attest': await keyWith('mandates:attest'),
+      // A key the integrator made with every scope it may grant: it acts as an integrator (issue #32, Medium 3).
+      'key:integrator': must(await restClient(w.h.url, integrator).post('/v1/console/api-keys', integratorKey), 201).token,
       buyer,
       agent,
     },
@@ -120,8 +135,10 @@ async function attestedPermission(o: Org): Promise<string> {
   return attested.get(o)!;
 }
 
-const READERS: readonly P[] = ['owner', 'integrator', 'key:read'];
-const SHOPPERS: readonly P[] = ['owner', 'integrator', 'key:read', 'buyer', 'agent'];
+const READERS: readonly P[] = ['owner', 'integrator', 'key:read', 'key:integrator'];
+const SHOPPERS: readonly P[] = ['owner', 'integrator', 'key:read', 'key:integrator', 'buyer', 'agent'];
+/** What an integrator and its key may write besides reading: webhooks. */
+const WEBHOOK_WRITERS: readonly P[] = ['owner', 'integrator', 'key:write', 'key:integrator'];
 const CATALOG_WRITERS: readonly P[] = ['owner', 'key:write'];
 const ADMINS: readonly P[] = ['owner', 'key:admin'];
 const CONSOLE: readonly P[] = ['owner', 'integrator'];
@@ -152,25 +169,25 @@ const OPS: Op[] = [
   { tool: 'create_tier', allowed: CATALOG_WRITERS, scoped: true, input: async (o) => ({ eventId: o.m.eventId, poolId: o.m.poolId, name: 'VIP', priceMinor: 9000 }) },
   { tool: 'update_tier', allowed: CATALOG_WRITERS, scoped: true, input: async (o) => ({ id: o.m.tierId, name: 'GA' }) },
   { tool: 'retire_tier', allowed: CATALOG_WRITERS, scoped: true, input: async (o) => ({ id: await freshTier(o) }) },
-  { tool: 'create_webhook', allowed: ['owner', 'integrator', 'key:write'], scoped: true, input: async (o) => ({ merchantId: o.m.shopId, url: 'https://hooks.example/t', events: ['order.completed'] }) },
+  { tool: 'create_webhook', allowed: WEBHOOK_WRITERS, scoped: true, input: async (o) => ({ merchantId: o.m.shopId, url: 'https://hooks.example/t', events: ['order.completed'] }) },
   { tool: 'list_webhooks', allowed: READERS, scoped: true, input: async (o) => ({ merchantId: o.m.shopId }) },
   { tool: 'list_webhook_deliveries', allowed: READERS, scoped: true, input: async (o) => ({ id: await aWebhook(o) }) },
-  { tool: 'send_test_webhook_event', allowed: ['owner', 'integrator', 'key:write'], scoped: true, input: async (o) => ({ id: await aWebhook(o) }) },
-  { tool: 'redeliver_webhook_delivery', allowed: ['owner', 'integrator', 'key:write'], scoped: true, input: async (o) => settledDelivery(o) },
-  { tool: 'set_acp_webhook', allowed: ['owner', 'integrator', 'key:write'], scoped: true, input: async (o) => ({ merchantId: o.m.shopId, url: 'https://platform.example/acp', secret: 'acp-shared-secret-0123456789' }) },
+  { tool: 'send_test_webhook_event', allowed: WEBHOOK_WRITERS, scoped: true, input: async (o) => ({ id: await aWebhook(o) }) },
+  { tool: 'redeliver_webhook_delivery', allowed: WEBHOOK_WRITERS, scoped: true, input: async (o) => settledDelivery(o) },
+  { tool: 'set_acp_webhook', allowed: WEBHOOK_WRITERS, scoped: true, input: async (o) => ({ merchantId: o.m.shopId, url: 'https://platform.example/acp', secret: 'acp-shared-secret-0123456789' }) },
   { tool: 'get_acp_webhook', allowed: READERS, scoped: true, input: async (o) => ({ merchantId: o.m.shopId }) },
   {
     tool: 'delete_acp_webhook',
-    allowed: ['owner', 'integrator', 'key:write'],
+    allowed: WEBHOOK_WRITERS,
     scoped: true,
     input: async (o) => {
       must(await admin(o).put(`/v1/integration/shops/${o.m.shopId}/acp-webhook`, { url: 'https://platform.example/acp', secret: 'acp-shared-secret-0123456789' }), 200);
       return { merchantId: o.m.shopId };
     },
   },
-  { tool: 'delete_webhook', allowed: ['owner', 'integrator', 'key:write'], scoped: true, input: async (o) => ({ id: await freshWebhook(o) }) },
+  { tool: 'delete_webhook', allowed: WEBHOOK_WRITERS, scoped: true, input: async (o) => ({ id: await freshWebhook(o) }) },
   { tool: 'list_shops', allowed: READERS, input: async () => ({}) },
-  { tool: 'mint_buyer_session', allowed: ['key:write'], scoped: true, input: async (o) => ({ merchantId: o.m.shopId, email: 'someone@example.test' }) },
+  { tool: 'mint_buyer_session', allowed: ['key:write', 'key:integrator'], scoped: true, input: async (o) => ({ merchantId: o.m.shopId, email: 'someone@example.test' }) },
   { tool: 'create_api_key', allowed: CONSOLE, input: async () => ({ name: 'k', scopes: ['merchant:read'] }) },
   { tool: 'list_api_keys', allowed: CONSOLE, input: async () => ({}) },
   {
@@ -215,12 +232,14 @@ for (const op of OPS) {
         const expected = op.tool === 'mint_buyer_session' && who.startsWith('key:') ? 'insufficient_scope' : refusal(who);
         // A key whose kind is admitted but lacks the scope gets insufficient_scope; a kind the operation does not admit at all, forbidden.
         const kindAdmitted = op.allowed.some((a) => a.startsWith('key:'));
-        const code = who.startsWith('key:') && !kindAdmitted ? 'forbidden' : expected;
+        let code = who.startsWith('key:') && !kindAdmitted ? 'forbidden' : expected;
+        // An integrator's key holds read and write: refused where a write key may, it is its maker's role.
+        if (who === 'key:integrator' && op.allowed.includes('key:write')) code = 'forbidden';
         assert.equal(!r.ok && r.code, code, `${op.tool} as ${who}: ${JSON.stringify(r)}`);
       }
     }
     if (op.scoped) {
-      for (const who of ['owner', 'key:admin', 'key:write', 'key:read', 'integrator'] as const) {
+      for (const who of ['owner', 'key:admin', 'key:write', 'key:read', 'integrator', 'key:integrator'] as const) {
         if (!op.allowed.includes(who)) continue;
         const r = await restCaller(w.h, stranger.tokens[who])(op.tool, await op.input(org, who === 'integrator' ? 'owner' : who));
         assert.equal(!r.ok && r.code, 'not_found', `${op.tool} as another organization's ${who}: ${JSON.stringify(r)}`);
