@@ -8,7 +8,8 @@
  * object an `id` names is read from the tool's REST path (`/shops/{id}`, `/tiers/{id}`, …). A new tool joins by
  * itself: it is read from the registry (a tool whose minimal input is refused as invalid needs a line in VALID).
  * The second test (issue #32) calls every list operation with its optional filters naming another organization's
- * objects: a filter only narrows the caller's scope, so the answer is a list without them or 404 not_found.
+ * objects (and A2A ListTasks/GetTask naming its task): a filter only narrows the caller's scope, so the answer is a
+ * list without them or 404 not_found.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,6 +20,7 @@ import type { Scope } from '../../src/kernel/principal.ts';
 import { TOOLS } from '../../src/tools/index.ts';
 import { SURFACES, type Outcome } from '../support/surfaces.ts';
 import { restClient } from '../support/rest.ts';
+import { a2aClient, runSkill } from '../support/a2a.ts';
 import { buy, buyerWithAgent, key, merchantShop, must, newEmail, startWorld, type World } from '../buyers/fixtures.ts';
 import { ACP_VERSION, acpClient, completeBody, createBody } from '../acp/support.ts';
 
@@ -372,6 +374,32 @@ test('a filter naming another organization’s object only narrows, for every li
         await conn.done();
       }
     }
+  }
+  // A2A's own list (ListTasks) and read (GetTask), filtered by the victim's task and context: none of it is listed.
+  const made = await runSkill(await a2aClient(w.h, victim.apiKey), 'create_event', {
+    merchantId: victim.shopId,
+    title: 'Tasked',
+    startsAt: '2030-01-01T20:00:00Z',
+  });
+  assert.ok(made.ok && made.task, JSON.stringify(made));
+  const task = made.task;
+  victimIds.add(task.id);
+  victimIds.add(task.contextId);
+  const A2A_VERSION = { 'a2a-version': '1.0' };
+  const rpc = (token: string | undefined, method: string, params: Record<string, unknown>) =>
+    restClient(w.h.url, token).post('/a2a/jsonrpc', { jsonrpc: '2.0', id: 1, method, params }, A2A_VERSION);
+  const own = await rpc(victim.apiKey, 'ListTasks', { contextId: task.contextId });
+  assert.deepEqual(own.body.result?.tasks?.map((t: { id: string }) => t.id), [task.id], JSON.stringify(own.body));
+  for (const who of callers) {
+    const listed = await rpc(who.token, 'ListTasks', { contextId: task.contextId, includeArtifacts: true });
+    calls++;
+    const text = JSON.stringify(listed.body);
+    const leaked = [...victimIds].filter((id) => id !== task.contextId && text.includes(id));
+    const where = `a2a ListTasks | ${who.name}`;
+    if (leaked.length || listed.body?.result?.tasks?.length) failures.push(`${where}: ${text.slice(0, 200)}`);
+    const read = await rpc(who.token, 'GetTask', { id: task.id });
+    calls++;
+    if (read.body?.result) failures.push(`a2a GetTask | ${who.name}: ${JSON.stringify(read.body).slice(0, 200)}`);
   }
   assert.deepEqual(failures, [], `${failures.length} of ${calls} list calls failed`);
   const shape = `${ops.length} list operations × ${callers.length} principals × 3 surfaces`;
