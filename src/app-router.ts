@@ -6,6 +6,8 @@ import type { Orchestrator } from './orchestrator/invoke.ts';
 import type { Services } from './domain/context.ts';
 import { buildAcpRouter } from './protocols/acp/router.ts';
 import { ap2Refusal } from './domain/ap2/refusal.ts';
+import { reserveBatcher } from './domain/purchase/reserve-batcher.ts';
+import { RECENT_WINDOW_MS } from './domain/purchase/reserve-admission.ts';
 import { ToolError } from './kernel/errors.ts';
 import { buildBuyerPagesRouter } from './buyer-pages/router.ts';
 import { buildConsolePagesRouter } from './console-pages/router.ts';
@@ -50,7 +52,11 @@ export function buildRestRouter(deps: RestDeps): Router {
   router.get('/readyz', async (ctx) => {
     try {
       await services.db.execute('select 1');
-      ctx.body = { status: 'ready' };
+      // Reserve admission is reported, not acted on: a process shedding load at a sale's opening works as designed, and
+      // taking it out of the load balancer would only move its load to the others (docs/scaling.md).
+      const { state, recent } = reserveBatcher(services).admissions;
+      const windowSeconds = (2 * RECENT_WINDOW_MS) / 1000;
+      ctx.body = { status: 'ready', reserves: { admission: state, ...recent, windowSeconds } };
     } catch {
       sendError(ctx, 503, new ToolError('unavailable', 'The database is not reachable.').toBody());
     }

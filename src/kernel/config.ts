@@ -37,6 +37,13 @@ const EnvSchema = z.object({
    * fails on platforms without SO_REUSEPORT's load balancing, macOS among them). 1 gives an ordinary socket.
    */
   LISTEN_SOCKETS: z.coerce.number().int().min(1).max(64).default(process.platform === 'linux' ? 16 : 1),
+  /**
+   * The longest a client may take to send one request, headers and body, from its first byte: past it the server
+   * answers 408 `request_timeout` and closes the connection (Node's `server.requestTimeout`, checked every 1/4 of it,
+   * at most every 5 s). Node's default was 300 s; idle keep-alive connections are not requests and keep their own
+   * timeout.
+   */
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(300000).default(30000),
   /** How long a call waits for a free pooled database connection before it is answered 503 (never a hang). */
   DATABASE_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(50).max(600000).default(10000),
   /** Development only: webhooks may target loopback (and plain http:// to it). */
@@ -78,6 +85,8 @@ export type Config = {
   reserveMaxWaitMs: number;
   /** Listening sockets on the port: new connections accepted per turn of the event loop (src/http/listen.ts). */
   listenSockets: number;
+  /** The longest a client may take to send one request (headers and body); then 408 and the connection is closed. */
+  requestTimeoutMs: number;
   /** Development only: webhook subscriptions and deliveries may target loopback addresses. */
   webhookAllowLoopback: boolean;
   /** The longest wait for a pooled database connection; past it the call gets 503 `unavailable` with Retry-After. */
@@ -120,6 +129,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     reserveBatchesInFlight: e.RESERVE_BATCHES_IN_FLIGHT,
     reserveMaxWaitMs: e.RESERVE_MAX_WAIT_MS,
     listenSockets: e.LISTEN_SOCKETS,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     webhookAllowLoopback: e.WEBHOOK_ALLOW_LOOPBACK === 'true',
     databaseAcquireTimeoutMs: e.DATABASE_ACQUIRE_TIMEOUT_MS,
   };

@@ -14,6 +14,7 @@ import { isPoolExhausted } from '../storage/database.ts';
 import { secretPaths } from '../kernel/secret-fields.ts';
 import { principalKey, type Principal } from '../kernel/principal.ts';
 import type { AnyTool } from './tool.ts';
+import type { Arrival } from '../domain/purchase/reserve-admission.ts';
 import { CallParts } from './call-parts.ts';
 import { parseInput } from './validate.ts';
 import { REST_MECHANISMS, splitIdempotencyArgument, type SurfaceMechanisms } from './surface-keys.ts';
@@ -27,8 +28,6 @@ export interface InvokeRequest {
   request: RequestInfo;
   /** How this surface carries keys and credentials (default: REST's); refusals name them. */
   mechanisms?: SurfaceMechanisms;
-  /** The call's admission, taken by the surface before it read the input (`admit`): not taken again, released at the end. */
-  admitted?: (() => void) | undefined;
 }
 
 export type InvokeResult =
@@ -90,12 +89,13 @@ export class Orchestrator {
   }
 
   /**
-   * Admits a call of `name` for load (`tool.admit`, before anything else is done for it), or throws its 429 refusal;
-   * returns the release, which `invoke` calls once the call is answered when given as `admitted`. A surface that knows
-   * the tool before reading the input (REST, from the route) admits first, so a refusal costs no body read.
+   * Throws the 429 refusal of a call of `name` when its tool's admission control (`tool.admission`) would refuse it for
+   * load now, taking nothing: a surface that knows the tool before it reads the input (REST, from the path) asks first,
+   * so a refusal under overload costs no body read. A call that passes takes its place in `invoke`, once its caller is
+   * authenticated and its input valid.
    */
-  admit(name: string): () => void {
-    return this.byName.get(name)?.admit?.(this.services) ?? (() => undefined);
+  refuseForLoad(name: string): void {
+    this.byName.get(name)?.admission?.check(this.services);
   }
 
   get(name: string): AnyTool | undefined {
@@ -111,13 +111,9 @@ export class Orchestrator {
     return { principal, tools: this.tools.filter((t) => mayCall(t, principal)) };
   }
 
-  /** Runs one tool call; never throws: every outcome is a result with a status. A given admission is released at the end. */
+  /** Runs one tool call; never throws: every outcome is a result with a status. */
   async invoke(req: InvokeRequest): Promise<InvokeResult> {
-    try {
-      return await this.call(req);
-    } finally {
-      req.admitted?.();
-    }
+    return this.call(req);
   }
 
   private async call(req: InvokeRequest): Promise<InvokeResult> {
@@ -131,11 +127,13 @@ export class Orchestrator {
     let claimed: { scope: string; key: string } | undefined;
     /** A `transactional: 'shared'` call's commit, whose claim the domain makes in the shared transaction. */
     let shared: SharedCommit | undefined;
+    let arrival: Arrival | undefined;
     let admitted: (() => void) | undefined;
     const mech = req.mechanisms ?? REST_MECHANISMS;
     try {
-      // Load shedding comes first, so a refusal costs no lookup, no claim and no transaction.
-      if (!req.admitted) admitted = tool.admit?.(this.services);
+      // Load shedding comes first, so a refusal costs no lookup, no claim and no transaction; the call takes its place
+      // only once its caller is authenticated and its input valid (below): a stranger or a bad call holds none.
+      arrival = tool.admission?.arrive(this.services);
       const strict = tool.rateLimit === 'strict';
       let failed = false;
       const principal = await this.authenticate(req.credential, req.request.surface).catch(async (err: unknown) => {
@@ -162,6 +160,7 @@ export class Orchestrator {
       if (key !== undefined && (key.length < 1 || key.length > 255 || key.includes('\u0000') || !key.isWellFormed())) {
         throw new ToolError('invalid_input', `The idempotency key (${mech.idempotencyKey}) must be 1 to 255 characters (no NUL, no lone surrogate).`);
       }
+      admitted = arrival?.take();
       if (key) {
         const scope = custom ? `${principalKey(principal)} ${custom.endpoint}` : principalKey(principal);
         const canonical = canonicalJson(custom ? { body: custom.body } : { tool: tool.name, input: given.input ?? {} });
@@ -196,6 +195,7 @@ export class Orchestrator {
       }
       return refusal(tool, error);
     } finally {
+      arrival?.drop();
       admitted?.();
     }
   }

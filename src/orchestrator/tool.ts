@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { ErrorCode } from '../kernel/errors.ts';
 import type { PrincipalKind, Role, Scope } from '../kernel/principal.ts';
 import type { Services, ToolContext } from '../domain/context.ts';
+import type { Arrival } from '../domain/purchase/reserve-admission.ts';
 
 /** The spec's areas; they become OpenAPI tags and A2A skill tags. */
 export const AREAS = [
@@ -115,11 +116,13 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
    */
   transactional?: boolean | 'shared';
   /**
-   * Local admission control, run before anything else (authentication, the idempotency claim): throws 429 `rate_limited` (with retryAfter) when
-   * the capacity behind the tool is saturated, so a refusal costs nothing and is never stored under the key.
-   * Returns the function the orchestrator calls once the admitted call has its answer.
+   * Local admission control for load: 429 `rate_limited` (with retryAfter) when the capacity behind the tool is
+   * saturated, never stored under the key. `check` refuses when that is already certain and takes nothing (a surface
+   * may run it before it reads the input); `arrive` runs first in the orchestrator (a refusal costs no lookup), and the
+   * call takes its place (`take`) only once its caller is authenticated and its input valid, so a caller that is
+   * neither, or one still sending its request, never holds a place another caller needs.
    */
-  admit?: (services: Services) => () => void;
+  admission?: { check: (services: Services) => void; arrive: (services: Services) => Arrival };
   /**
    * `'strict'`: a sign-in, code or token endpoint, where each call is a guess at a secret or sends an e-mail; it is
    * charged to a stricter budget (`RATE_LIMIT_STRICT_PER_MINUTE`) as well as the ordinary one.

@@ -46,20 +46,18 @@ export function respond(ctx: Context, result: InvokeResult): void {
   sendError(ctx, result.status, result.error);
 }
 
-/** Where `admitBeforeRouting` leaves a call's admission for its route. */
-const ADMITTED_STATE = 'tessera.admitted';
-
-/** The tools with admission control (`tool.admit`: reserve) at a path without parameters (so the path is also its Koa route), by `METHOD /path`. */
+/**
+ * The tools with admission control (`tool.admission`: reserve) at a path without parameters (so the path is also its
+ * Koa route), by `METHOD /path`.
+ */
 function admissionTools(orchestrator: Orchestrator): Map<string, AnyTool> {
   const tools = new Map<string, AnyTool>();
   for (const tool of orchestrator.tools) {
-    if (tool.admit && pathParams(tool.http.path).length === 0) tools.set(`${tool.http.method} ${tool.http.path}`, tool);
+    if (!tool.admission || pathParams(tool.http.path).length > 0) continue;
+    tools.set(`${tool.http.method} ${tool.http.path}`, tool);
   }
   return tools;
 }
-
-/** Admissions made before Koa (`admitBeforeKoa`), which `admitBeforeRouting` hands to the route. */
-const earlyAdmissions = new WeakMap<IncomingMessage, () => void>();
 
 export interface EarlyAdmissionDeps {
   orchestrator: Orchestrator;
@@ -71,16 +69,17 @@ export interface EarlyAdmissionDeps {
 }
 
 /**
- * Admission control before Koa, for a call with a bearer credential at the exact path of a tool with admission: under
+ * Refusals for load before Koa, for a call with a bearer credential at the exact path of a tool with admission: under
  * overload most answers are 429 refusals, and each one's CPU delays the admitted calls on the same event loop (at a
  * sale's opening, hundreds of refusals are read in the turns the first batch's database replies wait behind;
- * docs/performance.md). So a refusal is answered here, from Node's request handler, with what Koa's middleware would
- * have given it (the security headers, `Cache-Control: no-store`, the JSON error body with `Retry-After`, the metrics
- * under the route's label, the address's rate-limit charge after the answer), without Koa's context, middleware chain
- * or response handling. An admitted call goes on to Koa with its admission, which `admitBeforeRouting` hands to the
- * route; it is released when the call is answered, or when its connection closes first. Any other request (another
- * path or spelling of it, a call without a credential, whose address is charged before anything else) goes to Koa as
- * before.
+ * docs/performance.md). So a call the admission already refuses (`orchestrator.refuseForLoad`: the process is past its
+ * bound with the calls holding a place and those being authenticated) is answered here, from Node's request handler,
+ * with what Koa's middleware would have given it (the security headers, `Cache-Control: no-store`, the JSON error body
+ * with `Retry-After`, the metrics under the route's label, the address's rate-limit charge after the answer), without
+ * Koa's context, middleware chain or response handling. Nothing is taken here: any other call goes on to Koa, reads its
+ * body, and takes its place in the orchestrator once its caller is authenticated, so a client that sends the headers
+ * and never the body holds no place (issue #32). Any other request (another path or spelling of it, a call without a
+ * credential, whose address is charged before anything else) goes to Koa as before.
  */
 export function admitBeforeKoa(deps: EarlyAdmissionDeps, next: RequestListener): RequestListener {
   const tools = admissionTools(deps.orchestrator);
@@ -90,11 +89,10 @@ export function admitBeforeKoa(deps: EarlyAdmissionDeps, next: RequestListener):
     const tool = tools.size ? tools.get(`${req.method} ${query < 0 ? url : url.slice(0, query)}`) : undefined;
     if (!tool || !BEARER.test(req.headers.authorization ?? '')) return next(req, res);
     const started = performance.now();
-    let release: () => void;
     try {
-      release = deps.orchestrator.admit(tool.name);
+      deps.orchestrator.refuseForLoad(tool.name);
     } catch (err) {
-      if (!(err instanceof ToolError)) return next(req, res); // Koa admits it again and answers whatever happens
+      if (!(err instanceof ToolError)) return next(req, res); // Koa checks it again and answers whatever happens
       const body = err.toBody();
       const text = JSON.stringify(body);
       res.statusCode = err.status;
@@ -108,44 +106,33 @@ export function admitBeforeKoa(deps: EarlyAdmissionDeps, next: RequestListener):
       deps.chargeAddress(req.socket.remoteAddress ?? '');
       return;
     }
-    earlyAdmissions.set(req, release);
-    res.once('close', release); // released once (idempotent): answered, or the connection gone before an answer
     return next(req, res);
   };
 }
 
 /**
- * Admission control before routing, for the tools that have it, for calls not admitted before Koa already
- * (`admitBeforeKoa`: those without a credential, whose address the rate limiter charges first): a refusal is decided
- * here by an exact method-and-path lookup, before the router tests its patterns (about 40 µs a request in a CPU profile
- * of the overload run). The route takes the admission from the request's state; any other spelling of the path (a
- * trailing slash) is admitted by its route as before. Placed after the rate limit, so a refused call is still charged
- * to its address, and after the metrics, which count it under the route's label.
+ * Refusals for load before routing, for the tools that have admission control, also for calls not checked before Koa
+ * (`admitBeforeKoa`: those without a credential, whose address the rate limiter charges first): a certain
+ * refusal (`orchestrator.refuseForLoad`) is answered here after an exact method-and-path lookup, before the router
+ * tests its patterns (about 40 µs a request in a CPU profile of the overload run). Nothing is taken: a call that passes
+ * takes its place in the orchestrator once its body is read and its caller authenticated. Any other spelling of the
+ * path (a trailing slash) is refused by the orchestrator as before. Placed after the rate limit, so a refused call is
+ * still charged to its address, and after the metrics, which count it under the route's label.
  */
 export function admitBeforeRouting(orchestrator: Orchestrator): Middleware {
   const admitted = admissionTools(orchestrator);
   return async (ctx, next) => {
-    const early = earlyAdmissions.get(ctx.req);
-    const tool = early || !admitted.size ? undefined : admitted.get(`${ctx.method} ${ctx.path}`);
-    if (!early && !tool) return next();
-    let release: () => void;
-    if (early) release = early;
-    else {
-      try {
-        release = orchestrator.admit(tool!.name);
-      } catch (err) {
-        if (!(err instanceof ToolError)) throw err;
-        (ctx as Context & { _matchedRoute?: string })._matchedRoute = tool!.http.path;
-        sendError(ctx, err.status, err.toBody());
-        return;
-      }
-    }
-    ctx.state[ADMITTED_STATE] = release;
+    const tool = admitted.size ? admitted.get(`${ctx.method} ${ctx.path}`) : undefined;
+    if (!tool) return next();
     try {
-      await next();
-    } finally {
-      release(); // the route's invoke released it already; this covers an answer given before it (idempotent)
+      orchestrator.refuseForLoad(tool.name);
+    } catch (err) {
+      if (!(err instanceof ToolError)) throw err;
+      (ctx as Context & { _matchedRoute?: string })._matchedRoute = tool.http.path;
+      sendError(ctx, err.status, err.toBody());
+      return;
     }
+    return next();
   };
 }
 
@@ -156,13 +143,11 @@ export function buildToolRouter(orchestrator: Orchestrator): Router {
     const names = pathParams(tool.http.path);
     router[method](koaPath(tool.http.path), async (ctx) => {
       let input: Record<string, unknown>;
-      // Admitted for load before the body is read, so a refusal under overload answers at once (orchestrator.admit).
-      let admitted: (() => void) | undefined;
+      // Refused for load before the body is read when that is certain (admitBeforeKoa, admitBeforeRouting); a call
+      // takes its place for load in the orchestrator, once its body is read and its caller authenticated.
       try {
-        admitted = (ctx.state[ADMITTED_STATE] as (() => void) | undefined) ?? orchestrator.admit(tool.name);
         input = await collectInput(ctx, tool, names);
       } catch (err) {
-        admitted?.();
         const e = err instanceof ToolError ? err : new ToolError('invalid_input');
         sendError(ctx, e.status, e.toBody());
         return;
@@ -173,7 +158,6 @@ export function buildToolRouter(orchestrator: Orchestrator): Router {
         credential: bearerOf(ctx),
         idempotencyKey: ctx.get('idempotency-key') || undefined,
         request: requestInfo(ctx, 'rest'),
-        admitted,
       });
       if (tool.http.cache && answerCacheable(ctx, tool.http.cache, result.ok, result.ok ? result.output : undefined)) return;
       respond(ctx, result);

@@ -223,7 +223,7 @@ test('admission control: a reserve that would wait too long is refused at once (
       assert.equal(counted?.split(' ')[1], '4', counted);
       const timed = metrics.split('\n').find((l) => l.startsWith('tessera_http_request_duration_seconds_count{method="POST",route="/v1/ticketing/reservations"}'));
       assert.ok(Number(timed?.split(' ')[1]) >= 4, timed);
-      // MCP and A2A refuse the same way, in the orchestrator (REST admits before routing, before the body is read).
+      // MCP and A2A refuse the same way, in the orchestrator (REST refuses before routing, before the body is read).
       for (const surface of SURFACES.filter((x) => x.name !== 'rest')) {
         const { call, done } = await surface.connect(strict, s.apiKey);
         try {
@@ -245,8 +245,8 @@ test('admission control: a reserve that would wait too long is refused at once (
     assert.equal(retried.reservation.quantity, 2);
     assert.ok(b.stats.refused >= 1);
     assert.deepEqual(await assertInvariant(strict.db, s.poolId), { capacity: 10, available: 6, held: 4, sold: 0 });
-    // REST admits before it reads the body: a call refused after admission gives its place back, whether its body
-    // is unreadable (refused in the route) or its input invalid (refused in the orchestrator). More of each than one
+    // A call takes its place only once its body is read and its caller authenticated: one whose body is unreadable
+    // (refused in the route) or whose input is invalid (refused in the orchestrator) holds none. More of each than one
     // batch admits (64) leave the next reserve admitted.
     for (let i = 0; i < 70; i++) {
       const unreadable = await api.post('/v1/ticketing/reservations', '{"quoteId": ', key());

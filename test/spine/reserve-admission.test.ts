@@ -78,3 +78,24 @@ test('return slots: a burst refused at one moment is told to come back over seve
   assert.equal(retryAfter(), MAX_RETRY_AFTER_S);
   assert.equal(admission.refused, 70 + 2 + 20 * MAX_RETRY_AFTER_S + 1);
 });
+
+test('a call counts against the bound from its arrival (read whole, being authenticated) and holds a place only once taken', () => {
+  const admission = new ReserveAdmission({ batchMax: 4, inFlight: 1, maxWaitMs: 100 });
+  admission.record(4, 100); // 40 calls a second: a 100 ms bound holds one full batch, 4
+  const none = () => 0;
+  const arrivals = Array.from({ length: 4 }, () => admission.arrive(none, none));
+  assert.ok(refusal(() => admission.check(0, 0)) instanceof ToolError, 'four arriving: an early check refuses');
+  assert.ok(refusal(() => admission.arrive(none, none)) instanceof ToolError, 'and so does a fifth arrival');
+  arrivals[0]!.drop();
+  arrivals[0]!.drop(); // twice changes nothing
+  admission.check(0, 0);
+  // Arrivals that take their places are admitted in turn; their releases let the next ones in.
+  const releases = arrivals.slice(1).map((a) => a.take());
+  arrivals[1]!.drop(); // after take: nothing
+  releases.push(admission.arrive(none, none).take());
+  assert.deepEqual([admission.counts().inside, admission.counts().arriving], [4, 0]);
+  assert.ok(refusal(() => admission.arrive(none, none)) instanceof ToolError, 'four inside: refused');
+  releases[0]!();
+  assert.deepEqual([admission.counts().admitted, admission.counts().refused], [4, 3]);
+  admission.arrive(none, none).take();
+});

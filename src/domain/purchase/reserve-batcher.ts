@@ -21,14 +21,14 @@
  * No call waits for a timer: a batch starts as soon as a slot is free, and arrivals wait only while earlier
  * batches are in flight, so a quiet pool runs a batch of one (the same statements as an unbatched reserve).
  * Admission control (reserve-admission.ts): a call that would wait longer than RESERVE_MAX_WAIT_MS (estimated from
- * recent batch times) is refused at once with 429 `rate_limited` and `retryAfter`, before anything is read or written
- * for it.
+ * recent batch times) is refused with 429 `rate_limited` and `retryAfter` before anything is written for it, and as
+ * early as the refusal is certain; a call takes a place only once its input is read and its caller authenticated.
  */
 import { ToolError } from '../../kernel/errors.ts';
 import type { ReservationRow } from '../../storage/entities/purchase.ts';
 import type { Database } from '../../storage/database.ts';
 import type { Services, ToolContext } from '../context.ts';
-import { ReserveAdmission, type AdmissionOptions } from './reserve-admission.ts';
+import { ReserveAdmission, type AdmissionCounts, type AdmissionOptions, type Arrival } from './reserve-admission.ts';
 import { KEY_RETRIES, KeysTaken, Replayed, runOneBatch, ShortPool, type Call, type Mode, type Written } from './reserve-batch-run.ts';
 
 export type BatcherOptions = AdmissionOptions;
@@ -66,9 +66,22 @@ export class ReserveBatcher {
     return this.running;
   }
 
-  /** Admits a new call or refuses it for load (ReserveAdmission); returns the release to call once it is answered. */
-  admit(): () => void {
-    return this.admission.admit(this.queue.length, this.running);
+  /** Admission decisions and the calls inside and arriving now (ReserveAdmission.counts: `/metrics`, `/readyz`). */
+  get admissions(): AdmissionCounts {
+    return this.admission.counts();
+  }
+
+  /** Refuses a call for load when that is already certain, taking nothing (ReserveAdmission.check). */
+  check(): void {
+    this.admission.check(this.queue.length, this.running);
+  }
+
+  /** A call read whole arrives, or is refused; it takes a place once authenticated (ReserveAdmission.arrive). */
+  arrive(): Arrival {
+    return this.admission.arrive(
+      () => this.queue.length,
+      () => this.running,
+    );
   }
 
   /** Queues a reserve of `quoteId` by `ctx.principal`; resolves with `present(hold)` once the hold is committed. */
@@ -163,10 +176,14 @@ export function reserveBatcher(services: Services): ReserveBatcher {
   return b;
 }
 
-/** Admission control for reserve (the tool's `admit`): 429 `rate_limited` when this process's reserve queue is saturated. */
-export function admitReserve(services: Services): () => void {
-  return reserveBatcher(services).admit();
-}
+/**
+ * Admission control for reserve (the tool's `admission`): 429 `rate_limited` when this process's reserve queue is
+ * saturated; `check` refuses without taking anything, `arrive` counts a call read whole until it takes its place.
+ */
+export const reserveAdmission = {
+  check: (services: Services): void => reserveBatcher(services).check(),
+  arrive: (services: Services): Arrival => reserveBatcher(services).arrive(),
+};
 
 /** Reserves a quote through the batcher; `present` turns the committed hold into the tool's output. */
 export function reserveInBatch<T>(ctx: ToolContext, quoteId: string, present: (r: ReservationRow) => T): Promise<T> {

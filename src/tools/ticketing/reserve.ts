@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { AGENT_PURCHASE_ERRORS } from '../../domain/buyers/agent-purchases.ts';
 import { loadPurchaseView, reservationView } from '../../domain/purchase/purchase-view.ts';
-import { admitReserve, reserveInBatch } from '../../domain/purchase/reserve-batcher.ts';
+import { reserveAdmission, reserveInBatch } from '../../domain/purchase/reserve-batcher.ts';
 import { sameOwnerHold } from '../../domain/purchase/reservations.ts';
 import { ToolError } from '../../kernel/errors.ts';
 import { RESTRICTION_ERRORS } from '../../domain/catalog/restrictions.ts';
@@ -37,7 +37,7 @@ export const reserve = defineTool({
   idempotency: 'required',
   // Concurrent reserves share a transaction (the hot-pool batcher); each keeps its own outcome and replay.
   transactional: 'shared',
-  admit: admitReserve,
+  admission: reserveAdmission,
   async handler({ quoteId }, ctx) {
     try {
       // A new hold has no payment or order yet: its view is the reservation alone.
