@@ -62,8 +62,26 @@ export class OAuthStore {
     return undefined; // the device flow is not enabled
   }
 
+  /**
+   * Marks a code or refresh token used, once: true for the one call that did, false when it was used (or removed)
+   * already, so of concurrent exchanges of one code or refreshes of one token exactly one goes on.
+   */
+  async consumeOnce(id: string): Promise<boolean> {
+    const rows = await this.db.execute(
+      'update oauth_records set consumed_at = now() where kind = ? and id_hash = ? and consumed_at is null returning 1',
+      [this.kind, hashToken(id)],
+    );
+    return rows.length === 1;
+  }
+
   async consume(id: string): Promise<void> {
-    await this.db.execute('update oauth_records set consumed_at = now() where kind = ? and id_hash = ?', [this.kind, hashToken(id)]);
+    await this.consumeOnce(id);
+  }
+
+  /** The grant a record belongs to (codes and tokens), if it is still stored. */
+  async grantOf(id: string): Promise<string | undefined> {
+    const [row] = await this.db.execute<{ grant_id: string | null }>('select grant_id from oauth_records where kind = ? and id_hash = ?', [this.kind, hashToken(id)]);
+    return row?.grant_id ?? undefined;
   }
 
   async destroy(id: string): Promise<void> {
@@ -92,5 +110,10 @@ export class OAuthStore {
   /** Every code and token of a grant, whatever its model (a replayed code or a revoked refresh token ends them all). */
   async revokeByGrantId(grantId: string): Promise<void> {
     await this.db.execute('delete from oauth_records where grant_id = ?', [grantId]);
+  }
+
+  /** The grant itself and everything issued under it (a reuse of a code or refresh token). */
+  async revokeGrant(grantId: string): Promise<void> {
+    await this.db.execute(`delete from oauth_records where grant_id = ? or (kind = 'Grant' and id_hash = ?)`, [grantId, hashToken(grantId)]);
   }
 }

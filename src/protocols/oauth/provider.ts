@@ -115,6 +115,20 @@ export async function createOAuthProvider(issuer: string, deps: OAuthProviderDep
         await super.upsert(id, payload, this.name === 'Client' ? (expiresIn ?? UNUSED_CLIENT_TTL_SECONDS) : expiresIn);
         if (this.name === 'Grant' && typeof payload.clientId === 'string') await this.keep('Client', payload.clientId);
       }
+      /**
+       * Spends a code or refresh token once. A token request naming another resource is refused before anything is
+       * spent (the library checks the resource only after), so the grant stays as it was. Of concurrent exchanges or
+       * refreshes exactly one spends it; the others are a reuse (RFC 6749 §4.1.2, OAuth 2.1 §4.3.1): invalid_grant,
+       * and the grant is revoked with everything issued under it, as for a reuse that comes later.
+       */
+      override async consume(id: string): Promise<void> {
+        const asked = Provider.ctx?.oidc.params?.resource;
+        if (asked !== undefined && asked !== resource) throw new errors.InvalidTarget(`The only resource is ${resource}.`);
+        if (await this.consumeOnce(id)) return;
+        const grantId = await this.grantOf(id);
+        if (grantId) await this.revokeGrant(grantId);
+        throw new errors.InvalidGrant(`${this.name === 'AuthorizationCode' ? 'authorization code' : 'refresh token'} already used`);
+      }
     },
     // Every client's metadata is bounded as a whole (the validator is called once, for client_name, with all of it).
     extraClientMetadata: {

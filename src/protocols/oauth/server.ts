@@ -60,7 +60,7 @@ export class OAuthServer {
 
   /**
    * The agent an access token acts as, inside its permission. The token must be live (not expired, revoked or
-   * rotated away) and issued for the MCP endpoint; the permission and the agent are read on every call.
+   * rotated away), its grant still stored, and issued for the MCP endpoint; the permission and the agent are read on every call.
    */
   async authenticate(token: string): Promise<Principal> {
     const provider = await this.provider();
@@ -68,7 +68,9 @@ export class OAuthServer {
     const audience = mcpResource(this.services.publicUrl());
     const aud = found?.aud;
     const forMcp = Array.isArray(aud) ? aud.includes(audience) : aud === audience;
-    if (!found || found.isExpired || !forMcp || !found.accountId) {
+    // The grant too: a reused code or refresh token revokes it, with tokens a concurrent winner may have saved after.
+    const grant = found?.grantId ? await provider.Grant.find(found.grantId) : undefined;
+    if (!found || found.isExpired || !forMcp || !found.accountId || !grant) {
       throw new ToolError('unauthenticated', 'The access token is unknown, expired or revoked.');
     }
     return oauthAgentPrincipal(this.services.db, found.accountId, this.services.clock.now());
