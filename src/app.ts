@@ -76,8 +76,8 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
   const identity = new Identity(secret, (claims, ttl) => authenticator.sign(claims, ttl));
   const mail = new Mailer({ db, clock, log, smtpUrl: config.smtpUrl, from: config.mailFrom, timeoutMs: config.smtpTimeoutMs });
   const services: Services = {
-    config, db, clock, publicUrl: () => baseUrl, webhooks, mandateTrust, payments, identity, mail, catalogs: loadCatalogs(), ticketKeys,
-    vaultTokenHash: vaultTokenHasher(secret),
+    config, db, clock, publicUrl: () => baseUrl, webhooks, mandateTrust, payments, identity, mail,
+    catalogs: loadCatalogs(), ticketKeys, vaultTokenHash: vaultTokenHasher(secret),
   };
   const oauth = new OAuthServer(services, secret, log);
   const sweeper = new HoldSweeper({ ...services, log: log.child({ component: 'sweeper' }) });

@@ -34,7 +34,8 @@ const limited = (res: RateLimiterRes) => new ToolError('rate_limited', undefined
  */
 export function budgetKey(principal: Principal): string {
   if (principal.kind !== 'buyer') return principalKey(principal);
-  return principal.mode === 'full' ? `buyer:${principal.buyerId}` : `buyer:${principal.buyerId}:${principal.merchantId ?? ''}`;
+  const { buyerId, merchantId } = principal;
+  return principal.mode === 'full' ? `buyer:${buyerId}` : `buyer:${buyerId}:${merchantId ?? ''}`;
 }
 
 /** The shared budgets: per address, per principal, and the strict one; a process-local limiter stands in while PostgreSQL is away. */

@@ -75,7 +75,8 @@ test('create → retrieve → update → delegate_payment → complete, over the
   assert.equal(token.metadata.merchant_id, s.shopId);
   assert.equal(token.metadata.idempotency_key, 'dp-1');
   assert.equal(token.metadata.source, 'test');
-  const stored = await h.db.execute<Record<string, unknown>>('select * from acp_vault_tokens where checkout_session_id = ?', [created.id]);
+  const storedSql = 'select * from acp_vault_tokens where checkout_session_id = ?';
+  const stored = await h.db.execute<Record<string, unknown>>(storedSql, [created.id]);
   assert.equal(stored.length, 1);
   assert.doesNotMatch(JSON.stringify(stored), /4242424242424242|"123"/, 'the card number and CVC are never stored');
 

@@ -198,23 +198,26 @@ test('malformed JSON is JSON-RPC -32700 Parse error', async () => {
   assert.deepEqual([body.id, body.error.code], [null, -32700]);
 });
 
-test('a body that is JSON but not a JSON-RPC request object is -32600 Invalid Request, with nothing internal', async () => {
+test('JSON that is not a JSON-RPC request object is -32600 Invalid Request, with nothing internal', async () => {
   const m = await h.merchant();
-  const bodies = ['null', '[]', '[1]', '[{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"x"}}]', '0', '42', '"text"', 'true',
-    '{}', '{"id":7}', '{"jsonrpc":"2.0","id":7}', '{"jsonrpc":"1.0","id":7,"method":"GetTask","params":{"id":"x"}}',
-    '{"jsonrpc":"2.0","id":7,"method":5}', '{"jsonrpc":"2.0","id":{},"method":"GetTask","params":{"id":"x"}}'];
+  const getTask = '"method":"GetTask","params":{"id":"x"}';
+  const bodies = ['null', '[]', '[1]', `[{"jsonrpc":"2.0","id":1,${getTask}}]`, '0', '42', '"text"', 'true', '{}',
+    '{"id":7}', '{"jsonrpc":"2.0","id":7}', `{"jsonrpc":"1.0","id":7,${getTask}}`, '{"jsonrpc":"2.0","id":7,"method":5}',
+    `{"jsonrpc":"2.0","id":{},${getTask}}`];
   for (const token of [undefined, m.apiKey]) {
     for (const text of bodies) {
+      const auth: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
       const res = await fetch(`${h.url}/a2a/jsonrpc`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'a2a-version': '1.0', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        headers: { 'content-type': 'application/json', 'a2a-version': '1.0', ...auth },
         body: text,
       });
       const raw = await res.text();
       const body = JSON.parse(raw);
       const id = (JSON.parse(text) as { id?: unknown } | null)?.id;
       assert.equal(res.status, 200, `${text}: ${raw}`);
-      assert.deepEqual([body.jsonrpc, body.id, body.error?.code], ['2.0', typeof id === 'number' ? id : null, -32600], `${text}: ${raw}`);
+      const echoed = typeof id === 'number' ? id : null;
+      assert.deepEqual([body.jsonrpc, body.id, body.error?.code], ['2.0', echoed, -32600], `${text}: ${raw}`);
       assert.match(body.error.message, /^Invalid Request/, `${text}: ${raw}`);
       assert.doesNotMatch(raw, /TypeError|Cannot read|undefined|null \(reading|at \w+ \(|\.ts:/, `${text}: ${raw}`);
     }

@@ -1,6 +1,6 @@
 /**
- * Delegated payment tokens at rest (issue #32): a `vt_…` token was the primary key of `acp_vault_tokens`, in clear, so
- * a database dump could spend it. Only a keyed hash is stored; the token still pays once; tokens stored in clear
+ * Delegated payment tokens at rest (issue #32): a `vt_…` token was the primary key of `acp_vault_tokens`, in clear,
+ * so a database dump could spend it. Only a keyed hash is stored; the token still pays once; tokens stored in clear
  * before are converted by the migration and still pay.
  */
 import { after, before, test } from 'node:test';
@@ -19,25 +19,32 @@ after(async () => {
 /** Every row of every table of the database, as text. */
 async function everyRow(): Promise<string> {
   const tables = await h.db.execute<{ name: string }>(
-    `select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`,
+    `select table_name as name from information_schema.tables
+      where table_schema = 'public' and table_type = 'BASE TABLE'`,
   );
-  const parts = await Promise.all(tables.map(async (t) => JSON.stringify(await h.db.execute(`select * from "${t.name}"`))));
+  const rowsOf = async (table: string) => JSON.stringify(await h.db.execute(`select * from "${table}"`));
+  const parts = await Promise.all(tables.map((t) => rowsOf(t.name)));
   return parts.join('\n');
 }
+
+/** The stored token rows of a checkout session. */
+const tokenRows = (sessionId: string) =>
+  h.db.execute<{ id: string }>('select id from acp_vault_tokens where checkout_session_id = ?', [sessionId]);
 
 /** A ready checkout session and a token delegated for it (with an idempotency key, as the ACP binding requires). */
 async function delegated() {
   const s = await shopWithTier(h);
   const acp = acpClient(h, s.apiKey);
   const session = must(await acp.post('/checkout_sessions', createBody(s.tierId)), 201);
-  const token = must(await acp.post('/agentic_commerce/delegate_payment', delegateBody({ checkout_session_id: session.id, merchant_id: s.shopId })), 201);
+  const allowance = { checkout_session_id: session.id, merchant_id: s.shopId };
+  const token = must(await acp.post('/agentic_commerce/delegate_payment', delegateBody(allowance)), 201);
   assert.match(token.id, /^vt_/);
   return { acp, session, token: token.id as string };
 }
 
 test('a delegated token is stored only as a keyed hash, and still completes the checkout once', async () => {
   const { acp, session, token } = await delegated();
-  const rows = await h.db.execute<{ id: string }>('select id from acp_vault_tokens where checkout_session_id = ?', [session.id]);
+  const rows = await tokenRows(session.id);
   assert.equal(rows.length, 1);
   assert.match(rows[0]!.id, /^h1:[0-9a-f]{64}$/);
   assert.ok(!(await everyRow()).includes(token), 'no row of any table holds the token');
@@ -49,7 +56,8 @@ test('a delegated token is stored only as a keyed hash, and still completes the 
   assert.notEqual(again.status, 200);
   // Another string is still refused as unknown.
   const other = await delegated();
-  const wrong = await other.acp.post(`/checkout_sessions/${other.session.id}/complete`, completeBody(`${other.token}x`));
+  const wrongPath = `/checkout_sessions/${other.session.id}/complete`;
+  const wrong = await other.acp.post(wrongPath, completeBody(`${other.token}x`));
   assert.equal(wrong.body.code, 'delegated_token_invalid', JSON.stringify(wrong.body));
 });
 
@@ -59,7 +67,7 @@ test('the migration converts a token stored in clear before it, and that token s
   await h.db.execute('update acp_vault_tokens set id = ? where checkout_session_id = ?', [token, session.id]);
   await h.db.execute(`delete from mikro_orm_migrations where name = '0020-acp-vault-token-hashes'`);
   assert.deepEqual(await h.db.migrate(), ['0020-acp-vault-token-hashes']);
-  const [row] = await h.db.execute<{ id: string }>('select id from acp_vault_tokens where checkout_session_id = ?', [session.id]);
+  const [row] = await tokenRows(session.id);
   assert.match(row!.id, /^s256:[0-9a-f]{64}$/);
   assert.ok(!(await everyRow()).includes(token), 'no row of any table holds the token');
   const done = must(await acp.post(`/checkout_sessions/${session.id}/complete`, completeBody(token)), 200);

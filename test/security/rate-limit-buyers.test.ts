@@ -46,17 +46,22 @@ test('the sessions a buyer mints share one budget: scope_buyer_session × 4 does
   const email = newEmail();
   const full = await signIn(w, email);
   const scoped: string[] = [];
-  for (let i = 0; i < 4; i++) scoped.push(must(await restClient(w.h.url, full).post('/v1/buyer/session-scopes', { merchantId: shop.shopId }), 201).token);
+  for (let i = 0; i < 4; i++) {
+    const scope = await restClient(w.h.url, full).post('/v1/buyer/session-scopes', { merchantId: shop.shopId });
+    scoped.push(must(scope, 201).token);
+  }
   // Four of the buyer's requests were the scopes; the rest of one budget is all five sessions get together.
   const answered = await spend([full, ...scoped]);
-  assert.equal(answered, BUDGET - 4, `answered ${answered} (a budget per session would answer up to ${5 * BUDGET - 4})`);
+  assert.equal(answered, BUDGET - 4, `answered ${answered} (a budget per session: up to ${5 * BUDGET - 4})`);
   // A new sign-in of the same buyer gets no new budget either.
   assertLimited(await restClient(w.h.url, await signIn(w, email)).get('/v1/buyer/session'));
 
   // Bounded sessions minted by a shop for that address have a budget per buyer and shop, not the buyer's own: a
   // merchant cannot spend it, and minting more of them does not multiply theirs.
   const other = await merchantShop(w.h);
-  const bounded = async () => must(await restClient(w.h.url, other.apiKey).post('/v1/integration/buyer-sessions', { merchantId: other.shopId, email }), 201).token;
+  const merchantApi = restClient(w.h.url, other.apiKey);
+  const mint = () => merchantApi.post('/v1/integration/buyer-sessions', { merchantId: other.shopId, email });
+  const bounded = async () => must(await mint(), 201).token;
   const b1 = await bounded();
   const b2 = await bounded();
   assert.equal(await spend([b1, b2]), BUDGET);

@@ -70,7 +70,10 @@ test('every non-public address form is refused at subscription', async () => {
   assert.equal((await api.post('/v1/integration/webhooks', hook(m.shopId, 'https://hooks.example.com/x'))).status, 201);
 });
 
-test('IPv6 forms that embed an IPv4 address are refused for webhooks and the ACP webhook (IPv4-compatible was accepted)', async () => {
+const SHARED = 'a-shared-secret-of-16+';
+
+test('IPv6 forms that embed an IPv4 address are refused for webhooks and the ACP webhook', async () => {
+  // The IPv4-compatible form ([::127.0.0.1]) was accepted: ipaddr.js calls it unicast.
   const m = await h.merchant();
   const api = restClient(h.url, m.apiKey);
   const refused = [
@@ -87,14 +90,15 @@ test('IPv6 forms that embed an IPv4 address are refused for webhooks and the ACP
   ];
   for (const url of refused) {
     const hookRes = await api.post('/v1/integration/webhooks', hook(m.shopId, url));
-    assert.deepEqual([hookRes.status, hookRes.body.code], [400, 'invalid_webhook_url'], `webhook ${url}: ${JSON.stringify(hookRes.body)}`);
-    const acp = await api.put(`/v1/integration/shops/${m.shopId}/acp-webhook`, { url, secret: 'a-shared-secret-of-16+' });
-    assert.deepEqual([acp.status, acp.body.code], [400, 'invalid_webhook_url'], `ACP webhook ${url}: ${JSON.stringify(acp.body)}`);
+    assert.deepEqual([hookRes.status, hookRes.body.code], [400, 'invalid_webhook_url'], `webhook ${url}`);
+    const acp = await api.put(`/v1/integration/shops/${m.shopId}/acp-webhook`, { url, secret: SHARED });
+    assert.deepEqual([acp.status, acp.body.code], [400, 'invalid_webhook_url'], `ACP webhook ${url}`);
     // Nor with the development setting: none of these is loopback as written.
     const devRes = await restClient(devUrl, m.apiKey).post('/v1/integration/webhooks', hook(m.shopId, url));
     assert.equal(devRes.status, 400, `dev webhook ${url}: ${JSON.stringify(devRes.body)}`);
   }
-  assert.equal((await api.put(`/v1/integration/shops/${m.shopId}/acp-webhook`, { url: 'https://agents.example.com/acp', secret: 'a-shared-secret-of-16+' })).status, 200);
+  const acp = { url: 'https://agents.example.com/acp', secret: SHARED };
+  assert.equal((await api.put(`/v1/integration/shops/${m.shopId}/acp-webhook`, acp)).status, 200);
 });
 
 test('a delivery is checked at connect time: loopback targets stored by a development server are not reached by one without the setting', async () => {

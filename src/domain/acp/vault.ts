@@ -59,7 +59,7 @@ function sandboxMethodOf(c: DelegateCard, now: Date): { method: string; scheme: 
 /** Hashes a token to its stored form. */
 export type TokenHash = (token: string) => string;
 
-/** The keys a token may be stored under: its keyed hash, or its SHA-256 (stored before, converted by migration 0020). */
+/** The keys a token may be stored under: its keyed hash, or its SHA-256 (stored before; migration 0020). */
 const storedKeys = (hash: TokenHash, token: string): string[] => [hash(token), legacyVaultTokenHash(token)];
 
 /**
@@ -127,7 +127,8 @@ export async function checkAllowance(
   spend: Spend,
   now: Date,
 ): Promise<AcpVaultTokenRow> {
-  const token = await em.findOne(AcpVaultToken, { id: { $in: storedKeys(hash, presented) } }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  const where = { id: { $in: storedKeys(hash, presented) } };
+  const token = await em.findOne(AcpVaultToken, where, { lockMode: LockMode.PESSIMISTIC_WRITE });
   const d = (extra: Record<string, unknown> = {}) => ({ field: TOKEN_FIELD, ...extra });
   if (!token) throw new ToolError('delegated_token_invalid', undefined, d());
   if (token.usedAt) throw new ToolError('delegated_token_used', undefined, d({ usedAt: token.usedAt.toISOString() }));

@@ -27,21 +27,24 @@ export const SCAN_CLOCK_SKEW_MS = 5 * 60_000;
 export const SCAN_BEFORE_START_MS = 24 * 3_600_000;
 
 /** The id of the ticket a code names, checked against the event, without locking; throws the code's own refusal. */
-async function ticketIdForCode(em: EntityManager, keys: readonly PublicTicketKey[], eventId: string, code: string): Promise<string> {
+async function ticketIdForCode(em: EntityManager, keys: readonly PublicTicketKey[], eventId: string, code: string) {
+  const wrongEvent = (ticketId: string, evt: string) =>
+    new ToolError('ticket_wrong_event', undefined, { ticketId, eventId: evt });
   if (code.includes('.')) {
     const claims = await verifyTicketCode(keys, code);
-    if (claims.evt !== eventId) throw new ToolError('ticket_wrong_event', undefined, { ticketId: claims.tid, eventId: claims.evt });
+    if (claims.evt !== eventId) throw wrongEvent(claims.tid, claims.evt);
     return claims.tid;
   }
   const [row] = await sql<{ id: string; event_id: string }>(em, 'select id, event_id from tickets where code = ?', [code]);
   if (!row) throw new ToolError('invalid_ticket_code');
-  if (row.event_id !== eventId) throw new ToolError('ticket_wrong_event', undefined, { ticketId: row.id, eventId: row.event_id });
+  if (row.event_id !== eventId) throw wrongEvent(row.id, row.event_id);
   return row.id;
 }
 
 /** The ticket a code names, checked against the event and locked; throws the code's own refusal. */
-async function ticketForCode(em: EntityManager, keys: readonly PublicTicketKey[], eventId: string, code: string): Promise<TicketRow> {
-  const ticket = await em.findOne(Ticket, { id: await ticketIdForCode(em, keys, eventId, code) }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+async function ticketForCode(em: EntityManager, keys: readonly PublicTicketKey[], eventId: string, code: string) {
+  const id = await ticketIdForCode(em, keys, eventId, code);
+  const ticket = await em.findOne(Ticket, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   if (!ticket) throw new ToolError('invalid_ticket_code');
   return ticket;
 }
@@ -93,11 +96,15 @@ export interface Scan {
   scannedAt: string;
 }
 
+/** A code's own refusals, answered per scan in an upload. */
+const CODE_REFUSALS = ['invalid_ticket_code', 'ticket_wrong_event'] as const;
+
 /** Refuses an upload whose scan `index` is dated outside `[earliest, latest]`. */
 function outOfRange(index: number, at: Date, earliest: Date, latest: Date): ToolError {
   return new ToolError(
     'scan_time_out_of_range',
-    `scans[${index}].scannedAt is outside the times this scan could have happened (${iso(earliest)} to ${iso(latest)}).`,
+    `scans[${index}].scannedAt is outside the times this scan could have happened ` +
+      `(${iso(earliest)} to ${iso(latest)}).`,
     { field: `scans.${index}.scannedAt`, index, scannedAt: iso(at), earliest: iso(earliest), latest: iso(latest) },
   );
 }
@@ -127,7 +134,7 @@ export async function uploadScans(ctx: Ctx, eventId: string, device: string, sca
     try {
       parsed.push({ index, at, ticketId: await ticketIdForCode(em, keys, eventId, s.code) });
     } catch (err) {
-      if (!(err instanceof ToolError) || !(['invalid_ticket_code', 'ticket_wrong_event'] as const).includes(err.code as never)) throw err;
+      if (!(err instanceof ToolError) || !CODE_REFUSALS.includes(err.code as never)) throw err;
       parsed.push({ index, at, refusal: err.code as ScanResult });
     }
   }

@@ -79,11 +79,15 @@ function idOf(raw: string): string | number | null {
  * The SDK would read `null` as an object (a -32603 naming its own TypeError) and answer the rest -32602.
  */
 function notARequest(body: unknown): string | undefined {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'the body must be a JSON-RPC request object';
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return 'the body must be a JSON-RPC request object';
+  }
   const { jsonrpc, method, id } = body as { jsonrpc?: unknown; method?: unknown; id?: unknown };
   if (jsonrpc !== '2.0') return '"jsonrpc" must be "2.0"';
   if (typeof method !== 'string' || !method) return '"method" must be a non-empty string';
-  if ('id' in body && id !== null && typeof id !== 'string' && !Number.isInteger(id)) return '"id" must be a string, an integer or null';
+  if ('id' in body && id !== null && typeof id !== 'string' && !Number.isInteger(id)) {
+    return '"id" must be a string, an integer or null';
+  }
   return undefined;
 }
 

@@ -8,8 +8,10 @@ import { Migration } from '@mikro-orm/migrations';
 export class Migration0020AcpVaultTokenHashes extends Migration {
   override async up(): Promise<void> {
     this.addSql(`
-      update acp_vault_tokens set id = 's256:' || encode(sha256(convert_to(id, 'UTF8')), 'hex') where id like 'vt\\_%';
-      update acp_checkout_sessions set payment_token_id = 's256:' || encode(sha256(convert_to(payment_token_id, 'UTF8')), 'hex')
+      update acp_vault_tokens set id = 's256:' || encode(sha256(convert_to(id, 'UTF8')), 'hex')
+        where id like 'vt\\_%';
+      update acp_checkout_sessions
+        set payment_token_id = 's256:' || encode(sha256(convert_to(payment_token_id, 'UTF8')), 'hex')
         where payment_token_id like 'vt\\_%';
     `);
   }
