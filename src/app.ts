@@ -31,6 +31,8 @@ import { vaultTokenHasher } from './kernel/tokens.ts';
 import { resolve } from 'node:path';
 import { TOOLS } from './tools/index.ts';
 import { admitBeforeKoa, admitBeforeRouting } from './rest/routes.ts';
+import { registerAdmissionMetrics } from './http/admission-metrics.ts';
+import { reserveBatcher } from './domain/purchase/reserve-batcher.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 import { SecretBox } from './webhooks/secret-box.ts';
 
@@ -96,6 +98,7 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
   koa.use(securityHeaders());
   koa.use(errorGuard(log));
   const httpMetrics = new HttpMetrics(metrics);
+  registerAdmissionMetrics(metrics, () => reserveBatcher(services).admissions);
   koa.use(httpMetrics.middleware());
   koa.use(noStoreByDefault());
   // CORS on the buyer API for the shops' embed origins only (bearer only; src/domain/buyers/embed-access.ts).
@@ -122,12 +125,17 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
     async listen() {
       // A reserve refused for load is answered before Koa (admitBeforeKoa, src/rest/routes.ts), with what Koa would give it.
       const early = { orchestrator, metrics: httpMetrics, securityHeaders: setSecurityHeaders(), chargeAddress: (ip: string) => void rateLimits.chargeAddress(ip).catch(() => undefined) };
-      server = createServer(admitBeforeKoa(early, koa.callback()));
+      // A client has REQUEST_TIMEOUT_MS to send a whole request (Node's default was 300 s): past it, 408 and the
+      // connection is closed (answerClientError). Node checks its connections every `connectionsCheckingInterval`.
+      const checkEvery = Math.min(5_000, Math.max(25, Math.floor(config.requestTimeoutMs / 4)));
+      server = createServer({ connectionsCheckingInterval: checkEvery }, admitBeforeKoa(early, koa.callback()));
+      server.requestTimeout = config.requestTimeoutMs;
       server.on('clientError', answerClientError);
       // Idle keep-alive connections outlive any client's own idle timeout (undici: the server's hint less a margin),
       // so a client never sends on a socket the server is closing (an ECONNRESET under load otherwise).
       server.keepAliveTimeout = 65_000;
-      server.headersTimeout = 66_000;
+      // Never above requestTimeout: Node swaps the two when it is, and the request bound would become 66 s.
+      server.headersTimeout = Math.min(66_000, config.requestTimeoutMs);
       // A flash sale opens hundreds of connections at once; Node's default accept queue (511) overflows while the
       // event loop is busy, and the kernel then drops the connection's handshake, which the client resends a second
       // later. The kernel caps this at net.core.somaxconn (4096 on current Linux). Several listening sockets

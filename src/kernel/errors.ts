@@ -96,7 +96,7 @@ export const ERRORS = {
   ap2_unsupported: { status: 422, message: 'AP2 is not supported pending verified checkout authorization.' },
   payload_too_large: { status: 413, message: 'The request body is too large.' },
   headers_too_large: { status: 431, message: 'The request headers are too large.' },
-  request_timeout: { status: 408, message: 'The request headers did not arrive in time.' },
+  request_timeout: { status: 408, message: 'The request (its headers and body) did not arrive in time.' },
   malformed_request: { status: 400, message: 'The HTTP request is malformed.' },
   unsupported_media_type: { status: 415, message: 'Request bodies must be application/json.' },
   invalid_embed_origin: { status: 400, message: 'An embed origin is not a bare https:// origin (http:// only for localhost), or more than three were given.' },
