@@ -99,11 +99,15 @@ export class RateLimits {
       });
   }
 
-  /** The gate for one request from `ip`; `charged` says whether the address was charged already (no credential). */
-  gate(ip: string, addressCharged: boolean): RateGate & { charged: boolean } {
+  /**
+   * The gate for one request from `ip`; `charged` says whether the address was charged already (no credential);
+   * `verified` is the principal a surface authenticated without charging it (an MCP request that runs no tool).
+   */
+  gate(ip: string, addressCharged: boolean): RequestGate {
     const limits = this;
     return {
       charged: addressCharged,
+      verified: undefined,
       async charge(principal: Principal | undefined, strict: boolean) {
         const key = principal ? budgetKey(principal) : `ip:${ip}`;
         if (!this.charged) {
@@ -119,17 +123,27 @@ export class RateLimits {
   async chargeAddress(ip: string): Promise<void> {
     await this.consume(this.address, `ip:${ip}`);
   }
+
+  /** Charges a verified principal's own budget, or refuses it. */
+  async chargePrincipal(principal: Principal): Promise<void> {
+    await this.consume(this.principal, budgetKey(principal));
+  }
 }
+
+/** One request's gate: whether it was charged, and the principal a surface verified without charging it. */
+export type RequestGate = RateGate & { charged: boolean; verified: Principal | undefined };
 
 /**
  * The middleware: a request without a credential is charged to its address up front; one with a credential is charged
  * where the credential is checked (`RateGate`, via the request info the surfaces hand the orchestrator): to its
  * principal, or, when it fails, to the address, refused with 429 once the address is spent. A route that acts without
  * checking credentials (the OAuth endpoints, an A2A call whose bearer failed) charges the address itself before acting
- * (`chargeUnverified`). If nothing checked the credential by the answer (a metrics scrape, the OpenAPI document, an
- * unknown route), the address pays before the answer leaves, and a spent address gets 429 instead of it: a bearer
- * nobody verified never buys a way past the address's budget. Only a refusal already given for load (429, 503) is
- * charged after it is sent, so overload refusals never wait for a counter statement.
+ * (`chargeUnverified`). A surface that verified the credential but ran no tool (an MCP `initialize` or `tools/list`)
+ * names the principal (`verified`), whose budget pays before the answer leaves. If nothing checked the credential by
+ * the answer (a metrics scrape, the OpenAPI document, an unknown route), the address pays before the answer leaves,
+ * and a spent address gets 429 instead of it: a bearer nobody verified never buys a way past the address's budget.
+ * Only a refusal already given for load (429, 503) is charged after it is sent, so overload refusals never wait for a
+ * counter statement.
  */
 export function rateLimit(limits: RateLimits) {
   return async (ctx: Context, next: Next) => {
@@ -150,14 +164,17 @@ export function rateLimit(limits: RateLimits) {
     await next();
     if (gate.charged) return;
     gate.charged = true;
+    // A credential a surface verified pays its principal's budget; any other, the address's.
+    const verified = gate.verified;
+    const charge = () => (verified ? limits.chargePrincipal(verified) : limits.chargeAddress(ip));
     // A load refusal, or an answer some route already wrote itself: charged without holding anything back. The charge
     // joins its key's queue now, so a later request of this address is charged after it.
     if (ctx.status === 429 || ctx.status === 503 || ctx.respond === false || ctx.headerSent) {
-      void limits.chargeAddress(ip).catch(() => undefined);
+      void charge().catch(() => undefined);
       return;
     }
     try {
-      await limits.chargeAddress(ip);
+      await charge();
     } catch (err) {
       if (!(err instanceof ToolError)) throw err;
       if (ctx.body instanceof Readable) ctx.body.destroy();

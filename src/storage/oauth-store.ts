@@ -80,7 +80,10 @@ export class OAuthStore {
 
   /** The grant a record belongs to (codes and tokens), if it is still stored. */
   async grantOf(id: string): Promise<string | undefined> {
-    const [row] = await this.db.execute<{ grant_id: string | null }>('select grant_id from oauth_records where kind = ? and id_hash = ?', [this.kind, hashToken(id)]);
+    const [row] = await this.db.execute<{ grant_id: string | null }>(
+      'select grant_id from oauth_records where kind = ? and id_hash = ?',
+      [this.kind, hashToken(id)],
+    );
     return row?.grant_id ?? undefined;
   }
 
@@ -114,6 +117,9 @@ export class OAuthStore {
 
   /** The grant itself and everything issued under it (a reuse of a code or refresh token). */
   async revokeGrant(grantId: string): Promise<void> {
-    await this.db.execute(`delete from oauth_records where grant_id = ? or (kind = 'Grant' and id_hash = ?)`, [grantId, hashToken(grantId)]);
+    await this.db.execute(`delete from oauth_records where grant_id = ? or (kind = 'Grant' and id_hash = ?)`, [
+      grantId,
+      hashToken(grantId),
+    ]);
   }
 }

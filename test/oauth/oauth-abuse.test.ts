@@ -140,19 +140,28 @@ test('issue #32 (6): the consent is one outcome: a refused or repeated end of th
 async function mcpStatus(token: string): Promise<number> {
   const res = await fetch(new URL('/mcp', w.h.url), {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${token}`,
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
   });
   await res.arrayBuffer();
   return res.status;
 }
 
+/** A refresh-token grant at the token endpoint. */
+const refreshWith = (clientId: string, refreshToken: string, extra: Record<string, string> = {}) =>
+  tokenRequest(w.h.url, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId, ...extra });
+
 /**
  * Fires `n` requests at once while the stored record `kind`/`value` is locked from outside, so every one of them has
- * read it (unused) and waits to spend it before any may: the race happens every time, not only when the timing falls so.
+ * read it (unused) and waits to spend it before any may: the race happens every time, not only when timing allows.
  */
 async function race<T>(kind: string, value: string, n: number, fire: () => Promise<T>): Promise<T[]> {
-  const holder = await holdRows(w.h.dbUrl, 'select 1 from oauth_records where kind = $1 and id_hash = $2 for update', [kind, hashToken(value)]);
+  const lock = 'select 1 from oauth_records where kind = $1 and id_hash = $2 for update';
+  const holder = await holdRows(w.h.dbUrl, lock, [kind, hashToken(value)]);
   try {
     const answers = Promise.all(Array.from({ length: n }, fire));
     await poll(async () => (await holder.waiters()) >= n);
@@ -163,45 +172,50 @@ async function race<T>(kind: string, value: string, n: number, fire: () => Promi
   }
 }
 
-test('issue #32 (Low): ten concurrent exchanges of one code: exactly one gets tokens, and the reuse revokes them', async () => {
+test('issue #32 (Low): of ten concurrent exchanges of one code exactly one gets tokens, and the reuse revokes them', async () => {
   const client = must({ ...(await registerClient(w.h.url)), headers: new Headers() }, 201);
   const buyer = await buyerWithAgent(w, shop);
   const { verifier, challenge } = pkce();
   const { url } = await authorizeWith(w, new Browser(w.h.url), authorizeUrl(client.client_id, challenge), buyer);
   const code = url.searchParams.get('code')!;
   const answers = await race('AuthorizationCode', code, 10, () =>
-    tokenRequest(w.h.url, { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT_URI, client_id: client.client_id }),
+    tokenRequest(w.h.url, {
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+      redirect_uri: REDIRECT_URI,
+      client_id: client.client_id,
+    }),
   );
   const won = answers.filter((a) => a.status === 200);
   assert.equal(won.length, 1, answers.map((a) => `${a.status} ${a.body?.error ?? ''}`).join(', '));
   assert.ok(answers.every((a) => a.status === 200 || a.body.error === 'invalid_grant'));
   // RFC 6749 §4.1.2: the code was used more than once, so what it issued is revoked.
   assert.equal(await mcpStatus(won[0]!.body.access_token), 401);
-  const refreshed = await tokenRequest(w.h.url, { grant_type: 'refresh_token', refresh_token: won[0]!.body.refresh_token, client_id: client.client_id });
+  const refreshed = await refreshWith(client.client_id, won[0]!.body.refresh_token);
   assert.equal(refreshed.body.error, 'invalid_grant');
 });
 
-test('issue #32 (Low): ten concurrent refreshes of one token: exactly one succeeds and the chain does not fork', async () => {
+test('issue #32 (Low): of ten concurrent refreshes of one token exactly one succeeds; the chain does not fork', async () => {
   const client = must({ ...(await registerClient(w.h.url)), headers: new Headers() }, 201);
   const { tokens } = await authorizeThrough(client.client_id);
   assert.equal(tokens.status, 200);
-  const answers = await race('RefreshToken', tokens.body.refresh_token, 10, () =>
-    tokenRequest(w.h.url, { grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token, client_id: client.client_id }),
-  );
+  const refreshToken = tokens.body.refresh_token as string;
+  const answers = await race('RefreshToken', refreshToken, 10, () => refreshWith(client.client_id, refreshToken));
   const won = answers.filter((a) => a.status === 200);
   assert.equal(won.length, 1, answers.map((a) => `${a.status} ${a.body?.error ?? ''}`).join(', '));
   assert.ok(answers.every((a) => a.status === 200 || a.body.error === 'invalid_grant'));
   // The reuse ended the grant: no chain lives on, the winner's included.
-  const next = await tokenRequest(w.h.url, { grant_type: 'refresh_token', refresh_token: won[0]!.body.refresh_token, client_id: client.client_id });
+  const next = await refreshWith(client.client_id, won[0]!.body.refresh_token);
   assert.equal(next.body.error, 'invalid_grant');
   assert.equal(await mcpStatus(won[0]!.body.access_token), 401);
 });
 
-test('issue #32 (Low): a refresh naming another resource is refused with invalid_target and leaves the grant as it was', async () => {
+test('issue #32 (Low): a refresh naming another resource is invalid_target and leaves the grant as it was', async () => {
   const client = must({ ...(await registerClient(w.h.url)), headers: new Headers() }, 201);
   const { tokens } = await authorizeThrough(client.client_id);
   const refresh = (extra: Record<string, string> = {}) =>
-    tokenRequest(w.h.url, { grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token, client_id: client.client_id, ...extra });
+    refreshWith(client.client_id, tokens.body.refresh_token, extra);
   const foreign = await refresh({ resource: 'https://evil.example/mcp' });
   assert.equal(foreign.status, 400);
   assert.equal(foreign.body.error, 'invalid_target');

@@ -133,7 +133,7 @@ test('a request answered before its credential is checked is charged to its addr
     assert.equal(answer, undefined, 'not answered while the charge waits');
     await holder.release();
     await asked;
-    assert.equal(answer?.status, 404);
+    assert.equal((answer as RestResponse | undefined)?.status, 404);
   } finally {
     await holder.end();
   }
@@ -246,4 +246,21 @@ test('over A2A the budget is the principal\'s too: past it a new task, a follow-
   assertLimited(await quote(open.body.result.task.id));
   assertLimited(await rpc('GetTask', { id: open.body.result.task.id }));
   assert.deepEqual(await counts(), before, 'no quote made and no task stored past the budget');
+});
+
+test('an MCP call that runs no tool with a verified credential pays its principal: a spent address does not refuse it', async (t) => {
+  const h = await startHarness(LIMITS);
+  t.after(() => h.close());
+  const m = await h.merchant();
+  for (let i = 0; i < 20; i++) await restClient(h.url).get('/v1/catalog/shops/shop_x');
+  assertLimited(await restClient(h.url).get('/v1/catalog/shops/shop_x'));
+  const toolsList = () =>
+    restClient(h.url, m.apiKey).post('/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }, {
+      accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18',
+    });
+  // The address is spent; the key's own budget is not (the merchant's set-up above was made with another credential).
+  const statuses: number[] = [];
+  for (let i = 0; i < 21; i++) statuses.push((await toolsList()).status);
+  assert.deepEqual(statuses.slice(0, 20), Array(20).fill(200), statuses.join(','));
+  assert.equal(statuses[20], 429, 'past its own budget the principal is refused');
 });

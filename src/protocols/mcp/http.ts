@@ -7,6 +7,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import type { Orchestrator } from '../../orchestrator/invoke.ts';
 import type { Services } from '../../domain/context.ts';
 import { bearerOf, RATE_GATE_STATE, requestInfo } from '../../http/http.ts';
+import type { RequestGate } from '../../http/rate-limit.ts';
 import type { RateGate } from '../../domain/context.ts';
 import { resourceMetadataUrl } from '../oauth/router.ts';
 import { readRaw } from '../../http/read-body.ts';
@@ -72,7 +73,12 @@ async function requireCredential(ctx: Context, deps: McpRouterDeps): Promise<Orc
         throw err;
       })
     : undefined;
-  if (credential && principal && principal.kind !== 'anonymous') return deps.orchestrator.authenticatedAs(credential, principal);
+  if (credential && principal && principal.kind !== 'anonymous') {
+    // Verified: a request that runs no tool (initialize, tools/list) is charged to this principal, not the address.
+    const gate = ctx.state[RATE_GATE_STATE] as RequestGate | undefined;
+    if (gate) gate.verified = principal;
+    return deps.orchestrator.authenticatedAs(credential, principal);
+  }
   // A failed credential is charged to the client address, as the orchestrator does, so guessing stays limited.
   if (credential) await (ctx.state[RATE_GATE_STATE] as RateGate | undefined)?.charge(undefined, false);
   const error = credential ? ', error="invalid_token", error_description="The bearer credential is unknown, expired or revoked."' : '';

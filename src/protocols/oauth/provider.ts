@@ -123,11 +123,14 @@ export async function createOAuthProvider(issuer: string, deps: OAuthProviderDep
        */
       override async consume(id: string): Promise<void> {
         const asked = Provider.ctx?.oidc.params?.resource;
-        if (asked !== undefined && asked !== resource) throw new errors.InvalidTarget(`The only resource is ${resource}.`);
+        if (asked !== undefined && asked !== resource) {
+          throw new errors.InvalidTarget(`The only resource is ${resource}.`);
+        }
         if (await this.consumeOnce(id)) return;
         const grantId = await this.grantOf(id);
         if (grantId) await this.revokeGrant(grantId);
-        throw new errors.InvalidGrant(`${this.name === 'AuthorizationCode' ? 'authorization code' : 'refresh token'} already used`);
+        const what = this.name === 'AuthorizationCode' ? 'authorization code' : 'refresh token';
+        throw new errors.InvalidGrant(`${what} already used`);
       }
     },
     // Every client's metadata is bounded as a whole (the validator is called once, for client_name, with all of it).

@@ -60,7 +60,8 @@ export class OAuthServer {
 
   /**
    * The agent an access token acts as, inside its permission. The token must be live (not expired, revoked or
-   * rotated away), its grant still stored, and issued for the MCP endpoint; the permission and the agent are read on every call.
+   * rotated away), its grant still stored, and issued for the MCP endpoint; the permission and the agent are read on
+   * every call.
    */
   async authenticate(token: string): Promise<Principal> {
     const provider = await this.provider();
