@@ -147,7 +147,11 @@ export function buildOAuthRouter(deps: { services: Services; orchestrator: Orche
   });
 
   /** Records the client's grant of `permissionId` for the interaction, and returns where the browser goes next. */
-  const grantTo = async (ctx: Context, provider: Provider, details: Interaction, permissionId: string): Promise<string> => {
+  const grantTo = async (ctx: Context, provider: Provider, details: Interaction, permissionId: string) => {
+    // RFC 6749 §3.3: a request without `scope` gets the default one, the agent scope (set on the stored request, which
+    // the provider resumes with; it would otherwise end in access_denied, no scope having been asked for).
+    let changed = !String(details.params.scope ?? '').trim();
+    if (changed) details.params.scope = AGENT_SCOPE;
     // Each authorization stands alone (login is asked every time). A provider session an earlier authorization left
     // in this browser is for another account (another permission), so the provider would first log it out through
     // an auto-submitted form (an inline script our CSP blocks, leaving the buyer on a blank page): end it here.
@@ -155,25 +159,19 @@ export function buildOAuthRouter(deps: { services: Services; orchestrator: Orche
       const earlier = details.session.cookie ? await provider.Session.find(details.session.cookie) : undefined;
       await earlier?.destroy();
       delete details.session;
-      await details.save(details.exp - Math.floor(Date.now() / 1000));
+      changed = true;
     }
+    if (changed) await details.save(details.exp - Math.floor(Date.now() / 1000));
     const grant = new provider.Grant({ accountId: permissionId, clientId: String(details.params.client_id) });
     grant.addResourceScope(mcpResource(services.publicUrl()), AGENT_SCOPE);
     const requested = String(details.params.scope ?? '').split(' ');
     const oidc = requested.filter((s) => s === 'openid' || s === 'offline_access' || s === AGENT_SCOPE);
     if (oidc.length) grant.addOIDCScope(oidc.join(' '));
     const grantId = await grant.save();
-    return provider.interactionResult(ctx.req, ctx.res, { login: { accountId: permissionId, remember: false }, consent: { grantId } }, { mergeWithLastSubmission: false });
+    const result = { login: { accountId: permissionId, remember: false }, consent: { grantId } };
+    return provider.interactionResult(ctx.req, ctx.res, result, { mergeWithLastSubmission: false });
   };
 
-  // RFC 6749 §3.3: a request without `scope` gets the default one (the agent scope); the provider would otherwise end
-  // it in access_denied after the buyer's whole consent, no scope having been asked for.
-  router.get(`${OAUTH_PREFIX}/authorize`, (ctx) => {
-    if (typeof ctx.query.scope === 'string' && ctx.query.scope.trim()) return delegate(ctx);
-    const url = new URL(ctx.req.url ?? '', 'http://x');
-    url.searchParams.set('scope', AGENT_SCOPE);
-    return delegate(ctx, url.pathname + url.search);
-  });
   router.all(`${OAUTH_PREFIX}/{*rest}`, (ctx) => delegate(ctx));
   return router;
 }
