@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { pruneExpired } from '../../src/domain/purchase/retention.ts';
 import { buyerWithAgent, merchantShop, must, startWorld, type MerchantShop, type World } from '../buyers/fixtures.ts';
 import { count } from '../spine/fixtures.ts';
+import { restClient } from '../support/rest.ts';
 import { holdRows, poll } from '../support/row-lock.ts';
 import { hashToken } from '../../src/kernel/tokens.ts';
 import {
@@ -134,6 +135,46 @@ test('issue #32 (6): the consent is one outcome: a refused or repeated end of th
   const ok = answers[statuses.indexOf(200)]!;
   const back = await browser.follow(((await ok.json()) as { redirectTo: string }).redirectTo);
   assert.ok(back.url.searchParams.get('code'), back.url.href);
+});
+
+test('issue #32 (6): an authorization whose grant cannot be recorded is withdrawn: no agent, permission or card left', async () => {
+  const client = must({ ...(await registerClient(w.h.url)), headers: new Headers() }, 201);
+  const buyer = await buyerWithAgent(w, shop);
+  const browser = new Browser(w.h.url);
+  const uid = await openInteraction(browser, authorizeUrl(client.client_id, pkce().challenge));
+  const api = restClient(w.h.url, buyer.session);
+  // A card just entered in the provider's form, which the authorization saves.
+  const setup = must(await api.post('/v1/buyer/card-setups', {}), 201);
+  const entered = { paymentMethod: 'pm_sandbox_mastercard' };
+  must(await api.post(`/v1/buyer/card-setups/${setup.setupId}/complete`, entered), 200);
+  const details = authorization(w, buyer, { instrumentId: undefined, setupId: setup.setupId });
+  const proof = await codeFor(w, buyer, details);
+  const live = async () => ({
+    agents: (await api.get('/v1/buyer/agents')).body.agents.length,
+    permissions: (await api.get('/v1/buyer/permissions')).body.permissions.filter((p: { status: string }) => p.status === 'active')
+      .length,
+    cards: (await api.get('/v1/buyer/instruments')).body.instruments.length,
+  });
+  const before = await live();
+  // Hold the code's challenge so the step waits inside authorize_agent; meanwhile the interaction ends (deleted, as
+  // its expiry would), so the grant cannot be recorded once the agent, permission and card exist.
+  const lock = 'select 1 from verification_challenges where id = $1 for update';
+  const holder = await holdRows(w.h.dbUrl, lock, [proof.challengeId]);
+  let answer: Response;
+  try {
+    const done = completeInteraction(browser, uid, buyer.session, { ...details, ...proof });
+    await poll(async () => (await holder.waiters()) >= 1);
+    const ended = `delete from oauth_records where kind = 'Interaction' and id_hash = $1`;
+    await holder.client.query(ended, [hashToken(uid)]);
+    await holder.release();
+    answer = await done;
+  } finally {
+    await holder.end();
+  }
+  const body = (await answer.json()) as { code: string };
+  assert.equal(answer.status, 400, JSON.stringify(body));
+  assert.equal(body.code, 'oauth_interaction_invalid');
+  assert.deepEqual(await live(), before, 'nothing the authorization created is left active');
 });
 
 /** tools/list on /mcp with `token`: 200 while the token is live, 401 once it is not. */

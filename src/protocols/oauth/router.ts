@@ -6,7 +6,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type Provider from 'oidc-provider';
-import type { Interaction } from 'oidc-provider';
+import { errors, type Interaction } from 'oidc-provider';
 import type { Services } from '../../domain/context.ts';
 import { withdrawOAuthAuthorization, type OAuthAuthorization } from '../../domain/buyers/oauth-access.ts';
 import { bearerOf, requestInfo, sendError } from '../../http/http.ts';
@@ -137,7 +137,8 @@ export function buildOAuthRouter(deps: { services: Services; orchestrator: Orche
         const undo = created;
         if (undo) await services.db.transaction((em) => withdrawOAuthAuthorization(em, undo, services.clock.now()));
         await oauth.releaseInteraction(uid);
-        throw err;
+        // The provider's own refusal (the interaction ended or expired meanwhile): the step is over, nothing kept.
+        throw err instanceof errors.OIDCProviderError ? new ToolError('oauth_interaction_invalid') : err;
       }
     } catch (err) {
       // Anything else reaches the error guard: a generic 500 body, the cause logged.
