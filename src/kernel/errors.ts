@@ -118,7 +118,7 @@ export const ERRORS = {
   ticket_wrong_event: { status: 409, message: 'The ticket is for another event.' },
   scan_time_out_of_range: { status: 422, message: 'A scan is dated before the event’s doors or its ticket, or after the upload; check the scanner’s clock.' },
   delivery_pending: { status: 409, message: 'This delivery is still queued: its next attempt is already due or in progress.' },
-  oauth_interaction_invalid: { status: 400, message: 'This authorization request is unknown or expired, or was opened in another browser: start again from the client.' },
+  oauth_interaction_invalid: { status: 400, message: 'This authorization request is unknown, expired or already completed, or was opened in another browser: start again from the client.' },
   internal_error: { status: 500, message: 'An unexpected error occurred.' },
   unavailable: { status: 503, message: 'The service is temporarily unavailable.' },
 } as const satisfies Record<string, { status: number; message: string }>;
