@@ -8,7 +8,7 @@ import { LANGS } from '../../src/i18n/langs.ts';
 import { englishLeakFinder, htmlSegments } from '../support/english-leaks.ts';
 import { restClient } from '../support/rest.ts';
 import { SURFACES } from '../support/surfaces.ts';
-import { pruneExpired } from '../../src/domain/purchase/retention.ts';
+import { pruneExpired } from '../../src/storage/retention.ts';
 import { codeIn } from '../support/smtp.ts';
 import { merchantShop, must, newEmail, startWorld, type MerchantShop, type World } from '../buyers/fixtures.ts';
 

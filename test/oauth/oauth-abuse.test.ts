@@ -5,7 +5,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pruneExpired } from '../../src/domain/purchase/retention.ts';
+import { pruneExpired } from '../../src/storage/retention.ts';
 import { buyerWithAgent, merchantShop, must, startWorld, type MerchantShop, type World } from '../buyers/fixtures.ts';
 import { count } from '../spine/fixtures.ts';
 import { restClient } from '../support/rest.ts';

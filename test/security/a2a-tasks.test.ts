@@ -10,7 +10,7 @@ import { runInNewContext } from 'node:vm';
 import { pino } from 'pino';
 import { createApp, type App } from '../../src/app.ts';
 import { loadConfig } from '../../src/kernel/config.ts';
-import { pruneExpired } from '../../src/domain/purchase/retention.ts';
+import { pruneExpired } from '../../src/storage/retention.ts';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { a2aClient, outcomeOf, runSkill, sendParts } from '../support/a2a.ts';
 import { restClient } from '../support/rest.ts';

@@ -1,7 +1,7 @@
 /** Housekeeping: idempotency keys past 24 hours, spent jtis of long-expired mandates and long-expired OAuth records are pruned, nothing younger. */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pruneExpired } from '../../src/domain/purchase/retention.ts';
+import { pruneExpired } from '../../src/storage/retention.ts';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { restClient } from '../support/rest.ts';
 

@@ -10,7 +10,7 @@ import { sql } from '../../storage/database.ts';
 import { returnPlaces } from './inventory.ts';
 import { Periodic } from '../../kernel/periodic.ts';
 import { retryOwedRefunds, type SpineDeps } from './refunds.ts';
-import { pruneExpired } from './retention.ts';
+import { pruneExpired } from '../../storage/retention.ts';
 import { reconcileUnknownPayments } from './confirmation.ts';
 import { retryUnansweredRefunds } from './order-refunds.ts';
 import { sendDueOrderMail } from './order-mail.ts';

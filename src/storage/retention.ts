@@ -6,10 +6,10 @@
  * once its day is over; an OAuth record (code, token, grant, interaction, session) goes a day after it expired (it is
  * refused from its expiry on).
  */
-import type { Database } from '../../storage/database.ts';
-import { IDEMPOTENCY_TTL_MS } from '../../storage/idempotency-store.ts';
-import { A2A_TASK_TTL_MS } from '../../storage/a2a-tasks.ts';
-import { RATE_LIMIT_TABLE } from '../../storage/rate-limits.ts';
+import type { Database } from './database.ts';
+import { IDEMPOTENCY_TTL_MS } from './idempotency-store.ts';
+import { A2A_TASK_TTL_MS } from './a2a-tasks.ts';
+import { RATE_LIMIT_TABLE } from './rate-limits.ts';
 
 export const RETENTION_BATCH = 1000;
 const MANDATE_JTI_GRACE_MS = 24 * 60 * 60 * 1000;
