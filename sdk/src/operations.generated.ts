@@ -100,6 +100,7 @@ export type ErrorCode =
   | 'reservation_released'
   | 'route_not_found'
   | 'sale_ended'
+  | 'scan_time_out_of_range'
   | 'scheme_not_allowed'
   | 'scheme_required'
   | 'session_shop_required'
@@ -8373,7 +8374,7 @@ export interface Operations {
   /**
    * Upload offline scans (`POST /v1/ticketing/events/{id}/scans`).
    *
-   * Uploads the scans an offline scanner (`device`) made at event `id`, each `{ code, scannedAt }` (up to 500). Per ticket the earliest scan known wins, from any device or upload: an earlier scan moves the check-in back to it. Each scan is answered in order: `admitted` (this scan holds the check-in), `already_checked_in` (with the scan that holds it), `ticket_void`, `invalid_ticket_code` or `ticket_wrong_event`. Merchants (merchant:write). Uploading the same scans again gives the same answers.
+   * Uploads the scans an offline scanner (`device`) made at event `id`, each `{ code, scannedAt }` (up to 500). Per ticket the earliest scan known wins, from any device or upload: an earlier scan moves the check-in back to it. Each scan is answered in order: `admitted` (this scan holds the check-in), `already_checked_in` (with the scan that holds it), `ticket_void`, `invalid_ticket_code` or `ticket_wrong_event`. Merchants (merchant:write). Uploading the same scans again gives the same answers. A scan dated more than 24 h before the event starts, before its ticket was issued or after the upload (5 min allowed for scanner clocks) refuses the whole upload with `scan_time_out_of_range`, applying nothing.
    */
   upload_scans: { input: UploadScansInput; output: UploadScansOutput };
   /**
