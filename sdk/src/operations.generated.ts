@@ -8362,7 +8362,7 @@ export interface Operations {
   /**
    * Check a ticket in (`POST /v1/ticketing/events/{id}/check-ins`).
    *
-   * Scans a ticket at the door of event `id`: `code` is the ticket’s signedCode (its QR code) or its opaque code. The first scan admits (`result: admitted`, with checkedInAt and the device). Refusals, each with its own code: `already_checked_in` (details.checkedInAt and device of the first scan), `ticket_void` (refunded), `invalid_ticket_code` (forged, tampered or unknown), `ticket_wrong_event`. Merchants (merchant:write).
+   * Scans a ticket at the door of event `id`: `code` is the ticket’s signedCode (its QR code) or its opaque code. The first scan admits (`result: admitted`, with checkedInAt and the device). Refusals, each with its own code: `already_checked_in` (details.checkedInAt and device of the first scan), `ticket_void` (refunded), `invalid_ticket_code` (forged, tampered, unknown or another organization’s), `ticket_wrong_event` (another event of yours, named in details). Merchants (merchant:write).
    */
   check_in: { input: CheckInInput; output: CheckInOutput };
   /**

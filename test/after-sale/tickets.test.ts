@@ -122,11 +122,20 @@ test('a voided ticket is in the signed voided list, in full and since a time', a
 });
 
 for (const surface of SURFACES) {
-  test(`check-in over ${surface.name}: first scan admits, a second says when, voided, forged and other-event codes refused`, async () => {
+  test(`check-in over ${surface.name}: first scan admits, a second says when, voided, forged, other-event and other-organization codes refused`, async () => {
     const s = await shopWithTier(h);
-    const otherEvent = await shopWithTier(h);
+    const otherOrg = await shopWithTier(h);
     const order = await paidOrder(s, 2);
-    const foreign = await paidOrder({ ...otherEvent, api: otherEvent.api }, 1);
+    const foreign = await paidOrder(otherOrg, 1);
+    // Another event of the same shop, with a ticket sold for it.
+    const startsAt = new Date(h.clock.now().getTime() + 40 * 86_400_000).toISOString();
+    const event2 = must(await s.api.post('/v1/integration/events', { merchantId: s.shopId, title: 'Matinee', startsAt }), 201);
+    const pool2 = must(await s.api.post('/v1/integration/pools', { merchantId: s.shopId, eventId: event2.id, capacity: 5 }), 201);
+    const tier2 = must(
+      await s.api.post('/v1/integration/tiers', { eventId: event2.id, poolId: pool2.id, name: 'Seat', priceMinor: 1000 }),
+      201,
+    );
+    const sibling = await paidOrder({ ...s, eventId: event2.id, poolId: pool2.id, tierId: tier2.id }, 1);
     must(await s.api.post(`/v1/ticketing/orders/${order.id}/refunds`, { ticketIds: [order.tickets[1].id], reason: 'x', returnToPool: false }, key()), 200);
     const conn = await surface.connect(h, s.apiKey);
     try {
@@ -150,8 +159,27 @@ for (const surface of SURFACES) {
       assert.equal(!forged.ok && forged.code, 'invalid_ticket_code');
       const garbage = await conn.call('check_in', { id: s.eventId, code: 'not-a-ticket', device: 'gate-A' });
       assert.equal(!garbage.ok && garbage.code, 'invalid_ticket_code');
-      const wrong = await conn.call('check_in', { id: s.eventId, code: foreign.tickets[0].signedCode, device: 'gate-A' });
-      assert.equal(!wrong.ok && wrong.code, 'ticket_wrong_event');
+      // Another event of the same organization is named, to help the door.
+      for (const code of [sibling.tickets[0].signedCode, sibling.tickets[0].code]) {
+        const wrong = await conn.call('check_in', { id: s.eventId, code, device: 'gate-A' });
+        assert.equal(!wrong.ok && wrong.code, 'ticket_wrong_event');
+        assert.deepEqual(!wrong.ok && wrong.error.details, { ticketId: sibling.tickets[0].id, eventId: event2.id });
+      }
+      // Another organization's ticket is an unknown code: neither its ticket nor its event is named (issue #32).
+      for (const code of [foreign.tickets[0].signedCode, foreign.tickets[0].code]) {
+        const alien = await conn.call('check_in', { id: s.eventId, code, device: 'gate-A' });
+        assert.equal(!alien.ok && alien.code, 'invalid_ticket_code');
+        assert.doesNotMatch(JSON.stringify(alien), new RegExp(`${foreign.tickets[0].id}|${otherOrg.eventId}`));
+      }
+      h.clock.advance(30 * 86_400_000); // at the event, so the scan's time is inside its window
+      const uploaded = await conn.call('upload_scans', {
+        id: s.eventId,
+        device: 'gate-C',
+        scans: [{ code: foreign.tickets[0].code, scannedAt: h.clock.now().toISOString() }],
+      });
+      assert.ok(uploaded.ok, JSON.stringify(uploaded));
+      assert.equal(uploaded.output.results[0].result, 'invalid_ticket_code');
+      assert.doesNotMatch(JSON.stringify(uploaded), new RegExp(`${foreign.tickets[0].id}|${otherOrg.eventId}`));
     } finally {
       await conn.done();
     }

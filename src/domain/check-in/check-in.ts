@@ -1,8 +1,8 @@
 /**
  * Check-in at the door. A scan presents a ticket's signed code (or its opaque code): the first scan admits and
  * records when and on which device; a later one answers `already_checked_in` with when; a voided ticket
- * `ticket_void`; a forged or tampered code `invalid_ticket_code`; another event's ticket `ticket_wrong_event`.
- * Offline scanners download the event's check-in list, verify codes with the published JWKS, and upload their
+ * `ticket_void`; a forged or tampered code, or another organization's ticket, `invalid_ticket_code`; another event's
+ * ticket `ticket_wrong_event`. Offline scanners download the event's check-in list, verify codes with the published JWKS, and upload their
  * scans later: the earliest scan of a ticket wins, whichever device or upload it came from.
  */
 import { LockMode } from '@mikro-orm/core';
@@ -26,18 +26,32 @@ export const SCAN_CLOCK_SKEW_MS = 5 * 60_000;
 /** How long before the event starts a scan may be dated (doors, early entry). */
 export const SCAN_BEFORE_START_MS = 24 * 3_600_000;
 
-/** The id of the ticket a code names, checked against the event, without locking; throws the code's own refusal. */
+/**
+ * The id of the ticket a code names, checked against the event, without locking; throws the code's own refusal. A
+ * ticket of another event of the same organization is `ticket_wrong_event` (naming it helps the door); a ticket of
+ * another organization is `invalid_ticket_code`, like an unknown code, so a merchant learns nothing of another
+ * organization's tickets or events.
+ */
 async function ticketIdForCode(em: EntityManager, keys: readonly PublicTicketKey[], eventId: string, code: string) {
-  const wrongEvent = (ticketId: string, evt: string) =>
-    new ToolError('ticket_wrong_event', undefined, { ticketId, eventId: evt });
+  const wrongEvent = async (ticketId: string, evt: string) => {
+    const [same] = await sql<{ n: number }>(
+      em,
+      `select 1 as n from events e join shops s on s.id = e.shop_id, events h join shops hs on hs.id = h.shop_id
+       where e.id = ? and h.id = ? and s.organization_id = hs.organization_id`,
+      [evt, eventId],
+    );
+    return same
+      ? new ToolError('ticket_wrong_event', undefined, { ticketId, eventId: evt })
+      : new ToolError('invalid_ticket_code');
+  };
   if (code.includes('.')) {
     const claims = await verifyTicketCode(keys, code);
-    if (claims.evt !== eventId) throw wrongEvent(claims.tid, claims.evt);
+    if (claims.evt !== eventId) throw await wrongEvent(claims.tid, claims.evt);
     return claims.tid;
   }
   const [row] = await sql<{ id: string; event_id: string }>(em, 'select id, event_id from tickets where code = ?', [code]);
   if (!row) throw new ToolError('invalid_ticket_code');
-  if (row.event_id !== eventId) throw wrongEvent(row.id, row.event_id);
+  if (row.event_id !== eventId) throw await wrongEvent(row.id, row.event_id);
   return row.id;
 }
 

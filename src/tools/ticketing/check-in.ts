@@ -13,7 +13,8 @@ export const checkIn = defineTool({
     'Scans a ticket at the door of event `id`: `code` is the ticket’s signedCode (its QR code) or its opaque code. The ' +
     'first scan admits (`result: admitted`, with checkedInAt and the device). Refusals, each with its own code: ' +
     '`already_checked_in` (details.checkedInAt and device of the first scan), `ticket_void` (refunded), ' +
-    '`invalid_ticket_code` (forged, tampered or unknown), `ticket_wrong_event`. Merchants (merchant:write).',
+    '`invalid_ticket_code` (forged, tampered, unknown or another organization’s), `ticket_wrong_event` (another ' +
+    'event of yours, named in details). Merchants (merchant:write).',
   input: z.strictObject({ id: EventIdIn, code: z.string().min(1).max(2000), device: DeviceIn }),
   output: z.object({ result: z.literal('admitted'), ticket: TicketOut }),
   errors: ['not_found', 'already_checked_in', 'ticket_void', 'invalid_ticket_code', 'ticket_wrong_event', 'insufficient_scope'],
