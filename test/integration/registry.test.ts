@@ -78,6 +78,7 @@ const NOT_SECRET: [RegExp, string][] = [
   [/ output:messages\/\*\/code$/, 'an ACP message code (out_of_stock, …)'],
   [/^(configure_payment_provider|list_payment_providers) output:(providers\/\*\/)?(secretKey|webhookSecret)$/, 'the last four characters, and the word "set"'],
   [/ output:(agent\/|agents\/\*\/)?credential$/, 'the kind of agent credential (issued or key)'],
+  [/^remove_team_member output:revokedApiKeyIds$/, 'the ids of the keys revoked, not the keys'],
 ];
 
 test('every field that looks like a secret is marked secret (so kept copies redact it) or is known not to be one', () => {
