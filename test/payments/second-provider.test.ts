@@ -76,7 +76,11 @@ describe('the second payment provider', () => {
   test('only merchant:admin (console: the owner) configures; another organization gets 404', async () => {
     const s = await shopWithTier(h);
     const m = await h.merchant(['merchant:read', 'merchant:write']);
-    await h.db.execute('update api_keys set organization_id = ? where organization_id = ?', [s.organizationId, m.organizationId]);
+    // The key moves to the shop's organization without its maker (who is no member there: such a key would be 401).
+    await h.db.execute('update api_keys set organization_id = ?, created_by_user_id = null where organization_id = ?', [
+      s.organizationId,
+      m.organizationId,
+    ]);
     const w = await restClient(h.url, m.apiKey).put(`/v1/integration/shops/${s.shopId}/payment-providers/stripe`, SETTINGS);
     assert.deepEqual([w.status, w.body.code], [403, 'insufficient_scope']);
     must(await restClient(h.url, m.apiKey).get(`/v1/integration/shops/${s.shopId}/payment-providers`), 200);
