@@ -1,11 +1,11 @@
 /** MCP over stdio (`tessera mcp`): the app's orchestrator served on stdin/stdout as one credential, with no HTTP listener. */
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { createApp } from './app.ts';
 import type { Config } from './kernel/config.ts';
 import { createLogger } from './log.ts';
 import { connectDatabase } from './storage/connect.ts';
 import { createMcpServer } from './protocols/mcp/server.ts';
+import { StdioLineTransport } from './protocols/mcp/stdio-transport.ts';
 
 export interface McpStdioOptions {
   config: Config;
@@ -14,7 +14,7 @@ export interface McpStdioOptions {
 }
 
 /** Counts requests still awaiting their response, so the end of stdin does not cut off a call that is running. */
-function trackInFlight(transport: StdioServerTransport): () => Promise<void> {
+function trackInFlight(transport: StdioLineTransport): () => Promise<void> {
   let pending = 0;
   let idle = () => {};
   transport.onmessage = (message) => {
@@ -46,7 +46,7 @@ export async function runMcpStdio(opts: McpStdioOptions): Promise<void> {
     const app = await createApp(config, connected.db, { log });
     if (!token) log.warn('no credential (TESSERA_TOKEN or --token): tools can be listed, but calls answer unauthenticated');
     const server = createMcpServer(app.orchestrator, token, { surface: 'mcp' }, 'stdio');
-    const transport = new StdioServerTransport();
+    const transport = new StdioLineTransport();
     const drained = trackInFlight(transport);
     let stop = () => {};
     const closed = new Promise<void>((resolve) => (stop = resolve));
@@ -54,6 +54,7 @@ export async function runMcpStdio(opts: McpStdioOptions): Promise<void> {
     process.stdin.once('end', stop).once('close', stop);
     for (const s of signals) process.once(s, stop);
     transport.onclose = stop;
+    transport.ongone = stop; // the client closed its end early (EPIPE): the running calls finish, then everything ends
     await server.connect(transport);
     log.info({ tools: app.orchestrator.tools.length }, 'MCP server on stdio');
     await closed;

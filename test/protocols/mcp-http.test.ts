@@ -5,6 +5,8 @@ import { request } from 'node:http';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { restClient } from '../support/rest.ts';
 import { holdRows, poll } from '../support/row-lock.ts';
+import { verifies } from '../support/requirements.ts';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 
 let h: Harness;
 let apiKey: string;
@@ -47,7 +49,7 @@ function raw(method: string, headers: Record<string, string> = {}, body?: string
   });
 }
 
-test('an initialize POST with the server host succeeds without a session id', async () => {
+test(`${verifies('CONTRACT-mcp-transports')}an initialize POST with the server host succeeds without a session id`, async () => {
   const r = await raw('POST', {}, INIT);
   assert.equal(r.status, 200);
   assert.equal(r.body.result.serverInfo.name, 'tessera');
@@ -122,7 +124,27 @@ test('a notification is answered 202 with no body; a POST not accepting both JSO
   const initialize = await raw('POST', { 'mcp-protocol-version': '1999-01-01' }, INIT); // initialize negotiates it in its body
   assert.equal(initialize.status, 200);
   const notRpc = await raw('POST', { 'mcp-protocol-version': '2025-06-18' }, JSON.stringify({ hello: 'world' }));
-  assert.deepEqual([notRpc.status, notRpc.body.error.code], [400, -32700]);
+  assert.deepEqual([notRpc.status, notRpc.body.error.code], [400, -32600]);
+});
+
+test('valid JSON that is not JSON-RPC is -32600 with its id; not JSON is -32700; a version refusal names the id', async () => {
+  const headers = { 'mcp-protocol-version': '2025-06-18' };
+  const notRpc = await raw('POST', headers, JSON.stringify({ foo: 1, id: 7 }));
+  assert.deepEqual([notRpc.status, notRpc.body.error.code, notRpc.body.id], [400, -32600, 7]);
+  const badJsonrpc = await raw('POST', headers, JSON.stringify({ jsonrpc: '1.0', id: 'a', method: 'tools/list' }));
+  assert.deepEqual([badJsonrpc.status, badJsonrpc.body.error.code, badJsonrpc.body.id], [400, -32600, 'a']);
+  const notJson = await raw('POST', headers, '{"jsonrpc":');
+  assert.deepEqual([notJson.status, notJson.body.error.code, notJson.body.id], [400, -32700, null]);
+  const call = JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' });
+  const version = await raw('POST', { 'mcp-protocol-version': '1999-01-01' }, call);
+  assert.deepEqual([version.status, version.body.id], [400, 9]);
+});
+
+test('initialize offers the newest protocol version the SDK supports', async () => {
+  const ask = (protocolVersion: string) =>
+    JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
+  assert.equal((await raw('POST', {}, ask('2099-01-01'))).body.result.protocolVersion, LATEST_PROTOCOL_VERSION);
+  assert.equal((await raw('POST', {}, ask('2025-11-25'))).body.result.protocolVersion, '2025-11-25');
 });
 
 /** The count /metrics gives for POST /mcp answered with `status`. */

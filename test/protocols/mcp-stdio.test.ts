@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { serverEnvFor } from '../support/database.ts';
+import { verifies } from '../support/requirements.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const TIMEOUT_MS = 120_000;
@@ -42,7 +43,7 @@ function runStdio(args: string[], env: Record<string, string>, lines: unknown[])
   });
 }
 
-test('tessera mcp --token answers a call sent just before stdin closes, with only JSON-RPC on stdout', async () => {
+test(`${verifies('CONTRACT-mcp-transports')}tessera mcp --token answers a call sent just before stdin closes, with only JSON-RPC on stdout`, async () => {
   const m = await h.merchant();
   const run = await runStdio(['--token', m.apiKey], {}, [
     { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '0' } } },
@@ -54,4 +55,49 @@ test('tessera mcp --token answers a call sent just before stdin closes, with onl
   assert.deepEqual(messages.map((x) => x.id), [1, 2]);
   assert.deepEqual(messages[1].result.structuredContent, { pools: [] });
   assert.match(run.stderr, /MCP server on stdio/);
+});
+
+test('tessera mcp answers a line that is not JSON with -32700, and a batch or a non-message with -32600, then goes on', async () => {
+  const m = await h.merchant();
+  const child = spawn(process.execPath, [join(ROOT, 'src', 'cli.ts'), 'mcp', '--token', m.apiKey], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', ...serverEnvFor(h.dbUrl), LOG_LEVEL: 'warn' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+  const lines = [
+    '{"jsonrpc":"2.0","id":1,"method":"tools/list"',
+    JSON.stringify([{ jsonrpc: '2.0', id: 2, method: 'tools/list' }]),
+    JSON.stringify({ foo: 1, id: 3 }),
+    JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'ping' }),
+  ];
+  child.stdin.end(lines.map((l) => `${l}\n`).join(''));
+  assert.equal(await closed, 0);
+  const answers = stdout.trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(
+    answers.map((a) => [a.id, a.error?.code ?? 'ok']),
+    [[null, -32700], [null, -32600], [3, -32600], [4, 'ok']],
+  );
+});
+
+test('tessera mcp whose client closes its stdout early (EPIPE) ends cleanly instead of crashing', async () => {
+  const m = await h.merchant();
+  const child = spawn(process.execPath, [join(ROOT, 'src', 'cli.ts'), 'mcp', '--token', m.apiKey], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', ...serverEnvFor(h.dbUrl), LOG_LEVEL: 'info' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+  child.stdout.destroy(); // the client is gone before any answer: every write of the server's is EPIPE
+  const list = (id: number) => `${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list' })}\n`;
+  child.stdin.write(Array.from({ length: 20 }, (_, i) => list(i + 1)).join(''));
+  // stdin stays open: the server must notice the client left from its stdout alone.
+  const code = await closed;
+  child.stdin.destroy();
+  assert.equal(code, 0, stderr);
+  assert.doesNotMatch(stderr, /EPIPE|Unhandled|Error:/);
 });

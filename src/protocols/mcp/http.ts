@@ -2,7 +2,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
-import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { Orchestrator } from '../../orchestrator/invoke.ts';
 import type { Services } from '../../domain/context.ts';
@@ -13,8 +13,8 @@ import { resourceMetadataUrl } from '../oauth/router.ts';
 import { readRaw } from '../../http/read-body.ts';
 import { hostRefusal } from '../../http/host-allow-list.ts';
 import { ToolError } from '../../kernel/errors.ts';
-import { MAX_JSON_DEPTH, nestedTooDeep } from '../../kernel/input-shape.ts';
 import { ExchangeTransport } from './json-transport.ts';
+import { readJsonRpcMessage } from './jsonrpc-message.ts';
 import { mcpServer, type McpCaller } from './server.ts';
 
 export interface McpRouterDeps {
@@ -22,16 +22,17 @@ export interface McpRouterDeps {
   services: Services;
 }
 
-function rpcError(ctx: Context, status: number, message: string, code = -32000): void {
+function rpcError(ctx: Context, status: number, message: string, code = -32000, id: RequestId | null = null): void {
   ctx.status = status;
-  ctx.body = { jsonrpc: '2.0', error: { code, message }, id: null };
+  ctx.body = { jsonrpc: '2.0', error: { code, message }, id };
 }
 
 /**
- * The JSON-RPC body, read here so that a batch (a JSON array) is refused with -32600: MCP since 2025-06-18 has no
- * batching, and one request per POST keeps one orchestrator call per HTTP request. Not JSON is -32700.
+ * The JSON-RPC message of the body, read here so that a batch (a JSON array) is refused with -32600: MCP since
+ * 2025-06-18 has no batching, and one request per POST keeps one orchestrator call per HTTP request. Not JSON is
+ * -32700; valid JSON that is not a JSON-RPC message is -32600, with the id it named (jsonrpc-message.ts).
  */
-async function readMessage(ctx: Context): Promise<{ body: unknown } | undefined> {
+async function readMessage(ctx: Context): Promise<JSONRPCMessage | undefined> {
   let raw: Buffer;
   try {
     raw = await readRaw(ctx.req);
@@ -40,22 +41,10 @@ async function readMessage(ctx: Context): Promise<{ body: unknown } | undefined>
     rpcError(ctx, e.status, e.message, -32600);
     return undefined;
   }
-  let body: unknown;
-  try {
-    body = JSON.parse(raw.toString('utf8'));
-  } catch {
-    rpcError(ctx, 400, 'Parse error: the request body is not valid JSON.', -32700);
-    return undefined;
-  }
-  if (nestedTooDeep(body)) {
-    rpcError(ctx, 400, `Invalid Request: the message is nested more than ${MAX_JSON_DEPTH} levels deep.`, -32600);
-    return undefined;
-  }
-  if (Array.isArray(body)) {
-    rpcError(ctx, 400, 'Invalid Request: JSON-RPC batches are not supported; send one message per POST.', -32600);
-    return undefined;
-  }
-  return { body };
+  const read = readJsonRpcMessage(raw.toString('utf8'));
+  if ('message' in read) return read.message;
+  rpcError(ctx, 400, read.error.message, read.error.code, read.error.id);
+  return undefined;
 }
 
 /**
@@ -126,15 +115,12 @@ export function buildMcpRouter(deps: McpRouterDeps): Router {
     if (!authenticated) return;
     const unfit = transportRefusal(ctx);
     if (unfit) return rpcError(ctx, unfit[0], unfit[1]);
-    const read = await readMessage(ctx);
-    if (!read) return;
-    const parsed = JSONRPCMessageSchema.safeParse(read.body);
-    if (!parsed.success) return rpcError(ctx, 400, 'Parse error: Invalid JSON-RPC message', -32700);
-    const message = parsed.data;
+    const message = await readMessage(ctx);
+    if (!message) return;
     const isRequest = 'method' in message && 'id' in message;
     if (!(isRequest && message.method === 'initialize')) {
       const version = protocolVersionRefusal(ctx);
-      if (version) return rpcError(ctx, 400, version);
+      if (version) return rpcError(ctx, 400, version, -32000, 'id' in message ? message.id : null);
     }
     await connected;
     if (!isRequest) {
