@@ -15,6 +15,7 @@ import { Authenticator } from './orchestrator/authenticate.ts';
 import { systemClock, type Clock } from './kernel/clock.ts';
 import { Orchestrator } from './orchestrator/invoke.ts';
 import { HoldSweeper } from './domain/purchase/sweeper.ts';
+import { OrderMailQueue } from './domain/purchase/order-mail.ts';
 import { TicketKeys } from './tickets/ticket-keys.ts';
 import { Payments } from './payments/payments.ts';
 import type { Services } from './domain/context.ts';
@@ -49,6 +50,8 @@ export interface App {
   services: Services;
   /** Releases expired holds (`sweepExpiredHolds(now, limit)`), reconciles unknown payment outcomes and retries owed refunds. */
   sweeper: HoldSweeper;
+  /** Sends the buyers' order e-mails in the background (`idle()` resolves once the passes asked for have run). */
+  orderMail: OrderMailQueue;
   orchestrator: Orchestrator;
   authenticator: Authenticator;
   koa: Koa;
@@ -77,9 +80,11 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
   const authenticator = new Authenticator(secret, db, clock, () => baseUrl);
   const identity = new Identity(secret, (claims, ttl) => authenticator.sign(claims, ttl));
   const mail = new Mailer({ db, clock, log, smtpUrl: config.smtpUrl, from: config.mailFrom, timeoutMs: config.smtpTimeoutMs });
+  const catalogs = loadCatalogs();
+  const orderMail = new OrderMailQueue({ db, mail, catalogs, clock, log: log.child({ component: 'order-mail' }) });
   const services: Services = {
-    config, db, clock, publicUrl: () => baseUrl, webhooks, mandateTrust, payments, identity, mail,
-    catalogs: loadCatalogs(), ticketKeys, vaultTokenHash: vaultTokenHasher(secret),
+    config, db, clock, publicUrl: () => baseUrl, webhooks, mandateTrust, payments, identity, mail, orderMail,
+    catalogs, ticketKeys, vaultTokenHash: vaultTokenHasher(secret),
   };
   const oauth = new OAuthServer(services, secret, log);
   const sweeper = new HoldSweeper({ ...services, log: log.child({ component: 'sweeper' }) });
@@ -113,10 +118,12 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
   let listening: Listening | undefined;
   webhooks.start(config.webhookDispatchMs);
   sweeper.start(config.sweepIntervalMs);
+  orderMail.start(config.sweepIntervalMs);
   return {
     config,
     services,
     sweeper,
+    orderMail,
     orchestrator,
     authenticator,
     koa,
@@ -148,7 +155,7 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
       return baseUrl;
     },
     async close() {
-      await Promise.all([webhooks.stop(), payments.stop(), sweeper.stop()]);
+      await Promise.all([webhooks.stop(), payments.stop(), sweeper.stop(), orderMail.stop()]);
       mail.close();
       const extraClosed = listening?.close(); // stops accepting now; done once the connections below are closed
       if (server) {

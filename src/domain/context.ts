@@ -87,6 +87,8 @@ export interface Services {
   identity: Identity;
   /** Outgoing mail: SMTP when SMTP_URL is set, otherwise the development outbox. */
   mail: Mailer;
+  /** The order e-mail worker (domain/purchase/order-mail.ts): `kick()` it after a commit that queued an e-mail. */
+  orderMail: { kick(): void };
   /** The message catalogs of the pages and the e-mails (i18next), loaded once. */
   catalogs: Catalogs;
   /** The ticket-signing keys: the active one signs new tickets' codes, all are published as a JWKS. */

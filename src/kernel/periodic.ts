@@ -1,7 +1,8 @@
 /**
  * A stoppable background loop whose steps never overlap: a step run by hand (tests call e.g.
  * `settleDue()` after moving the clock) waits for a running timer step and vice versa, so when the
- * call returns, all work due at that moment is done.
+ * call returns, all work due at that moment is done. `kick()` runs a step soon, in the background, when
+ * a request has just committed work for it (the order e-mails): the request never runs the step itself.
  */
 import type { Logger } from 'pino';
 import { describeError } from './errors.ts';
@@ -12,6 +13,8 @@ export class Periodic {
   private tail: Promise<unknown> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
+  private step: (() => Promise<boolean>) | undefined;
+  private kicked = false;
 
   constructor(name: string, log: Logger) {
     this.name = name;
@@ -25,9 +28,36 @@ export class Periodic {
     return run;
   }
 
-  /** Runs `step` every `intervalMs` (0 turns the loop off); a step that reports more work runs again at once. */
+  /**
+   * Runs a step in the background after the queued ones, without waiting for it; kicks made before it starts count
+   * as one. Does nothing before `start` (whatever its interval: kicks work with the timer off) or after `stop`.
+   */
+  kick(): void {
+    const step = this.step;
+    if (!step || this.stopped || this.kicked) return;
+    this.kicked = true;
+    this.exclusive(() => {
+      this.kicked = false;
+      return step();
+    }).then(
+      (busy) => busy && this.kick(),
+      (err: unknown) => this.log.error({ loop: this.name, err: describeError(err) }, 'background step failed'),
+    );
+  }
+
+  /** Resolves once every step queued so far (timed, kicked or run by hand) has finished. */
+  idle(): Promise<void> {
+    return this.exclusive(() => Promise.resolve());
+  }
+
+  /**
+   * Runs `step` every `intervalMs` (0 turns the timer off; `kick()` still runs it); a step that reports more work
+   * runs again at once.
+   */
   start(intervalMs: number, step: () => Promise<boolean>): void {
-    if (intervalMs <= 0 || this.timer || this.stopped) return;
+    if (this.stopped) return;
+    this.step ??= step;
+    if (intervalMs <= 0 || this.timer) return;
     const tick = async (): Promise<void> => {
       let busy = false;
       try {

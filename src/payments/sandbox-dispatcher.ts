@@ -1,22 +1,46 @@
 /**
  * The sandbox provider's settlement and event sender: due asynchronous charges and refunds settle to their outcome,
  * and each settlement is POSTed, signed, over real HTTP to `${publicUrl}/v1/payments/providers/sandbox/events`
- * until a 2xx answer. Safe with several processes on one database (SKIP LOCKED claims, leased attempts).
+ * until a 2xx answer. Safe with several processes on one database (SKIP LOCKED claims, leased attempts:
+ * src/storage/work-queue.ts).
  */
 import type { Logger } from 'pino';
 import type { Clock } from '../kernel/clock.ts';
 import { Periodic } from '../kernel/periodic.ts';
 import { sql, type Database } from '../storage/database.ts';
 import { newId } from '../storage/ids.ts';
+import { claimDue, doublingDelays, retryAt, type RetryPolicy, type WorkTable } from '../storage/work-queue.ts';
 import type { SandboxEventBody } from './sandbox-provider.ts';
 import { SIGNATURE_HEADER, signSandboxPayload } from './sandbox-signature.ts';
 import { describeError } from '../kernel/errors.ts';
 
 export const SANDBOX_EVENTS_PATH = '/v1/payments/providers/sandbox/events';
 const BATCH = 50;
-const MAX_ATTEMPTS = 12;
 const ATTEMPT_TIMEOUT_MS = 10_000;
 const LEASE_MS = 60_000;
+/** An event is sent again after 2 s, 4 s, 8 s, … at most an hour, 12 times in all. */
+const RETRY: RetryPolicy = { maxAttempts: 12, delayMs: doublingDelays(1000, 3_600_000) };
+/** Charges or refunds whose settlement time has come, locked by the settling transaction. */
+const toSettle = (table: string): WorkTable => ({
+  table,
+  key: 'id',
+  due: `state = 'pending' and settle_at <= ?`,
+  order: 'settle_at',
+});
+/** Settled charges or refunds whose event is due to be sent (again). */
+const toSend = (table: string): WorkTable => ({
+  table,
+  key: 'id',
+  due: 'event_id is not null and delivered_at is null and next_delivery_at <= ?',
+  order: 'next_delivery_at',
+  lease: { column: 'next_delivery_at', ms: LEASE_MS },
+  attempts: 'delivery_attempts',
+  maxAttempts: RETRY.maxAttempts,
+});
+const CHARGES_TO_SETTLE = toSettle('sandbox_charges');
+const REFUNDS_TO_SETTLE = toSettle('sandbox_refunds');
+const CHARGE_EVENTS = toSend('sandbox_charges');
+const REFUND_EVENTS = toSend('sandbox_refunds');
 
 export interface SettleReport {
   settled: number;
@@ -93,11 +117,7 @@ export class SandboxDispatcher {
   /** Due pending refunds settle to their outcome, each with an event to send. */
   private async settleRefunds(now: Date): Promise<number> {
     return this.deps.db.transaction(async (em) => {
-      const due = await sql<{ id: string }>(
-        em,
-        `select id from sandbox_refunds where state = 'pending' and settle_at <= ? order by settle_at limit ? for update skip locked`,
-        [now, BATCH],
-      );
+      const due = await claimDue<{ id: string }>(em, REFUNDS_TO_SETTLE, { now, limit: BATCH });
       for (const { id } of due) {
         await sql(em, 'update sandbox_refunds set state = outcome, settled_at = ?, event_id = ?, next_delivery_at = ? where id = ?', [
           now,
@@ -111,16 +131,16 @@ export class SandboxDispatcher {
   }
 
   private async deliverRefunds(now: Date): Promise<{ attempted: number; delivered: number }> {
-    const claimed = await this.deps.db.execute<DueRefundEvent>(
-      `update sandbox_refunds r set next_delivery_at = ?, delivery_attempts = r.delivery_attempts + 1
-         from sandbox_charges c
-        where c.id = r.charge_id and r.id in (select id from sandbox_refunds
-                      where event_id is not null and delivered_at is null and next_delivery_at <= ? and delivery_attempts < ?
-                      order by next_delivery_at limit ? for update skip locked)
-        returning r.id, r.event_id, r.refund_reference, r.charge_id, c.payment_reference, r.amount_minor, c.currency, r.outcome,
-                  r.settled_at, r.delivery_attempts`,
-      [new Date(now.getTime() + LEASE_MS), now, MAX_ATTEMPTS, BATCH],
-    );
+    const ids = await claimDue<{ id: string }>(this.deps.db, REFUND_EVENTS, { now, limit: BATCH });
+    const claimed = ids.length
+      ? await this.deps.db.execute<DueRefundEvent>(
+          `select r.id, r.event_id, r.refund_reference, r.charge_id, c.payment_reference, r.amount_minor, c.currency,
+                  r.outcome, r.settled_at, r.delivery_attempts
+             from sandbox_refunds r join sandbox_charges c on c.id = r.charge_id
+            where r.id in (${ids.map(() => '?').join(', ')})`,
+          ids.map((r) => r.id),
+        )
+      : [];
     let delivered = 0;
     for (const row of claimed) {
       const event: SandboxEventBody = {
@@ -138,7 +158,7 @@ export class SandboxDispatcher {
         },
       };
       const ok = await this.post(event);
-      const next = ok ? [now, null] : [null, new Date(now.getTime() + 1000 * Math.min(3600, 2 ** row.delivery_attempts))];
+      const next = ok ? [now, null] : [null, retryAt(RETRY, row.delivery_attempts, now)];
       await this.deps.db.execute('update sandbox_refunds set delivered_at = ?, next_delivery_at = coalesce(?, next_delivery_at) where id = ?', [
         ...next,
         row.id,
@@ -150,12 +170,7 @@ export class SandboxDispatcher {
 
   private async settle(now: Date): Promise<number> {
     return this.deps.db.transaction(async (em) => {
-      const due = await sql<{ id: string }>(
-        em,
-        `select id from sandbox_charges where state = 'pending' and settle_at <= ?
-          order by settle_at limit ? for update skip locked`,
-        [now, BATCH],
-      );
+      const due = await claimDue<{ id: string }>(em, CHARGES_TO_SETTLE, { now, limit: BATCH });
       for (const { id } of due) {
         await sql(em, `update sandbox_charges set state = outcome, settled_at = ?, event_id = ?, next_delivery_at = ? where id = ?`, [
           now,
@@ -169,18 +184,16 @@ export class SandboxDispatcher {
   }
 
   private async deliver(now: Date): Promise<{ attempted: number; delivered: number }> {
-    const claimed = await this.deps.db.execute<DueEvent>(
-      `update sandbox_charges set next_delivery_at = ?, delivery_attempts = delivery_attempts + 1
-        where id in (select id from sandbox_charges
-                      where event_id is not null and delivered_at is null and next_delivery_at <= ? and delivery_attempts < ?
-                      order by next_delivery_at limit ? for update skip locked)
-        returning id, event_id, payment_reference, amount_minor, currency, outcome, failure_code, settled_at, delivery_attempts`,
-      [new Date(now.getTime() + LEASE_MS), now, MAX_ATTEMPTS, BATCH],
-    );
+    const claimed = await claimDue<DueEvent>(this.deps.db, CHARGE_EVENTS, {
+      now,
+      limit: BATCH,
+      returning:
+        'id, event_id, payment_reference, amount_minor, currency, outcome, failure_code, settled_at, delivery_attempts',
+    });
     let delivered = 0;
     for (const row of claimed) {
       const ok = await this.send(row);
-      const next = ok ? [now, null] : [null, new Date(now.getTime() + 1000 * Math.min(3600, 2 ** row.delivery_attempts))];
+      const next = ok ? [now, null] : [null, retryAt(RETRY, row.delivery_attempts, now)];
       await this.deps.db.execute('update sandbox_charges set delivered_at = ?, next_delivery_at = coalesce(?, next_delivery_at) where id = ?', [
         ...next,
         row.id,

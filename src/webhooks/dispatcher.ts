@@ -1,13 +1,15 @@
 /**
  * The webhook dispatcher: fans outbox events out to matching subscriptions (one delivery row per
  * event and subscription) and sends due deliveries with retries. Safe with several server processes
- * on one database: work is claimed with `FOR UPDATE SKIP LOCKED`, and each attempt holds a lease.
+ * on one database: work is claimed with `FOR UPDATE SKIP LOCKED`, and each attempt holds a lease
+ * (src/storage/work-queue.ts); the delivery states and the retry schedule are this module's.
  */
 import type { Logger } from 'pino';
 import type { Clock } from '../kernel/clock.ts';
 import { Periodic } from '../kernel/periodic.ts';
 import { sql, type Database } from '../storage/database.ts';
 import { newId } from '../storage/ids.ts';
+import { claimDue, retryAt, scheduledDelays, type RetryPolicy, type WorkTable } from '../storage/work-queue.ts';
 import { SecretBox } from './secret-box.ts';
 import type { AddressPolicy } from './url-policy.ts';
 import { ATTEMPT_TIMEOUT_MS, DeliveryTarget, sendAttempt, type AttemptOutcome } from './send.ts';
@@ -21,6 +23,23 @@ export const MAX_ATTEMPTS = RETRY_DELAYS_SECONDS.length + 1;
 const LEASE_MS = ATTEMPT_TIMEOUT_MS + 50_000;
 const FAN_OUT_BATCH = 200;
 const DELIVERY_BATCH = 25;
+const RETRY: RetryPolicy = { maxAttempts: MAX_ATTEMPTS, delayMs: scheduledDelays(RETRY_DELAYS_SECONDS) };
+/** Events not yet fanned out, locked by the fan-out's transaction. */
+const UNDISPATCHED: WorkTable = {
+  table: 'webhook_events',
+  key: 'id',
+  due: 'dispatched_at is null',
+  order: 'created_at, id',
+};
+/** Pending deliveries whose next attempt is due; `failed` (attempts used up) and `delivered` ones never are. */
+const DUE_DELIVERIES: WorkTable = {
+  table: 'webhook_deliveries',
+  key: 'id',
+  due: `status = 'pending' and next_attempt_at <= ?`,
+  order: 'next_attempt_at, id',
+  lease: { column: 'next_attempt_at', ms: LEASE_MS },
+  attempts: 'attempts',
+};
 
 export interface DispatchReport {
   /** Outbox events fanned out in this step. */
@@ -100,12 +119,7 @@ export class WebhookDispatcher {
   async fanOut(): Promise<Pick<DispatchReport, 'events' | 'deliveriesCreated'>> {
     const now = this.clock.now();
     return this.db.transaction(async (em) => {
-      const events = await sql<{ id: string }>(
-        em,
-        `select id from webhook_events where dispatched_at is null
-          order by created_at, id limit ? for update skip locked`,
-        [FAN_OUT_BATCH],
-      );
+      const events = await claimDue<{ id: string }>(em, UNDISPATCHED, { now, limit: FAN_OUT_BATCH });
       if (!events.length) return { events: 0, deliveriesCreated: 0 };
       const ids = events.map((e) => e.id);
       // A subscription receives the events emitted from its creation on, of the types it lists.
@@ -138,23 +152,24 @@ export class WebhookDispatcher {
   /** Claims the due deliveries (each in one process only), sends them and records each outcome. */
   async deliverDue(): Promise<Pick<DispatchReport, 'attempted' | 'delivered' | 'retrying' | 'failed'>> {
     const now = this.clock.now();
-    const rows = await this.db.execute<ClaimedRow>(
-      `with due as (
-         select id from webhook_deliveries
-          where status = 'pending' and next_attempt_at <= ?
-          order by next_attempt_at, id limit ? for update skip locked
-       ), claimed as (
-         update webhook_deliveries d
-            set attempts = d.attempts + 1, next_attempt_at = ?, last_attempt_at = ?
-           from due where d.id = due.id
-         returning d.id, d.attempts, d.event_id, d.subscription_id
-       )
-       select c.id, c.attempts, c.event_id, e.type, e.data, e.created_at, c.subscription_id, s.url, s.secret_sealed, s.kind
-         from claimed c
-         join webhook_events e on e.id = c.event_id
-         join webhook_subscriptions s on s.id = c.subscription_id`,
-      [now, DELIVERY_BATCH, new Date(now.getTime() + LEASE_MS), now],
-    );
+    const claimed = await claimDue<{ id: string; attempts: number }>(this.db, DUE_DELIVERIES, {
+      now,
+      limit: DELIVERY_BATCH,
+      set: 'last_attempt_at = ?',
+      setParams: [now],
+      returning: 'id, attempts',
+    });
+    const rows = claimed.length
+      ? await this.db.execute<ClaimedRow>(
+          `select d.id, d.attempts, d.event_id, e.type, e.data, e.created_at, d.subscription_id,
+                  s.url, s.secret_sealed, s.kind
+             from webhook_deliveries d
+             join webhook_events e on e.id = d.event_id
+             join webhook_subscriptions s on s.id = d.subscription_id
+            where d.id in (${placeholders(claimed.length)})`,
+          claimed.map((c) => c.id),
+        )
+      : [];
     const outcomes = await Promise.all(rows.map((row) => this.attempt(row)));
     const report = { attempted: rows.length, delivered: 0, retrying: 0, failed: 0 };
     for (const o of outcomes) report[o] += 1;
@@ -188,9 +203,8 @@ export class WebhookDispatcher {
       );
       return 'delivered';
     }
-    const giveUp = row.attempts >= MAX_ATTEMPTS;
-    const delay = RETRY_DELAYS_SECONDS[Math.min(row.attempts, RETRY_DELAYS_SECONDS.length) - 1] ?? 0;
-    const next = giveUp ? null : new Date(now.getTime() + delay * 1000);
+    const next = retryAt(RETRY, row.attempts, now);
+    const giveUp = next === null;
     await this.db.execute(
       `update webhook_deliveries set status = ?, next_attempt_at = ?, last_status = ?, last_error = ? ${guard}`,
       [giveUp ? 'failed' : 'pending', next, outcome.status, outcome.error?.slice(0, 200) ?? null, row.id, row.attempts],

@@ -33,6 +33,8 @@ test('the confirmation and the refund e-mail arrive in the buyer’s language, w
   const b = await buyerIn('de');
   const before = w.box.count(b.email);
   const order = must(await buy(b.api, m.tierId, 2, { paymentMethod: 'pm_sandbox_visa' }), 200).order;
+  // The request only queues the e-mail; the background worker sends it (kicked after the commit).
+  await w.h.app.orderMail.idle();
   assert.equal(w.box.count(b.email), before + 1);
   const mail = w.box.last(b.email);
   assert.equal(mail.subject, 'Ihre Tickets für Concert');
@@ -58,6 +60,7 @@ test('the confirmation and the refund e-mail arrive in the buyer’s language, w
   assert.equal(mail.html.match(/<img /g)?.length, 2);
 
   must(await m.api.post(`/v1/ticketing/orders/${order.id}/refunds`, { ticketIds: [order.tickets[0].id], reason: 'Doppelt gekauft', returnToPool: true }, key()), 200);
+  await w.h.app.orderMail.idle();
   assert.equal(w.box.count(b.email), before + 2);
   const refund = w.box.last(b.email);
   assert.equal(refund.subject, `Erstattung für Ihre Bestellung ${order.id}`);
@@ -70,11 +73,13 @@ test('a buyer who chose French gets French e-mails; a merchant’s own sale send
   const m = await merchantShop(w.h, { discoverable: true, priceMinor: 1250 });
   const b = await buyerIn('fr');
   const order = must(await buy(b.api, m.tierId, 1, { paymentMethod: 'pm_sandbox_visa' }), 200).order;
+  await w.h.app.orderMail.idle();
   const mail = w.box.last(b.email);
   assert.equal(mail.subject, 'Vos billets pour Concert');
   assert.match(mail.text, /Total payé : 12,50\s€ \(EUR\)/);
   assert.ok(mail.text.includes(order.tickets[0].id));
   const sent = w.box.messages.length;
   must(await buy(m.api, m.tierId, 1, { paymentMethod: 'pm_sandbox_visa' }), 200);
+  await w.h.app.orderMail.idle();
   assert.equal(w.box.messages.length, sent);
 });

@@ -22,6 +22,8 @@ export interface Mailbox {
   last(to: string): ReceivedMail;
   /** How many messages `to` received. */
   count(to: string): number;
+  /** While true, every recipient is refused with 451 (a temporary failure: the sender should retry later). */
+  refusing: boolean;
   close(): Promise<void>;
 }
 
@@ -31,11 +33,16 @@ export interface Mailbox {
  */
 export async function startMailbox(): Promise<Mailbox> {
   const messages: ReceivedMail[] = [];
+  const state = { refusing: false };
   const server = new SMTPServer({
     secure: false,
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onRcptTo(_address, _session, callback) {
+      if (!state.refusing) return callback();
+      callback(Object.assign(new Error('Mailbox busy, try again later'), { responseCode: 451 }));
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
@@ -66,6 +73,12 @@ export async function startMailbox(): Promise<Mailbox> {
   return {
     url: `smtp://127.0.0.1:${port}`,
     messages,
+    get refusing() {
+      return state.refusing;
+    },
+    set refusing(on: boolean) {
+      state.refusing = on;
+    },
     last(addr) {
       const list = to(addr);
       const m = list[list.length - 1];

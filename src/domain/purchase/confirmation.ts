@@ -23,7 +23,6 @@ import { applyPaymentFailure, applyPaymentSuccess, markPaymentPending } from './
 import { authorizePurchase, ownershipFrom } from './purchase-access.ts';
 import { loadPurchaseView, type PurchaseView } from './purchase-view.ts';
 import { refundOwedPayment, type SpineDeps } from './refunds.ts';
-import { sendDueOrderMail } from './order-mail.ts';
 import { requireReservation } from './reservations.ts';
 import { checkScheme } from '../catalog/restrictions.ts';
 
@@ -82,7 +81,7 @@ export async function payReservation(ctx: ToolContext, plan: PaymentPlan): Promi
       ctx.log.error({ paymentId: attempt.paymentId, err: describeError(err) }, 'refund failed; will retry');
     });
   }
-  if (applied.view.order) await sendDueOrderMail(deps);
+  if (applied.view.order) deps.orderMail.kick(); // sent by the worker, not in this request
   if (applied.error) throw applied.error;
   return applied.view;
 }

@@ -16,15 +16,24 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ToolError, describeError } from '../../kernel/errors.ts';
 import { iso, isoOrNull } from '../../kernel/wire.ts';
 import { sql } from '../../storage/database.ts';
+import { claimDue, type WorkTable } from '../../storage/work-queue.ts';
 import { Order, Refund } from '../../storage/entities/purchase.ts';
 import { applyRefundResult, askProvider, claimRefund } from './order-refunds.ts';
-import { sendDueOrderMail } from './order-mail.ts';
 import type { SpineDeps } from './refunds.ts';
 
 /** How long a runner owns an item before another may take it over. */
 export const EVENT_REFUND_LEASE_MS = 60_000;
 /** Items a runner takes per pass. */
 export const EVENT_REFUND_BATCH = 5;
+/** A pending item is due when no live runner holds it; it is retried once its lease ends (no other back-off). */
+const ITEMS: WorkTable = {
+  table: 'event_refund_items',
+  key: 'event_id, order_id',
+  due: `state = 'pending' and (lease_until is null or lease_until <= ?)`,
+  order: 'event_id, order_id',
+  lease: { column: 'lease_until', ms: EVENT_REFUND_LEASE_MS },
+  attempts: 'attempts',
+};
 
 export interface EventRefundProgress {
   eventId: string;
@@ -98,14 +107,7 @@ interface Item {
 /** One pass: leases up to `limit` pending items, refunds each, and closes finished jobs. Returns how many items it settled. */
 export async function runEventRefunds(deps: SpineDeps, limit = EVENT_REFUND_BATCH): Promise<number> {
   const now = deps.clock.now();
-  const items = await deps.db.execute<Item>(
-    `update event_refund_items set lease_until = ?, attempts = attempts + 1
-      where (event_id, order_id) in (select event_id, order_id from event_refund_items
-                                      where state = 'pending' and (lease_until is null or lease_until <= ?)
-                                      order by event_id, order_id limit ? for update skip locked)
-      returning event_id, order_id`,
-    [new Date(now.getTime() + EVENT_REFUND_LEASE_MS), now, limit],
-  );
+  const items = await claimDue<Item>(deps.db, ITEMS, { now, limit, returning: 'event_id, order_id' });
   let settled = 0;
   for (const item of items) {
     try {
@@ -119,7 +121,7 @@ export async function runEventRefunds(deps: SpineDeps, limit = EVENT_REFUND_BATC
       where state = 'running' and not exists (select 1 from event_refund_items i where i.event_id = j.event_id and i.state = 'pending')`,
     [deps.clock.now()],
   );
-  if (settled) await sendDueOrderMail(deps);
+  if (settled) deps.orderMail.kick();
   return settled;
 }
 

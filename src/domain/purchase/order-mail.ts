@@ -1,24 +1,75 @@
 /**
  * The buyer's order e-mails: a confirmation (tickets with QR codes, and a receipt: amounts, fees, currency,
  * merchant) when an order completes, and a refund e-mail when a refund succeeds, in the buyer's language. Each is
- * queued (`order_mail`) in the transaction of the change it describes and sent after commit, never inside a
- * transaction; a failed send is retried with backoff (the sweeper's loop and every kick), and a claimed row is
- * leased so several processes never send one twice.
+ * queued (`order_mail`) in the transaction of the change it describes and sent by the background worker
+ * (`OrderMailQueue`), never inside the request or a transaction: the request only kicks the worker after its commit.
+ * A failed send is retried with back-off on the worker's timer; a claimed row is leased (src/storage/work-queue.ts)
+ * so several processes never send one twice.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Clock } from '../../kernel/clock.ts';
 import { describeError } from '../../kernel/errors.ts';
+import { Periodic } from '../../kernel/periodic.ts';
 import { resolveLang } from '../../i18n/langs.ts';
 import { orderConfirmationMail, refundMail } from '../../mail/templates.ts';
 import { sql } from '../../storage/database.ts';
 import { newId } from '../../storage/ids.ts';
+import { claimDue, doublingDelays, retryAt, type RetryPolicy, type WorkTable } from '../../storage/work-queue.ts';
 import type { Services } from '../context.ts';
 
 export type OrderMailDeps = Pick<Services, 'db' | 'mail' | 'catalogs'> & { clock: Clock; log: Logger };
 
-const LEASE_MS = 60_000;
-const MAX_ATTEMPTS = 10;
+/** A failed send waits 60 s, 2 min, 4 min, … at most an hour; after 10 attempts the e-mail is left unsent. */
+const RETRY: RetryPolicy = { maxAttempts: 10, delayMs: doublingDelays(30_000, 3_600_000) };
+const ORDER_MAIL: WorkTable = {
+  table: 'order_mail',
+  key: 'id',
+  due: 'sent_at is null and next_attempt_at <= ?',
+  order: 'next_attempt_at',
+  lease: { column: 'next_attempt_at', ms: 60_000 },
+  attempts: 'attempts',
+  maxAttempts: RETRY.maxAttempts,
+};
+const BATCH = 20;
+
+/**
+ * The worker that sends the order e-mails: every `intervalMs` (the sweeper's interval) for retries, and at once,
+ * in the background, when a request that queued one kicks it.
+ */
+export class OrderMailQueue {
+  private readonly deps: OrderMailDeps;
+  private readonly loop: Periodic;
+
+  constructor(deps: OrderMailDeps) {
+    this.deps = deps;
+    this.loop = new Periodic('order-mail', deps.log);
+  }
+
+  /** Asks for a pass soon, in the background (after a commit that queued an e-mail); never waits for it. */
+  kick(): void {
+    this.loop.kick();
+  }
+
+  /** One pass now, after any running one: sends the due e-mails and returns how many were sent. */
+  async sendDue(): Promise<number> {
+    return (await this.loop.exclusive(() => sendDueOrderMail(this.deps))).sent;
+  }
+
+  /** Resolves once the passes asked for so far (kicked, timed or by hand) have finished: tests wait on it for mail. */
+  idle(): Promise<void> {
+    return this.loop.idle();
+  }
+
+  /** Runs a pass every `intervalMs` (0: only when kicked). */
+  start(intervalMs: number): void {
+    this.loop.start(intervalMs, async () => (await sendDueOrderMail(this.deps)).claimed === BATCH);
+  }
+
+  stop(): Promise<void> {
+    return this.loop.stop();
+  }
+}
 
 /** Queues an order e-mail inside the caller's transaction; orders without a buyer (a merchant's own sale) get none. */
 export async function enqueueOrderMail(em: EntityManager, kind: 'confirmation' | 'refund', order: { id: string; buyerId?: string | null }, refundId: string | null, now: Date): Promise<void> {
@@ -41,16 +92,11 @@ interface Claimed {
   attempts: number;
 }
 
-/** Sends the order e-mails that are due; returns how many were sent. Errors are logged and retried later. */
-export async function sendDueOrderMail(deps: OrderMailDeps, limit = 20): Promise<number> {
+/** Sends the order e-mails that are due; errors are logged and the e-mail retried later. */
+async function sendDueOrderMail(deps: OrderMailDeps): Promise<{ claimed: number; sent: number }> {
   const now = deps.clock.now();
-  const claimed = await deps.db.execute<Claimed>(
-    `update order_mail set attempts = attempts + 1, next_attempt_at = ?
-      where id in (select id from order_mail where sent_at is null and next_attempt_at <= ? and attempts < ?
-                    order by next_attempt_at limit ? for update skip locked)
-      returning id, kind, order_id, refund_id, attempts`,
-    [new Date(now.getTime() + LEASE_MS), now, MAX_ATTEMPTS, limit],
-  );
+  const returning = 'id, kind, order_id, refund_id, attempts';
+  const claimed = await claimDue<Claimed>(deps.db, ORDER_MAIL, { now, limit: BATCH, returning });
   let sent = 0;
   for (const row of claimed) {
     try {
@@ -59,10 +105,11 @@ export async function sendDueOrderMail(deps: OrderMailDeps, limit = 20): Promise
       sent++;
     } catch (err) {
       deps.log.error({ orderMail: row.id, err: describeError(err) }, 'order e-mail not sent; will retry');
-      await deps.db.execute('update order_mail set next_attempt_at = ? where id = ?', [new Date(now.getTime() + 1000 * Math.min(3600, 2 ** row.attempts * 30)), row.id]);
+      const next = retryAt(RETRY, row.attempts, now);
+      if (next) await deps.db.execute('update order_mail set next_attempt_at = ? where id = ?', [next, row.id]);
     }
   }
-  return sent;
+  return { claimed: claimed.length, sent };
 }
 
 interface OrderFacts {

@@ -26,7 +26,7 @@ import { loadOrderView, refundView, ticketView, type OrderView, type RefundView 
 import { emitPurchaseEvent } from './reservations.ts';
 import { emitAcpOrderEvent } from './acp-order-events.ts';
 import type { SpineDeps } from './refunds.ts';
-import { enqueueOrderMail, sendDueOrderMail } from './order-mail.ts';
+import { enqueueOrderMail } from './order-mail.ts';
 
 export interface RefundInput {
   orderId: string;
@@ -48,7 +48,7 @@ export async function refundOrder(ctx: ToolContext, input: RefundInput): Promise
   const refund = await deps.db.transaction((em) => beginRefund(em, ctx.principal, input, ctx.clock.now()));
   const result = await askProvider(deps, refund);
   const outcome = await deps.db.transaction((em) => applyRefundResult(em, refund.id, result, ctx.clock.now()));
-  if (outcome.refund.state === 'succeeded') await sendDueOrderMail(deps);
+  if (outcome.refund.state === 'succeeded') deps.orderMail.kick(); // sent by the worker, not in this request
   if (!result) {
     throw new ToolError(
       'unavailable',
@@ -221,7 +221,7 @@ export async function retryUnansweredRefunds(deps: SpineDeps, now: Date, limit =
     const result = await askProvider(deps, refund);
     if (!result) continue;
     await deps.db.transaction((em) => applyRefundResult(em, id, result, deps.clock.now()));
-    await sendDueOrderMail(deps);
+    deps.orderMail.kick();
     answered++;
   }
   return answered;

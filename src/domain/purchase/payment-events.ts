@@ -8,7 +8,6 @@ import type { ProviderEvent, ProviderName } from '../../payments/provider.ts';
 import { sql } from '../../storage/database.ts';
 import { Payment } from '../../storage/entities/purchase.ts';
 import { applyRefundResult } from './order-refunds.ts';
-import { sendDueOrderMail } from './order-mail.ts';
 import { applyPaymentFailure, applyPaymentSuccess } from './orders.ts';
 import { refundOwedPayment, type SpineDeps } from './refunds.ts';
 import { describeError } from '../../kernel/errors.ts';
@@ -53,8 +52,6 @@ export async function applyProviderEvent(deps: SpineDeps, provider: ProviderName
       deps.log.error({ paymentId: event.paymentId, err: describeError(err) }, 'refund failed; will retry');
     });
   }
-  if (result.outcome === 'applied') {
-    await sendDueOrderMail(deps).catch((err: unknown) => deps.log.error({ err: describeError(err) }, 'order e-mail pass failed'));
-  }
+  if (result.outcome === 'applied') deps.orderMail.kick(); // sent by the worker, not in the provider's request
   return result.outcome;
 }

@@ -13,7 +13,10 @@ import { emitPurchaseEvent } from './reservations.ts';
 import { describeError } from '../../kernel/errors.ts';
 
 /** What the money-moving services need beyond a transaction. */
-export type SpineDeps = Pick<Services, 'db' | 'payments' | 'ticketKeys' | 'mail' | 'catalogs'> & { clock: Clock; log: Logger };
+export type SpineDeps = Pick<Services, 'db' | 'payments' | 'ticketKeys' | 'mail' | 'catalogs' | 'orderMail'> & {
+  clock: Clock;
+  log: Logger;
+};
 
 /** Refunds one payment marked `refundDue`; returns true when it was refunded by this call. */
 export async function refundOwedPayment(deps: SpineDeps, paymentId: string): Promise<boolean> {

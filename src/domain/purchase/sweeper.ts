@@ -1,24 +1,30 @@
 /**
  * The hold sweeper: releases reservations whose `expiresAt` has passed (held ones at their hold expiry,
  * confirming ones at their payment deadline), giving their places back exactly once and emitting
- * `reservation.expired`. Rows are claimed with FOR UPDATE SKIP LOCKED, so several server processes on
- * one database never release the same hold twice. A swept confirming reservation keeps its payment
+ * `reservation.expired`. Rows are claimed with FOR UPDATE SKIP LOCKED (src/storage/work-queue.ts), so several server
+ * processes on one database never release the same hold twice. A swept confirming reservation keeps its payment
  * pending: the provider's late event then re-takes the places or refunds (see orders.ts).
  */
 import { Reservation } from '../../storage/entities/purchase.ts';
-import { sql } from '../../storage/database.ts';
+import { claimDue, type WorkTable } from '../../storage/work-queue.ts';
 import { returnPlaces } from './inventory.ts';
 import { Periodic } from '../../kernel/periodic.ts';
 import { retryOwedRefunds, type SpineDeps } from './refunds.ts';
 import { pruneExpired } from '../../storage/retention.ts';
 import { reconcileUnknownPayments } from './confirmation.ts';
 import { retryUnansweredRefunds } from './order-refunds.ts';
-import { sendDueOrderMail } from './order-mail.ts';
 import { runEventRefunds } from './event-refunds.ts';
 import { loadPurchaseViews } from './purchase-view.ts';
 import { emitEvents } from '../../webhooks/outbox.ts';
 
 export const SWEEP_BATCH = 500;
+/** A hold is due for release once its `expiresAt` has passed (the hold expiry, or the payment deadline). */
+const EXPIRED_HOLDS: WorkTable = {
+  table: 'reservations',
+  key: 'id',
+  due: `state in ('held', 'confirming') and expires_at <= ?`,
+  order: 'expires_at',
+};
 
 export interface SweepReport {
   /** Ids of the reservations released by this pass. */
@@ -49,7 +55,7 @@ export class HoldSweeper {
     return this.loop.exclusive(() => runEventRefunds(this.deps));
   }
 
-  /** Every `intervalMs` (0: off): sweep expired holds, retry owed refunds, reconcile unknown payment and refund outcomes, refund orders of cancelled events, send due order e-mails, prune expired records. */
+  /** Every `intervalMs` (0: off): sweep expired holds, retry owed refunds, reconcile unknown payment and refund outcomes, refund orders of cancelled events, prune expired records (order e-mails have their own worker). */
   start(intervalMs: number): void {
     this.loop.start(intervalMs, async () => {
       const now = this.deps.clock.now();
@@ -58,7 +64,6 @@ export class HoldSweeper {
       await reconcileUnknownPayments(this.deps, now);
       await retryUnansweredRefunds(this.deps, now);
       await runEventRefunds(this.deps);
-      await sendDueOrderMail(this.deps);
       await pruneExpired(this.deps.db, now);
       return released.length === SWEEP_BATCH;
     });
@@ -70,18 +75,14 @@ export class HoldSweeper {
 
   private sweep(now: Date, limit: number): Promise<SweepReport> {
     return this.deps.db.transaction(async (em) => {
-      const rows = await sql<{ id: string; pool_id: string; quantity: number }>(
-        em,
-        `with due as (
-           select id from reservations
-            where state in ('held', 'confirming') and expires_at <= ?
-            order by expires_at limit ? for update skip locked)
-         update reservations r
-            set state = 'released', release_reason = 'expired', released_at = ?, updated_at = ?, payment_deadline = null
-           from due where r.id = due.id
-         returning r.id, r.pool_id, r.quantity`,
-        [now, limit, now, now],
-      );
+      // The release rule: the claim itself marks each hold released for expiry, in this transaction.
+      const rows = await claimDue<{ id: string; pool_id: string; quantity: number }>(em, EXPIRED_HOLDS, {
+        now,
+        limit,
+        set: `state = 'released', release_reason = 'expired', released_at = ?, updated_at = ?, payment_deadline = null`,
+        setParams: [now, now],
+        returning: 'id, pool_id, quantity',
+      });
       const perPool = new Map<string, number>();
       for (const row of rows) perPool.set(row.pool_id, (perPool.get(row.pool_id) ?? 0) + row.quantity);
       if (rows.length) {
