@@ -5,7 +5,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buyerWithAgent, must, merchantShop, startWorld, type MerchantShop, type World } from '../buyers/fixtures.ts';
+import { buyerWithAgent, must, merchantShop, startWorld, type MerchantShop, type World } from '../support/buyers.ts';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
@@ -15,11 +15,11 @@ import { Database } from '../../src/storage/database.ts';
 import { restClient } from '../support/rest.ts';
 import { rmSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { makeKey, writeTrustList } from '../mandates/independent-signer.ts';
+import { makeKey, writeTrustList } from '../support/independent-signer.ts';
 import { mcpHttp, callTool } from '../support/mcp.ts';
 import { assertInvariant } from '../support/invariant.ts';
-import { count } from '../spine/fixtures.ts';
-import { signedMandate } from '../vic/fixtures.ts';
+import { count } from '../support/spine.ts';
+import { signedMandate } from '../support/vic.ts';
 import { authorization, authorizeUrl, authorizeWith, Browser, codeFor, completeInteraction, openInteraction, pkce, REDIRECT_URI, registerClient, tokenRequest } from './support.ts';
 import { serverEnvFor } from '../support/database.ts';
 
@@ -68,7 +68,7 @@ test('/mcp without a valid bearer answers 401 naming the protected-resource meta
   for (const token of [undefined, 'junk', 'A'.repeat(43), 'tsk_unknown']) {
     const r = await listTools(token);
     assert.equal(r.status, 401, String(token));
-    assert.equal(r.headers.get('www-authenticate')?.startsWith(`Bearer resource_metadata="${w.h.url}/.well-known/oauth-protected-resource/mcp"`), true);
+    assert.equal(r.headers.get('www-authenticate')?.startsWith(`Bearer resource_metadata="${w.h.url}/.well-known/oauth-protected-resource/mcp", scope="tessera:agent"`), true);
   }
   for (const path of ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource']) {
     const prm = must(await restClient(w.h.url).get(path), 200);
@@ -87,6 +87,8 @@ test('the authorization server metadata (RFC 8414) offers code + PKCE S256, regi
     assert.equal(m.registration_endpoint, `${w.h.url}/oauth/register`);
     assert.equal(m.revocation_endpoint, `${w.h.url}/oauth/revoke`);
     assert.ok(m.grant_types_supported.includes('refresh_token'));
+    // Client ID metadata documents are not supported, so not advertised (docs/oauth.md says why).
+    assert.equal(m.client_id_metadata_document_supported, undefined);
   }
 });
 
@@ -162,6 +164,9 @@ test('the revocation endpoint (RFC 7009) ends an access token at once', async ()
   const r = await tokenRequest(w.h.url, { token: tokens.access_token, client_id: client.client_id }, '/oauth/revoke');
   assert.equal(r.status, 200);
   assert.equal((await listTools(tokens.access_token)).status, 401);
+  // The grant ends with it (oidc-provider's revocation; docs/oauth.md): its refresh token is refused too.
+  const refresh = await tokenRequest(w.h.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.client_id });
+  assert.deepEqual([refresh.status, refresh.body.error], [400, 'invalid_grant']);
 });
 
 test('revoking the permission or pausing the agent in the buyer API makes the token useless on the next call', async () => {

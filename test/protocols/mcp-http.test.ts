@@ -62,6 +62,7 @@ test('without a bearer, or with an unknown one, /mcp answers 401 naming its prot
     assert.equal(r.status, 401);
     assert.equal(r.body.error.code, -32000);
     assert.match(String(r.headers['www-authenticate']), new RegExp(`^Bearer resource_metadata="${h.url}/.well-known/oauth-protected-resource/mcp"`));
+    assert.match(String(r.headers['www-authenticate']), /, scope="tessera:agent"/);
   }
 });
 

@@ -9,6 +9,7 @@ import type { Services } from '../../domain/context.ts';
 import { bearerOf, RATE_GATE_STATE, requestInfo } from '../../http/http.ts';
 import type { RequestGate } from '../../http/rate-limit.ts';
 import type { RateGate } from '../../domain/context.ts';
+import { AGENT_SCOPE } from '../oauth/provider.ts';
 import { resourceMetadataUrl } from '../oauth/router.ts';
 import { readRaw } from '../../http/read-body.ts';
 import { hostRefusal } from '../../http/host-allow-list.ts';
@@ -71,7 +72,9 @@ async function requireCredential(ctx: Context, deps: McpRouterDeps): Promise<Orc
   // A failed credential is charged to the client address, as the orchestrator does, so guessing stays limited.
   if (credential) await (ctx.state[RATE_GATE_STATE] as RateGate | undefined)?.charge(undefined, false);
   const error = credential ? ', error="invalid_token", error_description="The bearer credential is unknown, expired or revoked."' : '';
-  ctx.set('WWW-Authenticate', `Bearer resource_metadata="${resourceMetadataUrl(deps.services.publicUrl())}"${error}`);
+  // `scope` (RFC 6750 §3, MCP authorization's scope selection): the scope a client should ask for.
+  const metadata = resourceMetadataUrl(deps.services.publicUrl());
+  ctx.set('WWW-Authenticate', `Bearer resource_metadata="${metadata}", scope="${AGENT_SCOPE}"${error}`);
   rpcError(ctx, 401, credential ? 'Unauthorized: the bearer credential is unknown, expired or revoked.' : 'Unauthorized: send Authorization: Bearer <token> (an OAuth access token, an API key or an agent token).');
   return undefined;
 }
