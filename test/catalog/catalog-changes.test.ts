@@ -12,6 +12,9 @@ import { restClient } from '../support/rest.ts';
 import { SURFACES } from '../support/surfaces.ts';
 import { confirmWith, key, must, reserveOne, shopWithTier, startSpineHarness, type Shop } from '../spine/fixtures.ts';
 
+/** Moves another organization's key into the shop's, without its maker (no member there: such a key would be 401). */
+const MOVE_KEY = 'update api_keys set organization_id = ?, created_by_user_id = null where organization_id = ?';
+
 let h: Harness;
 before(async () => {
   h = await startSpineHarness();
@@ -220,7 +223,7 @@ describe('who may change the catalog', () => {
   test('read-only keys, the integrator and other organizations are refused', async () => {
     const s = await shopWithTier(h);
     const m = await h.merchant(['merchant:read']);
-    await h.db.execute('update api_keys set organization_id = ? where organization_id = ?', [s.organizationId, m.organizationId]);
+    await h.db.execute(MOVE_KEY, [s.organizationId, m.organizationId]);
     const readOnly = restClient(h.url, m.apiKey);
     const iid = `usr_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
     await h.db.execute('insert into users (id, email, name, is_staff, created_at) values (?, ?, null, false, now())', [iid, `${iid}@example.test`]);

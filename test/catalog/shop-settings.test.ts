@@ -11,6 +11,9 @@ import { restClient } from '../support/rest.ts';
 import { SURFACES } from '../support/surfaces.ts';
 import { key, must, shopWithTier, startSpineHarness, type Shop } from '../spine/fixtures.ts';
 
+/** Moves another organization's key into the shop's, without its maker (no member there: such a key would be 401). */
+const MOVE_KEY = 'update api_keys set organization_id = ?, created_by_user_id = null where organization_id = ?';
+
 let h: Harness;
 before(async () => {
   h = await startSpineHarness();
@@ -133,7 +136,7 @@ describe('public settings', () => {
   test('refusals: read-only key, integrator, other organization, unknown field, bad origin', async () => {
     const s = await shopWithTier(h);
     const m = await h.merchant(['merchant:read']);
-    await h.db.execute('update api_keys set organization_id = ? where organization_id = ?', [s.organizationId, m.organizationId]);
+    await h.db.execute(MOVE_KEY, [s.organizationId, m.organizationId]);
     const readOnly = restClient(h.url, m.apiKey);
     const r1 = await readOnly.call('PATCH', `/v1/integration/shops/${s.shopId}`, { name: 'x' });
     assert.deepEqual([r1.status, r1.body.code], [403, 'insufficient_scope']);
@@ -188,7 +191,7 @@ describe('deleting a shop', () => {
   test('only merchant:admin keys and the console owner of the organization may delete', async () => {
     const s = await shopWithTier(h);
     const m = await h.merchant(['merchant:read', 'merchant:write']);
-    await h.db.execute('update api_keys set organization_id = ? where organization_id = ?', [s.organizationId, m.organizationId]);
+    await h.db.execute(MOVE_KEY, [s.organizationId, m.organizationId]);
     const w = await restClient(h.url, m.apiKey).delete(`/v1/integration/shops/${s.shopId}`);
     assert.deepEqual([w.status, w.body.code], [403, 'insufficient_scope']);
     const i = await (await integratorOf(s)).delete(`/v1/integration/shops/${s.shopId}`);
