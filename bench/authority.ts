@@ -6,8 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { buyerWithAgent, merchantShop, startWorld } from '../test/buyers/fixtures.ts';
-import { makeKey, mandateText, signDetached, writeTrustList } from '../test/mandates/independent-signer.ts';
+import { buyerWithAgent, merchantShop, startWorld } from '../test/support/buyers.ts';
+import { makeKey, mandateText, signDetached, writeTrustList } from '../test/support/independent-signer.ts';
 import { globalSetup, globalTeardown } from '../test/support/global-setup.ts';
 import { restClient } from '../test/support/rest.ts';
 

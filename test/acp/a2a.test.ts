@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { a2aClient, runSkill } from '../support/a2a.ts';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { assertInvariant } from '../support/invariant.ts';
-import { ACP_VERSION, acpValid, completeBody, createBody, delegateBody, shopWithTier } from './support.ts';
+import { ACP_VERSION, acpValid, completeBody, createBody, delegateBody, shopWithTier } from '../support/acp.ts';
 
 let h: Harness;
 before(async () => {

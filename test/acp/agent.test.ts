@@ -1,9 +1,9 @@
 /** An agent principal checking out over ACP: the buyer's permission (spine) and the token's allowance (ACP) both apply. */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buyerWithAgent, merchantShop, startWorld, type World } from '../buyers/fixtures.ts';
+import { buyerWithAgent, merchantShop, startWorld, type World } from '../support/buyers.ts';
 import { assertInvariant } from '../support/invariant.ts';
-import { acpClient, acpValid, completeBody, createBody, delegateBody, must } from './support.ts';
+import { acpClient, acpValid, completeBody, createBody, delegateBody, must } from '../support/acp.ts';
 
 let w: World;
 before(async () => {

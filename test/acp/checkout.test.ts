@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { assertInvariant } from '../support/invariant.ts';
 import { restClient } from '../support/rest.ts';
-import { acpClient, acpValid, completeBody, createBody, delegateBody, delegateValid, must, shopWithTier } from './support.ts';
+import { acpClient, acpValid, completeBody, createBody, delegateBody, delegateValid, must, shopWithTier } from '../support/acp.ts';
 
 let h: Harness;
 before(async () => {

@@ -6,7 +6,7 @@ import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.j
 import { startHarness, type Harness } from '../support/harness.ts';
 import { assertInvariant } from '../support/invariant.ts';
 import { MCP_SURFACES } from '../support/mcp.ts';
-import { ACP_VERSION, acpValid, completeBody, createBody, delegateBody, delegateValid, shopWithTier } from './support.ts';
+import { ACP_VERSION, acpValid, completeBody, createBody, delegateBody, delegateValid, shopWithTier } from '../support/acp.ts';
 
 let h: Harness;
 const clients: Client[] = [];

@@ -9,8 +9,8 @@ import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { assertInvariant } from '../support/invariant.ts';
 import { restClient } from '../support/rest.ts';
-import { startReceiver, type Received, type Receiver } from '../webhooks/receiver.ts';
-import { acpClient, completeBody, createBody, delegateBody, must, shopWithTier, webhookValid, type Shop } from './support.ts';
+import { startReceiver, type Received, type Receiver } from '../support/webhook-receiver.ts';
+import { acpClient, completeBody, createBody, delegateBody, must, shopWithTier, webhookValid, type Shop } from '../support/acp.ts';
 
 const SECRET = 'acp-platform-shared-secret-0123456789';
 /** The sandbox test card that charges but refuses every refund (pm_sandbox_refund_fails). */

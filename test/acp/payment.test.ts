@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { assertInvariant } from '../support/invariant.ts';
-import { acpClient, acpValid, completeBody, createBody, delegateBody, must, shopWithTier, type AcpClient } from './support.ts';
+import { acpClient, acpValid, completeBody, createBody, delegateBody, must, shopWithTier, type AcpClient } from '../support/acp.ts';
 
 let h: Harness;
 before(async () => {

@@ -5,7 +5,7 @@ import { startHarness, type Harness } from '../support/harness.ts';
 import { assertInvariant } from '../support/invariant.ts';
 import { restClient } from '../support/rest.ts';
 import { holdRows, poll } from '../support/row-lock.ts';
-import { acpClient, acpValid, createBody, delegateBody, delegateValid, must, shopWithTier } from './support.ts';
+import { acpClient, acpValid, createBody, delegateBody, delegateValid, must, shopWithTier } from '../support/acp.ts';
 
 let h: Harness;
 before(async () => {

@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { restClient } from '../support/rest.ts';
 import { signInTokenIn } from '../support/smtp.ts';
-import { buy, key, merchantShop, must, newEmail, startWorld, type World } from '../buyers/fixtures.ts';
+import { buy, key, merchantShop, must, newEmail, startWorld, type World } from '../support/buyers.ts';
 
 let w: World;
 before(async () => {

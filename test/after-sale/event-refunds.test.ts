@@ -11,7 +11,7 @@ import { assertInvariant } from '../support/invariant.ts';
 import { restClient } from '../support/rest.ts';
 import { startServerProcess } from '../support/server-process.ts';
 import { SURFACES } from '../support/surfaces.ts';
-import { confirmWith, count, key, must, reserveOne, shopWithTier, startSpineHarness, type Shop } from '../spine/fixtures.ts';
+import { confirmWith, count, key, must, reserveOne, shopWithTier, startSpineHarness, type Shop } from '../support/spine.ts';
 
 let h: Harness;
 before(async () => {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import QRCode from 'qrcode';
 import { restClient } from '../support/rest.ts';
 import { SURFACES } from '../support/surfaces.ts';
-import { buy, key, merchantShop, must, newEmail, signIn, startWorld, type World } from '../buyers/fixtures.ts';
+import { buy, key, merchantShop, must, newEmail, signIn, startWorld, type World } from '../support/buyers.ts';
 
 let w: World;
 before(async () => {

@@ -9,7 +9,7 @@ import { OrderMailQueue } from '../../src/domain/purchase/order-mail.ts';
 import { Database } from '../../src/storage/database.ts';
 import { restClient } from '../support/rest.ts';
 import { signInTokenIn } from '../support/smtp.ts';
-import { buy, merchantShop, must, newEmail, startWorld, type World } from '../buyers/fixtures.ts';
+import { buy, merchantShop, must, newEmail, startWorld, type World } from '../support/buyers.ts';
 
 let w: World;
 before(async () => {

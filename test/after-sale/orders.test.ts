@@ -2,7 +2,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { restClient } from '../support/rest.ts';
-import { buy, buyerWithAgent, key, merchantShop, must, signIn, startWorld, type World } from '../buyers/fixtures.ts';
+import { buy, buyerWithAgent, key, merchantShop, must, signIn, startWorld, type World } from '../support/buyers.ts';
 
 let w: World;
 before(async () => {

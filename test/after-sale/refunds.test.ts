@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Harness } from '../support/harness.ts';
 import { assertInvariant } from '../support/invariant.ts';
 import { SURFACES } from '../support/surfaces.ts';
-import { confirmWith, count, key, must, reserveOne, shopWithTier, startSpineHarness } from '../spine/fixtures.ts';
+import { confirmWith, count, key, must, reserveOne, shopWithTier, startSpineHarness } from '../support/spine.ts';
 
 let h: Harness;
 before(async () => {

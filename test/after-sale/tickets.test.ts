@@ -10,7 +10,7 @@ import type { Harness } from '../support/harness.ts';
 import { restClient } from '../support/rest.ts';
 import { holdRows, poll } from '../support/row-lock.ts';
 import { SURFACES } from '../support/surfaces.ts';
-import { confirmWith, key, must, reserveOne, shopWithTier, startSpineHarness, type Shop } from '../spine/fixtures.ts';
+import { confirmWith, key, must, reserveOne, shopWithTier, startSpineHarness, type Shop } from '../support/spine.ts';
 
 let h: Harness;
 before(async () => {

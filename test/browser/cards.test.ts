@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { restClient } from '../support/rest.ts';
 import { codeIn } from '../support/smtp.ts';
-import { assertAccessible, focusIs, tabTo } from './browser.ts';
+import { assertAccessible, focusIs, tabTo } from '../support/browser.ts';
 import { enterEmailedCode, linkIn, newEmail, openFromNav, saveCard, signIn, reportOnFailure, startWorld, type World } from './flows.ts';
 
 let w: World;

@@ -1,7 +1,7 @@
 /**
  * The embeddable consent view in Chromium, driven by the SDK's BUILT browser bundle (`openConsent` from
- * `@tessera/sdk/browser`, built into a temp package by test/sdk/built-sdk.ts) on partner pages served from other
- * origins (test/browser/partner-page.ts: `http://localhost:<port>`, while Tessera listens on 127.0.0.1). The listed
+ * `@tessera/sdk/browser`, built into a temp package by test/support/built-sdk.ts) on partner pages served from other
+ * origins (test/support/partner-page.ts: `http://localhost:<port>`, while Tessera listens on 127.0.0.1). The listed
  * partner frames the view through the SDK, which hands over a merchant-minted bounded session by postMessage; the
  * buyer verifies, creates an agent, saves a card in the provider's frame, types a limit, and the partner closes the
  * view with the SDK's `close()`; reopening resumes the draft at the limits step with what was typed; the buyer grants;
@@ -14,12 +14,12 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { LANGS } from '../../src/i18n/langs.ts';
 import type { FrameLocator, Page } from 'playwright-core';
-import { buildSdk, type BuiltSdk } from '../sdk/built-sdk.ts';
+import { buildSdk, type BuiltSdk } from '../support/built-sdk.ts';
 import { restClient } from '../support/rest.ts';
 import { codeIn } from '../support/smtp.ts';
-import { axeOn, WAIT } from './browser.ts';
+import { axeOn, WAIT } from '../support/browser.ts';
 import { newEmail, reportOnFailure, startWorld, type World } from './flows.ts';
-import { gotoPartner, partnerEvents, servePartnerPage, waitForPartnerEvent, type PartnerPage, type RecordedEvent } from './partner-page.ts';
+import { gotoPartner, partnerEvents, servePartnerPage, waitForPartnerEvent, type PartnerPage, type RecordedEvent } from '../support/partner-page.ts';
 
 const TITLE = 'Set up your agent with Tessera';
 

@@ -9,9 +9,9 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { restClient } from '../support/rest.ts';
-import { assertAccessible, axeOn, focusIs, launchBrowser, tabTo, type TestBrowser } from './browser.ts';
-import { createAgent, key, limits, merchantShop, must, newEmail, saveCard, signIn, startWorld, type MerchantShop, type World } from '../buyers/fixtures.ts';
-import { startReceiver, type Receiver } from '../webhooks/receiver.ts';
+import { assertAccessible, axeOn, focusIs, launchBrowser, tabTo, type TestBrowser } from '../support/browser.ts';
+import { createAgent, key, limits, merchantShop, must, newEmail, saveCard, signIn, startWorld, type MerchantShop, type World } from '../support/buyers.ts';
+import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 import { reportOnFailure } from './flows.ts';
 
 let w: World;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { afterEach, type TestContext } from 'node:test';
 import type { Page } from 'playwright-core';
 import { startHarness, type Harness } from '../support/harness.ts';
-import { launchBrowser, type TestBrowser } from './browser.ts';
+import { launchBrowser, type TestBrowser } from '../support/browser.ts';
 import { codeIn, startMailbox, type Mailbox, type ReceivedMail } from '../support/smtp.ts';
 
 export interface World {

@@ -11,9 +11,9 @@ import { LANGS } from '../../src/i18n/langs.ts';
 import { englishLeakFinder, TEXT_ATTRIBUTES } from '../support/english-leaks.ts';
 import { restClient } from '../support/rest.ts';
 import { codeIn, signInTokenIn } from '../support/smtp.ts';
-import { axeOn, pageSegments } from './browser.ts';
+import { axeOn, pageSegments } from '../support/browser.ts';
 import { newEmail, reportOnFailure, startWorld, type World } from './flows.ts';
-import { buy, key, merchantShop } from '../buyers/fixtures.ts';
+import { buy, key, merchantShop } from '../support/buyers.ts';
 
 const PAGES = ['/buyer/sign-in', '/buyer/verify', '/buyer/agents', '/buyer/cards', '/buyer/permissions', '/buyer/tickets', '/buyer/authorize'] as const;
 

@@ -14,12 +14,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { merchantShop, must, saveCard as saveCardOverRest, signIn as signInOverRest, type MerchantShop } from '../buyers/fixtures.ts';
+import { merchantShop, must, saveCard as saveCardOverRest, signIn as signInOverRest, type MerchantShop } from '../support/buyers.ts';
 import { restClient } from '../support/rest.ts';
 import { callTool } from '../support/mcp.ts';
 import { codeIn } from '../support/smtp.ts';
 import { englishLeakFinder, TEXT_ATTRIBUTES } from '../support/english-leaks.ts';
-import { assertAccessible, axeOn, pageSegments } from './browser.ts';
+import { assertAccessible, axeOn, pageSegments } from '../support/browser.ts';
 import { linkIn, newEmail, openFromNav, signIn, reportOnFailure, startWorld, type World } from './flows.ts';
 import type { Page } from 'playwright-core';
 

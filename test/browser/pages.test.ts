@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { restClient } from '../support/rest.ts';
-import { assertAccessible, focusIs } from './browser.ts';
+import { assertAccessible, focusIs } from '../support/browser.ts';
 import { newEmail, signIn, reportOnFailure, startWorld, type World } from './flows.ts';
 
 let w: World;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { assertAccessible, focusIs } from './browser.ts';
+import { assertAccessible, focusIs } from '../support/browser.ts';
 import { createAgent, enterEmailedCode, newEmail, openFromNav, saveCard, signIn, reportOnFailure, startWorld, type World } from './flows.ts';
 
 let w: World;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { assertAccessible, focusIs, tabTo } from './browser.ts';
+import { assertAccessible, focusIs, tabTo } from '../support/browser.ts';
 import { linkIn, newEmail, requestLink, reportOnFailure, startWorld, type World } from './flows.ts';
 
 let w: World;

@@ -10,8 +10,8 @@ import { after, before, test } from 'node:test';
 import QRCode from 'qrcode';
 import { restClient } from '../support/rest.ts';
 import { signInTokenIn } from '../support/smtp.ts';
-import { buy, merchantShop, must } from '../buyers/fixtures.ts';
-import { assertAccessible } from './browser.ts';
+import { buy, merchantShop, must } from '../support/buyers.ts';
+import { assertAccessible } from '../support/browser.ts';
 import { newEmail, openFromNav, reportOnFailure, startWorld, type World } from './flows.ts';
 
 let w: World;

@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { codeIn } from '../support/smtp.ts';
 import { restClient } from '../support/rest.ts';
 import { SURFACES } from '../support/surfaces.ts';
-import { count } from '../spine/fixtures.ts';
-import { limits, merchantShop, must, newEmail, saveCard, signIn, startWorld, type MerchantShop, type World } from './fixtures.ts';
+import { count } from '../support/spine.ts';
+import { limits, merchantShop, must, newEmail, saveCard, signIn, startWorld, type MerchantShop, type World } from '../support/buyers.ts';
 
 let w: World;
 let shop: MerchantShop;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { restClient } from '../support/rest.ts';
 import { SURFACES, type Caller } from '../support/surfaces.ts';
-import { buy, buyerWithAgent, codeFor, createAgent, key, merchantShop, must, newEmail, signIn, startWorld, type World } from './fixtures.ts';
+import { buy, buyerWithAgent, codeFor, createAgent, key, merchantShop, must, newEmail, signIn, startWorld, type World } from '../support/buyers.ts';
 
 let w: World;
 before(async () => {

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { assertInvariant } from '../support/invariant.ts';
 import { restClient } from '../support/rest.ts';
 import { SURFACES, type Caller } from '../support/surfaces.ts';
-import { buyerWithAgent, merchantShop, must, startWorld, type World } from './fixtures.ts';
+import { buyerWithAgent, merchantShop, must, startWorld, type World } from '../support/buyers.ts';
 
 let w: World;
 before(async () => {

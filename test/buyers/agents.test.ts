@@ -2,7 +2,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import { restClient } from '../support/rest.ts';
-import { buy, buyerWithAgent, codeFor, grant, merchantShop, must, newEmail, saveCard, signIn, startWorld, type World } from './fixtures.ts';
+import { buy, buyerWithAgent, codeFor, grant, merchantShop, must, newEmail, saveCard, signIn, startWorld, type World } from '../support/buyers.ts';
 
 let w: World;
 before(async () => {

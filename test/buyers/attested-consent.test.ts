@@ -2,7 +2,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { restClient } from '../support/rest.ts';
-import { buy, createAgent, limits, merchantShop, must, newEmail, saveCard, signIn, startWorld, type MerchantShop, type World } from './fixtures.ts';
+import { buy, createAgent, limits, merchantShop, must, newEmail, saveCard, signIn, startWorld, type MerchantShop, type World } from '../support/buyers.ts';
 
 let w: World;
 before(async () => {

@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { restClient } from '../support/rest.ts';
-import { codeFor, merchantShop, must, newEmail, signIn, startWorld, type World } from './fixtures.ts';
+import { codeFor, merchantShop, must, newEmail, signIn, startWorld, type World } from '../support/buyers.ts';
 
 let w: World;
 before(async () => {

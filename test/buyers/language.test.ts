@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import { restClient } from '../support/rest.ts';
 import { signInTokenIn } from '../support/smtp.ts';
 import { SURFACES } from '../support/surfaces.ts';
-import { merchantShop, must, newEmail, signIn, startWorld, type World } from './fixtures.ts';
+import { merchantShop, must, newEmail, signIn, startWorld, type World } from '../support/buyers.ts';
 
 let w: World;
 before(async () => {

@@ -4,7 +4,7 @@ import { listOutboxMail } from '../../src/mail/outbox.ts';
 import { startHarness } from '../support/harness.ts';
 import { restClient } from '../support/rest.ts';
 import { signInTokenIn } from '../support/smtp.ts';
-import { codeFor, merchantShop, must, newEmail, signIn, startWorld, type World } from './fixtures.ts';
+import { codeFor, merchantShop, must, newEmail, signIn, startWorld, type World } from '../support/buyers.ts';
 
 let w: World;
 before(async () => {

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TOOLS } from '../../src/tools/index.ts';
 import type { Harness } from '../support/harness.ts';
-import { startSpineHarness } from '../spine/fixtures.ts';
+import { startSpineHarness } from '../support/spine.ts';
 
 let h: Harness;
 before(async () => {

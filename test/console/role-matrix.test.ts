@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { restCaller, type Caller } from '../support/surfaces.ts';
 import { restClient } from '../support/rest.ts';
 import { TOOLS } from '../../src/tools/index.ts';
-import { createAgent, limits, merchantShop, must, newEmail, saveCard, signIn, startWorld, type MerchantShop, type World } from '../buyers/fixtures.ts';
+import { createAgent, limits, merchantShop, must, newEmail, saveCard, signIn, startWorld, type MerchantShop, type World } from '../support/buyers.ts';
 
 let w: World;
 let org: Org;

@@ -9,7 +9,7 @@ import { listOutboxMail } from '../../src/mail/outbox.ts';
 import type { Harness } from '../support/harness.ts';
 import { restClient } from '../support/rest.ts';
 import { SURFACES } from '../support/surfaces.ts';
-import { must, startSpineHarness } from '../spine/fixtures.ts';
+import { must, startSpineHarness } from '../support/spine.ts';
 
 let h: Harness;
 before(async () => {

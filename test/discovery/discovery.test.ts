@@ -9,7 +9,7 @@ import type { Harness } from '../support/harness.ts';
 import { startHarness } from '../support/harness.ts';
 import { restClient } from '../support/rest.ts';
 import { SURFACES } from '../support/surfaces.ts';
-import { key, must, startSpineHarness } from '../spine/fixtures.ts';
+import { key, must, startSpineHarness } from '../support/spine.ts';
 
 let h: Harness;
 before(async () => {

@@ -10,7 +10,7 @@ import { restClient } from '../support/rest.ts';
 import { SURFACES } from '../support/surfaces.ts';
 import { pruneExpired } from '../../src/storage/retention.ts';
 import { codeIn } from '../support/smtp.ts';
-import { merchantShop, must, newEmail, startWorld, type MerchantShop, type World } from '../buyers/fixtures.ts';
+import { merchantShop, must, newEmail, startWorld, type MerchantShop, type World } from '../support/buyers.ts';
 
 let w: World;
 let shop: MerchantShop;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { ManualClock } from '../../src/kernel/clock.ts';
 import { TrustList } from '../../src/mandates/trust-list.ts';
-import { makeKey } from './independent-signer.ts';
+import { makeKey } from '../support/independent-signer.ts';
 
 const log = pino({ level: 'silent' });
 const clock = new ManualClock();

@@ -8,7 +8,7 @@ import { consumeMandateJti } from '../../src/mandates/mandate-jtis.ts';
 import { MandateArtefact } from '../../src/mandates/mandate.ts';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { restClient } from '../support/rest.ts';
-import { jwksOf, makeKey, mandateText, signDetached, writeTrustList, type TestKey } from './independent-signer.ts';
+import { jwksOf, makeKey, mandateText, signDetached, writeTrustList, type TestKey } from '../support/independent-signer.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { restClient } from '../support/rest.ts';
-import { hmacSign, makeKey, mandateText, signDetached, writeTrustList, type TestKey } from './independent-signer.ts';
+import { hmacSign, makeKey, mandateText, signDetached, writeTrustList, type TestKey } from '../support/independent-signer.ts';
 
 let h: Harness;
 let trust: ReturnType<typeof writeTrustList>;

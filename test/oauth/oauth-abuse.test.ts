@@ -6,8 +6,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pruneExpired } from '../../src/storage/retention.ts';
-import { buyerWithAgent, merchantShop, must, startWorld, type MerchantShop, type World } from '../buyers/fixtures.ts';
-import { count } from '../spine/fixtures.ts';
+import { buyerWithAgent, merchantShop, must, startWorld, type MerchantShop, type World } from '../support/buyers.ts';
+import { count } from '../support/spine.ts';
 import { restClient } from '../support/rest.ts';
 import { holdRows, poll } from '../support/row-lock.ts';
 import { hashToken } from '../../src/kernel/tokens.ts';

@@ -1,7 +1,7 @@
 /** OAuth test helpers: a cookie-keeping browser stand-in over fetch, PKCE, client registration and the authorize step (one code). */
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { limits, type World } from '../buyers/fixtures.ts';
+import { limits, type World } from '../support/buyers.ts';
 import { restClient } from '../support/rest.ts';
 import { codeIn } from '../support/smtp.ts';
 

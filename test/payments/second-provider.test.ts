@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Harness } from '../support/harness.ts';
 import { restClient } from '../support/rest.ts';
-import { confirmWith, must, reserveOne, shopWithTier, startSpineHarness } from '../spine/fixtures.ts';
+import { confirmWith, must, reserveOne, shopWithTier, startSpineHarness } from '../support/spine.ts';
 
 let h: Harness;
 before(async () => {

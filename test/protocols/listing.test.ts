@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { a2aClient } from '../support/a2a.ts';
 import { mcpHttp, mcpInMemory } from '../support/mcp.ts';
 import { restClient } from '../support/rest.ts';
-import { createAgent, merchantShop, must, newEmail, signIn, startWorld, type World } from '../buyers/fixtures.ts';
+import { createAgent, merchantShop, must, newEmail, signIn, startWorld, type World } from '../support/buyers.ts';
 
 let w: World;
 before(async () => {

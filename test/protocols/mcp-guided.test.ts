@@ -5,7 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mcpHttp, mcpInMemory, callTool } from '../support/mcp.ts';
-import { buyerWithAgent, merchantShop, startWorld, type World } from '../buyers/fixtures.ts';
+import { buyerWithAgent, merchantShop, startWorld, type World } from '../support/buyers.ts';
 import { assertInvariant } from '../support/invariant.ts';
 
 let w: World;

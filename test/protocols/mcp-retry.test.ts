@@ -14,7 +14,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Harness } from '../support/harness.ts';
 import { assertInvariant } from '../support/invariant.ts';
 import { callTool, type ToolOutcome } from '../support/mcp.ts';
-import { count, shopWithTier, startSpineHarness } from '../spine/fixtures.ts';
+import { count, shopWithTier, startSpineHarness } from '../support/spine.ts';
 import { serverEnvFor } from '../support/database.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');

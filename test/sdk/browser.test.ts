@@ -9,9 +9,9 @@ import { startHarness, type Harness } from '../support/harness.ts';
 import { assertInvariant } from '../support/invariant.ts';
 import { restClient } from '../support/rest.ts';
 import type { Frame, Page } from 'playwright-core';
-import { launchBrowser, WAIT, type TestBrowser } from '../browser/browser.ts';
-import { gotoPartner, partnerEvents, servePartnerPage, waitForPartnerEvent, waitForPartnerMessage, type PartnerPage } from '../browser/partner-page.ts';
-import { buildSdk, type BuiltSdk } from './built-sdk.ts';
+import { launchBrowser, WAIT, type TestBrowser } from '../support/browser.ts';
+import { gotoPartner, partnerEvents, servePartnerPage, waitForPartnerEvent, waitForPartnerMessage, type PartnerPage } from '../support/partner-page.ts';
+import { buildSdk, type BuiltSdk } from '../support/built-sdk.ts';
 import { startFakeViews, type FakeViews } from './fake-consent-view.ts';
 
 let browser: TestBrowser;

@@ -6,7 +6,7 @@ import { assertInvariant } from '../support/invariant.ts';
 import { restClient } from '../support/rest.ts';
 import { holdRows, poll } from '../support/row-lock.ts';
 import type { BootstrapResult } from '../../src/domain/merchants/merchants.ts';
-import { buildSdk, type BuiltSdk } from './built-sdk.ts';
+import { buildSdk, type BuiltSdk } from '../support/built-sdk.ts';
 
 let h: Harness;
 let sdk: BuiltSdk;

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GENERATED_PATH, sdkTypesSource } from '../../scripts/sdk-types.ts';
-import { buildSdk, SDK_SOURCE, type BuiltSdk } from './built-sdk.ts';
+import { buildSdk, SDK_SOURCE, type BuiltSdk } from '../support/built-sdk.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const FIXTURE = join(import.meta.dirname, 'fixtures', 'typed-usage.ts');

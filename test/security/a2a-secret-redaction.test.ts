@@ -15,7 +15,7 @@ import { startHarness } from '../support/harness.ts';
 import { callTool, mcpInMemory } from '../support/mcp.ts';
 import { restClient } from '../support/rest.ts';
 import { codeIn, signInTokenIn, startMailbox } from '../support/smtp.ts';
-import { must, newEmail, type World } from '../buyers/fixtures.ts';
+import { must, newEmail, type World } from '../support/buyers.ts';
 
 /** Every line the server logs, through the service's own logger (its redaction included), at its most verbose. */
 const logLines: string[] = [];

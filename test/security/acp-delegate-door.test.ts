@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { restClient } from '../support/rest.ts';
 import { SURFACES } from '../support/surfaces.ts';
-import { ACP_VERSION, acpClient, createBody, delegateBody, must, shopWithTier } from '../acp/support.ts';
+import { ACP_VERSION, acpClient, createBody, delegateBody, must, shopWithTier } from '../support/acp.ts';
 
 let h: Harness;
 before(async () => {

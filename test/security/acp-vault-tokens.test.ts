@@ -6,7 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, type Harness } from '../support/harness.ts';
-import { acpClient, completeBody, createBody, delegateBody, must, shopWithTier } from '../acp/support.ts';
+import { acpClient, completeBody, createBody, delegateBody, must, shopWithTier } from '../support/acp.ts';
 
 let h: Harness;
 before(async () => {

@@ -13,8 +13,8 @@ import { reserveBatcher } from '../../src/domain/purchase/reserve-batcher.ts';
 import type { Harness } from '../support/harness.ts';
 import { restClient } from '../support/rest.ts';
 import { SURFACES } from '../support/surfaces.ts';
-import { lockPool, until } from '../spine/batching.ts';
-import { key, must, shopWithTier, startSpineHarness, type Shop } from '../spine/fixtures.ts';
+import { lockPool, until } from '../support/batching.ts';
+import { key, must, shopWithTier, startSpineHarness, type Shop } from '../support/spine.ts';
 
 const RESERVE = '/v1/ticketing/reservations';
 

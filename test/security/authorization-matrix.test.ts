@@ -21,8 +21,8 @@ import { TOOLS } from '../../src/tools/index.ts';
 import { SURFACES, type Outcome } from '../support/surfaces.ts';
 import { restClient } from '../support/rest.ts';
 import { a2aClient, runSkill } from '../support/a2a.ts';
-import { buy, buyerWithAgent, key, merchantShop, must, newEmail, startWorld, type World } from '../buyers/fixtures.ts';
-import { ACP_VERSION, acpClient, completeBody, createBody } from '../acp/support.ts';
+import { buy, buyerWithAgent, key, merchantShop, must, newEmail, startWorld, type World } from '../support/buyers.ts';
+import { ACP_VERSION, acpClient, completeBody, createBody } from '../support/acp.ts';
 
 let w: World;
 before(async () => {

@@ -10,8 +10,8 @@ import { connect } from 'node:net';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { restClient } from '../support/rest.ts';
 import { SURFACES } from '../support/surfaces.ts';
-import { count, must, shopWithTier } from '../spine/fixtures.ts';
-import { ACP_VERSION, createBody, shopWithTier as acpShop } from '../acp/support.ts';
+import { count, must, shopWithTier } from '../support/spine.ts';
+import { ACP_VERSION, createBody, shopWithTier as acpShop } from '../support/acp.ts';
 
 let h: Harness;
 before(async () => {

@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CODES_PER_WINDOW, SIGN_IN_LINKS_PER_WINDOW } from '../../src/domain/buyers/throttle.ts';
 import { restClient } from '../support/rest.ts';
-import { merchantShop, newEmail, signIn, startWorld, type World } from '../buyers/fixtures.ts';
+import { merchantShop, newEmail, signIn, startWorld, type World } from '../support/buyers.ts';
 
 let w: World;
 before(async () => {

@@ -6,7 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { restClient, type RestResponse } from '../support/rest.ts';
-import { merchantShop, must, newEmail, signIn, startWorld, type World } from '../buyers/fixtures.ts';
+import { merchantShop, must, newEmail, signIn, startWorld, type World } from '../support/buyers.ts';
 
 const BUDGET = 20;
 let w: World;

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { canonicalJson, sha256Hex } from '../../src/kernel/canonical-json.ts';
 import { startHarness, type Harness } from '../support/harness.ts';
-import { acpClient, completeBody, createBody, delegateBody, must, shopWithTier } from '../acp/support.ts';
+import { acpClient, completeBody, createBody, delegateBody, must, shopWithTier } from '../support/acp.ts';
 
 let h: Harness;
 before(async () => {

@@ -19,8 +19,8 @@ import { emitEvent } from '../../src/webhooks/outbox.ts';
 import { openTestDatabase, serverEnvFor } from '../support/database.ts';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { restClient } from '../support/rest.ts';
-import { startReceiver, type Receiver } from '../webhooks/receiver.ts';
-import { verifyStandardWebhook } from '../webhooks/verify.ts';
+import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
+import { verifyStandardWebhook } from '../support/webhook-verify.ts';
 
 let h: Harness;
 let rx: Receiver;

@@ -7,7 +7,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SURFACES } from '../support/surfaces.ts';
-import { buyerWithAgent, createAgent, key, merchantShop, must, newEmail, signIn, startWorld, type World } from '../buyers/fixtures.ts';
+import { buyerWithAgent, createAgent, key, merchantShop, must, newEmail, signIn, startWorld, type World } from '../support/buyers.ts';
 import { restClient } from '../support/rest.ts';
 
 let w: World;

@@ -12,7 +12,7 @@ import { loadConfig } from '../../src/kernel/config.ts';
 import { emitEvent } from '../../src/webhooks/outbox.ts';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { restClient } from '../support/rest.ts';
-import { closedPortUrl, startReceiver, type Receiver } from '../webhooks/receiver.ts';
+import { closedPortUrl, startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 import { serverEnvFor } from '../support/database.ts';
 
 let h: Harness; // loopback not allowed (the default)

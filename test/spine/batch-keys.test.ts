@@ -12,8 +12,8 @@ import { IDEMPOTENCY_TTL_MS, IN_FLIGHT_STALE_MS } from '../../src/storage/idempo
 import { sql } from '../../src/storage/database.ts';
 import type { Harness } from '../support/harness.ts';
 import { assertInvariant } from '../support/invariant.ts';
-import { asOneBatch, until } from './batching.ts';
-import { must, shopWithTier, startSpineHarness, type Shop } from './fixtures.ts';
+import { asOneBatch, until } from '../support/batching.ts';
+import { must, shopWithTier, startSpineHarness, type Shop } from '../support/spine.ts';
 
 let h: Harness;
 before(async () => {

@@ -15,8 +15,8 @@ import { assertInvariant } from '../support/invariant.ts';
 import { restClient, type RestResponse } from '../support/rest.ts';
 import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
 import { SURFACES } from '../support/surfaces.ts';
-import { asOneBatch as runAsOneBatch, lockPool, until } from './batching.ts';
-import { key, must, shopWithTier, startSpineHarness, type Shop } from './fixtures.ts';
+import { asOneBatch as runAsOneBatch, lockPool, until } from '../support/batching.ts';
+import { key, must, shopWithTier, startSpineHarness, type Shop } from '../support/spine.ts';
 
 let h: Harness;
 before(async () => {

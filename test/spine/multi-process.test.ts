@@ -14,7 +14,7 @@ import type { Harness } from '../support/harness.ts';
 import { assertInvariant } from '../support/invariant.ts';
 import { restClient } from '../support/rest.ts';
 import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
-import { must, shopWithTier, startSpineHarness } from './fixtures.ts';
+import { must, shopWithTier, startSpineHarness } from '../support/spine.ts';
 import { serverEnvFor } from '../support/database.ts';
 
 let h: Harness;

@@ -4,7 +4,7 @@ import { signSandboxPayload } from '../../src/payments/sandbox-signature.ts';
 import type { Harness } from '../support/harness.ts';
 import { assertInvariant } from '../support/invariant.ts';
 import { restClient } from '../support/rest.ts';
-import { confirmWith, count, must, reserveOne, shopWithTier, startSpineHarness, type Shop } from './fixtures.ts';
+import { confirmWith, count, must, reserveOne, shopWithTier, startSpineHarness, type Shop } from '../support/spine.ts';
 
 let h: Harness;
 before(async () => {

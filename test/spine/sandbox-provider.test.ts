@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { methodForCard, SANDBOX_METHODS } from '../../src/payments/sandbox-methods.ts';
 import type { Harness } from '../support/harness.ts';
 import { restClient } from '../support/rest.ts';
-import { must, shopWithTier, startSpineHarness } from './fixtures.ts';
+import { must, shopWithTier, startSpineHarness } from '../support/spine.ts';
 
 let h: Harness;
 before(async () => {

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { Harness } from '../support/harness.ts';
 import { assertInvariant } from '../support/invariant.ts';
 import { SURFACES } from '../support/surfaces.ts';
-import { must, shopWithTier, startSpineHarness, type Shop } from './fixtures.ts';
+import { must, shopWithTier, startSpineHarness, type Shop } from '../support/spine.ts';
 
 let h: Harness;
 before(async () => {

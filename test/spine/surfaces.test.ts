@@ -6,7 +6,7 @@ import { a2aClient, runSkill } from '../support/a2a.ts';
 import type { Harness } from '../support/harness.ts';
 import { assertInvariant } from '../support/invariant.ts';
 import { callTool, MCP_SURFACES } from '../support/mcp.ts';
-import { shopWithTier, startSpineHarness } from './fixtures.ts';
+import { shopWithTier, startSpineHarness } from '../support/spine.ts';
 
 let h: Harness;
 before(async () => {

@@ -5,7 +5,7 @@ import { HoldSweeper } from '../../src/domain/purchase/sweeper.ts';
 import { Database } from '../../src/storage/database.ts';
 import type { Harness } from '../support/harness.ts';
 import { assertInvariant } from '../support/invariant.ts';
-import { confirmWith, count, must, reserveOne, shopWithTier, startSpineHarness } from './fixtures.ts';
+import { confirmWith, count, must, reserveOne, shopWithTier, startSpineHarness } from '../support/spine.ts';
 
 let h: Harness;
 before(async () => {

@@ -1,10 +1,10 @@
-/** ACP test support: assertions on the ACP body shapes (our own zod schemas, test/acp/shapes.ts), a REST client that speaks ACP, and a shop. */
+/** ACP test support: assertions on the ACP body shapes (our own zod schemas, test/support/acp-shapes.ts), a REST client that speaks ACP, and a shop. */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import type { Harness } from '../support/harness.ts';
-import { restClient, type RestResponse } from '../support/rest.ts';
-import { CHECKOUT_SHAPES, DELEGATE_SHAPES, WEBHOOK_SHAPES } from './shapes.ts';
+import type { Harness } from './harness.ts';
+import { restClient, type RestResponse } from './rest.ts';
+import { CHECKOUT_SHAPES, DELEGATE_SHAPES, WEBHOOK_SHAPES } from './acp-shapes.ts';
 
 export const ACP_VERSION = '2026-04-17';
 
@@ -12,7 +12,7 @@ function checker(shapes: Record<string, z.ZodType>, family: string) {
   /** Asserts `data` has the ACP shape named `def` (the spec's `$defs` name). */
   return (def: string, data: unknown, label = def): void => {
     const shape = shapes[def];
-    assert.ok(shape, `no ${family} shape ${def} in test/acp/shapes.ts`);
+    assert.ok(shape, `no ${family} shape ${def} in test/support/acp-shapes.ts`);
     const parsed = shape.safeParse(data);
     assert.ok(parsed.success, `${label} is not a valid ACP ${def}: ${JSON.stringify(parsed.error?.issues.slice(0, 5))}\n${JSON.stringify(data)}`);
   };

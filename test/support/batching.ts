@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { reserveBatcher } from '../../src/domain/purchase/reserve-batcher.ts';
 import { sql, type Database } from '../../src/storage/database.ts';
-import type { Harness } from '../support/harness.ts';
-import type { RestResponse } from '../support/rest.ts';
+import type { Harness } from './harness.ts';
+import type { RestResponse } from './rest.ts';
 
 /** Resolves once `cond()` holds; checks every few ms up to a generous bound (the machine may be busy). */
 export async function until(cond: () => boolean | Promise<boolean>, what: string, boundMs = 120_000): Promise<void> {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type BrowserContext, type Page, type Request } from 'playwright-core';
-import { GET_CHROMIUM, resolveChromium } from '../support/chromium.ts';
+import { GET_CHROMIUM, resolveChromium } from './chromium.ts';
 
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 

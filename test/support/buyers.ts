@@ -2,9 +2,9 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { BootstrapResult } from '../../src/domain/merchants/merchants.ts';
-import { startHarness, type Harness } from '../support/harness.ts';
-import { restClient, type RestResponse } from '../support/rest.ts';
-import { codeIn, signInTokenIn, startMailbox, type Mailbox } from '../support/smtp.ts';
+import { startHarness, type Harness } from './harness.ts';
+import { restClient, type RestResponse } from './rest.ts';
+import { codeIn, signInTokenIn, startMailbox, type Mailbox } from './smtp.ts';
 
 export type Api = ReturnType<typeof restClient>;
 

@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../src/storage/database.ts';
-import { startHarness, type Harness } from '../support/harness.ts';
-import { restClient, type RestResponse } from '../support/rest.ts';
+import { startHarness, type Harness } from './harness.ts';
+import { restClient, type RestResponse } from './rest.ts';
 
 export type Api = ReturnType<typeof restClient>;
 

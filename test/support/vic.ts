@@ -1,10 +1,10 @@
 /** Builders for the purchase_initiate tests: a spine harness trusting a test network, signed mandates, and "nothing happened" checks. */
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
-import type { Harness } from '../support/harness.ts';
-import { assertInvariant, type PoolCounts } from '../support/invariant.ts';
-import { makeKey, mandateText, signDetached, writeTrustList, type TestKey } from '../mandates/independent-signer.ts';
-import { count, key, startSpineHarness, type Api } from '../spine/fixtures.ts';
+import type { Harness } from './harness.ts';
+import { assertInvariant, type PoolCounts } from './invariant.ts';
+import { makeKey, mandateText, signDetached, writeTrustList, type TestKey } from './independent-signer.ts';
+import { count, key, startSpineHarness, type Api } from './spine.ts';
 
 export interface Vic {
   h: Harness;

@@ -3,13 +3,13 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { buyerWithAgent, createAgent, key, merchantShop, must, newEmail, signIn, startWorld, type World } from '../buyers/fixtures.ts';
-import { makeKey, writeTrustList } from '../mandates/independent-signer.ts';
+import { buyerWithAgent, createAgent, key, merchantShop, must, newEmail, signIn, startWorld, type World } from '../support/buyers.ts';
+import { makeKey, writeTrustList } from '../support/independent-signer.ts';
 import { a2aClient, runSkill } from '../support/a2a.ts';
 import { assertInvariant } from '../support/invariant.ts';
 import { restClient } from '../support/rest.ts';
-import { count } from '../spine/fixtures.ts';
-import { initiate, signedMandate, spentRows, type Vic } from './fixtures.ts';
+import { count } from '../support/spine.ts';
+import { initiate, signedMandate, spentRows, type Vic } from '../support/vic.ts';
 
 let w: World;
 let v: Vic;

@@ -2,11 +2,11 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { makeKey } from '../mandates/independent-signer.ts';
+import { makeKey } from '../support/independent-signer.ts';
 import { assertInvariant, poolCounts } from '../support/invariant.ts';
 import { restClient } from '../support/rest.ts';
-import { count, must, reserveOne, shopWithTier } from '../spine/fixtures.ts';
-import { assertNothingHappened, forReservation, initiate, signedMandate, spentRows, startVic, type Vic } from './fixtures.ts';
+import { count, must, reserveOne, shopWithTier } from '../support/spine.ts';
+import { assertNothingHappened, forReservation, initiate, signedMandate, spentRows, startVic, type Vic } from '../support/vic.ts';
 
 let v: Vic;
 before(async () => {

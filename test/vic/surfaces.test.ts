@@ -5,9 +5,9 @@ import { randomUUID } from 'node:crypto';
 import { a2aClient, runSkill } from '../support/a2a.ts';
 import { assertInvariant, poolCounts } from '../support/invariant.ts';
 import { SURFACES } from '../support/surfaces.ts';
-import { count, reserveOne, shopWithTier } from '../spine/fixtures.ts';
-import { makeKey } from '../mandates/independent-signer.ts';
-import { signedMandate, spentRows, startVic, type Vic } from './fixtures.ts';
+import { count, reserveOne, shopWithTier } from '../support/spine.ts';
+import { makeKey } from '../support/independent-signer.ts';
+import { signedMandate, spentRows, startVic, type Vic } from '../support/vic.ts';
 
 let v: Vic;
 before(async () => {

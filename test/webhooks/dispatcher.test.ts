@@ -6,9 +6,9 @@ import { Database } from '../../src/storage/database.ts';
 import { emitEvent } from '../../src/webhooks/outbox.ts';
 import type { Harness } from '../support/harness.ts';
 import { restClient } from '../support/rest.ts';
-import type { Receiver } from './receiver.ts';
+import type { Receiver } from '../support/webhook-receiver.ts';
 import { startWebhookHarness } from './harness.ts';
-import { verifyStandardWebhook } from './verify.ts';
+import { verifyStandardWebhook } from '../support/webhook-verify.ts';
 
 let h: Harness;
 let rx: Receiver;

@@ -2,9 +2,9 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Harness } from '../support/harness.ts';
 import { restClient } from '../support/rest.ts';
-import type { Receiver } from './receiver.ts';
+import type { Receiver } from '../support/webhook-receiver.ts';
 import { startWebhookHarness } from './harness.ts';
-import { verifyStandardWebhook } from './verify.ts';
+import { verifyStandardWebhook } from '../support/webhook-verify.ts';
 
 let h: Harness;
 let rx: Receiver;

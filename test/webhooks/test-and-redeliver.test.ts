@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import type { Harness } from '../support/harness.ts';
 import { restClient } from '../support/rest.ts';
 import { SURFACES, type Outcome } from '../support/surfaces.ts';
-import { closedPortUrl, type Receiver } from './receiver.ts';
+import { closedPortUrl, type Receiver } from '../support/webhook-receiver.ts';
 import { startWebhookHarness } from './harness.ts';
-import { verifyStandardWebhook } from './verify.ts';
+import { verifyStandardWebhook } from '../support/webhook-verify.ts';
 
 let h: Harness;
 let rx: Receiver;
