@@ -16,6 +16,13 @@ import { bearerOf, RATE_GATE_STATE, sendError } from './http.ts';
 
 /** Paths never limited: load balancers and orchestrators poll them. */
 const UNLIMITED = new Set(['/healthz', '/readyz']);
+/**
+ * The pages' static files (scripts, styles, vendor modules, message catalogs): served from memory, reading nothing, so
+ * never charged. A page view loads several of them, and buyers behind one NAT share an address (issue #36, 4).
+ */
+const STATIC_PREFIXES = ['/buyer/assets/', '/console/assets/', '/buyer/i18n/'];
+const isStatic = (ctx: Context) =>
+  (ctx.method === 'GET' || ctx.method === 'HEAD') && STATIC_PREFIXES.some((p) => ctx.path.startsWith(p));
 
 export interface RateLimitOptions {
   perMinute: number;
@@ -147,7 +154,7 @@ export type RequestGate = RateGate & { charged: boolean; verified: Principal | u
  */
 export function rateLimit(limits: RateLimits) {
   return async (ctx: Context, next: Next) => {
-    if (UNLIMITED.has(ctx.path)) return next();
+    if (UNLIMITED.has(ctx.path) || isStatic(ctx)) return next();
     const ip = ctx.ip;
     const hasCredential = Boolean(bearerOf(ctx));
     if (!hasCredential) {

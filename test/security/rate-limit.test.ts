@@ -264,3 +264,34 @@ test('an MCP call that runs no tool with a verified credential pays its principa
   assert.deepEqual(statuses.slice(0, 20), Array(20).fill(200), statuses.join(','));
   assert.equal(statuses[20], 429, 'past its own budget the principal is refused');
 });
+
+test('issue #36 (4): over MCP on HTTP a tools/call past the budget is HTTP 429 with Retry-After, not 200 with an error', async (t) => {
+  const h = await startHarness(LIMITS);
+  t.after(() => h.close());
+  const m = await h.merchant();
+  const mcp = (body: unknown) =>
+    restClient(h.url, m.apiKey).post('/mcp', body, { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' });
+  const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_pools', arguments: { merchantId: m.shopId } } };
+  // tools/list is counted too (76f8ab3): 10 lists and 10 calls spend the budget of 20.
+  for (let i = 0; i < 10; i++) assert.equal((await mcp({ jsonrpc: '2.0', id: 1, method: 'tools/list' })).status, 200);
+  for (let i = 0; i < 10; i++) {
+    const ok = await mcp(call);
+    assert.equal(ok.status, 200);
+    assert.equal(ok.body.result.isError, undefined, JSON.stringify(ok.body));
+  }
+  assertLimited(await mcp(call));
+  assertLimited(await mcp({ jsonrpc: '2.0', id: 2, method: 'tools/list' }));
+});
+
+test('issue #36 (4): the pages\' static files (buyer and console assets, message catalogs) never spend the address budget', async (t) => {
+  const h = await startHarness(LIMITS);
+  t.after(() => h.close());
+  const files = ['/buyer/assets/buyer.css', '/buyer/assets/app.js', '/console/assets/console.js', '/buyer/i18n/de.json'];
+  // 15 page views' worth of files from one address (60 requests, three times the budget of 20): all served.
+  for (let i = 0; i < 15; i++) {
+    for (const file of files) assert.equal((await fetch(`${h.url}${file}`)).status, 200, file);
+  }
+  // The address's API budget is untouched: 20 anonymous API calls still answer, the 21st is refused.
+  for (let i = 0; i < 20; i++) assert.notEqual((await restClient(h.url).get('/v1/catalog/shops/shop_x')).status, 429);
+  assertLimited(await restClient(h.url).get('/v1/catalog/shops/shop_x'));
+});

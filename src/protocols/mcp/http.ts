@@ -6,7 +6,7 @@ import { SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type RequestId } from
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { Orchestrator } from '../../orchestrator/invoke.ts';
 import type { Services } from '../../domain/context.ts';
-import { bearerOf, RATE_GATE_STATE, requestInfo } from '../../http/http.ts';
+import { bearerOf, RATE_GATE_STATE, requestInfo, sendError } from '../../http/http.ts';
 import type { RequestGate } from '../../http/rate-limit.ts';
 import type { RateGate } from '../../domain/context.ts';
 import { AGENT_SCOPE } from '../oauth/provider.ts';
@@ -149,6 +149,8 @@ export function buildMcpRouter(deps: McpRouterDeps): Router {
       ctx.status = CLIENT_CLOSED_REQUEST; // for the metrics and logs only: nobody is listening
       return;
     }
+    // Past the caller's budget (or refused for load): HTTP 429 with Retry-After, as on REST, not 200 with an error.
+    if (caller.rateLimited) return sendError(ctx, 429, caller.rateLimited);
     ctx.type = 'application/json';
     ctx.body = JSON.stringify(response);
   });

@@ -10,7 +10,7 @@ import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/t
 import type { RequestInfo } from '../../domain/context.ts';
 import { ToolError, type ErrorBody } from '../../kernel/errors.ts';
 import type { InvokeResult, Orchestrator } from '../../orchestrator/invoke.ts';
-import { toolOutputSchema } from '../../orchestrator/json-schema.ts';
+import { listedOutputSchema } from '../../orchestrator/json-schema.ts';
 import { protocolInputSchema, type SurfaceMechanisms } from '../../orchestrator/surface-keys.ts';
 import { BUY_TICKETS, buyTicketsPrompt, INSTRUCTIONS } from './guide.ts';
 import type { AnyTool } from '../../orchestrator/tool.ts';
@@ -20,14 +20,14 @@ export const IDEMPOTENCY_META_KEY = 'tessera/idempotencyKey';
 /** The `_meta` key set to `true` on a result that replays a stored outcome (the MCP form of Idempotent-Replayed). */
 export const REPLAYED_META_KEY = 'tessera/idempotentReplayed';
 
-/** The MCP tool listing entry of one tool: the same JSON Schemas OpenAPI and A2A use. */
+/** The MCP tool listing entry of one tool: the input schema OpenAPI and A2A use, the output schema outlined when long. */
 export function mcpTool(tool: AnyTool): Tool {
   return {
     name: tool.name,
     title: tool.title,
     description: tool.description,
     inputSchema: protocolInputSchema(tool) as Tool['inputSchema'],
-    outputSchema: toolOutputSchema(tool) as Tool['outputSchema'],
+    outputSchema: listedOutputSchema(tool) as Tool['outputSchema'],
     annotations: { title: tool.title, ...tool.annotations },
   };
 }
@@ -79,6 +79,11 @@ export interface McpCaller {
   orchestrator: Orchestrator;
   credential: string | undefined;
   requestInfo: RequestInfo;
+  /**
+   * Set when the call was refused `rate_limited` (the caller's budget spent, or load): over HTTP, `/mcp` answers it
+   * as HTTP 429 with `Retry-After` instead of a 200 carrying an error result (http.ts).
+   */
+  rateLimited?: ErrorBody;
 }
 
 /**
@@ -132,7 +137,8 @@ export function mcpServer(
     }
   });
   server.setRequestHandler(LooseCallToolRequest, async (raw, extra): Promise<CallToolResult> => {
-    const { orchestrator, credential, requestInfo } = callerOf(extra);
+    const caller = callerOf(extra);
+    const { orchestrator, credential, requestInfo } = caller;
     // The SDK's Server has checked the request against CallToolRequestSchema before this handler runs (a failure is its
     // -32602), so it is read as one rather than parsed a second time.
     const req = raw as unknown as CallToolRequest;
@@ -151,6 +157,7 @@ export function mcpServer(
       request: { ...requestInfo, surface: 'mcp' },
       mechanisms,
     });
+    if (!result.ok && result.error.code === 'rate_limited') caller.rateLimited = result.error;
     // ACP's MCP binding: its errors are JSON-RPC errors (-32000) carrying the ACP Error in `data`.
     if (!result.ok && result.tool?.area === 'acp') {
       throw new McpError(ACP_JSONRPC_ERROR_CODE, result.error.message, toAcpError(result.status, result.error, 'arguments'));
