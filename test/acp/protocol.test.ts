@@ -6,6 +6,7 @@ import { assertInvariant } from '../support/invariant.ts';
 import { restClient } from '../support/rest.ts';
 import { holdRows, poll } from '../support/row-lock.ts';
 import { acpClient, acpValid, createBody, delegateBody, delegateValid, must, shopWithTier } from '../support/acp.ts';
+import { verifies } from '../support/requirements.ts';
 
 let h: Harness;
 before(async () => {
@@ -58,7 +59,7 @@ test('every POST needs an Idempotency-Key: 400 idempotency_key_required', async 
   delegateValid('Error', dp.body);
 });
 
-test('same key + same body replays (same status, Idempotent-Replayed: true); a different body is 422; keys are per endpoint', async () => {
+test(`${verifies('CONTRACT-idempotency-replay', 'CONTRACT-idempotency-conflict')}same key + same body replays (same status, Idempotent-Replayed: true); a different body is 422; keys are per endpoint`, async () => {
   const s = await shopWithTier(h, { capacity: 5 });
   const acp = acpClient(h, s.apiKey);
   const body = createBody(s.tierId);
@@ -96,7 +97,7 @@ test('same key + same body replays (same status, Idempotent-Replayed: true); a d
   delegateValid('Error', tokenConflict.body);
 });
 
-test('a request still running with the same key is 409 idempotency_in_flight with Retry-After', async () => {
+test(`${verifies('CONTRACT-idempotency-in-flight')}a request still running with the same key is 409 idempotency_in_flight with Retry-After`, async () => {
   const s = await shopWithTier(h);
   const acp = acpClient(h, s.apiKey);
   const session = must(await acp.post('/checkout_sessions', createBody(s.tierId)), 201);

@@ -20,6 +20,7 @@ import { codeIn } from '../support/smtp.ts';
 import { axeOn, WAIT } from '../support/browser.ts';
 import { newEmail, reportOnFailure, startWorld, type World } from './flows.ts';
 import { gotoPartner, partnerEvents, servePartnerPage, waitForPartnerEvent, type PartnerPage, type RecordedEvent } from '../support/partner-page.ts';
+import { verifies } from '../support/requirements.ts';
 
 const TITLE = 'Set up your agent with Tessera';
 
@@ -167,7 +168,7 @@ test('through the SDK, a listed partner frames the view; the buyer verifies, cre
   await page.close();
 });
 
-test('"Discard this setup?" then yes, by keyboard: the draft is gone and the partner receives cancelled', { timeout: 300_000 }, async () => {
+test(`${verifies('SPEC-3-discard-cancelled')}"Discard this setup?" then yes, by keyboard: the draft is gone and the partner receives cancelled`, { timeout: 300_000 }, async () => {
   const email = newEmail();
   const page = await w.browser.page();
   const view = await openView(page, email);

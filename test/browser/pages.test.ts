@@ -6,6 +6,7 @@ import { after, before, test } from 'node:test';
 import { restClient } from '../support/rest.ts';
 import { assertAccessible, focusIs } from '../support/browser.ts';
 import { newEmail, signIn, reportOnFailure, startWorld, type World } from './flows.ts';
+import { verifies } from '../support/requirements.ts';
 
 let w: World;
 reportOnFailure(() => ({ browser: w?.browser, h: w?.h }));
@@ -71,7 +72,7 @@ test('a partner origin cannot frame the sign-in page', async () => {
   w.browser.problems.length = 0;
 });
 
-test('the session lives only in page memory: no cookie or storage, and a reload signs out', async () => {
+test(`${verifies('SPEC-5.5-bounded-memory-only')}the session lives only in page memory: no cookie or storage, and a reload signs out`, async () => {
   const page = await w.browser.page();
   const email = newEmail();
   await signIn(w, page, email);

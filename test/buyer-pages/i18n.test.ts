@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import { loadCatalogs, type Messages } from '../../src/i18n/i18n.ts';
 import { LANGS } from '../../src/i18n/langs.ts';
 import { TOOLS } from '../../src/tools/index.ts';
+import { verifies } from '../support/requirements.ts';
 
 const EN = JSON.parse(readFileSync('src/i18n/locales/en.json', 'utf8')) as Messages;
 
@@ -130,7 +131,7 @@ test('every page string is translated: only brand names, codes and words shared 
   }
 });
 
-test('all six languages are offered on the pages, and plurals follow each language’s rules', () => {
+test(`${verifies('SPEC-1-six-languages')}all six languages are offered on the pages, and plurals follow each language’s rules`, () => {
   const c = loadCatalogs();
   assert.deepEqual(c.langs, [...LANGS]);
   const left = (lang: string, count: number) => c.translator(lang)('errors.verification_code_invalid_left', { count });

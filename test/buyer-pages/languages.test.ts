@@ -8,6 +8,7 @@ import { LANGS } from '../../src/i18n/langs.ts';
 import { BUYER_PAGES } from '../../src/buyer-pages/router.ts';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { englishLeakFinder, htmlSegments } from '../support/english-leaks.ts';
+import { verifies } from '../support/requirements.ts';
 
 let h: Harness;
 before(async () => {
@@ -49,7 +50,7 @@ test('the check finds English: an English page read as German is full of leaks',
   assert.ok(leaks.some((l) => l.startsWith('permissions.grantSubmit:')), 'attribute values count (data-final)');
 });
 
-test('every page offers the six languages, each named in itself, with the current one marked and the page kept', async () => {
+test(`${verifies('SPEC-1-six-languages')}every page offers the six languages, each named in itself, with the current one marked and the page kept`, async () => {
   for (const p of BUYER_PAGES) {
     const { html } = await page(p.path, 'hu');
     const menu = /<nav class="languages" aria-label="Nyelv"><ul>(.*?)<\/ul><\/nav>/s.exec(html)?.[1];

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { restClient } from '../support/rest.ts';
 import { SURFACES, type Caller } from '../support/surfaces.ts';
 import { buy, buyerWithAgent, codeFor, createAgent, key, merchantShop, must, newEmail, signIn, startWorld, type World } from '../support/buyers.ts';
+import { verifies } from '../support/requirements.ts';
 
 let w: World;
 before(async () => {
@@ -116,7 +117,7 @@ test('the agent never supplies card details: it pays with the permission’s sav
   assert.equal(res.body.code, 'invalid_input');
 });
 
-test('a saved card is usable only for the shop and connection it was saved for', async () => {
+test(`${verifies('SPEC-7-instrument-provider-mismatch')}a saved card is usable only for the shop and connection it was saved for`, async () => {
   const shopA = await merchantShop(w.h);
   const shopB = await merchantShop(w.h);
   const s = await buyerWithAgent(w, shopA);

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { restClient } from '../support/rest.ts';
 import { buy, createAgent, limits, merchantShop, must, newEmail, saveCard, signIn, startWorld, type MerchantShop, type World } from '../support/buyers.ts';
+import { verifies } from '../support/requirements.ts';
 
 let w: World;
 before(async () => {
@@ -37,7 +38,7 @@ async function buyerReady(m: MerchantShop) {
   return { email, session, instrumentId: instrument.id as string, agentId: agent.id as string, agentToken: token };
 }
 
-test('attested minting needs an organization enabled by staff and a key holding mandates:attest', async () => {
+test(`${verifies('SPEC-5.6-attested-enabled-only', 'SPEC-5.3-attest-only-key', 'SPEC-2.3-key-last-used', 'SPEC-2.3-attest-key-state')}attested minting needs an organization enabled by staff and a key holding mandates:attest`, async () => {
   const m = await merchantShop(w.h);
   const email = newEmail();
   const noScope = await mint(m.apiKey, m, email, true);
@@ -73,7 +74,7 @@ test('attested minting needs an organization enabled by staff and a key holding 
   assert.equal(off.state, 'attestation_disabled');
 });
 
-test('an attested session grants within the ceilings without a code, labelled "Set up by <shop>"', async () => {
+test(`${verifies('SPEC-5.6-attested-within-ceilings', 'SPEC-2.3-attested-label')}an attested session grants within the ceilings without a code, labelled "Set up by <shop>"`, async () => {
   const m = await merchantShop(w.h);
   await enable(m, 20_000, 24);
   const b = await buyerReady(m);
@@ -100,7 +101,7 @@ test('an attested session grants within the ceilings without a code, labelled "S
   assert.equal((await buy(restClient(w.h.url, b.agentToken), m.tierId)).status, 200);
 });
 
-test('an owner withdraws an attested permission with a reason; the allowance is not replenished', async () => {
+test(`${verifies('SPEC-3-withdraw-no-replenish', 'SPEC-2.3-consent-summary')}an owner withdraws an attested permission with a reason; the allowance is not replenished`, async () => {
   const m = await merchantShop(w.h, { priceMinor: 8000 });
   await enable(m, 10_000, 24);
   const b = await buyerReady(m);
@@ -144,7 +145,7 @@ test('an owner withdraws an attested permission with a reason; the allowance is 
   assert.equal(summary.recentPermissions.find((x: { id: string }) => x.id === first.id).revokedReason, 'Customer asked us to');
 });
 
-test('integrators manage API keys but never grant merchant:admin and revoke only keys they minted', async () => {
+test(`${verifies('SPEC-5.4-integrator-keys')}integrators manage API keys but never grant merchant:admin and revoke only keys they minted`, async () => {
   const m = await merchantShop(w.h);
   const integratorId = `usr_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
   await w.h.db.execute('insert into users (id, email, name, is_staff, created_at) values (?, ?, null, false, now())', [integratorId, `${integratorId}@example.test`]);

@@ -2,6 +2,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { restClient } from '../support/rest.ts';
 import { codeFor, merchantShop, must, newEmail, signIn, startWorld, type World } from '../support/buyers.ts';
+import { verifies } from '../support/requirements.ts';
 
 let w: World;
 before(async () => {
@@ -46,7 +47,7 @@ test('a card setup frames the provider form, resumes while unfinished, and saves
   assert.notEqual(must(await api.post('/v1/buyer/card-setups', {}), 201).setupId, setup.setupId, 'a saved setup is not resumed');
 });
 
-test('retrying after a setup succeeded reuses it: no second preparation, no second card, no second code', async () => {
+test(`${verifies('SPEC-3-card-setup-reuse')}retrying after a setup succeeded reuses it: no second preparation, no second card, no second code`, async () => {
   const { email, session, api } = await buyerAtShop();
   const setup = must(await api.post('/v1/buyer/card-setups', {}), 201);
   must(await api.post(`/v1/buyer/card-setups/${setup.setupId}/complete`, { paymentMethod: 'pm_sandbox_visa' }), 200);
@@ -60,7 +61,7 @@ test('retrying after a setup succeeded reuses it: no second preparation, no seco
   assert.equal(must(await api.get('/v1/buyer/instruments'), 200).instruments.length, 1);
 });
 
-test('setup errors: preparation unavailable is retryable; not chargeable and customer mismatch need another card', async () => {
+test(`${verifies('SPEC-7-card-setup-codes')}setup errors: preparation unavailable is retryable; not chargeable and customer mismatch need another card`, async () => {
   const { email, session, api } = await buyerAtShop();
   const setup = must(await api.post('/v1/buyer/card-setups', {}), 201);
   const complete = (paymentMethod: string) => api.post(`/v1/buyer/card-setups/${setup.setupId}/complete`, { paymentMethod });

@@ -2,6 +2,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { restClient } from '../support/rest.ts';
 import { codeFor, createAgent, limits, merchantShop, must, newEmail, saveCard, signIn, startWorld, type World } from '../support/buyers.ts';
+import { verifies } from '../support/requirements.ts';
 
 let w: World;
 before(async () => {
@@ -15,7 +16,7 @@ async function mint(apiKey: string, merchantId: string, email: string, extra: Re
   return restClient(w.h.url, apiKey).post('/v1/integration/buyer-sessions', { merchantId, email, ...extra });
 }
 
-test('a full session creates an agent only after the emailed code', async () => {
+test(`${verifies('SPEC-5.5-emailed-code')}a full session creates an agent only after the emailed code`, async () => {
   const email = newEmail();
   const session = await signIn(w, email);
   const api = restClient(w.h.url, session);
@@ -71,7 +72,7 @@ test('a code expires after 10 minutes and is bound to its purpose and buyer', as
   assert.equal((await api.post('/v1/buyer/agents', { name: 'A', ...forAgent })).body.code, 'verification_code_expired');
 });
 
-test('a bounded session cannot create an agent, grant, widen, or save a card — even with a valid code', async () => {
+test(`${verifies('SPEC-5.5-bounded-cannot-widen')}a bounded session cannot create an agent, grant, widen, or save a card — even with a valid code`, async () => {
   const shop = await merchantShop(w.h);
   const email = newEmail();
   const full = await signIn(w, email, shop.shopId);
@@ -115,7 +116,7 @@ test('a bounded session cannot create an agent, grant, widen, or save a card —
   assert.equal(me.lang, 'fr');
 });
 
-test('minting needs merchant:write on a key of the shop’s organization, and sets the shop server-side', async () => {
+test(`${verifies('SPEC-2.3-session-mint', 'SPEC-5.3-scopes')}minting needs merchant:write on a key of the shop’s organization, and sets the shop server-side`, async () => {
   const shop = await merchantShop(w.h);
   const other = await merchantShop(w.h);
   assert.equal((await mint(other.apiKey, shop.shopId, newEmail())).status, 404);
@@ -148,7 +149,7 @@ test('a grant carries no merchantId and needs a session for a shop', async () =>
   assert.equal(granted.label, null);
 });
 
-test('a bounded session sees and narrows only its own shop’s authority', async () => {
+test(`${verifies('SPEC-5.5-bounded-inside-authority')}a bounded session sees and narrows only its own shop’s authority`, async () => {
   const shopA = await merchantShop(w.h);
   const shopB = await merchantShop(w.h);
   const email = newEmail();

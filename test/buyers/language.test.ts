@@ -8,6 +8,7 @@ import { restClient } from '../support/rest.ts';
 import { signInTokenIn } from '../support/smtp.ts';
 import { SURFACES } from '../support/surfaces.ts';
 import { merchantShop, must, newEmail, signIn, startWorld, type World } from '../support/buyers.ts';
+import { verifies } from '../support/requirements.ts';
 
 let w: World;
 before(async () => {
@@ -48,7 +49,7 @@ for (const surface of SURFACES) {
   });
 }
 
-test('a merchant-minted session keeps its own language; without one it follows the buyer’s choice', async () => {
+test(`${verifies('SPEC-2.3-session-lang')}a merchant-minted session keeps its own language; without one it follows the buyer’s choice`, async () => {
   const shop = await merchantShop(w.h);
   const email = newEmail();
   const full = restClient(w.h.url, await signIn(w, email, shop.shopId));

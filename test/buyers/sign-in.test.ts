@@ -5,6 +5,7 @@ import { startHarness } from '../support/harness.ts';
 import { restClient } from '../support/rest.ts';
 import { signInTokenIn } from '../support/smtp.ts';
 import { codeFor, merchantShop, must, newEmail, signIn, startWorld, type World } from '../support/buyers.ts';
+import { verifies } from '../support/requirements.ts';
 
 let w: World;
 before(async () => {
@@ -51,7 +52,7 @@ test('a sign-in link works once and expires after 15 minutes', async () => {
   assert.equal(late.body.code, 'sign_in_link_invalid');
 });
 
-test('sign-in and verification routes refuse partner origins but accept the service’s own', async () => {
+test(`${verifies('SPEC-5.5-partner-origin-sign-in')}sign-in and verification routes refuse partner origins but accept the service’s own`, async () => {
   const email = newEmail();
   const anon = restClient(w.h.url);
   const partner = { origin: 'https://partner.example' };

@@ -10,7 +10,8 @@ import type { Harness } from '../support/harness.ts';
 import { assertInvariant } from '../support/invariant.ts';
 import { restClient } from '../support/rest.ts';
 import { SURFACES } from '../support/surfaces.ts';
-import { confirmWith, key, must, reserveOne, shopWithTier, startSpineHarness, type Shop } from '../spine/fixtures.ts';
+import { confirmWith, key, must, reserveOne, shopWithTier, startSpineHarness, type Shop } from '../support/spine.ts';
+import { verifies } from '../support/requirements.ts';
 
 /** Moves another organization's key into the shop's, without its maker (no member there: such a key would be 401). */
 const MOVE_KEY = 'update api_keys set organization_id = ?, created_by_user_id = null where organization_id = ?';
@@ -163,7 +164,7 @@ describe('pool capacity', () => {
     assert.equal(counts.held, results.filter((r) => r.kind === 'reserve' && r.status === 201).length);
     assert.ok(counts.capacity >= counts.held + counts.sold);
   });
-  test('while reserves, confirms, releases and capacity, tier and event changes race, every observed moment keeps the invariant', async () => {
+  test(`${verifies('CONTRACT-pool-invariant')}while reserves, confirms, releases and capacity, tier and event changes race, every observed moment keeps the invariant`, async () => {
     const s = await shopWithTier(h, { capacity: 30 });
     const spare = must(await s.api.post('/v1/integration/tiers', { eventId: s.eventId, poolId: s.poolId, name: 'Spare', priceMinor: 500 }), 201).id as string;
     const quotes = await Promise.all(Array.from({ length: 36 }, (_, i) => s.api.post('/v1/ticketing/quotes', { tierId: i % 4 === 0 ? spare : s.tierId, quantity: 1 }).then((r) => must(r, 201).quoteId as string)));

@@ -9,7 +9,8 @@ import { randomUUID } from 'node:crypto';
 import type { Harness } from '../support/harness.ts';
 import { restClient } from '../support/rest.ts';
 import { SURFACES } from '../support/surfaces.ts';
-import { key, must, shopWithTier, startSpineHarness, type Shop } from '../spine/fixtures.ts';
+import { key, must, shopWithTier, startSpineHarness, type Shop } from '../support/spine.ts';
+import { verifies } from '../support/requirements.ts';
 
 /** Moves another organization's key into the shop's, without its maker (no member there: such a key would be 401). */
 const MOVE_KEY = 'update api_keys set organization_id = ?, created_by_user_id = null where organization_id = ?';
@@ -39,7 +40,7 @@ async function integratorOf(s: Shop) {
 const embed = (api: ReturnType<typeof restClient>, shopId: string, embedOrigin: unknown) => api.put(`/v1/console/merchants/${shopId}/embed-origins`, { embedOrigin });
 
 describe('embed origins', () => {
-  test('the owner and the integrator set them; they are normalised, deduplicated and shown on the shop', async () => {
+  test(`${verifies('SPEC-4.3-embed-origins-roles', 'SPEC-8-embed-origins-limits')}the owner and the integrator set them; they are normalised, deduplicated and shown on the shop`, async () => {
     const s = await shopWithTier(h);
     const set = must(await embed(await integratorOf(s), s.shopId, 'HTTPS://Shop.Example:443, https://bücher.example,http://localhost:5173 , https://shop.example'), 200);
     assert.deepEqual(set.embedOrigins, ['https://shop.example', 'https://xn--bcher-kva.example', 'http://localhost:5173']);
@@ -70,7 +71,7 @@ describe('embed origins', () => {
     ['no scheme', 'shop.example', 'not_an_origin', 'shop.example'],
   ];
   for (const [name, value, rule, entry] of BAD) {
-    test(`refuses ${name} with 400 naming the entry and the rule`, async () => {
+    test(`${verifies('SPEC-8-embed-origins-limits')}refuses ${name} with 400 naming the entry and the rule`, async () => {
       const s = await shopWithTier(h);
       const o = await ownerOf(s);
       must(await embed(o, s.shopId, 'https://kept.example'), 200);
@@ -83,7 +84,7 @@ describe('embed origins', () => {
     });
   }
 
-  test('only console roles of the shop’s organization may use the console operation', async () => {
+  test(`${verifies('SPEC-4.3-embed-origins-roles')}only console roles of the shop’s organization may use the console operation`, async () => {
     const s = await shopWithTier(h);
     const other = await shopWithTier(h);
     assert.equal((await embed(await ownerOf(other), s.shopId, 'https://a.example')).status, 404);
@@ -188,7 +189,7 @@ describe('deleting a shop', () => {
     assert.equal(Number(row?.n), 1, 'its purchase records are kept');
   });
 
-  test('only merchant:admin keys and the console owner of the organization may delete', async () => {
+  test(`${verifies('SPEC-5.3-admin-scope')}only merchant:admin keys and the console owner of the organization may delete`, async () => {
     const s = await shopWithTier(h);
     const m = await h.merchant(['merchant:read', 'merchant:write']);
     await h.db.execute(MOVE_KEY, [s.organizationId, m.organizationId]);

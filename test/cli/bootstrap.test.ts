@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createTestDatabase } from '../support/database.ts';
 import { startServerProcess } from '../support/server-process.ts';
 import { restClient } from '../support/rest.ts';
+import { verifies } from '../support/requirements.ts';
 
 const CLI = join(import.meta.dirname, '..', '..', 'src', 'cli.ts');
 
@@ -16,7 +17,7 @@ function tessera(args: string[], env: Record<string, string>) {
   });
 }
 
-test('bootstrap --json creates an organization, owner, shop and a working API key with only the requested scopes', async () => {
+test(`${verifies('CONTRACT-cli-bootstrap', 'SPEC-5.3-requested-scopes')}bootstrap --json creates an organization, owner, shop and a working API key with only the requested scopes`, async () => {
   const DATABASE_URL = await createTestDatabase();
   const r = tessera(['bootstrap', '--org', 'Acme Live', '--email', 'ops@acme.test', '--shop', 'Acme Hall', '--scopes', 'merchant:read', '--json'], { DATABASE_URL });
   assert.equal(r.status, 0, r.stderr);

@@ -12,6 +12,7 @@ import type { Harness } from '../support/harness.ts';
 import { restClient } from '../support/rest.ts';
 import { SURFACES, type Caller } from '../support/surfaces.ts';
 import { confirmWith, must, reserveOne, shopWithTier, startSpineHarness, type Shop } from '../support/spine.ts';
+import { verifies } from '../support/requirements.ts';
 
 let h: Harness;
 before(async () => {
@@ -123,7 +124,7 @@ for (const surface of SURFACES.filter((x) => x.name !== 'mcp http')) {
   });
 }
 
-test('an integrator may not mint a merchant:admin or a mandates:attest key', async () => {
+test(`${verifies('SPEC-5.4-integrator-keys')}an integrator may not mint a merchant:admin or a mandates:attest key`, async () => {
   const { s, member } = await teamWith('integrator');
   await enableAttestation(s.organizationId);
   for (const scopes of [['merchant:read', 'merchant:admin'], ['mandates:attest']]) {

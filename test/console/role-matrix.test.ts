@@ -12,6 +12,7 @@ import { restCaller, type Caller } from '../support/surfaces.ts';
 import { restClient } from '../support/rest.ts';
 import { TOOLS } from '../../src/tools/index.ts';
 import { createAgent, limits, merchantShop, must, newEmail, saveCard, signIn, startWorld, type MerchantShop, type World } from '../support/buyers.ts';
+import { verifies } from '../support/requirements.ts';
 
 let w: World;
 let org: Org;
@@ -221,7 +222,7 @@ function refusal(who: P): string {
 
 
 for (const op of OPS) {
-  test(`${op.tool}: ${op.allowed.join(', ')} may; everyone else is refused; another organization gets 404`, async () => {
+  test(`${verifies('SPEC-5.4-owner', 'SPEC-5.4-integrator-limits')}${op.tool}: ${op.allowed.join(', ')} may; everyone else is refused; another organization gets 404`, async () => {
     for (const who of PRINCIPALS) {
       const call: Caller = restCaller(w.h, org.tokens[who]);
       const r = await call(op.tool, await op.input(org, who));
@@ -248,7 +249,7 @@ for (const op of OPS) {
   });
 }
 
-test('an integrator revokes only the keys it minted and never grants merchant:admin', async () => {
+test(`${verifies('SPEC-5.4-integrator-keys')}an integrator revokes only the keys it minted and never grants merchant:admin`, async () => {
   const integrator = restClient(w.h.url, org.tokens.integrator);
   const owners = must(await restClient(w.h.url, org.tokens.owner).post('/v1/console/api-keys', { name: 'owners', scopes: ['merchant:read'] }), 201);
   const r = await integrator.post(`/v1/console/api-keys/${owners.apiKey.id}/revoke`, {});

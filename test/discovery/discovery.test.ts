@@ -10,6 +10,7 @@ import { startHarness } from '../support/harness.ts';
 import { restClient } from '../support/rest.ts';
 import { SURFACES } from '../support/surfaces.ts';
 import { key, must, startSpineHarness } from '../support/spine.ts';
+import { verifies } from '../support/requirements.ts';
 
 let h: Harness;
 before(async () => {
@@ -61,7 +62,7 @@ async function discoverableShop(opts: { discoverable?: boolean } = {}): Promise<
 // `/mcp` over HTTP answers 401 without a credential (MCP authorization, test/oauth/): anonymous discovery runs elsewhere.
 for (const surface of SURFACES.filter((s) => s.anonymous)) {
   describe(`discovery over ${surface.name}, anonymously`, () => {
-    test('the window shows upcoming events, tiers for sale, prices and live availability', async () => {
+    test(`${verifies('SPEC-5.2-discovery-public')}the window shows upcoming events, tiers for sale, prices and live availability`, async () => {
       const c = await discoverableShop();
       must(await c.api.post('/v1/ticketing/reservations', { quoteId: must(await c.api.post('/v1/ticketing/quotes', { tierId: c.onSaleTier, quantity: 3 }), 201).quoteId }, key()), 201);
       const { call, done } = await surface.connect(h);
@@ -123,7 +124,7 @@ for (const surface of SURFACES.filter((s) => s.anonymous)) {
       must(await c.api.post('/v1/ticketing/quotes', { tierId: c.onSaleTier, quantity: 1 }), 201);
     });
 
-    test('unknown and non-discoverable shops answer the same 404', async () => {
+    test(`${verifies('SPEC-7-discovery-404', 'SPEC-2.3-discoverable')}unknown and non-discoverable shops answer the same 404`, async () => {
       const hidden = await discoverableShop({ discoverable: false });
       const { call, done } = await surface.connect(h);
       try {
@@ -161,7 +162,7 @@ describe('discovery over REST', () => {
     assert.ok(seen.includes(a.shopId) && seen.includes(b.shopId));
   });
 
-  test('404s are byte-identical for unknown, non-discoverable and deleted shops, and never cached', async () => {
+  test(`${verifies('SPEC-7-discovery-404')}404s are byte-identical for unknown, non-discoverable and deleted shops, and never cached`, async () => {
     const hidden = await discoverableShop({ discoverable: false });
     const deleted = await discoverableShop();
     assert.equal((await fetch(`${h.url}/v1/discovery/shops/${deleted.shopId}`).then(async (r) => (await r.arrayBuffer(), r.status))), 200);
@@ -227,7 +228,7 @@ describe('discovery over REST', () => {
 });
 
 describe('discovery rate limit', () => {
-  test('an anonymous client over its budget gets 429 with retryAfter and Retry-After', async () => {
+  test(`${verifies('SPEC-7-rate-limited')}an anonymous client over its budget gets 429 with retryAfter and Retry-After`, async () => {
     const limited = await startHarness({ RATE_LIMIT_PER_MINUTE: '3', SWEEP_INTERVAL_MS: '0', SANDBOX_DISPATCH_MS: '0', WEBHOOK_DISPATCH_MS: '0' });
     try {
       const statuses: number[] = [];

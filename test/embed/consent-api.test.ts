@@ -11,6 +11,7 @@ import { SURFACES } from '../support/surfaces.ts';
 import { pruneExpired } from '../../src/storage/retention.ts';
 import { codeIn } from '../support/smtp.ts';
 import { merchantShop, must, newEmail, startWorld, type MerchantShop, type World } from '../support/buyers.ts';
+import { verifies } from '../support/requirements.ts';
 
 let w: World;
 let shop: MerchantShop;
@@ -35,7 +36,7 @@ async function codeFor(token: string, email: string, purpose: string) {
   return { challengeId: asked.challengeId as string, code: codeIn(w.box.last(email)) };
 }
 
-test('a bounded session steps up to a full one with the emailed verify_session code, never from a partner origin', async () => {
+test(`${verifies('SPEC-5.5-partner-origin-sign-in', 'SPEC-5.5-emailed-code')}a bounded session steps up to a full one with the emailed verify_session code, never from a partner origin`, async () => {
   const email = newEmail();
   const bounded = await mint(shop, email);
   const b = restClient(w.h.url, bounded);
@@ -60,7 +61,7 @@ test('a bounded session steps up to a full one with the emailed verify_session c
   must(await restClient(w.h.url, full.token).post('/v1/buyer/agents', { name: 'Helper', ...agentCode }), 201);
 });
 
-test('the draft is kept one day per buyer and shop, then it is gone; discarding asks nothing more', async () => {
+test(`${verifies('SPEC-3-draft-kept-one-day')}the draft is kept one day per buyer and shop, then it is gone; discarding asks nothing more`, async () => {
   const email = newEmail();
   const b = restClient(w.h.url, await mint(shop, email));
   assert.deepEqual(must(await b.get('/v1/buyer/consent-draft'), 200), { draft: null });
@@ -92,7 +93,7 @@ test('the draft is kept one day per buyer and shop, then it is gone; discarding 
   assert.deepEqual(must(await later.get('/v1/buyer/consent-draft'), 200), { draft: null });
 });
 
-test('CORS on the buyer API: preflight for an embed origin of some shop, the answer only for the session shop’s origins, never credentials', async () => {
+test(`${verifies('SPEC-5.7-embed-origins-govern')}CORS on the buyer API: preflight for an embed origin of some shop, the answer only for the session shop’s origins, never credentials`, async () => {
   const preflight = (origin: string) =>
     fetch(new URL('/v1/buyer/session', w.h.url), { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
   const ok = await preflight(PARTNER);
@@ -121,7 +122,7 @@ test('CORS on the buyer API: preflight for an embed origin of some shop, the ans
   assert.equal(signIn.body.code, 'partner_origin_refused');
 });
 
-test('only the shop’s embed origins may frame the consent view; every other page keeps its own frame-ancestors', async () => {
+test(`${verifies('SPEC-5.7-embed-origins-govern', 'SPEC-1-embeddable-consent')}only the shop’s embed origins may frame the consent view; every other page keeps its own frame-ancestors`, async () => {
   const view = (q: string) => fetch(new URL(`/embed/consent?${q}`, w.h.url));
   const ok = await view(`shop=${shop.shopId}&origin=${encodeURIComponent(PARTNER)}`);
   assert.equal(ok.status, 200);

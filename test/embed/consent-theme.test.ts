@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { contrast, deriveTheme, themeCss, themeProblem, type ThemeInput } from '../../src/domain/buyers/consent-theme.ts';
+import { verifies } from '../support/requirements.ts';
 
 /** A small deterministic generator (mulberry32), so a failure names a palette that can be replayed. */
 function rng(seed: number): () => number {
@@ -35,7 +36,7 @@ function palettes(count: number): ThemeInput[] {
   return out;
 }
 
-test('500 generated palettes, dark and light: text and secondary text reach 4.5:1, dividers 3:1, accent text 4.5:1', () => {
+test(`${verifies('SPEC-2.3-theme-font')}500 generated palettes, dark and light: text and secondary text reach 4.5:1, dividers 3:1, accent text 4.5:1`, () => {
   const all = palettes(500);
   let checked = 0;
   let kept = 0;
@@ -72,7 +73,7 @@ test('a readable palette keeps its colours; an unreadable text colour is replace
   assert.equal(bad.link, '#ffffff', 'an unreadable accent is not used for links');
 });
 
-test('a font is kept as a family name; without one the view keeps its default typeface', () => {
+test(`${verifies('SPEC-2.3-theme-font')}a font is kept as a family name; without one the view keeps its default typeface`, () => {
   assert.match(themeCss(deriveTheme({ background: '#fff', surface: '#fff', text: '#000', accent: '#005', font: 'Fira Sans' })), /--font: "Fira Sans", system-ui/);
   assert.doesNotMatch(themeCss(deriveTheme({ background: '#fff', surface: '#fff', text: '#000', accent: '#005' })), /--font/);
 });

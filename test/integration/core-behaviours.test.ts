@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { SURFACES } from '../support/surfaces.ts';
+import { verifies } from '../support/requirements.ts';
 
 let h: Harness;
 before(async () => {
@@ -14,7 +15,7 @@ after(async () => {
 
 for (const surface of SURFACES) {
   describe(`over ${surface.name}`, () => {
-    test('a merchant creates an event, a pool and a restricted tier, and lists its pools', async () => {
+    test(`${verifies('SPEC-1-one-orchestrator', 'SPEC-2.1-pool-shape', 'SPEC-2.2-tier-restrictions', 'SPEC-4.1-pools-listing')}a merchant creates an event, a pool and a restricted tier, and lists its pools`, async () => {
       const m = await h.merchant();
       const { call, done } = await surface.connect(h, m.apiKey);
       try {
@@ -62,7 +63,7 @@ for (const surface of SURFACES) {
       }
     });
 
-    test('an unknown field is refused with unknown_field naming it, and nothing is written', async () => {
+    test(`${verifies('SPEC-4.2-tier-unknown-field', 'CONTRACT-unknown-field')}an unknown field is refused with unknown_field naming it, and nothing is written`, async () => {
       const m = await h.merchant();
       const { call, done } = await surface.connect(h, m.apiKey);
       try {
@@ -81,7 +82,7 @@ for (const surface of SURFACES) {
       }
     });
 
-    test('a key without the required scope is refused with insufficient_scope', async () => {
+    test(`${verifies('SPEC-5.3-scopes', 'SPEC-5.3-attest-only-key')}a key without the required scope is refused with insufficient_scope`, async () => {
       const m = await h.merchant(['merchant:read']);
       const { call, done } = await surface.connect(h, m.apiKey);
       try {
@@ -97,7 +98,7 @@ for (const surface of SURFACES) {
       }
     });
 
-    test('another organization’s shop answers not_found, never forbidden', async () => {
+    test(`${verifies('CONTRACT-other-org-404')}another organization’s shop answers not_found, never forbidden`, async () => {
       const mine = await h.merchant();
       const theirs = await h.merchant();
       const { call, done } = await surface.connect(h, mine.apiKey);
@@ -117,7 +118,7 @@ for (const surface of SURFACES) {
       }
     });
 
-    test('without a credential a protected tool answers unauthenticated', async () => {
+    test(`${verifies('SPEC-5.1-bearer-default')}without a credential a protected tool answers unauthenticated`, async () => {
       const m = await h.merchant();
       // `/mcp` over HTTP refuses the request itself with 401 before any tool runs (test/oauth/oauth-server.test.ts).
       if (!surface.anonymous) return;

@@ -8,6 +8,7 @@ import { fieldsOf } from '../../src/kernel/secret-fields.ts';
 import { toolInputSchema, toolOutputSchema } from '../../src/orchestrator/json-schema.ts';
 import { AREAS } from '../../src/orchestrator/tool.ts';
 import { TOOLS } from '../../src/tools/index.ts';
+import { verifies } from '../support/requirements.ts';
 
 /** Every object schema reachable in `schema` (properties, items, anyOf, $defs...). */
 function objects(schema: unknown, out: Record<string, unknown>[] = []): Record<string, unknown>[] {
@@ -21,7 +22,7 @@ function objects(schema: unknown, out: Record<string, unknown>[] = []): Record<s
   return out;
 }
 
-test('tool names are unique snake_case verbs with an area, a title and a description for models', () => {
+test(`${verifies('SPEC-1-areas', 'SPEC-9-v1-prefix')}tool names are unique snake_case verbs with an area, a title and a description for models`, () => {
   assert.equal(new Set(TOOLS.map((t) => t.name)).size, TOOLS.length);
   for (const t of TOOLS) {
     assert.match(t.name, /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/, t.name);
@@ -32,7 +33,7 @@ test('tool names are unique snake_case verbs with an area, a title and a descrip
   }
 });
 
-test('every input object (nested too) refuses unknown fields, and every output is a plain object', () => {
+test(`${verifies('CONTRACT-unknown-field')}every input object (nested too) refuses unknown fields, and every output is a plain object`, () => {
   for (const t of TOOLS) {
     const input = toolInputSchema(t);
     assert.equal(input.type, 'object', t.name);

@@ -2,6 +2,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { restClient } from '../support/rest.ts';
+import { verifies } from '../support/requirements.ts';
 
 let h: Harness;
 before(async () => {
@@ -11,7 +12,7 @@ after(async () => {
   await h?.close();
 });
 
-test('a merchant lists the pools of its shop', async () => {
+test(`${verifies('SPEC-4.1-pools-listing')}a merchant lists the pools of its shop`, async () => {
   const m = await h.merchant();
   const api = restClient(h.url, m.apiKey);
   const pool = await api.post('/v1/integration/pools', { merchantId: m.shopId, capacity: 50, title: 'Floor' });

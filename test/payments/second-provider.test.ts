@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { Harness } from '../support/harness.ts';
 import { restClient } from '../support/rest.ts';
 import { confirmWith, must, reserveOne, shopWithTier, startSpineHarness } from '../support/spine.ts';
+import { verifies } from '../support/requirements.ts';
 
 let h: Harness;
 before(async () => {
@@ -27,7 +28,7 @@ const SETTINGS = {
 };
 
 describe('the second payment provider', () => {
-  test('configured with validated settings, secrets sealed at rest, shown as not switched on; payments stay on the sandbox', async () => {
+  test(`${verifies('SPEC-9-second-provider-off')}configured with validated settings, secrets sealed at rest, shown as not switched on; payments stay on the sandbox`, async () => {
     const s = await shopWithTier(h);
     const before = must(await s.api.get(`/v1/integration/shops/${s.shopId}/payment-providers`), 200);
     assert.deepEqual(before.providers.map((p: any) => [p.provider, p.status]), [['sandbox', 'active'], ['stripe', 'not_configured']]);
@@ -90,7 +91,7 @@ describe('the second payment provider', () => {
 });
 
 describe('the changes list', () => {
-  test('CHANGELOG.md is served with the API docs and lists the October 2026 entries with their status', async () => {
+  test(`${verifies('SPEC-9-changes-list')}CHANGELOG.md is served with the API docs and lists the October 2026 entries with their status`, async () => {
     const file = readFileSync(join(import.meta.dirname, '..', '..', 'CHANGELOG.md'), 'utf8');
     const md = await fetch(`${h.url}/docs/changelog.md`);
     assert.equal(md.status, 200);

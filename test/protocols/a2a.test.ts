@@ -9,6 +9,7 @@ import { a2aClient, outcomeOf, runSkill, sendParts } from '../support/a2a.ts';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { restClient } from '../support/rest.ts';
 import { assertCreateTierWithRestrictions } from '../support/surfaces.ts';
+import { verifies } from '../support/requirements.ts';
 
 let h: Harness;
 before(async () => {
@@ -18,7 +19,7 @@ after(async () => {
   await h?.close();
 });
 
-test('the public agent card lists the public and agent skills, with their input schemas, a bearer scheme and an extended card', async () => {
+test(`${verifies('CONTRACT-a2a-agent-card')}the public agent card lists the public and agent skills, with their input schemas, a bearer scheme and an extended card`, async () => {
   const res = await restClient(h.url).get('/.well-known/agent-card.json');
   assert.equal(res.status, 200);
   const card = res.body;
@@ -235,7 +236,7 @@ test('an unknown skill or envelope field ends input-required', async () => {
   assert.deepEqual([extra.state, extra.code, extra.error.details.fields], ['TASK_STATE_INPUT_REQUIRED', 'unknown_field', ['retries']]);
 });
 
-test('an idempotency key in the data part replays the stored outcome', async () => {
+test(`${verifies('CONTRACT-idempotency-argument')}an idempotency key in the data part replays the stored outcome`, async () => {
   const m = await h.merchant();
   const client = await a2aClient(h, m.apiKey);
   const input = { merchantId: m.shopId, capacity: 5 };

@@ -16,6 +16,7 @@ import { assertInvariant } from '../support/invariant.ts';
 import { callTool, type ToolOutcome } from '../support/mcp.ts';
 import { count, shopWithTier, startSpineHarness } from '../support/spine.ts';
 import { serverEnvFor } from '../support/database.ts';
+import { verifies } from '../support/requirements.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -96,7 +97,7 @@ test('over Streamable HTTP, arguments only: each call replayed after a lost resp
   }
 });
 
-test('over Streamable HTTP the idempotencyKey argument replays the stored outcome and is shown in the input schema', async () => {
+test(`${verifies('CONTRACT-idempotency-argument')}over Streamable HTTP the idempotencyKey argument replays the stored outcome and is shown in the input schema`, async () => {
   const s = await shopWithTier(h, { capacity: 5 });
   const host = await lossyHttpClient(s.apiKey);
   try {

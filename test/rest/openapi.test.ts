@@ -9,6 +9,7 @@ import { toolInputSchema } from '../../src/orchestrator/json-schema.ts';
 import { TOOLS } from '../../src/tools/index.ts';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { restClient } from '../support/rest.ts';
+import { verifies } from '../support/requirements.ts';
 
 let h: Harness;
 let doc: any;
@@ -26,7 +27,7 @@ function operations(): any[] {
   return Object.values(doc.paths as Record<string, Record<string, any>>).flatMap((item) => Object.values(item));
 }
 
-test('the OpenAPI document is 3.1.0, API version 1.0.0, with bearerAuth (HTTP bearer, JWT) as default security', () => {
+test(`${verifies('SPEC-9-openapi-version', 'SPEC-5.1-bearer-default')}the OpenAPI document is 3.1.0, API version 1.0.0, with bearerAuth (HTTP bearer, JWT) as default security`, () => {
   assert.equal(doc.openapi, '3.1.0');
   assert.equal(doc.info.version, '1.0.0');
   assert.deepEqual(doc.components.securitySchemes.bearerAuth, {
@@ -39,7 +40,7 @@ test('the OpenAPI document is 3.1.0, API version 1.0.0, with bearerAuth (HTTP be
   assert.equal(doc.servers[0].url, h.url);
 });
 
-test('every tool is one operation: operationId = tool name, tag = area, path and method from the definition', () => {
+test(`${verifies('CONTRACT-openapi-document', 'SPEC-1-areas')}every tool is one operation: operationId = tool name, tag = area, path and method from the definition`, () => {
   const ops = operations();
   assert.equal(ops.length, TOOLS.length);
   for (const tool of TOOLS) {
@@ -51,7 +52,7 @@ test('every tool is one operation: operationId = tool name, tag = area, path and
   }
 });
 
-test('each operation documents its declared error codes with the shared error schema', () => {
+test(`${verifies('CONTRACT-error-shape')}each operation documents its declared error codes with the shared error schema`, () => {
   for (const tool of TOOLS) {
     const op = doc.paths[tool.http.path][tool.http.method.toLowerCase()];
     for (const code of tool.errors) {

@@ -7,6 +7,7 @@ import { restClient } from '../support/rest.ts';
 import { holdRows, poll } from '../support/row-lock.ts';
 import type { BootstrapResult } from '../../src/domain/merchants/merchants.ts';
 import { buildSdk, type BuiltSdk } from '../support/built-sdk.ts';
+import { verifies } from '../support/requirements.ts';
 
 let h: Harness;
 let sdk: BuiltSdk;
@@ -104,7 +105,7 @@ test('a refused call throws a TesseraError with the status, the stable code and 
   assert.deepEqual([extra.status, extra.code], [400, 'unknown_field']);
 });
 
-test('rate limiting surfaces as 429 rate_limited with retryAfter', async () => {
+test(`${verifies('SPEC-7-rate-limited')}rate limiting surfaces as 429 rate_limited with retryAfter`, async () => {
   const limited = await startHarness({ RATE_LIMIT_PER_MINUTE: '3' });
   try {
     const m = await limited.merchant();
@@ -197,7 +198,7 @@ test('with retries, a call whose key is still in flight is sent again with the s
   await assertInvariant(h.db, pool.id);
 });
 
-test('the attested mint: an attest client mints where staff enabled the organization, else 403 merchant_consent_not_enabled', async () => {
+test(`${verifies('SPEC-5.6-attested-enabled-only')}the attested mint: an attest client mints where staff enabled the organization, else 403 merchant_consent_not_enabled`, async () => {
   const m = await h.merchant();
   const staff = restClient(h.url, await h.staffToken());
   const owner = restClient(h.url, await h.app.authenticator.sign({ typ: 'console', sub: m.ownerId, org: m.organizationId, role: 'owner' }, 3600));

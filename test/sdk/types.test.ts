@@ -6,6 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GENERATED_PATH, sdkTypesSource } from '../../scripts/sdk-types.ts';
 import { buildSdk, SDK_SOURCE, type BuiltSdk } from '../support/built-sdk.ts';
+import { verifies } from '../support/requirements.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const FIXTURE = join(import.meta.dirname, 'fixtures', 'typed-usage.ts');
@@ -68,7 +69,7 @@ test('without the @ts-expect-error lines, each line after one is a type error', 
   assert.deepEqual([...errorLines].filter((line) => !expected.includes(line)), [], `only the expected lines fail:\n${r.out}`);
 });
 
-test('the package is MIT licensed at 0.6.0, with 0.4.0, 0.5.0 and 0.6.0 in its changelog, and exports the client and the browser entry', () => {
+test(`${verifies('SPEC-9-sdk-versions')}the package is MIT licensed at 0.6.0, with 0.4.0, 0.5.0 and 0.6.0 in its changelog, and exports the client and the browser entry`, () => {
   const pkg = JSON.parse(readFileSync(join(sdk.packageDir, 'package.json'), 'utf8')) as { version: string; license: string; exports: Record<string, { types: string; default: string }> };
   assert.deepEqual([pkg.version, pkg.license], ['0.6.0', 'MIT']);
   assert.match(readFileSync(join(SDK_SOURCE, 'LICENSE'), 'utf8'), /^MIT License/);

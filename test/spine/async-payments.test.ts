@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { Harness } from '../support/harness.ts';
 import { assertInvariant } from '../support/invariant.ts';
 import { confirmWith, count, key, must, reserveOne, shopWithTier, startSpineHarness } from '../support/spine.ts';
+import { verifies } from '../support/requirements.ts';
 
 let h: Harness;
 before(async () => {
@@ -21,7 +22,7 @@ const eventTypes = async (reservationId: string): Promise<string[]> =>
 const sweep = () => h.app.sweeper.sweepExpiredHolds(h.clock.now(), 100);
 const settle = () => h.app.services.payments.settleDue();
 
-test('an async payment answers 202, never charges twice, and the signed event completes the order', async () => {
+test(`${verifies('SPEC-3-confirm-async-202')}an async payment answers 202, never charges twice, and the signed event completes the order`, async () => {
   const s = await shopWithTier(h, { capacity: 3 });
   const { reservation } = await reserveOne(s.api, s.tierId, 2);
   const pending = await confirmWith(s.api, reservation.id, 'pm_sandbox_async_success');
@@ -55,7 +56,7 @@ test('an async payment answers 202, never charges twice, and the signed event co
   assert.deepEqual(await eventTypes(reservation.id), ['order.completed', 'order.pending']);
 });
 
-test('an async failure releases the places once and reports payment.failed', async () => {
+test(`${verifies('SPEC-3-confirm-async-202')}an async failure releases the places once and reports payment.failed`, async () => {
   const s = await shopWithTier(h, { capacity: 3 });
   const { reservation } = await reserveOne(s.api, s.tierId, 2);
   assert.equal((await confirmWith(s.api, reservation.id, 'pm_sandbox_async_failure')).status, 202);

@@ -17,6 +17,7 @@ import { startServerProcess, type ServerProcess } from '../support/server-proces
 import { SURFACES } from '../support/surfaces.ts';
 import { asOneBatch as runAsOneBatch, lockPool, until } from '../support/batching.ts';
 import { key, must, shopWithTier, startSpineHarness, type Shop } from '../support/spine.ts';
+import { verifies } from '../support/requirements.ts';
 
 let h: Harness;
 before(async () => {
@@ -308,7 +309,7 @@ test('admission control: callers refused at one moment are told return slots (1,
   }
 });
 
-test('two server processes batching on one pool: mixed quantities, no oversell, invariant exact', async () => {
+test(`${verifies('SPEC-2.1-oversell-arbiter', 'CONTRACT-pool-invariant')}two server processes batching on one pool: mixed quantities, no oversell, invariant exact`, async () => {
   const env = { DATABASE_URL: h.dbUrl, SWEEP_INTERVAL_MS: '0', SANDBOX_DISPATCH_MS: '0', WEBHOOK_DISPATCH_MS: '0', RATE_LIMIT_PER_MINUTE: '100000' };
   const servers: ServerProcess[] = [];
   try {
@@ -344,7 +345,7 @@ test('two server processes batching on one pool: mixed quantities, no oversell, 
   }
 });
 
-test('list_pools pages with a cursor (spec shape `{ pools }` plus `nextCursor`), every pool exactly once', async () => {
+test(`${verifies('SPEC-4.1-pools-listing')}list_pools pages with a cursor (spec shape \`{ pools }\` plus \`nextCursor\`), every pool exactly once`, async () => {
   const s = await shopWithTier(h, { capacity: 5 });
   for (let i = 0; i < 6; i++) must(await s.api.post('/v1/integration/pools', { merchantId: s.shopId, eventId: s.eventId, capacity: 10 + i }), 201);
   const all = must(await s.api.get(`/v1/integration/pools?merchantId=${s.shopId}`), 200);

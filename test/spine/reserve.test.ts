@@ -4,6 +4,7 @@ import type { Harness } from '../support/harness.ts';
 import { assertInvariant } from '../support/invariant.ts';
 import { restClient } from '../support/rest.ts';
 import { key, must, reserveOne, shopWithTier, startSpineHarness } from '../support/spine.ts';
+import { verifies } from '../support/requirements.ts';
 
 let h: Harness;
 before(async () => {
@@ -27,7 +28,7 @@ test('reserve holds the quoted places at the quoted price until the shop hold ti
   assert.equal(pools.pools[0].availableCount, 3);
 });
 
-test('a quote is held once: the same key replays, a new key by the same caller gets the same hold, another organization not_found', async () => {
+test(`${verifies('CONTRACT-idempotency-replay')}a quote is held once: the same key replays, a new key by the same caller gets the same hold, another organization not_found`, async () => {
   const s = await shopWithTier(h);
   const q = must(await s.api.post('/v1/ticketing/quotes', { tierId: s.tierId, quantity: 1 }), 201);
   const k = key();
@@ -48,7 +49,7 @@ test('a quote is held once: the same key replays, a new key by the same caller g
   assert.equal(c.held, 1);
 });
 
-test('the same Idempotency-Key with a different body is 422 idempotency_conflict; no key is 400', async () => {
+test(`${verifies('CONTRACT-idempotency-conflict')}the same Idempotency-Key with a different body is 422 idempotency_conflict; no key is 400`, async () => {
   const s = await shopWithTier(h);
   const q1 = must(await s.api.post('/v1/ticketing/quotes', { tierId: s.tierId, quantity: 1 }), 201);
   const q2 = must(await s.api.post('/v1/ticketing/quotes', { tierId: s.tierId, quantity: 1 }), 201);
@@ -129,7 +130,7 @@ test('a buyer session owns its reservation; another buyer gets 404, the shop org
   await assertInvariant(h.db, s.poolId);
 });
 
-test('200 concurrent reserves on a 50-place pool yield exactly 50 holds and availableCount 0', async () => {
+test(`${verifies('SPEC-2.1-oversell-arbiter', 'CONTRACT-pool-invariant')}200 concurrent reserves on a 50-place pool yield exactly 50 holds and availableCount 0`, async () => {
   const s = await shopWithTier(h, { capacity: 50 });
   const quotes = await Promise.all(
     Array.from({ length: 200 }, async () => must(await s.api.post('/v1/ticketing/quotes', { tierId: s.tierId, quantity: 1 }), 201)),

@@ -4,6 +4,7 @@ import { methodForCard, SANDBOX_METHODS } from '../../src/payments/sandbox-metho
 import type { Harness } from '../support/harness.ts';
 import { restClient } from '../support/rest.ts';
 import { must, shopWithTier, startSpineHarness } from '../support/spine.ts';
+import { verifies } from '../support/requirements.ts';
 
 let h: Harness;
 before(async () => {
@@ -13,7 +14,7 @@ after(async () => {
   await h?.close();
 });
 
-test('a shop links the sandbox provider; the second provider is refused as not switched on', async () => {
+test(`${verifies('SPEC-9-second-provider-off')}a shop links the sandbox provider; the second provider is refused as not switched on`, async () => {
   const s = await shopWithTier(h);
   const linked = must(await s.api.put(`/v1/integration/shops/${s.shopId}/payment-provider`, { provider: 'sandbox' }), 200);
   assert.equal(linked.paymentProvider, 'sandbox');
@@ -26,7 +27,7 @@ test('a shop links the sandbox provider; the second provider is refused as not s
   assert.equal(unknown.status, 400);
 });
 
-test('linking a provider needs merchant:admin and the shop’s own organization', async () => {
+test(`${verifies('SPEC-5.3-admin-scope')}linking a provider needs merchant:admin and the shop’s own organization`, async () => {
   const s = await shopWithTier(h);
   const writer = restClient(h.url, (await h.merchant(['merchant:read', 'merchant:write'])).apiKey);
   assert.equal((await writer.put(`/v1/integration/shops/${s.shopId}/payment-provider`, { provider: 'sandbox' })).body.code, 'insufficient_scope');
@@ -34,7 +35,7 @@ test('linking a provider needs merchant:admin and the shop’s own organization'
   assert.equal((await stranger.put(`/v1/integration/shops/${s.shopId}/payment-provider`, { provider: 'sandbox' })).status, 404);
 });
 
-test('the hosted card form is a small self-contained page that maps every test card to its method', async () => {
+test(`${verifies('CONTRACT-sandbox-payment-methods')}the hosted card form is a small self-contained page that maps every test card to its method`, async () => {
   const res = await fetch(new URL('/sandbox/card-form?origin=https://shop.example', h.url));
   assert.equal(res.status, 200);
   assert.match(res.headers.get('content-type') ?? '', /text\/html/);

@@ -8,6 +8,7 @@ import pg from 'pg';
 import { startEmbeddedPostgres } from '../../src/storage/embedded-postgres.ts';
 import { startServerProcess } from '../support/server-process.ts';
 import { restClient } from '../support/rest.ts';
+import { verifies } from '../support/requirements.ts';
 
 const CLI = join(import.meta.dirname, '..', '..', 'src', 'cli.ts');
 const { initdb } = (await import(`@embedded-postgres/${platform()}-${arch()}`)) as { initdb: string };
@@ -158,7 +159,7 @@ test('as root, a cluster the database user cannot reach any more stops start-up 
   }
 });
 
-test('invalid configuration stops start-up with a message naming the variable', () => {
+test(`${verifies('CONTRACT-invalid-config')}invalid configuration stops start-up with a message naming the variable`, () => {
   const r = spawnSync(process.execPath, [CLI, 'serve'], {
     env: { PATH: process.env.PATH ?? '', PORT: 'eighty', DATABASE_URL: 'mysql://nope' },
     encoding: 'utf8',

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { issueApiKey } from '../../src/domain/merchants/merchants.ts';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { restClient } from '../support/rest.ts';
+import { verifies } from '../support/requirements.ts';
 
 let h: Harness;
 before(async () => {
@@ -58,7 +59,7 @@ test('the signing secret is shown once at creation and is not stored in plaintex
   assert.notEqual(again.body.secret, secret, 'each webhook has its own secret');
 });
 
-test('managing webhooks needs merchant:write; reading them needs merchant:read', async () => {
+test(`${verifies('SPEC-6-webhooks-write-scope', 'SPEC-5.3-scopes')}managing webhooks needs merchant:write; reading them needs merchant:read`, async () => {
   const owner = await h.merchant();
   const writer = restClient(h.url, owner.apiKey);
   const created = await writer.post('/v1/integration/webhooks', hook(owner.shopId));
