@@ -77,6 +77,11 @@ export const SURFACES: readonly Surface[] = [
       const call: Caller = (t, i = {}, o = {}) =>
         callTool(client, t, i, o).catch((err: { code?: unknown; message?: string }) => {
           if (err.code === 401) return { ok: false as const, code: 'unauthenticated', message: err.message ?? '', error: err, replayed: false };
+          // Past a budget or refused for load, `/mcp` answers HTTP 429 with the REST error body, which the client throws.
+          if (err.code === 429) {
+            const error = JSON.parse(/\{.*\}/s.exec(err.message ?? '')?.[0] ?? '{}');
+            return { ok: false as const, code: error.code, message: error.message, error, status: 429, replayed: false };
+          }
           throw err;
         });
       return { call, done: () => client.close() };
