@@ -32,11 +32,7 @@ after(async () => {
 async function lossyHttpClient(token: string): Promise<{ client: Client; loseNextResponse(): void }> {
   let lose = false;
   const lossyFetch: typeof fetch = async (input, init) => {
-    // A keep-alive socket the server closed just as it was reused (a loaded machine) never carried the request: resend.
-    const res = await fetch(input, init).catch((err: { cause?: { code?: string } }) => {
-      if (err.cause?.code === 'ECONNRESET') return fetch(input, init);
-      throw err;
-    });
+    const res = await fetch(input, init);
     if (lose && init?.method === 'POST') {
       lose = false;
       await res.arrayBuffer(); // the server finished the call; only its answer is lost

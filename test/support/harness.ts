@@ -35,12 +35,10 @@ export async function startHarness(env: Record<string, string> = {}, opts: { log
   const config: Config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATABASE_URL: dbUrl, TESSERA_SECRET_FILE: secretFileFor(dbUrl), RESERVE_MAX_WAIT_MS: '60000', ...env });
   const clock = new ManualClock(new Date());
   const app = await createApp(config, db, { clock, log: opts.log ?? pino({ level: 'silent' }) });
-  // One connection per request: client and server share this process's event loop, and on a starved machine a
-  // reused keep-alive socket was closed by the server's idle timer before it read the next request (ECONNRESET).
-  // The calls being answered are kept for a failed test's report (`inFlight`).
+  // The calls being answered are kept for a failed test's report (`inFlight`). Connections are kept alive as in
+  // production: the server keeps an idle one longer than a client reuses it (src/app.ts, test/rest/keep-alive.test.ts).
   const answering = new Set<{ what: string; at: number }>();
   app.koa.middleware.unshift(async (ctx, next) => {
-    ctx.set('connection', 'close');
     const call = { what: `${ctx.method} ${ctx.path}`, at: performance.now() };
     answering.add(call);
     try {

@@ -32,23 +32,12 @@ export async function mcpInMemory(h: Harness, token?: string): Promise<Client> {
 /** A connected Client to the harness server's `/mcp` over Streamable HTTP, with `Authorization: Bearer <token>` when given. */
 export async function mcpHttp(h: Harness, token?: string, headers: Record<string, string> = {}): Promise<Client> {
   const all = token ? { ...headers, authorization: `Bearer ${token}` } : headers;
-  const transport = new StreamableHTTPClientTransport(new URL('/mcp', h.url), { requestInit: { headers: all }, fetch: resendOnReset });
+  const transport = new StreamableHTTPClientTransport(new URL('/mcp', h.url), { requestInit: { headers: all } });
   const client = newClient();
   await client.connect(transport);
   await client.listTools();
   return client;
 }
-
-/**
- * fetch that sends a request again once when the connection was reset before any response. On a heavily loaded
- * machine a kept-alive socket is sometimes reset as it is reused (seen at the base commit too, after the client's
- * SSE GET is answered 405); browsers and HTTP clients resend in that case.
- */
-export const resendOnReset: typeof fetch = (input, init) =>
-  fetch(input, init).catch((err: { cause?: { code?: string } }) => {
-    if (err.cause?.code === 'ECONNRESET') return fetch(input, init);
-    throw err;
-  });
 
 /** The two MCP surfaces by name, so one behaviour test can run over each. */
 export const MCP_SURFACES = { 'mcp in-memory': mcpInMemory, 'mcp http': mcpHttp } as const;
