@@ -10,6 +10,7 @@ import type { Mailer } from '../mail/mailer.ts';
 import type { TrustList } from '../mandates/trust-list.ts';
 import type { Payments } from '../payments/payments.ts';
 import type { Database } from '../storage/database.ts';
+import type { CallKey } from '../storage/idempotency-store.ts';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.ts';
 import type { TicketKeys } from '../tickets/ticket-keys.ts';
 
@@ -45,23 +46,19 @@ export interface ToolContext {
   request: RequestInfo;
   idempotencyKey: string | undefined;
   /**
-   * Only for a tool declared `transactional: 'shared'` (its calls share a transaction the domain runs, e.g. the
-   * reserve batcher): `finish` validates the handler's output into the call's status and body; `claim` is the
-   * idempotency key the domain writes in that same transaction, once, with the call's outcome (`writeBatch`).
+   * The call's idempotency key, when it carries one: its one owner (src/storage/idempotency-store.ts). The orchestrator
+   * claims it, except for a `transactional: 'shared'` tool, whose shared transaction claims and stores it with the
+   * change (the reserve batch); either way the orchestrator settles the call's outcome with it.
    */
-  sharedCommit?: SharedCommit;
+  idempotency?: CallKey;
+  /** Only for a `transactional: 'shared'` tool (its calls share a transaction the domain runs: the reserve batch). */
+  shared?: SharedCall;
 }
 
-export interface SharedCommit {
+/** What a call in a shared transaction gets from the orchestrator, beside its key (`ToolContext.idempotency`). */
+export interface SharedCall {
+  /** The handler's output checked against the tool's schema, with its status: the outcome the key is stored with. */
   finish(raw: unknown): { status: number; output: Record<string, unknown> };
-  /** The key to claim in the shared transaction, if the call carries one. */
-  claim: { scope: string; key: string; requestHash: string; legacyHash?: (() => string) | undefined } | undefined;
-  /** Set by the domain once the claim has committed (then the orchestrator stores the outcome if `stored` is false). */
-  claimed: boolean;
-  /** Set by the domain once the call's outcome (success or refusal) has committed with the claim. */
-  stored: boolean;
-  /** Set by the domain when the key already held this request's outcome: the call fails and the orchestrator replays it. */
-  replay?: { status: number; body: unknown };
   /**
    * The caller's rate-limit charge, still running: the domain writes nothing for the call (nor replays it) until it has
    * resolved, and a rejection is the call's answer. It runs beside the shared transaction's first statements instead of

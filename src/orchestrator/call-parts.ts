@@ -3,7 +3,8 @@
  * the output checked against the tool's schema, with its status.
  */
 import type { Logger } from 'pino';
-import type { RequestInfo, Services, SharedCommit, ToolContext } from '../domain/context.ts';
+import type { RequestInfo, Services, SharedCall, ToolContext } from '../domain/context.ts';
+import type { CallKey } from '../storage/idempotency-store.ts';
 import { ToolError } from '../kernel/errors.ts';
 import type { Principal } from '../kernel/principal.ts';
 import { successStatus, type AnyTool } from './tool.ts';
@@ -32,7 +33,10 @@ export class CallParts {
      * The call's context; its EntityManager is made when first asked for (`emOf`): a shared call's work runs on the
      * shared transaction's (a reserve's batch), so most never ask, and forking one per call cost about 15 µs.
      */
-    const makeCtx = (emOf: () => ToolContext['em'], sharedCommit?: SharedCommit): ToolContext => {
+    const makeCtx = (
+      emOf: () => ToolContext['em'],
+      call: { idempotency?: CallKey | undefined; shared?: SharedCall } = {},
+    ): ToolContext => {
       let em: ToolContext['em'] | undefined;
       const ctx: ToolContext = {
         principal,
@@ -45,7 +49,8 @@ export class CallParts {
         request: req.request,
         idempotencyKey: req.idempotencyKey,
       };
-      if (sharedCommit) ctx.sharedCommit = sharedCommit;
+      if (call.idempotency) ctx.idempotency = call.idempotency;
+      if (call.shared) ctx.shared = call.shared;
       return ctx;
     };
     const finish = (raw: unknown) => {

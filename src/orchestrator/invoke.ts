@@ -6,10 +6,10 @@ import type { Logger } from 'pino';
 import { ap2Refusal, isAp2Payload } from '../domain/ap2/refusal.ts';
 import { authorize, mayCall } from './authorize.ts';
 import { canonicalJson, sha256Hex } from '../kernel/canonical-json.ts';
-import type { RequestInfo, Services, SharedCommit } from '../domain/context.ts';
+import type { RequestInfo, Services } from '../domain/context.ts';
 import { describeError, ToolError, type ErrorBody } from '../kernel/errors.ts';
 import { inputShapeProblem, inputShapeError } from '../kernel/input-shape.ts';
-import { IdempotencyStore, type ReplaySealer } from '../storage/idempotency-store.ts';
+import { IdempotencyStore, Replay, type CallKey, type ReplaySealer } from '../storage/idempotency-store.ts';
 import { isPoolExhausted } from '../storage/database.ts';
 import { secretPaths } from '../kernel/secret-fields.ts';
 import { principalKey, type Principal } from '../kernel/principal.ts';
@@ -124,9 +124,9 @@ export class Orchestrator {
     if (shape) return refusal(tool, inputShapeError(shape));
     // AP2 is refused in this one place, before anything else reads the input (src/domain/ap2/refusal.ts).
     if (isAp2Payload(req.input)) return refusal(tool, ap2Refusal());
-    let claimed: { scope: string; key: string } | undefined;
-    /** A `transactional: 'shared'` call's commit, whose claim the domain makes in the shared transaction. */
-    let shared: SharedCommit | undefined;
+    /** The call's key: its one owner (CallKey), passed down in the call's context; every outcome is settled with it. */
+    let idem: CallKey | undefined;
+    let caller: Principal | undefined;
     let arrival: Arrival | undefined;
     let admitted: (() => void) | undefined;
     const mech = req.mechanisms ?? REST_MECHANISMS;
@@ -143,7 +143,8 @@ export class Orchestrator {
         if (tool.auth.public) return { kind: 'anonymous' } as const;
         throw err;
       });
-      // A shared-transaction tool joins its batch while the charge runs; the batch awaits it before writing (SharedCommit).
+      caller = principal;
+      // A shared-transaction tool joins its batch while the charge runs; the batch awaits it before writing it.
       let charged: Promise<void> | undefined;
       if (!failed) charged = req.request.rate?.charge(principal.kind === 'anonymous' ? undefined : principal, strict);
       if (charged && tool.transactional === 'shared') charged.catch(() => undefined);
@@ -168,31 +169,21 @@ export class Orchestrator {
         // Rows stored before requests were keyed hold the plain SHA-256; they match it until they expire (24 h). It is
         // computed only when a stored row does not hold this request's hash (a replay of such a row, or a conflict).
         const legacyHash = () => sha256Hex(canonical);
-        if (tool.transactional === 'shared') {
-          // Claimed in the shared transaction with the change and its outcome: no commit of its own (docs/performance.md).
-          shared = { claim: { scope, key, requestHash: hash, legacyHash }, claimed: false, stored: false, finish: () => ({ status: 0, output: {} }), charged };
-        } else {
-          const claim = await this.idempotency.claim(scope, key, hash, this.services.clock.now(), legacyHash);
-          if (claim.kind === 'replay') return this.replay(tool, principal, claim.response);
-          claimed = { scope, key };
-        }
+        idem = this.idempotency.forCall({ scope, key, requestHash: hash, legacyHash }, holdsSecret(tool));
+        // A shared tool's key is claimed in its shared transaction, with the change and outcome (docs/performance.md).
+        if (tool.transactional !== 'shared') await idem.claim(this.services.clock.now());
       }
-      if (tool.transactional === 'shared') {
-        shared ??= { claim: undefined, claimed: false, stored: false, finish: () => ({ status: 0, output: {} }), charged };
-        const ran = await this.runShared(tool, input, principal, req, shared);
-        if ('replay' in ran) return this.replay(tool, principal, ran.replay);
-        return { ok: true, tool, status: ran.status, output: ran.output, replayed: false, principal };
-      }
-      const { output, status } = await this.run(tool, input, principal, req, claimed);
+      const { output, status } =
+        tool.transactional === 'shared'
+          ? await this.runShared(tool, input, principal, req, idem, charged)
+          : await this.run(tool, input, principal, req, idem);
       return { ok: true, tool, status, output, replayed: false, principal };
     } catch (err) {
+      // The key held this request's outcome (found by the claim here, or by the shared transaction): it is the answer.
+      if (err instanceof Replay && caller) return this.replay(tool, caller, err.response);
       const error = this.toError(err, tool);
-      if (shared?.claim && shared.claimed && !shared.stored) claimed = { scope: shared.claim.scope, key: shared.claim.key };
-      if (claimed) {
-        // A refusal for load (429) is not an outcome: the same key may be retried and then succeed.
-        if (error.status >= 500 || error.code === 'rate_limited') await this.idempotency.abandon(claimed.scope, claimed.key).catch(() => undefined);
-        else await this.idempotency.complete(claimed.scope, claimed.key, { status: error.status, body: error.toBody() }).catch(() => undefined);
-      }
+      // A refusal is stored under the key like any outcome, unless it is a 5xx or one for load (CallKey.settle).
+      await idem?.settle({ status: error.status, body: error.toBody() }).catch(() => undefined);
       return refusal(tool, error);
     } finally {
       arrival?.drop();
@@ -202,30 +193,23 @@ export class Orchestrator {
 
   /**
    * A `transactional: 'shared'` tool: the domain runs the call in a transaction shared with concurrent calls, claims its
-   * key there and stores its outcome there (`shared`); a key that already held this request's outcome is replayed.
+   * key there and stores its outcome there with the change (`idem`, `finish`); the outcome is then settled with the key
+   * like any call's, which stores nothing when the shared transaction stored it.
    */
   private async runShared(
     tool: AnyTool,
     input: unknown,
     principal: Principal,
     req: InvokeRequest,
-    shared: SharedCommit,
-  ): Promise<{ output: Record<string, unknown>; status: number } | { replay: { status: number; body: unknown } }> {
+    idem: CallKey | undefined,
+    charged: Promise<void> | undefined,
+  ): Promise<{ output: Record<string, unknown>; status: number }> {
     const { makeCtx, finish } = this.parts.for(tool, principal, req);
     let finished: { output: Record<string, unknown>; status: number } | undefined;
-    shared.finish = (raw: unknown) => (finished = finish(raw));
-    let raw: unknown;
-    try {
-      raw = await tool.handler(input, makeCtx(() => this.services.db.fork(), shared));
-    } catch (err) {
-      if (shared.replay) return { replay: shared.replay };
-      throw err;
-    }
+    const shared = { finish: (raw: unknown) => (finished = finish(raw)), charged };
+    const raw = await tool.handler(input, makeCtx(() => this.services.db.fork(), { idempotency: idem, shared }));
     const result = finished ?? finish(raw);
-    if (shared.claim && shared.claimed && !shared.stored) {
-      await this.idempotency.complete(shared.claim.scope, shared.claim.key, { status: result.status, body: result.output, sealed: holdsSecret(tool) });
-      shared.stored = true;
-    }
+    await idem?.settle({ status: result.status, body: result.output });
     return result;
   }
 
@@ -234,17 +218,17 @@ export class Orchestrator {
     input: unknown,
     principal: Principal,
     req: InvokeRequest,
-    claimed: { scope: string; key: string } | undefined,
+    idem: CallKey | undefined,
   ): Promise<{ output: Record<string, unknown>; status: number }> {
     const { makeCtx, finish } = this.parts.for(tool, principal, req);
     if (tool.transactional === false) {
-      const result = finish(await tool.handler(input, makeCtx(() => this.services.db.fork())));
-      if (claimed) await this.idempotency.complete(claimed.scope, claimed.key, { status: result.status, body: result.output, sealed: holdsSecret(tool) });
+      const result = finish(await tool.handler(input, makeCtx(() => this.services.db.fork(), { idempotency: idem })));
+      await idem?.settle({ status: result.status, body: result.output });
       return result;
     }
     return this.services.db.transaction(async (em) => {
-      const result = finish(await tool.handler(input, makeCtx(() => em)));
-      if (claimed) await this.idempotency.complete(claimed.scope, claimed.key, { status: result.status, body: result.output, sealed: holdsSecret(tool) }, em);
+      const result = finish(await tool.handler(input, makeCtx(() => em, { idempotency: idem })));
+      await idem?.settle({ status: result.status, body: result.output }, em);
       return result;
     });
   }

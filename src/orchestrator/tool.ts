@@ -112,7 +112,7 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
    * `true` (default): the handler runs inside one database transaction. `false`: the handler
    * manages its own short transactions (needed around payment-provider calls). `'shared'`: the domain runs
    * the call in a transaction shared with concurrent calls (the reserve batcher) and stores the call's
-   * idempotency outcome in it through `ctx.sharedCommit`.
+   * idempotency outcome in it through the call's key (`ctx.idempotency`, `ctx.shared`).
    */
   transactional?: boolean | 'shared';
   /**

@@ -102,6 +102,92 @@ export class IdempotencyStore {
   async abandon(scope: string, key: string): Promise<void> {
     await this.db.execute(`delete from idempotency_keys where scope = ? and key = ? and state = 'in_flight'`, [scope, key]);
   }
+
+  /** One call's key (`CallKey`): what the orchestrator passes down in the call's context. */
+  forCall(claim: KeyClaim, sealed: boolean): CallKey {
+    return new CallKey(this, claim, sealed);
+  }
+}
+
+/** Thrown where a call's key turns out to hold this request's outcome already: the call is answered with it. */
+export class Replay extends Error {
+  readonly response: StoredResponse;
+  constructor(response: StoredResponse) {
+    super('replay');
+    this.response = response;
+  }
+}
+
+/**
+ * Whether an outcome is kept under its key: not a 5xx, nor a refusal for load (`rate_limited`), after which the same
+ * key may be retried and succeed. The one rule for the unbatched and the batched (reserve) paths.
+ */
+export function keepsOutcome(status: number, code?: string): boolean {
+  return status < 500 && code !== 'rate_limited';
+}
+
+/**
+ * One call's idempotency key, and the one owner of what becomes of it. The orchestrator makes it (the caller's scope,
+ * the key, the request's hash) and passes it down in the call's context. It is claimed either on its own (`claim`:
+ * the unbatched path) or in a shared transaction with the change and the outcome (the reserve batch: `settleKeys`,
+ * `rowWith`, `committed`); either way the call then `settle`s its outcome, which stores it, gives the key up, or does
+ * nothing when the outcome is stored already or the key was never this call's. A stored outcome found on the way is
+ * thrown as `Replay`. Its state is its own: no other layer reads or sets it.
+ */
+export class CallKey implements KeyClaim {
+  readonly scope: string;
+  readonly key: string;
+  readonly requestHash: string;
+  readonly legacyHash: (() => string) | undefined;
+  private readonly store: IdempotencyStore;
+  /** Whether outcomes are kept sealed (the tool's answers carry a secret field). */
+  private readonly sealed: boolean;
+  /** `open`: not this call's (yet); `claimed`: this call's row, in flight; `stored`: the outcome is stored. */
+  private state: 'open' | 'claimed' | 'stored' = 'open';
+
+  constructor(store: IdempotencyStore, claim: KeyClaim, sealed: boolean) {
+    this.store = store;
+    this.scope = claim.scope;
+    this.key = claim.key;
+    this.requestHash = claim.requestHash;
+    this.legacyHash = claim.legacyHash;
+    this.sealed = sealed;
+  }
+
+  /** Claims the key with a statement of its own; throws `Replay` when it already holds this request's outcome. */
+  async claim(now: Date): Promise<void> {
+    const claim = await this.store.claim(this.scope, this.key, this.requestHash, now, this.legacyHash);
+    if (claim.kind === 'replay') throw new Replay(claim.response);
+    this.state = 'claimed';
+  }
+
+  /** The row a shared transaction writes for this key with the call's outcome (`writeBatch`); then `committed`. */
+  rowWith(response: StoredResponse): KeyWrite {
+    const { scope, key, requestHash } = this;
+    return { scope, key, requestHash, response: { ...response, sealed: this.sealed } };
+  }
+
+  /** The shared transaction that wrote `rowWith` committed: the outcome is stored. */
+  committed(): void {
+    this.state = 'stored';
+  }
+
+  /**
+   * Settles the call's outcome when the key is this call's: kept (`keepsOutcome`) it is stored, in `em`'s transaction
+   * when given (then the key stays this call's until that transaction commits, so a settle after a rollback still
+   * settles it); otherwise the key is given up. Nothing once the outcome is stored, or when the key is not the call's.
+   */
+  async settle(outcome: { status: number; body: unknown }, em?: EntityManager): Promise<void> {
+    if (this.state !== 'claimed') return;
+    const code = (outcome.body as { code?: unknown } | null)?.code;
+    if (!keepsOutcome(outcome.status, typeof code === 'string' && outcome.status >= 400 ? code : undefined)) {
+      await this.store.abandon(this.scope, this.key);
+      this.state = 'open';
+      return;
+    }
+    await this.store.complete(this.scope, this.key, { ...outcome, sealed: this.sealed }, em);
+    if (!em) this.state = 'stored';
+  }
 }
 
 /** A key the reserve batch writes (src/storage/reserve-batch.ts): with the call's outcome, or in flight for the orchestrator to finish. */

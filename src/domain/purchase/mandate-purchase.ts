@@ -5,7 +5,6 @@
  * checked against the locked reservation at the moment of payment (merchant, currency, amount, expiry),
  * its jti is spent and the pending payment recorded; the network credential is charged outside it.
  */
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { mandatePeriod, type Mandate } from '../../mandates/mandate.ts';
 import { consumeMandateJti } from '../../mandates/mandate-jtis.ts';
@@ -75,15 +74,13 @@ async function targetShop(ctx: ToolContext, req: MandatePurchaseRequest): Promis
 }
 
 /**
- * Inside tx1: the caller's reservation, locked; for a quote, the reservation it was already turned into
- * (so a retry after a provider outage pays the same hold), else a new hold made under the mandate's authority.
+ * Inside tx1: the caller's reservation, locked; for a quote, the reserve step under the mandate's authority: the
+ * caller's hold it was already turned into, locked (so a retry after a provider outage pays the same hold), else a new
+ * hold.
  */
 async function lockTarget(em: EntityManager, ctx: ToolContext, req: MandatePurchaseRequest): Promise<ReservationRow> {
   if (req.reservationId !== undefined) return requireReservation(em, ctx.principal, req.reservationId, { lock: true });
-  const id = req.quoteId!;
-  const quote = requireAccess(ctx.principal, await em.findOne(Quote, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE }), 'quote', id);
-  if (quote.reservationId) return requireReservation(em, ctx.principal, quote.reservationId, { lock: true });
-  return reserveFromQuote({ ...ctx, em }, id, 'mandate');
+  return reserveFromQuote({ ...ctx, em }, req.quoteId!, 'mandate', { lockOwn: true });
 }
 
 /** The mandate's limits, at the moment of payment, against the locked reservation. */

@@ -1,7 +1,10 @@
-/** Reservations (holds): reserve a quote's places, release them exactly once, and load them for their owners. */
+/**
+ * Reservations (holds): the reserve step (`decideReserve`, the one rule; `reserveFromQuote`) and its compensation
+ * (`releasePlaces`), releasing exactly once, and loading holds for their owners.
+ */
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Shop, Tier, type ShopRow } from '../../storage/entities/catalog.ts';
+import { Event, Shop, Tier, type EventRow, type ShopRow, type TierRow } from '../../storage/entities/catalog.ts';
 import { pricedLineOf, Quote, Reservation, type QuoteRow, type ReservationRow } from '../../storage/entities/purchase.ts';
 import { newId } from '../../storage/ids.ts';
 import { emitEvent, type WebhookEventType } from '../../webhooks/outbox.ts';
@@ -12,7 +15,7 @@ import type { Principal } from '../../kernel/principal.ts';
 import { authorizePurchase, ownershipFrom, ownershipOf, requireAccess, type PurchaseIntent } from './purchase-access.ts';
 import { loadPurchaseView, type PurchaseView } from './purchase-view.ts';
 import { emitAcpOrderEvent } from './acp-order-events.ts';
-import { checkTierStillOffered } from '../catalog/catalog-changes.ts';
+import { checkTierOffered } from '../catalog/catalog-changes.ts';
 import { checkRestrictions } from '../catalog/restrictions.ts';
 
 /** Loads a reservation the principal may see, optionally locking its row (FOR UPDATE) for a state change. */
@@ -39,38 +42,84 @@ export async function emitPurchaseEvent(em: EntityManager, type: WebhookEventTyp
   return view;
 }
 
-/**
- * Turns a quote into a hold: the quote is locked and consumed (single use), the restrictions that may
- * have changed are checked again, and the places are taken with one conditional update. `authority` is
- * what authorizes the purchase (see PurchaseIntent): `mandate` when purchase_initiate reserves under a verified mandate.
- */
-export async function reserveFromQuote(ctx: ToolContext, quoteId: string, authority: PurchaseIntent['authority'] = 'permission'): Promise<ReservationRow> {
-  return (await holdQuote(ctx, quoteId, authority)).reservation;
+/** What deciding a reserve reads beside the quote: its tier, its live shop (null when deleted) and its event. */
+export interface Offer {
+  tier: TierRow | null | undefined;
+  shop: ShopRow | null | undefined;
+  /** Not needed (and not read) when the tier is retired. */
+  event: EventRow | null | undefined;
 }
 
-/** reserveFromQuote, telling whether this call made the hold (`created`) or found the caller's own earlier one. */
-export async function holdQuote(
+/** A reserve's decision: make a new hold of the quote's places, or answer with the caller's own earlier hold. */
+export type ReserveDecision = { kind: 'hold'; quote: QuoteRow; shop: ShopRow } | { kind: 'own'; reservationId: string };
+
+/**
+ * The reserve rule, the one every reserve follows (the `reserve` tool's batch over REST, MCP and A2A; ACP checkout
+ * sessions and purchase_initiate through `reserveFromQuote`), from the quote as locked and what `offerOf` reads:
+ * another organization's quote is not found; a quote already reserved is the caller's own hold when the caller owns
+ * the quote (natural idempotency: docs/purchase-spine.md), else `quote_already_used`; then expiry, the shop and tier
+ * still there, the tier still offered (not retired, its event not cancelled), its restrictions again (in the order the
+ * quote checked them) and the caller's authority (`authority`: see PurchaseIntent). Throws the refusal.
+ */
+export async function decideReserve(
+  ctx: Pick<ToolContext, 'principal' | 'em' | 'clock'>,
+  quoteId: string,
+  found: QuoteRow | null | undefined,
+  offerOf: (quote: QuoteRow) => Offer | Promise<Offer>,
+  now: Date,
+  authority: PurchaseIntent['authority'] = 'permission',
+): Promise<ReserveDecision> {
+  const quote = requireAccess(ctx.principal, found, 'quote', quoteId);
+  const reservationId = quote.reservationId;
+  if (reservationId) {
+    if (quote.ownerKey === ownershipOf(ctx.principal).ownerKey) return { kind: 'own', reservationId };
+    throw new ToolError('quote_already_used', undefined, { quoteId: quote.id, reservationId });
+  }
+  if (quote.expiresAt <= now) {
+    throw new ToolError('quote_expired', undefined, { quoteId, expiredAt: quote.expiresAt.toISOString() });
+  }
+  const { tier, shop, event } = await offerOf(quote);
+  if (!tier || !shop) throw new ToolError('not_found', `No quote ${quoteId}.`, { id: quoteId });
+  checkTierOffered(tier, event);
+  checkRestrictions(tier, quote, now);
+  const { totalMinor: amountMinor, currency } = quote;
+  await authorizePurchase(ctx, { shop, amountMinor, currency, stage: 'reserve', authority });
+  return { kind: 'hold', quote, shop };
+}
+
+/**
+ * The reserve step inside the caller's own transaction (ACP checkout sessions, purchase_initiate; the `reserve` tool
+ * batches the same rule: reserve-batcher.ts): the quote is locked, `decideReserve` decides, and a new hold is written
+ * and its places taken with one conditional update (`sold_out` otherwise; the caller's rollback undoes the hold). The
+ * caller's own earlier hold comes back as it is (locked with `lockOwn`). Undone by `releasePlaces`, below.
+ */
+export async function reserveFromQuote(
   ctx: ToolContext,
   quoteId: string,
   authority: PurchaseIntent['authority'] = 'permission',
-): Promise<{ reservation: ReservationRow; created: boolean }> {
+  opts: { lockOwn?: boolean } = {},
+): Promise<ReservationRow> {
   const { em, clock, principal } = ctx;
   const now = clock.now();
-  const quote = requireAccess(principal, await em.findOne(Quote, { id: quoteId }, { lockMode: LockMode.PESSIMISTIC_WRITE }), 'quote', quoteId);
-  if (quote.reservationId) return { reservation: await existingHold(em, principal, quote), created: false };
-  if (quote.expiresAt <= now) throw new ToolError('quote_expired', undefined, { quoteId, expiredAt: quote.expiresAt.toISOString() });
-  const tier = await em.findOne(Tier, { id: quote.tierId });
-  const shop = await em.findOne(Shop, { id: quote.shopId, deletedAt: null });
-  if (!tier || !shop) throw new ToolError('not_found', `No quote ${quoteId}.`, { id: quoteId });
-  await checkTierStillOffered(em, tier);
-  checkRestrictions(tier, quote, now);
-  await authorizePurchase(ctx, { shop, amountMinor: quote.totalMinor, currency: quote.currency, stage: 'reserve', authority });
-  const reservation = newHold(em, quote, shop, now);
+  const found = await em.findOne(Quote, { id: quoteId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  const decided = await decideReserve(ctx, quoteId, found, (quote) => readOffer(em, quote), now, authority);
+  const lock = opts.lockOwn === true;
+  if (decided.kind === 'own') return requireReservation(em, principal, decided.reservationId, { lock });
+  const reservation = newHold(em, decided.quote, decided.shop, now);
   await em.flush();
   // Taken last: the pool row is the hot spot every concurrent reserve queues on, so it stays locked
   // only for this statement and the commit. Sold out throws, and the rollback undoes the inserts above.
-  await takePlacesOrThrow(em, quote.poolId, quote.quantity);
-  return { reservation, created: true };
+  await takePlacesOrThrow(em, decided.quote.poolId, decided.quote.quantity);
+  return reservation;
+}
+
+/** A quote's offer, read with the ORM (the reserve batch reads it with the quote: src/storage/reserve-batch.ts). */
+async function readOffer(em: EntityManager, quote: QuoteRow): Promise<Offer> {
+  const tier = await em.findOne(Tier, { id: quote.tierId });
+  const shop = await em.findOne(Shop, { id: quote.shopId, deletedAt: null });
+  // A retired tier needs no event read (it is refused first).
+  const event = tier && !tier.retiredAt ? await em.findOne(Event, { id: tier.eventId }) : undefined;
+  return { tier, shop, event };
 }
 
 /** A new hold of `quote`'s places at its price, for `shop`'s hold time, not written yet (the reserve batch writes it by statement). */
@@ -103,29 +152,9 @@ export function newHold(em: EntityManager, quote: QuoteRow, shop: ShopRow, now: 
 }
 
 /**
- * Natural idempotency for the batched reserve: the hold an earlier reserve of this quote made for the same owner,
- * read fresh from the database, or undefined while the quote is unreserved; another owner is `quote_already_used`.
+ * The reserve step's compensation: marks a locked reservation released and gives its places back (the caller emits
+ * the event). The sweeper releases expired holds the same way, many at once (sweeper.ts).
  */
-export async function sameOwnerHold(ctx: Pick<ToolContext, 'em' | 'principal'>, quoteId: string): Promise<ReservationRow | undefined> {
-  const quote = requireAccess(ctx.principal, await ctx.em.findOne(Quote, { id: quoteId }, { refresh: true }), 'quote', quoteId);
-  return quote.reservationId ? existingHold(ctx.em, ctx.principal, quote) : undefined;
-}
-
-/**
- * A quote is reserved once. Reserving it again is natural idempotency when the caller is the quote's owner (the
- * organization for API keys, the buyer for buyer sessions, the agent for agents: who owns the hold): the same
- * reservation comes back, in whatever state it is now, and nothing more is held. Anyone else who may see the quote
- * (another owner of the same buyer, say) is refused with `quote_already_used`.
- */
-async function existingHold(em: EntityManager, principal: Principal, quote: QuoteRow): Promise<ReservationRow> {
-  const reservationId = quote.reservationId!;
-  if (quote.ownerKey !== ownershipOf(principal).ownerKey) {
-    throw new ToolError('quote_already_used', undefined, { quoteId: quote.id, reservationId });
-  }
-  return requireReservation(em, principal, reservationId);
-}
-
-/** Marks a locked reservation released and gives its places back (the caller emits the event). */
 export async function releasePlaces(em: EntityManager, r: ReservationRow, reason: 'buyer' | 'expired' | 'payment_failed', now: Date): Promise<void> {
   if (r.state !== 'held' && r.state !== 'confirming') throw new Error(`cannot release a ${r.state} reservation`);
   await returnPlaces(em, r.poolId, r.quantity);

@@ -1,7 +1,8 @@
 /**
  * One batch of the hot-pool batcher (reserve-batcher.ts), in one transaction: its calls' keys settled, its quotes
- * locked and read with one statement, each call checked on its own, then one statement that writes the holds, the
- * quotes used, the pool's places and every caller's key with its outcome (src/storage/reserve-batch.ts). What it cannot
+ * locked and read with one statement, each call decided on its own by the reserve rule (`decideReserve`), then one
+ * statement that writes the holds, the quotes used, the pool's places and every caller's key with its outcome
+ * (src/storage/reserve-batch.ts). What it cannot
  * decide in the mode it runs in (a pool short of places, a key already stored) it throws, for the batcher to re-run the
  * batch in the mode that decides it.
  */
@@ -10,42 +11,29 @@ import type { Clock } from '../../kernel/clock.ts';
 import { ToolError } from '../../kernel/errors.ts';
 import type { ShopRow } from '../../storage/entities/catalog.ts';
 import type { QuoteRow, ReservationRow } from '../../storage/entities/purchase.ts';
-import { settleKeys, type ClaimResult, type KeyWrite } from '../../storage/idempotency-store.ts';
+import { keepsOutcome, Replay, settleKeys } from '../../storage/idempotency-store.ts';
+import type { ClaimResult, KeyWrite, StoredResponse } from '../../storage/idempotency-store.ts';
 import { lockQuotesWithOffers, writeBatch } from '../../storage/reserve-batch.ts';
-import type { SharedCommit, ToolContext } from '../context.ts';
-import { holdOf } from './reservations.ts';
-import { allotInArrivalOrder, checkReserve, offersOf } from './reserve-checks.ts';
+import type { ToolContext } from '../context.ts';
+import { decideReserve, holdOf, requireReservation } from './reservations.ts';
+import { allotInArrivalOrder, offerIn, offersOf } from './reserve-checks.ts';
 import { requireAccess } from './purchase-access.ts';
+import { loadPurchaseView, reservationView, type PurchaseView } from './purchase-view.ts';
 
 export interface Call {
   quoteId: string;
   ctx: ToolContext;
-  present: (r: ReservationRow) => unknown;
-  resolve: (value: unknown) => void;
+  resolve: (value: PurchaseView) => void;
   reject: (err: unknown) => void;
 }
 
-type Result = { ok: true; value: unknown } | { ok: false; error: unknown };
+type Result = { ok: true; value: PurchaseView } | { ok: false; error: unknown };
 
-/** A batch's answers, and what its commit settled about each call's idempotency key (applied once it has committed). */
+/** A batch's answers, and the calls whose key was written with their outcome (stored once the batch has committed). */
 export interface Written {
   results: Result[];
-  /** Per call: its key's claim in this transaction (undefined: no key). */
-  claims: (ClaimResult | undefined)[];
-  /** Calls whose outcome was stored with the claim. */
   stored: Set<number>;
 }
-
-/** A call answered from its key's stored outcome: the orchestrator replays `SharedCommit.replay`. */
-export class Replayed extends Error {
-  constructor() {
-    super('replayed');
-  }
-}
-
-/** Refusals stored under the key like any outcome (not 5xx, not load; not `quote_already_used`, which the tool may still turn into the caller's own hold). */
-const storable = (err: unknown): err is ToolError =>
-  err instanceof ToolError && err.status < 500 && err.code !== 'rate_limited' && err.code !== 'quote_already_used';
 
 /** Thrown inside a batch's transaction when a key it wrote was stored already: the batch re-runs with the keys read first. */
 export class KeysTaken extends Error {
@@ -82,15 +70,15 @@ export async function runOneBatch(em: EntityManager, batch: Call[], mode: Mode, 
   const results: Result[] = new Array(batch.length);
   // The keys first: duplicates in the batch, and (when re-run for a stored key) the stored rows, read with one
   // statement. A replay or a refused key settles its call here; the others' keys are written with the batch below.
-  const keyed = batch.flatMap((c, index) => (c.ctx.sharedCommit?.claim ? [{ index, claim: c.ctx.sharedCommit.claim }] : []));
+  const keyed = batch.flatMap((c, index) => (c.ctx.idempotency ? [{ index, key: c.ctx.idempotency }] : []));
   const claims: (ClaimResult | undefined)[] = new Array(batch.length);
   if (keyed.length) {
-    const got = await settleKeys(em, keyed.map((k) => k.claim), now, mode.readKeys);
+    const got = await settleKeys(em, keyed.map((k) => k.key), now, mode.readKeys);
     keyed.forEach((k, j) => {
       const c = got[j]!;
       claims[k.index] = c;
       if (c.kind === 'refused') results[k.index] = { ok: false, error: c.error };
-      if (c.kind === 'replay') results[k.index] = { ok: false, error: new Replayed() };
+      if (c.kind === 'replay') results[k.index] = { ok: false, error: new Replay(c.response) };
     });
   }
   const live = batch.flatMap((call, index) => (results[index] ? [] : [{ call, index }]));
@@ -100,7 +88,9 @@ export async function runOneBatch(em: EntityManager, batch: Call[], mode: Mode, 
   const locked = await lockQuotesWithOffers(em, ids);
   // Each call's rate-limit charge ran beside the statement above: a refused call fails now, before anything is
   // written for it (its key neither) or replayed to it.
-  const charges = await Promise.all(batch.map((c) => c.ctx.sharedCommit?.charged?.then(() => undefined, (err: unknown) => err ?? new Error('charge failed'))));
+  const charges = await Promise.all(
+    batch.map((c) => c.ctx.shared?.charged?.then(() => undefined, (err: unknown) => err ?? new Error('charge failed'))),
+  );
   charges.forEach((err, index) => {
     if (err === undefined) return;
     results[index] = { ok: false, error: err };
@@ -116,15 +106,24 @@ export async function runOneBatch(em: EntityManager, batch: Call[], mode: Mode, 
   for (const { index, call } of live) {
     if (results[index]) continue;
     try {
+      const found = offers.quotes.get(call.quoteId);
       if (usedBy.has(call.quoteId)) {
-        requireAccess(call.ctx.principal, offers.quotes.get(call.quoteId), 'quote', call.quoteId); // another caller's: not found
+        requireAccess(call.ctx.principal, found, 'quote', call.quoteId); // another caller's: not found
         repeats.push({ index, quoteId: call.quoteId });
         continue;
       }
-      const { quote, shop } = await checkReserve({ principal: call.ctx.principal, em, clock }, call.quoteId, offers, now);
-      usedBy.set(quote.id, '');
-      winnerOf.set(quote.id, index);
-      candidates.push({ index, quote, shop });
+      // The one reserve rule (reservations.ts), on what the batch locked and read.
+      const ctx = { principal: call.ctx.principal, em, clock };
+      const decided = await decideReserve(ctx, call.quoteId, found, (quote) => offerIn(offers, quote), now);
+      if (decided.kind === 'own') {
+        // The caller's own earlier hold, as it is now (natural idempotency): its answer, stored under its key too.
+        const own = await requireReservation(em, call.ctx.principal, decided.reservationId);
+        results[index] = { ok: true, value: await loadPurchaseView(em, own) };
+        continue;
+      }
+      usedBy.set(decided.quote.id, '');
+      winnerOf.set(decided.quote.id, index);
+      candidates.push({ index, quote: decided.quote, shop: decided.shop });
     } catch (err) {
       if (!(err instanceof ToolError)) throw err;
       results[index] = { ok: false, error: err };
@@ -140,48 +139,46 @@ export async function runOneBatch(em: EntityManager, batch: Call[], mode: Mode, 
     for (const poolId of allotted.roomy) shortPools.delete(poolId); // back to the optimistic path
   }
 
-  const outcomes = new Map<number, KeyWrite>();
-  const stored = new Set<number>();
   const taken = new Map<string, number>();
   const holds: ReservationRow[] = [];
   for (const { index, quote, shop } of granted) {
-    const call = batch[index]!;
     const reservation = holdOf(quote, shop, now);
     holds.push(reservation);
     usedBy.set(quote.id, reservation.id);
     taken.set(quote.poolId, (taken.get(quote.poolId) ?? 0) + quote.quantity);
-    const raw = call.present(reservation);
-    const shared = call.ctx.sharedCommit;
-    if (shared) {
-      const done = shared.finish(raw);
-      if (shared.claim && claims[index]?.kind === 'claimed') {
-        outcomes.set(index, { ...keyOf(shared.claim), response: { status: done.status, body: done.output } });
-        stored.add(index);
-      }
-    }
-    results[index] = { ok: true, value: raw };
+    // A new hold has no payment or order yet: its view is the reservation alone.
+    results[index] = { ok: true, value: { reservation: reservationView(reservation, null) } };
   }
   for (const { index, quoteId } of repeats) {
     const reservationId = usedBy.get(quoteId);
-    results[index] = reservationId
-      ? { ok: false, error: new ToolError('quote_already_used', undefined, { quoteId, reservationId }) }
-      : results[winnerOf.get(quoteId)!]!; // the first call was refused (sold out): so is the repeat
-  }
-  // Each refusal decided in this batch is stored under its key too, so its replay commits with the batch.
-  for (const [index, call] of batch.entries()) {
-    const r = results[index]!;
-    const claim = call.ctx.sharedCommit?.claim;
-    if (!r.ok && claim && claims[index]?.kind === 'claimed' && storable(r.error)) {
-      outcomes.set(index, { ...keyOf(claim), response: { status: r.error.status, body: r.error.toBody() } });
-      stored.add(index);
+    const winner = results[winnerOf.get(quoteId)!]!;
+    // An earlier call of this batch reserved the quote: the rule decides on the quote as reserved by it (the caller's
+    // own hold: the same answer; anyone else's: `quote_already_used`); when that call was refused, so is this one.
+    if (!reservationId) {
+      results[index] = winner;
+      continue;
+    }
+    try {
+      const reserved = { ...offers.quotes.get(quoteId)!, reservationId };
+      const ctx = { principal: batch[index]!.ctx.principal, em, clock };
+      await decideReserve(ctx, quoteId, reserved, () => offerIn(offers, reserved), now);
+      results[index] = winner;
+    } catch (err) {
+      if (!(err instanceof ToolError)) throw err;
+      results[index] = { ok: false, error: err };
     }
   }
-  // Every key of the batch is written once, here: with its call's outcome, or in flight for a call whose answer the
-  // orchestrator stores after the commit (one the tool turned into the caller's own hold).
+  // Every key of the batch is written once, here, with its call's outcome (a hold, the caller's own hold, or a refusal
+  // kept under keys), so its replay commits with the batch; an outcome not kept (a refusal for load) leaves no key.
   const keys: KeyWrite[] = [];
+  const stored = new Set<number>();
   for (const [index, call] of batch.entries()) {
-    const claim = call.ctx.sharedCommit?.claim;
-    if (claim && claims[index]?.kind === 'claimed') keys.push(outcomes.get(index) ?? { ...keyOf(claim), response: undefined });
+    const key = call.ctx.idempotency;
+    if (!key || claims[index]?.kind !== 'claimed') continue;
+    const response = outcomeOf(call, results[index]!);
+    if (!response) continue;
+    keys.push(key.rowWith(response));
+    stored.add(index);
   }
   // One statement inserts the holds, marks their quotes used, takes the pool's places and writes the keys. A pool
   // short of places rolls the batch back and it re-runs in allot mode; a key stored already, with its keys read first.
@@ -189,8 +186,17 @@ export async function runOneBatch(em: EntityManager, batch: Call[], mode: Mode, 
   const written = holds.length || keys.length ? await writeBatch(em, { holds, keys, takes }, now) : { short: [], keysTaken: false };
   if (written.short.length) throw new ShortPool(written.short);
   if (written.keysTaken) throw new KeysTaken();
-  return { results, claims, stored };
+  return { results, stored };
 }
 
-/** The part of a call's key its row is written with. */
-const keyOf = (claim: NonNullable<SharedCommit['claim']>) => ({ scope: claim.scope, key: claim.key, requestHash: claim.requestHash });
+/** The outcome a call's key is stored with: its answer as the tool gives it (`SharedCall.finish`), or a refusal. */
+function outcomeOf(call: Call, r: Result): StoredResponse | undefined {
+  if (r.ok) {
+    if (!call.ctx.shared) throw new Error('A batched call with a key has no SharedCall to finish its answer.');
+    const done = call.ctx.shared.finish(r.value);
+    return { status: done.status, body: done.output };
+  }
+  const err = r.error;
+  const kept = err instanceof ToolError && keepsOutcome(err.status, err.code);
+  return kept ? { status: err.status, body: err.toBody() } : undefined;
+}

@@ -3,11 +3,11 @@
  * be changed by one transaction at a time, so one reserve per transaction can never sell faster than the row's
  * lock-and-commit cycle. Here the reserves arriving in one process while earlier ones are being written are
  * grouped: a batch locks its quotes and reads their tiers, shops and events with one statement, waits for each
- * call's rate-limit charge (started when the call joined, it ran beside that statement), checks each call on its
- * own (access, single use, expiry, restrictions, the caller's authority), then with ONE statement inserts every
- * hold, marks the quotes used, takes the pool's places with one conditional update and inserts every caller's
- * idempotency key with its outcome (refusals too), and commits once: each key is written once, with its hold or its
- * refusal (src/storage/reserve-batch.ts). A key found already stored (a retry, a conflict) makes the batch re-run
+ * call's rate-limit charge (started when the call joined, it ran beside that statement), decides each call on its
+ * own with the one reserve rule (`decideReserve` in reservations.ts: a new hold, the caller's own hold, or a
+ * refusal), then with ONE statement inserts every hold, marks the quotes used, takes the pool's places with one
+ * conditional update and inserts every caller's idempotency key with its outcome (refusals too), and commits once:
+ * each key is written once, with its hold or its refusal (src/storage/reserve-batch.ts). A key found already stored (a retry, a conflict) makes the batch re-run
  * with the stored keys read first, so a replay or a refused key settles its call before anything is decided
  * (`settleKeys`). One batch's transaction is reserve-batch-run.ts. When a pool has not enough places for the whole
  * batch, the batch is re-run with the pool row locked first and the places are allotted in arrival order: each call
@@ -25,11 +25,12 @@
  * early as the refusal is certain; a call takes a place only once its input is read and its caller authenticated.
  */
 import { ToolError } from '../../kernel/errors.ts';
-import type { ReservationRow } from '../../storage/entities/purchase.ts';
 import type { Database } from '../../storage/database.ts';
 import type { Services, ToolContext } from '../context.ts';
 import { ReserveAdmission, type AdmissionCounts, type AdmissionOptions, type Arrival } from './reserve-admission.ts';
-import { KEY_RETRIES, KeysTaken, Replayed, runOneBatch, ShortPool, type Call, type Mode, type Written } from './reserve-batch-run.ts';
+import { KEY_RETRIES, KeysTaken, runOneBatch, ShortPool } from './reserve-batch-run.ts';
+import type { Call, Mode, Written } from './reserve-batch-run.ts';
+import type { PurchaseView } from './purchase-view.ts';
 
 export type BatcherOptions = AdmissionOptions;
 
@@ -84,10 +85,10 @@ export class ReserveBatcher {
     );
   }
 
-  /** Queues a reserve of `quoteId` by `ctx.principal`; resolves with `present(hold)` once the hold is committed. */
-  submit(ctx: ToolContext, quoteId: string, present: (r: ReservationRow) => unknown): Promise<unknown> {
+  /** Queues a reserve of `quoteId` by `ctx.principal`; resolves with its answer once the batch has committed. */
+  submit(ctx: ToolContext, quoteId: string): Promise<PurchaseView> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ quoteId, ctx, present, resolve, reject });
+      this.queue.push({ quoteId, ctx, resolve, reject });
       this.pump();
     });
   }
@@ -121,17 +122,10 @@ export class ReserveBatcher {
       for (const call of batch) await this.runBatch([call]);
       return;
     }
-    // Committed: each call learns what became of its key, then gets its own answer.
+    // Committed: a key written with its call's outcome is stored (its owner, CallKey, is told), then each call gets its
+    // own answer (a replay is the storage's Replay, thrown to the orchestrator like the unbatched claim's).
     batch.forEach((call, i) => {
-      const shared = call.ctx.sharedCommit;
-      const claim = written.claims[i];
-      if (shared && claim?.kind === 'claimed') shared.claimed = true;
-      if (shared && written.stored.has(i)) shared.stored = true;
-      if (shared && claim?.kind === 'replay') {
-        shared.replay = claim.response;
-        call.reject(new Replayed());
-        return;
-      }
+      if (written.stored.has(i)) call.ctx.idempotency?.committed();
       const r = written.results[i]!;
       if (r.ok) call.resolve(r.value);
       else call.reject(r.error);
@@ -156,7 +150,8 @@ export class ReserveBatcher {
           mode.readKeys = true;
         } else if (err instanceof KeysTaken && batch.length === 1) {
           // Another request kept storing this call's key between the read and the write: it is that request's, in flight.
-          throw new ToolError('idempotency_in_flight', undefined, { idempotencyKey: batch[0]!.ctx.sharedCommit?.claim?.key }, 1);
+          const idempotencyKey = batch[0]!.ctx.idempotency?.key;
+          throw new ToolError('idempotency_in_flight', undefined, { idempotencyKey }, 1);
         } else throw err;
       }
     }
@@ -185,7 +180,11 @@ export const reserveAdmission = {
   arrive: (services: Services): Arrival => reserveBatcher(services).arrive(),
 };
 
-/** Reserves a quote through the batcher; `present` turns the committed hold into the tool's output. */
-export function reserveInBatch<T>(ctx: ToolContext, quoteId: string, present: (r: ReservationRow) => T): Promise<T> {
-  return reserveBatcher(ctx.services).submit(ctx, quoteId, present) as Promise<T>;
+/**
+ * The `reserve` tool's path (REST, MCP, A2A): the reserve rule (`decideReserve`) through this process's batch. Answers
+ * with the new hold, or the caller's own earlier hold as it is now; the call's key (ctx.idempotency) is written in the
+ * batch's transaction with that answer.
+ */
+export function reserveInBatch(ctx: ToolContext, quoteId: string): Promise<PurchaseView> {
+  return reserveBatcher(ctx.services).submit(ctx, quoteId);
 }

@@ -1,18 +1,15 @@
 /**
- * The reserve batch's per-call decisions (src/domain/purchase/reserve-batcher.ts): whether one call may reserve its
- * quote, from the rows the batch locked and read, and, when a pool is short, which calls get its places.
+ * What the reserve batch (src/domain/purchase/reserve-batcher.ts) decides with beside the reserve rule (`decideReserve`
+ * in reservations.ts): each quote's offer from the rows the batch locked and read, and, when a pool is short, which
+ * calls get its places.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Clock } from '../../kernel/clock.ts';
 import { ToolError } from '../../kernel/errors.ts';
-import type { Principal } from '../../kernel/principal.ts';
 import type { EventRow, ShopRow, TierRow } from '../../storage/entities/catalog.ts';
 import type { QuoteRow } from '../../storage/entities/purchase.ts';
 import type { LockedQuote } from '../../storage/reserve-batch.ts';
 import { sql } from '../../storage/database.ts';
-import { checkTierOffered } from '../catalog/catalog-changes.ts';
-import { checkRestrictions } from '../catalog/restrictions.ts';
-import { authorizePurchase, requireAccess } from './purchase-access.ts';
+import type { Offer } from './reservations.ts';
 
 /** What the batch read, by id: its locked quotes, their tiers, live shops and events. */
 export interface Offers {
@@ -32,29 +29,10 @@ export function offersOf(locked: readonly LockedQuote[]): Offers {
   };
 }
 
-/**
- * Checks one call's reserve of `quoteId` by `principal`: access (another organization's quote is not found), single
- * use, expiry, restrictions, the tier still offered and its event not cancelled, the caller's authority (at the reserve
- * stage this only reads an agent's permission, caps and allowance). Throws the call's ToolError; returns the quote and
- * its shop. Use within the batch (the same quote twice) is the batcher's to decide.
- */
-export async function checkReserve(
-  ctx: { principal: Principal; em: EntityManager; clock: Clock },
-  quoteId: string,
-  offers: Offers,
-  now: Date,
-): Promise<{ quote: QuoteRow; shop: ShopRow }> {
-  const quote = requireAccess(ctx.principal, offers.quotes.get(quoteId), 'quote', quoteId);
-  const reservationId = quote.reservationId;
-  if (reservationId) throw new ToolError('quote_already_used', undefined, { quoteId: quote.id, reservationId });
-  if (quote.expiresAt <= now) throw new ToolError('quote_expired', undefined, { quoteId: quote.id, expiredAt: quote.expiresAt.toISOString() });
+/** A quote's offer (tier, live shop, event) from what the batch read, for the reserve rule (`decideReserve`). */
+export function offerIn(offers: Offers, quote: QuoteRow): Offer {
   const tier = offers.tiers.get(quote.tierId);
-  const shop = offers.shops.get(quote.shopId);
-  if (!tier || !shop) throw new ToolError('not_found', `No quote ${quote.id}.`, { id: quote.id });
-  checkRestrictions(tier, quote, now);
-  checkTierOffered(tier, offers.events.get(tier.eventId));
-  await authorizePurchase(ctx, { shop, amountMinor: quote.totalMinor, currency: quote.currency, stage: 'reserve' });
-  return { quote, shop };
+  return { tier, shop: offers.shops.get(quote.shopId), event: tier ? offers.events.get(tier.eventId) : undefined };
 }
 
 /**

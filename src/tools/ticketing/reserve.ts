@@ -1,10 +1,7 @@
 /** reserve: turns a quote into a hold on its places, with an expiry. */
 import { z } from 'zod';
 import { AGENT_PURCHASE_ERRORS } from '../../domain/buyers/agent-purchases.ts';
-import { loadPurchaseView, reservationView } from '../../domain/purchase/purchase-view.ts';
 import { reserveAdmission, reserveInBatch } from '../../domain/purchase/reserve-batcher.ts';
-import { sameOwnerHold } from '../../domain/purchase/reservations.ts';
-import { ToolError } from '../../kernel/errors.ts';
 import { RESTRICTION_ERRORS } from '../../domain/catalog/restrictions.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { PurchaseOut } from './schemas.ts';
@@ -38,16 +35,6 @@ export const reserve = defineTool({
   // Concurrent reserves share a transaction (the hot-pool batcher); each keeps its own outcome and replay.
   transactional: 'shared',
   admission: reserveAdmission,
-  async handler({ quoteId }, ctx) {
-    try {
-      // A new hold has no payment or order yet: its view is the reservation alone.
-      return await reserveInBatch(ctx, quoteId, (reservation) => ({ reservation: reservationView(reservation, null) }));
-    } catch (err) {
-      // Natural idempotency: when the quote was already reserved by the same owner (an earlier call, or a concurrent
-      // one in the same batch), that hold, as it is now, is this call's answer too; anyone else keeps the refusal.
-      const again = err instanceof ToolError && err.code === 'quote_already_used' ? await sameOwnerHold(ctx, quoteId) : undefined;
-      if (again) return loadPurchaseView(ctx.em, again);
-      throw err;
-    }
-  },
+  // The reserve rule, its natural idempotency (the caller's own hold again) and the key's write are the domain's.
+  handler: ({ quoteId }, ctx) => reserveInBatch(ctx, quoteId),
 });
