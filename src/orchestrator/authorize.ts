@@ -54,3 +54,12 @@ export function mayCall(tool: AnyTool, principal: Principal): boolean {
     return false;
   }
 }
+
+/**
+ * Whether the principal's tool lists carry the tool: it may call it, and the tool is listed for its kind
+ * (`auth.listed`, default every kind). What a caller is shown, never what it may call.
+ */
+export function mayList(tool: AnyTool, principal: Principal): boolean {
+  const listed = tool.auth.listed;
+  return (!listed || listed.includes(principal.kind)) && mayCall(tool, principal);
+}

@@ -4,7 +4,7 @@
  */
 import type { Logger } from 'pino';
 import { ap2Refusal, isAp2Payload } from '../domain/ap2/refusal.ts';
-import { authorize, mayCall } from './authorize.ts';
+import { authorize, mayList } from './authorize.ts';
 import { canonicalJson, sha256Hex } from '../kernel/canonical-json.ts';
 import type { RequestInfo, Services } from '../domain/context.ts';
 import { describeError, ToolError, type ErrorBody } from '../kernel/errors.ts';
@@ -103,12 +103,12 @@ export class Orchestrator {
   }
 
   /**
-   * The tools the holder of `credential` may call, decided by the same `auth` declarations `invoke` enforces; without
-   * a credential, or with one that does not authenticate, the public tools only. Surfaces list exactly these.
+   * The tools listed to the holder of `credential`: those it may call (the `auth` declarations `invoke` enforces) and
+   * uses for its job (`auth.listed`); without a credential, or with one that does not authenticate, the public tools.
    */
   async toolsFor(credential: string | undefined, surface?: RequestInfo['surface']): Promise<{ principal: Principal; tools: AnyTool[] }> {
     const principal = await this.authenticate(credential, surface).catch((): Principal => ({ kind: 'anonymous' }));
-    return { principal, tools: this.tools.filter((t) => mayCall(t, principal)) };
+    return { principal, tools: this.tools.filter((t) => mayList(t, principal)) };
   }
 
   /** Runs one tool call; never throws: every outcome is a result with a status. */

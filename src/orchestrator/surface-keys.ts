@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { ToolError } from '../kernel/errors.ts';
-import { jsonSchemaOf, type JsonSchema } from './json-schema.ts';
+import { jsonSchemaOf, toolExample, type JsonSchema } from './json-schema.ts';
 import type { AnyTool } from './tool.ts';
 
 export interface SurfaceMechanisms {
@@ -51,7 +51,8 @@ export function protocolInputSchema(tool: AnyTool): JsonSchema {
   let schema = schemas.get(tool);
   if (!schema) {
     const input = tool.input as z.ZodObject;
-    schema = jsonSchemaOf(takesIdempotencyArgument(tool) ? input.extend({ [IDEMPOTENCY_ARGUMENT]: KeyArgument }) : input, 'input');
+    const own = jsonSchemaOf(takesIdempotencyArgument(tool) ? input.extend({ [IDEMPOTENCY_ARGUMENT]: KeyArgument }) : input, 'input');
+    schema = { ...own, examples: [toolExample(tool)] };
     schemas.set(tool, schema);
   }
   return schema;

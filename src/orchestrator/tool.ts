@@ -30,9 +30,15 @@ export type Area = (typeof AREAS)[number];
  * bounded sessions minted with attested consent (the handler then keeps within the staff-set ceilings).
  */
 export type Auth =
-  | { public: true }
+  | { public: true; listed?: readonly PrincipalKind[] }
   | {
       public?: false;
+      /**
+       * The principal kinds whose tool lists (MCP tools/list, A2A cards) carry the tool, when not every kind that may
+       * call it uses it for its job (a sign-in is listed to anonymous callers only). Listing only: a call is decided
+       * by the rest of `auth`, so an unlisted tool a caller may call still runs.
+       */
+      listed?: readonly PrincipalKind[];
       principals: readonly PrincipalKind[];
       scopes?: readonly Scope[];
       roles?: readonly Role[];
@@ -88,6 +94,11 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   /** Written for the model that reads it: it is the MCP, A2A and OpenAPI documentation at once. */
   description: string;
   input: I;
+  /**
+   * One input the tool accepts, as a model would send it: the `examples` of its listed input schema (MCP, A2A) and
+   * the OpenAPI request example. Default: one built from the input schema (required fields only).
+   */
+  example?: z.input<I>;
   output: O;
   /** Codes this tool may raise beyond the generic ones every tool may raise. */
   errors: readonly ErrorCode[];

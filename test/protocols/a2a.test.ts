@@ -33,7 +33,12 @@ test(`${verifies('CONTRACT-a2a-agent-card')}the public agent card lists the publ
   });
   assert.deepEqual(card.securityRequirements, [{ schemes: { bearer: {} } }]);
   assert.deepEqual(card.defaultInputModes, ['application/json']);
-  const tools = h.app.orchestrator.tools.filter((t) => t.auth.public || t.auth.principals.includes('agent'));
+  // Listed to an anonymous caller or an agent (auth.listed): sign-ins and ACP are not an agent's, discovery is.
+  type Tool = (typeof h.app.orchestrator.tools)[number];
+  const listedTo = (t: Tool, kind: string) => !t.auth.listed || t.auth.listed.includes(kind as never);
+  const forAgent = (t: Tool) => !t.auth.public && t.auth.principals.includes('agent') && listedTo(t, 'agent');
+  const tools = h.app.orchestrator.tools.filter((t) => (t.auth.public && listedTo(t, 'anonymous')) || forAgent(t));
+  assert.ok(!tools.some((t) => t.name === 'create_checkout_session'));
   assert.deepEqual(card.skills.map((s: any) => s.id), tools.map((t) => t.name));
   const size = Buffer.byteLength(JSON.stringify(card));
   // The issue's aim: at most 30 KB. 31 public and agent skills (discovery, orders, check-in and ACP included) come to

@@ -48,7 +48,7 @@ async function listed(token: string | undefined): Promise<{ mcp: string[]; http:
   }
 }
 
-test('for every kind of principal the MCP and A2A tool lists equal the tools it may call', async () => {
+test('for every kind of principal the MCP and A2A tool lists equal the tools it may call and is listed', async () => {
   const m = await merchantShop(w.h);
   const key = async (scopes: string[]) => (await w.h.merchant(scopes as never)).apiKey;
   const sign = (claims: Record<string, unknown>) => w.h.app.authenticator.sign(claims as never, 3600);
@@ -77,9 +77,21 @@ test('for every kind of principal the MCP and A2A tool lists equal the tools it 
     'full buyer session': full,
     agent,
   };
+  const kinds: Record<string, string> = {
+    anonymous: 'anonymous', 'a bad credential': 'anonymous', staff: 'staff', agent: 'agent',
+    'bounded buyer session': 'buyer', 'full buyer session': 'buyer', 'console owner': 'console_user', 'console integrator': 'console_user',
+  };
   const seen = new Map<string, string[]>();
+  const callableBy = new Map<string, string[]>();
   for (const [who, token] of Object.entries(principals)) {
-    const may = await callable(token);
+    const calls = await callable(token);
+    callableBy.set(who, calls);
+    // Listed: what it may call and uses for its job (auth.listed, by principal kind); the rest stays callable.
+    const kind = kinds[who] ?? 'api_key';
+    const may = calls.filter((name) => {
+      const listedFor = w.h.app.orchestrator.get(name)!.auth.listed;
+      return !listedFor || listedFor.includes(kind as never);
+    });
     const lists = await listed(token);
     assert.deepEqual(lists.mcp, may, `${who}: MCP in memory`);
     // Over HTTP a caller without a valid credential is answered 401 instead: it must authorize first.
@@ -93,6 +105,17 @@ test('for every kind of principal the MCP and A2A tool lists equal the tools it 
   const agentTools = seen.get('agent')!;
   for (const name of ['get_event', 'quote', 'reserve', 'confirm', 'get_order', 'purchase_initiate', 'verify_signed_mandate']) assert.ok(agentTools.includes(name), name);
   for (const name of ['create_tier', 'list_pools', 'create_api_key', 'grant_permission']) assert.ok(!agentTools.includes(name), name);
+  // An agent that buys is not shown sign-ins, team invitations or the ACP tools, though it may still call them.
+  const unlisted = [
+    'request_console_sign_in_link', 'complete_console_sign_in', 'accept_team_invitation', 'request_sign_in_link', 'complete_sign_in',
+    'create_checkout_session', 'complete_checkout_session', 'delegate_payment', 'get_acp_discovery', 'get_ticket_keys',
+  ];
+  for (const name of unlisted) {
+    assert.ok(!agentTools.includes(name), `${name} is not listed to an agent`);
+    assert.ok(callableBy.get('agent')!.includes(name), `${name} stays callable by an agent`);
+  }
+  assert.ok(seen.get('API key read+write+admin')!.includes('create_checkout_session'));
+  assert.ok(!seen.get('full buyer session')!.includes('request_sign_in_link'));
   assert.ok(seen.get('API key merchant:read')!.length < seen.get('API key read+write+admin')!.length);
   assert.ok(!seen.get('console integrator')!.includes('withdraw_attested_permission'));
 });

@@ -2,7 +2,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { toolInputSchema, toolOutputSchema } from '../../src/orchestrator/json-schema.ts';
+import { listedOutputSchema, toolInputSchema } from '../../src/orchestrator/json-schema.ts';
 import { takesIdempotencyArgument } from '../../src/orchestrator/surface-keys.ts';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { callTool, MCP_SURFACES } from '../support/mcp.ts';
@@ -42,7 +42,7 @@ for (const [surface, connect] of Object.entries(MCP_SURFACES)) {
         assert.deepEqual(listed.inputSchema, expected, tool.name);
         if (takesIdempotencyArgument(tool)) assert.equal((listed.inputSchema.properties as any).idempotencyKey.type, 'string');
         assert.ok(!(listed.inputSchema.required ?? []).includes('idempotencyKey'));
-        assert.deepEqual(listed.outputSchema, toolOutputSchema(tool), tool.name);
+        assert.deepEqual(listed.outputSchema, listedOutputSchema(tool), tool.name);
         assert.equal(listed.title, tool.title);
         assert.equal(listed.description, tool.description);
         assert.deepEqual(listed.annotations, { title: tool.title, ...tool.annotations });

@@ -1,7 +1,7 @@
 /** The A2A agent card, generated from the tool registry: one skill per tool, its input schema kept machine-readable. */
 import type { AgentCard, AgentSkill } from '@a2a-js/sdk';
 import { toolOutputSchema, type JsonSchema } from '../../orchestrator/json-schema.ts';
-import { mayCall } from '../../orchestrator/authorize.ts';
+import { mayList } from '../../orchestrator/authorize.ts';
 import { protocolInputSchema } from '../../orchestrator/surface-keys.ts';
 import type { AnyTool } from '../../orchestrator/tool.ts';
 import { answersWithMessage } from './executor.ts';
@@ -85,9 +85,9 @@ function skillOf(tool: AnyTool): AgentSkill {
 /** A stand-in agent principal: `auth` declarations decide by principal kind, so any agent may call the same tools. */
 const ANY_AGENT = { kind: 'agent', agentId: '', buyerId: '' } as const;
 
-/** The skills of the public card: what needs no credential, and what an agent (the usual A2A peer) may call. */
+/** The skills of the public card: those listed to an anonymous caller and to an agent (the usual A2A peer). */
 export function publicCardTools(tools: readonly AnyTool[]): AnyTool[] {
-  return tools.filter((t) => t.auth.public || mayCall(t, ANY_AGENT));
+  return tools.filter((t) => mayList(t, { kind: 'anonymous' }) || mayList(t, ANY_AGENT));
 }
 
 /**

@@ -160,7 +160,7 @@ export function mcpServer(
     if (!result.ok && result.error.code === 'rate_limited') caller.rateLimited = result.error;
     // ACP's MCP binding: its errors are JSON-RPC errors (-32000) carrying the ACP Error in `data`.
     if (!result.ok && result.tool?.area === 'acp') {
-      throw new McpError(ACP_JSONRPC_ERROR_CODE, result.error.message, toAcpError(result.status, result.error, 'arguments'));
+      throw new McpError(ACP_JSONRPC_ERROR_CODE, result.error.message, toAcpError(result.status, result.error, 'arguments', req.params.name));
     }
     return toCallResult(result);
   });

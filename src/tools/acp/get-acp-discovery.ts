@@ -20,7 +20,7 @@ export const getAcpDiscovery = defineTool({
     capabilities: z.object({ services: z.array(z.string()) }),
   }),
   errors: [],
-  auth: { public: true },
+  auth: { public: true, listed: ['anonymous', 'api_key'] }, // the ACP caller's discovery
   http: { method: 'GET', path: '/v1/acp/discovery' },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async handler(_input, ctx) {

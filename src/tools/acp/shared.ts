@@ -47,7 +47,13 @@ export function acpIdempotency(endpoint: (input: { id?: string }) => string) {
 }
 
 /** Agents and merchant integrations (an API key acting as the ACP seller endpoint for its own shops). */
-export const ACP_AUTH: Auth = { principals: ['agent', 'api_key'], scopes: ['merchant:write'] };
+export const ACP_AUTH: Auth = {
+  principals: ['agent', 'api_key'],
+  scopes: ['merchant:write'],
+  // An ACP client (a merchant-issued key) lists them; a buying agent calls them if it speaks ACP, but buys with
+  // quote → reserve → confirm, so its tool list stays short.
+  listed: ['api_key'],
+};
 
 /** Codes every checkout tool may answer. */
 export const ACP_ERRORS: readonly ErrorCode[] = ['missing_api_version', 'unsupported_api_version', 'not_found', 'insufficient_scope'];

@@ -17,7 +17,7 @@ export const completeSignInTool = defineTool({
   input: z.strictObject({ token: secret(z.string().min(20).max(200)) }),
   output: SessionOut,
   errors: ['sign_in_link_invalid', 'partner_origin_refused'],
-  auth: { public: true },
+  auth: { public: true, listed: ['anonymous'] }, // a signed-in caller has no use for it
   http: { method: 'POST', path: '/v1/buyer/sessions', status: 201 },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   rateLimit: 'strict',

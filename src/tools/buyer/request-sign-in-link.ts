@@ -25,7 +25,7 @@ export const requestSignInLinkTool = defineTool({
   }),
   output: z.object({ sent: z.literal(true), expiresAt: z.string() }),
   errors: ['not_found', 'partner_origin_refused', 'rate_limited', 'unavailable'],
-  auth: { public: true },
+  auth: { public: true, listed: ['anonymous'] }, // a signed-in caller has no use for it
   http: { method: 'POST', path: '/v1/buyer/sign-in-links', status: 202 },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   transactional: false,

@@ -19,7 +19,7 @@ export const completeConsoleSignInTool = defineTool({
   }),
   output: ConsoleSessionOut,
   errors: ['sign_in_link_invalid', 'not_found'],
-  auth: { public: true },
+  auth: { public: true, listed: ['anonymous'] }, // a signed-in caller has no use for it
   http: { method: 'POST', path: '/v1/console/sign-in/complete' },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   rateLimit: 'strict',

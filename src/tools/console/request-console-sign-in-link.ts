@@ -14,7 +14,7 @@ export const requestConsoleSignInLinkTool = defineTool({
   input: z.strictObject({ email: z.email().max(254) }),
   output: z.object({ sent: z.literal(true), expiresAt: z.string() }),
   errors: ['rate_limited'],
-  auth: { public: true },
+  auth: { public: true, listed: ['anonymous'] }, // a signed-in caller has no use for it
   http: { method: 'POST', path: '/v1/console/sign-in', status: 202 },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   transactional: false,

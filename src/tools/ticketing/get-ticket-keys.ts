@@ -14,7 +14,7 @@ export const getTicketKeys = defineTool({
   input: z.strictObject({}),
   output: JwksOut,
   errors: [],
-  auth: { public: true },
+  auth: { public: true, listed: ['anonymous', 'api_key', 'console_user', 'staff'] }, // for scanners
   http: { method: 'GET', path: '/v1/ticketing/ticket-keys' },
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(_input, ctx) {
