@@ -1,11 +1,15 @@
 /** ACP protocol rules over REST: API-Version (400 missing/unsupported) and Idempotency-Key (400/422/409, replays). */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { assertInvariant } from '../support/invariant.ts';
 import { restClient } from '../support/rest.ts';
 import { holdRows, poll } from '../support/row-lock.ts';
-import { acpClient, acpValid, createBody, delegateBody, delegateValid, must, shopWithTier } from '../support/acp.ts';
+import {
+  ACP_VERSION, acpClient, acpValid, createBody, delegateBody, delegateValid, must, shopWithTier,
+} from '../support/acp.ts';
+import { mcpHttp } from '../support/mcp.ts';
 import { verifies } from '../support/requirements.ts';
 
 let h: Harness;
@@ -26,19 +30,23 @@ test('API-Version is required: missing → 400 missing_api_version, unknown → 
     ['POST', '/agentic_commerce/delegate_payment', delegateBody({})],
   ];
   for (const [method, path, body] of paths) {
+    // delegate_payment's Error.code is a closed enum: our code leads the message of an invalid_card (docs/acp.md).
+    const delegate = path === '/agentic_commerce/delegate_payment';
+    const codeOf = (e: { code: string; message: string }) => (delegate ? /^(\w+): /.exec(e.message)?.[1] : e.code);
     const missing = await api.call(method, path, body, { 'idempotency-key': 'k' });
     assert.equal(missing.status, 400, `${method} ${path}`);
-    acpValid('Error', missing.body);
+    (delegate ? delegateValid : acpValid)('Error', missing.body);
     assert.deepEqual(missing.body, {
       type: 'invalid_request',
-      code: 'missing_api_version',
+      code: delegate ? 'invalid_card' : 'missing_api_version',
       message: missing.body.message,
       supported_versions: ['2026-04-17'],
     });
+    assert.equal(codeOf(missing.body), 'missing_api_version');
     const unknown = await api.call(method, path, body, { 'idempotency-key': 'k', 'api-version': '2025-09-29' });
     assert.equal(unknown.status, 400);
-    acpValid('Error', unknown.body);
-    assert.equal(unknown.body.code, 'unsupported_api_version');
+    (delegate ? delegateValid : acpValid)('Error', unknown.body);
+    assert.equal(codeOf(unknown.body), 'unsupported_api_version');
     assert.deepEqual(unknown.body.supported_versions, ['2026-04-17']);
     assert.match(unknown.body.message, /2025-09-29/);
   }
@@ -122,4 +130,66 @@ test(`${verifies('CONTRACT-idempotency-in-flight')}a request still running with 
   } finally {
     await holder.end();
   }
+});
+
+test('issue #36 (5): each delegate_payment refusal has a code from the schema\'s closed enum (REST, MCP)', async () => {
+  const s = await shopWithTier(h);
+  const acp = acpClient(h, s.apiKey);
+  const session = must(await acp.post('/checkout_sessions', createBody(s.tierId)), 201);
+  const DP = '/agentic_commerce/delegate_payment';
+  const missing = delegateBody({ checkout_session_id: 'cs_missing0000000', merchant_id: s.shopId });
+  const body = delegateBody({ checkout_session_id: session.id, merchant_id: s.shopId });
+  const refusals = [
+    // an unknown session (not_found), a field we do not know (unknown_field), a card the sandbox refuses
+    await acp.post(DP, missing),
+    await acp.post(DP, { ...body, extra: 1 }),
+    await acp.post(DP, delegateBody({ checkout_session_id: session.id, merchant_id: s.shopId }, '4111111111111112')),
+    await restClient(h.url, 'tsk_unknown').post('/agentic_commerce/delegate_payment', delegateBody({}), {
+      'api-version': ACP_VERSION, 'idempotency-key': 'k',
+    }),
+  ];
+  assert.deepEqual(refusals.map((r) => r.status), [404, 400, 400, 401]);
+  for (const r of refusals) delegateValid('Error', r.body, JSON.stringify(r.body));
+  assert.deepEqual(refusals.map((r) => r.body.code), ['invalid_card', 'invalid_card', 'invalid_card', 'invalid_card']);
+  assert.match(refusals[0]!.body.message, /^not_found: /);
+  assert.match(refusals[1]!.body.message, /^unknown_field: /);
+  assert.match(refusals[3]!.body.message, /^unauthenticated: /);
+  // The idempotency codes are in the enum and kept.
+  const key = randomUUID();
+  must(await acp.post(DP, body, { 'idempotency-key': key }), 201);
+  const conflict = await acp.post(DP, { ...body, metadata: { other: 'x' } }, { 'idempotency-key': key });
+  assert.deepEqual([conflict.status, conflict.body.code], [422, 'idempotency_conflict']);
+  delegateValid('Error', conflict.body);
+  // Over MCP, the binding's JSON-RPC error carries the same Error.
+  const client = await mcpHttp(h, s.apiKey);
+  try {
+    const err = await client
+      .callTool({ name: 'delegate_payment', arguments: { meta: { api_version: ACP_VERSION }, payload: missing } })
+      .then(() => undefined, (e: { data?: any }) => e.data);
+    delegateValid('Error', err);
+    assert.equal(err.code, 'invalid_card');
+    assert.match(err.message, /^not_found: /);
+  } finally {
+    await client.close();
+  }
+});
+
+test('issue #36 (5): a 405 carries Allow (RFC 9110) and Request-Id is echoed on every ACP answer', async () => {
+  const s = await shopWithTier(h);
+  const acp = acpClient(h, s.apiKey);
+  const session = must(await acp.post('/checkout_sessions', createBody(s.tierId)), 201);
+  must(await acp.post(`/checkout_sessions/${session.id}/cancel`), 200);
+  // Cancelling a canceled session: its cancel supports no method now, so an empty Allow.
+  const again = await acp.post(`/checkout_sessions/${session.id}/cancel`, undefined, { 'request-id': 'req-1' });
+  assert.equal(again.status, 405);
+  assert.equal(again.headers.get('allow'), '');
+  assert.equal(again.headers.get('request-id'), 'req-1');
+  // A method the path does not serve: Allow names the ones it does.
+  const headers = { 'api-version': ACP_VERSION, 'request-id': 'req-2' };
+  const put = await acp.raw.call('PUT', `/checkout_sessions/${session.id}`, {}, headers);
+  assert.deepEqual([put.status, put.headers.get('allow'), put.headers.get('request-id')], [405, 'GET, POST', 'req-2']);
+  const discovery = await restClient(h.url).get('/.well-known/acp.json', { 'request-id': 'req-3' });
+  assert.deepEqual([discovery.status, discovery.headers.get('request-id')], [200, 'req-3']);
+  const refused = await acp.get('/checkout_sessions/cs_missing0000000', { 'request-id': 'req-4' });
+  assert.deepEqual([refused.status, refused.headers.get('request-id')], [404, 'req-4']);
 });

@@ -10,7 +10,7 @@ import { SUPPORTED_ACP_VERSIONS } from '../../domain/acp/versions.ts';
 export const ACP_JSONRPC_ERROR_CODE = -32000;
 
 export interface AcpError {
-  type: 'invalid_request' | 'processing_error' | 'service_unavailable';
+  type: 'invalid_request' | 'rate_limit_exceeded' | 'processing_error' | 'service_unavailable';
   code: string;
   message: string;
   param?: string;
@@ -21,6 +21,23 @@ export interface AcpError {
 const ACP_CODES: Partial<Record<ErrorCode, string>> = {
   missing_idempotency_key: 'idempotency_key_required',
 };
+
+/**
+ * The delegate-payment `Error.code` is a closed enum (schema.delegate_payment.json, RFC §4): `invalid_card`,
+ * `duplicate_request`, `idempotency_conflict`, `too_many_requests`, `idempotency_key_required`,
+ * `idempotency_in_flight`. Our codes with a name there keep it; every other refusal is `invalid_card` (the request
+ * cannot be vaulted as sent) with our own code leading its message (`not_found: …`), so nothing is lost.
+ */
+const DELEGATE_PAYMENT_CODES = new Set([
+  'invalid_card', 'duplicate_request', 'idempotency_conflict', 'too_many_requests', 'idempotency_key_required',
+  'idempotency_in_flight',
+]);
+
+function delegatePaymentError(error: AcpError): AcpError {
+  if (error.code === 'rate_limited') return { ...error, type: 'rate_limit_exceeded', code: 'too_many_requests' };
+  if (DELEGATE_PAYMENT_CODES.has(error.code)) return error;
+  return { ...error, code: 'invalid_card', message: `${error.code}: ${error.message}` };
+}
 
 /** `payload.line_items[0].id` → `$.line_items[0].id` (REST body) or `$.payload.line_items[0].id` (MCP arguments). */
 export function jsonPath(field: string, root: 'body' | 'arguments'): string {
@@ -37,8 +54,16 @@ function fieldOf(details: Record<string, unknown> | undefined): string | undefin
   return undefined;
 }
 
-/** The ACP Error for one of our error bodies, with `param` as a JSONPath relative to `root`. */
-export function toAcpError(status: number, error: ErrorBody, root: 'body' | 'arguments'): AcpError {
+/**
+ * The ACP Error for one of our error bodies, with `param` as a JSONPath relative to `root`; for `delegate_payment`
+ * (`tool`), with a code from that operation's closed enum.
+ */
+export function toAcpError(status: number, error: ErrorBody, root: 'body' | 'arguments', tool?: string): AcpError {
+  const out = acpError(status, error, root);
+  return tool === 'delegate_payment' ? delegatePaymentError(out) : out;
+}
+
+function acpError(status: number, error: ErrorBody, root: 'body' | 'arguments'): AcpError {
   const type = status === 503 ? 'service_unavailable' : status >= 500 ? 'processing_error' : 'invalid_request';
   const field = fieldOf(error.details);
   // Over MCP a missing meta.api_version fails schema validation; ACP names that case missing_api_version.

@@ -34,16 +34,19 @@ interface Route {
   optionalBody?: boolean;
 }
 
-function sendAcpError(ctx: Context, status: number, error: ReturnType<ToolError['toBody']>): void {
+function sendAcpError(ctx: Context, status: number, error: ReturnType<ToolError['toBody']>, tool?: string): void {
   ctx.status = status;
   if (error.retryAfter !== undefined) ctx.set('Retry-After', String(error.retryAfter));
   if (status === 401) ctx.set('WWW-Authenticate', 'Bearer');
-  ctx.body = toAcpError(status, error, 'body');
+  // RFC 9110 §15.5.6: a 405 names the methods the resource supports now. A completed or canceled session's cancel
+  // supports none (its POST is what was refused): an empty Allow.
+  if (status === 405 && !ctx.response.get('Allow')) ctx.set('Allow', '');
+  ctx.body = toAcpError(status, error, 'body', tool);
 }
 
-function respond(ctx: Context, result: InvokeResult): void {
+function respond(ctx: Context, result: InvokeResult, tool?: string): void {
   if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
-  if (!result.ok) return sendAcpError(ctx, result.status, result.error);
+  if (!result.ok) return sendAcpError(ctx, result.status, result.error, tool);
   ctx.status = result.status;
   ctx.body = result.output;
 }
@@ -73,14 +76,12 @@ function handler(orchestrator: Orchestrator, route: Route) {
       const key = ctx.get('idempotency-key');
       if (key) ctx.set('Idempotency-Key', key);
     }
-    const requestId = ctx.get('request-id');
-    if (requestId) ctx.set('Request-Id', requestId);
     let input: Record<string, unknown>;
     try {
       input = await inputOf(ctx, route);
     } catch (err) {
       const e = err instanceof ToolError ? err : new ToolError('invalid_input');
-      return sendAcpError(ctx, e.status, e.toBody());
+      return sendAcpError(ctx, e.status, e.toBody(), route.tool);
     }
     const result = await orchestrator.invoke({
       tool: route.tool,
@@ -89,7 +90,7 @@ function handler(orchestrator: Orchestrator, route: Route) {
       idempotencyKey: ctx.get('idempotency-key') || undefined,
       request: requestInfo(ctx, 'rest'),
     });
-    respond(ctx, result);
+    respond(ctx, result, route.tool);
   };
 }
 
@@ -103,6 +104,12 @@ function notAllowed(allow: string) {
 
 export function buildAcpRouter({ orchestrator }: AcpRouterDeps): Router {
   const router = new Router();
+  // `Request-Id` is echoed on every ACP answer: results, refusals, 405s and the discovery document.
+  router.use(async (ctx, next) => {
+    const requestId = ctx.get('request-id');
+    if (requestId) ctx.set('Request-Id', requestId);
+    await next();
+  });
   router.get('/.well-known/acp.json', async (ctx) => {
     const result = await orchestrator.invoke({ tool: 'get_acp_discovery', input: {}, request: requestInfo(ctx, 'rest') });
     if (result.ok) ctx.set('Cache-Control', 'public, max-age=3600');
