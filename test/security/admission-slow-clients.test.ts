@@ -32,7 +32,7 @@ function slowReserve(h: Harness, bearer: string | undefined): Promise<SlowCall> 
     const socket = connect({ host: hostname, port: Number(port) }, () => {
       const auth = bearer === undefined ? '' : `Authorization: Bearer ${bearer}\r\n`;
       socket.write(
-        `POST ${RESERVE} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n${auth}Content-Type: application/json\r\n` +
+        `POST ${RESERVE} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nConnection: close\r\n${auth}Content-Type: application/json\r\n` +
           `Idempotency-Key: ${randomUUID()}\r\nContent-Length: 10\r\n\r\n{`,
       );
       resolve({ socket, received: () => text, closed });
@@ -96,7 +96,7 @@ test('80 connections that send a reserve\'s headers and 1 byte of its body hold 
     assert.equal(await metric(h, 'tessera_reserve_admission_calls{phase="arriving"}'), 0);
     assert.equal(await metric(h, 'tessera_reserve_admissions_total{outcome="refused"}'), 0);
 
-    // Once its body arrives, each is answered as a stranger: 401 (the harness closes each connection after its answer).
+    // Once its body arrives, each is answered as a stranger: 401 (each asked for its connection to close after it).
     for (const c of slow) {
       c.socket.write('"q":"xy"}');
       await c.closed;
