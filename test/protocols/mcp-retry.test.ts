@@ -13,7 +13,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Harness } from '../support/harness.ts';
 import { assertInvariant } from '../support/invariant.ts';
-import { callTool, type ToolOutcome } from '../support/mcp.ts';
+import { callTool } from '../support/mcp.ts';
+import type { Outcome } from '../support/outcome.ts';
 import { count, shopWithTier, startSpineHarness } from '../support/spine.ts';
 import { serverEnvFor } from '../support/database.ts';
 import { verifies } from '../support/requirements.ts';
@@ -50,7 +51,7 @@ async function lossyHttpClient(token: string): Promise<{ client: Client; loseNex
 }
 
 /** Calls a tool whose response is lost, then retries it with the same arguments: the retry's outcome. */
-async function afterLostResponse(c: { client: Client; loseNextResponse(): void }, tool: string, args: Record<string, unknown>): Promise<ToolOutcome> {
+async function afterLostResponse(c: { client: Client; loseNextResponse(): void }, tool: string, args: Record<string, unknown>): Promise<Outcome> {
   c.loseNextResponse();
   await assert.rejects(callTool(c.client, tool, args), /connection reset/);
   return callTool(c.client, tool, args);

@@ -18,7 +18,8 @@ import { toolInputSchema, toolOutputSchema, type JsonSchema } from '../../src/or
 import type { AnyTool } from '../../src/orchestrator/tool.ts';
 import type { Scope } from '../../src/kernel/principal.ts';
 import { TOOLS } from '../../src/tools/index.ts';
-import { SURFACES, type Outcome } from '../support/surfaces.ts';
+import type { Outcome } from '../support/outcome.ts';
+import { SURFACES } from '../support/surfaces.ts';
 import { restClient } from '../support/rest.ts';
 import { a2aClient, runSkill } from '../support/a2a.ts';
 import { buy, buyerWithAgent, key, merchantShop, must, newEmail, startWorld, type World } from '../support/buyers.ts';

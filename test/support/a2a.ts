@@ -2,15 +2,15 @@
 import { Message, taskStateToJSON, type Task } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory, type Client } from '@a2a-js/sdk/client';
 import type { Harness } from './harness.ts';
+import type { Outcome } from './outcome.ts';
 
-/**
- * A skill's outcome. `task` is the task that holds it; a read-only skill's success has none (its answer is a message,
- * `reply`, and `state` is "MESSAGE").
- */
-export type SkillOutcome =
-  | { ok: true; output: any; state: string; replayed: boolean; task: Task; reply?: undefined }
-  | { ok: true; output: any; state: 'MESSAGE'; replayed: false; task?: undefined; reply: Message }
-  | { ok: false; code: string; message: string; error: any; state: string; task: Task; reply?: undefined };
+/** An answer held in a task: its state. */
+type InTask = { state: string; task: Task; reply?: undefined };
+/** A read-only skill's success: a message (`reply`), no task; `state` is "MESSAGE". */
+type InMessage = { state: 'MESSAGE'; task?: undefined; reply: Message };
+
+/** A skill's outcome: a success in a task or a message, a refusal in a task. */
+export type SkillOutcome = Outcome<InTask | InMessage, InTask>;
 
 /**
  * A client resolved from the served agent card (`/.well-known/agent-card.json`), sending

@@ -5,10 +5,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpServer, IDEMPOTENCY_META_KEY } from '../../src/protocols/mcp/server.ts';
 import type { Harness } from './harness.ts';
-
-export type ToolOutcome =
-  | { ok: true; output: any; replayed: boolean }
-  | { ok: false; code: string; message: string; error: any; replayed: boolean };
+import type { Outcome } from './outcome.ts';
 
 function newClient(): Client {
   return new Client({ name: 'tessera-test', version: '0' });
@@ -51,7 +48,7 @@ export async function callTool(
   name: string,
   args: Record<string, unknown> = {},
   opts: { idempotencyKey?: string } = {},
-): Promise<ToolOutcome> {
+): Promise<Outcome> {
   const meta = opts.idempotencyKey ? { _meta: { [IDEMPOTENCY_META_KEY]: opts.idempotencyKey } } : {};
   const result = (await client.callTool({ name, arguments: args, ...meta })) as CallToolResult;
   const replayed = result._meta?.['tessera/idempotentReplayed'] === true;

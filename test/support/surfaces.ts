@@ -7,11 +7,8 @@ import { TOOLS } from '../../src/tools/index.ts';
 import { a2aClient, runSkill } from './a2a.ts';
 import type { Harness } from './harness.ts';
 import { callTool, mcpHttp, mcpInMemory } from './mcp.ts';
+import type { Outcome } from './outcome.ts';
 import { restClient } from './rest.ts';
-
-export type Outcome =
-  | { ok: true; output: any; replayed: boolean; status?: number }
-  | { ok: false; code: string; message: string; error: any; status?: number };
 
 export interface CallOptions {
   idempotencyKey?: string;
