@@ -464,6 +464,9 @@ export interface QuoteInput {
    * The tier (tier_…), from get_event.
    */
   tierId: string;
+  /**
+   * How many places (tickets), 1-1000; at most the tier’s maxQtyPerPurchase.
+   */
   quantity: number;
   /**
    * The buyer’s country, ISO 3166-1 alpha-2 (e.g. DE).
@@ -7870,19 +7873,19 @@ export interface Operations {
   /**
    * Quote a purchase (`POST /v1/ticketing/quotes`).
    *
-   * Prices `quantity` places of a tier: unit price, fees (the shop’s per-ticket fee × quantity) and total, in minor units. Checks every restriction: sale window (`not_on_sale_yet`, `sale_ended`), `not_sellable`, `quantity_over_limit`, countries (`country_required`, `geo_not_allowed`: pass the buyer’s `country` when the tier lists allowedGeos), card schemes (`scheme_required`, `scheme_not_allowed`) and availability (`sold_out`). Holds nothing. Next: `reserve` with `quoteId` within 15 minutes to hold the places.
+   * Prices `quantity` places of a tier (unit price, fees, total, in minor units) and checks its restrictions: sale window, `quantity_over_limit`, countries (pass `country` when the tier lists allowedGeos), card schemes, `sold_out`. Holds nothing. Next: `reserve` with `quoteId` within 15 minutes.
    */
   quote: { input: QuoteInput; output: QuoteOutput };
   /**
    * Reserve places (`POST /v1/ticketing/reservations`).
    *
-   * Holds the places of a quote at the quoted price until `reservation.expiresAt` (the shop’s hold time). Safe to retry: reserving the same quote again returns the same reservation. `quote_already_used`: someone else reserved it; `quote_expired`: quote again. The sale window and other restrictions are checked again; `sold_out` (details.available): the places are gone. REST requires an Idempotency-Key. When the pool is at capacity the call is refused at once with `rate_limited` (429, `retryAfter`): retry after that many seconds (callers refused together are given different times). Next: `confirm` with reservation.id.
+   * Holds the places of a quote at the quoted price until `reservation.expiresAt`. Safe to retry: the same quote again returns the same reservation. `quote_already_used`: someone else reserved it; `quote_expired`: quote again; `sold_out`: the places are gone. `rate_limited` (retryAfter): the pool is busy, retry after that many seconds. Next: `confirm`.
    */
   reserve: { input: ReserveInput; output: ReserveOutput };
   /**
    * Confirm and pay (`POST /v1/ticketing/reservations/{id}/confirm`).
    *
-   * Pays for a held reservation with `paymentMethod` (a sandbox test token such as pm_sandbox_visa, or one from the hosted card form) — exactly one of `paymentMethod` or `instrumentId` (a saved card of the buyer, for this shop and payment connection, else 409 instrument_provider_mismatch). An agent sends neither: it pays with the saved card of the permission its buyer granted, within that permission (403 otherwise). 200: completed, with the order and its tickets. 202: the provider confirms asynchronously; do NOT pay again, poll `pollUrl`. 402 `payment_declined` / `insufficient_funds`: the reservation is held again until it expires, so retry with another method (and a new idempotency key if you sent one). Safe to retry: while the payment is pending or after it succeeded, confirm returns that payment and never charges twice. `reservation_expired`/`reservation_released`: reserve a new quote. Agents: `permission_*`, `over_*_cap`, `allowance_exhausted`, `agent_paused`: the buyer’s permission does not cover this purchase; ask the buyer. REST requires an Idempotency-Key.
+   * Pays for a held reservation. Send `paymentMethod` (e.g. pm_sandbox_visa) or `instrumentId` (a saved card); an agent sends neither and pays with its permission’s card. 200: completed, with order and tickets. 202: pending at the provider: do not pay again; call get_reservation until completed or released. Safe to retry with the same key: it never charges twice. A decline keeps the hold.
    */
   confirm: { input: ConfirmInput; output: ConfirmOutput };
   /**
@@ -7900,13 +7903,13 @@ export interface Operations {
   /**
    * Get an order (`GET /v1/ticketing/orders/{id}`).
    *
-   * Returns an order with its tickets (each with its opaque `code` and verifiable `signedCode`, state valid or void, check-in), the payment attempts of its reservation and its refunds. States: `completed`, `partially_refunded`, `refunded` (also when a late payment found the places gone and was refunded automatically: then no tickets). Merchants see their organization’s orders, a buyer its own, an agent the ones it made.
+   * Returns an order: its tickets (opaque `code`, verifiable `signedCode`, valid or void, check-in), its reservation’s payment attempts and its refunds. States: completed, partially_refunded, refunded (also when a late payment found the places gone: then no tickets). Merchants see their organization’s orders, a buyer its own, an agent the ones it made.
    */
   get_order: { input: GetOrderInput; output: GetOrderOutput };
   /**
    * Authorize a payment (`POST /v1/payments/authorize`).
    *
-   * One-shot payment for a held reservation: authorizes and captures `paymentMethod` for the reservation total in a single step (the sandbox has no separate capture). It is the same attempt as `confirm` with the same outcomes: 200 completed with tickets, 202 pending (poll `pollUrl`, do not pay again), 402 declined (the reservation stays held). Safe to retry like confirm. REST requires an Idempotency-Key.
+   * One-shot payment for a held reservation: authorizes and captures `paymentMethod` for its total in one step. Same attempt and outcomes as `confirm`: 200 completed with tickets; 202 pending (do not pay again; call get_reservation until completed or released); 402 declined, the hold kept. Safe to retry with the same key.
    */
   authorize_payment: { input: AuthorizePaymentInput; output: AuthorizePaymentOutput };
   /**
@@ -7966,13 +7969,13 @@ export interface Operations {
   /**
    * Verify a signed mandate (`POST /v1/mandates/verify`).
    *
-   * Verifies a card-network mandate before it is relied on as spend authority. Send `payload`, the mandate JSON exactly as it was signed (byte for byte, as a string), `signature`, the network’s compact JWS with the payload detached ("<protected>..<signature>"; RFC 7797 `b64: false` with `crit: ["b64"]` is supported), and `merchantId`, the shop it is to be spent at. Only asymmetric algorithms (EdDSA, ES256, ES384, PS256…) are accepted and the `kid` must be published by the mandate’s network in the trust list. Returns the verified mandate, or a precise error: mandate_signature_invalid, mandate_kid_unknown, mandate_alg_not_allowed, mandate_expired, mandate_merchant_mismatch, mandate_jti_used and others. Verifying does not spend the mandate; purchase_initiate does, once.
+   * Verifies a card-network mandate before it is relied on: `payload` (the mandate JSON exactly as signed, a string), `signature` (compact JWS, payload detached: "<protected>..<signature>") and `merchantId`. Asymmetric algorithms only; the `kid` must be in the network’s trust list. Returns the mandate or a mandate_* code. Does not spend it: purchase_initiate does, once.
    */
   verify_signed_mandate: { input: VerifySignedMandateInput; output: VerifySignedMandateOutput };
   /**
    * Purchase under a signed mandate (`POST /v1/vic/purchase-initiate`).
    *
-   * Pays for your held reservation (`reservationId`) — or reserves your quote and pays for it (`quoteId`), exactly one — under a card-network mandate, which is the spend authority: no buyer permission is used. Send `mandate.payload`, the mandate JSON exactly as the network signed it (a string, byte for byte), and `mandate.signature`, the compact detached JWS ("<protected>..<signature>"). The signature is verified first; then the reservation total must be within `amountLimit` (same currency), the shop in `merchantScope`, the mandate unexpired, and its `jti` unspent (once, or once per period for a recurring mandate). The mandate’s `credentialRef` is charged. 200: completed with tickets. 202: the provider confirms asynchronously; do NOT pay again, poll `pollUrl`. 402 payment_declined / insufficient_funds: the reservation is held again and the mandate is not spent. A missing or unacceptable mandate is refused with a mandate_* code (mandate_signature_invalid, mandate_amount_exceeded, mandate_jti_used, …) and nothing is charged or held. Safe to retry: the same quote or reservation again returns that purchase and spends nothing more. REST requires an Idempotency-Key.
+   * Pays for your held reservation (`reservationId`) or reserves and pays your quote (`quoteId`) under a card-network mandate, the spend authority (no buyer permission). The mandate is verified, then amount, shop, expiry and unspent `jti` are checked; its `credentialRef` is charged. 200 completed; 202 pending (call get_reservation); a refusal (mandate_*) charges nothing. Safe to retry.
    */
   purchase_initiate: { input: PurchaseInitiateInput; output: PurchaseInitiateOutput };
   /**
@@ -8200,13 +8203,13 @@ export interface Operations {
   /**
    * Shop window (`GET /v1/discovery/shops/{id}`).
    *
-   * Public, no credential needed. Returns a discoverable shop’s window: its name, description and currency, and its upcoming events (soonest first, at most 200) with the tiers still for sale, each with its price in minor units, its sale window and `availableCount`, the live places left. A shop that is not discoverable, deleted or unknown answers not_found. Start a purchase with a tier id (`quote`, or an ACP checkout session).
+   * Public. A discoverable shop’s window: name, description, currency and its upcoming events (soonest first, at most 200) with the tiers still for sale: price in minor units, sale window, `availableCount`. Unknown or hidden shops: not_found. Buy with a tier id: `quote`.
    */
   get_shop_window: { input: GetShopWindowInput; output: GetShopWindowOutput };
   /**
    * Product feed (ACP) (`GET /v1/discovery/shops/{id}/feed`).
    *
-   * Public, no credential needed. Returns a discoverable shop’s catalog as an Agentic Commerce Protocol product feed (ACP 2026-04-17 `ProductsResponse`): one product per upcoming event, one variant per tier for sale with its price (minor units), availability (`in_stock`, `limited_stock`, `out_of_stock`, or `not_on_sale_yet` before the sale opens), category and seller. A variant id is a tier id, accepted by `quote` and as an ACP checkout line item id. Feed prices and availability are signals; the quote is authoritative. Unknown, deleted and non-discoverable shops answer not_found.
+   * Public. A discoverable shop’s catalog as an ACP product feed (2026-04-17 `ProductsResponse`): one product per upcoming event, one variant per tier for sale with price (minor units) and availability. A variant id is a tier id for `quote`. Prices and availability are signals; the quote is authoritative. Unknown or hidden shops: not_found.
    */
   get_product_feed: { input: GetProductFeedInput; output: GetProductFeedOutput };
   /**
@@ -8242,7 +8245,7 @@ export interface Operations {
   /**
    * Cancel an event (`POST /v1/integration/events/{id}/cancel`).
    *
-   * Cancels an event: its tiers can no longer be quoted or reserved (event_cancelled) and it leaves the public shop window and product feed. Holds already made stay until released or expired; tickets sold stay sold. Cancelling twice answers event_cancelled. Every paid order of the event is refunded in full by a background job that survives restarts (progress: get_event_refunds). Emits the `event.cancelled` webhook event with the optional `reason`. Requires merchant:write (console: the owner).
+   * Cancels an event: its tiers stop selling (`event_cancelled`) and it leaves the shop window and product feed. Holds stay until released or expired. Every paid order is then refunded in full by a background job (progress: get_event_refunds): its tickets become void and the places do not go back on sale. Emits `event.cancelled` with the optional `reason`. Cancelling twice: event_cancelled.
    */
   cancel_event: { input: CancelEventInput; output: CancelEventOutput };
   /**
@@ -8332,13 +8335,13 @@ export interface Operations {
   /**
    * List orders (`GET /v1/ticketing/orders`).
    *
-   * Lists orders newest first, each with its tickets, payments and refunds. A merchant (API key with merchant:read, or a console user) sees its organization’s orders and may filter by shop (`merchantId`), `eventId`, `state` and creation time (`createdFrom` inclusive, `createdBefore` exclusive); a buyer sees its own orders across shops (a session a shop minted: at that shop only); an agent the orders it made. Filters only narrow what the caller may see; a shop or event it cannot see is 404. Pass `nextCursor` from the previous page as `cursor` to continue.
+   * Lists orders newest first, with tickets, payments and refunds. A merchant sees its organization’s (filters: `merchantId`, `eventId`, `state`, `createdFrom` inclusive, `createdBefore` exclusive); a buyer its own; an agent those it made. Filters only narrow; a shop or event the caller cannot see is 404. Continue with `cursor` = `nextCursor`.
    */
   list_orders: { input: ListOrdersInput; output: ListOrdersOutput };
   /**
    * Refund an order (`POST /v1/ticketing/orders/{id}/refunds`).
    *
-   * Refunds a whole order (omit `ticketIds`) or some of its tickets, with a `reason`, through the shop’s payment provider. Each ticket refunds its share of the total (fees included); the refund that takes the last tickets takes the rest, so a whole order refunds exactly what was paid and never more. Refunded tickets become void; `returnToPool: true` puts their places back on sale. 200: refunded (`refund.state` succeeded). 202: the provider settles later (`refund.state` pending; a signed provider event completes it; poll get_order). 402 `refund_failed`: the provider refused, the order stays paid and its tickets valid. 409 `ticket_not_refundable` / `order_fully_refunded` when the tickets are void or already being refunded. Merchants only (API key with merchant:write, or a console owner). Requires an Idempotency-Key: a retry returns the same refund.
+   * Refunds a whole order (omit `ticketIds`) or some of its tickets, with a `reason`, through the shop’s payment provider. Each ticket refunds its share of the total (fees included); the refund that takes the last tickets takes the rest, so a whole order refunds exactly what was paid and never more. Refunded tickets become void; `returnToPool: true` puts their places back on sale. 200: refunded (`refund.state` succeeded). 202: the provider settles later (`refund.state` pending; a signed provider event completes it; poll get_order). 402 `refund_failed`: the provider refused, the order stays paid and its tickets valid. 409 `ticket_not_refundable` / `order_fully_refunded` when the tickets are void or already being refunded. Merchants only (API key with merchant:write, or a console owner). Requires an idempotency key: a retry returns the same refund.
    */
   refund_order: { input: RefundOrderInput; output: RefundOrderOutput };
   /**

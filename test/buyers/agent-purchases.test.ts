@@ -104,6 +104,9 @@ test('a failed payment releases its spend', async () => {
   const declined = await buy(restClient(w.h.url, s.agentToken), shop.tierId);
   assert.equal(declined.status, 402);
   assert.equal(declined.body.code, 'payment_declined');
+  // The agent cannot send another payment method: it is told to ask its buyer to update the saved card.
+  assert.match(declined.body.message, /Ask your buyer to update the card in the buyer pages/);
+  assert.doesNotMatch(declined.body.message, /another payment method/);
   const perm = must(await restClient(w.h.url, s.session).get('/v1/buyer/permissions'), 200).permissions[0];
   assert.equal(perm.spentMinor, 0);
   assert.equal(perm.remainingMinor, 5000);

@@ -82,8 +82,21 @@ export async function payReservation(ctx: ToolContext, plan: PaymentPlan): Promi
     });
   }
   if (applied.view.order) deps.orderMail.kick(); // sent by the worker, not in this request
-  if (applied.error) throw applied.error;
+  if (applied.error) throw ctx.principal.kind === 'agent' ? declineForAgent(applied.error) : applied.error;
   return applied.view;
+}
+
+/**
+ * A decline as an agent must hear it: it pays with the card its buyer saved and cannot send another payment method,
+ * so it is told to ask its buyer to update the card in the buyer pages and confirm again while the hold lasts.
+ */
+function declineForAgent(error: ToolError): ToolError {
+  if (error.code !== 'payment_declined' && error.code !== 'insufficient_funds') return error;
+  const why = error.code === 'insufficient_funds' ? ' for insufficient funds' : '';
+  const message =
+    `The card your buyer saved for you was declined${why}. Ask your buyer to update the card in the buyer pages, ` +
+    'then call confirm again before the reservation expires (details.expiresAt).';
+  return new ToolError(error.code, message, error.details);
 }
 
 async function beginAttempt(em: EntityManager, ctx: ToolContext, plan: PaymentPlan): Promise<{ view: PurchaseView } | { attempt: Attempt }> {

@@ -10,12 +10,10 @@ export const getProductFeed = defineTool({
   title: 'Product feed (ACP)',
   area: 'discovery',
   description:
-    'Public, no credential needed. Returns a discoverable shop’s catalog as an Agentic Commerce Protocol product feed ' +
-    '(ACP 2026-04-17 `ProductsResponse`): one product per upcoming event, one variant per tier for sale with its ' +
-    'price (minor units), availability (`in_stock`, `limited_stock`, `out_of_stock`, or `not_on_sale_yet` before the ' +
-    'sale opens), category and seller. A variant id is a tier id, accepted by `quote` and as an ACP checkout line item ' +
-    'id. Feed prices and availability are signals; the quote is authoritative. Unknown, deleted and non-discoverable ' +
-    'shops answer not_found.',
+    'Public. A discoverable shop’s catalog as an ACP product feed (2026-04-17 `ProductsResponse`): one product ' +
+    'per upcoming event, one variant per tier for sale with price (minor units) and availability. A variant id is ' +
+    'a tier id for `quote`. Prices and availability are signals; the quote is authoritative. Unknown or hidden ' +
+    'shops: not_found.',
   input: z.strictObject({ id: z.string().min(1).describe('The shop id (shop_…).') }),
   output: z.strictObject({ products: z.array(FeedProductOut) }),
   errors: ['not_found'],

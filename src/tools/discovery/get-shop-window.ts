@@ -9,10 +9,9 @@ export const getShopWindow = defineTool({
   title: 'Shop window',
   area: 'discovery',
   description:
-    'Public, no credential needed. Returns a discoverable shop’s window: its name, description and currency, and its ' +
-    'upcoming events (soonest first, at most 200) with the tiers still for sale, each with its price in minor units, ' +
-    'its sale window and `availableCount`, the live places left. A shop that is not discoverable, deleted or unknown ' +
-    'answers not_found. Start a purchase with a tier id (`quote`, or an ACP checkout session).',
+    'Public. A discoverable shop’s window: name, description, currency and its upcoming events (soonest first, at ' +
+    'most 200) with the tiers still for sale: price in minor units, sale window, `availableCount`. Unknown or ' +
+    'hidden shops: not_found. Buy with a tier id: `quote`.',
   input: z.strictObject({ id: z.string().min(1).describe('The shop id (shop_…).') }),
   output: z.object({ shop: PublicShopOut, events: z.array(WindowEventOut) }),
   errors: ['not_found'],

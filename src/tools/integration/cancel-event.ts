@@ -10,11 +10,10 @@ export const cancelEvent = defineTool({
   title: 'Cancel an event',
   area: 'integration',
   description:
-    'Cancels an event: its tiers can no longer be quoted or reserved (event_cancelled) and it leaves the public ' +
-    'shop window and product feed. Holds already made stay until released or expired; tickets sold stay sold. ' +
-    'Cancelling twice answers event_cancelled. Every paid order of the event is refunded in full by a background job ' +
-    'that survives restarts (progress: get_event_refunds). Emits the `event.cancelled` webhook event with the optional `reason`. ' +
-    'Requires merchant:write (console: the owner).',
+    'Cancels an event: its tiers stop selling (`event_cancelled`) and it leaves the shop window and product feed. ' +
+    'Holds stay until released or expired. Every paid order is then refunded in full by a background job ' +
+    '(progress: get_event_refunds): its tickets become void and the places do not go back on sale. Emits ' +
+    '`event.cancelled` with the optional `reason`. Cancelling twice: event_cancelled.',
   input: z.strictObject({
     id: z.string().min(1).describe('The event id (evt_…).'),
     reason: z.string().trim().min(1).max(500).optional().describe('Why, for the webhook event and the records.'),

@@ -24,14 +24,10 @@ export const verifySignedMandate = defineTool({
   title: 'Verify a signed mandate',
   area: 'signed-mandate',
   description:
-    'Verifies a card-network mandate before it is relied on as spend authority. Send `payload`, the mandate JSON ' +
-    'exactly as it was signed (byte for byte, as a string), `signature`, the network’s compact JWS with the payload ' +
-    'detached ("<protected>..<signature>"; RFC 7797 `b64: false` with `crit: ["b64"]` is supported), and ' +
-    '`merchantId`, the shop it is to be spent at. Only asymmetric algorithms (EdDSA, ES256, ES384, PS256…) are ' +
-    'accepted and the `kid` must be published by the mandate’s network in the trust list. Returns the verified ' +
-    'mandate, or a precise error: mandate_signature_invalid, mandate_kid_unknown, mandate_alg_not_allowed, ' +
-    'mandate_expired, mandate_merchant_mismatch, mandate_jti_used and others. Verifying does not spend the mandate; ' +
-    'purchase_initiate does, once.',
+    'Verifies a card-network mandate before it is relied on: `payload` (the mandate JSON exactly as signed, a ' +
+    'string), `signature` (compact JWS, payload detached: "<protected>..<signature>") and `merchantId`. ' +
+    'Asymmetric algorithms only; the `kid` must be in the network’s trust list. Returns the mandate or a ' +
+    'mandate_* code. Does not spend it: purchase_initiate does, once.',
   input: z.strictObject({
     payload: z
       .string()

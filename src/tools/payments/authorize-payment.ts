@@ -10,10 +10,9 @@ export const authorizePayment = defineTool({
   title: 'Authorize a payment',
   area: 'payments',
   description:
-    'One-shot payment for a held reservation: authorizes and captures `paymentMethod` for the reservation total in a ' +
-    'single step (the sandbox has no separate capture). It is the same attempt as `confirm` with the same outcomes: ' +
-    '200 completed with tickets, 202 pending (poll `pollUrl`, do not pay again), 402 declined (the reservation stays ' +
-    'held). Safe to retry like confirm. REST requires an Idempotency-Key.',
+    'One-shot payment for a held reservation: authorizes and captures `paymentMethod` for its total in one step. ' +
+    'Same attempt and outcomes as `confirm`: 200 completed with tickets; 202 pending (do not pay again; call ' +
+    'get_reservation until completed or released); 402 declined, the hold kept. Safe to retry with the same key.',
   input: z.strictObject({
     reservationId: z.string().min(1).describe('The held reservation (rsv_…).'),
     paymentMethod: z.string().min(1).max(100).describe('A payment-method token, e.g. pm_sandbox_visa.'),

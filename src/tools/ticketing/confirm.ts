@@ -41,27 +41,23 @@ export const confirm = defineTool({
   title: 'Confirm and pay',
   area: 'ticketing',
   description:
-    'Pays for a held reservation with `paymentMethod` (a sandbox test token such as pm_sandbox_visa, or one from the ' +
-    'hosted card form) — exactly one of `paymentMethod` or `instrumentId` (a saved card of the buyer, for this shop ' +
-    'and payment connection, else 409 instrument_provider_mismatch). An agent sends neither: it pays with the saved ' +
-    'card of the permission its buyer granted, within that permission (403 otherwise). 200: completed, with the order and its ' +
-    'tickets. 202: the provider confirms asynchronously; do NOT pay again, poll `pollUrl`. 402 `payment_declined` / ' +
-    '`insufficient_funds`: the reservation is held again until it expires, so retry with another method (and a new ' +
-    'idempotency key if you sent one). Safe to retry: while the payment is pending or after it succeeded, confirm ' +
-    'returns that payment and never charges twice. `reservation_expired`/`reservation_released`: reserve a new quote. ' +
-    'Agents: `permission_*`, `over_*_cap`, `allowance_exhausted`, `agent_paused`: the buyer’s permission does not cover ' +
-    'this purchase; ask the buyer. REST requires an Idempotency-Key.',
+    'Pays for a held reservation. Send `paymentMethod` (e.g. pm_sandbox_visa) or `instrumentId` (a saved card); ' +
+    'an agent sends neither and pays with its permission’s card. 200: completed, with order and tickets. 202: ' +
+    'pending at the provider: do not pay again; call get_reservation until completed or released. Safe to retry ' +
+    'with the same key: it never charges twice. A decline keeps the hold.',
   input: z.strictObject({
     id: z.string().min(1).describe('The reservation (rsv_…).'),
     paymentMethod: z.string().min(1).max(100).optional().describe('A payment-method token, e.g. pm_sandbox_visa.'),
     instrumentId: z.string().min(1).max(100).optional().describe('A saved card (ins_…) of the buyer.'),
   }),
+  example: { id: 'rsv_01jf8k2m9q7r5t', paymentMethod: 'pm_sandbox_visa' },
   output: PurchaseOut,
   errors: CONFIRM_ERRORS,
   auth: { principals: ['api_key', 'buyer', 'agent'], scopes: ['merchant:write'] },
   http: { method: 'POST', path: '/v1/ticketing/reservations/{id}/confirm', status: purchaseStatus },
   successStatuses: [200, 202],
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  // Idempotent: the same reservation (and key) again returns the payment made or pending, never a second charge.
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   idempotency: 'required',
   transactional: false,
   async handler({ id, paymentMethod, instrumentId }, ctx) {

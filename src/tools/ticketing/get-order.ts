@@ -9,10 +9,10 @@ export const getOrder = defineTool({
   title: 'Get an order',
   area: 'ticketing',
   description:
-    'Returns an order with its tickets (each with its opaque `code` and verifiable `signedCode`, state valid or void, ' +
-    'check-in), the payment attempts of its reservation and its refunds. States: `completed`, `partially_refunded`, ' +
-    '`refunded` (also when a late payment found the places gone and was refunded automatically: then no tickets). ' +
-    'Merchants see their organization’s orders, a buyer its own, an agent the ones it made.',
+    'Returns an order: its tickets (opaque `code`, verifiable `signedCode`, valid or void, check-in), its ' +
+    'reservation’s payment attempts and its refunds. States: completed, partially_refunded, refunded (also when a ' +
+    'late payment found the places gone: then no tickets). Merchants see their organization’s orders, a buyer its ' +
+    'own, an agent the ones it made.',
   input: z.strictObject({ id: z.string().min(1).describe('The order (ord_…).') }),
   output: OrderOut,
   errors: ['not_found', 'insufficient_scope'],

@@ -12,11 +12,10 @@ export const listOrders = defineTool({
   title: 'List orders',
   area: 'ticketing',
   description:
-    'Lists orders newest first, each with its tickets, payments and refunds. A merchant (API key with merchant:read, ' +
-    'or a console user) sees its organization’s orders and may filter by shop (`merchantId`), `eventId`, `state` and ' +
-    'creation time (`createdFrom` inclusive, `createdBefore` exclusive); a buyer sees its own orders across shops (a ' +
-    'session a shop minted: at that shop only); an agent the orders it made. Filters only narrow what the caller may ' +
-    'see; a shop or event it cannot see is 404. Pass `nextCursor` from the previous page as `cursor` to continue.',
+    'Lists orders newest first, with tickets, payments and refunds. A merchant sees its organization’s (filters: ' +
+    '`merchantId`, `eventId`, `state`, `createdFrom` inclusive, `createdBefore` exclusive); a buyer its own; an ' +
+    'agent those it made. Filters only narrow; a shop or event the caller cannot see is 404. Continue with ' +
+    '`cursor` = `nextCursor`.',
   input: z.strictObject({
     merchantId: z.string().min(1).max(100).optional().describe('Only orders in this shop (shop_…).'),
     eventId: z.string().min(1).max(100).optional().describe('Only orders for this event (evt_…).'),

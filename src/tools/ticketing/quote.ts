@@ -13,17 +13,16 @@ export const quote = defineTool({
   title: 'Quote a purchase',
   area: 'ticketing',
   description:
-    'Prices `quantity` places of a tier: unit price, fees (the shop’s per-ticket fee × quantity) and total, in minor ' +
-    'units. Checks every restriction: sale window (`not_on_sale_yet`, `sale_ended`), `not_sellable`, ' +
-    '`quantity_over_limit`, countries (`country_required`, `geo_not_allowed`: pass the buyer’s `country` when the tier ' +
-    'lists allowedGeos), card schemes (`scheme_required`, `scheme_not_allowed`) and availability (`sold_out`). Holds ' +
-    'nothing. Next: `reserve` with `quoteId` within 15 minutes to hold the places.',
+    'Prices `quantity` places of a tier (unit price, fees, total, in minor units) and checks its restrictions: ' +
+    'sale window, `quantity_over_limit`, countries (pass `country` when the tier lists allowedGeos), card ' +
+    'schemes, `sold_out`. Holds nothing. Next: `reserve` with `quoteId` within 15 minutes.',
   input: z.strictObject({
     tierId: z.string().min(1).describe('The tier (tier_…), from get_event.'),
-    quantity: z.number().int().min(1).max(1000),
+    quantity: z.number().int().min(1).max(1000).describe('How many places (tickets), 1-1000; at most the tier’s maxQtyPerPurchase.'),
     country: CountryCode.optional().describe('The buyer’s country, ISO 3166-1 alpha-2 (e.g. DE).'),
     scheme: CardScheme.optional().describe('The card scheme the buyer will pay with, lower case (e.g. visa).'),
   }),
+  example: { tierId: 'tier_01jf8k2m9q7r5t', quantity: 2, country: 'DE' },
   output: QuoteOut,
   errors: [
     ...AGENT_PURCHASE_ERRORS,

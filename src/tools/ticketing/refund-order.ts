@@ -16,7 +16,7 @@ export const refundOrder = defineTool({
     'settles later (`refund.state` pending; a signed provider event completes it; poll get_order). 402 `refund_failed`: ' +
     'the provider refused, the order stays paid and its tickets valid. 409 `ticket_not_refundable` / ' +
     '`order_fully_refunded` when the tickets are void or already being refunded. Merchants only (API key with ' +
-    'merchant:write, or a console owner). Requires an Idempotency-Key: a retry returns the same refund.',
+    'merchant:write, or a console owner). Requires an idempotency key: a retry returns the same refund.',
   input: z.strictObject({
     id: z.string().min(1).describe('The order (ord_…).'),
     ticketIds: z.array(z.string().min(1).max(100)).min(1).max(100).optional().describe('Tickets (tkt_…) to refund; all the refundable ones when omitted.'),

@@ -11,12 +11,10 @@ export const reserve = defineTool({
   title: 'Reserve places',
   area: 'ticketing',
   description:
-    'Holds the places of a quote at the quoted price until `reservation.expiresAt` (the shop’s hold time). Safe to ' +
-    'retry: reserving the same quote again returns the same reservation. `quote_already_used`: someone else reserved ' +
-    'it; `quote_expired`: quote again. The sale window and other restrictions are checked again; `sold_out` ' +
-    '(details.available): the places are gone. REST requires an Idempotency-Key. When the pool is at capacity the ' +
-    'call is refused at once with `rate_limited` (429, `retryAfter`): retry after that many seconds (callers refused ' +
-    'together are given different times). Next: `confirm` with reservation.id.',
+    'Holds the places of a quote at the quoted price until `reservation.expiresAt`. Safe to retry: the same quote ' +
+    'again returns the same reservation. `quote_already_used`: someone else reserved it; `quote_expired`: quote ' +
+    'again; `sold_out`: the places are gone. `rate_limited` (retryAfter): the pool is busy, retry after that many ' +
+    'seconds. Next: `confirm`.',
   input: z.strictObject({ quoteId: z.string().min(1).describe('The quote (quo_…) from `quote`.') }),
   output: PurchaseOut,
   errors: [

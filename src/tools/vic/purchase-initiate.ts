@@ -53,17 +53,10 @@ export const purchaseInitiate = defineTool({
   title: 'Purchase under a signed mandate',
   area: 'vic',
   description:
-    'Pays for your held reservation (`reservationId`) — or reserves your quote and pays for it (`quoteId`), exactly one — ' +
-    'under a card-network mandate, which is the spend authority: no buyer permission is used. Send `mandate.payload`, ' +
-    'the mandate JSON exactly as the network signed it (a string, byte for byte), and `mandate.signature`, the compact ' +
-    'detached JWS ("<protected>..<signature>"). The signature is verified first; then the reservation total must be ' +
-    'within `amountLimit` (same currency), the shop in `merchantScope`, the mandate unexpired, and its `jti` unspent ' +
-    '(once, or once per period for a recurring mandate). The mandate’s `credentialRef` is charged. 200: completed with ' +
-    'tickets. 202: the provider confirms asynchronously; do NOT pay again, poll `pollUrl`. 402 payment_declined / ' +
-    'insufficient_funds: the reservation is held again and the mandate is not spent. A missing or unacceptable mandate ' +
-    'is refused with a mandate_* code (mandate_signature_invalid, mandate_amount_exceeded, mandate_jti_used, …) and ' +
-    'nothing is charged or held. Safe to retry: the same quote or reservation again returns that purchase and spends ' +
-    'nothing more. REST requires an Idempotency-Key.',
+    'Pays for your held reservation (`reservationId`) or reserves and pays your quote (`quoteId`) under a ' +
+    'card-network mandate, the spend authority (no buyer permission). The mandate is verified, then amount, shop, ' +
+    'expiry and unspent `jti` are checked; its `credentialRef` is charged. 200 completed; 202 pending (call ' +
+    'get_reservation); a refusal (mandate_*) charges nothing. Safe to retry.',
   input: z.strictObject({
     reservationId: z.string().min(1).max(100).optional().describe('Your held reservation (rsv_…); or give quoteId.'),
     quoteId: z.string().min(1).max(100).optional().describe('Your quote (quo_…): it is reserved and paid in one step; or give reservationId.'),
