@@ -29,8 +29,8 @@ test(`${verifies('CONTRACT-a2a-agent-card')}the public agent card lists the publ
   assert.equal(card.capabilities.pushNotifications, false);
   assert.equal(card.capabilities.extendedAgentCard, true);
   assert.deepEqual(card.securitySchemes.bearer, {
-    httpAuthSecurityScheme: { scheme: 'Bearer', bearerFormat: 'JWT', description: card.securitySchemes.bearer.httpAuthSecurityScheme.description },
-  });
+    httpAuthSecurityScheme: { scheme: 'Bearer', description: card.securitySchemes.bearer.httpAuthSecurityScheme.description },
+  }); // no bearerFormat "JWT": API keys and agent tokens are opaque (issue #36, 2)
   assert.deepEqual(card.securityRequirements, [{ schemes: { bearer: {} } }]);
   assert.deepEqual(card.defaultInputModes, ['application/json']);
   // Listed to an anonymous caller or an agent (auth.listed): sign-ins and ACP are not an agent's, discovery is.
@@ -294,4 +294,44 @@ test('the JSON-RPC endpoint refuses an unsupported A2A-Version and streaming', a
   );
   assert.equal(streaming.body.id, 8);
   assert.equal(streaming.body.error?.code, -32004, JSON.stringify(streaming.body));
+});
+
+test('issue #36 (2): the agent card is cacheable, with an ETag, and a matching If-None-Match is 304', async () => {
+  const first = await fetch(`${h.url}/.well-known/agent-card.json`);
+  assert.equal(first.status, 200);
+  const etag = first.headers.get('etag');
+  assert.match(String(etag), /^"[\w-]+"$/);
+  assert.equal(first.headers.get('cache-control'), 'public, max-age=300');
+  await first.json();
+  const again = await fetch(`${h.url}/.well-known/agent-card.json`, { headers: { 'if-none-match': etag! } });
+  assert.deepEqual([again.status, await again.text(), again.headers.get('etag')], [304, '', etag]);
+  const stale = await fetch(`${h.url}/.well-known/agent-card.json`, { headers: { 'if-none-match': '"other"' } });
+  assert.equal(stale.status, 200);
+  assert.equal((await stale.json()).name, 'Tessera');
+});
+
+test('issue #36 (2): a message part of an unsupported media type is -32005 ContentTypeNotSupported, not a task', async () => {
+  const m = await h.merchant();
+  const send = async (parts: unknown[]) => {
+    const res = await restClient(h.url, m.apiKey).post('/a2a/jsonrpc', {
+      jsonrpc: '2.0', id: 3, method: 'SendMessage',
+      params: { message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts } },
+    }, { 'a2a-version': '1.0' });
+    assert.equal(res.status, 200);
+    return res.body;
+  };
+  const call = { skill: 'list_pools', input: { merchantId: m.shopId } };
+  for (const parts of [
+    [{ data: call, mediaType: 'application/xml' }],
+    [{ raw: Buffer.from('%PDF').toString('base64'), mediaType: 'application/pdf', filename: 'a.pdf' }],
+    [{ url: 'https://example.com/a.png', mediaType: 'image/png' }],
+    [{ data: call }, { text: 'hi', mediaType: 'text/html' }],
+  ]) {
+    const body = await send(parts);
+    assert.deepEqual([body.id, body.error?.code], [3, -32005], JSON.stringify(body));
+    assert.equal(body.result, undefined);
+  }
+  // JSON and text parts (with or without a media type, with parameters) are still read.
+  const ok = await send([{ data: call, mediaType: 'application/json; charset=utf-8' }]);
+  assert.equal(ok.error, undefined, JSON.stringify(ok));
 });

@@ -134,7 +134,8 @@ export function buildAgentCard(tools: readonly AnyTool[], publicUrl: string, opt
           $case: 'httpAuthSecurityScheme',
           value: {
             scheme: 'Bearer',
-            bearerFormat: 'JWT',
+            // No bearerFormat: API keys and agent tokens are opaque, only sessions are JWTs (issue #36, 2).
+            bearerFormat: '',
             description: 'An API key (tsk_…), a console or buyer session JWT, or an agent token (tag_…).',
           },
         },

@@ -1,7 +1,7 @@
 /** Koa routes for A2A v1.0: the agent card and the JSON-RPC binding, over the SDK's framework-agnostic handlers. */
 import Router from '@koa/router';
 import { A2A_VERSION_HEADER, AGENT_CARD_PATH, AgentCard } from '@a2a-js/sdk';
-import { UnsupportedOperationError } from '@a2a-js/sdk/errors';
+import { ContentTypeNotSupportedError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import {
   DefaultExecutionEventBusManager, DefaultRequestHandler, JsonRpcTransportHandler, ServerCallContext, validateVersion, type User,
 } from '@a2a-js/sdk/server';
@@ -11,6 +11,7 @@ import { principalKey } from '../../kernel/principal.ts';
 import { A2aTasks } from '../../storage/a2a-tasks.ts';
 import type { Orchestrator } from '../../orchestrator/invoke.ts';
 import type { Services } from '../../domain/context.ts';
+import { answerCacheable } from '../../http/conditional.ts';
 import { bearerOf, requestInfo } from '../../http/http.ts';
 import type { RateGate } from '../../domain/context.ts';
 import { readRaw } from '../../http/read-body.ts';
@@ -108,6 +109,31 @@ class TaskIdBuses extends DefaultExecutionEventBusManager {
   }
 }
 
+/** How long a client may keep the public agent card without asking again. */
+const CARD_MAX_AGE_SECONDS = 300;
+
+/** The media types a message's parts may have: JSON data parts (the skill call) and text (explained, card says). */
+const ACCEPTED_PART_TYPES = new Set(['application/json', 'text/plain']);
+
+/**
+ * Why a SendMessage's parts cannot be read, or undefined: a file part (`raw` or `url`), or a part whose `mediaType`
+ * is neither JSON nor text. A2A answers that with -32005 ContentTypeNotSupported (the A2A TCK's MUST), not a task.
+ */
+function unsupportedPart(body: unknown): string | undefined {
+  const { method, params } = body as { method?: unknown; params?: { message?: { parts?: unknown } } };
+  if (method !== 'SendMessage' && method !== 'SendStreamingMessage') return undefined;
+  const parts = params?.message?.parts;
+  if (!Array.isArray(parts)) return undefined;
+  for (const part of parts as unknown[]) {
+    if (typeof part !== 'object' || part === null) continue;
+    const { mediaType, raw, url } = part as { mediaType?: unknown; raw?: unknown; url?: unknown };
+    if (raw !== undefined || url !== undefined) return 'file parts are not accepted; send a data part';
+    const type = typeof mediaType === 'string' ? mediaType.split(';')[0]!.trim().toLowerCase() : '';
+    if (type && !ACCEPTED_PART_TYPES.has(type)) return `parts of media type ${type} are not accepted`;
+  }
+  return undefined;
+}
+
 /** The parsed body, or undefined when it is not JSON. */
 function parsed(raw: string): unknown {
   try {
@@ -148,8 +174,14 @@ export function buildA2aRouter({ orchestrator, services, log }: A2aDeps): Router
     return current;
   };
 
+  /**
+   * The public card changes only with a release or the public URL: cacheable for 5 minutes, with a strong ETag, and
+   * 304 on a matching If-None-Match (A2A recommends HTTP caching of the card).
+   */
   router.get(`/${AGENT_CARD_PATH}`, (ctx) => {
-    ctx.body = forUrl().json;
+    const { json } = forUrl();
+    if (answerCacheable(ctx, { maxAgeSeconds: CARD_MAX_AGE_SECONDS }, true, json)) return;
+    ctx.body = json;
   });
 
   router.post(A2A_JSONRPC_PATH, async (ctx) => {
@@ -201,6 +233,8 @@ export function buildA2aRouter({ orchestrator, services, log }: A2aDeps): Router
     let handled: { out: Awaited<ReturnType<JsonRpcTransportHandler['handle']>> } | { err: unknown };
     try {
       validateVersion(context.requestedVersion, card, 'JSONRPC');
+      const unsupported = unsupportedPart(body);
+      if (unsupported) throw new ContentTypeNotSupportedError(`Content type not supported: ${unsupported}.`);
       handled = { out: await rpc.handle(body as Record<string, unknown>, context) };
     } catch (err) {
       handled = { err };
