@@ -1,8 +1,9 @@
 /** Builds the OpenAPI 3.1.0 document from the tool registry: nothing here is written by hand per operation. */
 import { ERRORS, type ErrorCode } from '../kernel/errors.ts';
-import { toolInputSchema, toolOutputSchema, type JsonSchema } from '../orchestrator/json-schema.ts';
+import { toolExample, toolInputSchema, toolOutputSchema, type JsonSchema } from '../orchestrator/json-schema.ts';
+import { AP2_ALTERNATIVES } from '../domain/ap2/refusal.ts';
 import { AREA_DESCRIPTIONS } from '../orchestrator/areas.ts';
-import type { AnyTool } from '../orchestrator/tool.ts';
+import { AREAS, type AnyTool } from '../orchestrator/tool.ts';
 
 /** Codes any authenticated operation may answer, beyond those a tool declares. */
 const COMMON_ERRORS: readonly ErrorCode[] = ['invalid_input', 'unknown_field', 'rate_limited', 'internal_error'];
@@ -27,7 +28,7 @@ function errorResponses(tool: AnyTool): Record<string, unknown> {
   for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
     const headers =
       status === 429 || list.includes('idempotency_in_flight')
-        ? { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } } }
+        ? { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: RETRY_AFTER } }
         : undefined;
     out[String(status)] = {
       description: `Error: ${list.map((c) => `\`${c}\``).join(', ')}.`,
@@ -38,8 +39,12 @@ function errorResponses(tool: AnyTool): Record<string, unknown> {
   return out;
 }
 
+/** The Retry-After header's value: whole seconds (the longest wait the service asks for is the 15-minute e-mail budget). */
+const RETRY_AFTER = { type: 'integer', minimum: 1, maximum: 86_400 };
+
 function operation(tool: AnyTool): Record<string, unknown> {
   const input = toolInputSchema(tool);
+  const example = toolExample(tool);
   const props = (input.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((input.required ?? []) as string[]);
   const inPath = pathParams(tool.http.path);
@@ -48,12 +53,13 @@ function operation(tool: AnyTool): Record<string, unknown> {
     in: 'path',
     required: true,
     schema: props[name] ?? { type: 'string' },
+    ...(example[name] !== undefined && { example: example[name] }),
   }));
   const bodyProps: Record<string, JsonSchema> = {};
   for (const [name, schema] of Object.entries(props)) {
     if (inPath.includes(name)) continue;
     if (tool.http.method === 'GET' || tool.http.method === 'DELETE') {
-      parameters.push({ name, in: 'query', required: required.has(name), schema });
+      parameters.push({ name, in: 'query', required: required.has(name), schema, ...(example[name] !== undefined && { example: example[name] }) });
     } else {
       bodyProps[name] = schema;
     }
@@ -88,6 +94,8 @@ function operation(tool: AnyTool): Record<string, unknown> {
             ...(bodyRequired.length ? { required: bodyRequired } : {}),
             additionalProperties: false,
           },
+          // The tool's one input example (the MCP and A2A input schemas carry the same), less its path parameters.
+          example: Object.fromEntries(Object.entries(example).filter(([name]) => !inPath.includes(name))),
         },
       },
     };
@@ -112,14 +120,52 @@ function addCaching(parameters: unknown[], responses: Record<string, unknown>, m
     in: 'header',
     required: false,
     description: 'An ETag from an earlier answer: when the content is unchanged the answer is 304 with no body.',
-    schema: { type: 'string' },
+    schema: { type: 'string', maxLength: 200 },
   });
   const headers = {
-    ETag: { description: 'A strong entity tag of the body.', schema: { type: 'string' } },
-    'Cache-Control': { description: `public, max-age=${maxAge}`, schema: { type: 'string' } },
+    ETag: { description: 'A strong entity tag of the body.', schema: { type: 'string', maxLength: 200 } },
+    'Cache-Control': { description: `public, max-age=${maxAge}`, schema: { type: 'string', maxLength: 100 } },
   };
   for (const r of Object.values(responses)) (r as Record<string, unknown>).headers = headers;
   responses['304'] = { description: 'Not modified: the ETag sent in If-None-Match is current.', headers };
+}
+
+/**
+ * The AP2 routes (app-router.ts): every method on `/v1/ap2` and below answers 422 `ap2_unsupported`, naming the
+ * supported ways to get spend authority. Documented as POST, the method an AP2 client sends its mandates with.
+ */
+function ap2Paths(): Record<string, Record<string, unknown>> {
+  const refused = (operationId: string, parameters: unknown[]) => ({
+    post: {
+      operationId,
+      summary: 'AP2 (refused)',
+      description:
+        'AP2 is not supported pending verified checkout authorization; AP2 mandates grant no spend authority here. Any ' +
+        `method answers 422 \`ap2_unsupported\`. Use instead: ${AP2_ALTERNATIVES.map((a) => a.operation).join('; ')}.`,
+      tags: ['ap2'],
+      security: [],
+      parameters,
+      requestBody: {
+        required: false,
+        content: {
+          'application/json': {
+            schema: { type: 'object', maxProperties: 100, additionalProperties: true },
+            example: { 'ap2.mandates.IntentMandate': { natural_language_description: 'Two tickets for Friday' } },
+          },
+        },
+      },
+      responses: {
+        '422': { description: 'Error: `ap2_unsupported`.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+        '429': {
+          description: 'Error: `rate_limited`.',
+          headers: { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: RETRY_AFTER } },
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        },
+      },
+    },
+  });
+  const rest = { name: 'rest', in: 'path', required: true, description: 'Any path below /v1/ap2.', schema: { type: 'string', maxLength: 2000 } };
+  return { '/v1/ap2': refused('ap2_unsupported', []), '/v1/ap2/{rest}': refused('ap2_unsupported_path', [rest]) };
 }
 
 export interface OpenApiOptions {
@@ -133,7 +179,7 @@ export function buildOpenApi(tools: readonly AnyTool[], opts: OpenApiOptions): R
     const item = (paths[tool.http.path] ??= {});
     item[tool.http.method.toLowerCase()] = operation(tool);
   }
-  const usedAreas = [...new Set(tools.map((t) => t.area))];
+  Object.assign(paths, ap2Paths());
   return {
     openapi: '3.1.0',
     info: {
@@ -148,7 +194,8 @@ export function buildOpenApi(tools: readonly AnyTool[], opts: OpenApiOptions): R
     },
     servers: [{ url: opts.serverUrl, description: 'This server' }],
     security: [{ bearerAuth: [] }],
-    tags: usedAreas.map((name) => ({ name, description: AREA_DESCRIPTIONS[name] })),
+    // Every area of the spec is a tag, those without a tool too (ap2: the refusal routes; protocols: MCP and A2A).
+    tags: AREAS.map((name) => ({ name, description: AREA_DESCRIPTIONS[name] })),
     paths,
     components: {
       securitySchemes: {
@@ -165,9 +212,9 @@ export function buildOpenApi(tools: readonly AnyTool[], opts: OpenApiOptions): R
           required: ['code', 'message'],
           properties: {
             code: { type: 'string', enum: Object.keys(ERRORS) },
-            message: { type: 'string' },
+            message: { type: 'string', maxLength: 2000 },
             details: { type: 'object', additionalProperties: true },
-            retryAfter: { type: 'integer', description: 'Seconds to wait (429 and 409 idempotency_in_flight).' },
+            retryAfter: { ...RETRY_AFTER, description: 'Seconds to wait (429 and 409 idempotency_in_flight).' },
           },
         },
       },
