@@ -4,6 +4,8 @@ import type { Harness } from '../support/harness.ts';
 import { assertInvariant } from '../support/invariant.ts';
 import { confirmWith, count, key, must, reserveOne, shopWithTier, startSpineHarness } from '../support/spine.ts';
 import { verifies } from '../support/requirements.ts';
+import { taskStateToJSON } from '@a2a-js/sdk';
+import { a2aClient, sendParts } from '../support/a2a.ts';
 
 let h: Harness;
 before(async () => {
@@ -132,4 +134,28 @@ test('a decline then an async retry: the retry is the only pending payment', asy
   await settle();
   assert.equal(must(await s.api.get(`/v1/ticketing/reservations/${reservation.id}`), 200).reservation.state, 'completed');
   await assertInvariant(h.db, s.poolId);
+});
+
+test('issue #36 (2): over A2A a confirm pending at the provider is a WORKING task, completed when the provider answers', async () => {
+  const s = await shopWithTier(h, { capacity: 3 });
+  const { reservation } = await reserveOne(s.api, s.tierId, 1);
+  const client = await a2aClient(h, s.apiKey);
+  const input = { id: reservation.id, paymentMethod: 'pm_sandbox_async_success' };
+  const task = await sendParts(client, [{ data: { skill: 'confirm', input } }]);
+  assert.equal(taskStateToJSON(task.status!.state), 'TASK_STATE_WORKING', JSON.stringify(task.status));
+  const first = task.artifacts[0]?.parts[0]?.content;
+  assert.equal(first?.$case === 'data' && (first.value as any).payment.state, 'pending');
+  // Read again before the provider answers: still working.
+  assert.equal(taskStateToJSON((await client.getTask({ tenant: '', id: task.id, historyLength: undefined }))!.status!.state), 'TASK_STATE_WORKING');
+  h.clock.advance(3000);
+  assert.equal((await settle()).settled, 1);
+  const done = (await client.getTask({ tenant: '', id: task.id, historyLength: undefined }))!;
+  assert.equal(taskStateToJSON(done.status!.state), 'TASK_STATE_COMPLETED');
+  const final = done.artifacts.at(-1)?.parts[0]?.content;
+  assert.ok(final?.$case === 'data');
+  assert.equal((final.value as any).reservation.state, 'completed');
+  assert.equal((final.value as any).order.tickets.length, 1);
+  // Stored so: another read (any process) sees it completed without asking again.
+  const [row] = await h.db.execute<{ state: string }>('select state from a2a_tasks where id = ?', [task.id]);
+  assert.equal(row?.state, 'TASK_STATE_COMPLETED');
 });

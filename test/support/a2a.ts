@@ -55,7 +55,8 @@ export function outcomeOf(answer: Task | Message): SkillOutcome {
   }
   const task = answer;
   const state = taskStateToJSON(task.status!.state);
-  if (state === 'TASK_STATE_COMPLETED') {
+  // WORKING with an artifact: a purchase still pending at the provider (it completes when the provider answers).
+  if (state === 'TASK_STATE_COMPLETED' || (state === 'TASK_STATE_WORKING' && task.artifacts.length > 0)) {
     const artifact = task.artifacts[0];
     const content = artifact?.parts[0]?.content;
     if (content?.$case !== 'data') throw new Error(`Completed task without a data artifact: ${JSON.stringify(task)}`);

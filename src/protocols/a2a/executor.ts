@@ -65,6 +65,15 @@ const agentMessage = (contextId: string, parts: Part[], metadata?: Record<string
   AgentEvent.message({ messageId: crypto.randomUUID(), taskId: '', contextId, role: Role.ROLE_AGENT, parts, metadata, extensions: [], referenceTaskIds: [] });
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** Artifact metadata naming the reservation of a purchase the provider has not answered yet (a 202: WORKING task). */
+export const PENDING_RESERVATION = 'pendingReservation';
+
+/** The reservation of a purchase output whose payment is still pending at the provider, or undefined. */
+function pendingReservation(output: unknown): string | undefined {
+  if (!isObject(output) || !isObject(output.payment) || output.payment.state !== 'pending') return undefined;
+  return isObject(output.reservation) && typeof output.reservation.id === 'string' ? output.reservation.id : undefined;
+}
+
 interface SkillCall {
   skill: string;
   input: unknown;
@@ -185,10 +194,43 @@ export class ToolExecutor implements AgentExecutor {
       bus.publish(agentMessage(contextId, [dataPart(result.output)], { skill: call.skill }));
       return;
     }
-    end(TaskState.TASK_STATE_COMPLETED, undefined, {
+    // A purchase still pending at the provider (202) is WORKING, not completed: the task completes when the provider
+    // answers, as GetTask then finds (`refresh`).
+    const pending = result.status === 202 ? pendingReservation(result.output) : undefined;
+    const metadata = { ...(result.replayed && { replayed: true }), ...(pending && { [PENDING_RESERVATION]: pending }) };
+    end(pending ? TaskState.TASK_STATE_WORKING : TaskState.TASK_STATE_COMPLETED, undefined, {
       artifactId: crypto.randomUUID(), name: call.skill, description: result.tool.title,
-      parts: [dataPart(result.output)], metadata: result.replayed ? { replayed: true } : undefined, extensions: [],
+      parts: [dataPart(result.output)], metadata: Object.keys(metadata).length ? metadata : undefined, extensions: [],
     });
+  }
+
+  /**
+   * A WORKING task whose purchase was pending at the provider, read again (GetTask, a follow-up): its reservation is
+   * read as the caller (`get_reservation`); once the provider has answered, the task ends COMPLETED with the purchase
+   * as its new artifact (FAILED when the payment did not succeed, the artifact saying why). Undefined: unchanged.
+   */
+  async refresh(task: Task, context: ServerCallContext): Promise<Task | undefined> {
+    if (task.status?.state !== TaskState.TASK_STATE_WORKING) return undefined;
+    const last = task.artifacts.at(-1);
+    const id = last?.metadata?.[PENDING_RESERVATION];
+    if (!last || typeof id !== 'string') return undefined;
+    const orchestrator = (context.state.get(STATE_ORCHESTRATOR) as Orchestrator | undefined) ?? this.orchestrator;
+    const read = await orchestrator.invoke({
+      tool: 'get_reservation',
+      input: { id },
+      credential: context.state.get(STATE_CREDENTIAL) as string | undefined,
+      request: (context.state.get(STATE_REQUEST) as RequestInfo | undefined) ?? { surface: 'a2a' },
+      mechanisms: MECHANISMS,
+    });
+    if (!read.ok || pendingReservation(read.output) !== undefined) return undefined;
+    const payment = (read.output as { payment?: { state?: unknown } }).payment;
+    const state = payment?.state === 'succeeded' ? TaskState.TASK_STATE_COMPLETED : TaskState.TASK_STATE_FAILED;
+    const artifact: Artifact = {
+      artifactId: crypto.randomUUID(), name: last.name, description: last.description,
+      parts: [dataPart(read.output)], metadata: undefined, extensions: [],
+    };
+    const status: TaskStatus = { state, timestamp: this.clock.now().toISOString(), message: undefined };
+    return { ...task, status, artifacts: [...task.artifacts, artifact] };
   }
 
   /**

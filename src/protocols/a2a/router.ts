@@ -148,6 +148,7 @@ export function buildA2aRouter({ orchestrator, services, log }: A2aDeps): Router
   const tasks = new A2aTasks(services.db);
   const store = new PostgresTaskStore(tasks, services.clock, (name) => orchestrator.get(name));
   const executor = new ToolExecutor(orchestrator, services.clock, store);
+  store.refresh = (task, context) => executor.refresh(task, context);
   // The port (hence the card's URLs) is known only after listen: rebuild when the public URL changes.
   let current: { url: string; card: AgentCard; json: unknown; rpc: JsonRpcTransportHandler } | undefined;
   const forUrl = () => {

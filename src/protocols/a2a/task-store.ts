@@ -147,6 +147,12 @@ export class PostgresTaskStore implements TaskStore {
   /** Per call: the tasks it made and has not yet written (weakly held: a finished request leaves nothing behind). */
   private readonly pending = new WeakMap<ServerCallContext, Pending>();
 
+  /**
+   * Brings a stored task up to date when it is read (a WORKING purchase whose provider has answered since: the
+   * executor's `refresh`); the new state is saved before it is returned.
+   */
+  refresh?: (task: Task, context: ServerCallContext) => Promise<Task | undefined>;
+
   constructor(tasks: A2aTasks, clock: Clock, toolOf: ToolOf) {
     this.tasks = tasks;
     this.clock = clock;
@@ -228,7 +234,11 @@ export class PostgresTaskStore implements TaskStore {
     if (json === undefined) return undefined;
     const task = Task.fromJSON(json);
     const clear = this.clear.get(context);
-    return clear ? restore(task, clear) : task;
+    const current = clear ? restore(task, clear) : task;
+    const refreshed = await this.refresh?.(current, context);
+    if (!refreshed) return current;
+    await this.save(refreshed, context);
+    return refreshed;
   }
 
   async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
