@@ -31,7 +31,7 @@ import { deriveKey, requestHasher } from './kernel/server-secret.ts';
 import { vaultTokenHasher } from './kernel/tokens.ts';
 import { resolve } from 'node:path';
 import { TOOLS } from './tools/index.ts';
-import { admitBeforeKoa, admitBeforeRouting } from './rest/routes.ts';
+import { admitBeforeKoa, admitBeforeRouting } from './http/early-admission.ts';
 import { registerAdmissionMetrics } from './http/admission-metrics.ts';
 import { reserveBatcher } from './domain/purchase/reserve-batcher.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
@@ -130,7 +130,8 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
     metrics,
     url: () => baseUrl,
     async listen() {
-      // A reserve refused for load is answered before Koa (admitBeforeKoa, src/rest/routes.ts), with what Koa would give it.
+      // A reserve refused for load is answered before Koa (admitBeforeKoa, src/http/early-admission.ts), with what
+      // Koa would give it.
       const early = { orchestrator, metrics: httpMetrics, securityHeaders: setSecurityHeaders(), chargeAddress: (ip: string) => void rateLimits.chargeAddress(ip).catch(() => undefined) };
       // A client has REQUEST_TIMEOUT_MS to send a whole request (Node's default was 300 s): past it, 408 and the
       // connection is closed (answerClientError). Node checks its connections every `connectionsCheckingInterval`.

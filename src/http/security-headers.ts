@@ -20,7 +20,7 @@ export function securityHeaders(): Middleware {
   return koaHelmet(OPTIONS);
 }
 
-/** The same headers set on a plain Node response (an answer given before Koa: `admitBeforeKoa`, `src/rest/routes.ts`). */
+/** The same headers on a plain Node response (an answer before Koa: `admitBeforeKoa`, src/http/early-admission.ts). */
 export function setSecurityHeaders(): (req: IncomingMessage, res: ServerResponse) => void {
   const set = helmet(OPTIONS);
   return (req, res) =>
