@@ -116,6 +116,13 @@ test('b64:false without crit ["b64"] is mandate_b64_without_crit', async () => {
   await refusedWith({ payload, signature, merchantId: shopId }, 422, 'mandate_b64_without_crit');
 });
 
+test('a b64 that is not a boolean (the string "false") is mandate_jws_malformed, listed in crit or not (RFC 7797 §3)', async () => {
+  const payload = fresh();
+  for (const header of [{ alg: 'EdDSA', kid: ed.kid, b64: 'false' }, { alg: 'EdDSA', kid: ed.kid, b64: 'false', crit: ['b64'] }]) {
+    await refusedWith({ payload, signature: signDetached(ed, payload, { header }), merchantId: shopId }, 422, 'mandate_jws_malformed');
+  }
+});
+
 test('an unknown critical header parameter is mandate_crit_unsupported', async () => {
   const payload = fresh();
   const header = { alg: 'EdDSA', kid: ed.kid, b64: false, crit: ['b64', 'urn:example:max-uses'], 'urn:example:max-uses': 3 };
