@@ -17,14 +17,27 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['(composition)'],
 ];
 
-/** Packages a layer must not import (transports belong to the surfaces; SQL and the ORM to storage and the domain). */
+/** A database driver or query builder, its subpaths included: `pg`, `pg/lib/...`, `pg-*`, `kysely`, `@mikro-orm/*`. */
+export const DRIVER = /^(pg|pg-[\w.-]+|kysely|@mikro-orm\/[\w.-]+)(\/|$)/;
+const TRANSPORT = /^(koa|@koa\/|@modelcontextprotocol\/|@a2a-js\/)/;
+const TRANSPORT_OR_DRIVER = new RegExp(`${TRANSPORT.source}|${DRIVER.source}`);
+
+/** Packages a layer must not import (transports belong to the surfaces, drivers and the ORM to storage and domain). */
 const FORBIDDEN_PACKAGES: Record<string, RegExp> = {
-  kernel: /^(koa|@koa\/|@modelcontextprotocol\/|@a2a-js\/|@mikro-orm\/|pg$)/,
-  storage: /^(koa|@koa\/|@modelcontextprotocol\/|@a2a-js\/)/,
-  integration: /^(koa|@koa\/|@modelcontextprotocol\/|@a2a-js\/)/,
-  domain: /^(koa|@koa\/|@modelcontextprotocol\/|@a2a-js\/)/,
-  orchestrator: /^(koa|@koa\/|@modelcontextprotocol\/|@a2a-js\/)/,
-  tools: /^(koa|@koa\/|@modelcontextprotocol\/|@a2a-js\/|@mikro-orm\/|pg$)/,
+  kernel: TRANSPORT_OR_DRIVER,
+  storage: TRANSPORT,
+  integration: TRANSPORT,
+  domain: TRANSPORT,
+  orchestrator: TRANSPORT_OR_DRIVER,
+  tools: TRANSPORT_OR_DRIVER,
+};
+
+/**
+ * Files allowed to call `createRequire` (which loads modules outside the import graph this checker reads), each
+ * with the reason. Anything else in `src/` that mentions it fails; an entry whose file no longer uses it fails too.
+ */
+export const CREATE_REQUIRE_ALLOWED: Readonly<Record<string, string>> = {
+  'rest/docs-page.ts': "resolves swagger-ui-dist's folder on disk to serve its static files; it loads no code",
 };
 
 export interface ImportEdge {
@@ -144,9 +157,15 @@ function stronglyConnected(edges: ImportEdge[], nodeOf: (file: string) => string
   return out;
 }
 
-/** Every broken rule in the tree under `srcDir`, each with the file and a sentence that says what to do. */
-export function checkLayers(srcDir: string): Violation[] {
-  const { edges, packages } = readImports(srcDir);
+/**
+ * Every broken rule in the tree under `srcDir`, each with the file and a sentence that says what to do.
+ * `allowRequire` lists the files (relative to `srcDir`) that may use `createRequire`.
+ */
+export function checkLayers(
+  srcDir: string,
+  allowRequire: Readonly<Record<string, string>> = CREATE_REQUIRE_ALLOWED,
+): Violation[] {
+  const { files, edges, packages } = readImports(srcDir);
   const violations: Violation[] = [];
   for (const e of edges) {
     const from = groupOf(e.from);
@@ -163,7 +182,28 @@ export function checkLayers(srcDir: string): Violation[] {
     if (rule?.test(p.to)) {
       violations.push({
         file: `src/${p.from}`,
-        message: `src/${p.from} imports the package '${p.to}', which ${groupOf(p.from)}/ must not use (transports belong to the surfaces, SQL to storage and the domain).`,
+        message:
+          `src/${p.from} imports the package '${p.to}', which ${groupOf(p.from)}/ must not use ` +
+          '(transports belong to the surfaces, drivers and SQL to storage and the domain).',
+      });
+    }
+  }
+  for (const file of files) {
+    const uses = /\bcreateRequire\b/.test(readFileSync(join(resolve(srcDir), file), 'utf8'));
+    if (uses && !(file in allowRequire)) {
+      violations.push({
+        file: `src/${file}`,
+        message:
+          `src/${file} uses createRequire, which loads modules around the import graph the layer rule reads: ` +
+          'use import, or add the file to CREATE_REQUIRE_ALLOWED in test/architecture/import-graph.ts with the reason.',
+      });
+    }
+  }
+  for (const file of Object.keys(allowRequire)) {
+    if (!files.includes(file) || !/\bcreateRequire\b/.test(readFileSync(join(resolve(srcDir), file), 'utf8'))) {
+      violations.push({
+        file: `src/${file}`,
+        message: `src/${file} is in CREATE_REQUIRE_ALLOWED but no longer uses createRequire: remove the entry.`,
       });
     }
   }

@@ -10,7 +10,7 @@ import { checkLayers } from './import-graph.ts';
 
 const SRC = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src');
 
-test('src/ keeps the layer rule: nothing imports upward, no folder or file cycles, no transport or SQL where it does not belong', () => {
+test('src/ keeps the layer rule: nothing imports upward, no folder or file cycles, no transport, driver or createRequire where it does not belong', () => {
   const violations = checkLayers(SRC);
   assert.deepEqual(violations.map((v) => v.message), []);
 });
@@ -42,6 +42,33 @@ test('the checker fails on an upward import, a cycle, a transport in the domain 
   expect(/^src\/tools\/ticketing\/quote\.ts imports src\/storage\/entities\/catalog\.ts: a tool handler calls domain functions/);
   expect(/^folders import each other in a cycle: mail ⇄ payments/);
   expect(/^files import each other in a cycle: src\/mail\/b\.ts ⇄ src\/payments\/a\.ts/);
+});
+
+test('the checker fails on a driver imported by a tool or the orchestrator, and on createRequire unless allowed', (t) => {
+  const root = tree({
+    'tools/ticketing/quote.ts': "import pg from 'pg';\nexport const q = pg;\n",
+    'tools/ticketing/hold.ts': "import { sql } from 'kysely';\nexport const h = sql;\n",
+    'tools/ticketing/pool.ts': "export const p = () => import('pg-pool');\n",
+    'orchestrator/invoke.ts': "import type { EntityManager } from '@mikro-orm/postgresql';\nexport type E = EntityManager;\n",
+    'orchestrator/client.ts': "import { Client } from 'pg/lib/client.js';\nexport const c = Client;\n",
+    'domain/purchase/rows.ts': "import { sql } from 'kysely';\nexport const r = sql;\n",
+    'rest/docs-page.ts': "import { createRequire } from 'node:module';\nexport const d = createRequire(import.meta.url);\n",
+    'storage/load.ts': "import { createRequire } from 'node:module';\nexport const pg = createRequire(import.meta.url)('pg');\n",
+    'mail/old.ts': 'export const m = 1;\n',
+  });
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  const allowed = { 'rest/docs-page.ts': 'a reason', 'mail/old.ts': 'a stale entry' };
+  const messages = checkLayers(root, allowed).map((v) => v.message);
+  const expect = (re: RegExp) => assert.ok(messages.some((m) => re.test(m)), `expected ${re} in:\n${messages.join('\n')}`);
+  expect(/^src\/tools\/ticketing\/quote\.ts imports the package 'pg', which tools\/ must not use/);
+  expect(/^src\/tools\/ticketing\/hold\.ts imports the package 'kysely', which tools\/ must not use/);
+  expect(/^src\/tools\/ticketing\/pool\.ts imports the package 'pg-pool', which tools\/ must not use/);
+  expect(/^src\/orchestrator\/invoke\.ts imports the package '@mikro-orm\/postgresql', which orchestrator\/ must not use/);
+  expect(/^src\/orchestrator\/client\.ts imports the package 'pg\/lib\/client\.js', which orchestrator\/ must not use/);
+  expect(/^src\/storage\/load\.ts uses createRequire/);
+  expect(/^src\/mail\/old\.ts is in CREATE_REQUIRE_ALLOWED but no longer uses createRequire/);
+  assert.ok(!messages.some((m) => m.startsWith('src/domain/')), `the domain may use kysely:\n${messages.join('\n')}`);
+  assert.ok(!messages.some((m) => m.startsWith('src/rest/')), `an allowed createRequire passes:\n${messages.join('\n')}`);
 });
 
 function toolFiles(dir: string): string[] {
