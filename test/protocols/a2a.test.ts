@@ -1,7 +1,8 @@
 /** The A2A projection: the agent card generated from the registry, and tool calls over JSON-RPC through the SDK client. */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AgentCard, Message, Role } from '@a2a-js/sdk';
+import { AgentCard, Message, Role, taskStateToJSON } from '@a2a-js/sdk';
+import { LegacyJsonRpcTransport } from '@a2a-js/sdk/compat/v0_3/client';
 import { toolInputSchema, toolOutputSchema } from '../../src/orchestrator/json-schema.ts';
 import { SKILL_SCHEMAS_EXTENSION } from '../../src/protocols/a2a/agent-card.ts';
 import { protocolInputSchema, takesIdempotencyArgument } from '../../src/orchestrator/surface-keys.ts';
@@ -24,7 +25,10 @@ test(`${verifies('CONTRACT-a2a-agent-card')}the public agent card lists the publ
   assert.equal(res.status, 200);
   const card = res.body;
   assert.equal(card.name, 'Tessera');
-  assert.deepEqual(card.supportedInterfaces, [{ url: `${h.url}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }]);
+  assert.deepEqual(card.supportedInterfaces, [
+    { url: `${h.url}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+    { url: `${h.url}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+  ]);
   assert.equal(card.capabilities.streaming, false);
   assert.equal(card.capabilities.pushNotifications, false);
   assert.equal(card.capabilities.extendedAgentCard, true);
@@ -283,7 +287,7 @@ test('a JSON-RPC body over 1 MiB is refused with 413', async () => {
 
 test('the JSON-RPC endpoint refuses an unsupported A2A-Version and streaming', async () => {
   const rpc = { jsonrpc: '2.0', id: 7, method: 'GetTask', params: { id: 'x' } };
-  const res = await restClient(h.url).post('/a2a/jsonrpc', rpc);
+  const res = await restClient(h.url).post('/a2a/jsonrpc', rpc, { 'a2a-version': '2.0' });
   assert.equal(res.status, 200);
   assert.equal(res.body.id, 7);
   assert.equal(res.body.error.code, -32009);
@@ -334,4 +338,40 @@ test('issue #36 (2): a message part of an unsupported media type is -32005 Conte
   // JSON and text parts (with or without a media type, with parameters) are still read.
   const ok = await send([{ data: call, mediaType: 'application/json; charset=utf-8' }]);
   assert.equal(ok.error, undefined, JSON.stringify(ok));
+});
+
+test('issue #36 (2): A2A v0.3 peers are served too: the SDK\'s legacy transport, and v0.3 JSON-RPC without A2A-Version', async () => {
+  const m = await h.merchant();
+  const withBearer: typeof fetch = (url, init) => {
+    const headers = new Headers(init?.headers);
+    headers.set('authorization', `Bearer ${m.apiKey}`);
+    return fetch(url, { ...init, headers });
+  };
+  const legacy = new LegacyJsonRpcTransport({ endpoint: `${h.url}/a2a/jsonrpc`, fetchImpl: withBearer });
+  const message = Message.fromJSON({
+    messageId: crypto.randomUUID(), role: 'ROLE_USER',
+    parts: [{ data: { skill: 'create_event', input: { merchantId: m.shopId, title: 'Old peer', startsAt: '2030-01-01T20:00:00Z' } } }],
+  });
+  const answer = await legacy.sendMessage({ tenant: '', configuration: undefined, metadata: undefined, message });
+  const outcome = outcomeOf(answer as any);
+  assert.ok(outcome.ok, JSON.stringify(answer));
+  assert.match(outcome.output.id, /^evt_/);
+  const task = await legacy.getTask({ tenant: '', id: (answer as any).id, historyLength: undefined });
+  assert.equal(taskStateToJSON(task.status!.state), 'TASK_STATE_COMPLETED');
+  // The v0.3 wire itself, as an older peer sends it: no A2A-Version header, v0.3 method names and part kinds.
+  const raw = await restClient(h.url, m.apiKey).post('/a2a/jsonrpc', {
+    jsonrpc: '2.0', id: 5, method: 'message/send',
+    params: { message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user',
+      parts: [{ kind: 'data', data: { skill: 'list_pools', input: { merchantId: m.shopId } } }] } },
+  });
+  assert.equal(raw.body.id, 5, JSON.stringify(raw.body));
+  assert.equal(raw.body.error, undefined, JSON.stringify(raw.body));
+  assert.equal(raw.body.result.kind, 'message');
+  assert.deepEqual(raw.body.result.parts[0].data, { pools: [] });
+  const file = await restClient(h.url, m.apiKey).post('/a2a/jsonrpc', {
+    jsonrpc: '2.0', id: 6, method: 'message/send',
+    params: { message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user',
+      parts: [{ kind: 'file', file: { uri: 'https://example.com/a.png', mimeType: 'image/png' } }] } },
+  });
+  assert.deepEqual([file.body.id, file.body.error?.code], [6, -32005], JSON.stringify(file.body));
 });

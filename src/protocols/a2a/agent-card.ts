@@ -120,6 +120,8 @@ export function buildAgentCard(tools: readonly AnyTool[], publicUrl: string, opt
     iconUrl: undefined,
     supportedInterfaces: [
       { url: `${publicUrl}${A2A_JSONRPC_PATH}`, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' },
+      // v0.3 peers on the same endpoint: a request without A2A-Version (or naming 0.3) is served as v0.3 (router.ts).
+      { url: `${publicUrl}${A2A_JSONRPC_PATH}`, protocolBinding: 'JSONRPC', protocolVersion: '0.3', tenant: '' },
     ],
     capabilities: {
       streaming: false,

@@ -1,10 +1,11 @@
-/** Koa routes for A2A v1.0: the agent card and the JSON-RPC binding, over the SDK's framework-agnostic handlers. */
+/** Koa routes for A2A v1.0 and v0.3: the agent card and the JSON-RPC binding, over the SDK's handlers. */
 import Router from '@koa/router';
 import { A2A_VERSION_HEADER, AGENT_CARD_PATH, AgentCard } from '@a2a-js/sdk';
 import { ContentTypeNotSupportedError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import {
   DefaultExecutionEventBusManager, DefaultRequestHandler, JsonRpcTransportHandler, ServerCallContext, validateVersion, type User,
 } from '@a2a-js/sdk/server';
+import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import type { Logger } from 'pino';
 import { describeError } from '../../kernel/errors.ts';
 import { principalKey } from '../../kernel/principal.ts';
@@ -61,8 +62,11 @@ async function callerOf(
 function startsNewTask(body: unknown): boolean {
   if (typeof body !== 'object' || body === null) return false;
   const { method, params } = body as { method?: unknown; params?: { message?: { taskId?: unknown } } };
-  return method === 'SendMessage' && !params?.message?.taskId;
+  return (method === 'SendMessage' || method === 'message/send') && !params?.message?.taskId;
 }
+
+/** A2A v0.3 (a request without `A2A-Version`, or naming 0.3): its method names and shapes, through the SDK's compat. */
+const isLegacy = (version: string | undefined) => !version || /^0\.3(\.\d+)?$/.test(version.trim());
 
 /** The JSON-RPC request id, echoed in errors raised before the SDK parses the body (null unless a valid id). */
 function idOf(raw: string): string | number | null {
@@ -121,13 +125,15 @@ const ACCEPTED_PART_TYPES = new Set(['application/json', 'text/plain']);
  */
 function unsupportedPart(body: unknown): string | undefined {
   const { method, params } = body as { method?: unknown; params?: { message?: { parts?: unknown } } };
-  if (method !== 'SendMessage' && method !== 'SendStreamingMessage') return undefined;
+  const sends = ['SendMessage', 'SendStreamingMessage', 'message/send', 'message/stream'];
+  if (typeof method !== 'string' || !sends.includes(method)) return undefined;
   const parts = params?.message?.parts;
   if (!Array.isArray(parts)) return undefined;
   for (const part of parts as unknown[]) {
     if (typeof part !== 'object' || part === null) continue;
-    const { mediaType, raw, url } = part as { mediaType?: unknown; raw?: unknown; url?: unknown };
-    if (raw !== undefined || url !== undefined) return 'file parts are not accepted; send a data part';
+    const { mediaType, raw, url, kind } = part as { mediaType?: unknown; raw?: unknown; url?: unknown; kind?: unknown };
+    const file = raw !== undefined || url !== undefined || kind === 'file';
+    if (file) return 'file parts are not accepted; send a data part';
     const type = typeof mediaType === 'string' ? mediaType.split(';')[0]!.trim().toLowerCase() : '';
     if (type && !ACCEPTED_PART_TYPES.has(type)) return `parts of media type ${type} are not accepted`;
   }
@@ -150,7 +156,8 @@ export function buildA2aRouter({ orchestrator, services, log }: A2aDeps): Router
   const executor = new ToolExecutor(orchestrator, services.clock, store);
   store.refresh = (task, context) => executor.refresh(task, context);
   // The port (hence the card's URLs) is known only after listen: rebuild when the public URL changes.
-  let current: { url: string; card: AgentCard; json: unknown; rpc: JsonRpcTransportHandler } | undefined;
+  type Served = { url: string; card: AgentCard; json: unknown; rpc: JsonRpcTransportHandler };
+  let current: (Served & { legacy: LegacyJsonRpcTransportHandler }) | undefined;
   const forUrl = () => {
     const url = services.publicUrl();
     if (current?.url !== url) {
@@ -170,7 +177,10 @@ export function buildA2aRouter({ orchestrator, services, log }: A2aDeps): Router
       const handler = new DefaultRequestHandler(card, store, executor, new TaskIdBuses(), undefined, undefined, extendedCard, undefined, {
         keepBusAliveStates: [],
       });
-      current = { url, card, json: AgentCard.toJSON(card), rpc: new JsonRpcTransportHandler(handler) };
+      current = {
+        url, card, json: AgentCard.toJSON(card),
+        rpc: new JsonRpcTransportHandler(handler), legacy: new LegacyJsonRpcTransportHandler(handler),
+      };
     }
     return current;
   };
@@ -186,7 +196,7 @@ export function buildA2aRouter({ orchestrator, services, log }: A2aDeps): Router
   });
 
   router.post(A2A_JSONRPC_PATH, async (ctx) => {
-    const { card, rpc } = forUrl();
+    const { card, rpc, legacy } = forUrl();
     const raw = (await readRaw(ctx.req)).toString('utf8');
     const credential = bearerOf(ctx);
     const info = requestInfo(ctx, 'a2a');
@@ -203,8 +213,11 @@ export function buildA2aRouter({ orchestrator, services, log }: A2aDeps): Router
     });
     // A task this request makes is written once, when it settles (before the answer); an anonymous caller's never.
     store.begin(context, user.isAuthenticated);
+    const v03 = isLegacy(context.requestedVersion);
     const fail = (err: unknown) => {
-      const error = JsonRpcTransportHandler.mapToJSONRPCError(err);
+      const error = v03
+        ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(err)
+        : JsonRpcTransportHandler.mapToJSONRPCError(err);
       if (error.code !== -32603) return { jsonrpc: '2.0', id: idOf(raw), error };
       // The SDK puts an unexpected error's own message in -32603: the cause is logged, never sent.
       log?.error({ err: describeError(err) }, 'unexpected error in an A2A request');
@@ -236,7 +249,8 @@ export function buildA2aRouter({ orchestrator, services, log }: A2aDeps): Router
       validateVersion(context.requestedVersion, card, 'JSONRPC');
       const unsupported = unsupportedPart(body);
       if (unsupported) throw new ContentTypeNotSupportedError(`Content type not supported: ${unsupported}.`);
-      handled = { out: await rpc.handle(body as Record<string, unknown>, context) };
+      const request = body as Record<string, unknown>;
+      handled = { out: v03 ? await legacy.handle(request, context) : await rpc.handle(request, context) };
     } catch (err) {
       handled = { err };
     }
