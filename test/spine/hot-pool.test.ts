@@ -281,7 +281,7 @@ test('admission control: callers refused at one moment are told return slots (1,
         assert.equal(refused.headers.get('retry-after'), String(refused.body.retryAfter));
         told.push(refused.body.retryAfter);
       }
-      const [mcp, a2a] = SURFACES.filter((x) => x.name !== 'rest');
+      const [mcp, a2a] = ['mcp in-memory', 'a2a'].map((name) => SURFACES.find((x) => x.name === name)!);
       const viaSurface = async (surface: typeof mcp) => {
         const { call, done } = await surface!.connect(strict, s.apiKey);
         try {
