@@ -19,7 +19,7 @@ async function buyerAtShop() {
   return { shop, email, session, api: restClient(w.h.url, session) };
 }
 
-test('a card setup frames the provider form, resumes while unfinished, and saves after the code', async () => {
+test(`${verifies('SPEC-5.5-emailed-code')}a card setup frames the provider form, resumes while unfinished, and saves after the code`, async () => {
   const { shop, email, session, api } = await buyerAtShop();
   const setup = must(await api.post('/v1/buyer/card-setups', {}), 201);
   assert.equal(setup.status, 'pending');
@@ -95,7 +95,7 @@ test('only the buyer’s own setup in the session’s shop can be completed or s
   assert.deepEqual([refused.status, refused.body.code], [422, 'session_shop_required']);
 });
 
-test('a card’s spending cap is raised only with a code and lowered without one', async () => {
+test(`${verifies('SPEC-5.5-emailed-code')}a card’s spending cap is raised only with a code and lowered without one`, async () => {
   const { email, session, api } = await buyerAtShop();
   const setup = must(await api.post('/v1/buyer/card-setups', {}), 201);
   must(await api.post(`/v1/buyer/card-setups/${setup.setupId}/complete`, { paymentMethod: 'pm_sandbox_visa' }), 200);

@@ -221,7 +221,7 @@ describe('pool capacity', () => {
 });
 
 describe('who may change the catalog', () => {
-  test('read-only keys, the integrator and other organizations are refused', async () => {
+  test(`${verifies('SPEC-5.4-integrator-limits', 'SPEC-5.3-scopes')}read-only keys, the integrator and other organizations are refused`, async () => {
     const s = await shopWithTier(h);
     const m = await h.merchant(['merchant:read']);
     await h.db.execute(MOVE_KEY, [s.organizationId, m.organizationId]);

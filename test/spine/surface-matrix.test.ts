@@ -10,6 +10,7 @@ import type { Harness } from '../support/harness.ts';
 import { assertInvariant } from '../support/invariant.ts';
 import { SURFACES } from '../support/surfaces.ts';
 import { must, shopWithTier, startSpineHarness, type Shop } from '../support/spine.ts';
+import { verifies } from '../support/requirements.ts';
 
 let h: Harness;
 before(async () => {
@@ -80,7 +81,7 @@ for (const surface of SURFACES) {
       }
     });
 
-    test('an asynchronous payment answers pending, and the provider’s signed event completes the order', async () => {
+    test(`${verifies('SPEC-3-confirm-async-202')}an asynchronous payment answers pending, and the provider’s signed event completes the order`, async () => {
       const shop = await shopWithTier(h, { capacity: 3 });
       const { call, done } = await surface.connect(h, shop.apiKey);
       try {
