@@ -182,6 +182,9 @@ export interface CreateShopOutput {
 }
 
 export interface CreateEventInput {
+  /**
+   * The shop (shop_…) the event is sold in.
+   */
   merchantId: string;
   title: string;
   venue?: string;
@@ -210,6 +213,9 @@ export interface CreateEventOutput {
 }
 
 export interface CreatePoolInput {
+  /**
+   * The shop (shop_…) the pool belongs to.
+   */
   merchantId: string;
   eventId?: string;
   title?: string;
@@ -264,7 +270,13 @@ export interface ListPoolsOutput {
 }
 
 export interface CreateTierInput {
+  /**
+   * The event (evt_…) the tier sells.
+   */
   eventId: string;
+  /**
+   * The pool (pool_…) whose places the tier sells; tiers of one pool share its capacity.
+   */
   poolId: string;
   name: string;
   /**
@@ -6657,6 +6669,9 @@ export interface CompleteConsoleSignInOutput {
 }
 
 export interface SwitchConsoleOrganizationInput {
+  /**
+   * The organization (org_…) to act for; one you are a member of.
+   */
   organizationId: string;
 }
 

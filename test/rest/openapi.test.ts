@@ -131,3 +131,30 @@ test('every area is a tag, the AP2 routes are documented, and every operation ha
     if (limited) assert.deepEqual(limited.headers['Retry-After'].schema, { type: 'integer', minimum: 1, maximum: 86_400 }, op.operationId);
   }
 });
+
+/** Paths (in `schema`) of strings without maxLength, enum or const, and arrays without maxItems. */
+function unbounded(schema: unknown, path: string): string[] {
+  if (typeof schema !== 'object' || schema === null) return [];
+  const s = schema as Record<string, any>;
+  const out: string[] = [];
+  if (s.type === 'string' && s.maxLength === undefined && s.enum === undefined && s.const === undefined) out.push(path);
+  if (s.type === 'array' && s.maxItems === undefined) out.push(path);
+  for (const [key, value] of Object.entries(s)) {
+    if (key === 'examples' || key === 'example' || key === 'enum') continue;
+    if (Array.isArray(value)) value.forEach((v, i) => out.push(...unbounded(v, `${path}.${key}[${i}]`)));
+    else if (typeof value === 'object') out.push(...unbounded(value, `${path}.${key}`));
+  }
+  return out;
+}
+
+test('every string and array a request sends is bounded (maxLength, maxItems), and the input schemas enforce it', () => {
+  const found: string[] = [];
+  for (const op of operations()) {
+    for (const p of op.parameters ?? []) found.push(...unbounded(p.schema, `${op.operationId} ${p.in} ${p.name}`));
+    found.push(...unbounded(op.requestBody?.content['application/json'].schema, `${op.operationId} body`));
+  }
+  assert.deepEqual(found, []);
+  // Enforced, not only documented: an id one character past its bound is refused.
+  const quote = TOOLS.find((t) => t.name === 'quote')!;
+  assert.equal(quote.input.safeParse({ tierId: `tier_${'a'.repeat(96)}`, quantity: 1 }).success, false);
+});

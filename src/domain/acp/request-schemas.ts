@@ -15,7 +15,7 @@ export const AcpAddress = z.strictObject({
   line_two: z.string().max(60).optional(),
   city: z.string().max(60),
   state: z.string().max(60),
-  country: z.string().describe('ISO 3166-1 alpha-2 country code; checked against the tier’s allowed countries.'),
+  country: z.string().max(100).describe('ISO 3166-1 alpha-2 country code; checked against the tier’s allowed countries.'),
   postal_code: z.string().max(20),
   company: z.string().max(256).optional(),
 });
@@ -77,12 +77,12 @@ export const AcpSelectedFulfillmentOption = z.strictObject({
 });
 
 const OrderNotes = z.string().max(5000);
-const Metadata = z.record(z.string(), z.unknown()).meta(openObject('ACP: arbitrary metadata for merchant use'));
+const Metadata = z.record(z.string().max(200), z.unknown()).meta(openObject('ACP: arbitrary metadata for merchant use'));
 
 export const CheckoutSessionCreateRequest = z.strictObject({
   buyer: AcpBuyer.optional(),
   line_items: z.array(AcpItem).min(1).max(50).describe('Exactly one item (one tier) per session here.'),
-  currency: z.string().regex(/^[A-Za-z]{3}$/, 'must be an ISO 4217 code').describe('ISO 4217; must be the shop currency.'),
+  currency: z.string().max(3).regex(/^[A-Za-z]{3}$/, 'must be an ISO 4217 code').describe('ISO 4217; must be the shop currency.'),
   fulfillment_details: AcpFulfillmentDetails.optional(),
   capabilities: AcpAgentCapabilities,
   locale: z.string().max(35).optional(),
@@ -126,7 +126,7 @@ export const CancelSessionRequest = z.strictObject({
         .describe('price_sensitivity, shipping_cost, …, other; unrecognised values are kept and treated as other.'),
       trace_summary: z.string().max(500).optional(),
       metadata: z
-        .record(z.string(), z.union([z.string().max(1000), z.number(), z.boolean()]))
+        .record(z.string().max(200), z.union([z.string().max(1000), z.number(), z.boolean()]))
         .meta(openObject('ACP: intent trace metadata'))
         .optional(),
     })

@@ -19,6 +19,7 @@ export const requestSignInLinkTool = defineTool({
     lang: Lang.optional(),
     authorization: z
       .string()
+      .max(64)
       .regex(/^[A-Za-z0-9_-]{8,64}$/)
       .optional()
       .describe('The OAuth authorization the buyer is signing in to finish (its interaction id, from /buyer/authorize): the link returns there.'),

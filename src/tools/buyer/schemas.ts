@@ -12,7 +12,7 @@ export const Purpose = z.enum(CODE_PURPOSES);
 /** The emailed-code proof a sensitive operation carries. */
 export const codeProof = {
   challengeId: Id('vch').describe('From request_verification_code (POST /v1/buyer/verification-codes).'),
-  code: secret(z.string().regex(/^\d{6}$/, 'must be the 6-digit code').describe('The 6-digit code emailed to the buyer.')),
+  code: secret(z.string().max(6).regex(/^\d{6}$/, 'must be the 6-digit code').describe('The 6-digit code emailed to the buyer.')),
 };
 /** The same proof, optional: operations open to attested consent run without it under an attested session. */
 export const optionalCodeProof = { challengeId: codeProof.challengeId.optional(), code: codeProof.code.optional() };

@@ -1,5 +1,6 @@
 /** get_shop: one shop's public settings. */
 import { z } from 'zod';
+import { IdRef } from '../../kernel/wire.ts';
 import { requireShop } from '../../domain/catalog/access.ts';
 import { shopOut } from '../../domain/catalog/serialize.ts';
 import { ShopOut } from './schemas.ts';
@@ -11,7 +12,7 @@ export const getShop = defineTool({
   area: 'catalog',
   description:
     'Returns a shop: its name, currency, hold duration, per-ticket fee and whether it is discoverable. Next: `list_events`.',
-  input: z.strictObject({ id: z.string().min(1).describe('The shop id (shop_…).') }),
+  input: z.strictObject({ id: IdRef.describe('The shop id (shop_…).') }),
   output: ShopOut,
   errors: ['not_found'],
   auth: { principals: ['api_key', 'console_user', 'buyer', 'agent'], scopes: ['merchant:read'] },

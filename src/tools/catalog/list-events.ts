@@ -1,5 +1,6 @@
 /** list_events: a shop's events, soonest first, with cursor pagination. */
 import { z } from 'zod';
+import { IdRef, Cursor } from '../../kernel/wire.ts';
 import { listEvents as listShopEvents } from '../../domain/catalog/catalog.ts';
 import { eventOut } from '../../domain/catalog/serialize.ts';
 import { EventOut } from './schemas.ts';
@@ -13,9 +14,9 @@ export const listEvents = defineTool({
     'Lists a shop’s events ordered by start time. Pass `nextCursor` from the previous page as `cursor` to continue. ' +
     'Next: `get_event` for an event’s tiers, prices and live availability.',
   input: z.strictObject({
-    id: z.string().min(1).describe('The shop id (shop_…).'),
+    id: IdRef.describe('The shop id (shop_…).'),
     limit: z.coerce.number().int().min(1).max(100).optional().describe('Page size, 1 to 100 (default 50).'),
-    cursor: z.string().min(1).optional(),
+    cursor: Cursor.optional(),
   }),
   output: z.object({ events: z.array(EventOut), nextCursor: z.string().optional() }),
   errors: ['not_found'],

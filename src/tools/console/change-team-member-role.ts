@@ -1,5 +1,6 @@
 /** change_team_member_role: an owner changes a member's role. */
 import { z } from 'zod';
+import { IdRef } from '../../kernel/wire.ts';
 import { changeMemberRole } from '../../domain/merchants/team.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { MemberOut, RoleIn } from './team-schemas.ts';
@@ -13,7 +14,7 @@ export const changeTeamMemberRole = defineTool({
     'promotion from their next sign-in. The API keys they minted act with their current role at once (a demoted ' +
     'owner’s keys lose merchant:admin, mandates:attest and the owner-only operations). The last owner cannot be ' +
     'demoted (last_owner).',
-  input: z.strictObject({ userId: z.string().min(1).describe('The member’s user id (usr_…).'), role: RoleIn }),
+  input: z.strictObject({ userId: IdRef.describe('The member’s user id (usr_…).'), role: RoleIn }),
   output: MemberOut,
   errors: ['not_found', 'last_owner'],
   auth: { principals: ['console_user'], roles: ['owner'] },

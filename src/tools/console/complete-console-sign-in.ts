@@ -1,5 +1,6 @@
 /** complete_console_sign_in: redeem an emailed console link for a console session. */
 import { z } from 'zod';
+import { IdRef } from '../../kernel/wire.ts';
 import { secret } from '../../kernel/secret-fields.ts';
 import { completeConsoleSignIn } from '../../domain/merchants/console-sign-in.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
@@ -15,7 +16,7 @@ export const completeConsoleSignInTool = defineTool({
     'unknown, used or expired token is sign_in_link_invalid.',
   input: z.strictObject({
     token: secret(z.string().min(20).max(200).describe('The token from the link’s #token= fragment.')),
-    organizationId: z.string().min(1).optional(),
+    organizationId: IdRef.optional(),
   }),
   output: ConsoleSessionOut,
   errors: ['sign_in_link_invalid', 'not_found'],

@@ -1,5 +1,6 @@
 /** remove_team_member: an owner removes a member. */
 import { z } from 'zod';
+import { IdRef } from '../../kernel/wire.ts';
 import { removeMember } from '../../domain/merchants/team.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 
@@ -10,7 +11,7 @@ export const removeTeamMember = defineTool({
   description:
     'Owner only. Removes a member from the organization; their console sessions stop working at once and the API ' +
     'keys they minted in it are revoked (listed in revokedApiKeyIds). The last owner cannot be removed (last_owner).',
-  input: z.strictObject({ userId: z.string().min(1).describe('The member’s user id (usr_…).') }),
+  input: z.strictObject({ userId: IdRef.describe('The member’s user id (usr_…).') }),
   output: z.object({
     userId: z.string(),
     removed: z.literal(true),

@@ -1,5 +1,6 @@
 /** revoke_team_invitation: an owner withdraws a pending invitation. */
 import { z } from 'zod';
+import { IdRef } from '../../kernel/wire.ts';
 import { revokeInvitation } from '../../domain/merchants/team.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { InvitationOut } from './team-schemas.ts';
@@ -9,7 +10,7 @@ export const revokeTeamInvitation = defineTool({
   title: 'Withdraw an invitation',
   area: 'console',
   description: 'Owner only. Withdraws a pending invitation; its link then answers invitation_invalid.',
-  input: z.strictObject({ id: z.string().min(1).describe('The invitation id (inv_…).') }),
+  input: z.strictObject({ id: IdRef.describe('The invitation id (inv_…).') }),
   output: InvitationOut,
   errors: ['not_found'],
   auth: { principals: ['console_user'], roles: ['owner'] },

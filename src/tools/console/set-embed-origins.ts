@@ -1,5 +1,6 @@
 /** set_embed_origins: the console operation of spec §4.3, for the owner and the integrator. */
 import { z } from 'zod';
+import { IdRef } from '../../kernel/wire.ts';
 import { setEmbedOrigins as setOrigins } from '../../domain/catalog/shop-settings.ts';
 import { shopOut } from '../../domain/catalog/serialize.ts';
 import { ShopOut } from '../catalog/schemas.ts';
@@ -16,7 +17,7 @@ export const setEmbedOrigins = defineTool({
     'localhost; no IP addresses. They are normalised (lower case, default port dropped, international names in ' +
     'punycode) and duplicates dropped. A bad entry is refused with invalid_embed_origin naming the entry and the ' +
     'rule (details.rule). Returns the shop. Console owner or integrator.',
-  input: z.strictObject({ id: z.string().min(1).describe('The shop id (shop_…).'), embedOrigin: EmbedOriginIn }),
+  input: z.strictObject({ id: IdRef.describe('The shop id (shop_…).'), embedOrigin: EmbedOriginIn }),
   output: ShopOut,
   errors: ['not_found', 'invalid_embed_origin'],
   auth: { principals: ['console_user'], roles: ['owner', 'integrator'] },

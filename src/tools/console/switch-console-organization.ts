@@ -1,5 +1,6 @@
 /** switch_console_organization: a console session for another organization the person belongs to. */
 import { z } from 'zod';
+import { IdRef } from '../../kernel/wire.ts';
 import { switchConsoleOrganization as switchOrganization } from '../../domain/merchants/console-sign-in.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { ConsoleSessionOut } from './team-schemas.ts';
@@ -12,7 +13,7 @@ export const switchConsoleOrganization = defineTool({
     'Returns a new console session for another organization the signed-in person belongs to, with their role ' +
     'there. A session opened by accepting an invitation acts only in the inviting organization (403 forbidden ' +
     'elsewhere): sign in by e-mail to reach the others.',
-  input: z.strictObject({ organizationId: z.string().min(1) }),
+  input: z.strictObject({ organizationId: IdRef.describe('The organization (org_…) to act for; one you are a member of.') }),
   output: ConsoleSessionOut,
   errors: ['not_found'],
   auth: { principals: ['console_user'] },

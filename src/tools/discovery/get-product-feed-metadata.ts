@@ -1,5 +1,6 @@
 /** get_product_feed_metadata: the ACP `FeedMetadata` of a discoverable shop's product feed. */
 import { z } from 'zod';
+import { IdRef } from '../../kernel/wire.ts';
 import { feedMetadata } from '../../domain/discovery/product-feed.ts';
 import { lastCatalogChange, requireDiscoverableShop } from '../../domain/discovery/shop-window.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
@@ -13,7 +14,7 @@ export const getProductFeedMetadata = defineTool({
     'Public, no credential needed. Returns the ACP `FeedMetadata` of a discoverable shop’s product feed: its stable ' +
     'id and `updated_at`, the time of the last change to the shop, its events or tiers (sales change availability, ' +
     'not `updated_at`). Unknown, deleted and non-discoverable shops answer not_found.',
-  input: z.strictObject({ id: z.string().min(1).describe('The shop id (shop_…).') }),
+  input: z.strictObject({ id: IdRef.describe('The shop id (shop_…).') }),
   output: FeedMetadataOut,
   errors: ['not_found'],
   auth: { public: true },

@@ -1,5 +1,6 @@
 /** get_product_feed: a discoverable shop's catalog as an ACP product feed (`ProductsResponse`). */
 import { z } from 'zod';
+import { IdRef } from '../../kernel/wire.ts';
 import { feedProducts } from '../../domain/discovery/product-feed.ts';
 import { requireDiscoverableShop, upcomingCatalog } from '../../domain/discovery/shop-window.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
@@ -14,7 +15,7 @@ export const getProductFeed = defineTool({
     'per upcoming event, one variant per tier for sale with price (minor units) and availability. A variant id is ' +
     'a tier id for `quote`. Prices and availability are signals; the quote is authoritative. Unknown or hidden ' +
     'shops: not_found.',
-  input: z.strictObject({ id: z.string().min(1).describe('The shop id (shop_…).') }),
+  input: z.strictObject({ id: IdRef.describe('The shop id (shop_…).') }),
   output: z.strictObject({ products: z.array(FeedProductOut) }),
   errors: ['not_found'],
   auth: { public: true },

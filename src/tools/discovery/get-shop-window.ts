@@ -1,5 +1,6 @@
 /** get_shop_window: a discoverable shop's upcoming events, tiers, prices and live availability. */
 import { z } from 'zod';
+import { IdRef } from '../../kernel/wire.ts';
 import { requireDiscoverableShop, shopWindowOut, upcomingCatalog } from '../../domain/discovery/shop-window.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { PublicShopOut, WindowEventOut } from './schemas.ts';
@@ -12,7 +13,7 @@ export const getShopWindow = defineTool({
     'Public. A discoverable shop’s window: name, description, currency and its upcoming events (soonest first, at ' +
     'most 200) with the tiers still for sale: price in minor units, sale window, `availableCount`. Unknown or ' +
     'hidden shops: not_found. Buy with a tier id: `quote`.',
-  input: z.strictObject({ id: z.string().min(1).describe('The shop id (shop_…).') }),
+  input: z.strictObject({ id: IdRef.describe('The shop id (shop_…).') }),
   output: z.object({ shop: PublicShopOut, events: z.array(WindowEventOut) }),
   errors: ['not_found'],
   auth: { public: true },

@@ -1,5 +1,6 @@
 /** list_discoverable_shops: the public directory of shops that opted in to discovery. */
 import { z } from 'zod';
+import { Cursor } from '../../kernel/wire.ts';
 import { listDiscoverableShops as listShops, publicShopOut } from '../../domain/discovery/shop-window.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { PublicShopOut } from './schemas.ts';
@@ -13,7 +14,7 @@ export const listDiscoverableShops = defineTool({
     'in id order. Pass `nextCursor` from the previous page as `cursor` to continue. Open a shop with `get_shop_window`.',
   input: z.strictObject({
     limit: z.coerce.number().int().min(1).max(100).optional().describe('Page size, 1 to 100 (default 50).'),
-    cursor: z.string().min(1).optional(),
+    cursor: Cursor.optional(),
   }),
   output: z.object({ shops: z.array(PublicShopOut), nextCursor: z.string().optional() }),
   errors: [],

@@ -1,5 +1,6 @@
 /** cancel_event: call an event off; its tiers stop selling and its paid orders are refunded by a background job. */
 import { z } from 'zod';
+import { IdRef } from '../../kernel/wire.ts';
 import { cancelEventAndRefundOrders } from '../../domain/purchase/event-cancellation.ts';
 import { eventOut } from '../../domain/catalog/serialize.ts';
 import { EventOut } from '../catalog/schemas.ts';
@@ -15,7 +16,7 @@ export const cancelEvent = defineTool({
     '(progress: get_event_refunds): its tickets become void and the places do not go back on sale. Emits ' +
     '`event.cancelled` with the optional `reason`. Cancelling twice: event_cancelled.',
   input: z.strictObject({
-    id: z.string().min(1).describe('The event id (evt_…).'),
+    id: IdRef.describe('The event id (evt_…).'),
     reason: z.string().trim().min(1).max(500).optional().describe('Why, for the webhook event and the records.'),
   }),
   output: EventOut,

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { createEvent as createShopEvent } from '../../domain/catalog/catalog.ts';
 import { eventOut } from '../../domain/catalog/serialize.ts';
-import { DateTime } from '../../kernel/wire.ts';
+import { DateTime, IdRef } from '../../kernel/wire.ts';
 import { EventOut } from '../catalog/schemas.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 
@@ -12,7 +12,7 @@ export const createEvent = defineTool({
   area: 'integration',
   description: 'Creates an event (a show, match or festival day) in a shop. Tiers and pools are attached to it afterwards.',
   input: z.strictObject({
-    merchantId: z.string().min(1),
+    merchantId: IdRef.describe('The shop (shop_…) the event is sold in.'),
     title: z.string().trim().min(1).max(300),
     venue: z.string().trim().min(1).max(300).optional(),
     startsAt: DateTime,

@@ -1,5 +1,6 @@
 /** create_pool: an inventory pool whose availableCount starts equal to its capacity (merchant:write). */
 import { z } from 'zod';
+import { IdRef } from '../../kernel/wire.ts';
 import { createPool as createShopPool } from '../../domain/catalog/catalog.ts';
 import { poolOut } from '../../domain/catalog/serialize.ts';
 import { PoolOut } from '../catalog/schemas.ts';
@@ -13,8 +14,8 @@ export const createPool = defineTool({
     'Creates an inventory pool of `capacity` places. Several tiers may sell from one pool; its live ' +
     '`availableCount` (initially equal to capacity) is what prevents overselling across them.',
   input: z.strictObject({
-    merchantId: z.string().min(1),
-    eventId: z.string().min(1).optional(),
+    merchantId: IdRef.describe('The shop (shop_…) the pool belongs to.'),
+    eventId: IdRef.optional(),
     title: z.string().trim().min(1).max(300).optional(),
     capacity: z.number().int().min(0).max(1_000_000),
     authority: z.string().trim().min(1).max(100).optional().describe('Who is authoritative for this inventory (default "tessera").'),

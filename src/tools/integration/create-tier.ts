@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { createTier as createEventTier } from '../../domain/catalog/catalog.ts';
 import { tierOut } from '../../domain/catalog/serialize.ts';
-import { Currency, Minor } from '../../kernel/wire.ts';
+import { Currency, IdRef, Minor } from '../../kernel/wire.ts';
 import { TierOut } from '../catalog/schemas.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { TierRestrictionsIn } from './tier-restrictions-input.ts';
@@ -17,8 +17,8 @@ export const createTier = defineTool({
     '(default true), `allowedGeos` (ISO 3166-1 alpha-2 codes) and `allowedSchemes` (card schemes, lower case); an ' +
     'empty or absent list means no restriction. A field this operation does not know is refused with 400 unknown_field.',
   input: z.strictObject({
-    eventId: z.string().min(1),
-    poolId: z.string().min(1),
+    eventId: IdRef.describe('The event (evt_…) the tier sells.'),
+    poolId: IdRef.describe('The pool (pool_…) whose places the tier sells; tiers of one pool share its capacity.'),
     name: z.string().trim().min(1).max(200),
     priceMinor: Minor,
     currency: Currency.optional().describe('Defaults to the shop currency; must equal it when given.'),

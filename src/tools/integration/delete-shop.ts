@@ -1,7 +1,7 @@
 /** delete_shop: removes a shop from every read and from discovery, keeping its records (merchant:admin). */
 import { z } from 'zod';
 import { deleteShop as deleteOrganizationShop } from '../../domain/catalog/shop-settings.ts';
-import { iso } from '../../kernel/wire.ts';
+import { IdRef, iso } from '../../kernel/wire.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 
 export const deleteShop = defineTool({
@@ -13,7 +13,7 @@ export const deleteShop = defineTool({
     'not_found); its records (orders, payments, events) are kept. Refused with shop_has_purchases_in_flight, with ' +
     'the counts, while a reservation is held or being confirmed or a payment is pending. Requires merchant:admin ' +
     '(console: the owner).',
-  input: z.strictObject({ id: z.string().min(1).describe('The shop id (shop_…).') }),
+  input: z.strictObject({ id: IdRef.describe('The shop id (shop_…).') }),
   output: z.object({ id: z.string(), deleted: z.literal(true), deletedAt: z.string() }),
   errors: ['not_found', 'shop_has_purchases_in_flight'],
   auth: { principals: ['api_key', 'console_user'], scopes: ['merchant:admin'], roles: ['owner'] },

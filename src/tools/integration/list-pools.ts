@@ -1,5 +1,6 @@
 /** list_pools: a shop's inventory pools with live availability (spec §4.1). */
 import { z } from 'zod';
+import { IdRef, Cursor } from '../../kernel/wire.ts';
 import { listPools as listShopPools } from '../../domain/catalog/catalog.ts';
 import { poolOut } from '../../domain/catalog/serialize.ts';
 import { PoolOut } from '../catalog/schemas.ts';
@@ -14,9 +15,9 @@ export const listPools = defineTool({
     'and is the oversell arbiter for every tier on the pool. Pools come in id order, up to `limit` (default 100) per ' +
     'page; pass `nextCursor` from the previous page as `cursor` to continue. Requires an API key with scope merchant:read.',
   input: z.strictObject({
-    merchantId: z.string().min(1).describe('The shop (merchant) id, e.g. shop_…'),
+    merchantId: IdRef.describe('The shop (merchant) id, e.g. shop_…'),
     limit: z.coerce.number().int().min(1).max(1000).optional().describe('Page size, 1 to 1000 (default 100).'),
-    cursor: z.string().min(1).optional().describe('`nextCursor` of the previous page.'),
+    cursor: Cursor.optional().describe('`nextCursor` of the previous page.'),
   }),
   output: z.looseObject({ pools: z.array(PoolOut), nextCursor: z.string().optional() }),
   errors: ['not_found', 'insufficient_scope'],

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { updateEvent as changeEvent } from '../../domain/catalog/catalog-changes.ts';
 import { eventOut } from '../../domain/catalog/serialize.ts';
-import { DateTime } from '../../kernel/wire.ts';
+import { DateTime, IdRef } from '../../kernel/wire.ts';
 import { EventOut } from '../catalog/schemas.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 
@@ -15,7 +15,7 @@ export const updateEvent = defineTool({
     'keep their value, and the event must still end after it starts. A cancelled event cannot be changed ' +
     '(event_cancelled). Emits the `event.updated` webhook event. Requires merchant:write (console: the owner).',
   input: z.strictObject({
-    id: z.string().min(1).describe('The event id (evt_…).'),
+    id: IdRef.describe('The event id (evt_…).'),
     title: z.string().trim().min(1).max(200).optional(),
     venue: z.string().trim().min(1).max(200).nullable().optional(),
     startsAt: DateTime.optional(),

@@ -1,5 +1,6 @@
 /** update_pool: change a pool's capacity, never below what is held and sold. */
 import { z } from 'zod';
+import { IdRef } from '../../kernel/wire.ts';
 import { changePoolCapacity } from '../../domain/catalog/catalog-changes.ts';
 import { poolOut } from '../../domain/catalog/serialize.ts';
 import { PoolOut } from '../catalog/schemas.ts';
@@ -15,7 +16,7 @@ export const updatePool = defineTool({
     '`details` { requested, held, sold, minimum }. Safe under concurrent reserves. Emits the `pool.updated` webhook ' +
     'event. Requires merchant:write (console: the owner).',
   input: z.strictObject({
-    id: z.string().min(1).describe('The pool id (pool_…).'),
+    id: IdRef.describe('The pool id (pool_…).'),
     capacity: z.number().int().min(0).max(10_000_000),
   }),
   output: PoolOut,

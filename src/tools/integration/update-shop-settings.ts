@@ -1,5 +1,6 @@
 /** update_shop_settings: a shop's public settings (spec §5.3: merchant:write). */
 import { z } from 'zod';
+import { IdRef } from '../../kernel/wire.ts';
 import { updateShopSettings as updateSettings } from '../../domain/catalog/shop-settings.ts';
 import { shopOut } from '../../domain/catalog/serialize.ts';
 import { ShopOut } from '../catalog/schemas.ts';
@@ -16,7 +17,7 @@ export const updateShopSettings = defineTool({
     'feed); `embedOrigin` (up to three bare https origins separated by spaces or commas, which may embed the ' +
     'consent view; null clears it). Requires merchant:write (console: the owner).',
   input: z.strictObject({
-    id: z.string().min(1).describe('The shop id (shop_…).'),
+    id: IdRef.describe('The shop id (shop_…).'),
     name: z.string().trim().min(1).max(200).optional(),
     description: z.string().trim().max(2000).nullable().optional(),
     discoverable: z.boolean().optional(),

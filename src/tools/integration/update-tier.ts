@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { updateTier as changeTier } from '../../domain/catalog/catalog-changes.ts';
 import { tierOut } from '../../domain/catalog/serialize.ts';
-import { Minor } from '../../kernel/wire.ts';
+import { IdRef, Minor } from '../../kernel/wire.ts';
 import { TierOut } from '../catalog/schemas.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { TierRestrictionsIn } from './tier-restrictions-input.ts';
@@ -18,7 +18,7 @@ export const updateTier = defineTool({
     'retired tier cannot be changed (tier_retired). Emits the `tier.updated` webhook event. Requires merchant:write ' +
     '(console: the owner).',
   input: z.strictObject({
-    id: z.string().min(1).describe('The tier id (tier_…).'),
+    id: IdRef.describe('The tier id (tier_…).'),
     name: z.string().trim().min(1).max(200).optional(),
     priceMinor: Minor.optional(),
     ...TierRestrictionsIn,

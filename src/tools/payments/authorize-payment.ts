@@ -1,5 +1,6 @@
 /** authorize_payment: the payments-area one-shot authorize: the same attempt as confirm, addressed by reservation id. */
 import { z } from 'zod';
+import { IdRef } from '../../kernel/wire.ts';
 import { confirmReservation } from '../../domain/purchase/confirmation.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { CONFIRM_ERRORS, purchaseStatus, withNextStep } from '../ticketing/confirm.ts';
@@ -14,7 +15,7 @@ export const authorizePayment = defineTool({
     'Same attempt and outcomes as `confirm`: 200 completed with tickets; 202 pending (do not pay again; call ' +
     'get_reservation until completed or released); 402 declined, the hold kept. Safe to retry with the same key.',
   input: z.strictObject({
-    reservationId: z.string().min(1).describe('The held reservation (rsv_…).'),
+    reservationId: IdRef.describe('The held reservation (rsv_…).'),
     paymentMethod: z.string().min(1).max(100).describe('A payment-method token, e.g. pm_sandbox_visa.'),
   }),
   output: PurchaseOut,

@@ -1,5 +1,6 @@
 /** configure_payment_provider: store the settings of the second payment provider (not switched on in the sandbox). */
 import { z } from 'zod';
+import { IdRef } from '../../kernel/wire.ts';
 import { secret } from '../../kernel/secret-fields.ts';
 import { configureStripe } from '../../domain/merchants/payment-provider-settings.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
@@ -17,7 +18,7 @@ export const configurePaymentProvider = defineTool({
     'link_payment_provider to stripe stays refused (provider_not_enabled). Configuring again replaces the settings. ' +
     'Requires merchant:admin (console: the owner).',
   input: z.strictObject({
-    id: z.string().min(1).describe('The shop id (shop_…).'),
+    id: IdRef.describe('The shop id (shop_…).'),
     provider: z.literal('stripe').describe('The provider to configure (stripe; the sandbox needs no settings).'),
     publishableKey: z.string().min(1).max(255),
     secretKey: secret(z.string().min(1).max(255)),

@@ -1,5 +1,6 @@
 /** link_payment_provider: sets which payment provider a shop charges through (merchant:admin). */
 import { z } from 'zod';
+import { IdRef } from '../../kernel/wire.ts';
 import { requireShop } from '../../domain/catalog/access.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { PROVIDER_NAMES } from '../../payments/provider.ts';
@@ -15,7 +16,7 @@ export const linkPaymentProvider = defineTool({
     'switched on in the sandbox: it is refused with `provider_not_enabled` and the shop keeps its current provider. ' +
     'Requires merchant:admin.',
   input: z.strictObject({
-    id: z.string().min(1).describe('The shop (shop_…).'),
+    id: IdRef.describe('The shop (shop_…).'),
     provider: z.enum(PROVIDER_NAMES).describe('The payment provider: sandbox or stripe.'),
   }),
   output: ShopOut,

@@ -1,5 +1,6 @@
 /** confirm: pays for a held reservation; 200 completed with tickets, 202 while the provider confirms asynchronously. */
 import { z } from 'zod';
+import { IdRef } from '../../kernel/wire.ts';
 import { AGENT_PURCHASE_ERRORS } from '../../domain/buyers/agent-purchases.ts';
 import { paymentMethodForConfirm } from '../../domain/buyers/instruments.ts';
 import { confirmReservation } from '../../domain/purchase/confirmation.ts';
@@ -46,7 +47,7 @@ export const confirm = defineTool({
     'pending at the provider: do not pay again; call get_reservation until completed or released. Safe to retry ' +
     'with the same key: it never charges twice. A decline keeps the hold.',
   input: z.strictObject({
-    id: z.string().min(1).describe('The reservation (rsv_…).'),
+    id: IdRef.describe('The reservation (rsv_…).'),
     paymentMethod: z.string().min(1).max(100).optional().describe('A payment-method token, e.g. pm_sandbox_visa.'),
     instrumentId: z.string().min(1).max(100).optional().describe('A saved card (ins_…) of the buyer.'),
   }),

@@ -1,5 +1,6 @@
 /** get_order: an order with its tickets, payments and refunds. */
 import { z } from 'zod';
+import { IdRef } from '../../kernel/wire.ts';
 import { readOrder } from '../../domain/purchase/purchase-view.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { OrderOut } from './schemas.ts';
@@ -13,7 +14,7 @@ export const getOrder = defineTool({
     'reservation’s payment attempts and its refunds. States: completed, partially_refunded, refunded (also when a ' +
     'late payment found the places gone: then no tickets). Merchants see their organization’s orders, a buyer its ' +
     'own, an agent the ones it made.',
-  input: z.strictObject({ id: z.string().min(1).describe('The order (ord_…).') }),
+  input: z.strictObject({ id: IdRef.describe('The order (ord_…).') }),
   output: OrderOut,
   errors: ['not_found', 'insufficient_scope'],
   auth: { principals: ['api_key', 'buyer', 'agent'], scopes: ['merchant:read'] },

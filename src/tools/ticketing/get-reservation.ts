@@ -1,5 +1,6 @@
 /** get_reservation: a reservation with its order (and tickets) and latest payment; the poll target while a payment is pending. */
 import { z } from 'zod';
+import { IdRef } from '../../kernel/wire.ts';
 import { loadPurchaseView } from '../../domain/purchase/purchase-view.ts';
 import { requireReservation } from '../../domain/purchase/reservations.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
@@ -13,7 +14,7 @@ export const getReservation = defineTool({
   description:
     'Returns a reservation with its state (held, confirming, completed, released), its order with tickets once ' +
     'completed, and its latest payment. Poll this after confirm answered 202 until the state is completed or released.',
-  input: z.strictObject({ id: z.string().min(1).describe('The reservation (rsv_…).') }),
+  input: z.strictObject({ id: IdRef.describe('The reservation (rsv_…).') }),
   output: PurchaseOut,
   errors: ['not_found', 'insufficient_scope'],
   auth: { principals: ['api_key', 'buyer', 'agent'], scopes: ['merchant:read'] },

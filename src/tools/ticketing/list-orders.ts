@@ -5,7 +5,7 @@ import { listOrders as listVisibleOrders } from '../../domain/purchase/order-lis
 import { defineTool } from '../../orchestrator/tool.ts';
 import { OrderOut } from './schemas.ts';
 
-const Instant = z.iso.datetime({ offset: true });
+const Instant = z.iso.datetime({ offset: true }).max(40);
 
 export const listOrders = defineTool({
   name: 'list_orders',

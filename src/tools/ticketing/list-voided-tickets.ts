@@ -13,7 +13,7 @@ export const listVoidedTickets = defineTool({
     'over `{ evt, since, iat, voided: [[ticketId, voidedAt unix seconds], …] }`, verifiable with get_ticket_keys. ' +
     'Pass `since` (RFC 3339) for only the tickets voided at or after it: a scanner keeps its list current with the ' +
     'previous answer’s `generatedAt`. Merchants of the event’s organization (merchant:read).',
-  input: z.strictObject({ id: EventIdIn, since: z.iso.datetime({ offset: true }).optional().describe('RFC 3339.') }),
+  input: z.strictObject({ id: EventIdIn, since: z.iso.datetime({ offset: true }).max(40).optional().describe('RFC 3339.') }),
   output: z.object({
     eventId: z.string(),
     since: z.string().nullable(),

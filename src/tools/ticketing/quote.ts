@@ -5,7 +5,7 @@ import { createQuote } from '../../domain/purchase/quotes.ts';
 import { quoteView } from '../../domain/purchase/purchase-view.ts';
 import { RESTRICTION_ERRORS } from '../../domain/catalog/restrictions.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
-import { CardScheme, CountryCode } from '../../kernel/wire.ts';
+import { CardScheme, CountryCode, IdRef } from '../../kernel/wire.ts';
 import { QuoteOut } from './schemas.ts';
 
 export const quote = defineTool({
@@ -17,7 +17,7 @@ export const quote = defineTool({
     'sale window, `quantity_over_limit`, countries (pass `country` when the tier lists allowedGeos), card ' +
     'schemes, `sold_out`. Holds nothing. Next: `reserve` with `quoteId` within 15 minutes.',
   input: z.strictObject({
-    tierId: z.string().min(1).describe('The tier (tier_…), from get_event.'),
+    tierId: IdRef.describe('The tier (tier_…), from get_event.'),
     quantity: z.number().int().min(1).max(1000).describe('How many places (tickets), 1-1000; at most the tier’s maxQtyPerPurchase.'),
     country: CountryCode.optional().describe('The buyer’s country, ISO 3166-1 alpha-2 (e.g. DE).'),
     scheme: CardScheme.optional().describe('The card scheme the buyer will pay with, lower case (e.g. visa).'),

@@ -1,5 +1,6 @@
 /** refund_order: a merchant refunds a whole order or some of its tickets, through the payment provider. */
 import { z } from 'zod';
+import { IdRef } from '../../kernel/wire.ts';
 import { refundOrder as refund } from '../../domain/purchase/order-refunds.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { OrderOut, RefundOut } from './schemas.ts';
@@ -18,7 +19,7 @@ export const refundOrder = defineTool({
     '`order_fully_refunded` when the tickets are void or already being refunded. Merchants only (API key with ' +
     'merchant:write, or a console owner). Requires an idempotency key: a retry returns the same refund.',
   input: z.strictObject({
-    id: z.string().min(1).describe('The order (ord_…).'),
+    id: IdRef.describe('The order (ord_…).'),
     ticketIds: z.array(z.string().min(1).max(100)).min(1).max(100).optional().describe('Tickets (tkt_…) to refund; all the refundable ones when omitted.'),
     reason: z.string().trim().min(1).max(500).describe('Why, in words: kept on the refund and sent to the buyer.'),
     returnToPool: z.boolean().describe('Put the refunded places back on sale (true) or keep them out of sale (false).'),

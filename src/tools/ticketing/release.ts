@@ -1,5 +1,6 @@
 /** release: gives a held reservation's places back, exactly once. */
 import { z } from 'zod';
+import { IdRef } from '../../kernel/wire.ts';
 import { releaseReservation } from '../../domain/purchase/reservations.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { PurchaseOut } from './schemas.ts';
@@ -12,7 +13,7 @@ export const release = defineTool({
     'Gives the places of a held reservation back to the pool. Releasing again returns the released reservation ' +
     'unchanged (places are given back once). Refused with `payment_in_flight` while a payment is being confirmed, and ' +
     'with `reservation_not_held` once completed.',
-  input: z.strictObject({ id: z.string().min(1).describe('The reservation (rsv_…).') }),
+  input: z.strictObject({ id: IdRef.describe('The reservation (rsv_…).') }),
   output: PurchaseOut,
   errors: ['not_found', 'payment_in_flight', 'reservation_not_held', 'insufficient_scope'],
   auth: { principals: ['api_key', 'buyer', 'agent'], scopes: ['merchant:write'] },

@@ -1,5 +1,6 @@
 /** reserve: turns a quote into a hold on its places, with an expiry. */
 import { z } from 'zod';
+import { IdRef } from '../../kernel/wire.ts';
 import { AGENT_PURCHASE_ERRORS } from '../../domain/buyers/agent-purchases.ts';
 import { reserveAdmission, reserveInBatch } from '../../domain/purchase/reserve-batcher.ts';
 import { RESTRICTION_ERRORS } from '../../domain/catalog/restrictions.ts';
@@ -15,7 +16,7 @@ export const reserve = defineTool({
     'again returns the same reservation. `quote_already_used`: someone else reserved it; `quote_expired`: quote ' +
     'again; `sold_out`: the places are gone. `rate_limited` (retryAfter): the pool is busy, retry after that many ' +
     'seconds. Next: `confirm`.',
-  input: z.strictObject({ quoteId: z.string().min(1).describe('The quote (quo_…) from `quote`.') }),
+  input: z.strictObject({ quoteId: IdRef.describe('The quote (quo_…) from `quote`.') }),
   output: PurchaseOut,
   errors: [
     ...AGENT_PURCHASE_ERRORS,

@@ -1,5 +1,6 @@
 /** create_webhook: subscribes a URL to a shop's events; the signing secret is returned here once and never again. */
 import { z } from 'zod';
+import { IdRef } from '../../kernel/wire.ts';
 import { secret } from '../../kernel/secret-fields.ts';
 import { createWebhookSubscription } from '../../domain/merchants/webhook-subscriptions.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
@@ -15,7 +16,7 @@ export const createWebhook = defineTool({
     'signing secret `whsec_…` exactly once: store it, it is never shown again. `url` must be https:// (http:// only ' +
     'for localhost/127.0.0.1). Requires merchant:write.',
   input: z.strictObject({
-    merchantId: z.string().min(1).describe('The shop (merchant) id, e.g. shop_…'),
+    merchantId: IdRef.describe('The shop (merchant) id, e.g. shop_…'),
     url: z.string().trim().min(1).max(2048).describe('Where deliveries are POSTed.'),
     events: z.array(EventType).min(1).max(50).describe('Event types to receive.'),
   }),

@@ -1,5 +1,6 @@
 /** get_acp_webhook: a shop's ACP order-webhook endpoint (never its secret). */
 import { z } from 'zod';
+import { IdRef } from '../../kernel/wire.ts';
 import { getAcpWebhook as getEndpoint } from '../../domain/merchants/acp-webhook.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { AcpWebhookOut } from './acp-webhook-schemas.ts';
@@ -12,7 +13,7 @@ export const getAcpWebhook = defineTool({
   description:
     'The shop’s ACP order-webhook endpoint (set with set_acp_webhook), or `webhook: null` when none is set. The shared ' +
     'secret is never shown. Requires merchant:read.',
-  input: z.strictObject({ merchantId: z.string().min(1).describe('The shop (merchant) id, e.g. shop_…') }),
+  input: z.strictObject({ merchantId: IdRef.describe('The shop (merchant) id, e.g. shop_…') }),
   output: z.object({ merchantId: z.string(), webhook: AcpWebhookOut.nullable() }),
   errors: ['not_found', 'insufficient_scope'],
   auth: webhookAuth('merchant:read'),

@@ -1,5 +1,6 @@
 /** list_webhook_deliveries: the delivery log of one webhook, newest first: attempts, outcome and the next retry. */
 import { z } from 'zod';
+import { IdRef } from '../../kernel/wire.ts';
 import { listDeliveries } from '../../domain/merchants/webhook-subscriptions.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { DeliveryOut, DeliveryStatus, webhookAuth } from './shared.ts';
@@ -13,7 +14,7 @@ export const listWebhookDeliveries = defineTool({
     'the last HTTP status and error, when the next retry is due and when it was delivered. Pages with `limit` ' +
     '(default 50) and `cursor` (the previous page’s nextCursor). Requires merchant:read.',
   input: z.strictObject({
-    id: z.string().min(1).describe('The webhook id, e.g. whk_…'),
+    id: IdRef.describe('The webhook id, e.g. whk_…'),
     status: DeliveryStatus.optional().describe('Only deliveries in this status.'),
     limit: z.coerce.number().int().min(1).max(100).optional(),
     cursor: z.string().min(1).max(100).optional(),

@@ -1,5 +1,6 @@
 /** redeliver_webhook_delivery: sends one delivery of the log again, with the same event id. */
 import { z } from 'zod';
+import { IdRef } from '../../kernel/wire.ts';
 import { redeliver } from '../../domain/merchants/webhook-subscriptions.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { DeliveryOut, webhookAuth } from './shared.ts';
@@ -13,7 +14,7 @@ export const redeliverWebhookDelivery = defineTool({
     'schedule and the same event id (the webhook-id header), so a receiver that already has it can tell. A delivery ' +
     'still pending is already queued (delivery_pending). Requires merchant:write.',
   input: z.strictObject({
-    id: z.string().min(1).describe('The webhook id, e.g. whk_…'),
+    id: IdRef.describe('The webhook id, e.g. whk_…'),
     deliveryId: z.string().min(1).max(100).describe('The delivery id, e.g. dlv_…'),
   }),
   output: DeliveryOut,

@@ -1,5 +1,6 @@
 /** set_acp_webhook: where a shop's ACP order webhooks go (the agent platform's receiver) and the HMAC secret agreed with it. */
 import { z } from 'zod';
+import { IdRef } from '../../kernel/wire.ts';
 import { secret } from '../../kernel/secret-fields.ts';
 import { setAcpWebhook as setEndpoint } from '../../domain/merchants/acp-webhook.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
@@ -17,7 +18,7 @@ export const setAcpWebhook = defineTool({
     '(t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">), retried like merchant webhooks. `url` must be https:// to a ' +
     'public address. The secret is stored encrypted and never returned. Requires merchant:write.',
   input: z.strictObject({
-    merchantId: z.string().min(1).describe('The shop (merchant) id, e.g. shop_…'),
+    merchantId: IdRef.describe('The shop (merchant) id, e.g. shop_…'),
     url: z.string().trim().min(1).max(2048).describe('The agent platform’s order-events receiver URL.'),
     secret: secret(z.string().min(16).max(512).describe('The shared HMAC secret agreed with the agent platform (16–512 characters).')),
   }),
