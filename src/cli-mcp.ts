@@ -1,7 +1,9 @@
 /** MCP over stdio (`tessera mcp`): the app's orchestrator served on stdin/stdout as one credential, with no HTTP listener. */
+import { resolve } from 'node:path';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from 'pino';
 import { createApp } from './app.ts';
-import type { Config } from './kernel/config.ts';
+import { DEFAULT_DATA_DIR, type Config } from './kernel/config.ts';
 import { createLogger } from './log.ts';
 import { connectDatabase } from './storage/connect.ts';
 import { createMcpServer } from './protocols/mcp/server.ts';
@@ -32,6 +34,30 @@ function trackInFlight(transport: StdioLineTransport): () => Promise<void> {
 }
 
 /**
+ * Says on stderr which database this process uses before starting it: an MCP host starts `tessera mcp` in a directory
+ * of its own, where the default data directory is a second, empty database unless TESSERA_DATA_DIR or DATABASE_URL
+ * names the server's (then `tools/list` shows only the public tools, as no key exists there).
+ */
+function announceDatabase(config: Config, log: Logger): void {
+  if (config.databaseUrl) {
+    const url = URL.parse(config.databaseUrl);
+    const database = url ? `${url.hostname}:${url.port || 5432}${url.pathname}` : 'DATABASE_URL'; // never the password
+    log.info({ database }, 'using DATABASE_URL');
+    return;
+  }
+  const dataDir = resolve(config.dataDir);
+  if (config.dataDir !== DEFAULT_DATA_DIR) {
+    log.info({ dataDir }, 'using the embedded PostgreSQL in TESSERA_DATA_DIR');
+    return;
+  }
+  log.warn(
+    { dataDir },
+    `TESSERA_DATA_DIR and DATABASE_URL are unset: using the embedded PostgreSQL in ${dataDir}, which is not the ` +
+      "server's database unless the server runs from this directory; set TESSERA_DATA_DIR (or DATABASE_URL) to use it",
+  );
+}
+
+/**
  * Connects the database, builds the app without listening and serves MCP on stdio until stdin
  * closes or SIGINT/SIGTERM arrives, then releases everything. stdout carries JSON-RPC only:
  * the logger writes to stderr and stray console output is sent there too.
@@ -41,6 +67,7 @@ export async function runMcpStdio(opts: McpStdioOptions): Promise<void> {
   const { config } = opts;
   const token = opts.token ?? config.token;
   const log = createLogger(config.logLevel);
+  announceDatabase(config, log);
   const connected = await connectDatabase(config, log);
   try {
     const app = await createApp(config, connected.db, { log });

@@ -10,8 +10,9 @@ export const NETWORK_USAGE = `  network init [--dir DIR] [--alg EdDSA|ES256] [--
                              Create (or rotate) the sandbox network's signing key and trust it.
   network draft --merchant SHOP --amount MINOR [--currency EUR] [--ttl SECONDS]
                              Print an example mandate artefact.
-  network sign --mandate FILE [--dir DIR]
-                             Sign a mandate's exact bytes (detached JWS, b64:false); prints a verify request body.`;
+  network sign --mandate FILE [--dir DIR] [--merchant SHOP]
+                             Sign a mandate's exact bytes (detached JWS, b64:false); prints the signed mandate
+                             {payload, signature} for purchase_initiate, or with --merchant a verify request body.`;
 
 /** Runs a network subcommand; returns the text to print. Throws Error with a usage message on bad input. */
 export async function networkCommand(config: Config, args: string[]): Promise<string> {
@@ -43,10 +44,16 @@ export async function networkCommand(config: Config, args: string[]): Promise<st
     return draftMandate({ merchantId: values.merchant, amountMinor, currency, now: new Date(), ...(ttl ? { ttlSeconds: ttl } : {}) }).trimEnd();
   }
   if (sub === 'sign') {
-    const { values } = parseArgs({ args: rest, options: { dir: { type: 'string' }, mandate: { type: 'string' } } });
+    const { values } = parseArgs({
+      args: rest,
+      options: { dir: { type: 'string' }, mandate: { type: 'string' }, merchant: { type: 'string' } },
+    });
     if (!values.mandate) throw new UsageError('network sign needs --mandate FILE');
     const signed = await signSandboxMandate({ dir: values.dir ?? defaultDir, payload: readFileSync(values.mandate, 'utf8') });
-    return signed.verifyRequest;
+    // Without --merchant: exactly purchase_initiate's `mandate` (it refuses any other field, merchantId included).
+    const { payload, signature } = signed;
+    const body = values.merchant ? { payload, signature, merchantId: values.merchant } : { payload, signature };
+    return JSON.stringify(body, null, 2);
   }
   throw new UsageError(`network needs a subcommand: init, draft or sign\n${NETWORK_USAGE}`);
 }

@@ -132,7 +132,9 @@ async function bootstrap(config: Config, args: string[]): Promise<void> {
 
 async function main(argv: string[]): Promise<void> {
   const [command = 'serve', ...rest] = argv;
-  if (command === '--help' || command === '-h' || command === 'help') {
+  // `tessera --help`, and `--help`/`-h` after any command (`tessera mail --help`): the usage, exit 0.
+  const help = ['--help', '-h'];
+  if (command === 'help' || help.includes(command) || rest.some((a) => help.includes(a))) {
     process.stdout.write(`${USAGE}\n`);
     return;
   }

@@ -4,12 +4,15 @@ import { z } from 'zod';
 
 const LogLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
+/** Where the embedded PostgreSQL and generated files live when TESSERA_DATA_DIR is unset (relative to the cwd). */
+export const DEFAULT_DATA_DIR = './.tessera';
+
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   PUBLIC_URL: z.url().optional(),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
-  TESSERA_DATA_DIR: z.string().min(1).default('./.tessera'),
+  TESSERA_DATA_DIR: z.string().min(1).default(DEFAULT_DATA_DIR),
   TESSERA_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Where the generated server secret is kept when TESSERA_SECRET is unset; unset or empty: `<TESSERA_DATA_DIR>/server-secret`. */
   TESSERA_SECRET_FILE: z.string().optional(),
