@@ -404,6 +404,9 @@ export interface ListEventsInput {
    * Page size, 1 to 100 (default 50).
    */
   limit?: number;
+  /**
+   * The previous page’s `nextCursor`, to continue the list.
+   */
   cursor?: string;
 }
 
@@ -6243,6 +6246,9 @@ export interface ListDiscoverableShopsInput {
    * Page size, 1 to 100 (default 50).
    */
   limit?: number;
+  /**
+   * The previous page’s `nextCursor`, to continue the list.
+   */
   cursor?: string;
 }
 
@@ -6905,6 +6911,9 @@ export interface ListOrdersInput {
    * Only orders for this event (evt_…).
    */
   eventId?: string;
+  /**
+   * Only orders in this state.
+   */
   state?: 'completed' | 'partially_refunded' | 'refunded';
   /**
    * RFC 3339; orders created at or after this instant.
@@ -6918,6 +6927,9 @@ export interface ListOrdersInput {
    * Page size, 1 to 100 (default 50).
    */
   limit?: number;
+  /**
+   * The previous page’s `nextCursor`.
+   */
   cursor?: string;
 }
 
@@ -7864,7 +7876,7 @@ export interface Operations {
   /**
    * Create a tier (`POST /v1/integration/tiers`).
    *
-   * Creates a priced tier (e.g. "General admission") selling from a pool of the same event. Restrictions are saved in the same write: `onSaleStart`/`onSaleEnd` (RFC 3339 or null), `maxQtyPerPurchase` (≥ 1 or null), `sellable` (default true), `allowedGeos` (ISO 3166-1 alpha-2 codes) and `allowedSchemes` (card schemes, lower case); an empty or absent list means no restriction. A field this operation does not know is refused with 400 unknown_field.
+   * Creates a priced tier (e.g. "General admission") selling from a pool of the same event, with its restrictions in the same write: `onSaleStart`/`onSaleEnd`, `maxQtyPerPurchase`, `sellable` (default true), `allowedGeos` and `allowedSchemes` (an empty or absent list: no restriction). An unknown field is refused with unknown_field.
    */
   create_tier: { input: CreateTierInput; output: CreateTierOutput };
   /**
@@ -7960,7 +7972,7 @@ export interface Operations {
   /**
    * Set the ACP order-webhook endpoint (`PUT /v1/integration/shops/{merchantId}/acp-webhook`).
    *
-   * Sets (or replaces) where the shop sends ACP order webhooks for its ACP checkout sessions: the agent platform’s order-events receiver URL and the shared HMAC secret the platform gave the merchant. Events order_create (order placed) and order_update (refunds, cancellation) are POSTed with ACP’s Merchant-Signature header (t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">), retried like merchant webhooks. `url` must be https:// to a public address. The secret is stored encrypted and never returned. Requires merchant:write.
+   * Sets (or replaces) where the shop sends ACP order webhooks: the agent platform’s receiver `url` (https, public) and the HMAC `secret` it gave the merchant. order_create and order_update are POSTed with ACP’s Merchant-Signature header and retried like merchant webhooks. The secret is stored encrypted, never returned. Requires merchant:write.
    */
   set_acp_webhook: { input: SetAcpWebhookInput; output: SetAcpWebhookOutput };
   /**
@@ -7996,7 +8008,7 @@ export interface Operations {
   /**
    * Mint a buyer session (`POST /v1/integration/buyer-sessions`).
    *
-   * Mints a bounded buyer session (30 minutes) for `email` at the shop `merchantId`, for a user the merchant’s own authentication verified. A bounded session acts only inside authority the buyer already granted: it can never create or widen spending authority (no agents, permissions or saved cards), whatever it sends. `lang` selects the buyer-page language. Needs merchant:write. `merchantAttested: true` is for organizations that staff enabled for attested consent, on a key holding mandates:attest (an attest-only key suffices): the buyer’s permission can then be granted without the emailed code within the staff-set ceilings; everyone else gets 403 merchant_consent_not_enabled. To open the buyer pages with the session, link to `/buyer/agents#session=<token>`.
+   * Mints a bounded buyer session (30 minutes) for `email` at shop `merchantId`, for a user your own sign-in verified. It acts only inside authority the buyer already granted (no agents, permissions or cards). `merchantAttested: true` (organizations staff enabled, key with mandates:attest) lets a permission be granted without the e-mailed code. Open the buyer pages at `/buyer/agents#session=<token>`.
    */
   mint_buyer_session: { input: MintBuyerSessionInput; output: MintBuyerSessionOutput };
   /**
@@ -8170,25 +8182,25 @@ export interface Operations {
   /**
    * Create an ACP checkout session (`POST /v1/acp/checkout_sessions`).
    *
-   * Agentic Commerce Protocol (2026-04-17) checkout, MCP binding: `{ meta: { api_version, idempotency_key? }, payload }` where payload is an ACP CheckoutSessionCreateRequest. `line_items` holds exactly one item whose `id` is a ticket tier (tier_…) with an optional `quantity` (a deviation: ACP request items have none; default 1); `currency` must be the shop currency; `capabilities` is required ({} is fine). The tickets are held at once (status ready_for_payment, expires_at = end of the hold); when they cannot be (sold out, not on sale, region) the session is still created with status not_ready_for_payment and an error in `messages`. Next: delegate_payment for a token bound to this session and merchant (capabilities.payment.handlers[0].config.merchant_id), then complete_checkout_session.
+   * ACP (2026-04-17) checkout, MCP binding: `{ meta: { api_version }, payload }` with a CheckoutSessionCreateRequest: one line item whose `id` is a tier (tier_…), optional `quantity`, the shop `currency`, `capabilities` ({} is fine). The tickets are held at once (ready_for_payment), else status not_ready_for_payment with a message. Next: delegate_payment, then complete_checkout_session.
    */
   create_checkout_session: { input: CreateCheckoutSessionInput; output: CreateCheckoutSessionOutput };
   /**
    * Retrieve an ACP checkout session (`POST /v1/acp/checkout_sessions/{id}/retrieve`).
    *
-   * Returns the current state of an ACP checkout session: `{ meta: { api_version }, id }`. The status follows the tickets’ hold: ready_for_payment while held, expired once the hold ran out (update the session to hold again), complete_in_progress while an asynchronous payment settles, completed (with `order`) or canceled. Another caller’s session answers 404. Over REST the ACP route is GET /checkout_sessions/{id}; this projection is a POST.
+   * Returns an ACP checkout session: `{ meta: { api_version }, id }`. Status: ready_for_payment while held, expired once the hold ran out (update it to hold again), complete_in_progress while a payment settles, completed (with `order`) or canceled. Another caller’s session is 404.
    */
   get_checkout_session: { input: GetCheckoutSessionInput; output: GetCheckoutSessionOutput };
   /**
    * Update an ACP checkout session (`POST /v1/acp/checkout_sessions/{id}`).
    *
-   * Updates an open ACP checkout session: `{ meta: { api_version, idempotency_key? }, id, payload }` with an ACP CheckoutSessionUpdateRequest (buyer, fulfillment_details, line_items — one tier of the same shop, with quantity — selected_fulfillment_options: only digital_tickets). Changing the item, quantity or delivery country, or updating a session whose hold expired, gives the old hold back and holds the tickets again. Returns the full session; 409 checkout_session_closed once completed or canceled.
+   * Updates an open ACP checkout session: `{ meta, id, payload }` with a CheckoutSessionUpdateRequest (buyer, fulfillment_details, line_items: one tier of the same shop, selected_fulfillment_options: digital_tickets). A new item, quantity or country, or an expired hold, holds the tickets again. 409 checkout_session_closed once completed or canceled.
    */
   update_checkout_session: { input: UpdateCheckoutSessionInput; output: UpdateCheckoutSessionOutput };
   /**
    * Complete an ACP checkout session (`POST /v1/acp/checkout_sessions/{id}/complete`).
    *
-   * Pays for a ready ACP checkout session and creates the order: `{ meta: { api_version, idempotency_key }, id, payload: { buyer?, payment_data: { handler_id: "card_tokenized", instrument: { type: "card", credential: { type: "spt", token: "vt_…" } } } } }`. The token comes from delegate_payment; its allowance must cover this session: same checkout_session_id and merchant_id, same currency, total ≤ max_amount, not expired, not used (errors allowance_*, delegated_token_*). Returns status completed with `order` (permalink to the tickets), complete_in_progress while the provider confirms asynchronously (retrieve again later; do not pay again), or ready_for_payment with a payment_declined message (the tickets stay held; use another card). Send an idempotency key.
+   * Pays for a ready ACP checkout session: `{ meta, id, payload: { payment_data } }` with the `vt_…` token from delegate_payment, whose allowance must cover this session (allowance_*, delegated_token_* otherwise). Returns completed with `order`, complete_in_progress while the provider confirms (get it again; do not pay again), or ready_for_payment with payment_declined (still held).
    */
   complete_checkout_session: { input: CompleteCheckoutSessionInput; output: CompleteCheckoutSessionOutput };
   /**
@@ -8200,13 +8212,13 @@ export interface Operations {
   /**
    * Delegate a card to the sandbox vault (ACP) (`POST /v1/acp/delegate_payment`).
    *
-   * ACP Delegate Payment against the sandbox vault: `{ meta: { api_version, idempotency_key? }, payload }` with an ACP DelegatePaymentRequest. The card must be a sandbox test card (4242424242424242 visa, 5555555555554444 mastercard, 378282246310005 amex, 4000000000000002 declined, 4000000000009995 insufficient funds, 4000000000003220 settles asynchronously); it is never stored. The allowance binds the token: reason one_time, max_amount (minor units), currency (lower case), checkout_session_id, merchant_id (the session’s capabilities.payment.handlers[0].config.merchant_id) and expires_at. Returns `{ id: "vt_…", created, metadata }`; pass the id as payment_data.instrument.credential.token to complete_checkout_session. The checkout session must be one the caller may see (404 otherwise).
+   * ACP Delegate Payment against the sandbox vault: `{ meta, payload }` with a DelegatePaymentRequest. The card must be a sandbox test card (e.g. 4242424242424242); it is never stored. The allowance binds the token (one_time, max_amount, currency, checkout_session_id, merchant_id, expires_at). Returns `{ id: "vt_…" }` for complete_checkout_session.
    */
   delegate_payment: { input: DelegatePaymentInput; output: DelegatePaymentOutput };
   /**
    * ACP discovery document (`GET /v1/acp/discovery`).
    *
-   * Returns the Agentic Commerce Protocol discovery document (the body of GET /.well-known/acp.json): the protocol name, current and supported API versions, the REST base URL (ACP paths such as /checkout_sessions are at the origin root), the transports (rest, and mcp on /mcp with the create/get/update/complete/cancel_checkout_session tools) and the services (checkout, delegate_payment). Public: no credential needed.
+   * Public. The ACP discovery document (GET /.well-known/acp.json): protocol name, current and supported API versions, the REST base URL (/checkout_sessions at the origin root), the transports (rest; mcp on /mcp with the checkout tools) and the services (checkout, delegate_payment).
    */
   get_acp_discovery: { input: GetAcpDiscoveryInput; output: GetAcpDiscoveryOutput };
   /**
@@ -8266,7 +8278,7 @@ export interface Operations {
   /**
    * Change a tier (`PATCH /v1/integration/tiers/{id}`).
    *
-   * Changes a tier’s `name`, `priceMinor` or restrictions (`onSaleStart`, `onSaleEnd`, `maxQtyPerPurchase`, `sellable`, `allowedGeos`, `allowedSchemes`, as in create_tier); fields left out keep their value. A new price applies to new quotes only: quotes and holds already made keep theirs. The currency and pool cannot change. A retired tier cannot be changed (tier_retired). Emits the `tier.updated` webhook event. Requires merchant:write (console: the owner).
+   * Changes a tier’s `name`, `priceMinor` or restrictions (as in create_tier); fields left out keep their value. A new price applies to new quotes only. The currency and pool cannot change; a retired tier cannot change (tier_retired). Emits `tier.updated`. Requires merchant:write (console: the owner).
    */
   update_tier: { input: UpdateTierInput; output: UpdateTierOutput };
   /**
@@ -8338,7 +8350,7 @@ export interface Operations {
   /**
    * Configure the second payment provider (`PUT /v1/integration/shops/{id}/payment-providers/{provider}`).
    *
-   * Stores a shop’s Stripe settings (spec §9): `publishableKey` (pk_test_…/pk_live_…), `secretKey` (sk_… or rk_…, same mode), `webhookSecret` (whsec_…) and optional `accountId` (acct_…). They are validated (invalid_provider_settings names the field); the secrets are encrypted at rest and never shown again (only their last four characters). The provider is "configured, not switched on in the sandbox": payments keep using the sandbox provider, and link_payment_provider to stripe stays refused (provider_not_enabled). Configuring again replaces the settings. Requires merchant:admin (console: the owner).
+   * Stores a shop’s Stripe settings: `publishableKey`, `secretKey` (same mode), `webhookSecret` and optional `accountId`, validated (invalid_provider_settings names the field); the secrets are encrypted and never shown again. Configured, not switched on in the sandbox: payments keep using the sandbox provider. Requires merchant:admin.
    */
   configure_payment_provider: { input: ConfigurePaymentProviderInput; output: ConfigurePaymentProviderOutput };
   /**
@@ -8356,7 +8368,7 @@ export interface Operations {
   /**
    * Refund an order (`POST /v1/ticketing/orders/{id}/refunds`).
    *
-   * Refunds a whole order (omit `ticketIds`) or some of its tickets, with a `reason`, through the shop’s payment provider. Each ticket refunds its share of the total (fees included); the refund that takes the last tickets takes the rest, so a whole order refunds exactly what was paid and never more. Refunded tickets become void; `returnToPool: true` puts their places back on sale. 200: refunded (`refund.state` succeeded). 202: the provider settles later (`refund.state` pending; a signed provider event completes it; poll get_order). 402 `refund_failed`: the provider refused, the order stays paid and its tickets valid. 409 `ticket_not_refundable` / `order_fully_refunded` when the tickets are void or already being refunded. Merchants only (API key with merchant:write, or a console owner). Requires an idempotency key: a retry returns the same refund.
+   * Refunds a whole order (omit `ticketIds`) or some tickets, with a `reason`, through the shop’s provider; each ticket refunds its share, a whole order exactly what was paid. Refunded tickets become void; `returnToPool: true` puts the places back on sale. 200 refunded; 202 pending (poll get_order); 402 refund_failed (order stays paid). Merchants. A retry with the same key returns the same refund.
    */
   refund_order: { input: RefundOrderInput; output: RefundOrderOutput };
   /**
@@ -8374,13 +8386,13 @@ export interface Operations {
   /**
    * List an event’s voided tickets (signed) (`GET /v1/ticketing/events/{id}/voided-tickets`).
    *
-   * The event’s voided (refunded) tickets, oldest first, with `signed`: a compact JWS (EdDSA, typ tessera-void-list) over `{ evt, since, iat, voided: [[ticketId, voidedAt unix seconds], …] }`, verifiable with get_ticket_keys. Pass `since` (RFC 3339) for only the tickets voided at or after it: a scanner keeps its list current with the previous answer’s `generatedAt`. Merchants of the event’s organization (merchant:read).
+   * The event’s voided (refunded) tickets, oldest first, with `signed`: a compact JWS (EdDSA) over the list, verifiable with get_ticket_keys. Pass `since` (the previous answer’s `generatedAt`) for only those voided at or after it. Merchants of the event’s organization (merchant:read).
    */
   list_voided_tickets: { input: ListVoidedTicketsInput; output: ListVoidedTicketsOutput };
   /**
    * Check a ticket in (`POST /v1/ticketing/events/{id}/check-ins`).
    *
-   * Scans a ticket at the door of event `id`: `code` is the ticket’s signedCode (its QR code) or its opaque code. The first scan admits (`result: admitted`, with checkedInAt and the device). Refusals, each with its own code: `already_checked_in` (details.checkedInAt and device of the first scan), `ticket_void` (refunded), `invalid_ticket_code` (forged, tampered, unknown or another organization’s), `ticket_wrong_event` (another event of yours, named in details). Merchants (merchant:write).
+   * Scans a ticket at the door of event `id`: `code` is its signedCode (the QR code) or opaque code. The first scan admits (`result: admitted`). Refusals: `already_checked_in` (details: the first scan), `ticket_void` (refunded), `invalid_ticket_code` (forged, unknown or another organization’s), `ticket_wrong_event`. Merchants (merchant:write).
    */
   check_in: { input: CheckInInput; output: CheckInOutput };
   /**
@@ -8392,7 +8404,7 @@ export interface Operations {
   /**
    * Upload offline scans (`POST /v1/ticketing/events/{id}/scans`).
    *
-   * Uploads the scans an offline scanner (`device`) made at event `id`, each `{ code, scannedAt }` (up to 500). Per ticket the earliest scan known wins, from any device or upload: an earlier scan moves the check-in back to it. Each scan is answered in order: `admitted` (this scan holds the check-in), `already_checked_in` (with the scan that holds it), `ticket_void`, `invalid_ticket_code` or `ticket_wrong_event`. Merchants (merchant:write). Uploading the same scans again gives the same answers. A scan dated more than 24 h before the event starts, before its ticket was issued or after the upload (5 min allowed for scanner clocks) refuses the whole upload with `scan_time_out_of_range`, applying nothing.
+   * Uploads an offline scanner’s (`device`) scans at event `id`, each `{ code, scannedAt }` (up to 500). Per ticket the earliest known scan wins. Each scan is answered in order (admitted, already_checked_in, ticket_void, invalid_ticket_code, ticket_wrong_event); the same upload again gives the same answers. A scan time out of range refuses the whole upload (scan_time_out_of_range).
    */
   upload_scans: { input: UploadScansInput; output: UploadScansOutput };
   /**

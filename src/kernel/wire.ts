@@ -10,7 +10,7 @@ export const Id = (prefix: string) =>
 /** An id a caller names (opaque, e.g. `rsv_…`): bounded, so no request carries more than an id's length where one goes. */
 export const IdRef = z.string().min(1).max(100);
 /** A page's `nextCursor`, sent back as `cursor`. */
-export const Cursor = z.string().min(1).max(500);
+export const Cursor = z.string().min(1).max(500).describe('The previous page’s `nextCursor`, to continue the list.');
 
 export const Currency = z.string().max(3).regex(/^[A-Z]{3}$/, 'must be an upper-case ISO 4217 code').describe('ISO 4217 currency, upper case.');
 export const Minor = z.number().int().min(0).max(100_000_000).describe('Amount in minor units (cents).');

@@ -56,11 +56,16 @@ test("the agent's tools/list is within 12,000 tokens; the merchant key's is repo
   t.diagnostic(`merchant key: ${merchant.tools.length} tools, ${kb(merchant.json)} KB, ${merchantTokens} tokens`);
   assert.ok(agentTokens <= AGENT_TOKEN_BUDGET, `the agent's tools/list is ${agentTokens} tokens`);
   assert.ok(merchantTokens > 0);
-  // The agent's descriptions are short and say nothing of REST headers; every input schema carries one example the
-  // tool accepts.
-  for (const tool of agent.tools) {
+  // Descriptions are short and say nothing of REST headers; every input field of an agent's tool is described; every
+  // input schema carries one example the tool accepts.
+  for (const tool of [...agent.tools, ...merchant.tools]) {
     assert.ok(tool.description.length <= 400, `${tool.name}: description of ${tool.description.length} characters`);
     assert.doesNotMatch(tool.description, /Idempotency-Key/, tool.name);
+  }
+  for (const tool of agent.tools) {
+    for (const [name, field] of Object.entries(tool.inputSchema.properties ?? {})) {
+      assert.ok((field as { description?: string }).description, `${tool.name}: ${name} is described`);
+    }
   }
   for (const tool of [...agent.tools, ...merchant.tools]) {
     assert.equal(tool.inputSchema.examples?.length, 1, `${tool.name}: one input example`);

@@ -11,13 +11,10 @@ export const completeCheckoutSession = defineTool({
   title: 'Complete an ACP checkout session',
   area: 'acp',
   description:
-    'Pays for a ready ACP checkout session and creates the order: `{ meta: { api_version, idempotency_key }, id, payload: ' +
-    '{ buyer?, payment_data: { handler_id: "card_tokenized", instrument: { type: "card", credential: { type: "spt", ' +
-    'token: "vt_…" } } } } }`. The token comes from delegate_payment; its allowance must cover this session: same ' +
-    'checkout_session_id and merchant_id, same currency, total ≤ max_amount, not expired, not used (errors ' +
-    'allowance_*, delegated_token_*). Returns status completed with `order` (permalink to the tickets), ' +
-    'complete_in_progress while the provider confirms asynchronously (retrieve again later; do not pay again), or ' +
-    'ready_for_payment with a payment_declined message (the tickets stay held; use another card). Send an idempotency key.',
+    'Pays for a ready ACP checkout session: `{ meta, id, payload: { payment_data } }` with the `vt_…` token from ' +
+    'delegate_payment, whose allowance must cover this session (allowance_*, delegated_token_* otherwise). ' +
+    'Returns completed with `order`, complete_in_progress while the provider confirms (get it again; do not pay ' +
+    'again), or ready_for_payment with payment_declined (still held).',
   input: z.strictObject({ meta: AcpMeta, id: SessionId, payload: CheckoutSessionCompleteRequest }),
   output: AcpCheckoutSession,
   errors: [

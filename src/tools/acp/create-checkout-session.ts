@@ -11,13 +11,10 @@ export const createCheckoutSession = defineTool({
   title: 'Create an ACP checkout session',
   area: 'acp',
   description:
-    'Agentic Commerce Protocol (2026-04-17) checkout, MCP binding: `{ meta: { api_version, idempotency_key? }, payload }` ' +
-    'where payload is an ACP CheckoutSessionCreateRequest. `line_items` holds exactly one item whose `id` is a ticket ' +
-    'tier (tier_…) with an optional `quantity` (a deviation: ACP request items have none; default 1); `currency` must be ' +
-    'the shop currency; `capabilities` is required ({} is fine). The tickets are held at once (status ready_for_payment, ' +
-    'expires_at = end of the hold); when they cannot be (sold out, not on sale, region) the session is still created with ' +
-    'status not_ready_for_payment and an error in `messages`. Next: delegate_payment for a token bound to this session ' +
-    'and merchant (capabilities.payment.handlers[0].config.merchant_id), then complete_checkout_session.',
+    'ACP (2026-04-17) checkout, MCP binding: `{ meta: { api_version }, payload }` with a ' +
+    'CheckoutSessionCreateRequest: one line item whose `id` is a tier (tier_…), optional `quantity`, the shop ' +
+    '`currency`, `capabilities` ({} is fine). The tickets are held at once (ready_for_payment), else status ' +
+    'not_ready_for_payment with a message. Next: delegate_payment, then complete_checkout_session.',
   input: z.strictObject({ meta: AcpMeta, payload: CheckoutSessionCreateRequest }),
   output: AcpCheckoutSession,
   errors: [...ACP_ERRORS],

@@ -51,13 +51,10 @@ export const delegatePayment = defineTool({
   title: 'Delegate a card to the sandbox vault (ACP)',
   area: 'acp',
   description:
-    'ACP Delegate Payment against the sandbox vault: `{ meta: { api_version, idempotency_key? }, payload }` with an ACP ' +
-    'DelegatePaymentRequest. The card must be a sandbox test card (4242424242424242 visa, 5555555555554444 mastercard, ' +
-    '378282246310005 amex, 4000000000000002 declined, 4000000000009995 insufficient funds, 4000000000003220 settles ' +
-    'asynchronously); it is never stored. The allowance binds the token: reason one_time, max_amount (minor units), ' +
-    'currency (lower case), checkout_session_id, merchant_id (the session’s capabilities.payment.handlers[0].config.' +
-    'merchant_id) and expires_at. Returns `{ id: "vt_…", created, metadata }`; pass the id as payment_data.instrument.' +
-    'credential.token to complete_checkout_session. The checkout session must be one the caller may see (404 otherwise).',
+    'ACP Delegate Payment against the sandbox vault: `{ meta, payload }` with a DelegatePaymentRequest. The card ' +
+    'must be a sandbox test card (e.g. 4242424242424242); it is never stored. The allowance binds the token ' +
+    '(one_time, max_amount, currency, checkout_session_id, merchant_id, expires_at). Returns `{ id: "vt_…" }` for ' +
+    'complete_checkout_session.',
   input: z.strictObject({ meta: AcpMeta, payload: DelegatePaymentRequest }),
   output: z.object({ id: secret(z.string().describe('The one-time delegated token (vt_…).')), created: z.string(), metadata: z.record(z.string(), z.string()) }),
   errors: ['missing_api_version', 'unsupported_api_version', 'invalid_card', 'insufficient_scope', 'not_found'],

@@ -8,10 +8,9 @@ export const getAcpDiscovery = defineTool({
   title: 'ACP discovery document',
   area: 'acp',
   description:
-    'Returns the Agentic Commerce Protocol discovery document (the body of GET /.well-known/acp.json): the protocol ' +
-    'name, current and supported API versions, the REST base URL (ACP paths such as /checkout_sessions are at the ' +
-    'origin root), the transports (rest, and mcp on /mcp with the create/get/update/complete/cancel_checkout_session ' +
-    'tools) and the services (checkout, delegate_payment). Public: no credential needed.',
+    'Public. The ACP discovery document (GET /.well-known/acp.json): protocol name, current and supported API ' +
+    'versions, the REST base URL (/checkout_sessions at the origin root), the transports (rest; mcp on /mcp with ' +
+    'the checkout tools) and the services (checkout, delegate_payment).',
   input: z.strictObject({}),
   output: z.object({
     protocol: z.object({ name: z.literal('acp'), version: z.string(), supported_versions: z.array(z.string()), documentation_url: z.string() }),

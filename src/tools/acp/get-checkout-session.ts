@@ -10,10 +10,9 @@ export const getCheckoutSession = defineTool({
   title: 'Retrieve an ACP checkout session',
   area: 'acp',
   description:
-    'Returns the current state of an ACP checkout session: `{ meta: { api_version }, id }`. The status follows the ' +
-    'tickets’ hold: ready_for_payment while held, expired once the hold ran out (update the session to hold again), ' +
-    'complete_in_progress while an asynchronous payment settles, completed (with `order`) or canceled. Another ' +
-    'caller’s session answers 404. Over REST the ACP route is GET /checkout_sessions/{id}; this projection is a POST.',
+    'Returns an ACP checkout session: `{ meta: { api_version }, id }`. Status: ready_for_payment while held, ' +
+    'expired once the hold ran out (update it to hold again), complete_in_progress while a payment settles, ' +
+    'completed (with `order`) or canceled. Another caller’s session is 404.',
   input: z.strictObject({ meta: AcpMeta, id: SessionId }),
   output: AcpCheckoutSession,
   errors: [...ACP_ERRORS],

@@ -11,11 +11,10 @@ export const updateCheckoutSession = defineTool({
   title: 'Update an ACP checkout session',
   area: 'acp',
   description:
-    'Updates an open ACP checkout session: `{ meta: { api_version, idempotency_key? }, id, payload }` with an ACP ' +
-    'CheckoutSessionUpdateRequest (buyer, fulfillment_details, line_items — one tier of the same shop, with quantity — ' +
-    'selected_fulfillment_options: only digital_tickets). Changing the item, quantity or delivery country, or updating ' +
-    'a session whose hold expired, gives the old hold back and holds the tickets again. Returns the full session; ' +
-    '409 checkout_session_closed once completed or canceled.',
+    'Updates an open ACP checkout session: `{ meta, id, payload }` with a CheckoutSessionUpdateRequest (buyer, ' +
+    'fulfillment_details, line_items: one tier of the same shop, selected_fulfillment_options: digital_tickets). ' +
+    'A new item, quantity or country, or an expired hold, holds the tickets again. 409 checkout_session_closed ' +
+    'once completed or canceled.',
   input: z.strictObject({ meta: AcpMeta, id: SessionId, payload: CheckoutSessionUpdateRequest }),
   output: AcpCheckoutSession,
   errors: [...ACP_ERRORS, 'checkout_session_closed', 'payment_in_flight'],

@@ -12,10 +12,10 @@ export const createTier = defineTool({
   title: 'Create a tier',
   area: 'integration',
   description:
-    'Creates a priced tier (e.g. "General admission") selling from a pool of the same event. Restrictions are saved ' +
-    'in the same write: `onSaleStart`/`onSaleEnd` (RFC 3339 or null), `maxQtyPerPurchase` (≥ 1 or null), `sellable` ' +
-    '(default true), `allowedGeos` (ISO 3166-1 alpha-2 codes) and `allowedSchemes` (card schemes, lower case); an ' +
-    'empty or absent list means no restriction. A field this operation does not know is refused with 400 unknown_field.',
+    'Creates a priced tier (e.g. "General admission") selling from a pool of the same event, with its ' +
+    'restrictions in the same write: `onSaleStart`/`onSaleEnd`, `maxQtyPerPurchase`, `sellable` (default true), ' +
+    '`allowedGeos` and `allowedSchemes` (an empty or absent list: no restriction). An unknown field is refused ' +
+    'with unknown_field.',
   input: z.strictObject({
     eventId: IdRef.describe('The event (evt_…) the tier sells.'),
     poolId: IdRef.describe('The pool (pool_…) whose places the tier sells; tiers of one pool share its capacity.'),

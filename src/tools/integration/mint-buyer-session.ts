@@ -9,13 +9,10 @@ export const mintBuyerSession = defineTool({
   title: 'Mint a buyer session',
   area: 'integration',
   description:
-    'Mints a bounded buyer session (30 minutes) for `email` at the shop `merchantId`, for a user the merchant’s own ' +
-    'authentication verified. A bounded session acts only inside authority the buyer already granted: it can never ' +
-    'create or widen spending authority (no agents, permissions or saved cards), whatever it sends. `lang` selects ' +
-    'the buyer-page language. Needs merchant:write. `merchantAttested: true` is for organizations that staff enabled ' +
-    'for attested consent, on a key holding mandates:attest (an attest-only key suffices): the buyer’s permission can ' +
-    'then be granted without the emailed code within the staff-set ceilings; everyone else gets 403 ' +
-    'merchant_consent_not_enabled. To open the buyer pages with the session, link to `/buyer/agents#session=<token>`.',
+    'Mints a bounded buyer session (30 minutes) for `email` at shop `merchantId`, for a user your own sign-in ' +
+    'verified. It acts only inside authority the buyer already granted (no agents, permissions or cards). ' +
+    '`merchantAttested: true` (organizations staff enabled, key with mandates:attest) lets a permission be ' +
+    'granted without the e-mailed code. Open the buyer pages at `/buyer/agents#session=<token>`.',
   input: z.strictObject({
     merchantId: z.string().min(1).max(100),
     email: Email,

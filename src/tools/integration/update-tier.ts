@@ -12,11 +12,9 @@ export const updateTier = defineTool({
   title: 'Change a tier',
   area: 'integration',
   description:
-    'Changes a tier’s `name`, `priceMinor` or restrictions (`onSaleStart`, `onSaleEnd`, `maxQtyPerPurchase`, ' +
-    '`sellable`, `allowedGeos`, `allowedSchemes`, as in create_tier); fields left out keep their value. A new price ' +
-    'applies to new quotes only: quotes and holds already made keep theirs. The currency and pool cannot change. A ' +
-    'retired tier cannot be changed (tier_retired). Emits the `tier.updated` webhook event. Requires merchant:write ' +
-    '(console: the owner).',
+    'Changes a tier’s `name`, `priceMinor` or restrictions (as in create_tier); fields left out keep their value. ' +
+    'A new price applies to new quotes only. The currency and pool cannot change; a retired tier cannot change ' +
+    '(tier_retired). Emits `tier.updated`. Requires merchant:write (console: the owner).',
   input: z.strictObject({
     id: IdRef.describe('The tier id (tier_…).'),
     name: z.string().trim().min(1).max(200).optional(),

@@ -11,12 +11,10 @@ export const configurePaymentProvider = defineTool({
   title: 'Configure the second payment provider',
   area: 'payments',
   description:
-    'Stores a shop’s Stripe settings (spec §9): `publishableKey` (pk_test_…/pk_live_…), `secretKey` (sk_… or rk_…, ' +
-    'same mode), `webhookSecret` (whsec_…) and optional `accountId` (acct_…). They are validated (invalid_provider_settings ' +
-    'names the field); the secrets are encrypted at rest and never shown again (only their last four characters). The ' +
-    'provider is "configured, not switched on in the sandbox": payments keep using the sandbox provider, and ' +
-    'link_payment_provider to stripe stays refused (provider_not_enabled). Configuring again replaces the settings. ' +
-    'Requires merchant:admin (console: the owner).',
+    'Stores a shop’s Stripe settings: `publishableKey`, `secretKey` (same mode), `webhookSecret` and optional ' +
+    '`accountId`, validated (invalid_provider_settings names the field); the secrets are encrypted and never ' +
+    'shown again. Configured, not switched on in the sandbox: payments keep using the sandbox provider. Requires ' +
+    'merchant:admin.',
   input: z.strictObject({
     id: IdRef.describe('The shop id (shop_…).'),
     provider: z.literal('stripe').describe('The provider to configure (stripe; the sandbox needs no settings).'),

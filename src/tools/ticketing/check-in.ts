@@ -10,11 +10,10 @@ export const checkIn = defineTool({
   title: 'Check a ticket in',
   area: 'ticketing',
   description:
-    'Scans a ticket at the door of event `id`: `code` is the ticket’s signedCode (its QR code) or its opaque code. The ' +
-    'first scan admits (`result: admitted`, with checkedInAt and the device). Refusals, each with its own code: ' +
-    '`already_checked_in` (details.checkedInAt and device of the first scan), `ticket_void` (refunded), ' +
-    '`invalid_ticket_code` (forged, tampered, unknown or another organization’s), `ticket_wrong_event` (another ' +
-    'event of yours, named in details). Merchants (merchant:write).',
+    'Scans a ticket at the door of event `id`: `code` is its signedCode (the QR code) or opaque code. The first ' +
+    'scan admits (`result: admitted`). Refusals: `already_checked_in` (details: the first scan), `ticket_void` ' +
+    '(refunded), `invalid_ticket_code` (forged, unknown or another organization’s), `ticket_wrong_event`. ' +
+    'Merchants (merchant:write).',
   input: z.strictObject({ id: EventIdIn, code: z.string().min(1).max(2000), device: DeviceIn }),
   output: z.object({ result: z.literal('admitted'), ticket: TicketOut }),
   errors: ['not_found', 'already_checked_in', 'ticket_void', 'invalid_ticket_code', 'ticket_wrong_event', 'insufficient_scope'],

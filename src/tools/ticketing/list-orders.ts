@@ -19,11 +19,11 @@ export const listOrders = defineTool({
   input: z.strictObject({
     merchantId: z.string().min(1).max(100).optional().describe('Only orders in this shop (shop_…).'),
     eventId: z.string().min(1).max(100).optional().describe('Only orders for this event (evt_…).'),
-    state: z.enum(ORDER_STATES).optional(),
+    state: z.enum(ORDER_STATES).optional().describe('Only orders in this state.'),
     createdFrom: Instant.optional().describe('RFC 3339; orders created at or after this instant.'),
     createdBefore: Instant.optional().describe('RFC 3339; orders created before this instant.'),
     limit: z.coerce.number().int().min(1).max(100).optional().describe('Page size, 1 to 100 (default 50).'),
-    cursor: z.string().min(1).max(100).optional(),
+    cursor: z.string().min(1).max(100).optional().describe('The previous page’s `nextCursor`.'),
   }),
   output: z.object({ orders: z.array(OrderOut), nextCursor: z.string().optional() }),
   errors: ['not_found', 'insufficient_scope'],

@@ -9,10 +9,9 @@ export const listVoidedTickets = defineTool({
   title: 'List an event’s voided tickets (signed)',
   area: 'ticketing',
   description:
-    'The event’s voided (refunded) tickets, oldest first, with `signed`: a compact JWS (EdDSA, typ tessera-void-list) ' +
-    'over `{ evt, since, iat, voided: [[ticketId, voidedAt unix seconds], …] }`, verifiable with get_ticket_keys. ' +
-    'Pass `since` (RFC 3339) for only the tickets voided at or after it: a scanner keeps its list current with the ' +
-    'previous answer’s `generatedAt`. Merchants of the event’s organization (merchant:read).',
+    'The event’s voided (refunded) tickets, oldest first, with `signed`: a compact JWS (EdDSA) over the list, ' +
+    'verifiable with get_ticket_keys. Pass `since` (the previous answer’s `generatedAt`) for only those voided at ' +
+    'or after it. Merchants of the event’s organization (merchant:read).',
   input: z.strictObject({ id: EventIdIn, since: z.iso.datetime({ offset: true }).max(40).optional().describe('RFC 3339.') }),
   output: z.object({
     eventId: z.string(),

@@ -10,14 +10,10 @@ export const refundOrder = defineTool({
   title: 'Refund an order',
   area: 'ticketing',
   description:
-    'Refunds a whole order (omit `ticketIds`) or some of its tickets, with a `reason`, through the shop’s payment ' +
-    'provider. Each ticket refunds its share of the total (fees included); the refund that takes the last tickets ' +
-    'takes the rest, so a whole order refunds exactly what was paid and never more. Refunded tickets become void; ' +
-    '`returnToPool: true` puts their places back on sale. 200: refunded (`refund.state` succeeded). 202: the provider ' +
-    'settles later (`refund.state` pending; a signed provider event completes it; poll get_order). 402 `refund_failed`: ' +
-    'the provider refused, the order stays paid and its tickets valid. 409 `ticket_not_refundable` / ' +
-    '`order_fully_refunded` when the tickets are void or already being refunded. Merchants only (API key with ' +
-    'merchant:write, or a console owner). Requires an idempotency key: a retry returns the same refund.',
+    'Refunds a whole order (omit `ticketIds`) or some tickets, with a `reason`, through the shop’s provider; each ' +
+    'ticket refunds its share, a whole order exactly what was paid. Refunded tickets become void; `returnToPool: ' +
+    'true` puts the places back on sale. 200 refunded; 202 pending (poll get_order); 402 refund_failed (order ' +
+    'stays paid). Merchants. A retry with the same key returns the same refund.',
   input: z.strictObject({
     id: IdRef.describe('The order (ord_…).'),
     ticketIds: z.array(z.string().min(1).max(100)).min(1).max(100).optional().describe('Tickets (tkt_…) to refund; all the refundable ones when omitted.'),

@@ -9,13 +9,10 @@ export const uploadScans = defineTool({
   title: 'Upload offline scans',
   area: 'ticketing',
   description:
-    'Uploads the scans an offline scanner (`device`) made at event `id`, each `{ code, scannedAt }` (up to 500). Per ' +
-    'ticket the earliest scan known wins, from any device or upload: an earlier scan moves the check-in back to it. ' +
-    'Each scan is answered in order: `admitted` (this scan holds the check-in), `already_checked_in` (with the scan ' +
-    'that holds it), `ticket_void`, `invalid_ticket_code` or `ticket_wrong_event`. Merchants (merchant:write). ' +
-    'Uploading the same scans again gives the same answers. A scan dated more than 24 h before the event starts, ' +
-    'before its ticket was issued or after the upload (5 min allowed for scanner clocks) refuses the whole upload ' +
-    'with `scan_time_out_of_range`, applying nothing.',
+    'Uploads an offline scanner’s (`device`) scans at event `id`, each `{ code, scannedAt }` (up to 500). Per ' +
+    'ticket the earliest known scan wins. Each scan is answered in order (admitted, already_checked_in, ' +
+    'ticket_void, invalid_ticket_code, ticket_wrong_event); the same upload again gives the same answers. A scan ' +
+    'time out of range refuses the whole upload (scan_time_out_of_range).',
   input: z.strictObject({
     id: EventIdIn,
     device: DeviceIn,

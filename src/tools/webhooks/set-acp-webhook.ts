@@ -12,11 +12,10 @@ export const setAcpWebhook = defineTool({
   title: 'Set the ACP order-webhook endpoint',
   area: 'integration',
   description:
-    'Sets (or replaces) where the shop sends ACP order webhooks for its ACP checkout sessions: the agent platform’s ' +
-    'order-events receiver URL and the shared HMAC secret the platform gave the merchant. Events order_create ' +
-    '(order placed) and order_update (refunds, cancellation) are POSTed with ACP’s Merchant-Signature header ' +
-    '(t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">), retried like merchant webhooks. `url` must be https:// to a ' +
-    'public address. The secret is stored encrypted and never returned. Requires merchant:write.',
+    'Sets (or replaces) where the shop sends ACP order webhooks: the agent platform’s receiver `url` (https, ' +
+    'public) and the HMAC `secret` it gave the merchant. order_create and order_update are POSTed with ACP’s ' +
+    'Merchant-Signature header and retried like merchant webhooks. The secret is stored encrypted, never ' +
+    'returned. Requires merchant:write.',
   input: z.strictObject({
     merchantId: IdRef.describe('The shop (merchant) id, e.g. shop_…'),
     url: z.string().trim().min(1).max(2048).describe('The agent platform’s order-events receiver URL.'),
