@@ -7,6 +7,8 @@ import { t } from './i18n.js';
 import { byId, confirmDialog, el, errorMessage, formatDate, formatMoney, run, setStatus, showCurrency, showErrors, ValidationError } from './ui.js';
 
 const windowText = (hours) => ([24, 168, 720].includes(hours) ? t(`permissions.window${hours}`) : t('permissions.windowHours', { count: hours }));
+// An attested permission's label is the API's English "Set up by <shop>": said again in the page's language.
+const setUpBy = (label) => t('permissions.setUpBy', { shop: label.replace(/^Set up by /, '') });
 const cardText = (i) => t('cards.cardLabel', { scheme: i.scheme.charAt(0).toUpperCase() + i.scheme.slice(1), last4: i.last4 });
 
 export async function init() {
@@ -46,7 +48,7 @@ export async function init() {
         ' ',
         p.revokedAt ? t('permissions.revokedOn', { date: formatDate(p.revokedAt) }) : t('permissions.expires', { date: formatDate(p.expiresAt) }),
       ),
-      p.label ? el('p', { className: 'label', text: p.label }) : null,
+      p.label ? el('p', { className: 'label', text: p.attested ? setUpBy(p.label) : p.label }) : null,
     );
     if (p.status === 'active') {
       const b = el('button', { type: 'button', className: 'danger', 'aria-label': t('permissions.revokeNamed', { agent }), text: t('permissions.revoke') });
