@@ -136,7 +136,10 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
       // A client has REQUEST_TIMEOUT_MS to send a whole request (Node's default was 300 s): past it, 408 and the
       // connection is closed (answerClientError). Node checks its connections every `connectionsCheckingInterval`.
       const checkEvery = Math.min(5_000, Math.max(25, Math.floor(config.requestTimeoutMs / 4)));
-      server = createServer({ connectionsCheckingInterval: checkEvery }, admitBeforeKoa(early, koa.callback()));
+      // Koa's listener answers its own errors (ctx.onerror, the app's 'error' event) and never rejects: void is safe.
+      const koaListener = koa.callback();
+      const listener = admitBeforeKoa(early, (req, res) => void koaListener(req, res));
+      server = createServer({ connectionsCheckingInterval: checkEvery }, listener);
       server.requestTimeout = config.requestTimeoutMs;
       server.on('clientError', answerClientError);
       // Idle keep-alive connections outlive any client's own idle timeout (undici: the server's hint less a margin),

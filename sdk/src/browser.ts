@@ -82,7 +82,7 @@ export function openConsent(options: ConsentOptions): ConsentHandle {
   const target = (): Window | null => (frame ? frame.contentWindow : popup);
   const post = (message: PartnerMessage): void => target()?.postMessage(message, viewOrigin);
   const emit = <T extends ConsentEventType>(type: T, event: ConsentEvents[T]): void => {
-    for (const listener of [...(listeners.get(type) ?? [])]) (listener as (event: ConsentEvents[T]) => void)(event);
+    for (const listener of Array.from(listeners.get(type) ?? [])) (listener as (event: ConsentEvents[T]) => void)(event);
   };
 
   async function handOverSession(): Promise<void> {

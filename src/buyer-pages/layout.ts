@@ -11,7 +11,7 @@ export interface PageContext {
   /** `?merchantId=` of the request (sign-in for a shop), when present. */
   merchantId: string | undefined;
   /** A buyer-page path with the page's language kept. */
-  href(path: string, extra?: Record<string, string | undefined>): string;
+  href: (path: string, extra?: Record<string, string | undefined>) => string;
 }
 
 export interface PageDefinition {

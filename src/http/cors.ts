@@ -18,14 +18,20 @@ const EXPOSED = 'retry-after, idempotent-replayed';
 export function buyerApiCors(services: Services, principalOf: (bearer: string | undefined) => Promise<Principal>): Middleware {
   return async (ctx: Context, next: Next) => {
     const origin = ctx.get('origin');
-    if (!ctx.path.startsWith(BUYER_API) || !origin) return next();
+    if (!ctx.path.startsWith(BUYER_API) || !origin) {
+      await next();
+      return;
+    }
     let own = '';
     try {
       own = new URL(services.publicUrl()).origin;
     } catch {
       /* no public URL */
     }
-    if (origin === own) return next();
+    if (origin === own) {
+      await next();
+      return;
+    }
     ctx.vary('Origin');
     if (ctx.method === 'OPTIONS' && ctx.get('access-control-request-method')) {
       ctx.status = 204;
@@ -47,6 +53,6 @@ export function buyerApiCors(services: Services, principalOf: (bearer: string | 
       ctx.set('Access-Control-Allow-Origin', origin);
       ctx.set('Access-Control-Expose-Headers', EXPOSED);
     }
-    return next();
+    await next();
   };
 }

@@ -91,7 +91,10 @@ export function admitBeforeRouting(orchestrator: Orchestrator): Middleware {
   const admitted = admissionTools(orchestrator);
   return async (ctx, next) => {
     const tool = admitted.size ? admitted.get(`${ctx.method} ${ctx.path}`) : undefined;
-    if (!tool) return next();
+    if (!tool) {
+      await next();
+      return;
+    }
     try {
       orchestrator.refuseForLoad(tool.name);
     } catch (err) {
@@ -100,6 +103,6 @@ export function admitBeforeRouting(orchestrator: Orchestrator): Middleware {
       sendError(ctx, err.status, err.toBody());
       return;
     }
-    return next();
+    await next();
   };
 }

@@ -111,19 +111,19 @@ export class RateLimits {
    * `verified` is the principal a surface authenticated without charging it (an MCP request that runs no tool).
    */
   gate(ip: string, addressCharged: boolean): RequestGate {
-    const limits = this;
-    return {
+    const gate: RequestGate = {
       charged: addressCharged,
       verified: undefined,
-      async charge(principal: Principal | undefined, strict: boolean) {
+      charge: async (principal: Principal | undefined, strict: boolean) => {
         const key = principal ? budgetKey(principal) : `ip:${ip}`;
-        if (!this.charged) {
-          this.charged = true;
-          await limits.consume(principal ? limits.principal : limits.address, key);
+        if (!gate.charged) {
+          gate.charged = true;
+          await this.consume(principal ? this.principal : this.address, key);
         }
-        if (strict) await limits.consume(limits.strict, key);
+        if (strict) await this.consume(this.strict, key);
       },
     };
+    return gate;
   }
 
   /** Charges the address for a request without a credential, or refuses it. */
@@ -154,7 +154,10 @@ export type RequestGate = RateGate & { charged: boolean; verified: Principal | u
  */
 export function rateLimit(limits: RateLimits) {
   return async (ctx: Context, next: Next) => {
-    if (UNLIMITED.has(ctx.path) || isStatic(ctx)) return next();
+    if (UNLIMITED.has(ctx.path) || isStatic(ctx)) {
+      await next();
+      return;
+    }
     const ip = ctx.ip;
     const hasCredential = Boolean(bearerOf(ctx));
     if (!hasCredential) {

@@ -3,6 +3,7 @@
  * the output checked against the tool's schema, with its status.
  */
 import type { Logger } from 'pino';
+import type { ZodType } from 'zod';
 import type { RequestInfo, Services, SharedCall, ToolContext } from '../domain/context.ts';
 import type { CallKey } from '../storage/idempotency-store.ts';
 import { ToolError } from '../kernel/errors.ts';
@@ -54,7 +55,7 @@ export class CallParts {
       return ctx;
     };
     const finish = (raw: unknown) => {
-      const parsed = tool.output.safeParse(raw);
+      const parsed = (tool.output as ZodType).safeParse(raw);
       if (!parsed.success) {
         log.error({ issues: parsed.error.issues.slice(0, 5) }, 'tool output failed its schema');
         throw new ToolError('internal_error');

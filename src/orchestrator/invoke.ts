@@ -3,6 +3,7 @@
  * run in a transaction, validate the output, map errors through the closed table.
  */
 import type { Logger } from 'pino';
+import type { ZodType } from 'zod';
 import { ap2Refusal, isAp2Payload } from '../domain/ap2/refusal.ts';
 import { authorize, mayList } from './authorize.ts';
 import { canonicalJson, sha256Hex } from '../kernel/canonical-json.ts';
@@ -151,7 +152,7 @@ export class Orchestrator {
       else await charged;
       authorize(tool, principal, mech.credential);
       const given = mech.keyArgument ? splitIdempotencyArgument(tool, req.input, req.idempotencyKey) : { input: req.input, key: req.idempotencyKey };
-      const input = parseInput(tool.input, given.input);
+      const input: unknown = parseInput(tool.input, given.input);
       const mode = tool.idempotency ?? 'none';
       const custom = mode === 'none' ? undefined : tool.idempotencyRequest?.(input, given.key);
       const key = mode === 'none' ? undefined : custom ? custom.key : given.key;
@@ -207,7 +208,7 @@ export class Orchestrator {
     const { makeCtx, finish } = this.parts.for(tool, principal, req);
     let finished: { output: Record<string, unknown>; status: number } | undefined;
     const shared = { finish: (raw: unknown) => (finished = finish(raw)), charged };
-    const raw = await tool.handler(input, makeCtx(() => this.services.db.fork(), { idempotency: idem, shared }));
+    const raw: unknown = await tool.handler(input, makeCtx(() => this.services.db.fork(), { idempotency: idem, shared }));
     const result = finished ?? finish(raw);
     await idem?.settle({ status: result.status, body: result.output });
     return result;
@@ -256,6 +257,6 @@ export class Orchestrator {
 const secretOutputs = new WeakMap<AnyTool, boolean>();
 function holdsSecret(tool: AnyTool): boolean {
   let holds = secretOutputs.get(tool);
-  if (holds === undefined) secretOutputs.set(tool, (holds = secretPaths(tool.output, 'output').length > 0));
+  if (holds === undefined) secretOutputs.set(tool, (holds = secretPaths(tool.output as ZodType, 'output').length > 0));
   return holds;
 }

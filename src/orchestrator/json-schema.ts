@@ -93,7 +93,7 @@ function exampleOf(s: JsonSchema, name: string): unknown {
       if (pattern === '^[a-z]{3}$' || pattern === '^[A-Za-z]{3}$') return 'eur';
       if (name === 'api_version') return '2026-04-17';
       if (pattern === '^\\d{6}$') return '123456';
-      const idPrefix = ID_PREFIXES[name] ?? /\b([a-z]{2,5})_…/.exec(String(s.description ?? ''))?.[1];
+      const idPrefix = ID_PREFIXES[name] ?? /\b([a-z]{2,5})_…/.exec(typeof s.description === 'string' ? s.description : '')?.[1];
       if (idPrefix) return `${idPrefix}_01jf8k2m9q7r5t`;
       if (pattern === '^[A-Z]{2}$') return 'DE';
       if (s.format === 'date-time') return '2030-06-01T19:30:00Z';
@@ -111,18 +111,18 @@ const inputs = new WeakMap<AnyTool, JsonSchema>();
 
 /** One input the tool accepts: its own `example`, else one built from its input schema (required fields only). */
 export function toolExample(tool: AnyTool): Record<string, unknown> {
-  return (tool.example ?? exampleOf(jsonSchemaOf(tool.input, 'input'), 'input')) as Record<string, unknown>;
+  return (tool.example ?? exampleOf(jsonSchemaOf(tool.input as z.ZodType, 'input'), 'input')) as Record<string, unknown>;
 }
 
 /** The tool's input schema with its one example (`examples`), as every surface lists it. */
 export function toolInputSchema(tool: AnyTool): JsonSchema {
   let found = inputs.get(tool);
-  if (!found) inputs.set(tool, (found = { ...jsonSchemaOf(tool.input, 'input'), examples: [toolExample(tool)] }));
+  if (!found) inputs.set(tool, (found = { ...jsonSchemaOf(tool.input as z.ZodType, 'input'), examples: [toolExample(tool)] }));
   return found;
 }
 
 export function toolOutputSchema(tool: AnyTool): JsonSchema {
-  return jsonSchemaOf(tool.output, 'output');
+  return jsonSchemaOf(tool.output as z.ZodType, 'output');
 }
 
 /** The schema cut at `depth` levels of object nesting: a deeper object is `{ type: "object" }` with its description. */

@@ -30,7 +30,7 @@ async function collectInput(ctx: Context, tool: AnyTool, names: readonly string[
     }
     input = { ...body };
   }
-  for (const name of names) input[name] = ctx.params[name];
+  for (const name of names) input[name] = (ctx.params as Record<string, string | undefined>)[name];
   return input;
 }
 

@@ -58,18 +58,22 @@ export class A2aTasks {
   async list(owner: string, q: A2aTaskQuery): Promise<{ tasks: A2aTaskRow[]; total: number }> {
     const where = ['owner = ?'];
     const params: unknown[] = [owner];
-    if (q.contextId) (where.push('context_id = ?'), params.push(q.contextId));
-    if (q.state) (where.push('state = ?'), params.push(q.state));
-    if (q.statusAfter) (where.push('status_at >= ?'), params.push(q.statusAfter));
+    const and = (clause: string, ...values: unknown[]) => {
+      where.push(clause);
+      params.push(...values);
+    };
+    if (q.contextId) and('context_id = ?', q.contextId);
+    if (q.state) and('state = ?', q.state);
+    if (q.statusAfter) and('status_at >= ?', q.statusAfter);
     const [count] = await this.db.execute<{ n: string }>(`select count(*) as n from a2a_tasks where ${where.join(' and ')}`, params);
-    if (q.before) (where.push('(status_at, id) < (?, ?)'), params.push(q.before[0], q.before[1]));
+    if (q.before) and('(status_at, id) < (?, ?)', q.before[0], q.before[1]);
     const rows = await this.db.execute<{ id: string; context_id: string; state: string; status_at: Date | string; task: string }>(
       `select id, context_id, state, status_at, task from a2a_tasks where ${where.join(' and ')}
        order by status_at desc, id desc limit ?`,
       [...params, q.limit],
     );
     return {
-      tasks: rows.map((r) => ({ id: r.id, contextId: r.context_id, state: r.state, statusAt: new Date(r.status_at), task: JSON.parse(r.task) })),
+      tasks: rows.map((r) => ({ id: r.id, contextId: r.context_id, state: r.state, statusAt: new Date(r.status_at), task: JSON.parse(r.task) as unknown })),
       total: Number(count?.n ?? 0),
     };
   }

@@ -18,7 +18,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { arch, platform, userInfo } from 'node:os';
+import { userInfo } from 'node:os';
 import pg from 'pg';
 import {
   EmbeddedPostgresError,

@@ -234,7 +234,7 @@ function isStale(row: Pick<Row, 'state' | 'created_at'>, now: Date): boolean {
  * IN_FLIGHT_STALE_MS) is taken over by the write.
  */
 export async function settleKeys(em: EntityManager, claims: readonly KeyClaim[], now: Date, read: boolean): Promise<ClaimResult[]> {
-  const results: ClaimResult[] = new Array(claims.length);
+  const results = new Array<ClaimResult>(claims.length);
   const first = new Map<string, number>();
   claims.forEach((c, i) => {
     const id = `${c.scope}\u0000${c.key}`;

@@ -117,7 +117,7 @@ export async function lockQuotesWithOffers(em: EntityManager, ids: readonly stri
   const once = <T extends object>(row: Record<string, unknown>, alias: 't' | 's' | 'e', of: (row: Record<string, unknown>) => T): T | undefined => {
     const id = row[`${alias}.id`];
     if (id === null || id === undefined) return undefined;
-    const seen = `${alias}:${String(id)}`;
+    const seen = `${alias}:${id as string | number}`;
     let it = made.get(seen) as T | undefined;
     if (!it) made.set(seen, (it = of(row)));
     return it;

@@ -81,7 +81,7 @@ function wireCreate(refresh) {
 
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    run(
+    void run(
       submit,
       async () => {
         const agentName = name.value.trim();
@@ -103,7 +103,8 @@ function wireCreate(refresh) {
     );
   });
 
-  byId('copy-credential').addEventListener('click', async () => {
+  // The copy never rejects: a refused clipboard selects the value for the buyer to copy and says so.
+  const copy = async () => {
     try {
       await navigator.clipboard.writeText(value.value);
       setStatus(t('agents.copied'));
@@ -112,7 +113,8 @@ function wireCreate(refresh) {
       value.select();
       setStatus(t('agents.copyFailed'));
     }
-  });
+  };
+  byId('copy-credential').addEventListener('click', () => void copy());
   byId('dismiss-credential').addEventListener('click', () => {
     value.value = '';
     panel.hidden = true;

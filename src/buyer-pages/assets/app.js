@@ -44,7 +44,7 @@ async function mount(announce) {
   await loadMessages(main.dataset.lang);
   byId('sign-out')?.addEventListener('click', () => {
     signOut();
-    navigate(`/buyer/sign-in?lang=${encodeURIComponent(main.dataset.lang)}`, { announce: t('common.signedOutStatus') });
+    void navigate(`/buyer/sign-in?lang=${encodeURIComponent(main.dataset.lang)}`, { announce: t('common.signedOutStatus') });
   });
   applySession();
   const page = PAGES[main.dataset.page];
@@ -62,6 +62,8 @@ async function mount(announce) {
 /**
  * Opens another buyer page without unloading this one (the bearer stays in memory): fetches its HTML,
  * swaps title, language and body, updates the history, and moves focus to the new page's heading.
+ * A failed fetch falls back to a full page load; so click handlers `void` it, and an error while mounting the new
+ * page reaches the browser console as an unhandled rejection, as a throwing handler's would.
  */
 export async function navigate(url, { announce, replace = false, push = true } = {}) {
   const target = new URL(url, location.href);
@@ -98,7 +100,7 @@ function onClick(event) {
   event.preventDefault();
   const chosen = link.closest('nav.languages') ? url.searchParams.get('lang') : null;
   if (chosen) rememberLanguage(chosen);
-  navigate(url.href);
+  void navigate(url.href);
 }
 
 /**
@@ -140,9 +142,10 @@ onSessionChange((_session, reason) => {
 
 async function start() {
   document.addEventListener('click', onClick);
-  window.addEventListener('popstate', () => navigate(location.href, { push: false }));
+  window.addEventListener('popstate', () => void navigate(location.href, { push: false }));
   if (await takeHandOff()) return;
   await mount();
 }
 
-start();
+// Run once at load; an error in it reaches the browser console (unhandled rejection), as a top-level throw would.
+void start();

@@ -46,7 +46,7 @@ export async function init({ main }) {
   }
   const decline = byId('authorize-decline');
   byId('authorize-decline-actions').hidden = false;
-  decline.addEventListener('click', () => run(decline, () => finish(uid, 'abort')));
+  decline.addEventListener('click', () => void run(decline, () => finish(uid, 'abort')));
   const s = current();
   if (!s || s.mode !== 'full') return signInStep(uid, main);
   return shopStep(uid, s);
@@ -59,7 +59,7 @@ function signInStep(uid, main) {
   const submit = form.querySelector('button[type="submit"]');
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    run(
+    void run(
       submit,
       async () => {
         const address = byId('authorize-email').value.trim();
@@ -94,7 +94,7 @@ async function shopStep(uid, s) {
   let cleanup;
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    run(
+    void run(
       submit,
       async () => {
         const merchantId = select.value;
@@ -152,9 +152,9 @@ async function grantStep(uid, s) {
   };
   select.addEventListener('change', showNewCard);
   showNewCard();
-  start.addEventListener('click', () => run(start, () => cards.start()));
+  start.addEventListener('click', () => void run(start, () => cards.start()));
   another.addEventListener('click', () =>
-    run(another, async () => {
+    void run(another, async () => {
       newCard = null;
       readyText.hidden = true;
       another.hidden = true;
@@ -178,7 +178,7 @@ async function grantStep(uid, s) {
 
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    run(
+    void run(
       submit,
       async () => {
         const chosen = details();

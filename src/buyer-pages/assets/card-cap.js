@@ -36,7 +36,7 @@ export function wireCapForm(session, name, refresh) {
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     if (!card) return;
-    run(
+    void run(
       submit,
       async () => {
         const value = amount.value;

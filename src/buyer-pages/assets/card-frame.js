@@ -41,7 +41,7 @@ export function cardFrame({ holder, button, onReady }) {
       const data = event.data;
       if (!data || data.type !== FORM_MESSAGE || typeof data.paymentMethod !== 'string') return;
       setStatus(t('cards.checking'));
-      run(button, async () => {
+      void run(button, async () => {
         ready(await api('POST', `/v1/buyer/card-setups/${encodeURIComponent(setup.setupId)}/complete`, { paymentMethod: data.paymentMethod }));
       });
     };

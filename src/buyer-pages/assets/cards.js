@@ -75,11 +75,11 @@ function wireAddCard(currency, refresh) {
     },
   });
 
-  start.addEventListener('click', () => run(start, () => cards.start()));
+  start.addEventListener('click', () => void run(start, () => cards.start()));
 
   // After the frame answered: drop that setup (it is never resumed) and frame the form for a new one.
   another.addEventListener('click', () =>
-    run(another, async () => {
+    void run(another, async () => {
       code.reset();
       form.reset();
       form.hidden = true;
@@ -90,7 +90,7 @@ function wireAddCard(currency, refresh) {
 
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    run(
+    void run(
       submit,
       async () => {
         if (!cap.value.trim()) throw new ValidationError([{ fieldId: 'card-cap', message: t('cards.capMissing') }]);

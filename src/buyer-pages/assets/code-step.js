@@ -30,7 +30,7 @@ export function codeStep(form, prefix, purpose, { skip = false, details } = {}) 
     input.focus();
   }
 
-  resend.addEventListener('click', () => run(resend, request));
+  resend.addEventListener('click', () => void run(resend, request));
   input.addEventListener('input', () => {
     const digits = input.value.replace(/\D/g, '').slice(0, 6);
     if (digits !== input.value) input.value = digits;

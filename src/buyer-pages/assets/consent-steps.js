@@ -19,7 +19,7 @@ export function wireVerify(next) {
   byId('verify-body').textContent = t('consent.verifyBody', { email: current().email });
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    run(
+    void run(
       form.querySelector('button[type="submit"]'),
       async () => {
         if (code.pending) return code.request();
@@ -46,7 +46,7 @@ function wireAgent() {
   choice.addEventListener('change', sync);
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    run(
+    void run(
       submit,
       async () => {
         if (choice.value !== NEW) {
@@ -113,7 +113,7 @@ function wireCard(currency) {
   });
   chooseForm.addEventListener('submit', (event) => {
     event.preventDefault();
-    run(chooseSubmit, async () => {
+    void run(chooseSubmit, async () => {
       if (choice.value !== NEW) {
         state.instrumentId = choice.value;
         state.cardName = choice.selectedOptions[0].textContent;
@@ -125,7 +125,7 @@ function wireCard(currency) {
   });
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    run(
+    void run(
       form.querySelector('button[type="submit"]'),
       async () => {
         if (!cap.value.trim()) throw new ValidationError([{ fieldId: 'card-cap', message: t('cards.capMissing') }]);
@@ -183,7 +183,7 @@ function wireLimits(currency) {
   });
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    run(
+    void run(
       form.querySelector('button[type="submit"]'),
       async () => {
         const perPurchaseCapMinor = amountOf('grant-per-purchase');

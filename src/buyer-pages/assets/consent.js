@@ -11,7 +11,8 @@ import { begin, closeCardFrame, wireVerify } from './consent-steps.js';
 /** "Discard this setup?": on yes the draft is discarded and `cancelled` posted to the partner. */
 function wireCancel() {
   const button = byId('consent-cancel');
-  button.addEventListener('click', async () => {
+  // confirmDialog resolves (false when dismissed) and run() shows its own errors: the click may run detached.
+  const cancel = async () => {
     const yes = await confirmDialog('confirm-discard', { title: t('consent.discardTitle'), body: t('consent.discardBody') });
     if (!yes) return;
     await run(button, async () => {
@@ -23,7 +24,8 @@ function wireCancel() {
       byId('consent-discarded').focus();
       post('cancelled');
     });
-  });
+  };
+  button.addEventListener('click', () => void cancel());
 }
 
 /** Re-renders the view in the session's language (before anything was typed): the same URL with `lang`, swapped in place. */

@@ -108,7 +108,7 @@ function wireGrant(s, currency, lists, refresh) {
 
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    run(
+    void run(
       submit,
       async () => {
         const problems = [];

@@ -16,7 +16,7 @@ export function init({ main }) {
   const submit = form.querySelector('button[type="submit"]');
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    run(submit, async () => {
+    void run(submit, async () => {
       const address = email.value.trim();
       if (!address) throw new ValidationError([{ fieldId: 'email', message: t('signIn.emailMissing') }]);
       if (!EMAIL.test(address)) throw new ValidationError([{ fieldId: 'email', message: t('signIn.emailInvalid') }]);

@@ -57,7 +57,7 @@ export async function init() {
     byId('tickets-empty').hidden = list.childElementCount > 0;
   }
 
-  more.addEventListener('click', () => run(more, load));
+  more.addEventListener('click', () => void run(more, load));
   try {
     await load();
   } catch (err) {

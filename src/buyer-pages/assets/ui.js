@@ -96,6 +96,7 @@ export function errorMessage(err) {
 /**
  * Runs `work` for a form: ignores repeated submits while busy (the button stays focusable: aria-disabled,
  * not disabled), and shows validation or API errors; `fields` maps API error codes to the field they concern.
+ * It never rejects (every error is shown on the page), so an event handler may `void run(...)` detached.
  */
 export async function run(button, work, fields = {}) {
   if (button.getAttribute('aria-disabled') === 'true') return undefined;

@@ -377,7 +377,7 @@ function wireConsole() {
     $('delivery-log').hidden = true;
     loadWebhooks().catch(fail);
   });
-  $('provider-shop').addEventListener('change', () => loadProviders().catch(fail));
+  $('provider-shop').addEventListener('change', () => void loadProviders().catch(fail));
   onSubmit('shop-settings-form', async () => {
     const id = $('settings-shop').value;
     const description = $('settings-description').value.trim();

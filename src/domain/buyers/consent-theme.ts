@@ -46,7 +46,7 @@ type Rgb = [number, number, number];
 
 function parseHex(hex: string): Rgb {
   let h = hex.slice(1).toLowerCase();
-  if (h.length === 3) h = [...h].map((c) => c + c).join('');
+  if (h.length === 3) h = h.split('').map((c) => c + c).join('');
   return [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16)) as Rgb;
 }
 

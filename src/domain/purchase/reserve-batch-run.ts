@@ -67,11 +67,11 @@ export class ShortPool extends Error {
  */
 export async function runOneBatch(em: EntityManager, batch: Call[], mode: Mode, clock: Clock, shortPools: Set<string>): Promise<Written> {
   const now = clock.now();
-  const results: Result[] = new Array(batch.length);
+  const results = new Array<Result>(batch.length);
   // The keys first: duplicates in the batch, and (when re-run for a stored key) the stored rows, read with one
   // statement. A replay or a refused key settles its call here; the others' keys are written with the batch below.
   const keyed = batch.flatMap((c, index) => (c.ctx.idempotency ? [{ index, key: c.ctx.idempotency }] : []));
-  const claims: (ClaimResult | undefined)[] = new Array(batch.length);
+  const claims = new Array<ClaimResult | undefined>(batch.length);
   if (keyed.length) {
     const got = await settleKeys(em, keyed.map((k) => k.key), now, mode.readKeys);
     keyed.forEach((k, j) => {
@@ -89,7 +89,11 @@ export async function runOneBatch(em: EntityManager, batch: Call[], mode: Mode, 
   // Each call's rate-limit charge ran beside the statement above: a refused call fails now, before anything is
   // written for it (its key neither) or replayed to it.
   const charges = await Promise.all(
-    batch.map((c) => c.ctx.shared?.charged?.then(() => undefined, (err: unknown) => err ?? new Error('charge failed'))),
+    batch.map((c) =>
+      c.ctx.shared?.charged
+        ? c.ctx.shared.charged.then(() => undefined, (err: unknown) => err ?? new Error('charge failed'))
+        : Promise.resolve(undefined),
+    ),
   );
   charges.forEach((err, index) => {
     if (err === undefined) return;

@@ -212,7 +212,7 @@ export class ToolExecutor implements AgentExecutor {
   async refresh(task: Task, context: ServerCallContext): Promise<Task | undefined> {
     if (task.status?.state !== TaskState.TASK_STATE_WORKING) return undefined;
     const last = task.artifacts.at(-1);
-    const id = last?.metadata?.[PENDING_RESERVATION];
+    const id: unknown = last?.metadata?.[PENDING_RESERVATION];
     if (!last || typeof id !== 'string') return undefined;
     const orchestrator = (context.state.get(STATE_ORCHESTRATOR) as Orchestrator | undefined) ?? this.orchestrator;
     const read = await orchestrator.invoke({

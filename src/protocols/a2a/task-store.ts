@@ -15,6 +15,7 @@
  */
 import { Task, taskStateFromJSON, taskStateToJSON, type ListTasksRequest, type ListTasksResponse, type Message, type Part } from '@a2a-js/sdk';
 import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
+import type { ZodType } from 'zod';
 import type { Clock } from '../../kernel/clock.ts';
 import { redact, REDACTED, secretPaths } from '../../kernel/secret-fields.ts';
 import type { AnyTool } from '../../orchestrator/tool.ts';
@@ -86,7 +87,7 @@ function redactMessage(m: Message, toolOf: ToolOf): Message {
   const redactCall = (v: unknown) => {
     if (!isObject(v) || typeof v.skill !== 'string' || v.input === undefined) return v;
     const tool = toolOf(v.skill);
-    return { ...v, input: tool ? redact(v.input, secretPaths(tool.input, 'input')) : REDACTED };
+    return { ...v, input: tool ? redact(v.input, secretPaths(tool.input as ZodType, 'input')) : REDACTED };
   };
   return { ...m, parts: m.parts.map((p) => redactPart(p, redactCall)) };
 }
@@ -99,7 +100,7 @@ export function redactTask(task: Task, toolOf: ToolOf): Task {
     status: task.status && { ...task.status, message: task.status.message && redactMessage(task.status.message, toolOf) },
     artifacts: task.artifacts.map((a) => {
       const tool = toolOf(a.name);
-      const paths = tool ? secretPaths(tool.output, 'output') : [];
+      const paths = tool ? secretPaths(tool.output as ZodType, 'output') : [];
       return paths.length ? { ...a, parts: a.parts.map((p) => redactPart(p, (v) => redact(v, paths))) } : a;
     }),
   };

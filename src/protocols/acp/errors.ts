@@ -50,7 +50,8 @@ function fieldOf(details: Record<string, unknown> | undefined): string | undefin
   if (!details) return undefined;
   if (typeof details.field === 'string') return details.field;
   const problems = details.problems;
-  if (Array.isArray(problems) && typeof problems[0]?.field === 'string') return problems[0].field as string;
+  const first: unknown = Array.isArray(problems) ? problems[0] : undefined;
+  if (first && typeof first === 'object' && 'field' in first && typeof first.field === 'string') return first.field;
   return undefined;
 }
 

@@ -59,7 +59,8 @@ async function inputOf(ctx: Context, route: Route): Promise<Record<string, unkno
     if (v) meta[field] = v;
   }
   const input: Record<string, unknown> = { meta };
-  if (ctx.params.id !== undefined) input.id = ctx.params.id;
+  const id = (ctx.params as Record<string, string | undefined>).id;
+  if (id !== undefined) input.id = id;
   if (!route.post) return input;
   const key = ctx.get('idempotency-key');
   if (!key) throw new ToolError('missing_idempotency_key', 'Idempotency-Key header is required on all POST requests.');

@@ -151,7 +151,8 @@ export function buildOAuthRouter(deps: { services: Services; orchestrator: Orche
   const grantTo = async (ctx: Context, provider: Provider, details: Interaction, permissionId: string) => {
     // RFC 6749 §3.3: a request without `scope` gets the default one, the agent scope (set on the stored request, which
     // the provider resumes with; it would otherwise end in access_denied, no scope having been asked for).
-    let changed = !String(details.params.scope ?? '').trim();
+    const scopeOf = () => (typeof details.params.scope === 'string' ? details.params.scope : '');
+    let changed = !scopeOf().trim();
     if (changed) details.params.scope = AGENT_SCOPE;
     // Each authorization stands alone (login is asked every time). A provider session an earlier authorization left
     // in this browser is for another account (another permission), so the provider would first log it out through
@@ -165,7 +166,7 @@ export function buildOAuthRouter(deps: { services: Services; orchestrator: Orche
     if (changed) await details.save(details.exp - Math.floor(Date.now() / 1000));
     const grant = new provider.Grant({ accountId: permissionId, clientId: String(details.params.client_id) });
     grant.addResourceScope(mcpResource(services.publicUrl()), AGENT_SCOPE);
-    const requested = String(details.params.scope ?? '').split(' ');
+    const requested = scopeOf().split(' ');
     const oidc = requested.filter((s) => s === 'openid' || s === 'offline_access' || s === AGENT_SCOPE);
     if (oidc.length) grant.addOIDCScope(oidc.join(' '));
     const grantId = await grant.save();
