@@ -8038,13 +8038,13 @@ export interface Operations {
   /**
    * Email a verification code (`POST /v1/buyer/verification-codes`).
    *
-   * Emails the buyer a 6-digit code for one operation (`purpose`: save_card, create_agent, grant_permission, change_agent_card, raise_card_cap, verify_session to step a bounded session up in the consent view, or authorize_agent with `authorization`: the agent, card and limits the code will confirm, named in the e-mail and checked now (the session’s shop, the card, the limits)). Send the returned `challengeId` with the code in that operation. A code expires after 10 minutes, allows 5 attempts and works once. Full sessions only, except `verify_session` (bounded sessions: 403 forbidden for any other purpose); refused with 403 partner_origin_refused from a partner origin (the code is entered on this service’s own screen).
+   * E-mails the buyer a 6-digit code for one operation (`purpose`: save_card, create_agent, grant_permission, change_agent_card, raise_card_cap, verify_session, or authorize_agent with `authorization`). Send the returned `challengeId` with the code in that operation: 10 minutes, 5 attempts, once. Full sessions only, except verify_session; refused from a partner origin (partner_origin_refused).
    */
   request_verification_code: { input: RequestVerificationCodeInput; output: RequestVerificationCodeOutput };
   /**
    * Create or register an agent (`POST /v1/buyer/agents`).
    *
-   * Creates an agent that can buy for the buyer inside the permissions the buyer grants it. Without `publicKeyJwk` the service issues its credential: `token` (tag_…), shown only in this answer, used as a bearer. With `publicKeyJwk` (Ed25519 or P-256) the agent brings its own key and authenticates with a JWT it signs (iss = sub = the agent id, aud = this service’s URL, exp at most 5 minutes ahead). Needs a full session and the emailed code (purpose create_agent); bounded sessions are refused.
+   * Creates an agent that buys for the buyer inside the permissions granted to it. Without `publicKeyJwk` the service issues `token` (tag_…, shown only here); with one (Ed25519 or P-256) the agent signs short JWTs (iss = sub = agent id, aud = this service). Needs a full session and the e-mailed code (purpose create_agent).
    */
   create_agent: { input: CreateAgentInput; output: CreateAgentOutput };
   /**
@@ -8080,7 +8080,7 @@ export interface Operations {
   /**
    * Grant an agent a permission (`POST /v1/buyer/permissions`).
    *
-   * Lets an agent buy in the shop this session is for (the shop is taken from the session and cannot be chosen): up to `perPurchaseCapMinor` per purchase and `allowanceMinor` per rolling `windowHours`, until `expiresAt`, charged to the saved card `instrumentId` (saved for this shop and payment connection, else 409 instrument_provider_mismatch). Replaces the agent’s live permission in this shop. Needs a full session and the emailed code (purpose grant_permission); a session minted with attested consent grants without a code within the organization’s ceilings, labelled "Set up by <shop>". Other bounded sessions are refused (403).
+   * Lets an agent buy in this session’s shop: up to `perPurchaseCapMinor` per purchase and `allowanceMinor` per `windowHours`, until `expiresAt`, on the saved card `instrumentId` (of this shop and connection). Replaces its live permission here. Needs a full session and the e-mailed code; an attested session grants without one within the organization’s ceilings.
    */
   grant_permission: { input: GrantPermissionInput; output: GrantPermissionOutput };
   /**
@@ -8110,7 +8110,7 @@ export interface Operations {
   /**
    * Discard a card setup (`POST /v1/buyer/card-setups/{id}/discard`).
    *
-   * Discards an unsaved card setup (pending, failed or succeeded): it ends now (`expiresAt`) and is never resumed, completed or saved again (409 card_setup_not_ready), so start_card_setup begins a new one: how a buyer uses another card after the hosted form answered. Idempotent. A setup whose card was saved is left as it is (`discarded: false`). Full or bounded sessions of the same buyer and shop; other setups answer 404.
+   * Discards an unsaved card setup (pending, failed or succeeded): it ends now and is never completed or saved (card_setup_not_ready), so start_card_setup begins a new one, to use another card. Idempotent. A setup whose card was saved is left as it is (`discarded: false`). Sessions of the same buyer and shop; other setups are 404.
    */
   discard_card_setup: { input: DiscardCardSetupInput; output: DiscardCardSetupOutput };
   /**
@@ -8146,7 +8146,7 @@ export interface Operations {
   /**
    * Create an API key (`POST /v1/console/api-keys`).
    *
-   * Creates an API key for the signed-in organization with exactly the scopes requested; `token` is shown only in this answer. Integrators may never grant merchant:admin or mandates:attest (403 forbidden). `mandates:attest` is held alone (an attest-only key) and only by organizations enabled for attested consent (403 merchant_consent_not_enabled otherwise). The key acts with no more than its creator’s current role: an integrator’s key cannot call the owner-only operations (refunds, event cancellation, catalog and shop settings), a demoted creator’s key loses the owner’s scopes, and it stops working when its creator leaves the organization.
+   * Creates an API key for the signed-in organization with the scopes requested; `token` is shown only here. Integrators may not grant merchant:admin or mandates:attest; mandates:attest is held alone, by organizations enabled for attested consent. The key acts with no more than its creator’s current role and stops when the creator leaves.
    */
   create_api_key: { input: CreateApiKeyInput; output: CreateApiKeyOutput };
   /**
@@ -8260,7 +8260,7 @@ export interface Operations {
   /**
    * Set a shop’s embed origins (`PUT /v1/console/merchants/{id}/embed-origins`).
    *
-   * Sets which partner origins may embed the shop’s consent view and call the buyer API from the browser: at most three bare origins (scheme://host[:port]) separated by spaces or by commas; https only, except http for localhost; no IP addresses. They are normalised (lower case, default port dropped, international names in punycode) and duplicates dropped. A bad entry is refused with invalid_embed_origin naming the entry and the rule (details.rule). Returns the shop. Console owner or integrator.
+   * Sets which partner origins may embed the shop’s consent view and call the buyer API from the browser: at most three bare origins (https, or http for localhost; no IP addresses), separated by spaces or commas, normalised and deduplicated. A bad entry is invalid_embed_origin (details.rule). Returns the shop. Console owner or integrator.
    */
   set_embed_origins: { input: SetEmbedOriginsInput; output: SetEmbedOriginsOutput };
   /**
@@ -8440,7 +8440,7 @@ export interface Operations {
   /**
    * Verify a bounded session by code (`POST /v1/buyer/session-step-ups`).
    *
-   * Exchanges a merchant-minted bounded session plus the 6-digit code e-mailed for purpose verify_session (request_verification_code) for a full session of the same buyer and shop, valid one hour. This is how the embedded consent view lets the buyer create an agent, save a card and grant a permission: the code is typed in this service’s own screen, and each of those operations still needs its own code. Refused with 403 partner_origin_refused from a partner origin; a full session is refused with invalid_input.
+   * Exchanges a merchant-minted bounded session plus the code e-mailed for verify_session for a full session of the same buyer and shop (one hour), typed on this service’s own screen: how the consent view lets the buyer create an agent, save a card and grant a permission (each still needs its own code). Refused from a partner origin.
    */
   step_up_buyer_session: { input: StepUpBuyerSessionInput; output: StepUpBuyerSessionOutput };
   /**
@@ -8464,13 +8464,13 @@ export interface Operations {
   /**
    * Choose the shop of a session (`POST /v1/buyer/session-scopes`).
    *
-   * Exchanges a full session (signed in by e-mail, with or without a shop) for a full session of the same buyer for the shop `merchantId` (a discoverable shop, one the buyer holds or held a permission at, or the session’s own; else 404), ending when this one ends: cards are then saved and permissions granted in that shop. It widens nothing (a full session already sees all the buyer’s agents, cards and permissions). Bounded sessions stay bound to the shop that minted them (403).
+   * Exchanges a full session for a full session of the same buyer for shop `merchantId` (discoverable, or one the buyer holds or held a permission at; else 404), ending when this one ends, so cards are saved and permissions granted there. It widens nothing. Bounded sessions stay bound to their shop (403).
    */
   scope_buyer_session: { input: ScopeBuyerSessionInput; output: ScopeBuyerSessionOutput };
   /**
    * Authorize a new agent in one step (`POST /v1/buyer/agent-authorizations`).
    *
-   * Creates an agent named `name` and grants it a permission in the shop this session is for, with ONE emailed code: first request_verification_code with purpose authorize_agent and `authorization` (these same details: the e-mail names the agent, shop, card and limits, and the code confirms exactly those, else 422 verification_code_mismatch), then this call with the same details, `challengeId` and `code`. The card is a saved card of this shop (`instrumentId`) or one just entered in the provider’s card form (`setupId` of a succeeded card setup: it is saved here, its spending cap the per-purchase cap). Everything happens in one transaction. The agent’s `token` (tag_…) is shown only in this answer. Full sessions only. This is the OAuth authorize page’s step (docs/oauth.md).
+   * Creates agent `name` and grants it a permission in this session’s shop with ONE e-mailed code: request_verification_code (purpose authorize_agent, `authorization` = these details), then this call with `challengeId` and `code`. The card is a saved card (`instrumentId`) or a succeeded card setup (`setupId`). The agent’s `token` is shown only here. Full sessions only (docs/oauth.md).
    */
   authorize_agent: { input: AuthorizeAgentInput; output: AuthorizeAgentOutput };
 }

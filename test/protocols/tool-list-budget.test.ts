@@ -120,6 +120,9 @@ test('every listed tool schema is portable: 0 inspector findings for every kind 
     ...findings(tool.outputSchema).map((f) => `${tool.name} outputSchema${f}`),
   ]);
   assert.deepEqual(problems, []);
+  // Every caller's list: descriptions within 400 characters.
+  const long = [...all.values()].filter((tool) => tool.description.length > 400).map((tool) => tool.name);
+  assert.deepEqual(long, []);
   // No date-time carries zod's ~500-character regex: the format names it.
   assert.doesNotMatch(JSON.stringify([...all.values()]), /"pattern":"[^"]{200,}"/, 'a regex of 200 characters or more is listed');
   for (const token of [who.merchantKey, who.agent]) {

@@ -13,13 +13,10 @@ export const authorizeAgentTool = defineTool({
   title: 'Authorize a new agent in one step',
   area: 'buyer',
   description:
-    'Creates an agent named `name` and grants it a permission in the shop this session is for, with ONE emailed code: ' +
-    'first request_verification_code with purpose authorize_agent and `authorization` (these same details: the e-mail ' +
-    'names the agent, shop, card and limits, and the code confirms exactly those, else 422 verification_code_mismatch), ' +
-    'then this call with the same details, `challengeId` and `code`. The card is a saved card of this shop ' +
-    '(`instrumentId`) or one just entered in the provider’s card form (`setupId` of a succeeded card setup: it is saved ' +
-    'here, its spending cap the per-purchase cap). Everything happens in one transaction. The agent’s `token` (tag_…) ' +
-    'is shown only in this answer. Full sessions only. This is the OAuth authorize page’s step (docs/oauth.md).',
+    'Creates agent `name` and grants it a permission in this session’s shop with ONE e-mailed code: ' +
+    'request_verification_code (purpose authorize_agent, `authorization` = these details), then this call with ' +
+    '`challengeId` and `code`. The card is a saved card (`instrumentId`) or a succeeded card setup (`setupId`). ' +
+    'The agent’s `token` is shown only here. Full sessions only (docs/oauth.md).',
   input: z.strictObject({ ...AgentAuthorizationIn.shape, ...codeProof }),
   output: z.object({
     agent: AgentOut,

@@ -10,11 +10,9 @@ export const createAgentTool = defineTool({
   title: 'Create or register an agent',
   area: 'buyer',
   description:
-    'Creates an agent that can buy for the buyer inside the permissions the buyer grants it. Without `publicKeyJwk` ' +
-    'the service issues its credential: `token` (tag_…), shown only in this answer, used as a bearer. With ' +
-    '`publicKeyJwk` (Ed25519 or P-256) the agent brings its own key and authenticates with a JWT it signs ' +
-    '(iss = sub = the agent id, aud = this service’s URL, exp at most 5 minutes ahead). Needs a full session and the ' +
-    'emailed code (purpose create_agent); bounded sessions are refused.',
+    'Creates an agent that buys for the buyer inside the permissions granted to it. Without `publicKeyJwk` the ' +
+    'service issues `token` (tag_…, shown only here); with one (Ed25519 or P-256) the agent signs short JWTs (iss ' +
+    '= sub = agent id, aud = this service). Needs a full session and the e-mailed code (purpose create_agent).',
   input: z.strictObject({ name: z.string().trim().min(1).max(100), publicKeyJwk: PublicJwk.optional(), ...codeProof }),
   output: z.object({ agent: AgentOut, token: secret(z.string().nullable().describe('The issued credential, shown once; null for brought agents.')) }),
   errors: [...CODE_PROOF_ERRORS],

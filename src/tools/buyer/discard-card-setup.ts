@@ -9,10 +9,10 @@ export const discardCardSetupTool = defineTool({
   title: 'Discard a card setup',
   area: 'buyer',
   description:
-    'Discards an unsaved card setup (pending, failed or succeeded): it ends now (`expiresAt`) and is never resumed, ' +
-    'completed or saved again (409 card_setup_not_ready), so start_card_setup begins a new one: how a buyer uses ' +
-    'another card after the hosted form answered. Idempotent. A setup whose card was saved is left as it is ' +
-    '(`discarded: false`). Full or bounded sessions of the same buyer and shop; other setups answer 404.',
+    'Discards an unsaved card setup (pending, failed or succeeded): it ends now and is never completed or saved ' +
+    '(card_setup_not_ready), so start_card_setup begins a new one, to use another card. Idempotent. A setup whose ' +
+    'card was saved is left as it is (`discarded: false`). Sessions of the same buyer and shop; other setups are ' +
+    '404.',
   input: z.strictObject({ id: z.string().min(1).max(100).describe('The setup (cset_…).') }),
   output: SetupOut.extend({ discarded: z.boolean().describe('False when the setup’s card was already saved (nothing changed).') }),
   errors: ['not_found'],

@@ -9,12 +9,10 @@ export const grantPermissionTool = defineTool({
   title: 'Grant an agent a permission',
   area: 'buyer',
   description:
-    'Lets an agent buy in the shop this session is for (the shop is taken from the session and cannot be chosen): up ' +
-    'to `perPurchaseCapMinor` per purchase and `allowanceMinor` per rolling `windowHours`, until `expiresAt`, charged ' +
-    'to the saved card `instrumentId` (saved for this shop and payment connection, else 409 ' +
-    'instrument_provider_mismatch). Replaces the agent’s live permission in this shop. Needs a full session and the ' +
-    'emailed code (purpose grant_permission); a session minted with attested consent grants without a code within the ' +
-    'organization’s ceilings, labelled "Set up by <shop>". Other bounded sessions are refused (403).',
+    'Lets an agent buy in this session’s shop: up to `perPurchaseCapMinor` per purchase and `allowanceMinor` per ' +
+    '`windowHours`, until `expiresAt`, on the saved card `instrumentId` (of this shop and connection). Replaces ' +
+    'its live permission here. Needs a full session and the e-mailed code; an attested session grants without one ' +
+    'within the organization’s ceilings.',
   input: z.strictObject({
     agentId: z.string().min(1).max(100),
     instrumentId: z.string().min(1).max(100).describe('The saved card (ins_…) the agent’s purchases are charged to.'),

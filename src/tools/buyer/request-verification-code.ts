@@ -9,14 +9,10 @@ export const requestVerificationCode = defineTool({
   title: 'Email a verification code',
   area: 'buyer',
   description:
-    'Emails the buyer a 6-digit code for one operation (`purpose`: save_card, create_agent, grant_permission, ' +
-    'change_agent_card, raise_card_cap, verify_session to step a bounded session up in the consent view, or ' +
-    'authorize_agent with `authorization`: the agent, card and limits the code will confirm, named in the e-mail and ' +
-    'checked now (the session’s shop, the card, the limits)). Send ' +
-    'the returned `challengeId` with the code in that operation. A code expires after 10 minutes, allows 5 attempts ' +
-    'and works once. Full sessions only, except `verify_session` (bounded sessions: 403 forbidden for any other ' +
-    'purpose); refused with 403 ' +
-    'partner_origin_refused from a partner origin (the code is entered on this service’s own screen).',
+    'E-mails the buyer a 6-digit code for one operation (`purpose`: save_card, create_agent, grant_permission, ' +
+    'change_agent_card, raise_card_cap, verify_session, or authorize_agent with `authorization`). Send the ' +
+    'returned `challengeId` with the code in that operation: 10 minutes, 5 attempts, once. Full sessions only, ' +
+    'except verify_session; refused from a partner origin (partner_origin_refused).',
   input: z.strictObject({
     purpose: Purpose,
     authorization: AgentAuthorizationIn.optional().describe('Only with purpose authorize_agent (required there): what the code authorizes.'),

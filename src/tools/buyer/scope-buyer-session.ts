@@ -9,11 +9,9 @@ export const scopeBuyerSessionTool = defineTool({
   title: 'Choose the shop of a session',
   area: 'buyer',
   description:
-    'Exchanges a full session (signed in by e-mail, with or without a shop) for a full session of the same buyer for ' +
-    'the shop `merchantId` (a discoverable shop, one the buyer holds or held a permission at, or the session’s own; ' +
-    'else 404), ending when this one ends: cards are then saved and permissions granted in that shop. ' +
-    'It widens nothing (a full session already sees all the buyer’s agents, cards and permissions). Bounded sessions ' +
-    'stay bound to the shop that minted them (403).',
+    'Exchanges a full session for a full session of the same buyer for shop `merchantId` (discoverable, or one ' +
+    'the buyer holds or held a permission at; else 404), ending when this one ends, so cards are saved and ' +
+    'permissions granted there. It widens nothing. Bounded sessions stay bound to their shop (403).',
   input: z.strictObject({ merchantId: z.string().min(1).max(100).describe('The shop (shop_…), e.g. one of the discoverable shops.') }),
   output: SessionOut,
   errors: ['not_found'],

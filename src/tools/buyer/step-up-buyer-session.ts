@@ -9,11 +9,10 @@ export const stepUpBuyerSessionTool = defineTool({
   title: 'Verify a bounded session by code',
   area: 'buyer',
   description:
-    'Exchanges a merchant-minted bounded session plus the 6-digit code e-mailed for purpose verify_session ' +
-    '(request_verification_code) for a full session of the same buyer and shop, valid one hour. This is how the ' +
-    'embedded consent view lets the buyer create an agent, save a card and grant a permission: the code is typed in ' +
-    'this service’s own screen, and each of those operations still needs its own code. Refused with 403 ' +
-    'partner_origin_refused from a partner origin; a full session is refused with invalid_input.',
+    'Exchanges a merchant-minted bounded session plus the code e-mailed for verify_session for a full session of ' +
+    'the same buyer and shop (one hour), typed on this service’s own screen: how the consent view lets the buyer ' +
+    'create an agent, save a card and grant a permission (each still needs its own code). Refused from a partner ' +
+    'origin.',
   input: z.strictObject({ ...codeProof }),
   output: SessionOut,
   errors: [...CODE_PROOF_ERRORS, 'invalid_input'],

@@ -12,13 +12,10 @@ export const createApiKey = defineTool({
   title: 'Create an API key',
   area: 'console',
   description:
-    'Creates an API key for the signed-in organization with exactly the scopes requested; `token` is shown only ' +
-    'in this answer. Integrators may never grant merchant:admin or mandates:attest (403 forbidden). ' +
-    '`mandates:attest` is held alone (an attest-only key) and only by organizations enabled for attested consent ' +
-    '(403 merchant_consent_not_enabled otherwise). The key acts with no more than its creator’s current role: an ' +
-    'integrator’s key cannot call the owner-only operations (refunds, event cancellation, catalog and shop ' +
-    'settings), a demoted creator’s key loses the owner’s scopes, and it stops working when its creator leaves ' +
-    'the organization.',
+    'Creates an API key for the signed-in organization with the scopes requested; `token` is shown only here. ' +
+    'Integrators may not grant merchant:admin or mandates:attest; mandates:attest is held alone, by organizations ' +
+    'enabled for attested consent. The key acts with no more than its creator’s current role and stops when the ' +
+    'creator leaves.',
   input: z.strictObject({ name: z.string().trim().min(1).max(100), scopes: z.array(z.enum(SCOPES)).min(1).max(4) }),
   output: z.object({ apiKey: ApiKeyOut, token: secret(z.string().describe('The secret bearer (tsk_…), shown once.')) }),
   errors: ['merchant_consent_not_enabled'],

@@ -12,11 +12,10 @@ export const setEmbedOrigins = defineTool({
   title: 'Set a shop’s embed origins',
   area: 'console',
   description:
-    'Sets which partner origins may embed the shop’s consent view and call the buyer API from the browser: at most ' +
-    'three bare origins (scheme://host[:port]) separated by spaces or by commas; https only, except http for ' +
-    'localhost; no IP addresses. They are normalised (lower case, default port dropped, international names in ' +
-    'punycode) and duplicates dropped. A bad entry is refused with invalid_embed_origin naming the entry and the ' +
-    'rule (details.rule). Returns the shop. Console owner or integrator.',
+    'Sets which partner origins may embed the shop’s consent view and call the buyer API from the browser: at ' +
+    'most three bare origins (https, or http for localhost; no IP addresses), separated by spaces or commas, ' +
+    'normalised and deduplicated. A bad entry is invalid_embed_origin (details.rule). Returns the shop. Console ' +
+    'owner or integrator.',
   input: z.strictObject({ id: IdRef.describe('The shop id (shop_…).'), embedOrigin: EmbedOriginIn }),
   output: ShopOut,
   errors: ['not_found', 'invalid_embed_origin'],
