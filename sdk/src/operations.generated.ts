@@ -140,6 +140,9 @@ export interface OperationSpec {
 }
 
 export interface CreateShopInput {
+  /**
+   * The shop’s public name.
+   */
   name: string;
   /**
    * A public description, shown in the discovery window.
@@ -149,6 +152,9 @@ export interface CreateShopInput {
    * ISO 4217 currency, upper case.
    */
   currency: string;
+  /**
+   * How long a reservation holds its places, in minutes.
+   */
   holdMinutes?: number;
   /**
    * Service fee added per ticket, in minor units (default 0).
@@ -186,7 +192,13 @@ export interface CreateEventInput {
    * The shop (shop_…) the event is sold in.
    */
   merchantId: string;
+  /**
+   * The event’s public title.
+   */
   title: string;
+  /**
+   * Where it takes place.
+   */
   venue?: string;
   /**
    * RFC 3339 date-time.
@@ -217,8 +229,17 @@ export interface CreatePoolInput {
    * The shop (shop_…) the pool belongs to.
    */
   merchantId: string;
+  /**
+   * An event (evt_…) of the same shop to tie the pool to.
+   */
   eventId?: string;
+  /**
+   * A name for the pool, e.g. Stalls.
+   */
   title?: string;
+  /**
+   * How many places the pool holds.
+   */
   capacity: number;
   /**
    * Who is authoritative for this inventory (default "tessera").
@@ -278,6 +299,9 @@ export interface CreateTierInput {
    * The pool (pool_…) whose places the tier sells; tiers of one pool share its capacity.
    */
   poolId: string;
+  /**
+   * The tier’s public name, e.g. General admission.
+   */
   name: string;
   /**
    * Amount in minor units (cents).
@@ -287,15 +311,31 @@ export interface CreateTierInput {
    * Defaults to the shop currency; must equal it when given.
    */
   currency?: string;
+  /**
+   * When sales open (RFC 3339); null: already open.
+   */
   onSaleStart?: string | null;
+  /**
+   * When sales close (RFC 3339); null: until the event.
+   */
   onSaleEnd?: string | null;
+  /**
+   * Most tickets per purchase; null: no limit.
+   */
   maxQtyPerPurchase?: number | null;
+  /**
+   * false stops sales without retiring the tier (default true).
+   */
   sellable?: boolean;
   /**
+   * Buyer countries allowed (ISO 3166-1 alpha-2); empty: any.
+   *
    * @maxItems 250
    */
   allowedGeos?: string[];
   /**
+   * Card schemes allowed, lower case; empty: any.
+   *
    * @maxItems 7
    */
   allowedSchemes?:
@@ -6363,8 +6403,17 @@ export interface UpdateShopSettingsInput {
    * The shop id (shop_…).
    */
   id: string;
+  /**
+   * The new public name.
+   */
   name?: string;
+  /**
+   * The public description; null clears it.
+   */
   description?: string | null;
+  /**
+   * Whether the shop appears in the public discovery window.
+   */
   discoverable?: boolean;
   /**
    * Up to three bare origins (scheme://host[:port], no path) separated by spaces or by commas, e.g. "https://shop.example https://www.shop.example"; https only, http for localhost. null clears the setting.
@@ -6443,12 +6492,21 @@ export interface UpdateEventInput {
    * The event id (evt_…).
    */
   id: string;
+  /**
+   * The new title.
+   */
   title?: string;
+  /**
+   * The new venue; null clears it.
+   */
   venue?: string | null;
   /**
    * RFC 3339 date-time.
    */
   startsAt?: string;
+  /**
+   * When it ends (RFC 3339); null clears it.
+   */
   endsAt?: string | null;
 }
 
@@ -6496,20 +6554,39 @@ export interface UpdateTierInput {
    * The tier id (tier_…).
    */
   id: string;
+  /**
+   * The new public name.
+   */
   name?: string;
   /**
    * Amount in minor units (cents).
    */
   priceMinor?: number;
+  /**
+   * When sales open (RFC 3339); null: already open.
+   */
   onSaleStart?: string | null;
+  /**
+   * When sales close (RFC 3339); null: until the event.
+   */
   onSaleEnd?: string | null;
+  /**
+   * Most tickets per purchase; null: no limit.
+   */
   maxQtyPerPurchase?: number | null;
+  /**
+   * false stops sales without retiring the tier (default true).
+   */
   sellable?: boolean;
   /**
+   * Buyer countries allowed (ISO 3166-1 alpha-2); empty: any.
+   *
    * @maxItems 250
    */
   allowedGeos?: string[];
   /**
+   * Card schemes allowed, lower case; empty: any.
+   *
    * @maxItems 7
    */
   allowedSchemes?:
@@ -6618,6 +6695,9 @@ export interface UpdatePoolInput {
    * The pool id (pool_…).
    */
   id: string;
+  /**
+   * The new capacity; not below the places held and sold.
+   */
   capacity: number;
 }
 

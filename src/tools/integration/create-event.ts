@@ -13,8 +13,8 @@ export const createEvent = defineTool({
   description: 'Creates an event (a show, match or festival day) in a shop. Tiers and pools are attached to it afterwards.',
   input: z.strictObject({
     merchantId: IdRef.describe('The shop (shop_…) the event is sold in.'),
-    title: z.string().trim().min(1).max(300),
-    venue: z.string().trim().min(1).max(300).optional(),
+    title: z.string().trim().min(1).max(300).describe('The event’s public title.'),
+    venue: z.string().trim().min(1).max(300).optional().describe('Where it takes place.'),
     startsAt: DateTime,
     endsAt: DateTime.optional(),
   }),

@@ -14,10 +14,10 @@ export const createShop = defineTool({
     'Creates a shop (merchant) in the calling organization. Prices in the shop are in its `currency`. ' +
     '`holdMinutes` is how long a reservation holds places before it expires (default 10). Requires merchant:admin.',
   input: z.strictObject({
-    name: z.string().trim().min(1).max(200),
+    name: z.string().trim().min(1).max(200).describe('The shop’s public name.'),
     description: z.string().trim().max(2000).optional().describe('A public description, shown in the discovery window.'),
     currency: Currency,
-    holdMinutes: z.number().int().min(1).max(120).optional(),
+    holdMinutes: z.number().int().min(1).max(120).optional().describe('How long a reservation holds its places, in minutes.'),
     feePerTicketMinor: Minor.optional().describe('Service fee added per ticket, in minor units (default 0).'),
     discoverable: z.boolean().optional().describe('Whether the shop appears in the public discovery window (default false).'),
   }),

@@ -19,7 +19,7 @@ export const createTier = defineTool({
   input: z.strictObject({
     eventId: IdRef.describe('The event (evt_…) the tier sells.'),
     poolId: IdRef.describe('The pool (pool_…) whose places the tier sells; tiers of one pool share its capacity.'),
-    name: z.string().trim().min(1).max(200),
+    name: z.string().trim().min(1).max(200).describe('The tier’s public name, e.g. General admission.'),
     priceMinor: Minor,
     currency: Currency.optional().describe('Defaults to the shop currency; must equal it when given.'),
     ...TierRestrictionsIn,

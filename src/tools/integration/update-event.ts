@@ -16,10 +16,10 @@ export const updateEvent = defineTool({
     '(event_cancelled). Emits the `event.updated` webhook event. Requires merchant:write (console: the owner).',
   input: z.strictObject({
     id: IdRef.describe('The event id (evt_…).'),
-    title: z.string().trim().min(1).max(200).optional(),
-    venue: z.string().trim().min(1).max(200).nullable().optional(),
+    title: z.string().trim().min(1).max(200).optional().describe('The new title.'),
+    venue: z.string().trim().min(1).max(200).nullable().optional().describe('The new venue; null clears it.'),
     startsAt: DateTime.optional(),
-    endsAt: DateTime.nullable().optional(),
+    endsAt: DateTime.nullable().optional().describe('When it ends (RFC 3339); null clears it.'),
   }),
   output: EventOut,
   errors: ['not_found', 'event_cancelled'],

@@ -17,7 +17,7 @@ export const updatePool = defineTool({
     'event. Requires merchant:write (console: the owner).',
   input: z.strictObject({
     id: IdRef.describe('The pool id (pool_…).'),
-    capacity: z.number().int().min(0).max(10_000_000),
+    capacity: z.number().int().min(0).max(10_000_000).describe('The new capacity; not below the places held and sold.'),
   }),
   output: PoolOut,
   errors: ['not_found', 'capacity_below_committed'],

@@ -18,9 +18,9 @@ export const updateShopSettings = defineTool({
     'consent view; null clears it). Requires merchant:write (console: the owner).',
   input: z.strictObject({
     id: IdRef.describe('The shop id (shop_…).'),
-    name: z.string().trim().min(1).max(200).optional(),
-    description: z.string().trim().max(2000).nullable().optional(),
-    discoverable: z.boolean().optional(),
+    name: z.string().trim().min(1).max(200).optional().describe('The new public name.'),
+    description: z.string().trim().max(2000).nullable().optional().describe('The public description; null clears it.'),
+    discoverable: z.boolean().optional().describe('Whether the shop appears in the public discovery window.'),
     embedOrigin: EmbedOriginIn.optional(),
   }),
   output: ShopOut,

@@ -17,7 +17,7 @@ export const updateTier = defineTool({
     '(tier_retired). Emits `tier.updated`. Requires merchant:write (console: the owner).',
   input: z.strictObject({
     id: IdRef.describe('The tier id (tier_…).'),
-    name: z.string().trim().min(1).max(200).optional(),
+    name: z.string().trim().min(1).max(200).optional().describe('The new public name.'),
     priceMinor: Minor.optional(),
     ...TierRestrictionsIn,
   }),
