@@ -121,3 +121,17 @@ test('a job killed halfway and restarted refunds every order exactly once', asyn
   }
   await assertInvariant(h.db, s.poolId);
 });
+
+test('issue #36: a refund the provider settles later shows in the job\'s progress as soon as it settles', async () => {
+  const s = await shopWithTier(h, { capacity: 10, priceMinor: 1000 });
+  await paidOrder(s, 1, 'pm_sandbox_refund_async');
+  must(await s.api.post(`/v1/ticketing/events/${s.eventId}/refunds`, { reason: 'Event cancelled' }), 202);
+  await h.app.sweeper.runEventRefunds(); // asks the provider: the refund is pending there
+  const asked = must(await s.api.get(`/v1/ticketing/events/${s.eventId}/refunds`), 200);
+  assert.deepEqual([asked.state, asked.pending, asked.refunded], ['running', 1, 0]);
+  h.clock.advance(3000); // the sandbox settles the refund and sends its signed event; the item's lease has not ended
+  assert.ok((await h.app.services.payments.settleDue()).delivered >= 1);
+  const settled = must(await s.api.get(`/v1/ticketing/events/${s.eventId}/refunds`), 200);
+  assert.deepEqual([settled.state, settled.pending, settled.refunded], ['done', 0, 1]);
+  assert.equal(settled.finishedAt, h.clock.now().toISOString());
+});

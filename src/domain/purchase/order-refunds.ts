@@ -27,6 +27,7 @@ import { emitPurchaseEvent } from './reservations.ts';
 import { emitAcpOrderEvent } from './acp-order-events.ts';
 import type { SpineDeps } from './refunds.ts';
 import { enqueueOrderMail } from './order-mail.ts';
+import { settleEventRefundItemOf } from './event-refund-items.ts';
 
 export interface RefundInput {
   orderId: string;
@@ -156,6 +157,7 @@ export async function applyRefundResult(em: EntityManager, refundId: string, res
     refund.updatedAt = now;
     if (result.status === 'succeeded') await settleSuccess(em, order, refund, now);
     else if (result.status === 'failed') await settleFailure(em, order, refund, result.code, now);
+    if (result.status !== 'pending') await settleEventRefundItemOf(em, refund.id, result.status, now);
   }
   await em.flush();
   return { refund: refundView(refund), order: await loadOrderView(em, order) };
