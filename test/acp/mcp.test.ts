@@ -51,7 +51,7 @@ for (const [surface, connect] of Object.entries(MCP_SURFACES)) {
         assert.ok(tool, `${name} is listed`);
         const schema = tool.inputSchema as any;
         assert.deepEqual(Object.keys(schema.properties).sort(), name === 'cancel_checkout_session' ? ['id', 'meta', 'payload'] : props);
-        assert.deepEqual([...schema.required].sort(), props, `${name}: required arguments`);
+        assert.deepEqual([...(schema.required as string[])].sort(), props, `${name}: required arguments`);
         assert.deepEqual(schema.properties.meta.required, ['api_version']);
         assert.notEqual(schema.properties.meta.additionalProperties, false, 'meta is extensible per the binding');
       }

@@ -118,7 +118,7 @@ test('through the SDK, a listed partner frames the view; the buyer verifies, cre
   assert.match(await view.locator('#new-credential-value').inputValue(), /^tag_/);
   assert.ok((await events(page)).some((e) => e.type === 'resize' && Number.isInteger(e.height) && (e.height as number) > 0), 'resize events carry an integer height');
   const height = (await events(page)).filter((e) => e.type === 'resize').at(-1)!.height;
-  await page.waitForFunction((h) => document.querySelector<HTMLIFrameElement>('#consent iframe')?.style.height === `${h}px`, height);
+  await page.waitForFunction((h) => document.querySelector<HTMLIFrameElement>('#consent iframe')?.style.height === `${h as number}px`, height);
 
   await view.getByRole('button', { name: 'Add a card' }).click();
   const form = view.frameLocator('iframe[title="Card details form from the payment provider"]');

@@ -68,7 +68,7 @@ function keysWithVars(messages: Messages, prefix = ''): Map<string, string> {
   const out = new Map<string, string>();
   for (const [k, v] of Object.entries(messages)) {
     const key = prefix ? `${prefix}.${k}` : k;
-    if (typeof v === 'string') out.set(key, [...v.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort().join(','));
+    if (typeof v === 'string') out.set(key, [...v.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1] ?? '').sort().join(','));
     else for (const [kk, vv] of keysWithVars(v, key)) out.set(kk, vv);
   }
   return out;

@@ -47,7 +47,7 @@ describe('events', () => {
     const emitted = (await events(s.shopId)).filter((e) => e.type === 'event.updated');
     assert.equal(emitted.length, 2);
     assert.ok(emitted.every((e) => e.data.event.title === 'Concert (moved)'));
-    assert.deepEqual(emitted.map((e) => e.data.changed.sort().join()).sort(), ['endsAt,startsAt,title,venue', 'endsAt,venue']);
+    assert.deepEqual(emitted.map((e) => (e.data.changed as string[]).sort().join()).sort(), ['endsAt,startsAt,title,venue', 'endsAt,venue']);
   });
 
   test('a cancelled event stops selling, leaves the window, and cannot be changed or cancelled again', async () => {

@@ -197,7 +197,12 @@ describe('the team', () => {
         const same = await call('switch_console_organization', { organizationId: b.organizationId });
         assert.ok(same.ok, JSON.stringify(same));
         const { call: again, done: close } = await surface.connect(h, same.output.token);
-        const still = await again('switch_console_organization', { organizationId: a.organizationId }).finally(close);
+        let still: Awaited<ReturnType<typeof again>>;
+        try {
+          still = await again('switch_console_organization', { organizationId: a.organizationId });
+        } finally {
+          await close();
+        }
         const why = `a session switched from an invitation's is still bound: ${JSON.stringify(still)}`;
         assert.equal(!still.ok && still.code, 'forbidden', why);
       } finally {

@@ -40,7 +40,7 @@ test('the OpenAPI document has every tool with the same input schema', async () 
   // Besides the tools' operations, the document has the AP2 refusal routes (tag ap2, operationId ap2_…).
   const all = Object.values(doc.paths as Record<string, Record<string, any>>).flatMap((i) => Object.values(i));
   const ops = all.filter((o) => !o.operationId.startsWith('ap2_'));
-  assert.deepEqual(ops.map((o) => o.operationId).sort(), names);
+  assert.deepEqual(ops.map((o) => o.operationId as string).sort(), names);
   for (const tool of TOOLS) {
     const op = ops.find((o) => o.operationId === tool.name);
     const schema = toolInputSchema(tool) as { properties: Record<string, unknown>; required?: string[] };

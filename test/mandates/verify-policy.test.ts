@@ -11,7 +11,6 @@ import { restClient } from '../support/rest.ts';
 import { jwksOf, makeKey, mandateText, signDetached, writeTrustList, type TestKey } from '../support/independent-signer.ts';
 
 const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 let h: Harness;
 let trust: ReturnType<typeof writeTrustList>;
 let api: ReturnType<typeof restClient>;

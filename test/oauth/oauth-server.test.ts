@@ -252,7 +252,9 @@ test('a second server on the same database (its own pool and provider) honours t
   const db = await Database.open(w.h.dbUrl);
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...serverEnvFor(w.h.dbUrl), PUBLIC_URL: w.h.url, RATE_LIMIT_PER_MINUTE: '100000', SWEEP_INTERVAL_MS: '0', SANDBOX_DISPATCH_MS: '0', WEBHOOK_DISPATCH_MS: '0' });
   const other = await createApp(config, db, { clock: w.h.clock, log: pino({ level: 'silent' }) });
-  const server = createServer(other.koa.callback());
+  const listener = other.koa.callback();
+  // Koa's listener answers its own errors and never rejects.
+  const server = createServer((req, res) => void listener(req, res));
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', () => ok()));
   try {
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

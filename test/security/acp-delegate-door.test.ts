@@ -42,7 +42,7 @@ test("delegate_payment for another organization's checkout session is 404 on eve
         .catch((err: { data?: { code?: string; message?: string } }) => ({ ok: false as const, code: err.data?.code ?? 'thrown', message: err.data?.message ?? '', error: err.data }));
       assert.equal(out.ok, false, surface.name);
       // Over MCP the ACP Error's code is from delegate_payment's closed enum, our code leading its message.
-      if (!out.ok) assert.ok(out.code === 'not_found' || (out.code === 'invalid_card' && /^not_found: /.test(out.message)), surface.name);
+      if (!out.ok) assert.ok(out.code === 'not_found' || (out.code === 'invalid_card' && out.message.startsWith('not_found: ')), surface.name);
     } finally {
       await done();
     }

@@ -33,7 +33,7 @@ async function readAfter(
         (error: unknown) => read({ ok: false, error }),
       );
     // 'closed': the connection is gone before the body is read, as when the client leaves while the request waits.
-    if (when === 'closed') req.once('close', go);
+    if (when === 'closed') req.once('close', () => void go());
     else void go();
   });
   server.listen(0, '127.0.0.1');

@@ -179,7 +179,7 @@ test('a batch its pool cannot serve whole re-runs with the pool locked and allot
   const first = await quote(s, 1);
   const quotes = await Promise.all([1, 1, 1, 1].map((q) => quote(s, q)));
   const results = await asOneBatch(s.poolId, [reserve(s, first), ...quotes.map((q) => reserve(s, q))]);
-  assert.deepEqual(results.map((r) => r.status).sort(), [201, 201, 201, 409, 409]);
+  assert.deepEqual(results.map((r) => r.status).sort((a, b) => a - b), [201, 201, 201, 409, 409]);
   assert.deepEqual(await assertInvariant(h.db, s.poolId), { capacity: 3, available: 0, held: 3, sold: 0 });
   // Sold out: a quote made before the last places went is refused with the live count.
   const late = results.find((r) => r.status === 409)!;

@@ -5,7 +5,7 @@
  * the pool serves again. Both tests below hung before the bound. (The bound also limits opening a new connection, so it
  * is 5 s here: a busy machine may take a while to start a PostgreSQL backend.)
  */
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pino } from 'pino';
 import { createApp, type App } from '../../src/app.ts';

@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Harness } from '../support/harness.ts';
 import { assertInvariant } from '../support/invariant.ts';
-import { confirmWith, must, reserveOne, shopWithTier, startSpineHarness } from '../support/spine.ts';
+import { confirmWith, reserveOne, shopWithTier, startSpineHarness } from '../support/spine.ts';
 
 let h: Harness;
 before(async () => {

@@ -8,7 +8,7 @@ export interface HeldRows {
   /** The holder's connection, for reads beside the lock. */
   client: pg.Client;
   /** How many lock requests of other sessions are waiting right now. */
-  waiters(): Promise<number>;
+  waiters: () => Promise<number>;
   /** Commits the holder's transaction, letting the waiting calls go on. */
   release(): Promise<void>;
   /** Ends the connection (rolling back if not released). */

@@ -46,21 +46,32 @@ export async function startMailbox(): Promise<Mailbox> {
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
+      // The parse settles the SMTP transaction: callback() once the message is recorded, callback(err) when the
+      // parse fails (the client gets an SMTP error), called outside the parse's promise so it runs once.
+      const record = async (): Promise<Error | undefined> => {
+        try {
+          const mail = await simpleParser(Buffer.concat(chunks));
+          const rcpt = session.envelope.rcptTo.map((r) => r.address.toLowerCase());
+          messages.push({
+            to: rcpt,
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            subject: mail.subject ?? '',
+            text: mail.text ?? '',
+            html: typeof mail.html === 'string' ? mail.html : '',
+            attachments: mail.attachments.map((a) => ({ contentType: a.contentType, cid: a.cid, content: a.content })),
+          });
+          return undefined;
+        } catch (err) {
+          return err as Error;
+        }
+      };
       stream.on('end', () => {
-        simpleParser(Buffer.concat(chunks))
-          .then((mail) => {
-            const rcpt = session.envelope.rcptTo.map((r) => r.address.toLowerCase());
-            messages.push({
-              to: rcpt,
-              from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-              subject: mail.subject ?? '',
-              text: mail.text ?? '',
-              html: typeof mail.html === 'string' ? mail.html : '',
-              attachments: mail.attachments.map((a) => ({ contentType: a.contentType, cid: a.cid, content: a.content })),
-            });
-            callback();
-          })
-          .catch((err: Error) => callback(err));
+        // record() never rejects; a throw from callback would surface as an unhandled rejection, failing the run.
+        void (async () => {
+          const failure = await record();
+          if (failure) callback(failure);
+          else callback();
+        })();
       });
     },
   });

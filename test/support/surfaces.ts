@@ -24,7 +24,7 @@ export interface Surface {
    */
   anonymous: boolean;
   /** A caller authenticated with `token` (anonymous when undefined). Close it with `done()`. */
-  connect(h: Harness, token?: string): Promise<{ call: Caller; done(): Promise<void> }>;
+  connect(h: Harness, token?: string): Promise<{ call: Caller; done: () => Promise<void> }>;
 }
 
 /** Calls a tool over REST using its declared method and path (path parameters filled from the input). */
@@ -43,7 +43,7 @@ export function restCaller(h: Harness, token?: string): Caller {
     let res;
     if (tool.http.method === 'GET' || tool.http.method === 'DELETE') {
       const qs = new URLSearchParams();
-      for (const [k, v] of Object.entries(rest)) if (v !== undefined) qs.set(k, String(v));
+      for (const [k, v] of Object.entries(rest)) if (v !== undefined) qs.set(k, String(v as string | number | boolean));
       const q = qs.toString();
       res = await api.call(tool.http.method, q ? `${path}?${q}` : path, undefined, headers);
     } else {

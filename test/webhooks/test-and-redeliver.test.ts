@@ -108,7 +108,7 @@ test('list_shops lists the organization’s live shops only', async () => {
   const api = restClient(h.url, m.apiKey);
   const spare = (await api.post('/v1/integration/shops', { name: 'Spare', currency: 'EUR', description: 'Second' })).body;
   const listed = (await api.get('/v1/catalog/shops')).body;
-  assert.deepEqual(listed.shops.map((s: { id: string }) => s.id).sort(), [m.shopId, spare.id].sort());
+  assert.deepEqual(listed.shops.map((s: { id: string }) => s.id).sort(), [m.shopId, spare.id as string].sort());
   assert.equal(listed.shops.find((s: { id: string }) => s.id === spare.id).description, 'Second');
   assert.equal((await api.delete(`/v1/integration/shops/${spare.id}`)).status, 200);
   assert.deepEqual((await api.get('/v1/catalog/shops')).body.shops.map((s: { id: string }) => s.id), [m.shopId], 'a deleted shop is gone');
