@@ -43,6 +43,8 @@ async function prepare(ctx: ToolContext, id: string, body: CompleteRequest): Pro
     const spend = { sessionId: s.id, merchantId: s.shopId, currency: r.currency, amountMinor: r.totalMinor };
     const presented = pay.instrument.credential.token;
     const token = await checkAllowance(em, ctx.services.vaultTokenHash, presented, spend, ctx.clock.now());
+    // The buyer is recorded before the charge: the order's e-mails go to its address (order-mail.ts).
+    if (body.buyer) s.buyer = body.buyer;
     // From here on the token is named by its stored hash only (the session keeps that, not the token).
     return { reservationId: r.id, paymentMethod: token.paymentMethod, tokenId: token.id };
   });

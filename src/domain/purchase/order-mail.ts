@@ -71,9 +71,31 @@ export class OrderMailQueue {
   }
 }
 
-/** Queues an order e-mail inside the caller's transaction; orders without a buyer (a merchant's own sale) get none. */
-export async function enqueueOrderMail(em: EntityManager, kind: 'confirmation' | 'refund', order: { id: string; buyerId?: string | null }, refundId: string | null, now: Date): Promise<void> {
-  if (!order.buyerId) return;
+/**
+ * The address of an order made through ACP by a caller that is not a buyer (an API key, a merchant's platform): the
+ * `buyer.email` its checkout session was completed with. Such an order gets its e-mails at that address.
+ */
+const acpBuyerEmail = (reservation: string) => `(select a.buyer->>'email' from acp_checkout_sessions a
+  where a.reservation_id = ${reservation} and a.buyer->>'email' is not null limit 1)`;
+
+/**
+ * Queues an order e-mail inside the caller's transaction, for an order with a buyer or an ACP order whose session
+ * names the buyer's e-mail; other orders (a merchant's own sale, an API key's purchase without an e-mail) get none.
+ */
+export async function enqueueOrderMail(
+  em: EntityManager,
+  kind: 'confirmation' | 'refund',
+  order: { id: string; buyerId?: string | null; reservationId: string },
+  refundId: string | null,
+  now: Date,
+): Promise<void> {
+  if (!order.buyerId) {
+    // The order may not be flushed yet: its reservation names the session.
+    const [known] = await sql<{ email: string | null }>(em, `select ${acpBuyerEmail('?')} as email`, [
+      order.reservationId,
+    ]);
+    if (!known?.email) return;
+  }
   await sql(em, 'insert into order_mail (id, kind, order_id, refund_id, next_attempt_at, created_at) values (?, ?, ?, ?, ?, ?) on conflict do nothing', [
     newId('orderMail', now),
     kind,
@@ -113,7 +135,7 @@ async function sendDueOrderMail(deps: OrderMailDeps): Promise<{ claimed: number;
 }
 
 interface OrderFacts {
-  email: string;
+  email: string | null;
   buyer_lang: string | null;
   merchant: string;
   event: string;
@@ -128,14 +150,16 @@ interface OrderFacts {
 
 async function render(deps: OrderMailDeps, row: Claimed) {
   const [f] = await deps.db.execute<OrderFacts>(
-    `select b.email, b.lang as buyer_lang, s.name as merchant, e.title as event, e.starts_at, t.name as tier,
+    `select coalesce(b.email, ${acpBuyerEmail('o.reservation_id')}) as email, b.lang as buyer_lang,
+            s.name as merchant, e.title as event, e.starts_at, t.name as tier,
             r.quantity, r.unit_price_minor, r.fees_minor, r.total_minor, r.currency
-       from orders o join buyers b on b.id = o.buyer_id join shops s on s.id = o.shop_id join events e on e.id = o.event_id
+       from orders o left join buyers b on b.id = o.buyer_id join shops s on s.id = o.shop_id
+       join events e on e.id = o.event_id
        join tiers t on t.id = o.tier_id join reservations r on r.id = o.reservation_id
       where o.id = ?`,
     [row.order_id],
   );
-  if (!f) throw new Error(`order ${row.order_id} has no buyer to mail`);
+  if (!f?.email) throw new Error(`order ${row.order_id} has no buyer to mail`);
   const lang = resolveLang([f.buyer_lang]);
   const t = deps.catalogs.mailTranslator(lang);
   const common = { lang, merchant: f.merchant, event: f.event, eventStartsAt: new Date(f.starts_at), orderId: row.order_id, currency: f.currency };
