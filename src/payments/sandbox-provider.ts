@@ -85,10 +85,18 @@ export class SandboxProvider implements PaymentProvider {
     const method = req.networkCredential ? sandboxCredential(req.networkCredential.credentialRef) : SANDBOX_METHODS[req.paymentMethod];
     if (!method) throw new ToolError('unknown_payment_method', undefined, { paymentMethod: req.paymentMethod });
     const pending = method.timing === 'async';
-    await this.db.execute(
-      `insert into sandbox_charges (id, payment_reference, payment_method, amount_minor, currency, outcome, failure_code,
-         state, settle_at, created_at, settled_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (payment_reference) do nothing`,
+    // One statement: the new charge, or the one this payment id already has (a retry charges once). A charge another
+    // transaction committed after this statement's snapshot is in neither: it is then read again below.
+    const [made] = await this.db.execute<ChargeRow>(
+      `with made as (
+         insert into sandbox_charges (id, payment_reference, payment_method, amount_minor, currency, outcome,
+           failure_code, state, settle_at, created_at, settled_at)
+         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (payment_reference) do nothing
+         returning id, state, outcome, failure_code)
+       select id, state, outcome, failure_code from made
+       union all
+       select id, state, outcome, failure_code from sandbox_charges
+        where payment_reference = ? and not exists (select from made)`,
       [
         newId('sandboxCharge', req.now),
         req.paymentId,
@@ -101,12 +109,11 @@ export class SandboxProvider implements PaymentProvider {
         pending ? new Date(req.now.getTime() + this.settleMs) : null,
         req.now,
         pending ? null : req.now,
+        req.paymentId,
       ],
     );
-    const [row] = await this.db.execute<ChargeRow>(
-      'select id, state, outcome, failure_code from sandbox_charges where payment_reference = ?',
-      [req.paymentId],
-    );
+    const again = 'select id, state, outcome, failure_code from sandbox_charges where payment_reference = ?';
+    const [row] = made ? [made] : await this.db.execute<ChargeRow>(again, [req.paymentId]);
     if (!row) throw new Error('sandbox charge missing after insert');
     if (row.state === 'pending') return { status: 'pending', reference: row.id };
     if (row.outcome === 'failed') return { status: 'failed', reference: row.id, code: row.failure_code ?? 'payment_declined' };

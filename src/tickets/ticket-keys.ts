@@ -61,13 +61,11 @@ export class TicketKeys {
     await this.db.transaction(async (em) => {
       await sql(em, 'select pg_advisory_xact_lock(hashtextextended(?, 0))', ['ticket-signing-keys:rotate']);
       await sql(em, 'update ticket_signing_keys set retired_at = ? where retired_at is null', [now]);
-      await sql(em, 'insert into ticket_signing_keys (kid, alg, public_jwk, private_jwk_sealed, created_at) values (?, ?, ?::jsonb, ?, ?)', [
-        kid,
-        TICKET_CODE_ALG,
-        JSON.stringify(sealed.publicJwk),
-        sealed.sealed,
-        now,
-      ]);
+      await sql(
+        em,
+        'insert into ticket_signing_keys (kid, alg, public_jwk, private_jwk_sealed, created_at) values (?, ?, ?::jsonb, ?, ?)',
+        [kid, TICKET_CODE_ALG, JSON.stringify(sealed.publicJwk), sealed.sealed, now],
+      );
     });
     return kid;
   }
@@ -78,14 +76,25 @@ export class TicketKeys {
    * deadlocks once every connection is held by a caller doing the same (48 concurrent confirms on a pool of 10 did).
    */
   async active(em?: EntityManager): Promise<SigningKey> {
-    const [row] = await this.read<KeyRow>(em, 'select * from ticket_signing_keys where retired_at is null');
+    // Only the id is read per call (the active key is read every time, so a rotation by any process is seen at once);
+    // the sealed private key is read and opened once per key id.
+    const [row] = await this.read<{ kid: string }>(em, 'select kid from ticket_signing_keys where retired_at is null');
     if (!row) throw new Error('no active ticket-signing key');
-    return { kid: row.kid, key: await this.privateKey(row) };
+    const cached = this.cache.get(row.kid);
+    if (cached) return { kid: row.kid, key: cached };
+    const [full] = await (em
+      ? sql<KeyRow>(em, 'select * from ticket_signing_keys where kid = ?', [row.kid])
+      : this.db.execute<KeyRow>('select * from ticket_signing_keys where kid = ?', [row.kid]));
+    if (!full) throw new Error('no active ticket-signing key');
+    return { kid: full.kid, key: await this.privateKey(full) };
   }
 
   /** Every published key, oldest first (the JWKS `keys`); inside a transaction pass its `em` (see `active`). */
   async publicKeys(em?: EntityManager): Promise<PublicTicketKey[]> {
-    const rows = await this.read<KeyRow>(em, 'select kid, public_jwk from ticket_signing_keys order by created_at, kid');
+    const rows = await this.read<KeyRow>(
+      em,
+      'select kid, public_jwk from ticket_signing_keys order by created_at, kid',
+    );
     return rows.map((r) => r.public_jwk);
   }
 

@@ -6,7 +6,15 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { releaseMandateJti } from '../../mandates/mandate-jtis.ts';
-import { Order, Reservation, Ticket, type OrderRow, type PaymentRow, type ReservationRow } from '../../storage/entities/purchase.ts';
+import {
+  Order,
+  Reservation,
+  Ticket,
+  type OrderRow,
+  type PaymentRow,
+  type ReservationRow,
+  type TicketRow,
+} from '../../storage/entities/purchase.ts';
 import { newId, randomToken } from '../../storage/ids.ts';
 import { enqueueOrderMail } from './order-mail.ts';
 import { signTicketCode } from '../../tickets/ticket-codes.ts';
@@ -33,6 +41,19 @@ export async function createOrder(
   now: Date,
   keys?: TicketKeys,
 ): Promise<OrderRow> {
+  return (await createOrderWithTickets(em, r, payment, state, now, keys)).order;
+}
+
+/** createOrder, also returning the tickets it created (none for a `refunded` order). */
+async function createOrderWithTickets(
+  em: EntityManager,
+  r: ReservationRow,
+  payment: PaymentRow,
+  state: 'completed' | 'refunded',
+  now: Date,
+  keys?: TicketKeys,
+): Promise<{ order: OrderRow; tickets: TicketRow[] }> {
+  const tickets: TicketRow[] = [];
   const order = em.create(Order, {
     id: newId('order', now),
     ...ownershipFrom(r),
@@ -54,7 +75,7 @@ export async function createOrder(
     for (let i = 0; i < r.quantity; i++) {
       const id = newId('ticket', now);
       const signedCode = key ? await signTicketCode(key, { id, eventId: r.eventId, tierId: r.tierId, createdAt: now }) : null;
-      em.create(Ticket, {
+      const ticket = em.create(Ticket, {
         id,
         orderId: order.id,
         eventId: r.eventId,
@@ -65,10 +86,11 @@ export async function createOrder(
         signedCode,
         createdAt: now,
       });
+      tickets.push(ticket);
     }
     await enqueueOrderMail(em, 'confirmation', order, null, now);
   }
-  return order;
+  return { order, tickets };
 }
 
 /**
@@ -103,8 +125,8 @@ export async function applyPaymentSuccess(
   r.paymentDeadline = null;
   r.completedAt = now;
   r.updatedAt = now;
-  await createOrder(em, r, payment, 'completed', now, keys);
-  return { refundDue: false, view: await emitPurchaseEvent(em, 'order.completed', r, now) };
+  const created = await createOrderWithTickets(em, r, payment, 'completed', now, keys);
+  return { refundDue: false, view: await emitPurchaseEvent(em, 'order.completed', r, now, created) };
 }
 
 /**

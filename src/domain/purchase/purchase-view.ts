@@ -153,13 +153,23 @@ export interface PurchaseView {
   payment?: PaymentView;
 }
 
-/** Loads the order and the latest payment of a reservation and builds the view. */
-export async function loadPurchaseView(em: EntityManager, r: ReservationRow): Promise<PurchaseView> {
-  const order = await em.findOne(Order, { reservationId: r.id });
-  const [payment] = await em.find(Payment, { reservationId: r.id }, { orderBy: { attempt: 'desc' }, limit: 1 });
+/**
+ * Loads the order and the payment attempts of a reservation and builds the view (the latest attempt is its `payment`).
+ * `created`: an order this transaction has just created with its tickets, so neither is read back and it has no
+ * refunds yet (a confirm's view is then one read, its payment attempts).
+ */
+export async function loadPurchaseView(
+  em: EntityManager,
+  r: ReservationRow,
+  created?: { order: OrderRow; tickets: readonly TicketRow[] },
+): Promise<PurchaseView> {
+  const order = created ? created.order : await em.findOne(Order, { reservationId: r.id });
+  const payments = await em.find(Payment, { reservationId: r.id }, { orderBy: { attempt: 'asc' } });
   const view: PurchaseView = { reservation: reservationView(r, order?.id ?? null) };
-  if (order) view.order = await loadOrderView(em, order);
-  if (payment) view.payment = paymentView(payment);
+  const byId = (a: TicketRow, b: TicketRow) => (a.id < b.id ? -1 : 1);
+  if (created) view.order = orderView(created.order, [...created.tickets].sort(byId), payments);
+  else if (order) view.order = await loadOrderView(em, order, payments);
+  if (payments.length) view.payment = paymentView(payments[payments.length - 1]!);
   return view;
 }
 
@@ -194,9 +204,15 @@ export async function loadPurchaseViews(em: EntityManager, rs: readonly Reservat
   });
 }
 
-export async function loadOrderView(em: EntityManager, order: OrderRow): Promise<OrderView> {
+/** An order's view; `attempts`: its reservation's payments (oldest first) when the caller has read them already. */
+export async function loadOrderView(
+  em: EntityManager,
+  order: OrderRow,
+  attempts?: readonly PaymentRow[],
+): Promise<OrderView> {
   const tickets = await em.find(Ticket, { orderId: order.id }, { orderBy: { id: 'asc' } });
-  const payments = await em.find(Payment, { reservationId: order.reservationId }, { orderBy: { attempt: 'asc' } });
+  const payments =
+    attempts ?? (await em.find(Payment, { reservationId: order.reservationId }, { orderBy: { attempt: 'asc' } }));
   const refunds = await em.find(Refund, { orderId: order.id }, { orderBy: { id: 'asc' } });
   return orderView(order, tickets, payments, refunds);
 }

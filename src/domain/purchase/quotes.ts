@@ -48,27 +48,34 @@ export async function createQuote(ctx: ToolContext, input: QuoteInput): Promise<
   if (available < input.quantity) throw new ToolError('sold_out', undefined, { available, requested: input.quantity });
   const feesMinor = shop.feePerTicketMinor * input.quantity;
   const totalMinor = tier.priceMinor * input.quantity + feesMinor;
-  if (totalMinor > MAX_TOTAL_MINOR) throw new ToolError('invalid_input', 'The total is too large for one purchase.', { field: 'quantity' });
+  if (totalMinor > MAX_TOTAL_MINOR)
+    throw new ToolError('invalid_input', 'The total is too large for one purchase.', { field: 'quantity' });
   await authorizePurchase(ctx, { shop, amountMinor: totalMinor, currency: tier.currency, stage: 'quote' });
-  const quote = em.create(Quote, {
-    id: newId('quote', now),
-    shopId: shop.id,
-    organizationId: shop.organizationId,
-    ...ownershipOf(ctx.principal),
-    eventId: tier.eventId,
-    tierId: tier.id,
-    poolId: tier.poolId,
-    quantity: input.quantity,
-    country: input.country ?? null,
-    scheme: input.scheme ?? null,
-    unitPriceMinor: tier.priceMinor,
-    feesMinor,
-    totalMinor,
-    currency: tier.currency,
-    reservationId: null,
-    expiresAt: new Date(now.getTime() + QUOTE_TTL_MS),
-    createdAt: now,
-  });
-  await em.flush();
+  // One insert statement, outside the unit of work: the quote tool runs without a transaction (a quote holds nothing,
+  // and the reserve checks everything again), so a begin, a change-set and a commit are saved per quote.
+  const quote = em.create(
+    Quote,
+    {
+      id: newId('quote', now),
+      shopId: shop.id,
+      organizationId: shop.organizationId,
+      ...ownershipOf(ctx.principal),
+      eventId: tier.eventId,
+      tierId: tier.id,
+      poolId: tier.poolId,
+      quantity: input.quantity,
+      country: input.country ?? null,
+      scheme: input.scheme ?? null,
+      unitPriceMinor: tier.priceMinor,
+      feesMinor,
+      totalMinor,
+      currency: tier.currency,
+      reservationId: null,
+      expiresAt: new Date(now.getTime() + QUOTE_TTL_MS),
+      createdAt: now,
+    },
+    { persist: false },
+  );
+  await em.insert(quote);
   return quote;
 }

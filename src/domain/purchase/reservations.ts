@@ -5,7 +5,15 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Event, Shop, Tier, type EventRow, type ShopRow, type TierRow } from '../../storage/entities/catalog.ts';
-import { pricedLineOf, Quote, Reservation, type QuoteRow, type ReservationRow } from '../../storage/entities/purchase.ts';
+import {
+  pricedLineOf,
+  Quote,
+  Reservation,
+  type OrderRow,
+  type QuoteRow,
+  type ReservationRow,
+  type TicketRow,
+} from '../../storage/entities/purchase.ts';
 import { newId } from '../../storage/ids.ts';
 import { emitEvent, type WebhookEventType } from '../../webhooks/outbox.ts';
 import type { ToolContext } from '../context.ts';
@@ -31,11 +39,18 @@ export async function requireReservation(
 
 /**
  * Records a purchase event (with the full view) in the outbox, inside the caller's transaction; an order placed or
- * refunded through an ACP checkout session also records ACP's order webhook for the agent platform.
+ * refunded through an ACP checkout session also records ACP's order webhook for the agent platform. `created`: the
+ * order (and its tickets) this transaction has just created, which the view then uses without reading them back.
  */
-export async function emitPurchaseEvent(em: EntityManager, type: WebhookEventType, r: ReservationRow, now: Date): Promise<PurchaseView> {
+export async function emitPurchaseEvent(
+  em: EntityManager,
+  type: WebhookEventType,
+  r: ReservationRow,
+  now: Date,
+  created?: { order: OrderRow; tickets: readonly TicketRow[] },
+): Promise<PurchaseView> {
   await em.flush();
-  const view = await loadPurchaseView(em, r);
+  const view = await loadPurchaseView(em, r, created);
   await emitEvent(em, { shopId: r.shopId, type, data: { ...view }, now });
   if (type === 'order.completed') await emitAcpOrderEvent(em, r.id, 'order_create', now);
   if (type === 'order.refunded') await emitAcpOrderEvent(em, r.id, 'order_update', now);

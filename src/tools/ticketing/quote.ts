@@ -34,6 +34,8 @@ export const quote = defineTool({
   http: { method: 'POST', path: '/v1/ticketing/quotes', status: 201 },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   idempotency: 'optional',
+  // A read and one insert (domain/purchase/quotes.ts): no transaction needed.
+  transactional: false,
   async handler(input, ctx) {
     return quoteView(await createQuote(ctx, input));
   },
