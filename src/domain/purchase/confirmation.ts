@@ -99,6 +99,11 @@ function declineForAgent(error: ToolError): ToolError {
   return new ToolError(error.code, message, error.details);
 }
 
+/** A merchant-minted (bounded) session's `lang` (spec §2.3): the language of the order e-mails it pays for. */
+function mintedLang(p: ToolContext['principal']): string | null {
+  return p.kind === 'buyer' && p.mode === 'bounded' ? (p.lang ?? null) : null;
+}
+
 async function beginAttempt(em: EntityManager, ctx: ToolContext, plan: PaymentPlan): Promise<{ view: PurchaseView } | { attempt: Attempt }> {
   const now = ctx.clock.now();
   const r = await plan.reservation(em);
@@ -151,6 +156,7 @@ async function beginAttempt(em: EntityManager, ctx: ToolContext, plan: PaymentPl
     createdAt: now,
     updatedAt: now,
     refundedAt: null,
+    mailLang: mintedLang(ctx.principal),
   });
   await em.flush();
   const attempt: Attempt = { paymentId: payment.id, provider: provider.name, paymentMethod, networkCredential, amountMinor: r.totalMinor, currency: r.currency };

@@ -150,7 +150,8 @@ interface OrderFacts {
 
 async function render(deps: OrderMailDeps, row: Claimed) {
   const [f] = await deps.db.execute<OrderFacts>(
-    `select coalesce(b.email, ${acpBuyerEmail('o.reservation_id')}) as email, b.lang as buyer_lang,
+    `select coalesce(b.email, ${acpBuyerEmail('o.reservation_id')}) as email,
+            coalesce((select p.mail_lang from payments p where p.id = o.payment_id), b.lang) as buyer_lang,
             s.name as merchant, e.title as event, e.starts_at, t.name as tier,
             r.quantity, r.unit_price_minor, r.fees_minor, r.total_minor, r.currency
        from orders o left join buyers b on b.id = o.buyer_id join shops s on s.id = o.shop_id

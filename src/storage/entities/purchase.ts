@@ -114,6 +114,8 @@ export const Payment = defineEntity({
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
     refundedAt: p.datetime().nullable(),
+    /** The `lang` of the merchant-minted buyer session that paid: its order e-mails' language (null: the buyer's). */
+    mailLang: p.string().nullable(),
   },
 });
 export type PaymentRow = InstanceType<typeof Payment.class>;

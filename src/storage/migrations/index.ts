@@ -22,6 +22,7 @@ import { Migration0016ConsentDrafts } from './0016-consent-drafts.ts';
 import { Migration0017AgentAuthorizations } from './0017-agent-authorizations.ts';
 import { Migration0018AcpOrderWebhooks } from './0018-acp-order-webhooks.ts';
 import { Migration0020AcpVaultTokenHashes } from './0020-acp-vault-token-hashes.ts';
+import { Migration0021PaymentMailLang } from './0021-payment-mail-lang.ts';
 
 export const MIGRATIONS = [
   { name: '0001-core', class: Migration0001Core },
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   { name: '0018-acp-order-webhooks', class: Migration0018AcpOrderWebhooks },
   { name: '0019-sealed-replays', class: Migration0019SealedReplays },
   { name: '0020-acp-vault-token-hashes', class: Migration0020AcpVaultTokenHashes },
+  { name: '0021-payment-mail-lang', class: Migration0021PaymentMailLang },
 ] as const;
