@@ -190,12 +190,7 @@ test('every tool × every principal × REST, MCP and A2A answers as its auth dec
         for (const tool of TOOLS) {
           const input = withAcpVersion({ ...(valueOf(tool, 'input', toolInputSchema(tool)) as Record<string, unknown>), ...VALID[tool.name]?.(who) });
           const namesVictim = Object.values(input).some((v) => typeof v === 'string' && victimIds.has(v));
-          const out: Outcome = await conn.call(tool.name, input, { idempotencyKey: `matrix-${surface.name}-${calls}` }).catch((err: { data?: { code?: string; message?: string } }) => {
-            // MCP answers an authentication or authorization refusal as a JSON-RPC error carrying `{ code, message }`.
-            const code = err.data?.code;
-            if (typeof code !== 'string' || !(code in ERRORS)) throw err;
-            return { ok: false, code, message: String(err.data!.message), error: err.data, status: ERRORS[code as ErrorCode].status };
-          });
+          const out: Outcome = await conn.call(tool.name, input, { idempotencyKey: `matrix-${surface.name}-${calls}` }).catch(mcpRefusal);
           calls++;
           const status = statusOf(out);
           const where = `${surface.name} | ${who.name} | ${tool.name} → ${status} ${out.ok ? 'ok' : out.code}`;
@@ -241,12 +236,21 @@ function listOperations(): AnyTool[] {
 
 /** Answers an MCP JSON-RPC error carrying `{ code, message }` (how MCP refuses some calls) as a refusal. */
 async function outcomeOf(call: Promise<Outcome>): Promise<Outcome> {
-  return call.catch((err: { data?: { code?: string; message?: string } }) => {
-    const code = err.data?.code;
-    if (typeof code !== 'string' || !(code in ERRORS)) throw err;
-    const status = ERRORS[code as ErrorCode].status;
-    return { ok: false, code, message: String(err.data!.message), error: err.data, status };
-  });
+  return call.catch(mcpRefusal);
+}
+
+/**
+ * An MCP JSON-RPC error carrying `{ code, message }` (how MCP refuses some calls, and ACP's MCP binding every ACP
+ * error) as a refusal. `delegate_payment`'s ACP codes are a closed enum, so its other refusals travel as
+ * `invalid_card` with our code leading the message (`unauthenticated: …`, docs/acp.md): that code is the refusal.
+ */
+function mcpRefusal(err: { data?: { code?: string; message?: string } }): Outcome {
+  let code = err.data?.code;
+  const message = String(err.data?.message ?? '');
+  const lead = /^([a-z_]+): /.exec(message)?.[1];
+  if (code === 'invalid_card' && lead && lead in ERRORS) code = lead;
+  if (typeof code !== 'string' || !(code in ERRORS)) throw err;
+  return { ok: false, code, message, error: err.data, status: ERRORS[code as ErrorCode].status };
 }
 
 /**
