@@ -1,7 +1,7 @@
 /**
- * What spending authority costs: one whole purchase (quote → reserve → confirm, or quote →
- * purchase_initiate) by a merchant API key, by an agent inside its buyer's permission, and by an agent
- * under a network-signed mandate, measured over HTTP in the same run. Usage: npm run bench:authority [-- --purchases 150]
+ * What spending authority costs: one whole purchase (quote → reserve → confirm, or quote → purchase_initiate) by a
+ * merchant API key, by an agent inside its buyer's permission, and by an agent under a network-signed mandate, measured
+ * over HTTP in the same run. Usage: npm run bench:authority [-- --purchases 150]
  */
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
@@ -20,7 +20,10 @@ function ok(res: { status: number; body: any }, status: number): any {
   return res.body;
 }
 
-async function measure(label: string, buy: () => Promise<void>): Promise<{ label: string; mean: number; p50: number; p99: number }> {
+async function measure(
+  label: string,
+  buy: () => Promise<void>,
+): Promise<{ label: string; mean: number; p50: number; p99: number }> {
   for (let i = 0; i < 10; i++) await buy();
   const times: number[] = [];
   for (let i = 0; i < N; i++) {
@@ -40,13 +43,26 @@ const w = await startWorld({ MANDATE_TRUST_LIST: trust.path, LOG_LEVEL: 'silent'
 try {
   const total = (N + 10) * 3;
   const shop = await merchantShop(w.h, { priceMinor: 1000, capacity: total });
-  const agent = await buyerWithAgent(w, shop, { perPurchaseCapMinor: 5000, allowanceMinor: 1000 * total, windowHours: 24 });
+  const agent = await buyerWithAgent(w, shop, {
+    perPurchaseCapMinor: 5000,
+    allowanceMinor: 1000 * total,
+    windowHours: 24,
+  });
   const agentApi = restClient(w.h.url, agent.agentToken);
-  const quote = async (api: Api) => ok(await api.post('/v1/ticketing/quotes', { tierId: shop.tierId, quantity: 1 }), 201).quoteId as string;
+  const quote = async (api: Api) =>
+    ok(await api.post('/v1/ticketing/quotes', { tierId: shop.tierId, quantity: 1 }), 201).quoteId as string;
   const reserveAndConfirm = async (api: Api, paymentMethod?: string) => {
-    const r = ok(await api.post('/v1/ticketing/reservations', { quoteId: await quote(api) }, { 'idempotency-key': randomUUID() }), 201);
+    const r = ok(
+      await api.post('/v1/ticketing/reservations', { quoteId: await quote(api) }, { 'idempotency-key': randomUUID() }),
+      201,
+    );
     const body = paymentMethod ? { paymentMethod } : {};
-    ok(await api.post(`/v1/ticketing/reservations/${r.reservation.id}/confirm`, body, { 'idempotency-key': randomUUID() }), 200);
+    ok(
+      await api.post(`/v1/ticketing/reservations/${r.reservation.id}/confirm`, body, {
+        'idempotency-key': randomUUID(),
+      }),
+      200,
+    );
   };
   const runs = [
     await measure('merchant API key: quote → reserve → confirm', () => reserveAndConfirm(shop.api, 'pm_sandbox_visa')),
@@ -54,14 +70,23 @@ try {
     await measure('agent under a signed mandate: quote → purchase_initiate', async () => {
       const payload = mandateText(w.h.clock.now(), shop.shopId, { credentialRef: 'sbx-token-visa-4242' });
       const mandate = { payload, signature: signDetached(signing, payload) };
-      ok(await agentApi.post('/v1/vic/purchase-initiate', { quoteId: await quote(agentApi), mandate }, { 'idempotency-key': randomUUID() }), 200);
+      ok(
+        await agentApi.post(
+          '/v1/vic/purchase-initiate',
+          { quoteId: await quote(agentApi), mandate },
+          { 'idempotency-key': randomUUID() },
+        ),
+        200,
+      );
     }),
   ];
   const base = runs[0]!.mean;
   console.log(`${N} purchases each, one at a time, one run (in-process server, embedded PostgreSQL)`);
   console.log('path                                                    | mean ms | p50 ms | p99 ms | ÷ merchant');
   for (const r of runs) {
-    console.log(`${r.label.padEnd(55)} | ${r.mean.toFixed(1).padStart(7)} | ${r.p50.toFixed(1).padStart(6)} | ${r.p99.toFixed(1).padStart(6)} | ${(r.mean / base).toFixed(2).padStart(10)}`);
+    console.log(
+      `${r.label.padEnd(55)} | ${r.mean.toFixed(1).padStart(7)} | ${r.p50.toFixed(1).padStart(6)} | ${r.p99.toFixed(1).padStart(6)} | ${(r.mean / base).toFixed(2).padStart(10)}`,
+    );
   }
 } finally {
   await w.close();

@@ -11,7 +11,8 @@ export function processCpuMs(pid: number | undefined): number {
   if (!pid) return Number.NaN;
   try {
     let ns = 0;
-    for (const tid of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+    for (const tid of readdirSync(`/proc/${pid}/task`))
+      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
     return ns / 1e6;
   } catch {
     return Number.NaN; // not Linux, or the thread ended between the listing and the read

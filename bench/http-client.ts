@@ -17,7 +17,11 @@ export interface BenchResponse<T = any> {
 export function benchClient(baseUrl: string, token: string, sockets = 1024) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: sockets });
   const base = new URL(baseUrl);
-  const post = <T = any>(path: string, body: unknown, headers: Record<string, string> = {}): Promise<BenchResponse<T>> => {
+  const post = <T = any>(
+    path: string,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<BenchResponse<T>> => {
     const payload = JSON.stringify(body);
     return new Promise((resolve, reject) => {
       const req = http.request(
@@ -27,7 +31,13 @@ export function benchClient(baseUrl: string, token: string, sockets = 1024) {
           path,
           method: 'POST',
           agent,
-          headers: { accept: 'application/json', authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...headers },
+          headers: {
+            accept: 'application/json',
+            authorization: `Bearer ${token}`,
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(payload),
+            ...headers,
+          },
         },
         (res) => {
           let text = '';
@@ -42,7 +52,17 @@ export function benchClient(baseUrl: string, token: string, sockets = 1024) {
               /* not JSON */
             }
             const h = res.headers;
-            resolve({ sentAt, status: res.statusCode ?? 0, body: parsed as T, headers: { get: (name) => { const v = h[name.toLowerCase()]; return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v; } } });
+            resolve({
+              sentAt,
+              status: res.statusCode ?? 0,
+              body: parsed as T,
+              headers: {
+                get: (name) => {
+                  const v = h[name.toLowerCase()];
+                  return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+                },
+              },
+            });
           });
         },
       );

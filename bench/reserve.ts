@@ -7,10 +7,11 @@
  *  3. overload: ten times the clients, with admission control on and off;
  *  4. one, two and four server processes on the one database.
  * It ends by checking `availableCount + held + sold = capacity` for every pool it used.
- *  5. one read and one write tool call over REST, MCP (one session) and A2A against the same server (bench/surfaces.ts),
+ *  5. one read and one write tool call over REST, MCP (one session) and A2A against the same server
+ * (bench/surfaces.ts),
  *     as ratios to REST, median of three repetitions (also alone: `npm run bench:surfaces`).
- *  6. the growth table (bench/growth.ts, run as a child process once the above has stopped).
- * Usage: npm run bench [-- --levels 1,8,32,64 --requests 400 --per-client 40 --reps 3 --seconds 8 --bound MS --surface-calls 300
+ *  6. the growth table (bench/growth.ts, run as a child process once the above has stopped). Usage: npm run bench [--
+ * --levels 1,8,32,64 --requests 400 --per-client 40 --reps 3 --seconds 8 --bound MS --surface-calls 300
  *                          --flood-threads 1 --keys 1000000 --holds 100000 --outbox 100000 --parts 1,2,3,4,5,6 --cpu-prof DIR]
  */
 import { spawn } from 'node:child_process';
@@ -36,19 +37,40 @@ import { benchSurfaces } from './surfaces.ts';
 
 const { values } = parseArgs({
   options: {
-    levels: { type: 'string' }, requests: { type: 'string' }, 'per-client': { type: 'string' }, reps: { type: 'string' }, seconds: { type: 'string' }, quick: { type: 'boolean' }, 'surface-calls': { type: 'string' },
-    parts: { type: 'string' }, 'cpu-prof': { type: 'string' }, 'retry-ms': { type: 'string' }, 'flood-threads': { type: 'string' }, bound: { type: 'string' }, 'server-node-flags': { type: 'string' }, keys: { type: 'string' }, holds: { type: 'string' }, outbox: { type: 'string' },
+    levels: { type: 'string' },
+    requests: { type: 'string' },
+    'per-client': { type: 'string' },
+    reps: { type: 'string' },
+    seconds: { type: 'string' },
+    quick: { type: 'boolean' },
+    'surface-calls': { type: 'string' },
+    parts: { type: 'string' },
+    'cpu-prof': { type: 'string' },
+    'retry-ms': { type: 'string' },
+    'flood-threads': { type: 'string' },
+    bound: { type: 'string' },
+    'server-node-flags': { type: 'string' },
+    keys: { type: 'string' },
+    holds: { type: 'string' },
+    outbox: { type: 'string' },
   },
 });
-/** Which parts run (default all): 1 hot pool, 2 purchases, 3 overload, 4 processes, 5 surfaces, 6 growth (bench/growth.ts). */
+/**
+ * Which parts run (default all): 1 hot pool, 2 purchases, 3 overload, 4 processes, 5 surfaces, 6 growth
+ * (bench/growth.ts).
+ */
 const PARTS = new Set((values.parts ?? '1,2,3,4,5,6').split(',').map(Number));
-/** A directory for V8 CPU profiles of the server processes (the first, and the overload run's; written when they stop), e.g. /tmp/prof. */
+/**
+ * A directory for V8 CPU profiles of the server processes (the first, and the overload run's; written when they stop),
+ * e.g. /tmp/prof.
+ */
 const CPU_PROF = values['cpu-prof'];
 /** In the overload run, how long a refused client waits before retrying; unset: the Retry-After it was given. */
 const RETRY_MS = values['retry-ms'] === undefined ? undefined : Number(values['retry-ms']);
 /** The overload run's client threads (bench/flood.ts): its clients are dealt out over this many event loops. */
 const FLOOD_THREADS = Number(values['flood-threads'] ?? 1);
-if (!Number.isInteger(FLOOD_THREADS) || FLOOD_THREADS < 1) throw new Error('--flood-threads: a whole number, 1 or more');
+if (!Number.isInteger(FLOOD_THREADS) || FLOOD_THREADS < 1)
+  throw new Error('--flood-threads: a whole number, 1 or more');
 /**
  * The overload run's admission bound (RESERVE_MAX_WAIT_MS of its server): `--bound`, else the p50 of a reserve at the
  * last level (64 clients) measured by part 1 in the same run, the latency admitted calls are to keep under the flood;
@@ -62,15 +84,18 @@ const DEFAULT_BOUND_MS = 50;
  * the same bench.
  */
 const SERVER_NODE_FLAGS = (values['server-node-flags'] ?? '').split(/\s+/).filter(Boolean);
-if (SERVER_NODE_FLAGS.some((f) => !f.startsWith('--'))) throw new Error('--server-node-flags: Node.js flags only, each starting with --');
-/** The server's own flags, then the bench's (the last of a flag wins: `--min-semi-space-size=0` measures without it). */
+if (SERVER_NODE_FLAGS.some((f) => !f.startsWith('--')))
+  throw new Error('--server-node-flags: Node.js flags only, each starting with --');
+/**
+ * The server's own flags, then the bench's (the last of a flag wins: `--min-semi-space-size=0` measures without it).
+ */
 const SERVER_ARGS = [...SERVER_NODE_ARGS, ...SERVER_NODE_FLAGS];
 const LEVELS = (values.levels ?? '1,8,32,64').split(',').map(Number);
 const REQUESTS = Number(values.requests ?? 400);
 /**
  * Requests per client at least, in a throughput run: a run of 400 requests at 32 clients is 12 per client, so its
- * ramp-up and tail (fewer clients in flight, smaller batches) and one collector pause weigh on the figure as much as the
- * steady state it is meant to measure.
+ * ramp-up and tail (fewer clients in flight, smaller batches) and one collector pause weigh on the figure as much as
+ * the steady state it is meant to measure.
  */
 const PER_CLIENT = Number(values['per-client'] ?? 40);
 /** The requests of one throughput run at `clients` concurrent clients. */
@@ -126,7 +151,13 @@ async function drive(n: number, concurrency: number, task: (i: number) => Promis
   return { throughput: n / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), ok };
 }
 
-const BASE_ENV = { RATE_LIMIT_PER_MINUTE: '100000000', SWEEP_INTERVAL_MS: '0', WEBHOOK_DISPATCH_MS: '0', SANDBOX_DISPATCH_MS: '0', LOG_LEVEL: 'error' };
+const BASE_ENV = {
+  RATE_LIMIT_PER_MINUTE: '100000000',
+  SWEEP_INTERVAL_MS: '0',
+  WEBHOOK_DISPATCH_MS: '0',
+  SANDBOX_DISPATCH_MS: '0',
+  LOG_LEVEL: 'error',
+};
 
 async function main(): Promise<void> {
   const began = performance.now();
@@ -138,11 +169,26 @@ async function main(): Promise<void> {
   const db = await Database.open(dbUrl);
   await db.migrate();
   const merchant = await db.transaction((em) =>
-    bootstrapOrganization(em, { organization: 'Bench', email: 'bench@example.test', shop: 'Bench Hall', scopes: ['merchant:read', 'merchant:write', 'merchant:admin'] }, new Date()),
+    bootstrapOrganization(
+      em,
+      {
+        organization: 'Bench',
+        email: 'bench@example.test',
+        shop: 'Bench Hall',
+        scopes: ['merchant:read', 'merchant:write', 'merchant:admin'],
+      },
+      new Date(),
+    ),
   );
   // The throughput runs measure the path, not the admission bound (which the overload run measures).
   const profile: Record<string, string> = CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${CPU_PROF}` } : {};
-  const servers: ServerProcess[] = [await startServerProcess({ ...BASE_ENV, ...profile, DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: '60000' }, 180_000, SERVER_ARGS)];
+  const servers: ServerProcess[] = [
+    await startServerProcess(
+      { ...BASE_ENV, ...profile, DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: '60000' },
+      180_000,
+      SERVER_ARGS,
+    ),
+  ];
   const raw = new pg.Pool({ connectionString: dbUrl, max: Math.max(...LEVELS, 64) });
   const pools: string[] = [];
   const clients: ReturnType<typeof benchClient>[] = [];
@@ -154,36 +200,79 @@ async function main(): Promise<void> {
   };
   try {
     const api = restClient(servers[0]!.url, merchant.apiKey);
-    const event = (await api.post('/v1/integration/events', { merchantId: merchant.shopId, title: 'Bench night', startsAt: '2030-01-01T20:00:00Z' })).body;
+    const event = (
+      await api.post('/v1/integration/events', {
+        merchantId: merchant.shopId,
+        title: 'Bench night',
+        startsAt: '2030-01-01T20:00:00Z',
+      })
+    ).body;
     /** A fresh pool and tier of `capacity` places, with one quote made over HTTP as the template for bulk quotes. */
     const newPool = async (capacity: number) => {
-      const pool = (await api.post('/v1/integration/pools', { merchantId: merchant.shopId, eventId: event.id, capacity })).body;
-      const tier = (await api.post('/v1/integration/tiers', { eventId: event.id, poolId: pool.id, name: `GA ${pools.length}`, priceMinor: 4000 })).body;
-      const template = (await api.post('/v1/ticketing/quotes', { tierId: tier.id, quantity: 1 })).body.quoteId as string;
+      const pool = (
+        await api.post('/v1/integration/pools', { merchantId: merchant.shopId, eventId: event.id, capacity })
+      ).body;
+      const tier = (
+        await api.post('/v1/integration/tiers', {
+          eventId: event.id,
+          poolId: pool.id,
+          name: `GA ${pools.length}`,
+          priceMinor: 4000,
+        })
+      ).body;
+      const template = (await api.post('/v1/ticketing/quotes', { tierId: tier.id, quantity: 1 })).body
+        .quoteId as string;
       pools.push(pool.id);
       return { poolId: pool.id as string, tierId: tier.id as string, template };
     };
-    const columns = (await raw.query(`select column_name from information_schema.columns where table_name = 'quotes' and table_schema = current_schema()`)).rows.map(
-      (r: { column_name: string }) => r.column_name,
-    );
+    const columns = (
+      await raw.query(
+        `select column_name from information_schema.columns where table_name = 'quotes' and table_schema = current_schema()`,
+      )
+    ).rows.map((r: { column_name: string }) => r.column_name);
     /** `n` fresh quotes copied from a template quote in one statement (quotes are not what is measured). */
     const quotes = async (template: string, n: number): Promise<string[]> => {
       const ids = Array.from({ length: n }, () => newId('quote'));
       const select = columns.map((c) =>
-        c === 'id' ? 'u.id' : c === 'reservation_id' ? 'null' : c === 'expires_at' ? `now() + interval '15 minutes'` : c === 'created_at' ? 'now()' : `t.${c}`,
+        c === 'id'
+          ? 'u.id'
+          : c === 'reservation_id'
+            ? 'null'
+            : c === 'expires_at'
+              ? `now() + interval '15 minutes'`
+              : c === 'created_at'
+                ? 'now()'
+                : `t.${c}`,
       );
-      await raw.query(`insert into quotes (${columns.join(', ')}) select ${select.join(', ')} from unnest($1::text[]) as u(id), quotes t where t.id = $2`, [ids, template]);
+      await raw.query(
+        `insert into quotes (${columns.join(', ')}) select ${select.join(', ')} from unnest($1::text[]) as u(id), quotes t where t.id = $2`,
+        [ids, template],
+      );
       return ids;
     };
     const lean = leanClient(servers[0]!.url);
     const reserveOver = (client: ReturnType<typeof benchClient>, quoteId: string, key = randomUUID()) =>
       client.post('/v1/ticketing/reservations', { quoteId }, { 'idempotency-key': key });
-    const rawReserve = async (poolId: string, template: { shop_id: string; organization_id: string; event_id: string; tier_id: string; total_minor: number; currency: string; owner_key: string }) => {
+    const rawReserve = async (
+      poolId: string,
+      template: {
+        shop_id: string;
+        organization_id: string;
+        event_id: string;
+        tier_id: string;
+        total_minor: number;
+        currency: string;
+        owner_key: string;
+      },
+    ) => {
       const client = await raw.connect();
       try {
         const now = new Date();
         await client.query('begin');
-        const taken = await client.query('update pools set available_count = available_count - 1 where id = $1 and available_count >= 1 returning available_count', [poolId]);
+        const taken = await client.query(
+          'update pools set available_count = available_count - 1 where id = $1 and available_count >= 1 returning available_count',
+          [poolId],
+        );
         if (!taken.rowCount) {
           await client.query('rollback');
           return false;
@@ -192,12 +281,36 @@ async function main(): Promise<void> {
         const q = await client.query(
           `insert into quotes (id, shop_id, organization_id, event_id, tier_id, pool_id, quantity, unit_price_minor, fees_minor, total_minor, currency, owner_key, expires_at, created_at)
            values ($1, $2, $3, $4, $5, $6, 1, $7, 0, $7, $8, $9, $10, $10) returning id`,
-          [newId('quote'), t.shop_id, t.organization_id, t.event_id, t.tier_id, poolId, t.total_minor, t.currency, t.owner_key, now],
+          [
+            newId('quote'),
+            t.shop_id,
+            t.organization_id,
+            t.event_id,
+            t.tier_id,
+            poolId,
+            t.total_minor,
+            t.currency,
+            t.owner_key,
+            now,
+          ],
         );
         await client.query(
           `insert into reservations (id, shop_id, organization_id, event_id, tier_id, pool_id, quote_id, quantity, unit_price_minor, fees_minor, total_minor, currency, state, hold_expires_at, expires_at, owner_key, created_at, updated_at)
            values ($1, $2, $3, $4, $5, $6, $7, 1, $8, 0, $8, $9, 'held', $10, $10, $11, $12, $12)`,
-          [newId('reservation'), t.shop_id, t.organization_id, t.event_id, t.tier_id, poolId, q.rows[0].id, t.total_minor, t.currency, new Date(now.getTime() + 600_000), t.owner_key, now],
+          [
+            newId('reservation'),
+            t.shop_id,
+            t.organization_id,
+            t.event_id,
+            t.tier_id,
+            poolId,
+            q.rows[0].id,
+            t.total_minor,
+            t.currency,
+            new Date(now.getTime() + 600_000),
+            t.owner_key,
+            now,
+          ],
         );
         await client.query('commit');
         return true;
@@ -211,9 +324,15 @@ async function main(): Promise<void> {
     // 1. One hot pool: HTTP vs the raw ceiling, per level, REPS repetitions (median).
     if (PARTS.has(1)) {
       const hot = await newPool(LEVELS.reduce((n, c) => n + requestsAt(c), 0) * REPS * 2 + 10);
-      /** CPU ms per request of one run: the server process, PostgreSQL (every backend) and this process (the clients). */
+      /**
+       * CPU ms per request of one run: the server process, PostgreSQL (every backend) and this process (the clients).
+       */
       const measured = async (run: () => Promise<Run>): Promise<Run & { cpu: Cpu }> => {
-        const at = () => ({ server: processCpuMs(servers[0]!.child.pid), pg: postgresCpuMs(server.clusterDir), client: ownCpuMs() });
+        const at = () => ({
+          server: processCpuMs(servers[0]!.child.pid),
+          pg: postgresCpuMs(server.clusterDir),
+          client: ownCpuMs(),
+        });
         const before = at();
         const result = await run();
         const after = at();
@@ -222,8 +341,12 @@ async function main(): Promise<void> {
       };
       const cpuRows: { c: number; http: Cpu[]; raw: Cpu[] }[] = [];
       const [template] = (await raw.query('select * from quotes where id = $1', [hot.template])).rows;
-      console.log(`\n1. reserve on one hot pool: ${LEVELS.map(requestsAt).join(' / ')} requests per run (at ${LEVELS.join(' / ')} clients), median of ${REPS} repetitions (1 server process, embedded PostgreSQL; load ${loadavg()[0]!.toFixed(1)})`);
-      console.log('concurrency | HTTP reserve/s | p50 ms | p99 ms | raw SQL/s | p50 ms | p99 ms | HTTP ÷ raw | ratio per rep');
+      console.log(
+        `\n1. reserve on one hot pool: ${LEVELS.map(requestsAt).join(' / ')} requests per run (at ${LEVELS.join(' / ')} clients), median of ${REPS} repetitions (1 server process, embedded PostgreSQL; load ${loadavg()[0]!.toFixed(1)})`,
+      );
+      console.log(
+        'concurrency | HTTP reserve/s | p50 ms | p99 ms | raw SQL/s | p50 ms | p99 ms | HTTP ÷ raw | ratio per rep',
+      );
       for (const c of LEVELS) {
         const httpRuns: (Run & { cpu: Cpu })[] = [];
         const rawRuns: (Run & { cpu: Cpu })[] = [];
@@ -256,9 +379,12 @@ async function main(): Promise<void> {
           ].join(' | '),
         );
       }
-      console.log('\nCPU ms per reserve (median of the repetitions; the server process, PostgreSQL\'s backends, the bench\'s clients):');
+      console.log(
+        "\nCPU ms per reserve (median of the repetitions; the server process, PostgreSQL's backends, the bench's clients):",
+      );
       console.log('concurrency | HTTP: server | PostgreSQL | clients | total | raw: PostgreSQL | clients | total');
-      const cpuMed = (xs: Cpu[], k: keyof Cpu | 'total') => median(xs.map((x) => (k === 'total' ? x.server + x.pg + x.client : x[k])));
+      const cpuMed = (xs: Cpu[], k: keyof Cpu | 'total') =>
+        median(xs.map((x) => (k === 'total' ? x.server + x.pg + x.client : x[k])));
       for (const row of cpuRows) {
         console.log(
           [
@@ -296,47 +422,88 @@ async function main(): Promise<void> {
         steps.confirm.push(confirmMs);
         purchases.push(
           await drive(256, 64, async () => {
-            const q = await timed(quoteMs, () => lean.post('/v1/ticketing/quotes', { tierId: buy.tierId, quantity: 1 }));
+            const q = await timed(quoteMs, () =>
+              lean.post('/v1/ticketing/quotes', { tierId: buy.tierId, quantity: 1 }),
+            );
             if (q.status !== 201) return false;
             const r = await timed(reserveMs, () => reserveOver(lean, q.body.quoteId));
             if (r.status !== 201) return false;
             const c = await timed(confirmMs, () =>
-              lean.post(`/v1/ticketing/reservations/${r.body.reservation.id}/confirm`, { paymentMethod: 'pm_sandbox_visa' }, { 'idempotency-key': randomUUID() }),
+              lean.post(
+                `/v1/ticketing/reservations/${r.body.reservation.id}/confirm`,
+                { paymentMethod: 'pm_sandbox_visa' },
+                { 'idempotency-key': randomUUID() },
+              ),
             );
             return c.status === 200;
           }),
         );
       }
-      if (purchases.some((p) => p.ok !== 256)) throw new Error(`purchases failed: ${purchases.map((p) => p.ok).join(', ')}`);
-      console.log(`\n2. whole purchases (quote → reserve → confirm, synchronous sandbox card), 64 clients, 256 per run, median of ${REPS} (load ${loadavg()[0]!.toFixed(1)})`);
+      if (purchases.some((p) => p.ok !== 256))
+        throw new Error(`purchases failed: ${purchases.map((p) => p.ok).join(', ')}`);
+      console.log(
+        `\n2. whole purchases (quote → reserve → confirm, synchronous sandbox card), 64 clients, 256 per run, median of ${REPS} (load ${loadavg()[0]!.toFixed(1)})`,
+      );
       console.log(
         `purchases/s ${median(purchases.map((p) => p.throughput)).toFixed(0)} | p50 ${median(purchases.map((p) => p.p50)).toFixed(1)} ms | p99 ${median(purchases.map((p) => p.p99)).toFixed(1)} ms`,
       );
-      const stepAt = (runs: number[][], p: number) => median(runs.map((ms) => percentile([...ms].sort((a, b) => a - b), p))).toFixed(1);
-      console.log(Object.entries(steps).map(([name, runs]) => `${name} p50 ${stepAt(runs, 50)} ms, p99 ${stepAt(runs, 99)} ms`).join(' | '));
+      const stepAt = (runs: number[][], p: number) =>
+        median(
+          runs.map((ms) =>
+            percentile(
+              [...ms].sort((a, b) => a - b),
+              p,
+            ),
+          ),
+        ).toFixed(1);
+      console.log(
+        Object.entries(steps)
+          .map(([name, runs]) => `${name} p50 ${stepAt(runs, 50)} ms, p99 ${stepAt(runs, 99)} ms`)
+          .join(' | '),
+      );
       // What each step costs: 300 quotes, then their reserves, then their confirms, 16 at a time, CPU per call.
       const stepCpu: Record<string, Cpu[]> = { quote: [], reserve: [], confirm: [] };
       for (let rep = 0; rep < REPS; rep++) {
         const n = 300;
         const phase = async <T, R>(name: string, items: T[], call: (item: T) => Promise<R>): Promise<R[]> => {
           const out: R[] = new Array(items.length);
-          const before = { server: processCpuMs(servers[0]!.child.pid), pg: postgresCpuMs(server.clusterDir), client: ownCpuMs() };
+          const before = {
+            server: processCpuMs(servers[0]!.child.pid),
+            pg: postgresCpuMs(server.clusterDir),
+            client: ownCpuMs(),
+          };
           await drive(items.length, 16, async (i) => ((out[i] = await call(items[i]!)), true));
           const per = (now: number, then: number) => (now - then) / items.length;
-          stepCpu[name]!.push({ server: per(processCpuMs(servers[0]!.child.pid), before.server), pg: per(postgresCpuMs(server.clusterDir), before.pg), client: per(ownCpuMs(), before.client) });
+          stepCpu[name]!.push({
+            server: per(processCpuMs(servers[0]!.child.pid), before.server),
+            pg: per(postgresCpuMs(server.clusterDir), before.pg),
+            client: per(ownCpuMs(), before.client),
+          });
           return out;
         };
-        const qs = await phase('quote', Array.from({ length: n }, (_, i) => i), () => lean.post('/v1/ticketing/quotes', { tierId: buy.tierId, quantity: 1 }));
+        const qs = await phase(
+          'quote',
+          Array.from({ length: n }, (_, i) => i),
+          () => lean.post('/v1/ticketing/quotes', { tierId: buy.tierId, quantity: 1 }),
+        );
         const rs = await phase('reserve', qs, (q) => reserveOver(lean, q.body.quoteId));
         const cs = await phase('confirm', rs, (r) =>
-          lean.post(`/v1/ticketing/reservations/${r.body.reservation.id}/confirm`, { paymentMethod: 'pm_sandbox_visa' }, { 'idempotency-key': randomUUID() }),
+          lean.post(
+            `/v1/ticketing/reservations/${r.body.reservation.id}/confirm`,
+            { paymentMethod: 'pm_sandbox_visa' },
+            { 'idempotency-key': randomUUID() },
+          ),
         );
-        if ([...qs, ...rs].some((r) => r.status !== 201) || cs.some((c) => c.status !== 200)) throw new Error('a step of the CPU run failed');
+        if ([...qs, ...rs].some((r) => r.status !== 201) || cs.some((c) => c.status !== 200))
+          throw new Error('a step of the CPU run failed');
       }
       console.log(
         'CPU ms per call, each step alone (16 at a time): ' +
           Object.entries(stepCpu)
-            .map(([name, cpu]) => `${name} server ${median(cpu.map((c) => c.server)).toFixed(2)}, PostgreSQL ${median(cpu.map((c) => c.pg)).toFixed(2)}`)
+            .map(
+              ([name, cpu]) =>
+                `${name} server ${median(cpu.map((c) => c.server)).toFixed(2)}, PostgreSQL ${median(cpu.map((c) => c.pg)).toFixed(2)}`,
+            )
             .join(' | '),
       );
     }
@@ -345,8 +512,13 @@ async function main(): Promise<void> {
     // retrying after exactly their Retry-After, then with jitter) and off.
     if (PARTS.has(3)) {
       const clients = 10 * LEVELS[LEVELS.length - 1]!;
-      const OVERLOAD_BOUND_MS = BOUND_MS ?? (p50at64.length ? Math.max(5, Math.round(median(p50at64))) : DEFAULT_BOUND_MS);
-      const guarded = await startServerProcess({ ...BASE_ENV, ...profile, DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: String(OVERLOAD_BOUND_MS) }, 180_000, SERVER_ARGS);
+      const OVERLOAD_BOUND_MS =
+        BOUND_MS ?? (p50at64.length ? Math.max(5, Math.round(median(p50at64))) : DEFAULT_BOUND_MS);
+      const guarded = await startServerProcess(
+        { ...BASE_ENV, ...profile, DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: String(OVERLOAD_BOUND_MS) },
+        180_000,
+        SERVER_ARGS,
+      );
       servers.push(guarded);
       const flood = await newPool(1_000_000);
       // Warmed like a server that was up before the sale opened (compiled code, open database connections): a fresh
@@ -354,19 +526,50 @@ async function main(): Promise<void> {
       const warm = await quotes(flood.template, 1_000);
       const warmClient = leanClient(guarded.url);
       await drive(warm.length, 64, async (i) => [201, 429].includes((await reserveOver(warmClient, warm[i]!)).status));
-      const boundFrom = BOUND_MS !== undefined ? '--bound' : p50at64.length ? `part 1's p50 at ${LEVELS[LEVELS.length - 1]} clients` : 'default, part 1 did not run';
-      console.log(`\n3. overload: ${clients} clients (${FLOOD_THREADS} client thread${FLOOD_THREADS > 1 ? 's' : ''}) for ${SECONDS} s on one pool, admission bound ${OVERLOAD_BOUND_MS} ms (${boundFrom}; a refused client waits its Retry-After, or --retry-ms, and retries with the same key; "jitter": a random extra wait up to as long again), median of ${REPS} (load ${loadavg()[0]!.toFixed(1)})`);
-      console.log('admission control              | admitted/s | admitted p50 ms | admitted p99 ms | p99 after 1st s | p99 from send | refused | refusal p50 ms | refusal p99 ms');
+      const boundFrom =
+        BOUND_MS !== undefined
+          ? '--bound'
+          : p50at64.length
+            ? `part 1's p50 at ${LEVELS[LEVELS.length - 1]} clients`
+            : 'default, part 1 did not run';
+      console.log(
+        `\n3. overload: ${clients} clients (${FLOOD_THREADS} client thread${FLOOD_THREADS > 1 ? 's' : ''}) for ${SECONDS} s on one pool, admission bound ${OVERLOAD_BOUND_MS} ms (${boundFrom}; a refused client waits its Retry-After, or --retry-ms, and retries with the same key; "jitter": a random extra wait up to as long again), median of ${REPS} (load ${loadavg()[0]!.toFixed(1)})`,
+      );
+      console.log(
+        'admission control              | admitted/s | admitted p50 ms | admitted p99 ms | p99 after 1st s | p99 from send | refused | refusal p50 ms | refusal p99 ms',
+      );
       for (const [label, target, jitter] of [
         [`on (${OVERLOAD_BOUND_MS} ms bound)`, guarded, false],
         [`on (${OVERLOAD_BOUND_MS} ms bound), jitter`, guarded, true],
         ['off', servers[0]!, false],
       ] as const) {
-        const reps: { admittedPerS: number; p50: number; p99: number; p99late: number; p99sent: number; refused: number; r50: number; r99: number; gc: GcTotals }[] = [];
+        const reps: {
+          admittedPerS: number;
+          p50: number;
+          p99: number;
+          p99late: number;
+          p99sent: number;
+          refused: number;
+          r50: number;
+          r99: number;
+          gc: GcTotals;
+        }[] = [];
         for (let rep = 0; rep < REPS; rep++) {
-          const ids = await quotes(flood.template, Math.ceil(http64.length ? median(http64) * SECONDS * 3 : 20_000) + clients);
+          const ids = await quotes(
+            flood.template,
+            Math.ceil(http64.length ? median(http64) * SECONDS * 3 : 20_000) + clients,
+          );
           const gc0 = await gcTotals(target.url);
-          const run = await floodInThreads({ url: target.url, token: merchant.apiKey, clients, quoteIds: ids, threads: FLOOD_THREADS, seconds: SECONDS, jitter, retryMs: RETRY_MS });
+          const run = await floodInThreads({
+            url: target.url,
+            token: merchant.apiKey,
+            clients,
+            quoteIds: ids,
+            threads: FLOOD_THREADS,
+            seconds: SECONDS,
+            jitter,
+            retryMs: RETRY_MS,
+          });
           const gc = gcBetween(gc0, await gcTotals(target.url));
           const admitted = run.admitted.map((c) => c.ms);
           const refused = run.refused.map((c) => c.ms);
@@ -398,12 +601,17 @@ async function main(): Promise<void> {
             pad(ms(med((r) => r.p99)), 15),
             pad(ms(med((r) => r.p99late)), 15),
             pad(ms(med((r) => r.p99sent)), 14),
-            pad(med((r) => r.refused), 7),
+            pad(
+              med((r) => r.refused),
+              7,
+            ),
             pad(ms(refusedReps.length ? median(refusedReps.map((r) => r.r50)) : NaN), 14),
             pad(ms(refusedReps.length ? median(refusedReps.map((r) => r.r99)) : NaN), 14),
           ].join(' | '),
         );
-        console.log(`${''.padEnd(30)}   per rep: admitted p99 ${reps.map((r) => ms(r.p99)).join(', ')}; after 1st s ${reps.map((r) => ms(r.p99late)).join(', ')}; from send ${reps.map((r) => ms(r.p99sent)).join(', ')}`);
+        console.log(
+          `${''.padEnd(30)}   per rep: admitted p99 ${reps.map((r) => ms(r.p99)).join(', ')}; after 1st s ${reps.map((r) => ms(r.p99late)).join(', ')}; from send ${reps.map((r) => ms(r.p99sent)).join(', ')}`,
+        );
         const each = (f: (g: GcTotals) => string) => reps.map((r) => f(r.gc)).join(', ');
         console.log(
           `${''.padEnd(30)}   server per rep: collector scavenges ${each((g) => String(g.minor))} (${each((g) => (g.minorS * 1000).toFixed(0))} ms; ` +
@@ -416,16 +624,22 @@ async function main(): Promise<void> {
       // What one refusal costs: a server whose one batch in flight waits on the locked pool row refuses every other
       // reserve (a 1 ms bound), so its CPU per call over a run of refusals is a refusal's, whole (HTTP parse, Koa,
       // admission, the 429, the address's charge after it), beside one reserve's at 64 clients from part 1.
-      const refuser = await startServerProcess({ ...BASE_ENV, DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: '1', RESERVE_BATCHES_IN_FLIGHT: '1' }, 180_000, SERVER_ARGS);
+      const refuser = await startServerProcess(
+        { ...BASE_ENV, DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: '1', RESERVE_BATCHES_IN_FLIGHT: '1' },
+        180_000,
+        SERVER_ARGS,
+      );
       servers.push(refuser);
       const held = await newPool(10);
       const refuserClient = leanClient(refuser.url);
       const [first, blockedQuote, refusedQuote] = await quotes(held.template, 3);
-      if ((await reserveOver(refuserClient, first!)).status !== 201) throw new Error('refusal cost: the first reserve failed');
+      if ((await reserveOver(refuserClient, first!)).status !== 201)
+        throw new Error('refusal cost: the first reserve failed');
       const locker = await holdRows(dbUrl, 'select id from pools where id = $1 for no key update', [held.poolId]);
       try {
         const blocked = reserveOver(refuserClient, blockedQuote!);
-        if (!(await poll(locker.waiters))) throw new Error('refusal cost: the blocked batch never waited on the pool row');
+        if (!(await poll(locker.waiters)))
+          throw new Error('refusal cost: the blocked batch never waited on the pool row');
         const perRefusal: number[] = [];
         for (let rep = 0; rep < REPS + 1; rep++) {
           const n = 3_000;
@@ -436,7 +650,9 @@ async function main(): Promise<void> {
         }
         await locker.release();
         if ((await blocked).status !== 201) throw new Error('refusal cost: the blocked reserve failed');
-        console.log(`server CPU per refusal (3,000 refusals, 16 at a time, median of ${REPS}): ${median(perRefusal).toFixed(0)} µs`);
+        console.log(
+          `server CPU per refusal (3,000 refusals, 16 at a time, median of ${REPS}): ${median(perRefusal).toFixed(0)} µs`,
+        );
       } finally {
         await locker.end();
       }
@@ -446,16 +662,24 @@ async function main(): Promise<void> {
     if (PARTS.has(4)) {
       const farm = [servers[0]!];
       while (farm.length < 4) {
-        const s = await startServerProcess({ ...BASE_ENV, DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: '60000' }, 180_000, SERVER_ARGS);
+        const s = await startServerProcess(
+          { ...BASE_ENV, DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: '60000' },
+          180_000,
+          SERVER_ARGS,
+        );
         servers.push(s);
         farm.push(s);
       }
       const perRun = requestsAt(64);
       const scale = await newPool(perRun * 4 * REPS + 10);
       const [scaleTemplate] = (await raw.query('select * from quotes where id = $1', [scale.template])).rows;
-      console.log(`\n4. server processes on one database: 64 clients, ${perRun} reserves per run, one pool, median of ${REPS} (load ${loadavg()[0]!.toFixed(1)})`);
+      console.log(
+        `\n4. server processes on one database: 64 clients, ${perRun} reserves per run, one pool, median of ${REPS} (load ${loadavg()[0]!.toFixed(1)})`,
+      );
       console.log('processes | HTTP reserve/s | p99 ms | ÷ 1 process | ÷ raw ceiling (64 connections)');
-      const rawScale = median(await repeat(() => drive(perRun, 64, () => rawReserve(scale.poolId, scaleTemplate)).then((r) => r.throughput)));
+      const rawScale = median(
+        await repeat(() => drive(perRun, 64, () => rawReserve(scale.poolId, scaleTemplate)).then((r) => r.throughput)),
+      );
       let one = 0;
       for (const n of [1, 2, 4]) {
         const targets = farm.slice(0, n).map((s) => leanClient(s.url));
@@ -465,22 +689,38 @@ async function main(): Promise<void> {
         });
         const throughput = median(runs.map((r) => r.throughput));
         if (n === 1) one = throughput;
-        console.log([pad(n, 9), pad(throughput.toFixed(0), 14), pad(median(runs.map((r) => r.p99)).toFixed(1), 6), pad((throughput / one).toFixed(2), 11), pad((throughput / rawScale).toFixed(2), 10)].join(' | '));
+        console.log(
+          [
+            pad(n, 9),
+            pad(throughput.toFixed(0), 14),
+            pad(median(runs.map((r) => r.p99)).toFixed(1), 6),
+            pad((throughput / one).toFixed(2), 11),
+            pad((throughput / rawScale).toFixed(2), 10),
+          ].join(' | '),
+        );
       }
 
       // The same over 64 pools, call i on pool i % 64: no row is hot, so what more processes add (the server's CPU,
       // spread over the cores) shows, beside the same statements straight from 64 connections on the same pools.
       const spread: Awaited<ReturnType<typeof newPool>>[] = [];
       for (let p = 0; p < 64; p++) spread.push(await newPool(Math.ceil((perRun * 4 * REPS) / 64) + 10));
-      const templates = await Promise.all(spread.map(async (x) => (await raw.query('select * from quotes where id = $1', [x.template])).rows[0]));
+      const templates = await Promise.all(
+        spread.map(async (x) => (await raw.query('select * from quotes where id = $1', [x.template])).rows[0]),
+      );
       /** `perRun` quotes, the i-th on pool i % 64. */
       const spreadQuotes = async () => {
         const perPool = await Promise.all(spread.map((x) => quotes(x.template, Math.ceil(perRun / 64))));
         return Array.from({ length: perRun }, (_, i) => perPool[i % 64]![Math.floor(i / 64)]!);
       };
-      console.log(`\n   the same over 64 pools (call i on pool i % 64), median of ${REPS} (load ${loadavg()[0]!.toFixed(1)})`);
+      console.log(
+        `\n   the same over 64 pools (call i on pool i % 64), median of ${REPS} (load ${loadavg()[0]!.toFixed(1)})`,
+      );
       console.log('processes | HTTP reserve/s | p99 ms | ÷ 1 process | ÷ raw (64 connections, 64 pools)');
-      const rawSpread = median(await repeat(() => drive(perRun, 64, (i) => rawReserve(spread[i % 64]!.poolId, templates[i % 64])).then((r) => r.throughput)));
+      const rawSpread = median(
+        await repeat(() =>
+          drive(perRun, 64, (i) => rawReserve(spread[i % 64]!.poolId, templates[i % 64])).then((r) => r.throughput),
+        ),
+      );
       for (const n of [1, 2, 4]) {
         const targets = farm.slice(0, n).map((s) => leanClient(s.url));
         const runs = await repeat(async () => {
@@ -489,7 +729,15 @@ async function main(): Promise<void> {
         });
         const throughput = median(runs.map((r) => r.throughput));
         if (n === 1) one = throughput;
-        console.log([pad(n, 9), pad(throughput.toFixed(0), 14), pad(median(runs.map((r) => r.p99)).toFixed(1), 6), pad((throughput / one).toFixed(2), 11), pad((throughput / rawSpread).toFixed(2), 10)].join(' | '));
+        console.log(
+          [
+            pad(n, 9),
+            pad(throughput.toFixed(0), 14),
+            pad(median(runs.map((r) => r.p99)).toFixed(1), 6),
+            pad((throughput / one).toFixed(2), 11),
+            pad((throughput / rawSpread).toFixed(2), 10),
+          ].join(' | '),
+        );
       }
     }
 
@@ -506,9 +754,13 @@ async function main(): Promise<void> {
           [poolId],
         )
       ).rows;
-      const ok = Number(inv.available_count) >= 0 && Number(inv.available_count) + Number(inv.held) + Number(inv.sold) === Number(inv.capacity);
+      const ok =
+        Number(inv.available_count) >= 0 &&
+        Number(inv.available_count) + Number(inv.held) + Number(inv.sold) === Number(inv.capacity);
       if (!ok) broken = true;
-      console.log(`  ${poolId}: capacity ${inv.capacity}, available ${inv.available_count}, held ${inv.held}, sold ${inv.sold} → ${ok ? 'intact' : 'BROKEN'}`);
+      console.log(
+        `  ${poolId}: capacity ${inv.capacity}, available ${inv.available_count}, held ${inv.held}, sold ${inv.sold} → ${ok ? 'intact' : 'BROKEN'}`,
+      );
     }
     if (broken) process.exitCode = 1;
 
@@ -517,7 +769,9 @@ async function main(): Promise<void> {
       await benchSurfaces(servers[0]!.url, merchant.apiKey, SURFACE_CALLS, REPS, servers[0]!.child.pid);
     }
 
-    console.log(`\nload average (1 min) at start ${load0.toFixed(1)}, at end ${loadavg()[0]!.toFixed(1)}; ${((performance.now() - began) / 1000).toFixed(0)} s in all`);
+    console.log(
+      `\nload average (1 min) at start ${load0.toFixed(1)}, at end ${loadavg()[0]!.toFixed(1)}; ${((performance.now() - began) / 1000).toFixed(0)} s in all`,
+    );
   } finally {
     for (const c of clients) c.close();
     await raw.end();

@@ -1,9 +1,9 @@
 /**
- * The same tool call over REST, MCP (one client session over Streamable HTTP) and A2A (the SDK client over
- * JSON-RPC), against the same server in the same run, reported as ratios to REST: a read (`list_pools` of a shop
- * with one pool, and of one with fifty) and a write (`quote`), one call at a time, in interleaved rounds, median of three repetitions. Run by `npm run bench` (part 5)
- * and alone by `npm run bench:surfaces [-- --calls 300 --reps 3 --profile DIR]` (`--profile` writes the server's
- * V8 CPU profile into DIR, for docs/performance.md's breakdown).
+ * The same tool call over REST, MCP (one client session over Streamable HTTP) and A2A (the SDK client over JSON-RPC),
+ * against the same server in the same run, reported as ratios to REST: a read (`list_pools` of a shop with one pool,
+ * and of one with fifty) and a write (`quote`), one call at a time, in interleaved rounds, median of three repetitions.
+ * Run by `npm run bench` (part 5) and alone by `npm run bench:surfaces [-- --calls 300 --reps 3 --profile DIR]`
+ * (`--profile` writes the server's V8 CPU profile into DIR, for docs/performance.md's breakdown).
  */
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -29,7 +29,13 @@ interface Stats {
 function stats(ms: number[], serverCpu: number, clientCpu: number): Stats {
   const sorted = [...ms].sort((a, b) => a - b);
   const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-  return { mean: ms.reduce((a, b) => a + b, 0) / ms.length, p50: at(50), p99: at(99), serverCpu: serverCpu / ms.length, clientCpu: clientCpu / ms.length };
+  return {
+    mean: ms.reduce((a, b) => a + b, 0) / ms.length,
+    p50: at(50),
+    p99: at(99),
+    serverCpu: serverCpu / ms.length,
+    clientCpu: clientCpu / ms.length,
+  };
 }
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
@@ -39,13 +45,23 @@ type Call = () => Promise<boolean>;
  * One repetition: `calls` calls per surface, in ten interleaved rounds so load drift hits every surface alike; each
  * round starts with the next surface, so none always follows the same one.
  */
-async function repetition(surfaces: Record<string, Call>, calls: number, label: string, serverPid: number | undefined): Promise<Record<string, Stats>> {
+async function repetition(
+  surfaces: Record<string, Call>,
+  calls: number,
+  label: string,
+  serverPid: number | undefined,
+): Promise<Record<string, Stats>> {
   const times: Record<string, number[]> = Object.fromEntries(Object.keys(surfaces).map((k) => [k, []]));
-  const cpu: Record<string, { server: number; client: number }> = Object.fromEntries(Object.keys(surfaces).map((k) => [k, { server: 0, client: 0 }]));
+  const cpu: Record<string, { server: number; client: number }> = Object.fromEntries(
+    Object.keys(surfaces).map((k) => [k, { server: 0, client: 0 }]),
+  );
   const rounds = 10;
   const entries = Object.entries(surfaces);
   for (let round = 0; round < rounds; round++) {
-    for (const [name, call] of [...entries.slice(round % entries.length), ...entries.slice(0, round % entries.length)]) {
+    for (const [name, call] of [
+      ...entries.slice(round % entries.length),
+      ...entries.slice(0, round % entries.length),
+    ]) {
       const server0 = processCpuMs(serverPid);
       const client0 = clientCpuMs();
       for (let i = 0; i < Math.ceil(calls / rounds); i++) {
@@ -60,15 +76,22 @@ async function repetition(surfaces: Record<string, Call>, calls: number, label: 
   return Object.fromEntries(Object.entries(times).map(([k, ms]) => [k, stats(ms, cpu[k]!.server, cpu[k]!.client)]));
 }
 
-/** The figures of one tool: per surface the median over repetitions of mean, p50, p99, CPU per call and of the ratios to REST. */
+/**
+ * The figures of one tool: per surface the median over repetitions of mean, p50, p99, CPU per call and of the ratios to
+ * REST.
+ */
 export interface SurfaceFigures {
   [surface: string]: Stats & { meanRatio: number; p50Ratio: number; meanRatios: number[] };
 }
 
 function report(label: string, reps: Record<string, Stats>[], calls: number): SurfaceFigures {
   const figures: SurfaceFigures = {};
-  console.log(`\n${label}, one call at a time, ${calls} calls per surface per repetition, median of ${reps.length} (same server, same run)`);
-  console.log('surface           | mean ms | p50 ms | p99 ms | mean ÷ REST | p50 ÷ REST | server CPU ms/call | client CPU ms/call | mean ÷ REST per rep');
+  console.log(
+    `\n${label}, one call at a time, ${calls} calls per surface per repetition, median of ${reps.length} (same server, same run)`,
+  );
+  console.log(
+    'surface           | mean ms | p50 ms | p99 ms | mean ÷ REST | p50 ÷ REST | server CPU ms/call | client CPU ms/call | mean ÷ REST per rep',
+  );
   for (const name of Object.keys(reps[0]!)) {
     const meanRatios = reps.map((r) => r[name]!.mean / r.REST!.mean);
     const f = {
@@ -83,18 +106,27 @@ function report(label: string, reps: Record<string, Stats>[], calls: number): Su
     };
     figures[name] = f;
     console.log(
-      [name.padEnd(17), f.mean.toFixed(2).padStart(7), f.p50.toFixed(2).padStart(6), f.p99.toFixed(2).padStart(6),
-        f.meanRatio.toFixed(2).padStart(11), f.p50Ratio.toFixed(2).padStart(10), f.serverCpu.toFixed(3).padStart(18), f.clientCpu.toFixed(3).padStart(18),
-        ' ' + meanRatios.map((x) => x.toFixed(2)).join(' ')].join(' | '),
+      [
+        name.padEnd(17),
+        f.mean.toFixed(2).padStart(7),
+        f.p50.toFixed(2).padStart(6),
+        f.p99.toFixed(2).padStart(6),
+        f.meanRatio.toFixed(2).padStart(11),
+        f.p50Ratio.toFixed(2).padStart(10),
+        f.serverCpu.toFixed(3).padStart(18),
+        f.clientCpu.toFixed(3).padStart(18),
+        ' ' + meanRatios.map((x) => x.toFixed(2)).join(' '),
+      ].join(' | '),
     );
   }
   return figures;
 }
 
 /**
- * `list_pools` (shops of 1 and 50 pools, made here) and `quote` over each surface with the merchant's API key: `calls` per surface per repetition, `reps`
- * repetitions (each a full set of interleaved rounds), figures as medians over the repetitions. `serverPid`: the
- * server's process, whose CPU per call is reported beside the times (NaN when not given or not on Linux).
+ * `list_pools` (shops of 1 and 50 pools, made here) and `quote` over each surface with the merchant's API key: `calls`
+ * per surface per repetition, `reps` repetitions (each a full set of interleaved rounds), figures as medians over the
+ * repetitions. `serverPid`: the server's process, whose CPU per call is reported beside the times (NaN when not given
+ * or not on Linux).
  */
 export async function benchSurfaces(
   url: string,
@@ -108,19 +140,38 @@ export async function benchSurfaces(
   // pools to the merchant's first shop): one pool, and fifty, whose output is about 50 times larger.
   const shopWith = async (name: string, pools: number) => {
     const shop = (await rest.post('/v1/integration/shops', { name, currency: 'EUR' })).body;
-    const event = (await rest.post('/v1/integration/events', { merchantId: shop.id, title: `${name} night`, startsAt: '2030-01-01T20:00:00Z' })).body;
+    const event = (
+      await rest.post('/v1/integration/events', {
+        merchantId: shop.id,
+        title: `${name} night`,
+        startsAt: '2030-01-01T20:00:00Z',
+      })
+    ).body;
     const made = [];
-    for (let i = 0; i < pools; i++) made.push((await rest.post('/v1/integration/pools', { merchantId: shop.id, eventId: event.id, capacity: 100 })).body);
+    for (let i = 0; i < pools; i++)
+      made.push(
+        (await rest.post('/v1/integration/pools', { merchantId: shop.id, eventId: event.id, capacity: 100 })).body,
+      );
     return { shopId: shop.id as string, event, pool: made[0] };
   };
   const one = await shopWith('Surfaces', 1);
   const fifty = await shopWith('Surfaces fifty', 50);
   const { event, pool } = one;
-  const tier = (await rest.post('/v1/integration/tiers', { eventId: event.id, poolId: pool.id, name: 'Surfaces GA', priceMinor: 4000 })).body;
+  const tier = (
+    await rest.post('/v1/integration/tiers', {
+      eventId: event.id,
+      poolId: pool.id,
+      name: 'Surfaces GA',
+      priceMinor: 4000,
+    })
+  ).body;
   const mcp = new Client({ name: 'bench', version: '0' });
   // One session for the whole run, so the SDK client's shared abort signal is kept from growing (bench/http-client.ts).
   await mcp.connect(
-    new StreamableHTTPClientTransport(new URL('/mcp', url), { requestInit: { headers: { authorization: `Bearer ${apiKey}` } }, fetch: abortIsolatingFetch }),
+    new StreamableHTTPClientTransport(new URL('/mcp', url), {
+      requestInit: { headers: { authorization: `Bearer ${apiKey}` } },
+      fetch: abortIsolatingFetch,
+    }),
   );
   const fetchImpl: typeof fetch = (input, init) => {
     const headers = new Headers(init?.headers);
@@ -128,14 +179,25 @@ export async function benchSurfaces(
     return fetch(input, { ...init, headers });
   };
   const a2a = await new ClientFactory(
-    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl })] }),
+    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+      transports: [new JsonRpcTransportFactory({ fetchImpl })],
+    }),
   ).createFromUrl(url);
-  const a2aCall = (skill: string, input: unknown): Call => async () => {
-    const message = Message.fromJSON({ messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ data: { skill, input } }] });
-    const r = await a2a.sendMessage({ tenant: '', configuration: undefined, metadata: undefined, message });
-    return 'status' in r ? r.status?.state === TaskState.TASK_STATE_COMPLETED : r.parts[0]?.content?.$case === 'data';
-  };
-  const mcpCall = (name: string, args: Record<string, unknown>): Call => async () => !(await mcp.callTool({ name, arguments: args })).isError;
+  const a2aCall =
+    (skill: string, input: unknown): Call =>
+    async () => {
+      const message = Message.fromJSON({
+        messageId: crypto.randomUUID(),
+        role: 'ROLE_USER',
+        parts: [{ data: { skill, input } }],
+      });
+      const r = await a2a.sendMessage({ tenant: '', configuration: undefined, metadata: undefined, message });
+      return 'status' in r ? r.status?.state === TaskState.TASK_STATE_COMPLETED : r.parts[0]?.content?.$case === 'data';
+    };
+  const mcpCall =
+    (name: string, args: Record<string, unknown>): Call =>
+    async () =>
+      !(await mcp.callTool({ name, arguments: args })).isError;
   const quoteInput = { tierId: tier.id as string, quantity: 1 };
   const tools: Record<string, Record<string, Call>> = {
     'list_pools (1 pool)': {
@@ -156,7 +218,8 @@ export async function benchSurfaces(
   };
   const results: Record<string, SurfaceFigures> = {};
   try {
-    for (const surfaces of Object.values(tools)) for (const call of Object.values(surfaces)) for (let i = 0; i < 20; i++) await call(); // warm-up
+    for (const surfaces of Object.values(tools))
+      for (const call of Object.values(surfaces)) for (let i = 0; i < 20; i++) await call(); // warm-up
     for (const [tool, surfaces] of Object.entries(tools)) {
       const runs: Record<string, Stats>[] = [];
       for (let rep = 0; rep < reps; rep++) runs.push(await repetition(surfaces, calls, tool, serverPid));
@@ -170,7 +233,9 @@ export async function benchSurfaces(
 
 /** Alone: an embedded PostgreSQL, one `tessera serve` process, one merchant, then the surfaces. */
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { calls: { type: 'string' }, reps: { type: 'string' }, profile: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { calls: { type: 'string' }, reps: { type: 'string' }, profile: { type: 'string' } },
+  });
   const { bootstrapOrganization } = await import('../src/domain/merchants/merchants.ts');
   const { Database } = await import('../src/storage/database.ts');
   const { startEmbeddedPostgres } = await import('../src/storage/embedded-postgres.ts');
@@ -186,15 +251,40 @@ async function main(): Promise<void> {
     try {
       await db.migrate();
       const merchant = await db.transaction((em) =>
-        bootstrapOrganization(em, { organization: 'Bench', email: 'bench@example.test', shop: 'Bench Hall', scopes: ['merchant:read', 'merchant:write', 'merchant:admin'] }, new Date()),
+        bootstrapOrganization(
+          em,
+          {
+            organization: 'Bench',
+            email: 'bench@example.test',
+            shop: 'Bench Hall',
+            scopes: ['merchant:read', 'merchant:write', 'merchant:admin'],
+          },
+          new Date(),
+        ),
       );
-      const profile: Record<string, string> = values.profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${values.profile}` } : {};
+      const profile: Record<string, string> = values.profile
+        ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${values.profile}` }
+        : {};
       const server = await startServerProcess(
-        { RATE_LIMIT_PER_MINUTE: '100000000', SWEEP_INTERVAL_MS: '0', WEBHOOK_DISPATCH_MS: '0', SANDBOX_DISPATCH_MS: '0', LOG_LEVEL: 'error', DATABASE_URL: dbUrl, ...profile },
+        {
+          RATE_LIMIT_PER_MINUTE: '100000000',
+          SWEEP_INTERVAL_MS: '0',
+          WEBHOOK_DISPATCH_MS: '0',
+          SANDBOX_DISPATCH_MS: '0',
+          LOG_LEVEL: 'error',
+          DATABASE_URL: dbUrl,
+          ...profile,
+        },
         180_000,
       );
       try {
-        await benchSurfaces(server.url, merchant.apiKey, Number(values.calls ?? 300), Number(values.reps ?? 3), server.child.pid);
+        await benchSurfaces(
+          server.url,
+          merchant.apiKey,
+          Number(values.calls ?? 300),
+          Number(values.reps ?? 3),
+          server.child.pid,
+        );
       } finally {
         await server.stop();
       }
@@ -205,7 +295,9 @@ async function main(): Promise<void> {
     await pgServer.stop();
     rmSync(dir, { recursive: true, force: true });
   }
-  console.log(`\nload average (1 min) at start ${load0.toFixed(1)}, at end ${loadavg()[0]!.toFixed(1)}; ${((performance.now() - began) / 1000).toFixed(0)} s in all`);
+  console.log(
+    `\nload average (1 min) at start ${load0.toFixed(1)}, at end ${loadavg()[0]!.toFixed(1)}; ${((performance.now() - began) / 1000).toFixed(0)} s in all`,
+  );
 }
 
 if (import.meta.main) await main();

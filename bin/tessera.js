@@ -18,7 +18,9 @@ if (major < 22 || (major === 22 && minor < 17)) {
     process.stderr.write(`tessera needs Node.js >= 22.17 (found ${process.version}); run \`npm install\` first.\n`);
     process.exit(1);
   }
-  const r = spawnSync(pinned, [...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
+  const r = spawnSync(pinned, [...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+    stdio: 'inherit',
+  });
   process.exit(r.status ?? 1);
 }
 await import(join(root, 'src', 'cli.ts'));

@@ -34,9 +34,21 @@ interface Ctx {
   /** Validates `body` against `$defs/<def>` of `bundle`; a failure is counted and printed, not thrown. */
   check(bundle: Bundle, def: string, body: unknown, label: string): void;
   /** An ACP call (API-Version, bearer, a fresh Idempotency-Key on POST); throws unless the status is `want`. */
-  acp(method: 'GET' | 'POST', path: string, want: number, body?: unknown, headers?: Record<string, string>): Promise<any>;
+  acp(
+    method: 'GET' | 'POST',
+    path: string,
+    want: number,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<any>;
   /** A Tessera REST call with the merchant's key; throws unless the status is `want`. */
-  rest(method: 'GET' | 'POST' | 'PUT' | 'PATCH', path: string, want: number, body?: unknown, headers?: Record<string, string>): Promise<any>;
+  rest(
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH',
+    path: string,
+    want: number,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<any>;
   /** A local HTTP receiver of webhooks (the server runs with WEBHOOK_ALLOW_LOOPBACK=true). */
   receiver: WebhookReceiver;
   /** Validates an ACP order-webhook body against `WebhookEvent` of openapi.agentic_checkout_webhook.yaml. */
@@ -86,7 +98,10 @@ async function startReceiver(): Promise<WebhookReceiver> {
 
 /** The directory holding the bundles: `<dir>/spec/<version>/json-schema`, or `<dir>` itself. */
 function schemaDir(arg: string | undefined): string {
-  if (!arg) throw new Error('usage: npm run conformance:acp -- <schema dir> (the ACP reference root, or its spec/<version>/json-schema)');
+  if (!arg)
+    throw new Error(
+      'usage: npm run conformance:acp -- <schema dir> (the ACP reference root, or its spec/<version>/json-schema)',
+    );
   const dir = resolve(arg);
   for (const candidate of [dir, join(dir, 'spec', ACP_VERSION, 'json-schema')]) {
     if (existsSync(join(candidate, 'schema.agentic_checkout.json'))) return candidate;
@@ -145,29 +160,77 @@ const orderWebhookFlow: Flow = {
   name: 'order webhooks: order_create after complete, order_update after a partial refund, signed with Merchant-Signature',
   async run(c) {
     const startsAt = new Date(Date.now() + 30 * 86_400_000).toISOString();
-    const event = await c.rest('POST', '/v1/integration/events', 201, { merchantId: c.shopId, title: 'Webhook Night', startsAt });
-    const pool = await c.rest('POST', '/v1/integration/pools', 201, { merchantId: c.shopId, eventId: event.id, capacity: 10 });
-    const tier = await c.rest('POST', '/v1/integration/tiers', 201, { eventId: event.id, poolId: pool.id, name: 'Floor', priceMinor: 2500 });
-    await c.rest('PUT', `/v1/integration/shops/${c.shopId}/acp-webhook`, 200, { url: `${c.receiver.url}/agentic_checkout/webhooks/order_events`, secret: WEBHOOK_SECRET });
-    const created = await c.acp('POST', '/checkout_sessions', 201, { currency: 'usd', line_items: [{ id: tier.id, quantity: 2 }], capabilities: {} });
+    const event = await c.rest('POST', '/v1/integration/events', 201, {
+      merchantId: c.shopId,
+      title: 'Webhook Night',
+      startsAt,
+    });
+    const pool = await c.rest('POST', '/v1/integration/pools', 201, {
+      merchantId: c.shopId,
+      eventId: event.id,
+      capacity: 10,
+    });
+    const tier = await c.rest('POST', '/v1/integration/tiers', 201, {
+      eventId: event.id,
+      poolId: pool.id,
+      name: 'Floor',
+      priceMinor: 2500,
+    });
+    await c.rest('PUT', `/v1/integration/shops/${c.shopId}/acp-webhook`, 200, {
+      url: `${c.receiver.url}/agentic_checkout/webhooks/order_events`,
+      secret: WEBHOOK_SECRET,
+    });
+    const created = await c.acp('POST', '/checkout_sessions', 201, {
+      currency: 'usd',
+      line_items: [{ id: tier.id, quantity: 2 }],
+      capabilities: {},
+    });
     const total = created.totals.find((t: { type: string }) => t.type === 'total').amount as number;
     const token = await c.acp('POST', '/agentic_commerce/delegate_payment', 201, {
-      payment_method: { type: 'card', card_number_type: 'fpan', number: '4242424242424242', exp_month: '11', exp_year: '2099', display_card_funding_type: 'credit', metadata: {} },
-      allowance: { reason: 'one_time', max_amount: total, currency: 'usd', checkout_session_id: created.id, merchant_id: c.shopId, expires_at: '2099-01-01T00:00:00Z' },
+      payment_method: {
+        type: 'card',
+        card_number_type: 'fpan',
+        number: '4242424242424242',
+        exp_month: '11',
+        exp_year: '2099',
+        display_card_funding_type: 'credit',
+        metadata: {},
+      },
+      allowance: {
+        reason: 'one_time',
+        max_amount: total,
+        currency: 'usd',
+        checkout_session_id: created.id,
+        merchant_id: c.shopId,
+        expires_at: '2099-01-01T00:00:00Z',
+      },
       risk_signals: [],
       metadata: {},
     });
-    const done = await c.acp('POST', `/checkout_sessions/${created.id}/complete`, 200, { payment_data: { handler_id: 'card_tokenized', instrument: { type: 'card', credential: { type: 'spt', token: token.id } } } });
+    const done = await c.acp('POST', `/checkout_sessions/${created.id}/complete`, 200, {
+      payment_data: {
+        handler_id: 'card_tokenized',
+        instrument: { type: 'card', credential: { type: 'spt', token: token.id } },
+      },
+    });
     const receive = async (label: string, type: string) => {
       const got = await c.receiver.next();
-      if (!merchantSignatureValid(got.headers['merchant-signature'], got.body, WEBHOOK_SECRET)) throw new Error(`${label}: the Merchant-Signature does not verify`);
+      if (!merchantSignatureValid(got.headers['merchant-signature'], got.body, WEBHOOK_SECRET))
+        throw new Error(`${label}: the Merchant-Signature does not verify`);
       const body = JSON.parse(got.body) as { type: string; data: { id: string } };
-      if (body.type !== type || body.data.id !== done.order.id) throw new Error(`${label}: expected ${type} of ${done.order.id}, got ${body.type} of ${body.data.id}`);
+      if (body.type !== type || body.data.id !== done.order.id)
+        throw new Error(`${label}: expected ${type} of ${done.order.id}, got ${body.type} of ${body.data.id}`);
       c.checkWebhook(body, label);
     };
     await receive('order_create after complete', 'order_create');
     const order = await c.rest('GET', `/v1/ticketing/orders/${done.order.id}`, 200);
-    await c.rest('POST', `/v1/ticketing/orders/${done.order.id}/refunds`, 200, { ticketIds: [order.tickets[0].id], reason: 'Cannot attend', returnToPool: true }, { 'idempotency-key': randomUUID() });
+    await c.rest(
+      'POST',
+      `/v1/ticketing/orders/${done.order.id}/refunds`,
+      200,
+      { ticketIds: [order.tickets[0].id], reason: 'Cannot attend', returnToPool: true },
+      { 'idempotency-key': randomUUID() },
+    );
     await receive('order_update after a partial refund', 'order_update');
   },
 };
@@ -181,45 +244,106 @@ const checkoutFlow: Flow = {
     c.check(CO, 'DiscoveryResponse', await discovery.json(), 'GET /.well-known/acp.json');
 
     const startsAt = new Date(Date.now() + 30 * 86_400_000).toISOString();
-    const event = await c.rest('POST', '/v1/integration/events', 201, { merchantId: c.shopId, title: 'Conformance Night', startsAt });
-    const pool = await c.rest('POST', '/v1/integration/pools', 201, { merchantId: c.shopId, eventId: event.id, capacity: 10 });
-    const tier = await c.rest('POST', '/v1/integration/tiers', 201, { eventId: event.id, poolId: pool.id, name: 'Floor', priceMinor: 2500 });
+    const event = await c.rest('POST', '/v1/integration/events', 201, {
+      merchantId: c.shopId,
+      title: 'Conformance Night',
+      startsAt,
+    });
+    const pool = await c.rest('POST', '/v1/integration/pools', 201, {
+      merchantId: c.shopId,
+      eventId: event.id,
+      capacity: 10,
+    });
+    const tier = await c.rest('POST', '/v1/integration/tiers', 201, {
+      eventId: event.id,
+      poolId: pool.id,
+      name: 'Floor',
+      priceMinor: 2500,
+    });
 
     const buyer = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.test' };
-    const createReq = { currency: 'usd', line_items: [{ id: tier.id }], capabilities: { interventions: { supported: ['3ds'] } }, buyer };
+    const createReq = {
+      currency: 'usd',
+      line_items: [{ id: tier.id }],
+      capabilities: { interventions: { supported: ['3ds'] } },
+      buyer,
+    };
     c.check(CO, 'CheckoutSessionCreateRequest', createReq, 'create request');
     const created = await c.acp('POST', '/checkout_sessions', 201, createReq);
     c.check(CO, 'CheckoutSession', created, 'POST /checkout_sessions');
-    c.check(CO, 'CheckoutSession', await c.acp('GET', `/checkout_sessions/${created.id}`, 200), 'GET /checkout_sessions/{id}');
+    c.check(
+      CO,
+      'CheckoutSession',
+      await c.acp('GET', `/checkout_sessions/${created.id}`, 200),
+      'GET /checkout_sessions/{id}',
+    );
 
     const updateReq = {
       fulfillment_details: {
         name: 'Ada Lovelace',
         email: 'ada@example.test',
-        address: { name: 'Ada Lovelace', line_one: '1 Analytical St', city: 'London', state: 'LDN', country: 'GB', postal_code: 'N1 1AA' },
+        address: {
+          name: 'Ada Lovelace',
+          line_one: '1 Analytical St',
+          city: 'London',
+          state: 'LDN',
+          country: 'GB',
+          postal_code: 'N1 1AA',
+        },
       },
-      selected_fulfillment_options: [{ type: 'digital', option_id: 'digital_tickets', item_ids: [created.line_items[0].id] }],
+      selected_fulfillment_options: [
+        { type: 'digital', option_id: 'digital_tickets', item_ids: [created.line_items[0].id] },
+      ],
     };
     c.check(CO, 'CheckoutSessionUpdateRequest', updateReq, 'update request');
-    c.check(CO, 'CheckoutSession', await c.acp('POST', `/checkout_sessions/${created.id}`, 200, updateReq), 'POST /checkout_sessions/{id}');
+    c.check(
+      CO,
+      'CheckoutSession',
+      await c.acp('POST', `/checkout_sessions/${created.id}`, 200, updateReq),
+      'POST /checkout_sessions/{id}',
+    );
 
     const total = created.totals.find((t: { type: string }) => t.type === 'total').amount as number;
     const delegateReq = {
       payment_method: {
-        type: 'card', card_number_type: 'fpan', virtual: false, number: '4242424242424242', exp_month: '11', exp_year: '2099',
-        name: 'Ada Lovelace', cvc: '123', display_card_funding_type: 'credit', display_last4: '4242', metadata: { issuer: 'sandbox' },
+        type: 'card',
+        card_number_type: 'fpan',
+        virtual: false,
+        number: '4242424242424242',
+        exp_month: '11',
+        exp_year: '2099',
+        name: 'Ada Lovelace',
+        cvc: '123',
+        display_card_funding_type: 'credit',
+        display_last4: '4242',
+        metadata: { issuer: 'sandbox' },
       },
-      allowance: { reason: 'one_time', max_amount: total, currency: 'usd', checkout_session_id: created.id, merchant_id: c.shopId, expires_at: '2099-01-01T00:00:00Z' },
+      allowance: {
+        reason: 'one_time',
+        max_amount: total,
+        currency: 'usd',
+        checkout_session_id: created.id,
+        merchant_id: c.shopId,
+        expires_at: '2099-01-01T00:00:00Z',
+      },
       risk_signals: [{ type: 'card_testing', score: 3, action: 'authorized' }],
       metadata: { source: 'conformance' },
     };
     c.check(DP, 'DelegatePaymentRequest', delegateReq, 'delegate_payment request');
     const token = await c.acp('POST', '/agentic_commerce/delegate_payment', 201, delegateReq);
     c.check(DP, 'DelegatePaymentResponse', token, 'POST /agentic_commerce/delegate_payment');
-    const refused = await c.acp('POST', '/agentic_commerce/delegate_payment', 400, delegateReq, { 'idempotency-key': '' });
+    const refused = await c.acp('POST', '/agentic_commerce/delegate_payment', 400, delegateReq, {
+      'idempotency-key': '',
+    });
     c.check(DP, 'Error', refused, 'delegate_payment without an Idempotency-Key');
 
-    const completeReq = { buyer, payment_data: { handler_id: 'card_tokenized', instrument: { type: 'card', credential: { type: 'spt', token: token.id } } } };
+    const completeReq = {
+      buyer,
+      payment_data: {
+        handler_id: 'card_tokenized',
+        instrument: { type: 'card', credential: { type: 'spt', token: token.id } },
+      },
+    };
     c.check(CO, 'CheckoutSessionCompleteRequest', completeReq, 'complete request');
     const done = await c.acp('POST', `/checkout_sessions/${created.id}/complete`, 200, completeReq);
     c.check(CO, 'CheckoutSessionWithOrder', done, 'POST /checkout_sessions/{id}/complete');
@@ -227,11 +351,31 @@ const checkoutFlow: Flow = {
     const other = await c.acp('POST', '/checkout_sessions', 201, createReq);
     const cancelReq = { intent_trace: { reason_code: 'price_sensitivity', trace_summary: 'Too pricey.' } };
     c.check(CO, 'CancelSessionRequest', cancelReq, 'cancel request');
-    c.check(CO, 'CheckoutSession', await c.acp('POST', `/checkout_sessions/${other.id}/cancel`, 200, cancelReq), 'POST /checkout_sessions/{id}/cancel');
-    c.check(CO, 'Error', await c.acp('POST', `/checkout_sessions/${other.id}/cancel`, 405, {}), 'cancel of a canceled session');
+    c.check(
+      CO,
+      'CheckoutSession',
+      await c.acp('POST', `/checkout_sessions/${other.id}/cancel`, 200, cancelReq),
+      'POST /checkout_sessions/{id}/cancel',
+    );
+    c.check(
+      CO,
+      'Error',
+      await c.acp('POST', `/checkout_sessions/${other.id}/cancel`, 405, {}),
+      'cancel of a canceled session',
+    );
     c.check(CO, 'Error', await c.acp('GET', '/checkout_sessions/cs_unknown', 404), 'GET of an unknown session');
-    c.check(CO, 'Error', await c.acp('POST', '/checkout_sessions', 400, { ...createReq, coupons: ['X'] }), 'create with an unknown field');
-    c.check(CO, 'Error', await c.acp('POST', '/checkout_sessions', 401, createReq, { authorization: '' }), 'create without credentials');
+    c.check(
+      CO,
+      'Error',
+      await c.acp('POST', '/checkout_sessions', 400, { ...createReq, coupons: ['X'] }),
+      'create with an unknown field',
+    );
+    c.check(
+      CO,
+      'Error',
+      await c.acp('POST', '/checkout_sessions', 401, createReq, { authorization: '' }),
+      'create without credentials',
+    );
   },
 };
 
@@ -245,24 +389,57 @@ const feedFlow: Flow = {
   name: 'product feed: the demo shop and a discoverable shop, ProductsResponse, Product and FeedMetadata',
   async run(c) {
     const FEED = 'schema.feed.json';
-    await c.rest('PATCH', `/v1/integration/shops/${c.shopId}`, 200, { discoverable: true, description: 'Conformance concerts' });
+    await c.rest('PATCH', `/v1/integration/shops/${c.shopId}`, 200, {
+      discoverable: true,
+      description: 'Conformance concerts',
+    });
     const startsAt = new Date(Date.now() + 40 * 86_400_000).toISOString();
-    const event = await c.rest('POST', '/v1/integration/events', 201, { merchantId: c.shopId, title: 'Feed Night', venue: 'Hall 1', startsAt });
-    const pool = await c.rest('POST', '/v1/integration/pools', 201, { merchantId: c.shopId, eventId: event.id, capacity: 20 });
-    await c.rest('POST', '/v1/integration/tiers', 201, { eventId: event.id, poolId: pool.id, name: 'Standing', priceMinor: 3000 });
+    const event = await c.rest('POST', '/v1/integration/events', 201, {
+      merchantId: c.shopId,
+      title: 'Feed Night',
+      venue: 'Hall 1',
+      startsAt,
+    });
+    const pool = await c.rest('POST', '/v1/integration/pools', 201, {
+      merchantId: c.shopId,
+      eventId: event.id,
+      capacity: 20,
+    });
+    await c.rest('POST', '/v1/integration/tiers', 201, {
+      eventId: event.id,
+      poolId: pool.id,
+      name: 'Standing',
+      priceMinor: 3000,
+    });
     const later = new Date(Date.now() + 10 * 86_400_000).toISOString();
-    await c.rest('POST', '/v1/integration/tiers', 201, { eventId: event.id, poolId: pool.id, name: 'Late release', priceMinor: 4500, onSaleStart: later });
+    await c.rest('POST', '/v1/integration/tiers', 201, {
+      eventId: event.id,
+      poolId: pool.id,
+      name: 'Late release',
+      priceMinor: 4500,
+      onSaleStart: later,
+    });
 
     const directory = await c.anon('/v1/discovery/shops', 200);
     const demo = (directory.shops as { id: string; name: string }[]).find((s) => s.name === 'Demo Arena');
-    const shops = [...(demo ? [{ id: demo.id, label: 'the demo shop' }] : []), { id: c.shopId, label: 'the conformance shop' }];
+    const shops = [
+      ...(demo ? [{ id: demo.id, label: 'the demo shop' }] : []),
+      { id: c.shopId, label: 'the conformance shop' },
+    ];
     if (!demo && !process.env.DATABASE_URL) throw new Error('the embedded start seeded no discoverable demo shop');
     for (const shop of shops) {
       const products = await c.anon(`/v1/discovery/shops/${shop.id}/feed`, 200);
       c.check(FEED, 'ProductsResponse', products, `products.json of ${shop.label}`);
-      if (!Array.isArray(products.products) || products.products.length === 0) throw new Error(`the feed of ${shop.label} has no products`);
-      for (const product of products.products) c.check(FEED, 'Product', product, `a products.jsonl line of ${shop.label} (${product.id})`);
-      c.check(FEED, 'FeedMetadata', await c.anon(`/v1/discovery/shops/${shop.id}/feed/metadata`, 200), `metadata.json of ${shop.label}`);
+      if (!Array.isArray(products.products) || products.products.length === 0)
+        throw new Error(`the feed of ${shop.label} has no products`);
+      for (const product of products.products)
+        c.check(FEED, 'Product', product, `a products.jsonl line of ${shop.label} (${product.id})`);
+      c.check(
+        FEED,
+        'FeedMetadata',
+        await c.anon(`/v1/discovery/shops/${shop.id}/feed/metadata`, 200),
+        `metadata.json of ${shop.label}`,
+      );
     }
   },
 };
@@ -294,14 +471,24 @@ async function startServer(env: NodeJS.ProcessEnv): Promise<{ url: string; child
   return { url, child };
 }
 
-async function call(url: string, method: string, path: string, want: number, body: unknown, headers: Record<string, string>): Promise<any> {
+async function call(
+  url: string,
+  method: string,
+  path: string,
+  want: number,
+  body: unknown,
+  headers: Record<string, string>,
+): Promise<any> {
   const res = await fetch(`${url}${path}`, {
     method,
-    headers: Object.fromEntries(Object.entries({ 'content-type': 'application/json', ...headers }).filter(([, v]) => v !== '')),
+    headers: Object.fromEntries(
+      Object.entries({ 'content-type': 'application/json', ...headers }).filter(([, v]) => v !== ''),
+    ),
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
-  if (res.status !== want) throw new Error(`${method} ${path}: expected ${want}, got ${res.status}: ${text.slice(0, 500)}`);
+  if (res.status !== want)
+    throw new Error(`${method} ${path}: expected ${want}, got ${res.status}: ${text.slice(0, 500)}`);
   return text ? JSON.parse(text) : undefined;
 }
 
@@ -329,12 +516,28 @@ async function main(): Promise<number> {
     const started = await startServer(env);
     server = started.child;
     // A merchant of our own (the embedded server is shared with this second process while `serve` runs).
-    const boot = spawnSync(process.execPath, [CLI, 'bootstrap', '--org', 'ACP Conformance', '--email', `conformance-${randomUUID()}@example.test`, '--shop', 'Conformance Shop', '--currency', 'USD', '--json'], {
-      cwd: ROOT,
-      env,
-      encoding: 'utf8',
-      timeout: 120_000,
-    });
+    const boot = spawnSync(
+      process.execPath,
+      [
+        CLI,
+        'bootstrap',
+        '--org',
+        'ACP Conformance',
+        '--email',
+        `conformance-${randomUUID()}@example.test`,
+        '--shop',
+        'Conformance Shop',
+        '--currency',
+        'USD',
+        '--json',
+      ],
+      {
+        cwd: ROOT,
+        env,
+        encoding: 'utf8',
+        timeout: 120_000,
+      },
+    );
     if (boot.status !== 0) throw new Error(`bootstrap failed: ${boot.stderr.trim()}`);
     const { apiKey, shopId } = JSON.parse(boot.stdout) as { apiKey: string; shopId: string };
     const ctx: Ctx = {
@@ -348,7 +551,9 @@ async function main(): Promise<number> {
           return;
         }
         invalid++;
-        process.stderr.write(`invalid ${def} (${bundle}) — ${label}: ${JSON.stringify(validate.errors?.slice(0, 5))}\n  body: ${JSON.stringify(body)}\n`);
+        process.stderr.write(
+          `invalid ${def} (${bundle}) — ${label}: ${JSON.stringify(validate.errors?.slice(0, 5))}\n  body: ${JSON.stringify(body)}\n`,
+        );
       },
       acp: (method, path, want, body, headers = {}) =>
         call(started.url, method, path, want, body, {
@@ -357,7 +562,8 @@ async function main(): Promise<number> {
           ...(method === 'POST' ? { 'idempotency-key': randomUUID() } : {}),
           ...headers,
         }),
-      rest: (method, path, want, body, headers = {}) => call(started.url, method, path, want, body, { authorization: `Bearer ${apiKey}`, ...headers }),
+      rest: (method, path, want, body, headers = {}) =>
+        call(started.url, method, path, want, body, { authorization: `Bearer ${apiKey}`, ...headers }),
       receiver,
       checkWebhook(body, label) {
         if (checkWebhook(body)) {
@@ -365,7 +571,9 @@ async function main(): Promise<number> {
           return;
         }
         invalid++;
-        process.stderr.write(`invalid WebhookEvent (openapi.agentic_checkout_webhook.yaml) — ${label}: ${JSON.stringify(checkWebhook.errors?.slice(0, 5))}\n  body: ${JSON.stringify(body)}\n`);
+        process.stderr.write(
+          `invalid WebhookEvent (openapi.agentic_checkout_webhook.yaml) — ${label}: ${JSON.stringify(checkWebhook.errors?.slice(0, 5))}\n  body: ${JSON.stringify(body)}\n`,
+        );
       },
       anon: (path, want) => call(started.url, 'GET', path, want, undefined, {}),
     };
@@ -386,7 +594,9 @@ async function main(): Promise<number> {
     await receiver.close();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   }
-  process.stdout.write(`acp conformance: ${valid} bodies valid, ${invalid} invalid${broken ? `, ${broken} of ${FLOWS.length} flows broke` : ''}\n`);
+  process.stdout.write(
+    `acp conformance: ${valid} bodies valid, ${invalid} invalid${broken ? `, ${broken} of ${FLOWS.length} flows broke` : ''}\n`,
+  );
   return invalid === 0 && broken === 0 && valid > 0 ? 0 : 1;
 }
 

@@ -14,7 +14,7 @@ export function errorsMarkdown(): string {
     '`{ "code", "message", "details"? }` (429 and `idempotency_in_flight` add `retryAfter` and a `Retry-After`',
     'header). MCP returns an error result whose first text block is `<code>: <message>` and whose second is the',
     'JSON body. A2A ends the task (401 → auth-required; 400/413/415 → input-required; 5xx → failed; other 4xx →',
-    'rejected; a tool\'s declared `authRequiredErrors`, e.g. purchase_initiate\'s mandate refusals → auth-required)',
+    "rejected; a tool's declared `authRequiredErrors`, e.g. purchase_initiate's mandate refusals → auth-required)",
     'with a status message carrying the same body as a data part.',
     '',
     'This file is generated from `src/kernel/errors.ts` by `npm run docs:errors`; a test keeps them equal.',

@@ -1,4 +1,7 @@
-/** How the SDK is built (`npm run sdk:build` → sdk/dist/): ESM for Node and browsers, declarations from isolated declarations (oxc). */
+/**
+ * How the SDK is built (`npm run sdk:build` → sdk/dist/): ESM for Node and browsers, declarations from isolated
+ * declarations (oxc).
+ */
 import { join } from 'node:path';
 import type { UserConfig } from 'tsdown';
 

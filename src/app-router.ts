@@ -1,4 +1,7 @@
-/** The whole HTTP surface: generated tool routes, the OpenAPI document, docs, protocol adapters and operations endpoints. */
+/**
+ * The whole HTTP surface: generated tool routes, the OpenAPI document, docs, protocol adapters and operations
+ * endpoints.
+ */
 import Router from '@koa/router';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
@@ -44,7 +47,10 @@ export function buildRestRouter(deps: RestDeps): Router {
   });
   router.use(buildDocsRouter().routes());
   const devMail = devMailEnabled(services.config);
-  if (devMail) router.use(buildDevMailRouter(services.db, { publicUrl: services.publicUrl, listenHost: services.config.host }).routes());
+  if (devMail)
+    router.use(
+      buildDevMailRouter(services.db, { publicUrl: services.publicUrl, listenHost: services.config.host }).routes(),
+    );
   router.use(buildLandingRouter({ devMail }).routes());
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
@@ -104,7 +110,11 @@ export function buildRestRouter(deps: RestDeps): Router {
     const allowed = [...new Set(known.filter((k) => k.pattern.test(ctx.path)).map((k) => k.method))];
     if (allowed.length) {
       ctx.set('Allow', allowed.join(', '));
-      sendError(ctx, 405, new ToolError('method_not_allowed', `${ctx.method} is not allowed here; use ${allowed.join(' or ')}.`).toBody());
+      sendError(
+        ctx,
+        405,
+        new ToolError('method_not_allowed', `${ctx.method} is not allowed here; use ${allowed.join(' or ')}.`).toBody(),
+      );
       return;
     }
     sendError(ctx, 404, new ToolError('route_not_found', `No operation at ${ctx.method} ${ctx.path}.`).toBody());

@@ -48,7 +48,10 @@ export interface AppOptions {
 export interface App {
   config: Config;
   services: Services;
-  /** Releases expired holds (`sweepExpiredHolds(now, limit)`), reconciles unknown payment outcomes and retries owed refunds. */
+  /**
+   * Releases expired holds (`sweepExpiredHolds(now, limit)`), reconciles unknown payment outcomes and retries owed
+   * refunds.
+   */
   sweeper: HoldSweeper;
   /** Sends the buyers' order e-mails in the background (`idle()` resolves once the passes asked for have run). */
   orderMail: OrderMailQueue;
@@ -68,23 +71,60 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
   const log = opts.log ?? createLogger(config.logLevel);
   const clock = opts.clock ?? systemClock;
   // TESSERA_SECRET or the key file; the database holds only its fingerprint (src/storage/server-secret.ts).
-  const { secret, notices } = await openServerSecret(db, { configured: config.secret, keyFilePath: resolve(config.secretFile) });
+  const { secret, notices } = await openServerSecret(db, {
+    configured: config.secret,
+    keyFilePath: resolve(config.secretFile),
+  });
   for (const notice of notices) log.info(notice);
   let baseUrl = config.publicUrl ?? `http://${config.host}:${config.port}`;
-  const webhooks = new WebhookDispatcher({ db, clock, log, serverSecret: secret, allowLoopback: config.webhookAllowLoopback, publicUrl: () => baseUrl });
+  const webhooks = new WebhookDispatcher({
+    db,
+    clock,
+    log,
+    serverSecret: secret,
+    allowLoopback: config.webhookAllowLoopback,
+    publicUrl: () => baseUrl,
+  });
   const mandateTrust = await TrustList.open({ ...trustListLocation(config), clock, log });
-  const sandboxSecret = config.sandboxWebhookSecret ?? deriveKey(secret, 'tessera/sandbox-webhook-signing').toString('base64url');
-  const payments = new Payments({ db, clock, log, publicUrl: () => baseUrl, webhookSecret: sandboxSecret, settleMs: config.sandboxSettleMs, serverSecret: secret });
+  const sandboxSecret =
+    config.sandboxWebhookSecret ?? deriveKey(secret, 'tessera/sandbox-webhook-signing').toString('base64url');
+  const payments = new Payments({
+    db,
+    clock,
+    log,
+    publicUrl: () => baseUrl,
+    webhookSecret: sandboxSecret,
+    settleMs: config.sandboxSettleMs,
+    serverSecret: secret,
+  });
   const ticketKeys = new TicketKeys({ db, clock, serverSecret: secret });
   await ticketKeys.ensureActive();
   const authenticator = new Authenticator(secret, db, clock, () => baseUrl);
   const identity = new Identity(secret, (claims, ttl) => authenticator.sign(claims, ttl));
-  const mail = new Mailer({ db, clock, log, smtpUrl: config.smtpUrl, from: config.mailFrom, timeoutMs: config.smtpTimeoutMs });
+  const mail = new Mailer({
+    db,
+    clock,
+    log,
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    timeoutMs: config.smtpTimeoutMs,
+  });
   const catalogs = loadCatalogs();
   const orderMail = new OrderMailQueue({ db, mail, catalogs, clock, log: log.child({ component: 'order-mail' }) });
   const services: Services = {
-    config, db, clock, publicUrl: () => baseUrl, webhooks, mandateTrust, payments, identity, mail, orderMail,
-    catalogs, ticketKeys, vaultTokenHash: vaultTokenHasher(secret),
+    config,
+    db,
+    clock,
+    publicUrl: () => baseUrl,
+    webhooks,
+    mandateTrust,
+    payments,
+    identity,
+    mail,
+    orderMail,
+    catalogs,
+    ticketKeys,
+    vaultTokenHash: vaultTokenHasher(secret),
   };
   const oauth = new OAuthServer(services, secret, log);
   const sweeper = new HoldSweeper({ ...services, log: log.child({ component: 'sweeper' }) });
@@ -92,7 +132,8 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
     tools: TOOLS,
     services,
     // OAuth access tokens are accepted only where they are addressed: the MCP endpoint (RFC 8707 audience).
-    authenticate: (c, surface) => (surface === 'mcp' && oauth.isAccessToken(c) ? oauth.authenticate(c) : authenticator.authenticate(c)),
+    authenticate: (c, surface) =>
+      surface === 'mcp' && oauth.isAccessToken(c) ? oauth.authenticate(c) : authenticator.authenticate(c),
     log,
     replaySealer: new SecretBox(secret, 'tessera/idempotent-replays'),
     requestHash: requestHasher(secret),
@@ -108,7 +149,10 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
   koa.use(noStoreByDefault());
   // CORS on the buyer API for the shops' embed origins only (bearer only; src/domain/buyers/embed-access.ts).
   koa.use(buyerApiCors(services, (bearer) => authenticator.authenticate(bearer)));
-  const rateLimits = new RateLimits(db, { perMinute: config.rateLimitPerMinute, strictPerMinute: config.rateLimitStrictPerMinute });
+  const rateLimits = new RateLimits(db, {
+    perMinute: config.rateLimitPerMinute,
+    strictPerMinute: config.rateLimitStrictPerMinute,
+  });
   koa.use(rateLimit(rateLimits));
   koa.use(admitBeforeRouting(orchestrator));
   const router = buildRestRouter({ orchestrator, services, metrics, log, oauth });
@@ -132,7 +176,12 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
     async listen() {
       // A reserve refused for load is answered before Koa (admitBeforeKoa, src/http/early-admission.ts), with what
       // Koa would give it.
-      const early = { orchestrator, metrics: httpMetrics, securityHeaders: setSecurityHeaders(), chargeAddress: (ip: string) => void rateLimits.chargeAddress(ip).catch(() => undefined) };
+      const early = {
+        orchestrator,
+        metrics: httpMetrics,
+        securityHeaders: setSecurityHeaders(),
+        chargeAddress: (ip: string) => void rateLimits.chargeAddress(ip).catch(() => undefined),
+      };
       // A client has REQUEST_TIMEOUT_MS to send a whole request (Node's default was 300 s): past it, 408 and the
       // connection is closed (answerClientError). Node checks its connections every `connectionsCheckingInterval`.
       const checkEvery = Math.min(5_000, Math.max(25, Math.floor(config.requestTimeoutMs / 4)));
@@ -151,7 +200,12 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
       // event loop is busy, and the kernel then drops the connection's handshake, which the client resends a second
       // later. The kernel caps this at net.core.somaxconn (4096 on current Linux). Several listening sockets
       // (LISTEN_SOCKETS) accept that many connections per turn of the loop (src/http/listen.ts).
-      listening = await listenHttp(server, { port: config.port, host: config.host, sockets: config.listenSockets, backlog: LISTEN_BACKLOG });
+      listening = await listenHttp(server, {
+        port: config.port,
+        host: config.host,
+        sockets: config.listenSockets,
+        backlog: LISTEN_BACKLOG,
+      });
       const port = listening.port;
       const host = config.host.includes(':') ? `[${config.host}]` : config.host;
       if (!config.publicUrl) baseUrl = `http://${host}:${port}`;

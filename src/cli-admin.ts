@@ -21,7 +21,13 @@ export const ADMIN_USAGE = `  mail [--to EMAIL] [--limit N]
 export async function adminCommand(config: Config, command: string, args: string[]): Promise<string> {
   const { values } = parseArgs({
     args,
-    options: { to: { type: 'string' }, limit: { type: 'string' }, email: { type: 'string' }, org: { type: 'string' }, json: { type: 'boolean' } },
+    options: {
+      to: { type: 'string' },
+      limit: { type: 'string' },
+      email: { type: 'string' },
+      org: { type: 'string' },
+      json: { type: 'boolean' },
+    },
   });
   const conn = await connectDatabase(config, createLogger(config.logLevel));
   try {
@@ -29,15 +35,23 @@ export async function adminCommand(config: Config, command: string, args: string
       const limit = values.limit === undefined ? 20 : Number(values.limit);
       if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit must be a positive integer');
       const mail = await listOutboxMail(conn.db, { to: values.to, limit });
-      if (!mail.length) return config.smtpUrl ? 'No mail in the outbox (SMTP_URL is set, so mail is sent over SMTP).' : 'No mail in the outbox.';
+      if (!mail.length)
+        return config.smtpUrl
+          ? 'No mail in the outbox (SMTP_URL is set, so mail is sent over SMTP).'
+          : 'No mail in the outbox.';
       return mail.map((m) => `── ${m.createdAt}  to ${m.to}\nSubject: ${m.subject}\n\n${m.text.trim()}\n`).join('\n');
     }
     if (!values.email) throw new UsageError(`${command} needs --email`);
-    const { secret } = await openServerSecret(conn.db, { configured: config.secret, keyFilePath: resolve(config.secretFile) });
+    const { secret } = await openServerSecret(conn.db, {
+      configured: config.secret,
+      keyFilePath: resolve(config.secretFile),
+    });
     if (command === 'console-token') {
       if (!values.org) throw new UsageError('console-token needs --org');
       const t = await issueConsoleToken(conn.db, { email: values.email, organizationId: values.org }, { secret });
-      return values.json ? JSON.stringify(t) : `Console token for ${values.email} (${t.role}), valid until ${t.expiresAt}:\n${t.token}`;
+      return values.json
+        ? JSON.stringify(t)
+        : `Console token for ${values.email} (${t.role}), valid until ${t.expiresAt}:\n${t.token}`;
     }
     if (command === 'staff') {
       const email = values.email.trim().toLowerCase();
@@ -47,11 +61,14 @@ export async function adminCommand(config: Config, command: string, args: string
         [newId('user'), email, new Date()],
       );
       const t = await issueStaffToken(conn.db, { email }, { secret });
-      return values.json ? JSON.stringify(t) : `${email} is service staff. Staff token, valid until ${t.expiresAt}:\n${t.token}`;
+      return values.json
+        ? JSON.stringify(t)
+        : `${email} is service staff. Staff token, valid until ${t.expiresAt}:\n${t.token}`;
     }
     throw new UsageError(`unknown command ${command}`);
   } catch (err) {
-    if (err instanceof Error && !(err instanceof UsageError) && /is not (a member|service staff)/.test(err.message)) throw new UsageError(err.message);
+    if (err instanceof Error && !(err instanceof UsageError) && /is not (a member|service staff)/.test(err.message))
+      throw new UsageError(err.message);
     throw err;
   } finally {
     await conn.close();

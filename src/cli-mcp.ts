@@ -1,4 +1,7 @@
-/** MCP over stdio (`tessera mcp`): the app's orchestrator served on stdin/stdout as one credential, with no HTTP listener. */
+/**
+ * MCP over stdio (`tessera mcp`): the app's orchestrator served on stdin/stdout as one credential, with no HTTP
+ * listener.
+ */
 import { resolve } from 'node:path';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
@@ -71,7 +74,8 @@ export async function runMcpStdio(opts: McpStdioOptions): Promise<void> {
   const connected = await connectDatabase(config, log);
   try {
     const app = await createApp(config, connected.db, { log });
-    if (!token) log.warn('no credential (TESSERA_TOKEN or --token): tools can be listed, but calls answer unauthenticated');
+    if (!token)
+      log.warn('no credential (TESSERA_TOKEN or --token): tools can be listed, but calls answer unauthenticated');
     const server = createMcpServer(app.orchestrator, token, { surface: 'mcp' }, 'stdio');
     const transport = new StdioLineTransport();
     const drained = trackInFlight(transport);

@@ -3,7 +3,12 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Config } from './kernel/config.ts';
-import { draftMandate, initSandboxNetwork, signSandboxMandate, type SandboxAlgorithm } from './mandates/sandbox-network.ts';
+import {
+  draftMandate,
+  initSandboxNetwork,
+  signSandboxMandate,
+  type SandboxAlgorithm,
+} from './mandates/sandbox-network.ts';
 import { trustListLocation } from './mandates/trust-list.ts';
 
 export const NETWORK_USAGE = `  network init [--dir DIR] [--alg EdDSA|ES256] [--rotate]
@@ -19,7 +24,10 @@ export async function networkCommand(config: Config, args: string[]): Promise<st
   const [sub, ...rest] = args;
   const defaultDir = join(resolve(config.dataDir), 'sandbox-network');
   if (sub === 'init') {
-    const { values } = parseArgs({ args: rest, options: { dir: { type: 'string' }, alg: { type: 'string' }, rotate: { type: 'boolean' } } });
+    const { values } = parseArgs({
+      args: rest,
+      options: { dir: { type: 'string' }, alg: { type: 'string' }, rotate: { type: 'boolean' } },
+    });
     const alg = (values.alg ?? 'EdDSA') as SandboxAlgorithm;
     if (alg !== 'EdDSA' && alg !== 'ES256') throw new UsageError('--alg must be EdDSA or ES256');
     const result = await initSandboxNetwork({
@@ -33,7 +41,12 @@ export async function networkCommand(config: Config, args: string[]): Promise<st
   if (sub === 'draft') {
     const { values } = parseArgs({
       args: rest,
-      options: { merchant: { type: 'string' }, amount: { type: 'string' }, currency: { type: 'string' }, ttl: { type: 'string' } },
+      options: {
+        merchant: { type: 'string' },
+        amount: { type: 'string' },
+        currency: { type: 'string' },
+        ttl: { type: 'string' },
+      },
     });
     const amountMinor = Number(values.amount);
     if (!values.merchant || !Number.isInteger(amountMinor) || amountMinor <= 0) {
@@ -41,7 +54,13 @@ export async function networkCommand(config: Config, args: string[]): Promise<st
     }
     const currency = (values.currency ?? 'EUR').toUpperCase();
     const ttl = values.ttl === undefined ? undefined : Number(values.ttl);
-    return draftMandate({ merchantId: values.merchant, amountMinor, currency, now: new Date(), ...(ttl ? { ttlSeconds: ttl } : {}) }).trimEnd();
+    return draftMandate({
+      merchantId: values.merchant,
+      amountMinor,
+      currency,
+      now: new Date(),
+      ...(ttl ? { ttlSeconds: ttl } : {}),
+    }).trimEnd();
   }
   if (sub === 'sign') {
     const { values } = parseArgs({
@@ -49,7 +68,10 @@ export async function networkCommand(config: Config, args: string[]): Promise<st
       options: { dir: { type: 'string' }, mandate: { type: 'string' }, merchant: { type: 'string' } },
     });
     if (!values.mandate) throw new UsageError('network sign needs --mandate FILE');
-    const signed = await signSandboxMandate({ dir: values.dir ?? defaultDir, payload: readFileSync(values.mandate, 'utf8') });
+    const signed = await signSandboxMandate({
+      dir: values.dir ?? defaultDir,
+      payload: readFileSync(values.mandate, 'utf8'),
+    });
     // Without --merchant: exactly purchase_initiate's `mandate` (it refuses any other field, merchantId included).
     const { payload, signature } = signed;
     const body = values.merchant ? { payload, signature, merchantId: values.merchant } : { payload, signature };

@@ -56,7 +56,10 @@ async function serve(config: Config): Promise<void> {
     `  Health    ${url}/healthz  ${url}/readyz  ${url}/metrics`,
     `  Buyers    ${url}/buyer/sign-in`,
   ];
-  if (devMailEnabled(config)) lines.push(`  Mail      ${url}/dev/mail   (no SMTP_URL: sign-in links and codes are kept here; also \`npx tessera mail\`)`);
+  if (devMailEnabled(config))
+    lines.push(
+      `  Mail      ${url}/dev/mail   (no SMTP_URL: sign-in links and codes are kept here; also \`npx tessera mail\`)`,
+    );
   if (demo) {
     lines.push(
       '',
@@ -91,7 +94,10 @@ async function migrate(config: Config): Promise<void> {
 
 function parseScopes(raw: string | undefined): Scope[] {
   if (!raw) return ['merchant:read', 'merchant:write', 'merchant:admin'];
-  const scopes = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const scopes = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
   if (bad.length) fail(`unknown scope ${bad.join(', ')}; allowed: ${SCOPES.join(', ')}`, 2);
   return scopes as Scope[];
@@ -118,7 +124,11 @@ async function bootstrap(config: Config, args: string[]): Promise<void> {
   const log = createLogger(config.logLevel);
   const conn = await connectDatabase(config, log);
   const result = await conn.db.transaction((em) =>
-    bootstrapOrganization(em, { organization: values.org!, email: values.email!, shop: values.shop!, currency, scopes }, new Date()),
+    bootstrapOrganization(
+      em,
+      { organization: values.org!, email: values.email!, shop: values.shop!, currency, scopes },
+      new Date(),
+    ),
   );
   await conn.close();
   if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
@@ -172,6 +182,7 @@ async function main(argv: string[]): Promise<void> {
 main(process.argv.slice(2)).catch((err: unknown) => {
   if (err instanceof EmbeddedPostgresError) fail(err.message);
   if (err instanceof UsageError) fail(err.message, 2);
-  if (err instanceof Error && /parseArgs|ERR_PARSE_ARGS/.test(`${(err as { code?: string }).code ?? ''}`)) fail(err.message, 2);
+  if (err instanceof Error && /parseArgs|ERR_PARSE_ARGS/.test(`${(err as { code?: string }).code ?? ''}`))
+    fail(err.message, 2);
   fail(err instanceof Error ? err.message : String(err));
 });

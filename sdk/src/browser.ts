@@ -1,4 +1,7 @@
-/** @tessera/sdk/browser: opens the consent view in an iframe or a popup and speaks its postMessage protocol with strict origin checks. */
+/**
+ * @tessera/sdk/browser: opens the consent view in an iframe or a popup and speaks its postMessage protocol with strict
+ * origin checks.
+ */
 import {
   PROTOCOL_SOURCE,
   PROTOCOL_VERSION,
@@ -13,7 +16,10 @@ export { PROTOCOL_SOURCE, PROTOCOL_VERSION, parseViewMessage } from './protocol.
 export type { ConsentEvents, ConsentEventType, ConsentTheme, Empty, PartnerMessage, ViewMessage } from './protocol.ts';
 
 export interface ConsentOptions {
-  /** The service's root, e.g. `https://api.example.com`: the view is `<baseUrl>/embed/consent`, and only its origin is trusted. */
+  /**
+   * The service's root, e.g. `https://api.example.com`: the view is `<baseUrl>/embed/consent`, and only its origin is
+   * trusted.
+   */
   baseUrl: string;
   /** The shop (`shop_…`) whose embed origins list this page's origin. */
   shopId: string;
@@ -53,7 +59,10 @@ export function encodeTheme(theme: ConsentTheme): string {
 }
 
 /** The view's URL: shop, this page's origin, mode, theme and language; never the session. */
-export function consentUrl(options: Pick<ConsentOptions, 'baseUrl' | 'shopId' | 'mode' | 'theme' | 'lang'>, partnerOrigin: string): URL {
+export function consentUrl(
+  options: Pick<ConsentOptions, 'baseUrl' | 'shopId' | 'mode' | 'theme' | 'lang'>,
+  partnerOrigin: string,
+): URL {
   const base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
   if (base.protocol !== 'https:' && base.protocol !== 'http:') throw new TypeError('baseUrl must be an http(s) URL.');
   const url = new URL('embed/consent', base);
@@ -82,7 +91,8 @@ export function openConsent(options: ConsentOptions): ConsentHandle {
   const target = (): Window | null => (frame ? frame.contentWindow : popup);
   const post = (message: PartnerMessage): void => target()?.postMessage(message, viewOrigin);
   const emit = <T extends ConsentEventType>(type: T, event: ConsentEvents[T]): void => {
-    for (const listener of Array.from(listeners.get(type) ?? [])) (listener as (event: ConsentEvents[T]) => void)(event);
+    for (const listener of Array.from(listeners.get(type) ?? []))
+      (listener as (event: ConsentEvents[T]) => void)(event);
   };
 
   async function handOverSession(): Promise<void> {
@@ -90,7 +100,10 @@ export function openConsent(options: ConsentOptions): ConsentHandle {
     try {
       token = typeof options.session === 'function' ? await options.session() : options.session;
     } catch (err) {
-      emit('error', { code: 'session_unavailable', message: err instanceof Error ? err.message : 'The session could not be obtained.' });
+      emit('error', {
+        code: 'session_unavailable',
+        message: err instanceof Error ? err.message : 'The session could not be obtained.',
+      });
       return;
     }
     if (!closed) post({ source: PROTOCOL_SOURCE, version: PROTOCOL_VERSION, type: 'session', token });

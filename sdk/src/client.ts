@@ -1,4 +1,7 @@
-/** The typed REST client for Node and the browser: global fetch, no dependencies, types generated from the tool registry. */
+/**
+ * The typed REST client for Node and the browser: global fetch, no dependencies, types generated from the tool
+ * registry.
+ */
 import { TesseraError } from './error.ts';
 import {
   OPERATIONS,
@@ -17,7 +20,8 @@ import {
 
 /**
  * An API key holding `mandates:attest` (an attest-only key, issued to organizations the service's staff enabled for
- * attested consent). Only a client created with one may mint with `merchantAttested: true`. Make one with `attestKey()`.
+ * attested consent). Only a client created with one may mint with `merchantAttested: true`. Make one with
+ * `attestKey()`.
  */
 export type AttestKey = string & { readonly __tesseraKey: 'attest' };
 
@@ -46,12 +50,17 @@ export type OutputOf<Op extends OperationId> = Operations[Op]['output'];
 
 /** The input argument, optional when the operation needs no field. */
 type InputArgs<Op extends OperationId, A extends boolean> =
-  {} extends InputOf<Op, A> ? [input?: InputOf<Op, A>, options?: CallOptions] : [input: InputOf<Op, A>, options?: CallOptions];
+  {} extends InputOf<Op, A>
+    ? [input?: InputOf<Op, A>, options?: CallOptions]
+    : [input: InputOf<Op, A>, options?: CallOptions];
 
 export interface ClientOptions<K extends string = string> {
   /** The service's root, e.g. `https://api.example.com` (the client adds `/v1/...`). */
   baseUrl: string;
-  /** The bearer: an API key (`tsk_…`, or `attestKey(…)`), an agent token, a console or buyer session. None for discovery. */
+  /**
+   * The bearer: an API key (`tsk_…`, or `attestKey(…)`), an agent token, a console or buyer session. None for
+   * discovery.
+   */
   token?: K;
   /** Another fetch (a proxy-aware one, a test double); default the global `fetch`. */
   fetch?: typeof fetch;
@@ -67,7 +76,10 @@ export interface ClientOptions<K extends string = string> {
  * call with the same idempotency key, so it can never act twice.
  */
 export interface RetryOptions {
-  /** How many times a call is sent again at most: a whole number, 0 or more (`createClient` throws a TypeError otherwise). */
+  /**
+   * How many times a call is sent again at most: a whole number, 0 or more (`createClient` throws a TypeError
+   * otherwise).
+   */
   retries: number;
   /**
    * The wait in ms before retry `attempt` (1, 2, …), given the server's `retryAfter` in seconds. Default
@@ -105,8 +117,8 @@ function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
 
 export interface CallOptions {
   /**
-   * The `Idempotency-Key` of a call that takes one (`OPERATIONS[op].idempotency` is not `none`). When omitted the client
-   * generates one; to retry a call whose answer was lost, send it again with the key from the first attempt
+   * The `Idempotency-Key` of a call that takes one (`OPERATIONS[op].idempotency` is not `none`). When omitted the
+   * client generates one; to retry a call whose answer was lost, send it again with the key from the first attempt
    * (`TesseraError.idempotencyKey`, `TesseraResponse.idempotencyKey`): the server replays the stored outcome.
    */
   idempotencyKey?: string;
@@ -126,7 +138,9 @@ export interface TesseraResponse<T> {
 
 export interface TesseraClient<A extends boolean = false> {
   readonly baseUrl: string;
-  /** Calls any REST operation by its operationId (the tool name) and returns its output; a refusal throws TesseraError. */
+  /**
+   * Calls any REST operation by its operationId (the tool name) and returns its output; a refusal throws TesseraError.
+   */
   call<Op extends OperationId>(op: Op, ...args: InputArgs<Op, A>): Promise<OutputOf<Op>>;
   /** Like `call`, with the status, the idempotency key and whether the answer was replayed. */
   send<Op extends OperationId>(op: Op, ...args: InputArgs<Op, A>): Promise<TesseraResponse<OutputOf<Op>>>;
@@ -152,8 +166,15 @@ function uuid(): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
-function isErrorBody(body: unknown): body is { code: ErrorCode; message: string; retryAfter?: number; details?: Record<string, unknown> } {
-  return !!body && typeof body === 'object' && typeof (body as { code?: unknown }).code === 'string' && typeof (body as { message?: unknown }).message === 'string';
+function isErrorBody(
+  body: unknown,
+): body is { code: ErrorCode; message: string; retryAfter?: number; details?: Record<string, unknown> } {
+  return (
+    !!body &&
+    typeof body === 'object' &&
+    typeof (body as { code?: unknown }).code === 'string' &&
+    typeof (body as { message?: unknown }).message === 'string'
+  );
 }
 
 function retryAfterOf(body: { retryAfter?: unknown }, headers: Headers): number | undefined {
@@ -163,7 +184,11 @@ function retryAfterOf(body: { retryAfter?: unknown }, headers: Headers): number 
 }
 
 /** The request for an operation: path fields into the path, the rest into the query (GET, DELETE) or the JSON body. */
-function requestOf(baseUrl: string, op: OperationId, input: Record<string, unknown>): { url: URL; body: string | undefined } {
+function requestOf(
+  baseUrl: string,
+  op: OperationId,
+  input: Record<string, unknown>,
+): { url: URL; body: string | undefined } {
   const spec = OPERATIONS[op];
   const rest: Record<string, unknown> = { ...input };
   let path = spec.path;
@@ -182,7 +207,9 @@ function requestOf(baseUrl: string, op: OperationId, input: Record<string, unkno
   return { url, body: undefined };
 }
 
-/** Creates a client. With `token: attestKey(key)` it is an attest client, the only kind that may mint attested sessions. */
+/**
+ * Creates a client. With `token: attestKey(key)` it is an attest client, the only kind that may mint attested sessions.
+ */
 export function createClient<K extends string = string>(options: ClientOptions<K>): TesseraClient<IsAttest<K>> {
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const baseUrl = options.baseUrl;
@@ -190,8 +217,10 @@ export function createClient<K extends string = string>(options: ClientOptions<K
   const retries = options.retry?.retries ?? 0;
   const delay = options.retry?.delay ?? jitteredDelay;
   const maxDelayMs = options.retry?.maxDelayMs ?? 10_000;
-  if (!Number.isInteger(retries) || retries < 0) throw new TypeError(`retry.retries must be a whole number of at least 0, not ${String(retries)}.`);
-  if (!(maxDelayMs >= 0)) throw new TypeError(`retry.maxDelayMs must be a number of at least 0, not ${String(maxDelayMs)}.`);
+  if (!Number.isInteger(retries) || retries < 0)
+    throw new TypeError(`retry.retries must be a whole number of at least 0, not ${String(retries)}.`);
+  if (!(maxDelayMs >= 0))
+    throw new TypeError(`retry.maxDelayMs must be a number of at least 0, not ${String(maxDelayMs)}.`);
 
   async function send(op: OperationId, input: object = {}, call: CallOptions = {}): Promise<TesseraResponse<unknown>> {
     const spec = OPERATIONS[op];
@@ -207,7 +236,13 @@ export function createClient<K extends string = string>(options: ClientOptions<K
       try {
         return await sendOnce(spec.method, url, headers, body, idempotencyKey, call.signal);
       } catch (err) {
-        if (!(err instanceof TesseraError) || !RETRYABLE.has(err.code) || err.retryAfter === undefined || attempt > retries) throw err;
+        if (
+          !(err instanceof TesseraError) ||
+          !RETRYABLE.has(err.code) ||
+          err.retryAfter === undefined ||
+          attempt > retries
+        )
+          throw err;
         const ms = delay(attempt, err.retryAfter);
         if (!(ms >= 0) || ms > maxDelayMs) throw err;
         await wait(ms, call.signal);
@@ -233,15 +268,37 @@ export function createClient<K extends string = string>(options: ClientOptions<K
     }
     if (!res.ok) {
       if (!isErrorBody(parsed)) {
-        throw new TesseraError({ status: res.status, code: 'unexpected_response', message: `HTTP ${res.status} without an error body.`, idempotencyKey });
+        throw new TesseraError({
+          status: res.status,
+          code: 'unexpected_response',
+          message: `HTTP ${res.status} without an error body.`,
+          idempotencyKey,
+        });
       }
       const { code, message, details } = parsed;
-      throw new TesseraError({ status: res.status, code, message, details, retryAfter: retryAfterOf(parsed, res.headers), idempotencyKey });
+      throw new TesseraError({
+        status: res.status,
+        code,
+        message,
+        details,
+        retryAfter: retryAfterOf(parsed, res.headers),
+        idempotencyKey,
+      });
     }
     if (parsed === undefined || typeof parsed !== 'object') {
-      throw new TesseraError({ status: res.status, code: 'unexpected_response', message: `HTTP ${res.status} without a JSON body.`, idempotencyKey });
+      throw new TesseraError({
+        status: res.status,
+        code: 'unexpected_response',
+        message: `HTTP ${res.status} without a JSON body.`,
+        idempotencyKey,
+      });
     }
-    return { status: res.status, data: parsed, idempotencyKey, replayed: res.headers.get('idempotent-replayed') === 'true' };
+    return {
+      status: res.status,
+      data: parsed,
+      idempotencyKey,
+      replayed: res.headers.get('idempotent-replayed') === 'true',
+    };
   }
 
   const client = {

@@ -34,7 +34,13 @@ export interface ConsentEvents {
 export type ConsentEventType = keyof ConsentEvents;
 
 /** A message from the view: `{ source: 'tessera-consent', version: 1, type, ...payload }`. */
-export type ViewMessage = { [T in ConsentEventType]: { source: typeof PROTOCOL_SOURCE; version: typeof PROTOCOL_VERSION; type: T } & ConsentEvents[T] }[ConsentEventType];
+export type ViewMessage = {
+  [T in ConsentEventType]: {
+    source: typeof PROTOCOL_SOURCE;
+    version: typeof PROTOCOL_VERSION;
+    type: T;
+  } & ConsentEvents[T];
+}[ConsentEventType];
 
 /** A message to the view: the bounded buyer session, or `close` (keep the setup as a draft). */
 export type PartnerMessage =

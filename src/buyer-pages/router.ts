@@ -19,14 +19,25 @@ import { deriveTheme, themeCss, themeProblem, type ThemeInput } from '../domain/
 
 import { authorizePage } from './pages-authorize.ts';
 
-export const BUYER_PAGES: readonly PageDefinition[] = [signInPage, verifyPage, agentsPage, cardsPage, permissionsPage, ticketsPage, authorizePage];
+export const BUYER_PAGES: readonly PageDefinition[] = [
+  signInPage,
+  verifyPage,
+  agentsPage,
+  cardsPage,
+  permissionsPage,
+  ticketsPage,
+  authorizePage,
+];
 
 const ASSETS_DIR = fileURLToPath(new URL('./assets/', import.meta.url));
 const TYPES: Record<string, string> = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
 const SHOP_ID = /^shop_[0-9a-z]{10,40}$/;
 const INTERACTION_ID = /^[A-Za-z0-9_-]{8,64}$/;
 
-/** The pages' CSP over the baseline: scripts and styles only from this origin (no inline code), frames only the card form, and only framed by our own pages. */
+/**
+ * The pages' CSP over the baseline: scripts and styles only from this origin (no inline code), frames only the card
+ * form, and only framed by our own pages.
+ */
 function securityHeaders(ctx: Context, services: Services): void {
   let provider = '';
   try {
@@ -59,7 +70,10 @@ function loadAssets(): Map<string, { type: string; body: Buffer }> {
     const type = TYPES[file.split('.').pop() ?? ''];
     if (type) assets.set(file, { type, body: readFileSync(`${ASSETS_DIR}/${file}`) });
   }
-  assets.set('vendor/i18next.js', { type: TYPES.js!, body: readFileSync(fileURLToPath(import.meta.resolve('i18next'))) });
+  assets.set('vendor/i18next.js', {
+    type: TYPES.js!,
+    body: readFileSync(fileURLToPath(import.meta.resolve('i18next'))),
+  });
   return assets;
 }
 
@@ -89,7 +103,10 @@ function themeOf(raw: unknown): ThemeInput | null | 'invalid' {
 function consentHeaders(ctx: Context, services: Services, ancestors: readonly string[]): void {
   securityHeaders(ctx, services);
   const csp = ctx.response.get('Content-Security-Policy') as string;
-  ctx.set('Content-Security-Policy', csp.replace("frame-ancestors 'self'", `frame-ancestors ${ancestors.length ? ancestors.join(' ') : "'none'"}`));
+  ctx.set(
+    'Content-Security-Policy',
+    csp.replace("frame-ancestors 'self'", `frame-ancestors ${ancestors.length ? ancestors.join(' ') : "'none'"}`),
+  );
   ctx.remove('X-Frame-Options');
   ctx.set('Cross-Origin-Opener-Policy', 'unsafe-none');
 }
@@ -107,15 +124,25 @@ export function buildBuyerPagesRouter(deps: { services: Services; catalogs?: Cat
   for (const page of BUYER_PAGES) {
     router.get(page.path, (ctx) => {
       const lang = pageLang(ctx, catalogs);
-      const merchantId = typeof ctx.query.merchantId === 'string' && SHOP_ID.test(ctx.query.merchantId) ? ctx.query.merchantId : undefined;
+      const merchantId =
+        typeof ctx.query.merchantId === 'string' && SHOP_ID.test(ctx.query.merchantId)
+          ? ctx.query.merchantId
+          : undefined;
       // The OAuth authorization a page is finishing (/buyer/authorize): kept when the buyer changes the language.
-      const interaction = typeof ctx.query.interaction === 'string' && INTERACTION_ID.test(ctx.query.interaction) ? ctx.query.interaction : undefined;
+      const interaction =
+        typeof ctx.query.interaction === 'string' && INTERACTION_ID.test(ctx.query.interaction)
+          ? ctx.query.interaction
+          : undefined;
       const pageCtx: PageContext = {
         t: catalogs.translator(lang),
         lang,
         merchantId,
         href(path, extra = {}) {
-          const q = new URLSearchParams({ lang, ...(merchantId ? { merchantId } : {}), ...(interaction && path === page.path ? { interaction } : {}) });
+          const q = new URLSearchParams({
+            lang,
+            ...(merchantId ? { merchantId } : {}),
+            ...(interaction && path === page.path ? { interaction } : {}),
+          });
           for (const [k, v] of Object.entries(extra)) if (v !== undefined) q.set(k, v);
           return `${path}?${q}`;
         },
@@ -128,7 +155,10 @@ export function buildBuyerPagesRouter(deps: { services: Services; catalogs?: Cat
     });
   }
 
-  /** The embeddable consent view (docs/embedding.md): `?shop=&origin=[&mode=][&theme=][&lang=]`; never a session in the URL. */
+  /**
+   * The embeddable consent view (docs/embedding.md): `?shop=&origin=[&mode=][&theme=][&lang=]`; never a session in the
+   * URL.
+   */
   router.get('/embed/consent', async (ctx) => {
     const lang = pageLang(ctx, catalogs);
     const q = ctx.query;

@@ -10,7 +10,16 @@ const SCRIPT = readFileSync(fileURLToPath(new URL('./assets/console.js', import.
 function securityHeaders(ctx: Context): void {
   ctx.set(
     'Content-Security-Policy',
-    ["default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'", "form-action 'self'", "base-uri 'none'", "frame-ancestors 'none'"].join('; '),
+    [
+      "default-src 'none'",
+      "script-src 'self'",
+      "style-src 'self'",
+      "img-src 'self' data:",
+      "connect-src 'self'",
+      "form-action 'self'",
+      "base-uri 'none'",
+      "frame-ancestors 'none'",
+    ].join('; '),
   );
   ctx.set('Cache-Control', 'no-store');
 }

@@ -1,4 +1,7 @@
-/** The per-call context a handler and the domain functions it calls receive: who is calling, storage, time, logging and services. */
+/**
+ * The per-call context a handler and the domain functions it calls receive: who is calling, storage, time, logging and
+ * services.
+ */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Clock } from '../kernel/clock.ts';

@@ -1,8 +1,15 @@
-/** Answers requests Node's HTTP parser refuses before any route runs (headers too large, malformed) with a `{ code, message }` body. */
+/**
+ * Answers requests Node's HTTP parser refuses before any route runs (headers too large, malformed) with a `{ code,
+ * message }` body.
+ */
 import type { Duplex } from 'node:stream';
 import { ERRORS, type ErrorCode } from '../kernel/errors.ts';
 
-const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  431: 'Request Header Fields Too Large',
+};
 
 /** The code for a parser error: header overflow is 431, headers too slow 408, anything else 400. */
 function codeOf(err: NodeJS.ErrnoException): ErrorCode {

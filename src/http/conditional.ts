@@ -1,4 +1,6 @@
-/** HTTP caching of public reads: a strong ETag of the JSON body, Cache-Control, and 304 for a matching If-None-Match. */
+/**
+ * HTTP caching of public reads: a strong ETag of the JSON body, Cache-Control, and 304 for a matching If-None-Match.
+ */
 import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
 import { canonicalJson } from '../kernel/canonical-json.ts';

@@ -15,7 +15,10 @@ const METHODS = 'GET, POST, PUT, PATCH, DELETE';
 const HEADERS = 'authorization, content-type, accept, idempotency-key';
 const EXPOSED = 'retry-after, idempotent-replayed';
 
-export function buyerApiCors(services: Services, principalOf: (bearer: string | undefined) => Promise<Principal>): Middleware {
+export function buyerApiCors(
+  services: Services,
+  principalOf: (bearer: string | undefined) => Promise<Principal>,
+): Middleware {
   return async (ctx: Context, next: Next) => {
     const origin = ctx.get('origin');
     if (!ctx.path.startsWith(BUYER_API) || !origin) {

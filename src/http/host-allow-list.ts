@@ -1,4 +1,7 @@
-/** DNS-rebinding protection shared by `/mcp` and `/dev/mail`: only this server's own Host values, and no foreign browser Origin. */
+/**
+ * DNS-rebinding protection shared by `/mcp` and `/dev/mail`: only this server's own Host values, and no foreign browser
+ * Origin.
+ */
 import type { Context } from 'koa';
 
 export interface HostAllowListDeps {
@@ -9,8 +12,9 @@ export interface HostAllowListDeps {
 }
 
 /**
- * The Host values a request may carry: the public URL's host, and the port the request actually reached under the listen
- * host, `localhost` and `127.0.0.1`. Computed per request because the port is known only after listen (port 0 in tests).
+ * The Host values a request may carry: the public URL's host, and the port the request actually reached under the
+ * listen host, `localhost` and `127.0.0.1`. Computed per request because the port is known only after listen (port 0 in
+ * tests).
  */
 function allowedHosts(deps: HostAllowListDeps, localPort: number | undefined): Set<string> {
   const hosts = new Set([new URL(deps.publicUrl()).host.toLowerCase()]);

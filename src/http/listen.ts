@@ -12,8 +12,9 @@
  * SO_REUSEPORT lets a second process of the same user join the port silently, so on a fixed port an ordinary socket
  * is bound first: a port already in use fails with EADDRINUSE, as it does with one socket.
  *
- * 16 is the default on Linux (LISTEN_SOCKETS; 1 elsewhere). It was one for a day, while two browser-test failures were suspected of coming
- * from the sockets: one was a race in the page's dialog, fixed; the other has not recurred (docs/performance.md).
+ * 16 is the default on Linux (LISTEN_SOCKETS; 1 elsewhere). It was one for a day, while two browser-test failures were
+ * suspected of coming from the sockets: one was a race in the page's dialog, fixed; the other has not recurred
+ * (docs/performance.md).
  */
 import type { Server as HttpServer } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
@@ -36,7 +37,10 @@ export interface Listening {
   close(): Promise<void>;
 }
 
-function listenOn(server: NetServer, options: { port: number; host: string; backlog: number; reusePort?: boolean; exclusive?: boolean }): Promise<void> {
+function listenOn(
+  server: NetServer,
+  options: { port: number; host: string; backlog: number; reusePort?: boolean; exclusive?: boolean },
+): Promise<void> {
   return new Promise((ok, fail) => {
     const failed = (err: Error) => fail(err);
     server.once('error', failed);
@@ -50,7 +54,10 @@ function listenOn(server: NetServer, options: { port: number; host: string; back
 const closeServer = (server: NetServer) => new Promise<void>((ok) => server.close(() => ok()));
 
 /** Listens with `server` on `port` (0: a free one), through `sockets` listening sockets; resolves once all listen. */
-export async function listenHttp(server: HttpServer, { port, host, sockets, backlog }: ListenOptions): Promise<Listening> {
+export async function listenHttp(
+  server: HttpServer,
+  { port, host, sockets, backlog }: ListenOptions,
+): Promise<Listening> {
   if (sockets <= 1) {
     await listenOn(server, { port, host, backlog });
     return { port: (server.address() as AddressInfo).port, close: async () => undefined };
@@ -67,7 +74,9 @@ export async function listenHttp(server: HttpServer, { port, host, sockets, back
   try {
     for (let i = 1; i < sockets; i++) {
       // The socket options the HTTP server gives its own connections (half-open allowed, no Nagle delay).
-      const listener = createNetServer({ allowHalfOpen: true, noDelay: true }, (socket) => server.emit('connection', socket));
+      const listener = createNetServer({ allowHalfOpen: true, noDelay: true }, (socket) =>
+        server.emit('connection', socket),
+      );
       await listenOn(listener, { port: bound, host, backlog, reusePort: true });
       listener.on('error', (err) => server.emit('error', err)); // an accept failure, as the HTTP server's own would be
       extra.push(listener);

@@ -16,7 +16,12 @@ export function errorGuard(log: Logger) {
       await next();
     } catch (err) {
       const lost = !(err instanceof ToolError) && isDatabaseUnavailable(err);
-      const e = err instanceof ToolError ? err : lost ? new ToolError('unavailable', 'The database is unavailable right now; retry shortly.', undefined, 2) : new ToolError('internal_error');
+      const e =
+        err instanceof ToolError
+          ? err
+          : lost
+            ? new ToolError('unavailable', 'The database is unavailable right now; retry shortly.', undefined, 2)
+            : new ToolError('internal_error');
       if (lost) log.warn({ path: ctx.path, err: describeError(err) }, 'database unavailable');
       else if (!(err instanceof ToolError)) {
         log.error({ path: ctx.path, err: describeError(err) }, 'unhandled error');
@@ -60,7 +65,12 @@ export class HttpMetrics {
       try {
         await next();
       } finally {
-        this.record(ctx.method, (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? 'unmatched', ctx.status, started);
+        this.record(
+          ctx.method,
+          (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? 'unmatched',
+          ctx.status,
+          started,
+        );
       }
     };
   }

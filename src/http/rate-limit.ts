@@ -6,7 +6,12 @@
  */
 import { Readable } from 'node:stream';
 import type { Context, Next } from 'koa';
-import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import {
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
 import type { RateGate } from '../domain/context.ts';
 import { ToolError } from '../kernel/errors.ts';
 import { principalKey, type Principal } from '../kernel/principal.ts';
@@ -45,7 +50,10 @@ export function budgetKey(principal: Principal): string {
   return principal.mode === 'full' ? `buyer:${buyerId}` : `buyer:${buyerId}:${merchantId ?? ''}`;
 }
 
-/** The shared budgets: per address, per principal, and the strict one; a process-local limiter stands in while PostgreSQL is away. */
+/**
+ * The shared budgets: per address, per principal, and the strict one; a process-local limiter stands in while
+ * PostgreSQL is away.
+ */
 export class RateLimits {
   private readonly address: RateLimiterAbstract;
   private readonly principal: RateLimiterAbstract;
@@ -55,8 +63,14 @@ export class RateLimits {
     const storeClient = rateLimitStoreClient(db);
     const limiter = (keyPrefix: string, points: number) =>
       new RateLimiterPostgres({
-        storeClient, storeType: 'pool', tableName: RATE_LIMIT_TABLE, tableCreated: true, clearExpiredByTimeout: false,
-        keyPrefix, points, duration: 60,
+        storeClient,
+        storeType: 'pool',
+        tableName: RATE_LIMIT_TABLE,
+        tableCreated: true,
+        clearExpiredByTimeout: false,
+        keyPrefix,
+        points,
+        duration: 60,
         insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration: 60 }),
       });
     this.address = limiter('addr', opts.perMinute);
@@ -65,7 +79,10 @@ export class RateLimits {
   }
 
   /** Charges waiting for their key's counter: the next statement charges all of them at once. */
-  private readonly waiting = new Map<string, { limiter: RateLimiterAbstract; key: string; calls: { resolve: () => void; reject: (err: unknown) => void }[] }>();
+  private readonly waiting = new Map<
+    string,
+    { limiter: RateLimiterAbstract; key: string; calls: { resolve: () => void; reject: (err: unknown) => void }[] }
+  >();
   /** Keys whose counter statement is running. */
   private readonly busy = new Set<string>();
 
@@ -99,7 +116,9 @@ export class RateLimits {
     };
     void group.limiter
       .consume(group.key, n)
-      .then(settle, (err: unknown) => (err instanceof RateLimiterRes ? settle(err) : group.calls.forEach((c) => c.reject(err))))
+      .then(settle, (err: unknown) =>
+        err instanceof RateLimiterRes ? settle(err) : group.calls.forEach((c) => c.reject(err)),
+      )
       .finally(() => {
         this.busy.delete(id);
         this.charge(id);

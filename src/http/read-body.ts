@@ -44,8 +44,8 @@ function readDeclared(req: IncomingMessage): Promise<Buffer> {
 }
 
 /**
- * Parses a JSON object body; an empty body is `{}`; anything but a JSON object is refused, and so is one nested too deeply,
- * holding a lone surrogate or a `__proto__` key (`src/kernel/input-shape.ts`).
+ * Parses a JSON object body; an empty body is `{}`; anything but a JSON object is refused, and so is one nested too
+ * deeply, holding a lone surrogate or a `__proto__` key (`src/kernel/input-shape.ts`).
  */
 export function parseJsonObject(raw: Buffer, contentType: string | undefined): Record<string, unknown> {
   if (raw.length === 0) return {};

@@ -66,7 +66,8 @@ export function loadCatalogs(dir: string = LOCALES_DIR): Catalogs {
   });
   const translators = new Map<string, Translate>();
   const merged = new Map<string, Messages>();
-  const resolve = (candidates: readonly (string | null | undefined)[]): string => matchLang(candidates, langs, DEFAULT_LANG);
+  const resolve = (candidates: readonly (string | null | undefined)[]): string =>
+    matchLang(candidates, langs, DEFAULT_LANG);
   /** One translator per loaded language, made once. */
   const translatorOf = (l: string): Translate => {
     let t = translators.get(l);

@@ -12,7 +12,11 @@ export function resolveLang(candidates: readonly (string | null | undefined)[]):
 }
 
 /** The first of `langs` matching a candidate (exact tag, else same primary subtag), else `fallback`. */
-export function matchLang<L extends string>(candidates: readonly (string | null | undefined)[], langs: readonly L[], fallback: L): L {
+export function matchLang<L extends string>(
+  candidates: readonly (string | null | undefined)[],
+  langs: readonly L[],
+  fallback: L,
+): L {
   for (const c of candidates) {
     if (!c) continue;
     const exact = langs.find((l) => l.toLowerCase() === c.toLowerCase());

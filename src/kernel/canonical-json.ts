@@ -10,7 +10,10 @@ export function canonicalJson(value: unknown): string {
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
 }
 
-/** SHA-256 of `text` (UTF-8), hex: the one-shot `crypto.hash` makes no Hash object (0.4–0.5 of the time per call in a micro-benchmark). */
+/**
+ * SHA-256 of `text` (UTF-8), hex: the one-shot `crypto.hash` makes no Hash object (0.4–0.5 of the time per call in a
+ * micro-benchmark).
+ */
 export function sha256Hex(text: string): string {
   return hash('sha256', text, 'hex');
 }

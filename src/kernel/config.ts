@@ -11,10 +11,16 @@ const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   PUBLIC_URL: z.url().optional(),
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
   TESSERA_DATA_DIR: z.string().min(1).default(DEFAULT_DATA_DIR),
   TESSERA_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-  /** Where the generated server secret is kept when TESSERA_SECRET is unset; unset or empty: `<TESSERA_DATA_DIR>/server-secret`. */
+  /**
+   * Where the generated server secret is kept when TESSERA_SECRET is unset; unset or empty:
+   * `<TESSERA_DATA_DIR>/server-secret`.
+   */
   TESSERA_SECRET_FILE: z.string().optional(),
   TESSERA_TOKEN: z.string().optional(),
   LOG_LEVEL: LogLevel.default('info'),
@@ -22,13 +28,19 @@ const EnvSchema = z.object({
   SANDBOX_WEBHOOK_SECRET: z.string().min(16).optional(),
   SANDBOX_DISPATCH_MS: z.coerce.number().int().min(0).default(500),
   SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).default(5000),
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
   MAIL_FROM: z.string().default('Tessera <no-reply@tessera.local>'),
   SMTP_TIMEOUT_MS: z.coerce.number().int().min(100).max(120000).default(10000),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   /** Sign-in, code and token endpoints; unset: a twentieth of RATE_LIMIT_PER_MINUTE, at least 5. */
   RATE_LIMIT_STRICT_PER_MINUTE: z.coerce.number().int().min(1).optional(),
-  /** Path of the mandate trust list (docs/signed-mandates.md); unset or empty: `<TESSERA_DATA_DIR>/mandate-trust-list.json`, optional. */
+  /**
+   * Path of the mandate trust list (docs/signed-mandates.md); unset or empty:
+   * `<TESSERA_DATA_DIR>/mandate-trust-list.json`, optional.
+   */
   MANDATE_TRUST_LIST: z.string().optional(),
   WEBHOOK_DISPATCH_MS: z.coerce.number().int().min(0).default(1000),
   RESERVE_BATCH_MAX: z.coerce.number().int().min(1).max(1000).default(64),
@@ -39,7 +51,12 @@ const EnvSchema = z.object({
    * per socket, so a sale's opening is accepted 16 at a time, not one. 16 on Linux; 1 elsewhere (Node's `reusePort`
    * fails on platforms without SO_REUSEPORT's load balancing, macOS among them). 1 gives an ordinary socket.
    */
-  LISTEN_SOCKETS: z.coerce.number().int().min(1).max(64).default(process.platform === 'linux' ? 16 : 1),
+  LISTEN_SOCKETS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(64)
+    .default(process.platform === 'linux' ? 16 : 1),
   /**
    * The longest a client may take to send one request, headers and body, from its first byte: past it the server
    * answers 408 `request_timeout` and closes the connection (Node's `server.requestTimeout`, checked every 1/4 of it,

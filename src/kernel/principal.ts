@@ -42,7 +42,9 @@ export type Principal =
       kind: 'agent';
       agentId: string;
       buyerId: string;
-      /** An OAuth access token acts inside this one permission only (docs/oauth.md); agent tokens and keys carry none. */
+      /**
+       * An OAuth access token acts inside this one permission only (docs/oauth.md); agent tokens and keys carry none.
+       */
       permissionId?: string;
     };
 

@@ -12,8 +12,8 @@ export const REDACTED = '[redacted]';
 const secrets = z.registry<{ secret: true }>();
 
 /**
- * Marks a schema (a field, or a whole object) as secret; returns the same schema. Apply it last, around `.describe()` and
- * `.nullable()` (a JSON Schema that folds them into one node keeps only the outer mark); `.optional()` may follow.
+ * Marks a schema (a field, or a whole object) as secret; returns the same schema. Apply it last, around `.describe()`
+ * and `.nullable()` (a JSON Schema that folds them into one node keeps only the outer mark); `.optional()` may follow.
  */
 export function secret<T extends z.ZodType>(schema: T): T {
   secrets.add(schema, { secret: true });
@@ -70,7 +70,9 @@ const cache = { input: new WeakMap<z.ZodType, FieldPath[]>(), output: new WeakMa
 export function secretPaths(schema: z.ZodType, io: 'input' | 'output'): FieldPath[] {
   let paths = cache[io].get(schema);
   if (!paths) {
-    paths = fieldsOf(schema, io).filter((f) => f.secret).map((f) => f.path);
+    paths = fieldsOf(schema, io)
+      .filter((f) => f.secret)
+      .map((f) => f.path);
     cache[io].set(schema, paths);
   }
   return paths;

@@ -15,7 +15,15 @@ export const SESSION_ISSUER = 'tessera';
 export type SessionClaims =
   | { typ: 'console'; sub: string; org: string; role: Role; inv?: true }
   | { typ: 'staff'; sub: string }
-  | { typ: 'buyer'; sub: string; sid: string; mode: 'bounded' | 'full'; mid: string | null; att?: boolean; lng?: string };
+  | {
+      typ: 'buyer';
+      sub: string;
+      sid: string;
+      mode: 'bounded' | 'full';
+      mid: string | null;
+      att?: boolean;
+      lng?: string;
+    };
 
 /** Tokens are stored only as this hash (SHA-256, hex), never in clear. */
 export function hashToken(token: string): string {
@@ -42,7 +50,12 @@ export function sessionKey(secret: string): Uint8Array {
 }
 
 /** Signs a session JWT valid for `ttlSeconds` from the clock's now. */
-export async function signSession(key: Uint8Array, clock: Clock, claims: SessionClaims, ttlSeconds: number): Promise<string> {
+export async function signSession(
+  key: Uint8Array,
+  clock: Clock,
+  claims: SessionClaims,
+  ttlSeconds: number,
+): Promise<string> {
   const now = Math.floor(clock.now().getTime() / 1000);
   const { sub, ...rest } = claims;
   return new SignJWT(rest)

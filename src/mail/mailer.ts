@@ -1,4 +1,7 @@
-/** Outgoing e-mail: delivered over SMTP (nodemailer) when SMTP_URL is set, otherwise kept in the outbox table for developers. */
+/**
+ * Outgoing e-mail: delivered over SMTP (nodemailer) when SMTP_URL is set, otherwise kept in the outbox table for
+ * developers.
+ */
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { Clock } from '../kernel/clock.ts';
@@ -56,18 +59,16 @@ export class Mailer {
   }
 
   /**
-   * Sends one message (plain text, with an optional HTML alternative and inline images). Never call it inside a database transaction (SMTP is network I/O).
-   * A delivery failure is logged without the body (it may carry a code) and reported as `unavailable`.
+   * Sends one message (plain text, with an optional HTML alternative and inline images). Never call it inside a
+   * database transaction (SMTP is network I/O). A delivery failure is logged without the body (it may carry a code) and
+   * reported as `unavailable`.
    */
   async send(msg: MailMessage): Promise<void> {
     if (!this.transport) {
-      await this.opts.db.execute('insert into mail_outbox (id, to_address, subject, text_body, created_at) values (?, ?, ?, ?, ?)', [
-        newId('mail', this.opts.clock.now()),
-        msg.to,
-        msg.subject,
-        msg.text,
-        this.opts.clock.now(),
-      ]);
+      await this.opts.db.execute(
+        'insert into mail_outbox (id, to_address, subject, text_body, created_at) values (?, ?, ?, ?, ?)',
+        [newId('mail', this.opts.clock.now()), msg.to, msg.subject, msg.text, this.opts.clock.now()],
+      );
       return;
     }
     try {
@@ -77,7 +78,9 @@ export class Mailer {
         subject: msg.subject,
         text: msg.text,
         ...(msg.html ? { html: msg.html } : {}),
-        ...(msg.inline?.length ? { attachments: msg.inline.map((a) => ({ ...a, contentDisposition: 'inline' as const })) } : {}),
+        ...(msg.inline?.length
+          ? { attachments: msg.inline.map((a) => ({ ...a, contentDisposition: 'inline' as const })) }
+          : {}),
       });
     } catch (err) {
       this.opts.log.error({ err: describeError(err) }, 'mail delivery failed');

@@ -1,4 +1,7 @@
-/** Reads the development mail outbox (mail kept when no SMTP server is configured): `tessera mail` and /dev/mail use this. */
+/**
+ * Reads the development mail outbox (mail kept when no SMTP server is configured): `tessera mail` and /dev/mail use
+ * this.
+ */
 import type { Database } from '../storage/database.ts';
 
 export interface OutboxMessage {
@@ -10,7 +13,10 @@ export interface OutboxMessage {
 }
 
 /** The newest outbox messages first, optionally only those to one address (case-insensitive). */
-export async function listOutboxMail(db: Database, opts: { to?: string | undefined; limit?: number } = {}): Promise<OutboxMessage[]> {
+export async function listOutboxMail(
+  db: Database,
+  opts: { to?: string | undefined; limit?: number } = {},
+): Promise<OutboxMessage[]> {
   const limit = Math.min(Math.max(opts.limit ?? 20, 1), 500);
   const params: unknown[] = [];
   let where = '';
@@ -18,7 +24,13 @@ export async function listOutboxMail(db: Database, opts: { to?: string | undefin
     where = 'where to_address = ?';
     params.push(opts.to.trim().toLowerCase());
   }
-  const rows = await db.execute<{ id: string; to_address: string; subject: string; text_body: string; created_at: Date }>(
+  const rows = await db.execute<{
+    id: string;
+    to_address: string;
+    subject: string;
+    text_body: string;
+    created_at: Date;
+  }>(
     `select id, to_address, subject, text_body, created_at from mail_outbox ${where} order by created_at desc, id desc limit ${limit}`,
     params,
   );

@@ -1,6 +1,7 @@
 /**
- * The buyer e-mails (sign-in link, 6-digit code, order confirmation with QR codes, refund). Their words live in the i18next catalogs beside the pages'
- * (`src/i18n/locales/<lang>.json`, under `mail`); this module only picks the keys and fills in the values.
+ * The buyer e-mails (sign-in link, 6-digit code, order confirmation with QR codes, refund). Their words live in the
+ * i18next catalogs beside the pages' (`src/i18n/locales/<lang>.json`, under `mail`); this module only picks the keys
+ * and fills in the values.
  */
 import QRCode from 'qrcode';
 import type { Translate } from '../i18n/i18n.ts';
@@ -21,8 +22,17 @@ export function signInMail(t: Translate, link: string, minutes: number, shop: st
  * The verification-code e-mail for `purpose` (one of the code purposes, e.g. `save_card`), in the language of `t`;
  * `details` fills the action's variables where it names what the code authorizes (`authorize_agent`).
  */
-export function codeMail(t: Translate, code: string, purpose: string, minutes: number, details: Record<string, string> = {}): MailText {
-  return { subject: t('mail.code.subject'), text: t('mail.code.body', { code, minutes, action: t(`mail.code.actions.${purpose}`, details) }) };
+export function codeMail(
+  t: Translate,
+  code: string,
+  purpose: string,
+  minutes: number,
+  details: Record<string, string> = {},
+): MailText {
+  return {
+    subject: t('mail.code.subject'),
+    text: t('mail.code.body', { code, minutes, action: t(`mail.code.actions.${purpose}`, details) }),
+  };
 }
 
 /** What the order e-mails say, in the buyer's terms (amounts in minor units, formatted for the language here). */
@@ -42,7 +52,10 @@ export interface OrderMailData {
   tickets: { id: string; code: string }[];
 }
 
-export interface RefundMailData extends Omit<OrderMailData, 'tickets' | 'unitPriceMinor' | 'feesMinor' | 'totalMinor' | 'quantity' | 'tier'> {
+export interface RefundMailData extends Omit<
+  OrderMailData,
+  'tickets' | 'unitPriceMinor' | 'feesMinor' | 'totalMinor' | 'quantity' | 'tier'
+> {
   amountMinor: number;
   reason: string;
   ticketIds: string[];
@@ -58,9 +71,14 @@ export function formatMoney(lang: string, minor: number, currency: string): stri
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The order confirmation: the tickets (each with its QR code inline) and a receipt. */
-export async function orderConfirmationMail(t: Translate, d: OrderMailData): Promise<MailText & Pick<MailMessage, 'html' | 'inline'>> {
+export async function orderConfirmationMail(
+  t: Translate,
+  d: OrderMailData,
+): Promise<MailText & Pick<MailMessage, 'html' | 'inline'>> {
   const money = (minor: number) => formatMoney(d.lang, minor, d.currency);
-  const date = new Intl.DateTimeFormat(d.lang, { dateStyle: 'full', timeStyle: 'short', timeZone: 'UTC' }).format(d.eventStartsAt);
+  const date = new Intl.DateTimeFormat(d.lang, { dateStyle: 'full', timeStyle: 'short', timeZone: 'UTC' }).format(
+    d.eventStartsAt,
+  );
   const intro = t('mail.order.intro', { merchant: d.merchant, event: d.event, date });
   const ticketLines = d.tickets.map((x, i) => t('mail.order.ticket', { n: i + 1, tier: d.tier, ticketId: x.id }));
   const receipt = [
@@ -71,7 +89,14 @@ export async function orderConfirmationMail(t: Translate, d: OrderMailData): Pro
     t('mail.order.fees', { amount: money(d.feesMinor) }),
     t('mail.order.total', { amount: money(d.totalMinor), currency: d.currency }),
   ];
-  const text = [intro, '', ...ticketLines.map((l, i) => `${l}\n${d.tickets[i]!.code}`), '', t('mail.order.receipt'), ...receipt].join('\n');
+  const text = [
+    intro,
+    '',
+    ...ticketLines.map((l, i) => `${l}\n${d.tickets[i]!.code}`),
+    '',
+    t('mail.order.receipt'),
+    ...receipt,
+  ].join('\n');
   const inline = await Promise.all(
     d.tickets.map(async (x) => ({
       cid: `qr-${x.id}@tessera`,
@@ -82,7 +107,10 @@ export async function orderConfirmationMail(t: Translate, d: OrderMailData): Pro
   );
   const html = [
     `<p>${escapeHtml(intro)}</p>`,
-    ...ticketLines.map((l, i) => `<h3>${escapeHtml(l)}</h3><p><img src="cid:${inline[i]!.cid}" alt="${escapeHtml(l)}" width="240" height="240"></p>`),
+    ...ticketLines.map(
+      (l, i) =>
+        `<h3>${escapeHtml(l)}</h3><p><img src="cid:${inline[i]!.cid}" alt="${escapeHtml(l)}" width="240" height="240"></p>`,
+    ),
     `<h3>${escapeHtml(t('mail.order.receipt'))}</h3>`,
     `<p>${receipt.map(escapeHtml).join('<br>')}</p>`,
   ].join('\n');

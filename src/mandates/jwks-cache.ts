@@ -120,5 +120,10 @@ export class JwksCache {
 }
 
 function unavailable(): ToolError {
-  return new ToolError('mandate_trust_unavailable', 'The signing network’s keys cannot be loaded right now; retry later.', undefined, 30);
+  return new ToolError(
+    'mandate_trust_unavailable',
+    'The signing network’s keys cannot be loaded right now; retry later.',
+    undefined,
+    30,
+  );
 }

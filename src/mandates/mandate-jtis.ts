@@ -32,7 +32,11 @@ export async function isMandateJtiUsed(em: EntityManager, mandate: Mandate, at: 
  * Throws `mandate_jti_used` when it is already spent, without aborting the transaction.
  * Returns the period spent.
  */
-export async function consumeMandateJti(em: EntityManager, mandate: Mandate, use: MandateUse): Promise<{ period: string }> {
+export async function consumeMandateJti(
+  em: EntityManager,
+  mandate: Mandate,
+  use: MandateUse,
+): Promise<{ period: string }> {
   const period = mandatePeriod(mandate.recurrence, use.at);
   const rows = await sql(
     em,
@@ -40,7 +44,16 @@ export async function consumeMandateJti(em: EntityManager, mandate: Mandate, use
      values (?, ?, ?, ?, ?, ?, ?, ?)
      on conflict (network, jti, period) do nothing
      returning period`,
-    [mandate.network, mandate.jti, period, mandate.mandateId, use.merchantId, use.reference ?? null, use.at, new Date(mandate.expiresAt)],
+    [
+      mandate.network,
+      mandate.jti,
+      period,
+      mandate.mandateId,
+      use.merchantId,
+      use.reference ?? null,
+      use.at,
+      new Date(mandate.expiresAt),
+    ],
   );
   if (rows.length === 0) throw jtiUsed(mandate, period);
   return { period };

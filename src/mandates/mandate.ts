@@ -20,21 +20,38 @@ export const MandateArtefact = z
     mandateId: Text.describe('The issuer’s identifier for this mandate.'),
     network: z.string().regex(NETWORK_ID).describe('The signing network, an `id` in the trust list.'),
     issuer: Text.describe('Who issued the mandate (the card issuer or wallet), as the network names it.'),
-    credentialRef: Text.refine((s) => !looksLikeCardNumber(s), 'must be a credential reference (a network token id), never a card number').describe(
+    credentialRef: Text.refine(
+      (s) => !looksLikeCardNumber(s),
+      'must be a credential reference (a network token id), never a card number',
+    ).describe(
       'Reference to the payment credential the mandate authorizes (e.g. a network token id); never a card number.',
     ),
     merchantScope: z.strictObject({
-      merchantIds: z.array(z.string().min(1).max(100)).min(1).max(100).describe('Tessera shop ids the mandate may be spent at.'),
+      merchantIds: z
+        .array(z.string().min(1).max(100))
+        .min(1)
+        .max(100)
+        .describe('Tessera shop ids the mandate may be spent at.'),
     }),
     amountLimit: z.strictObject({
-      amountMinor: z.number().int().min(1).max(100_000_000).describe('Most that one purchase (per period) may cost, in minor units.'),
+      amountMinor: z
+        .number()
+        .int()
+        .min(1)
+        .max(100_000_000)
+        .describe('Most that one purchase (per period) may cost, in minor units.'),
       currency: Currency,
     }),
     issuedAt: DateTime,
     notBefore: DateTime.optional().describe('Start of validity; defaults to issuedAt.'),
     expiresAt: DateTime,
-    recurrence: z.enum(MANDATE_RECURRENCES).describe('once: one purchase; otherwise one purchase per UTC calendar period.'),
-    jti: z.string().regex(/^[A-Za-z0-9._~:-]{16,128}$/, 'must be 16 to 128 URL-safe characters').describe('Unique id of this artefact.'),
+    recurrence: z
+      .enum(MANDATE_RECURRENCES)
+      .describe('once: one purchase; otherwise one purchase per UTC calendar period.'),
+    jti: z
+      .string()
+      .regex(/^[A-Za-z0-9._~:-]{16,128}$/, 'must be 16 to 128 URL-safe characters')
+      .describe('Unique id of this artefact.'),
   })
   .refine((m) => new Date(m.expiresAt) > new Date(m.notBefore ?? m.issuedAt), {
     message: 'expiresAt must be after notBefore (or issuedAt)',

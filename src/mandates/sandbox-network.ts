@@ -97,8 +97,12 @@ export async function initSandboxNetwork(opts: InitNetworkOptions): Promise<Init
   const jwksPath = join(dir, JWKS);
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const existing = await readJson<{ keys: JWK[] }>(privateKeysPath);
-  const meta = (await readJson<NetworkFile>(join(dir, NETWORK))) ?? { id: opts.id ?? 'sandbox', name: opts.name ?? 'Tessera Sandbox Network' };
-  if (!NETWORK_ID.test(meta.id)) throw new Error(`The network id "${meta.id}" must be lower case letters, digits, ".", "_" or "-".`);
+  const meta = (await readJson<NetworkFile>(join(dir, NETWORK))) ?? {
+    id: opts.id ?? 'sandbox',
+    name: opts.name ?? 'Tessera Sandbox Network',
+  };
+  if (!NETWORK_ID.test(meta.id))
+    throw new Error(`The network id "${meta.id}" must be lower case letters, digits, ".", "_" or "-".`);
   let keys = existing?.keys ?? [];
   const created = keys.length === 0 || opts.rotate === true;
   if (created) {
@@ -109,7 +113,11 @@ export async function initSandboxNetwork(opts: InitNetworkOptions): Promise<Init
     const publicKeys = keys.map(({ d: _d, ...pub }) => pub);
     await writeAtomic(jwksPath, `${JSON.stringify({ keys: publicKeys }, null, 2)}\n`);
   }
-  await upsertTrustListNetwork(trustListPath, { id: meta.id, name: meta.name, jwksFile: relative(dirname(trustListPath), jwksPath) });
+  await upsertTrustListNetwork(trustListPath, {
+    id: meta.id,
+    name: meta.name,
+    jwksFile: relative(dirname(trustListPath), jwksPath),
+  });
   const current = keys[0]!;
   const alg = current.alg as SandboxAlgorithm;
   const verb = !created ? 'already exists' : opts.rotate ? 'has a new signing key' : 'was created';
@@ -119,7 +127,17 @@ export async function initSandboxNetwork(opts: InitNetworkOptions): Promise<Init
     `  public JWKS: ${jwksPath}`,
     `  trust list:  ${trustListPath} (point MANDATE_TRUST_LIST here unless it is the default)`,
   ].join('\n');
-  return { networkId: meta.id, name: meta.name, kid: current.kid!, alg, created, jwksPath, privateKeysPath, trustListPath, summary };
+  return {
+    networkId: meta.id,
+    name: meta.name,
+    kid: current.kid!,
+    alg,
+    created,
+    jwksPath,
+    privateKeysPath,
+    trustListPath,
+    summary,
+  };
 }
 
 export interface SignMandateOptions {
@@ -148,13 +166,15 @@ export async function signSandboxMandate(opts: SignMandateOptions): Promise<Sign
   const keys = await readJson<{ keys: JWK[] }>(join(dir, PRIVATE_KEYS));
   const meta = await readJson<NetworkFile>(join(dir, NETWORK));
   const jwk = keys?.keys[0];
-  if (!jwk || !meta) throw new Error(`No sandbox network in ${dir}: run \`tessera network init --dir ${opts.dir}\` first.`);
+  if (!jwk || !meta)
+    throw new Error(`No sandbox network in ${dir}: run \`tessera network init --dir ${opts.dir}\` first.`);
   const parsed = MandateArtefact.safeParse(parseStrictJson(opts.payload));
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new Error(`The mandate is invalid at ${issue.path.join('.') || '(root)'}: ${issue.message}`);
   }
-  if (parsed.data.network !== meta.id) throw new Error(`The mandate names network "${parsed.data.network}", but this network is "${meta.id}".`);
+  if (parsed.data.network !== meta.id)
+    throw new Error(`The mandate names network "${parsed.data.network}", but this network is "${meta.id}".`);
   const alg = jwk.alg!;
   const jws = await new FlattenedSign(new TextEncoder().encode(opts.payload))
     .setProtectedHeader({ alg, kid: jwk.kid!, b64: false, crit: ['b64'] })

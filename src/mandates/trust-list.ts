@@ -27,12 +27,16 @@ const TrustListEntry = z
   .refine((n) => [n.jwksUrl, n.jwks, n.jwksFile].filter((v) => v !== undefined).length === 1, {
     message: 'give exactly one of jwksUrl, jwks or jwksFile',
   })
-  .refine((n) => !n.jwksUrl || isAllowedJwksUrl(n.jwksUrl), { message: 'jwksUrl must be https (http only for localhost)' });
+  .refine((n) => !n.jwksUrl || isAllowedJwksUrl(n.jwksUrl), {
+    message: 'jwksUrl must be https (http only for localhost)',
+  });
 
 /** The trust-list file: `{ "networks": [{ id, name, jwksUrl | jwks | jwksFile }] }`. */
 export const TrustListFile = z
   .strictObject({ networks: z.array(TrustListEntry).max(100) })
-  .refine((f) => new Set(f.networks.map((n) => n.id)).size === f.networks.length, { message: 'network ids must be unique' });
+  .refine((f) => new Set(f.networks.map((n) => n.id)).size === f.networks.length, {
+    message: 'network ids must be unique',
+  });
 export type TrustListEntry = z.infer<typeof TrustListEntry>;
 export type TrustListFile = z.infer<typeof TrustListFile>;
 
@@ -83,7 +87,9 @@ export function parseTrustList(text: string, path: string): TrustListFile {
   const parsed = TrustListFile.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new Error(`The mandate trust list ${path} is invalid at ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    throw new Error(
+      `The mandate trust list ${path} is invalid at ${issue.path.join('.') || '(root)'}: ${issue.message}`,
+    );
   }
   return parsed.data;
 }
@@ -116,7 +122,8 @@ export class TrustList {
       const why = missing ? `the file ${opts.path} does not exist` : err instanceof Error ? err.message : String(err);
       if (opts.required) throw new Error(`MANDATE_TRUST_LIST: ${why}`);
       // The default location is not configuration: a bad file there fails verifications (closed), not start-up.
-      if (!missing) opts.log.error({ path: opts.path, reason: why }, 'mandate trust list unreadable; no network is trusted');
+      if (!missing)
+        opts.log.error({ path: opts.path, reason: why }, 'mandate trust list unreadable; no network is trusted');
     }
     return list;
   }
@@ -129,8 +136,16 @@ export class TrustList {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
         this.replace({ networks: [] }, 'absent');
       } else {
-        this.log.error({ path: this.path, reason: err instanceof Error ? err.message : String(err) }, 'mandate trust list unreadable');
-        throw new ToolError('mandate_trust_unavailable', 'The mandate trust list cannot be read right now; retry later.', undefined, 30);
+        this.log.error(
+          { path: this.path, reason: err instanceof Error ? err.message : String(err) },
+          'mandate trust list unreadable',
+        );
+        throw new ToolError(
+          'mandate_trust_unavailable',
+          'The mandate trust list cannot be read right now; retry later.',
+          undefined,
+          30,
+        );
       }
     }
     return this.networks.get(id);
@@ -172,7 +187,10 @@ export class TrustList {
     }
     if (entry.jwksFile) {
       const file = resolve(base, entry.jwksFile);
-      return new JwksCache({ describe: file, load: () => readJwksFile(file) }, this.clock, this.log, { maxAgeMs: 30_000, cooldownMs: 0 });
+      return new JwksCache({ describe: file, load: () => readJwksFile(file) }, this.clock, this.log, {
+        maxAgeMs: 30_000,
+        cooldownMs: 0,
+      });
     }
     const inline = entry.jwks;
     return new JwksCache({ describe: `inline JWKS of ${entry.id}`, load: async () => inline }, this.clock, this.log);

@@ -66,20 +66,26 @@ function refuse(failure: JwsFailure, message: string): never {
 }
 
 /** Decodes and checks the protected header, in the order: structure, alg, crit, b64. */
-export function parseProtectedHeader(encoded: string, algorithms: readonly string[], understoodCrit: readonly string[]): ProtectedHeader {
+export function parseProtectedHeader(
+  encoded: string,
+  algorithms: readonly string[],
+  understoodCrit: readonly string[],
+): ProtectedHeader {
   let header: unknown;
   try {
     header = parseStrictJson(new TextDecoder('utf-8', { fatal: true }).decode(base64url.decode(encoded)));
   } catch {
     refuse('malformed', 'The protected header is not base64url-encoded JSON with unique member names.');
   }
-  if (typeof header !== 'object' || header === null || Array.isArray(header)) refuse('malformed', 'The protected header is not a JSON object.');
+  if (typeof header !== 'object' || header === null || Array.isArray(header))
+    refuse('malformed', 'The protected header is not a JSON object.');
   const h = header as Record<string, unknown>;
   if (typeof h.alg !== 'string' || h.alg === '') refuse('malformed', 'The protected header has no "alg".');
   if (h.alg.toLowerCase() === 'none' || !algorithms.includes(h.alg)) {
     refuse('alg_not_allowed', `The algorithm "${clip(h.alg)}" is not allowed; allowed: ${algorithms.join(', ')}.`);
   }
-  if (h.kid !== undefined && (typeof h.kid !== 'string' || h.kid === '')) refuse('malformed', 'The "kid" header must be a non-empty string.');
+  if (h.kid !== undefined && (typeof h.kid !== 'string' || h.kid === ''))
+    refuse('malformed', 'The "kid" header must be a non-empty string.');
   let crit: string[] = [];
   if (h.crit !== undefined) {
     if (!Array.isArray(h.crit) || h.crit.length === 0 || h.crit.some((c) => typeof c !== 'string' || c === '')) {
@@ -88,9 +94,14 @@ export function parseProtectedHeader(encoded: string, algorithms: readonly strin
     crit = h.crit as string[];
     if (new Set(crit).size !== crit.length) refuse('malformed', 'The "crit" header lists a name twice.');
     const unknown = crit.filter((c) => !understoodCrit.includes(c));
-    if (unknown.length) refuse('crit_unsupported', `The critical header parameter ${unknown.map((c) => `"${clip(c)}"`).join(', ')} is not understood.`);
+    if (unknown.length)
+      refuse(
+        'crit_unsupported',
+        `The critical header parameter ${unknown.map((c) => `"${clip(c)}"`).join(', ')} is not understood.`,
+      );
     const absent = crit.filter((c) => !Object.hasOwn(h, c));
-    if (absent.length) refuse('malformed', `The critical header parameter "${clip(absent[0]!)}" is listed in "crit" but absent.`);
+    if (absent.length)
+      refuse('malformed', `The critical header parameter "${clip(absent[0]!)}" is listed in "crit" but absent.`);
   }
   if (Object.hasOwn(h, 'b64')) {
     if (typeof h.b64 !== 'boolean') refuse('malformed', 'The "b64" header must be a boolean.');
@@ -101,8 +112,10 @@ export function parseProtectedHeader(encoded: string, algorithms: readonly strin
 
 /** Maps a `jose` failure to our reasons; anything unexpected fails closed as a bad signature. */
 function fromJose(err: unknown): JwsVerificationError {
-  if (err instanceof errors.JOSEAlgNotAllowed) return new JwsVerificationError('alg_not_allowed', 'The algorithm is not allowed.');
-  if (err instanceof errors.JWSInvalid) return new JwsVerificationError('malformed', `The JWS is malformed: ${err.message}`);
+  if (err instanceof errors.JOSEAlgNotAllowed)
+    return new JwsVerificationError('alg_not_allowed', 'The algorithm is not allowed.');
+  if (err instanceof errors.JWSInvalid)
+    return new JwsVerificationError('malformed', `The JWS is malformed: ${err.message}`);
   if (err instanceof errors.JWSSignatureVerificationFailed) {
     return new JwsVerificationError('signature_invalid', 'The signature does not match the payload and key.');
   }
@@ -114,11 +127,16 @@ function fromJose(err: unknown): JwsVerificationError {
  * JwsVerificationError naming the reason. The payload is never read from the JWS: it must be detached.
  */
 export async function verifyDetachedJws(input: DetachedJwsInput): Promise<DetachedJwsResult> {
-  if (typeof input.jws !== 'string' || input.jws.length > MAX_JWS_CHARS) refuse('malformed', 'The signature is not a compact JWS.');
+  if (typeof input.jws !== 'string' || input.jws.length > MAX_JWS_CHARS)
+    refuse('malformed', 'The signature is not a compact JWS.');
   const parts = input.jws.split('.');
   if (parts.length !== 3) refuse('malformed', 'The signature must be a compact JWS: "<protected>..<signature>".');
   const [encodedHeader = '', attached = '', signature = ''] = parts;
-  if (attached !== '') refuse('malformed', 'The JWS carries its payload; this profile requires a detached payload ("<protected>..<signature>").');
+  if (attached !== '')
+    refuse(
+      'malformed',
+      'The JWS carries its payload; this profile requires a detached payload ("<protected>..<signature>").',
+    );
   if (encodedHeader === '') refuse('malformed', 'The compact JWS lacks its protected header.');
   const header = parseProtectedHeader(encodedHeader, input.algorithms, input.understoodCrit ?? ['b64']);
   if (signature === '') refuse('malformed', 'The compact JWS lacks its signature.');

@@ -10,7 +10,13 @@ import { MandateArtefact, mandatePeriod, validFrom, type Mandate } from './manda
 import { isMandateJtiUsed, jtiUsed } from './mandate-jtis.ts';
 import { parseStrictJson, StrictJsonError } from './strict-json.ts';
 import type { TrustList } from './trust-list.ts';
-import { clip, JwsVerificationError, verifyDetachedJws, type JwsFailure, type ProtectedHeader } from './verify-detached-jws.ts';
+import {
+  clip,
+  JwsVerificationError,
+  verifyDetachedJws,
+  type JwsFailure,
+  type ProtectedHeader,
+} from './verify-detached-jws.ts';
 
 /** The signature algorithms a mandate may use: asymmetric only (no `none`, no HMAC). */
 /** Every code verification of a mandate (signature, artefact, time, merchant) may answer. */
@@ -79,7 +85,11 @@ function parsePayload(bytes: Uint8Array): unknown {
   try {
     return parseStrictJson(text);
   } catch (err) {
-    throw invalid(err instanceof StrictJsonError ? `The mandate payload is not acceptable JSON: ${err.message}` : 'The mandate payload is not JSON.');
+    throw invalid(
+      err instanceof StrictJsonError
+        ? `The mandate payload is not acceptable JSON: ${err.message}`
+        : 'The mandate payload is not JSON.',
+    );
   }
 }
 
@@ -87,19 +97,32 @@ function parsePayload(bytes: Uint8Array): unknown {
 function keyResolver(trust: TrustList, found: { network?: { id: string; name: string } }) {
   return async (header: ProtectedHeader, bytes: Uint8Array) => {
     const json = parsePayload(bytes) as { network?: unknown } | null;
-    const networkId = typeof json === 'object' && json !== null && typeof json.network === 'string' ? json.network : undefined;
+    const networkId =
+      typeof json === 'object' && json !== null && typeof json.network === 'string' ? json.network : undefined;
     if (!networkId) throw invalid('The mandate payload does not name its signing network.', { field: 'network' });
     const network = await trust.network(networkId);
     if (!network) {
-      throw new ToolError('mandate_network_untrusted', `The network "${clip(networkId)}" is not in this server’s mandate trust list.`, {
-        network: clip(networkId),
-      });
+      throw new ToolError(
+        'mandate_network_untrusted',
+        `The network "${clip(networkId)}" is not in this server’s mandate trust list.`,
+        {
+          network: clip(networkId),
+        },
+      );
     }
-    if (!header.kid) throw new JwsVerificationError('kid_unknown', 'The protected header has no "kid"; the profile requires one.');
+    if (!header.kid)
+      throw new JwsVerificationError('kid_unknown', 'The protected header has no "kid"; the profile requires one.');
     const jwk = await network.findKey(header.kid);
-    if (!jwk) throw new JwsVerificationError('kid_unknown', `The network "${networkId}" publishes no key "${clip(header.kid)}".`);
+    if (!jwk)
+      throw new JwsVerificationError(
+        'kid_unknown',
+        `The network "${networkId}" publishes no key "${clip(header.kid)}".`,
+      );
     if (jwk.alg !== undefined && jwk.alg !== header.alg) {
-      throw new JwsVerificationError('alg_not_allowed', `The key "${clip(header.kid)}" is for ${jwk.alg}, not ${header.alg}.`);
+      throw new JwsVerificationError(
+        'alg_not_allowed',
+        `The key "${clip(header.kid)}" is for ${jwk.alg}, not ${header.alg}.`,
+      );
     }
     found.network = { id: network.id, name: network.name };
     return jwk;
@@ -131,22 +154,30 @@ export async function verifyMandate(
   }
   const parsed = MandateArtefact.safeParse(parsePayload(verified.payload));
   if (!parsed.success) {
-    const problems = parsed.error.issues.slice(0, 10).map((i) => ({ field: i.path.join('.') || '(root)', message: i.message }));
+    const problems = parsed.error.issues
+      .slice(0, 10)
+      .map((i) => ({ field: i.path.join('.') || '(root)', message: i.message }));
     throw invalid(`The mandate is invalid at ${problems[0]!.field}: ${problems[0]!.message}`, { problems });
   }
   const mandate = parsed.data;
   const now = deps.now;
   if (now >= new Date(mandate.expiresAt)) {
-    throw new ToolError('mandate_expired', `The mandate expired at ${mandate.expiresAt}.`, { expiresAt: mandate.expiresAt });
+    throw new ToolError('mandate_expired', `The mandate expired at ${mandate.expiresAt}.`, {
+      expiresAt: mandate.expiresAt,
+    });
   }
   if (now.getTime() + NOT_BEFORE_LEEWAY_MS < validFrom(mandate).getTime()) {
     const from = validFrom(mandate).toISOString();
     throw new ToolError('mandate_not_yet_valid', `The mandate is not valid before ${from}.`, { notBefore: from });
   }
   if (!mandate.merchantScope.merchantIds.includes(input.merchantId)) {
-    throw new ToolError('mandate_merchant_mismatch', `The mandate does not authorize purchases at ${clip(input.merchantId)}.`, {
-      merchantId: input.merchantId,
-    });
+    throw new ToolError(
+      'mandate_merchant_mismatch',
+      `The mandate does not authorize purchases at ${clip(input.merchantId)}.`,
+      {
+        merchantId: input.merchantId,
+      },
+    );
   }
   const period = mandatePeriod(mandate.recurrence, now);
   if (opts.checkJti !== false && (await isMandateJtiUsed(deps.em, mandate, now))) throw jtiUsed(mandate, period);

@@ -7,7 +7,8 @@ export const AREA_DESCRIPTIONS: Record<Area, string> = {
   payments: 'One-shot authorize and result reads.',
   acp: 'Agentic commerce checkout sessions.',
   vic: 'Mandate-governed purchase-initiate, where the card-network mandate is the spend authority.',
-  'signed-mandate': 'A detached network signature over the mandate artefact is verified before spend authority is granted.',
+  'signed-mandate':
+    'A detached network signature over the mandate artefact is verified before spend authority is granted.',
   ap2: 'Legacy purchase flow, unsupported pending verified checkout authorization.',
   buyer: 'Buyer surface: identity, agents, saved cards and permissions.',
   discovery: 'Public, no authentication: the opt-in shop window and the product feed.',

@@ -8,7 +8,15 @@ import { verifyAgentJwt } from '../domain/buyers/agent-credentials.ts';
 import { keyAuthority } from '../domain/merchants/api-keys.ts';
 import type { Clock } from '../kernel/clock.ts';
 import { ToolError } from '../kernel/errors.ts';
-import { AGENT_TOKEN_PREFIX, API_KEY_PREFIX, hashToken, sessionKey, SESSION_ISSUER, signSession, type SessionClaims } from '../kernel/tokens.ts';
+import {
+  AGENT_TOKEN_PREFIX,
+  API_KEY_PREFIX,
+  hashToken,
+  sessionKey,
+  SESSION_ISSUER,
+  signSession,
+  type SessionClaims,
+} from '../kernel/tokens.ts';
 import { ANONYMOUS, ROLES, type Principal, type Role } from '../kernel/principal.ts';
 
 interface ApiKeyLookup {
@@ -84,11 +92,10 @@ export class Authenticator {
     // Last use is recorded at most once a minute per key, so concurrent calls on one key never queue on its row.
     const last = row.last_used_at ? new Date(row.last_used_at).getTime() : 0;
     if (now.getTime() - last >= LAST_USED_RESOLUTION_MS) {
-      await this.db.execute('update api_keys set last_used_at = ? where id = ? and (last_used_at is null or last_used_at < ?)', [
-        now,
-        row.id,
-        new Date(now.getTime() - LAST_USED_RESOLUTION_MS),
-      ]);
+      await this.db.execute(
+        'update api_keys set last_used_at = ? where id = ? and (last_used_at is null or last_used_at < ?)',
+        [now, row.id, new Date(now.getTime() - LAST_USED_RESOLUTION_MS)],
+      );
     }
     return { kind: 'api_key', keyId: row.id, organizationId: row.organization_id, ...authority };
   }
@@ -124,9 +131,19 @@ export class Authenticator {
       return principal;
     }
     if (payload.typ === 'staff') return { kind: 'staff', userId: await this.staffUser(sub) };
-    if (payload.typ === 'buyer' && typeof payload.sid === 'string' && (payload.mode === 'bounded' || payload.mode === 'full')) {
+    if (
+      payload.typ === 'buyer' &&
+      typeof payload.sid === 'string' &&
+      (payload.mode === 'bounded' || payload.mode === 'full')
+    ) {
       const mid = typeof payload.mid === 'string' ? payload.mid : null;
-      const principal: Principal = { kind: 'buyer', buyerId: sub, sessionId: payload.sid, mode: payload.mode, merchantId: mid };
+      const principal: Principal = {
+        kind: 'buyer',
+        buyerId: sub,
+        sessionId: payload.sid,
+        mode: payload.mode,
+        merchantId: mid,
+      };
       if (payload.att === true && payload.mode === 'bounded') principal.attested = true;
       if (typeof payload.lng === 'string') principal.lang = payload.lng;
       if (typeof payload.exp === 'number') principal.expiresAt = payload.exp;
@@ -147,7 +164,10 @@ export class Authenticator {
   }
 
   private async consoleRole(userId: string, organizationId: string, claimed: Role): Promise<Role> {
-    const [row] = await this.db.execute<{ role: string }>('select role from memberships where user_id = ? and organization_id = ?', [userId, organizationId]);
+    const [row] = await this.db.execute<{ role: string }>(
+      'select role from memberships where user_id = ? and organization_id = ?',
+      [userId, organizationId],
+    );
     if (!row || !(ROLES as readonly string[]).includes(row.role)) {
       throw new ToolError('unauthenticated', 'The console session is no longer valid: sign in again.');
     }

@@ -11,7 +11,10 @@ export function authorize(tool: AnyTool, principal: Principal, credentialHint?: 
   const auth = tool.auth;
   if (auth.public) return;
   if (principal.kind === 'anonymous') {
-    throw new ToolError('unauthenticated', credentialHint ? `A valid credential is required: send ${credentialHint}.` : undefined);
+    throw new ToolError(
+      'unauthenticated',
+      credentialHint ? `A valid credential is required: send ${credentialHint}.` : undefined,
+    );
   }
   if (!auth.principals.includes(principal.kind)) {
     throw new ToolError('forbidden', `A ${principal.kind.replace('_', ' ')} credential may not call ${tool.name}.`);
@@ -34,11 +37,20 @@ export function authorize(tool: AnyTool, principal: Principal, credentialHint?: 
     throw new ToolError('forbidden', message, { role: principal.role });
   }
   if (principal.kind === 'agent' && principal.permissionId && auth.outsidePermission) {
-    throw new ToolError('forbidden', `An OAuth access token acts inside the buyer's permission only; it may not call ${tool.name}.`, {
-      permissionId: principal.permissionId,
-    });
+    throw new ToolError(
+      'forbidden',
+      `An OAuth access token acts inside the buyer's permission only; it may not call ${tool.name}.`,
+      {
+        permissionId: principal.permissionId,
+      },
+    );
   }
-  if (principal.kind === 'buyer' && auth.fullBuyer && principal.mode !== 'full' && !(auth.attestedBuyer && principal.attested)) {
+  if (
+    principal.kind === 'buyer' &&
+    auth.fullBuyer &&
+    principal.mode !== 'full' &&
+    !(auth.attestedBuyer && principal.attested)
+  ) {
     throw new ToolError('forbidden', 'A bounded buyer session cannot create or widen spending authority.', {
       sessionMode: principal.mode,
     });

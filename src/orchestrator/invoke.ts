@@ -32,13 +32,29 @@ export interface InvokeRequest {
 }
 
 export type InvokeResult =
-  | { ok: true; tool: AnyTool; status: number; output: Record<string, unknown>; replayed: boolean; principal: Principal }
+  | {
+      ok: true;
+      tool: AnyTool;
+      status: number;
+      output: Record<string, unknown>;
+      replayed: boolean;
+      principal: Principal;
+    }
   | { ok: false; tool: AnyTool | undefined; status: number; error: ErrorBody; replayed: boolean };
 
 /** A refusal's result: `error` with its status. */
-const refusal = (tool: AnyTool | undefined, error: ToolError): InvokeResult => ({ ok: false, tool, status: error.status, error: error.toBody(), replayed: false });
+const refusal = (tool: AnyTool | undefined, error: ToolError): InvokeResult => ({
+  ok: false,
+  tool,
+  status: error.status,
+  error: error.toBody(),
+  replayed: false,
+});
 
-/** `surface`: where the credential was presented (an OAuth access token is accepted only on the MCP endpoint it was issued for). */
+/**
+ * `surface`: where the credential was presented (an OAuth access token is accepted only on the MCP endpoint it was
+ * issued for).
+ */
 export type Authenticator = (credential: string | undefined, surface?: RequestInfo['surface']) => Promise<Principal>;
 
 export interface OrchestratorDeps {
@@ -46,7 +62,9 @@ export interface OrchestratorDeps {
   services: Services;
   authenticate: Authenticator;
   log: Logger;
-  /** Seals stored answers that carry a secret field (`secret(...)` in the tool's output), replayed by idempotency key. */
+  /**
+   * Seals stored answers that carry a secret field (`secret(...)` in the tool's output), replayed by idempotency key.
+   */
   replaySealer: ReplaySealer;
   /**
    * Keys the stored fingerprint of a request (an HMAC under a sub-key of the server secret), so that a request's
@@ -84,7 +102,8 @@ export class Orchestrator {
    */
   authenticatedAs(credential: string, principal: Principal): Orchestrator {
     const view = Object.create(this) as Orchestrator;
-    const authenticate: Authenticator = (c, surface) => (c === credential ? Promise.resolve(principal) : this.authenticate(c, surface));
+    const authenticate: Authenticator = (c, surface) =>
+      c === credential ? Promise.resolve(principal) : this.authenticate(c, surface);
     Object.defineProperty(view, 'authenticate', { value: authenticate });
     return view;
   }
@@ -107,7 +126,10 @@ export class Orchestrator {
    * The tools listed to the holder of `credential`: those it may call (the `auth` declarations `invoke` enforces) and
    * uses for its job (`auth.listed`); without a credential, or with one that does not authenticate, the public tools.
    */
-  async toolsFor(credential: string | undefined, surface?: RequestInfo['surface']): Promise<{ principal: Principal; tools: AnyTool[] }> {
+  async toolsFor(
+    credential: string | undefined,
+    surface?: RequestInfo['surface'],
+  ): Promise<{ principal: Principal; tools: AnyTool[] }> {
     const principal = await this.authenticate(credential, surface).catch((): Principal => ({ kind: 'anonymous' }));
     return { principal, tools: this.tools.filter((t) => mayList(t, principal)) };
   }
@@ -151,7 +173,9 @@ export class Orchestrator {
       if (charged && tool.transactional === 'shared') charged.catch(() => undefined);
       else await charged;
       authorize(tool, principal, mech.credential);
-      const given = mech.keyArgument ? splitIdempotencyArgument(tool, req.input, req.idempotencyKey) : { input: req.input, key: req.idempotencyKey };
+      const given = mech.keyArgument
+        ? splitIdempotencyArgument(tool, req.input, req.idempotencyKey)
+        : { input: req.input, key: req.idempotencyKey };
       const input: unknown = parseInput(tool.input, given.input);
       const mode = tool.idempotency ?? 'none';
       const custom = mode === 'none' ? undefined : tool.idempotencyRequest?.(input, given.key);
@@ -160,7 +184,10 @@ export class Orchestrator {
         throw new ToolError('missing_idempotency_key', `This operation requires ${mech.idempotencyKey}.`);
       }
       if (key !== undefined && (key.length < 1 || key.length > 255 || key.includes('\u0000') || !key.isWellFormed())) {
-        throw new ToolError('invalid_input', `The idempotency key (${mech.idempotencyKey}) must be 1 to 255 characters (no NUL, no lone surrogate).`);
+        throw new ToolError(
+          'invalid_input',
+          `The idempotency key (${mech.idempotencyKey}) must be 1 to 255 characters (no NUL, no lone surrogate).`,
+        );
       }
       admitted = arrival?.take();
       if (key) {
@@ -193,9 +220,9 @@ export class Orchestrator {
   }
 
   /**
-   * A `transactional: 'shared'` tool: the domain runs the call in a transaction shared with concurrent calls, claims its
-   * key there and stores its outcome there with the change (`idem`, `finish`); the outcome is then settled with the key
-   * like any call's, which stores nothing when the shared transaction stored it.
+   * A `transactional: 'shared'` tool: the domain runs the call in a transaction shared with concurrent calls, claims
+   * its key there and stores its outcome there with the change (`idem`, `finish`); the outcome is then settled with the
+   * key like any call's, which stores nothing when the shared transaction stored it.
    */
   private async runShared(
     tool: AnyTool,
@@ -208,7 +235,10 @@ export class Orchestrator {
     const { makeCtx, finish } = this.parts.for(tool, principal, req);
     let finished: { output: Record<string, unknown>; status: number } | undefined;
     const shared = { finish: (raw: unknown) => (finished = finish(raw)), charged };
-    const raw: unknown = await tool.handler(input, makeCtx(() => this.services.db.fork(), { idempotency: idem, shared }));
+    const raw: unknown = await tool.handler(
+      input,
+      makeCtx(() => this.services.db.fork(), { idempotency: idem, shared }),
+    );
     const result = finished ?? finish(raw);
     await idem?.settle({ status: result.status, body: result.output });
     return result;
@@ -223,12 +253,22 @@ export class Orchestrator {
   ): Promise<{ output: Record<string, unknown>; status: number }> {
     const { makeCtx, finish } = this.parts.for(tool, principal, req);
     if (tool.transactional === false) {
-      const result = finish(await tool.handler(input, makeCtx(() => this.services.db.fork(), { idempotency: idem })));
+      const result = finish(
+        await tool.handler(
+          input,
+          makeCtx(() => this.services.db.fork(), { idempotency: idem }),
+        ),
+      );
       await idem?.settle({ status: result.status, body: result.output });
       return result;
     }
     return this.services.db.transaction(async (em) => {
-      const result = finish(await tool.handler(input, makeCtx(() => em, { idempotency: idem })));
+      const result = finish(
+        await tool.handler(
+          input,
+          makeCtx(() => em, { idempotency: idem }),
+        ),
+      );
       await idem?.settle({ status: result.status, body: result.output }, em);
       return result;
     });
@@ -238,7 +278,14 @@ export class Orchestrator {
     if (stored.status >= 400) {
       return { ok: false, tool, status: stored.status, error: stored.body as ErrorBody, replayed: true };
     }
-    return { ok: true, tool, status: stored.status, output: stored.body as Record<string, unknown>, replayed: true, principal };
+    return {
+      ok: true,
+      tool,
+      status: stored.status,
+      output: stored.body as Record<string, unknown>,
+      replayed: true,
+      principal,
+    };
   }
 
   private toError(err: unknown, tool: AnyTool): ToolError {

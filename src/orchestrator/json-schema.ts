@@ -7,11 +7,30 @@ export type JsonSchema = Record<string, unknown>;
 const cache = new WeakMap<z.ZodType, { input?: JsonSchema; output?: JsonSchema }>();
 
 /** Keywords whose value is one subschema, an array of them, or a map of them (the positions `portable` visits). */
-const ONE = ['items', 'not', 'contains', 'propertyNames', 'additionalProperties', 'unevaluatedProperties', 'if', 'then', 'else'];
+const ONE = [
+  'items',
+  'not',
+  'contains',
+  'propertyNames',
+  'additionalProperties',
+  'unevaluatedProperties',
+  'if',
+  'then',
+  'else',
+];
 const MANY = ['anyOf', 'oneOf', 'allOf', 'prefixItems'];
 const MAP = ['properties', 'patternProperties', '$defs', 'dependentSchemas'];
 /** Keywords that say nothing about the value: a schema with only these accepts anything. */
-const ANNOTATIONS = new Set(['description', 'title', 'examples', 'default', 'deprecated', 'readOnly', 'writeOnly', '$comment']);
+const ANNOTATIONS = new Set([
+  'description',
+  'title',
+  'examples',
+  'default',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  '$comment',
+]);
 
 /**
  * Rewrites a schema so that every host reads it the same (the MCP inspector's portability rules): a `type` array
@@ -47,7 +66,9 @@ function portable(node: unknown, keyword?: string): unknown {
   return out;
 }
 
-/** JSON Schema (draft 2020-12, without the `$schema` key) of a zod schema, as input or output, portable across hosts. */
+/**
+ * JSON Schema (draft 2020-12, without the `$schema` key) of a zod schema, as input or output, portable across hosts.
+ */
 export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   let entry = cache.get(schema);
   if (!entry) {
@@ -64,7 +85,13 @@ export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSch
 
 /** The prefix of an id field whose schema does not name it. */
 const ID_PREFIXES: Record<string, string> = {
-  merchantId: 'shop', eventId: 'evt', poolId: 'pool', tierId: 'tier', quoteId: 'quo', reservationId: 'rsv', orderId: 'ord',
+  merchantId: 'shop',
+  eventId: 'evt',
+  poolId: 'pool',
+  tierId: 'tier',
+  quoteId: 'quo',
+  reservationId: 'rsv',
+  orderId: 'ord',
 };
 
 /** A value `s` accepts, for an example: required fields only; an id from its pattern's prefix, a time in 2030. */
@@ -93,7 +120,8 @@ function exampleOf(s: JsonSchema, name: string): unknown {
       if (pattern === '^[a-z]{3}$' || pattern === '^[A-Za-z]{3}$') return 'eur';
       if (name === 'api_version') return '2026-04-17';
       if (pattern === '^\\d{6}$') return '123456';
-      const idPrefix = ID_PREFIXES[name] ?? /\b([a-z]{2,5})_…/.exec(typeof s.description === 'string' ? s.description : '')?.[1];
+      const idPrefix =
+        ID_PREFIXES[name] ?? /\b([a-z]{2,5})_…/.exec(typeof s.description === 'string' ? s.description : '')?.[1];
       if (idPrefix) return `${idPrefix}_01jf8k2m9q7r5t`;
       if (pattern === '^[A-Z]{2}$') return 'DE';
       if (s.format === 'date-time') return '2030-06-01T19:30:00Z';
@@ -111,13 +139,17 @@ const inputs = new WeakMap<AnyTool, JsonSchema>();
 
 /** One input the tool accepts: its own `example`, else one built from its input schema (required fields only). */
 export function toolExample(tool: AnyTool): Record<string, unknown> {
-  return (tool.example ?? exampleOf(jsonSchemaOf(tool.input as z.ZodType, 'input'), 'input')) as Record<string, unknown>;
+  return (tool.example ?? exampleOf(jsonSchemaOf(tool.input as z.ZodType, 'input'), 'input')) as Record<
+    string,
+    unknown
+  >;
 }
 
 /** The tool's input schema with its one example (`examples`), as every surface lists it. */
 export function toolInputSchema(tool: AnyTool): JsonSchema {
   let found = inputs.get(tool);
-  if (!found) inputs.set(tool, (found = { ...jsonSchemaOf(tool.input as z.ZodType, 'input'), examples: [toolExample(tool)] }));
+  if (!found)
+    inputs.set(tool, (found = { ...jsonSchemaOf(tool.input as z.ZodType, 'input'), examples: [toolExample(tool)] }));
   return found;
 }
 
@@ -128,10 +160,14 @@ export function toolOutputSchema(tool: AnyTool): JsonSchema {
 /** The schema cut at `depth` levels of object nesting: a deeper object is `{ type: "object" }` with its description. */
 function outline(s: JsonSchema, depth: number): JsonSchema {
   if (Array.isArray(s.anyOf)) return { ...s, anyOf: (s.anyOf as JsonSchema[]).map((b) => outline(b, depth)) };
-  if (s.type === 'array' && typeof s.items === 'object' && s.items !== null) return { ...s, items: outline(s.items as JsonSchema, depth) };
+  if (s.type === 'array' && typeof s.items === 'object' && s.items !== null)
+    return { ...s, items: outline(s.items as JsonSchema, depth) };
   if (s.type !== 'object' || typeof s.properties !== 'object' || s.properties === null) return s;
   if (depth === 0) return { type: 'object', ...(s.description !== undefined && { description: s.description }) };
-  const properties = Object.entries(s.properties as Record<string, JsonSchema>).map(([k, v]) => [k, outline(v, depth - 1)]);
+  const properties = Object.entries(s.properties as Record<string, JsonSchema>).map(([k, v]) => [
+    k,
+    outline(v, depth - 1),
+  ]);
   return { ...s, properties: Object.fromEntries(properties) };
 }
 

@@ -46,12 +46,17 @@ export function takesIdempotencyArgument(tool: AnyTool): boolean {
 
 const schemas = new WeakMap<AnyTool, JsonSchema>();
 
-/** The input schema MCP and A2A show: the tool's own, plus the optional `idempotencyKey` where the tool honours a key. */
+/**
+ * The input schema MCP and A2A show: the tool's own, plus the optional `idempotencyKey` where the tool honours a key.
+ */
 export function protocolInputSchema(tool: AnyTool): JsonSchema {
   let schema = schemas.get(tool);
   if (!schema) {
     const input = tool.input as z.ZodObject;
-    const own = jsonSchemaOf(takesIdempotencyArgument(tool) ? input.extend({ [IDEMPOTENCY_ARGUMENT]: KeyArgument }) : input, 'input');
+    const own = jsonSchemaOf(
+      takesIdempotencyArgument(tool) ? input.extend({ [IDEMPOTENCY_ARGUMENT]: KeyArgument }) : input,
+      'input',
+    );
     schema = { ...own, examples: [toolExample(tool)] };
     schemas.set(tool, schema);
   }
@@ -67,7 +72,13 @@ export function splitIdempotencyArgument(
   args: unknown,
   transportKey: string | undefined,
 ): { input: unknown; key: string | undefined } {
-  if (!tool || !takesIdempotencyArgument(tool) || typeof args !== 'object' || args === null || !(IDEMPOTENCY_ARGUMENT in args)) {
+  if (
+    !tool ||
+    !takesIdempotencyArgument(tool) ||
+    typeof args !== 'object' ||
+    args === null ||
+    !(IDEMPOTENCY_ARGUMENT in args)
+  ) {
     return { input: args, key: transportKey };
   }
   const { [IDEMPOTENCY_ARGUMENT]: key, ...input } = args as Record<string, unknown>;
@@ -76,9 +87,13 @@ export function splitIdempotencyArgument(
     throw new ToolError('invalid_input', `${IDEMPOTENCY_ARGUMENT} must be a string.`, { field: IDEMPOTENCY_ARGUMENT });
   }
   if (transportKey !== undefined && transportKey !== key) {
-    throw new ToolError('invalid_input', `Two different idempotency keys were sent; send one (${IDEMPOTENCY_ARGUMENT}).`, {
-      field: IDEMPOTENCY_ARGUMENT,
-    });
+    throw new ToolError(
+      'invalid_input',
+      `Two different idempotency keys were sent; send one (${IDEMPOTENCY_ARGUMENT}).`,
+      {
+        field: IDEMPOTENCY_ARGUMENT,
+      },
+    );
   }
   return { input, key };
 }

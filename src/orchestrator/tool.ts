@@ -114,7 +114,8 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   idempotency?: IdempotencyMode;
   /**
    * Overrides where the idempotency key comes from and what it covers (default: transport key, whole input, per
-   * caller). It runs before any key is claimed, so a ToolError it throws (e.g. a protocol version check) is never stored.
+   * caller). It runs before any key is claimed, so a ToolError it throws (e.g. a protocol version check) is never
+   * stored.
    */
   idempotencyRequest?: (input: z.infer<I>, transportKey: string | undefined) => IdempotencyRequest;
   /** Every success status `http.status` may return, when it is a function (documented in OpenAPI). */
@@ -143,7 +144,9 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
 }
 
 /** Declares a tool with full type inference of its input and output. */
-export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(def: ToolDefinition<I, O>): ToolDefinition<I, O> {
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
+  def: ToolDefinition<I, O>,
+): ToolDefinition<I, O> {
   return def;
 }
 

@@ -3,7 +3,10 @@ import type { z } from 'zod';
 import { ToolError } from '../kernel/errors.ts';
 
 function pathString(path: readonly PropertyKey[]): string {
-  return path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[');
+  return path
+    .map((p) => (typeof p === 'number' ? `[${p}]` : String(p)))
+    .join('.')
+    .replace(/\.\[/g, '[');
 }
 
 /** The path of the first string holding a NUL character (PostgreSQL text and jsonb cannot store one). */
@@ -24,7 +27,9 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.in
     const bad = nulPath(result.data);
     if (bad) {
       const field = pathString(bad) || '(body)';
-      throw new ToolError('invalid_input', `Invalid input at ${field}: must not contain a NUL character`, { problems: [{ field, message: 'must not contain a NUL character' }] });
+      throw new ToolError('invalid_input', `Invalid input at ${field}: must not contain a NUL character`, {
+        problems: [{ field, message: 'must not contain a NUL character' }],
+      });
     }
     return result.data;
   }

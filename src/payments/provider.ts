@@ -52,7 +52,9 @@ export interface RefundRequest {
   now: Date;
 }
 
-/** A refund of part (or all) of a succeeded charge, identified by our refund id (the provider's idempotency reference). */
+/**
+ * A refund of part (or all) of a succeeded charge, identified by our refund id (the provider's idempotency reference).
+ */
 export interface PartialRefundRequest {
   refundId: string;
   paymentId: string;
@@ -87,7 +89,9 @@ export interface PaymentProvider {
   readonly name: ProviderName;
   /** The method's card scheme, or undefined when the provider does not know the method. */
   describeMethod(paymentMethod: string): MethodInfo | undefined;
-  /** The card scheme of a network credential (a mandate's `credentialRef`), or undefined when it cannot be charged here. */
+  /**
+   * The card scheme of a network credential (a mandate's `credentialRef`), or undefined when it cannot be charged here.
+   */
   describeNetworkCredential(credentialRef: string): MethodInfo | undefined;
   charge(req: ChargeRequest): Promise<ChargeResult>;
   /** Refunds a succeeded charge in full; idempotent per charge. Returns the refund reference. */

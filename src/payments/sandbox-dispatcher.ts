@@ -111,7 +111,11 @@ export class SandboxDispatcher {
     const settled = (await this.settle(this.deps.clock.now())) + (await this.settleRefunds(this.deps.clock.now()));
     const charges = await this.deliver(this.deps.clock.now());
     const refunds = await this.deliverRefunds(this.deps.clock.now());
-    return { settled, attempted: charges.attempted + refunds.attempted, delivered: charges.delivered + refunds.delivered };
+    return {
+      settled,
+      attempted: charges.attempted + refunds.attempted,
+      delivered: charges.delivered + refunds.delivered,
+    };
   }
 
   /** Due pending refunds settle to their outcome, each with an event to send. */
@@ -119,12 +123,11 @@ export class SandboxDispatcher {
     return this.deps.db.transaction(async (em) => {
       const due = await claimDue<{ id: string }>(em, REFUNDS_TO_SETTLE, { now, limit: BATCH });
       for (const { id } of due) {
-        await sql(em, 'update sandbox_refunds set state = outcome, settled_at = ?, event_id = ?, next_delivery_at = ? where id = ?', [
-          now,
-          newId('sandboxEvent', now),
-          now,
-          id,
-        ]);
+        await sql(
+          em,
+          'update sandbox_refunds set state = outcome, settled_at = ?, event_id = ?, next_delivery_at = ? where id = ?',
+          [now, newId('sandboxEvent', now), now, id],
+        );
       }
       return due.length;
     });
@@ -159,10 +162,10 @@ export class SandboxDispatcher {
       };
       const ok = await this.post(event);
       const next = ok ? [now, null] : [null, retryAt(RETRY, row.delivery_attempts, now)];
-      await this.deps.db.execute('update sandbox_refunds set delivered_at = ?, next_delivery_at = coalesce(?, next_delivery_at) where id = ?', [
-        ...next,
-        row.id,
-      ]);
+      await this.deps.db.execute(
+        'update sandbox_refunds set delivered_at = ?, next_delivery_at = coalesce(?, next_delivery_at) where id = ?',
+        [...next, row.id],
+      );
       if (ok) delivered++;
     }
     return { attempted: claimed.length, delivered };
@@ -172,12 +175,11 @@ export class SandboxDispatcher {
     return this.deps.db.transaction(async (em) => {
       const due = await claimDue<{ id: string }>(em, CHARGES_TO_SETTLE, { now, limit: BATCH });
       for (const { id } of due) {
-        await sql(em, `update sandbox_charges set state = outcome, settled_at = ?, event_id = ?, next_delivery_at = ? where id = ?`, [
-          now,
-          newId('sandboxEvent', now),
-          now,
-          id,
-        ]);
+        await sql(
+          em,
+          `update sandbox_charges set state = outcome, settled_at = ?, event_id = ?, next_delivery_at = ? where id = ?`,
+          [now, newId('sandboxEvent', now), now, id],
+        );
       }
       return due.length;
     });
@@ -194,10 +196,10 @@ export class SandboxDispatcher {
     for (const row of claimed) {
       const ok = await this.send(row);
       const next = ok ? [now, null] : [null, retryAt(RETRY, row.delivery_attempts, now)];
-      await this.deps.db.execute('update sandbox_charges set delivered_at = ?, next_delivery_at = coalesce(?, next_delivery_at) where id = ?', [
-        ...next,
-        row.id,
-      ]);
+      await this.deps.db.execute(
+        'update sandbox_charges set delivered_at = ?, next_delivery_at = coalesce(?, next_delivery_at) where id = ?',
+        [...next, row.id],
+      );
       if (ok) delivered++;
     }
     return { attempted: claimed.length, delivered };
@@ -226,7 +228,10 @@ export class SandboxDispatcher {
     try {
       const res = await fetch(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signSandboxPayload(this.deps.webhookSecret, body, this.deps.clock.now()) },
+        headers: {
+          'content-type': 'application/json',
+          [SIGNATURE_HEADER]: signSandboxPayload(this.deps.webhookSecret, body, this.deps.clock.now()),
+        },
         body,
         signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
       });

@@ -9,7 +9,10 @@ export interface SandboxMethod {
   timing: 'sync' | 'async';
   outcome: 'succeeded' | 'failed';
   failureCode?: DeclineCode;
-  /** How a refund of a charge on this method behaves: at once (default), `fails` at once, or `async` (succeeds later, by signed event). */
+  /**
+   * How a refund of a charge on this method behaves: at once (default), `fails` at once, or `async` (succeeds later, by
+   * signed event).
+   */
   refund?: 'fails' | 'async';
 }
 
@@ -31,8 +34,20 @@ export const SANDBOX_METHODS: Readonly<Record<string, SandboxMethod>> = {
     outcome: 'failed',
     failureCode: 'insufficient_funds',
   },
-  pm_sandbox_refund_fails: { scheme: 'visa', cardNumber: '4000000000005126', timing: 'sync', outcome: 'succeeded', refund: 'fails' },
-  pm_sandbox_refund_async: { scheme: 'visa', cardNumber: '4000000000007726', timing: 'sync', outcome: 'succeeded', refund: 'async' },
+  pm_sandbox_refund_fails: {
+    scheme: 'visa',
+    cardNumber: '4000000000005126',
+    timing: 'sync',
+    outcome: 'succeeded',
+    refund: 'fails',
+  },
+  pm_sandbox_refund_async: {
+    scheme: 'visa',
+    cardNumber: '4000000000007726',
+    timing: 'sync',
+    outcome: 'succeeded',
+    refund: 'async',
+  },
   pm_sandbox_async_success: { scheme: 'visa', cardNumber: '4000000000003220', timing: 'async', outcome: 'succeeded' },
   pm_sandbox_async_failure: {
     scheme: 'visa',
@@ -53,7 +68,10 @@ export interface SetupTestCard {
   /** The test card number the hosted form should map to this method. */
   cardNumber: string;
   scheme: 'visa';
-  /** `unavailable_once`: the first try of this card in a setup answers card_preparation_unavailable; retrying it succeeds. */
+  /**
+   * `unavailable_once`: the first try of this card in a setup answers card_preparation_unavailable; retrying it
+   * succeeds.
+   */
   outcome: 'unavailable_once' | 'card_not_chargeable' | 'card_customer_mismatch';
   /** What the card charges as once prepared. */
   chargesAs: string;
@@ -61,7 +79,22 @@ export interface SetupTestCard {
 
 /** Setup-only sandbox test cards (numbers for the hosted card form; tokens for API callers and tests). */
 export const SANDBOX_SETUP_TEST_CARDS: Readonly<Record<string, SetupTestCard>> = {
-  pm_sandbox_setup_unavailable: { cardNumber: '4000000000000119', scheme: 'visa', outcome: 'unavailable_once', chargesAs: 'pm_sandbox_visa' },
-  pm_sandbox_not_chargeable: { cardNumber: '4000000000000069', scheme: 'visa', outcome: 'card_not_chargeable', chargesAs: 'pm_sandbox_visa' },
-  pm_sandbox_customer_mismatch: { cardNumber: '4000000000000127', scheme: 'visa', outcome: 'card_customer_mismatch', chargesAs: 'pm_sandbox_visa' },
+  pm_sandbox_setup_unavailable: {
+    cardNumber: '4000000000000119',
+    scheme: 'visa',
+    outcome: 'unavailable_once',
+    chargesAs: 'pm_sandbox_visa',
+  },
+  pm_sandbox_not_chargeable: {
+    cardNumber: '4000000000000069',
+    scheme: 'visa',
+    outcome: 'card_not_chargeable',
+    chargesAs: 'pm_sandbox_visa',
+  },
+  pm_sandbox_customer_mismatch: {
+    cardNumber: '4000000000000127',
+    scheme: 'visa',
+    outcome: 'card_customer_mismatch',
+    chargesAs: 'pm_sandbox_visa',
+  },
 };

@@ -82,7 +82,9 @@ export class SandboxProvider implements PaymentProvider {
    * A network-credential charge (under a signed mandate) behaves as its `credentialRef` says.
    */
   async charge(req: ChargeRequest): Promise<ChargeResult> {
-    const method = req.networkCredential ? sandboxCredential(req.networkCredential.credentialRef) : SANDBOX_METHODS[req.paymentMethod];
+    const method = req.networkCredential
+      ? sandboxCredential(req.networkCredential.credentialRef)
+      : SANDBOX_METHODS[req.paymentMethod];
     if (!method) throw new ToolError('unknown_payment_method', undefined, { paymentMethod: req.paymentMethod });
     const pending = method.timing === 'async';
     // One statement: the new charge, or the one this payment id already has (a retry charges once). A charge another
@@ -116,7 +118,8 @@ export class SandboxProvider implements PaymentProvider {
     const [row] = made ? [made] : await this.db.execute<ChargeRow>(again, [req.paymentId]);
     if (!row) throw new Error('sandbox charge missing after insert');
     if (row.state === 'pending') return { status: 'pending', reference: row.id };
-    if (row.outcome === 'failed') return { status: 'failed', reference: row.id, code: row.failure_code ?? 'payment_declined' };
+    if (row.outcome === 'failed')
+      return { status: 'failed', reference: row.id, code: row.failure_code ?? 'payment_declined' };
     return { status: 'succeeded', reference: row.id };
   }
 

@@ -26,11 +26,13 @@ export function buildDevMailRouter(db: Database, hosts: HostAllowListDeps): Rout
       ctx.body = { code: 'forbidden', message: refused };
       return;
     }
-    const to = typeof ctx.query.to === 'string' && ctx.query.to && !ctx.query.to.includes('\u0000') ? ctx.query.to : undefined;
+    const to =
+      typeof ctx.query.to === 'string' && ctx.query.to && !ctx.query.to.includes('\u0000') ? ctx.query.to : undefined;
     const mail = await listOutboxMail(db, { to, limit: 50 });
     const items = mail
       .map(
-        (m) => `<article><h2>${escapeHtml(m.subject)}</h2><p class="meta">To ${escapeHtml(m.to)} · <time datetime="${m.createdAt}">${m.createdAt}</time></p><pre>${escapeHtml(m.text)}</pre></article>`,
+        (m) =>
+          `<article><h2>${escapeHtml(m.subject)}</h2><p class="meta">To ${escapeHtml(m.to)} · <time datetime="${m.createdAt}">${m.createdAt}</time></p><pre>${escapeHtml(m.text)}</pre></article>`,
       )
       .join('\n');
     ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");

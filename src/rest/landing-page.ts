@@ -1,4 +1,7 @@
-/** `GET /`: a small page for a person who opens the server's address: where the API, its reference, the buyer pages and the health checks are. */
+/**
+ * `GET /`: a small page for a person who opens the server's address: where the API, its reference, the buyer pages and
+ * the health checks are.
+ */
 import Router from '@koa/router';
 
 export interface LandingLinks {
@@ -19,7 +22,12 @@ const LINKS: readonly (readonly [string, string, string])[] = [
 
 export function buildLandingRouter(links: LandingLinks): Router {
   const router = new Router();
-  const items = [...LINKS, ...(links.devMail ? [['/dev/mail', 'Development mail outbox', 'sign-in links and codes while no SMTP server is set'] as const] : [])]
+  const items = [
+    ...LINKS,
+    ...(links.devMail
+      ? [['/dev/mail', 'Development mail outbox', 'sign-in links and codes while no SMTP server is set'] as const]
+      : []),
+  ]
     .map(([href, name, what]) => `<li><a href="${href}">${name}</a> — ${what}</li>`)
     .join('\n');
   const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -32,7 +40,10 @@ ${items}
 <p>MCP clients connect to <code>/mcp</code> (Streamable HTTP) with a bearer token, or run <code>npx tessera mcp</code> over stdio.</p>
 </main></body></html>`;
   router.get('/', (ctx) => {
-    ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
+    ctx.set(
+      'Content-Security-Policy',
+      "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+    );
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = body;
   });

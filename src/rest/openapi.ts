@@ -39,7 +39,9 @@ function errorResponses(tool: AnyTool): Record<string, unknown> {
   return out;
 }
 
-/** The Retry-After header's value: whole seconds (the longest wait the service asks for is the 15-minute e-mail budget). */
+/**
+ * The Retry-After header's value: whole seconds (the longest wait the service asks for is the 15-minute e-mail budget).
+ */
 const RETRY_AFTER = { type: 'integer', minimum: 1, maximum: 86_400 };
 
 function operation(tool: AnyTool): Record<string, unknown> {
@@ -59,7 +61,13 @@ function operation(tool: AnyTool): Record<string, unknown> {
   for (const [name, schema] of Object.entries(props)) {
     if (inPath.includes(name)) continue;
     if (tool.http.method === 'GET' || tool.http.method === 'DELETE') {
-      parameters.push({ name, in: 'query', required: required.has(name), schema, ...(example[name] !== undefined && { example: example[name] }) });
+      parameters.push({
+        name,
+        in: 'query',
+        required: required.has(name),
+        schema,
+        ...(example[name] !== undefined && { example: example[name] }),
+      });
     } else {
       bodyProps[name] = schema;
     }
@@ -155,7 +163,10 @@ function ap2Paths(): Record<string, Record<string, unknown>> {
         },
       },
       responses: {
-        '422': { description: 'Error: `ap2_unsupported`.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+        '422': {
+          description: 'Error: `ap2_unsupported`.',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        },
         '429': {
           description: 'Error: `rate_limited`.',
           headers: { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: RETRY_AFTER } },
@@ -164,7 +175,13 @@ function ap2Paths(): Record<string, Record<string, unknown>> {
       },
     },
   });
-  const rest = { name: 'rest', in: 'path', required: true, description: 'Any path below /v1/ap2.', schema: { type: 'string', maxLength: 2000 } };
+  const rest = {
+    name: 'rest',
+    in: 'path',
+    required: true,
+    description: 'Any path below /v1/ap2.',
+    schema: { type: 'string', maxLength: 2000 },
+  };
   return { '/v1/ap2': refused('ap2_unsupported', []), '/v1/ap2/{rest}': refused('ap2_unsupported_path', [rest]) };
 }
 

@@ -20,7 +20,10 @@ export function buildPaymentsRouter(deps: { services: Services; log: Logger }): 
   const { services, log } = deps;
   const router = new Router();
 
-  /** 200 `{ received, outcome }` once applied or a duplicate; 400 `invalid_signature` / `stale_signature` / `invalid_input`. */
+  /**
+   * 200 `{ received, outcome }` once applied or a duplicate; 400 `invalid_signature` / `stale_signature` /
+   * `invalid_input`.
+   */
   router.post(SANDBOX_EVENTS_PATH, async (ctx) => {
     try {
       const raw = await readRaw(ctx.req, MAX_EVENT_BYTES);

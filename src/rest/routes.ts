@@ -26,7 +26,11 @@ async function collectInput(ctx: Context, tool: AnyTool, names: readonly string[
   } else {
     const body = parseJsonObject(await readRaw(ctx.req), ctx.get('content-type') || undefined);
     for (const name of names) {
-      if (name in body) throw new ToolError('unknown_field', `Unknown field: ${name} (it belongs in the path).`, { field: name, fields: [name] });
+      if (name in body)
+        throw new ToolError('unknown_field', `Unknown field: ${name} (it belongs in the path).`, {
+          field: name,
+          fields: [name],
+        });
     }
     input = { ...body };
   }
@@ -67,7 +71,8 @@ export function buildToolRouter(orchestrator: Orchestrator): Router {
         idempotencyKey: ctx.get('idempotency-key') || undefined,
         request: requestInfo(ctx, 'rest'),
       });
-      if (tool.http.cache && answerCacheable(ctx, tool.http.cache, result.ok, result.ok ? result.output : undefined)) return;
+      if (tool.http.cache && answerCacheable(ctx, tool.http.cache, result.ok, result.ok ? result.output : undefined))
+        return;
       respond(ctx, result);
     });
   }

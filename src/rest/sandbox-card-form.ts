@@ -24,13 +24,22 @@ function targetOrigin(raw: unknown): string {
 /** JSON safe to embed in a <script> element. */
 const scriptJson = (v: unknown): string => JSON.stringify(v).replace(/</g, '\\u003c');
 
-/** `ancestors`: partner origins that may frame the form besides this service's own pages (the consent view's shop's embed origins). */
+/**
+ * `ancestors`: partner origins that may frame the form besides this service's own pages (the consent view's shop's
+ * embed origins).
+ */
 export function renderCardForm(ctx: Context, ancestors: readonly string[] = []): void {
   const nonce = randomBytes(16).toString('base64');
   const cards = Object.fromEntries(
-    [...Object.entries(SANDBOX_METHODS), ...Object.entries(SANDBOX_SETUP_TEST_CARDS)].map(([pm, m]) => [m.cardNumber, { paymentMethod: pm, scheme: m.scheme }]),
+    [...Object.entries(SANDBOX_METHODS), ...Object.entries(SANDBOX_SETUP_TEST_CARDS)].map(([pm, m]) => [
+      m.cardNumber,
+      { paymentMethod: pm, scheme: m.scheme },
+    ]),
   );
-  ctx.set('Content-Security-Policy', `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; base-uri 'none'; form-action 'none'; frame-ancestors ${["'self'", ...ancestors].join(' ')}`);
+  ctx.set(
+    'Content-Security-Policy',
+    `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; base-uri 'none'; form-action 'none'; frame-ancestors ${["'self'", ...ancestors].join(' ')}`,
+  );
   ctx.set('Cache-Control', 'no-store');
   ctx.type = 'text/html; charset=utf-8';
   ctx.body = `<!doctype html>

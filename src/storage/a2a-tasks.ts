@@ -1,7 +1,7 @@
 /**
- * A2A tasks in PostgreSQL (the surface's TaskStore sits on this): rows keyed by owner and task id, so a task made on one
- * server process is read on another and no owner reads another's. The task itself is opaque JSON here; the A2A surface
- * bounds its size before saving, and the retention pass deletes rows a day after their last update.
+ * A2A tasks in PostgreSQL (the surface's TaskStore sits on this): rows keyed by owner and task id, so a task made on
+ * one server process is read on another and no owner reads another's. The task itself is opaque JSON here; the A2A
+ * surface bounds its size before saving, and the retention pass deletes rows a day after their last update.
  */
 import type { Database } from './database.ts';
 
@@ -50,7 +50,10 @@ export class A2aTasks {
   }
 
   async load(owner: string, id: string): Promise<unknown> {
-    const [row] = await this.db.execute<{ task: string }>('select task from a2a_tasks where owner = ? and id = ?', [owner, id]);
+    const [row] = await this.db.execute<{ task: string }>('select task from a2a_tasks where owner = ? and id = ?', [
+      owner,
+      id,
+    ]);
     return row && JSON.parse(row.task);
   }
 
@@ -65,15 +68,30 @@ export class A2aTasks {
     if (q.contextId) and('context_id = ?', q.contextId);
     if (q.state) and('state = ?', q.state);
     if (q.statusAfter) and('status_at >= ?', q.statusAfter);
-    const [count] = await this.db.execute<{ n: string }>(`select count(*) as n from a2a_tasks where ${where.join(' and ')}`, params);
+    const [count] = await this.db.execute<{ n: string }>(
+      `select count(*) as n from a2a_tasks where ${where.join(' and ')}`,
+      params,
+    );
     if (q.before) and('(status_at, id) < (?, ?)', q.before[0], q.before[1]);
-    const rows = await this.db.execute<{ id: string; context_id: string; state: string; status_at: Date | string; task: string }>(
+    const rows = await this.db.execute<{
+      id: string;
+      context_id: string;
+      state: string;
+      status_at: Date | string;
+      task: string;
+    }>(
       `select id, context_id, state, status_at, task from a2a_tasks where ${where.join(' and ')}
        order by status_at desc, id desc limit ?`,
       [...params, q.limit],
     );
     return {
-      tasks: rows.map((r) => ({ id: r.id, contextId: r.context_id, state: r.state, statusAt: new Date(r.status_at), task: JSON.parse(r.task) as unknown })),
+      tasks: rows.map((r) => ({
+        id: r.id,
+        contextId: r.context_id,
+        state: r.state,
+        statusAt: new Date(r.status_at),
+        task: JSON.parse(r.task) as unknown,
+      })),
       total: Number(count?.n ?? 0),
     };
   }

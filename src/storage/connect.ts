@@ -15,7 +15,9 @@ export async function connectDatabase(config: Config, log: Logger): Promise<Conn
   let embedded: EmbeddedPostgresHandle | undefined;
   let url = config.databaseUrl;
   if (!url) {
-    embedded = await startEmbeddedPostgres(config.dataDir, (line) => log.debug({ postgres: line }, 'embedded postgres'));
+    embedded = await startEmbeddedPostgres(config.dataDir, (line) =>
+      log.debug({ postgres: line }, 'embedded postgres'),
+    );
     url = embedded.url;
     for (const notice of embedded.notices) log.info({ clusterDir: embedded.clusterDir }, notice);
     log.info(

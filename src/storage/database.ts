@@ -27,12 +27,15 @@ interface TransactionMark {
   /** The transaction this one was started inside, if any (a nested transaction takes a second connection too). */
   outer: TransactionMark | undefined;
 }
-const inOpenTransaction = (mark: TransactionMark | undefined): boolean => Boolean(mark && (mark.open || inOpenTransaction(mark.outer)));
+const inOpenTransaction = (mark: TransactionMark | undefined): boolean =>
+  Boolean(mark && (mark.open || inOpenTransaction(mark.outer)));
 
 /** Thrown (with `guardPool`) when code inside a transaction asks the pool for another connection. */
 export class SecondConnectionError extends Error {
   constructor() {
-    super('Code inside a transaction asked the pool for a second connection; run the query on the transaction (its EntityManager).');
+    super(
+      'Code inside a transaction asked the pool for a second connection; run the query on the transaction (its EntityManager).',
+    );
   }
 }
 
@@ -45,24 +48,34 @@ export class Database {
   }
 
   /**
-   * Connects to `url` (no migrations are run; call `migrate()`). `acquireTimeoutMs` (default 10 s) bounds the wait for a
-   * pooled connection: code that, inside a transaction, takes a second connection while every connection is held by
+   * Connects to `url` (no migrations are run; call `migrate()`). `acquireTimeoutMs` (default 10 s) bounds the wait for
+   * a pooled connection: code that, inside a transaction, takes a second connection while every connection is held by
    * such code would otherwise wait forever (the deadlock class of docs/performance.md); past the bound the call fails
    * with `unavailable` (503, Retry-After) and its transaction rolls back, which frees its connection.
    */
-  static async open(url: string, opts: { poolMax?: number; acquireTimeoutMs?: number; guardPool?: boolean } = {}): Promise<Database> {
+  static async open(
+    url: string,
+    opts: { poolMax?: number; acquireTimeoutMs?: number; guardPool?: boolean } = {},
+  ): Promise<Database> {
     const orm = await MikroORM.init({
       clientUrl: url,
       entities: [...ENTITIES],
       extensions: [Migrator],
-      migrations: { migrationsList: [...MIGRATIONS], transactional: true, allOrNothing: true, snapshot: false, silent: true },
+      migrations: {
+        migrationsList: [...MIGRATIONS],
+        transactional: true,
+        allOrNothing: true,
+        snapshot: false,
+        silent: true,
+      },
       pool: { min: 0, max: opts.poolMax ?? 10 },
       driverOptions: {
         onPoolCreated: (pool: Pool) => {
           reapLostConnections(pool);
           if (opts.guardPool) refuseSecondConnections(pool);
         },
-        connectionTimeoutMillis: opts.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS },
+        connectionTimeoutMillis: opts.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS,
+      },
       debug: false,
       allowGlobalContext: false,
       ensureDatabase: false,
@@ -108,8 +121,10 @@ export class Database {
 
   /** Maps driver failures to stable codes (never leaking SQL); undefined for anything else. */
   mapDatabaseError(err: unknown): ToolError | undefined {
-    if (isPoolExhausted(err)) return new ToolError('unavailable', 'No database connection came free in time; retry shortly.', undefined, 1);
-    if (isDatabaseUnavailable(err)) return new ToolError('unavailable', 'The database is unavailable right now; retry shortly.', undefined, 2);
+    if (isPoolExhausted(err))
+      return new ToolError('unavailable', 'No database connection came free in time; retry shortly.', undefined, 1);
+    if (isDatabaseUnavailable(err))
+      return new ToolError('unavailable', 'The database is unavailable right now; retry shortly.', undefined, 2);
     const sqlState = (err as { code?: unknown } | null)?.code;
     if (sqlState === '40001' || sqlState === '40P01') {
       return new ToolError('unavailable', 'The request conflicted with a concurrent one; retry it.', undefined, 1);
@@ -119,7 +134,8 @@ export class Database {
       return new ToolError('unavailable', 'The request conflicted with a concurrent one; retry it.', undefined, 1);
     }
     if (err instanceof UniqueConstraintViolationException) return new ToolError('conflict', 'That already exists.');
-    if (err instanceof ForeignKeyConstraintViolationException) return new ToolError('conflict', 'A referenced object does not exist.');
+    if (err instanceof ForeignKeyConstraintViolationException)
+      return new ToolError('conflict', 'A referenced object does not exist.');
     if (err instanceof CheckConstraintViolationException) return new ToolError('conflict');
     return undefined;
   }
@@ -130,11 +146,24 @@ export class Database {
 }
 
 /** Socket errors that mean the database cannot be reached. */
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
-/** SQLSTATEs of a server going away or refusing connections: admin/crash shutdown, cannot connect now, too many connections. */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
+/**
+ * SQLSTATEs of a server going away or refusing connections: admin/crash shutdown, cannot connect now, too many
+ * connections.
+ */
 const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
 /** How `pg` words a lost connection (it raises plain Errors without a code). */
-const LOST_MESSAGES = /^(Connection terminated|Client has encountered a connection error|Client was closed and is not queryable|timeout exceeded when trying to connect|Connection ended)/;
+const LOST_MESSAGES =
+  /^(Connection terminated|Client has encountered a connection error|Client was closed and is not queryable|timeout exceeded when trying to connect|Connection ended)/;
 
 /**
  * True when `err` (or its cause) says the database is lost or unreachable, rather than that the request was wrong: the
@@ -144,7 +173,8 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   for (let e = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
     if (e instanceof ConnectionException) return true;
     const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && (NETWORK_CODES.has(code) || UNAVAILABLE_STATES.has(code) || code.startsWith('08'))) return true;
+    if (typeof code === 'string' && (NETWORK_CODES.has(code) || UNAVAILABLE_STATES.has(code) || code.startsWith('08')))
+      return true;
     const message = (e as { message?: unknown }).message;
     if (typeof message === 'string' && LOST_MESSAGES.test(message)) return true;
   }
@@ -210,7 +240,11 @@ function reapLostConnections(pool: Pool): void {
 }
 
 /** With SQL run by `execute` inside a transaction: the transaction-bound raw query. */
-export async function sql<R = Record<string, unknown>>(em: EntityManager, text: string, params: readonly unknown[] = []): Promise<R[]> {
+export async function sql<R = Record<string, unknown>>(
+  em: EntityManager,
+  text: string,
+  params: readonly unknown[] = [],
+): Promise<R[]> {
   return (await em.getConnection().execute(text, params, 'all', em.getTransactionContext())) as R[];
 }
 
@@ -221,7 +255,11 @@ export async function sql<R = Record<string, unknown>>(em: EntityManager, text: 
  * the literal again. Rows come back through the same driver, with the same type parsers; errors are the driver's, as
  * with `sql`.
  */
-export async function boundSql<R = Record<string, unknown>>(em: EntityManager, text: string, params: readonly unknown[]): Promise<R[]> {
+export async function boundSql<R = Record<string, unknown>>(
+  em: EntityManager,
+  text: string,
+  params: readonly unknown[],
+): Promise<R[]> {
   const runner = (em.getTransactionContext<Kysely<unknown>>() ?? em.getConnection().getClient()) as Kysely<unknown>;
   const res = await runner.executeQuery<R>(CompiledQuery.raw(text, [...params]));
   return res.rows as R[];

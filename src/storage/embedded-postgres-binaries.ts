@@ -4,7 +4,19 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { arch, platform } from 'node:os';
 
@@ -39,7 +51,9 @@ export async function packagedNativeDir(): Promise<string> {
     const { initdb } = (await import(name)) as { initdb: string };
     return dirname(dirname(initdb));
   } catch {
-    throw new EmbeddedPostgresError(`There are no PostgreSQL binaries for this machine (${name} is not installed): run npm install, ${REMEDY}.`);
+    throw new EmbeddedPostgresError(
+      `There are no PostgreSQL binaries for this machine (${name} is not installed): run npm install, ${REMEDY}.`,
+    );
   }
 }
 
@@ -65,7 +79,8 @@ export function reachableBinaries(nativeDir: string, systemDir: string, notices:
   if (!parts.some((p) => blockedBy(join(nativeDir, p, 'x')))) return nativeDir;
   let version = createHash('sha256').update(nativeDir).digest('hex').slice(0, 12);
   try {
-    version = (JSON.parse(readFileSync(join(dirname(nativeDir), 'package.json'), 'utf8')) as { version: string }).version;
+    version = (JSON.parse(readFileSync(join(dirname(nativeDir), 'package.json'), 'utf8')) as { version: string })
+      .version;
   } catch {
     /* not inside a package: keyed by its path */
   }
@@ -83,19 +98,26 @@ export function reachableBinaries(nativeDir: string, systemDir: string, notices:
         if (!complete()) throw err;
       }
     } catch (err) {
-      throw new EmbeddedPostgresError(`Could not copy the PostgreSQL binaries to ${target}, where the user "postgres" can reach them (${(err as Error).message}): ${REMEDY}.`);
+      throw new EmbeddedPostgresError(
+        `Could not copy the PostgreSQL binaries to ${target}, where the user "postgres" can reach them (${(err as Error).message}): ${REMEDY}.`,
+      );
     } finally {
       rmSync(tmp, { recursive: true, force: true });
     }
     notices.push(`The user "postgres" cannot reach ${nativeDir}, so PostgreSQL runs from a copy in ${target}.`);
   }
   const still = parts.map((p) => blockedBy(join(target, p, 'x'))).find(Boolean);
-  if (still) throw new EmbeddedPostgresError(`The user "postgres" cannot reach ${target} because ${still} is not searchable by other users: make it so (chmod o+x ${still}), ${REMEDY}.`);
+  if (still)
+    throw new EmbeddedPostgresError(
+      `The user "postgres" cannot reach ${target} because ${still} is not searchable by other users: make it so (chmod o+x ${still}), ${REMEDY}.`,
+    );
   return target;
 }
 
 function idOf(flag: '-u' | '-g'): number {
-  return Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
+  return Number(
+    execFileSync('id', [flag, 'postgres'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim(),
+  );
 }
 
 /** PostgreSQL refuses to run as root: as root it runs as "postgres", created when missing. */
@@ -114,11 +136,12 @@ export function postgresUser(): Owner {
     execFileSync('useradd', ['--system', '-g', 'postgres', 'postgres'], { stdio: 'pipe' });
     return { uid: idOf('-u'), gid: idOf('-g') };
   } catch (err) {
-    const why = String((err as { stderr?: Buffer }).stderr ?? (err as Error).message).trim().split('\n')[0];
+    const why = String((err as { stderr?: Buffer }).stderr ?? (err as Error).message)
+      .trim()
+      .split('\n')[0];
     throw new EmbeddedPostgresError(
       `PostgreSQL does not run as root, and the user "postgres" it would run as does not exist and could not be created (${why}): ` +
         `create it (useradd --system postgres), run Tessera as another user, ${REMEDY}.`,
     );
   }
 }
-

@@ -1,4 +1,7 @@
-/** The embedded PostgreSQL's process: a free port, a server left behind by another or a killed process, stopping on exit. */
+/**
+ * The embedded PostgreSQL's process: a free port, a server left behind by another or a killed process, stopping on
+ * exit.
+ */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';

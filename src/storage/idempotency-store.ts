@@ -77,7 +77,13 @@ export class IdempotencyStore {
       if (row.state === 'in_flight') {
         throw new ToolError('idempotency_in_flight', undefined, { idempotencyKey: key }, 1);
       }
-      return { kind: 'replay', response: { status: row.status ?? 200, body: row.response_sealed === null ? row.response : this.openBody(scope, key, row.response_sealed) } };
+      return {
+        kind: 'replay',
+        response: {
+          status: row.status ?? 200,
+          body: row.response_sealed === null ? row.response : this.openBody(scope, key, row.response_sealed),
+        },
+      };
     }
     throw new ToolError('idempotency_in_flight', undefined, { idempotencyKey: key }, 1);
   }
@@ -86,7 +92,9 @@ export class IdempotencyStore {
   async complete(scope: string, key: string, response: StoredResponse, em?: EntityManager): Promise<void> {
     const sql = `update idempotency_keys set state = 'done', status = ?, response = ?::jsonb, response_sealed = ? where scope = ? and key = ?`;
     const json = JSON.stringify(response.body);
-    const params = response.sealed ? [response.status, null, this.sealer.seal(json, boundTo(scope, key)), scope, key] : [response.status, json, null, scope, key];
+    const params = response.sealed
+      ? [response.status, null, this.sealer.seal(json, boundTo(scope, key)), scope, key]
+      : [response.status, json, null, scope, key];
     if (em) await em.getConnection().execute(sql, params, 'run', em.getTransactionContext());
     else await this.db.execute(sql, params);
   }
@@ -100,7 +108,10 @@ export class IdempotencyStore {
 
   /** Forgets a claim (5xx outcomes are not stored, so the client may retry). */
   async abandon(scope: string, key: string): Promise<void> {
-    await this.db.execute(`delete from idempotency_keys where scope = ? and key = ? and state = 'in_flight'`, [scope, key]);
+    await this.db.execute(`delete from idempotency_keys where scope = ? and key = ? and state = 'in_flight'`, [
+      scope,
+      key,
+    ]);
   }
 
   /** One call's key (`CallKey`): what the orchestrator passes down in the call's context. */
@@ -190,12 +201,18 @@ export class CallKey implements KeyClaim {
   }
 }
 
-/** A key the reserve batch writes (src/storage/reserve-batch.ts): with the call's outcome, or in flight for the orchestrator to finish. */
+/**
+ * A key the reserve batch writes (src/storage/reserve-batch.ts): with the call's outcome, or in flight for the
+ * orchestrator to finish.
+ */
 export interface KeyWrite {
   scope: string;
   key: string;
   requestHash: string;
-  /** The outcome stored with the batch; undefined: the row is written in flight (the orchestrator completes or abandons it). */
+  /**
+   * The outcome stored with the batch; undefined: the row is written in flight (the orchestrator completes or abandons
+   * it).
+   */
   response: StoredResponse | undefined;
 }
 
@@ -215,9 +232,12 @@ export interface KeyClaim {
  * What became of one key in the batch: the key is this request's (written with the batch's write, `KeyWrite`), or its
  * stored outcome is replayed, or the call is refused.
  */
-export type ClaimResult = { kind: 'claimed' } | { kind: 'replay'; response: StoredResponse } | { kind: 'refused'; error: ToolError };
+export type ClaimResult =
+  { kind: 'claimed' } | { kind: 'replay'; response: StoredResponse } | { kind: 'refused'; error: ToolError };
 
-/** Whether a stored row no longer holds its key: past 24 h, or in flight past IN_FLIGHT_STALE_MS (a crashed process's). */
+/**
+ * Whether a stored row no longer holds its key: past 24 h, or in flight past IN_FLIGHT_STALE_MS (a crashed process's).
+ */
 function isStale(row: Pick<Row, 'state' | 'created_at'>, now: Date): boolean {
   const age = now.getTime() - new Date(row.created_at).getTime();
   return age > IDEMPOTENCY_TTL_MS || (row.state === 'in_flight' && age > IN_FLIGHT_STALE_MS);
@@ -233,12 +253,21 @@ function isStale(row: Pick<Row, 'state' | 'created_at'>, now: Date): boolean {
  * request differs; a key in flight is refused `idempotency_in_flight`; a stale row (past 24 h, or in flight past
  * IN_FLIGHT_STALE_MS) is taken over by the write.
  */
-export async function settleKeys(em: EntityManager, claims: readonly KeyClaim[], now: Date, read: boolean): Promise<ClaimResult[]> {
+export async function settleKeys(
+  em: EntityManager,
+  claims: readonly KeyClaim[],
+  now: Date,
+  read: boolean,
+): Promise<ClaimResult[]> {
   const results = new Array<ClaimResult>(claims.length);
   const first = new Map<string, number>();
   claims.forEach((c, i) => {
     const id = `${c.scope}\u0000${c.key}`;
-    if (first.has(id)) results[i] = { kind: 'refused', error: new ToolError('idempotency_in_flight', undefined, { idempotencyKey: c.key }, 1) };
+    if (first.has(id))
+      results[i] = {
+        kind: 'refused',
+        error: new ToolError('idempotency_in_flight', undefined, { idempotencyKey: c.key }, 1),
+      };
     else first.set(id, i);
   });
   const existing = new Map<string, Row>();
@@ -255,8 +284,16 @@ export async function settleKeys(em: EntityManager, claims: readonly KeyClaim[],
     const c = claims[i]!;
     const row = existing.get(id);
     if (!row) results[i] = { kind: 'claimed' };
-    else if (row.request_hash !== c.requestHash && row.request_hash !== c.legacyHash?.()) results[i] = { kind: 'refused', error: new ToolError('idempotency_conflict', undefined, { idempotencyKey: c.key }) };
-    else if (row.state === 'in_flight') results[i] = { kind: 'refused', error: new ToolError('idempotency_in_flight', undefined, { idempotencyKey: c.key }, 1) };
+    else if (row.request_hash !== c.requestHash && row.request_hash !== c.legacyHash?.())
+      results[i] = {
+        kind: 'refused',
+        error: new ToolError('idempotency_conflict', undefined, { idempotencyKey: c.key }),
+      };
+    else if (row.state === 'in_flight')
+      results[i] = {
+        kind: 'refused',
+        error: new ToolError('idempotency_in_flight', undefined, { idempotencyKey: c.key }, 1),
+      };
     else results[i] = { kind: 'replay', response: { status: row.status ?? 200, body: row.response } };
   }
   return results;

@@ -1,4 +1,6 @@
-/** Prefixed, time-sortable, unguessable identifiers (`shop_…`, `rsv_…`): 48-bit time + 80 random bits, Crockford base32. */
+/**
+ * Prefixed, time-sortable, unguessable identifiers (`shop_…`, `rsv_…`): 48-bit time + 80 random bits, Crockford base32.
+ */
 import { randomBytes, randomFillSync } from 'node:crypto';
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';

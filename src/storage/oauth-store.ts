@@ -33,7 +33,14 @@ export class OAuthStore {
       `insert into oauth_records (kind, id_hash, payload, grant_id, uid, expires_at, consumed_at)
        values (?, ?, ?::jsonb, ?, ?, ?, null)
        on conflict (kind, id_hash) do update set payload = excluded.payload, grant_id = excluded.grant_id, uid = excluded.uid, expires_at = excluded.expires_at`,
-      [this.kind, hashToken(id), JSON.stringify(stored), (payload.grantId as string | undefined) ?? null, (payload.uid as string | undefined) ?? null, expiresAt],
+      [
+        this.kind,
+        hashToken(id),
+        JSON.stringify(stored),
+        (payload.grantId as string | undefined) ?? null,
+        (payload.uid as string | undefined) ?? null,
+        expiresAt,
+      ],
     );
   }
 
@@ -53,7 +60,10 @@ export class OAuthStore {
     return payload && { ...payload, [this.idField()]: id };
   }
 
-  /** Sessions by their uid; the id (the cookie value) is not recoverable from its hash, so only the uid is returned with it. */
+  /**
+   * Sessions by their uid; the id (the cookie value) is not recoverable from its hash, so only the uid is returned with
+   * it.
+   */
   async findByUid(uid: string): Promise<Payload | undefined> {
     return this.one('uid', uid);
   }
@@ -96,7 +106,10 @@ export class OAuthStore {
    * of any number of concurrent callers gets true.
    */
   async claim(id: string, expiresIn: number): Promise<boolean> {
-    await this.db.execute('delete from oauth_records where kind = ? and id_hash = ? and expires_at <= now()', [this.kind, hashToken(id)]);
+    await this.db.execute('delete from oauth_records where kind = ? and id_hash = ? and expires_at <= now()', [
+      this.kind,
+      hashToken(id),
+    ]);
     const rows = await this.db.execute(
       `insert into oauth_records (kind, id_hash, payload, expires_at) values (?, ?, '{}'::jsonb, now() + make_interval(secs => ?))
        on conflict (kind, id_hash) do nothing returning 1`,
@@ -107,7 +120,10 @@ export class OAuthStore {
 
   /** Makes a record of `kind` permanent (no expiry): a client that completed a grant is kept. */
   async keep(kind: string, id: string): Promise<void> {
-    await this.db.execute('update oauth_records set expires_at = null where kind = ? and id_hash = ? and expires_at is not null', [kind, hashToken(id)]);
+    await this.db.execute(
+      'update oauth_records set expires_at = null where kind = ? and id_hash = ? and expires_at is not null',
+      [kind, hashToken(id)],
+    );
   }
 
   /** Every code and token of a grant, whatever its model (a replayed code or a revoked refresh token ends them all). */

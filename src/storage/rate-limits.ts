@@ -8,7 +8,9 @@ import type { Database } from './database.ts';
 export const RATE_LIMIT_TABLE = 'rate_limits';
 
 /** A `pg`-pool-shaped client (`query({ text, values }) → { rows }`) over `db`. */
-export function rateLimitStoreClient(db: Database): { query(q: { text: string; values?: unknown[] }): Promise<{ rows: unknown[] }> } {
+export function rateLimitStoreClient(db: Database): {
+  query(q: { text: string; values?: unknown[] }): Promise<{ rows: unknown[] }>;
+} {
   return {
     async query({ text, values = [] }) {
       const params: unknown[] = [];

@@ -62,7 +62,9 @@ function shapesOf(em: EntityManager): Shapes {
   let shapes = shapesByOrm.get(metadata);
   if (shapes) return shapes;
   const fieldsOf = <T extends object>(entity: EntityName<T>): Field[] =>
-    metadata.get<T>(entity).props.map((p) => ({ prop: p.name as string, column: p.fieldNames[0]!, date: p.runtimeType === 'Date' }));
+    metadata
+      .get<T>(entity)
+      .props.map((p) => ({ prop: p.name as string, column: p.fieldNames[0]!, date: p.runtimeType === 'Date' }));
   const parts = [
     ['q', fieldsOf(Quote)],
     ['t', fieldsOf(Tier)],
@@ -71,7 +73,9 @@ function shapesOf(em: EntityManager): Shapes {
   ] as const;
   const holdFields = fieldsOf(Reservation);
   shapes = {
-    lockSelect: parts.flatMap(([alias, fields]) => fields.map(({ column }) => `${alias}."${column}" as "${alias}.${column}"`)).join(', '),
+    lockSelect: parts
+      .flatMap(([alias, fields]) => fields.map(({ column }) => `${alias}."${column}" as "${alias}.${column}"`))
+      .join(', '),
     quoteOf: plainRows<QuoteRow>(parts[0][1], 'q'),
     tierOf: plainRows<TierRow>(parts[1][1], 't'),
     shopOf: plainRows<ShopRow>(parts[2][1], 's'),
@@ -114,7 +118,11 @@ export async function lockQuotesWithOffers(em: EntityManager, ids: readonly stri
   // entities of the unit of work (`em.map`) the three cost about 0.6 ms a batch to map (under the CPU profiler, at 32
   // clients), and the commit then compared them for changes; quotes cost about 0.1 ms each that way.
   const made = new Map<string, object>();
-  const once = <T extends object>(row: Record<string, unknown>, alias: 't' | 's' | 'e', of: (row: Record<string, unknown>) => T): T | undefined => {
+  const once = <T extends object>(
+    row: Record<string, unknown>,
+    alias: 't' | 's' | 'e',
+    of: (row: Record<string, unknown>) => T,
+  ): T | undefined => {
     const id = row[`${alias}.id`];
     if (id === null || id === undefined) return undefined;
     const seen = `${alias}:${id as string | number}`;
@@ -130,7 +138,10 @@ export async function lockQuotesWithOffers(em: EntityManager, ids: readonly stri
   }));
 }
 
-/** What one batch writes: its holds, each from its quote, its callers' keys (with their outcomes) and the places to take per pool. */
+/**
+ * What one batch writes: its holds, each from its quote, its callers' keys (with their outcomes) and the places to take
+ * per pool.
+ */
 export interface BatchWrites {
   holds: readonly ReservationRow[];
   keys: readonly KeyWrite[];
@@ -161,7 +172,11 @@ export async function writeBatch(em: EntityManager, w: BatchWrites, now: Date): 
   const inline = w.takes.length === 1 ? w.takes[0] : undefined;
   if (!inline) {
     for (const take of w.takes) {
-      const rows = await sql(em, 'update pools set available_count = available_count - ? where id = ? and available_count >= ? returning id', [take.quantity, take.poolId, take.quantity]);
+      const rows = await sql(
+        em,
+        'update pools set available_count = available_count - ? where id = ? and available_count >= ? returning id',
+        [take.quantity, take.poolId, take.quantity],
+      );
       if (!rows.length) short.push(take.poolId);
     }
     if (short.length) return { short, keysTaken: false };
@@ -176,7 +191,14 @@ export async function writeBatch(em: EntityManager, w: BatchWrites, now: Date): 
   const keys = w.keys.map((k) => {
     // The reserve's answers hold no secret; a sealed outcome needs the sealer (IdempotencyStore.complete).
     if (k.response?.sealed) throw new Error('writeBatch stores no sealed response.');
-    return { scope: k.scope, key: k.key, request_hash: k.requestHash, state: k.response ? 'done' : 'in_flight', status: k.response?.status ?? null, response: k.response ? k.response.body : null };
+    return {
+      scope: k.scope,
+      key: k.key,
+      request_hash: k.requestHash,
+      state: k.response ? 'done' : 'in_flight',
+      status: k.response?.status ?? null,
+      response: k.response ? k.response.body : null,
+    };
   });
   const [row] = await boundSql<{ taken: number; keys: number }>(
     em,
@@ -200,7 +222,16 @@ export async function writeBatch(em: EntityManager, w: BatchWrites, now: Date): 
        returning 1
      )
      select (select count(*) from taken)::int as taken, (select count(*) from keys)::int as keys`,
-    [JSON.stringify(holds), JSON.stringify(used), JSON.stringify(keys), inline?.quantity ?? 0, inline?.poolId ?? null, now.toISOString(), IDEMPOTENCY_TTL_MS, IN_FLIGHT_STALE_MS],
+    [
+      JSON.stringify(holds),
+      JSON.stringify(used),
+      JSON.stringify(keys),
+      inline?.quantity ?? 0,
+      inline?.poolId ?? null,
+      now.toISOString(),
+      IDEMPOTENCY_TTL_MS,
+      IN_FLIGHT_STALE_MS,
+    ],
   );
   if (inline && row?.taken !== 1) return { short: [inline.poolId], keysTaken: false };
   return { short, keysTaken: (row?.keys ?? 0) !== keys.length };

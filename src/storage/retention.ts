@@ -1,10 +1,10 @@
 /**
- * Housekeeping run by the sweeper: deletes records past their purpose, in bounded batches, so tables
- * do not grow forever. Idempotency keys live 24 hours (contract.md); a spent mandate jti is kept a day
- * past its mandate's expiry (an expired mandate is refused as expired before its jti is looked at); an A2A task stays
- * readable a day after its last update; a rate-limit counter goes an hour after its window ends; a consent-view draft goes
- * once its day is over; an OAuth record (code, token, grant, interaction, session) goes a day after it expired (it is
- * refused from its expiry on).
+ * Housekeeping run by the sweeper: deletes records past their purpose, in bounded batches, so tables do not grow
+ * forever. Idempotency keys live 24 hours (contract.md); a spent mandate jti is kept a day past its mandate's expiry
+ * (an expired mandate is refused as expired before its jti is looked at); an A2A task stays readable a day after its
+ * last update; a rate-limit counter goes an hour after its window ends; a consent-view draft goes once its day is over;
+ * an OAuth record (code, token, grant, interaction, session) goes a day after it expired (it is refused from its expiry
+ * on).
  */
 import type { Database } from './database.ts';
 import { IDEMPOTENCY_TTL_MS } from './idempotency-store.ts';
@@ -52,5 +52,12 @@ export async function pruneExpired(db: Database, now: Date, limit = RETENTION_BA
     'delete from oauth_records where ctid in (select ctid from oauth_records where expires_at < ? limit ?) returning 1',
     [new Date(now.getTime() - 24 * 60 * 60 * 1000), limit],
   );
-  return { idempotencyKeys: keys.length, mandateJtis: jtis.length, a2aTasks: tasks.length, rateLimits: counters.length, consentDrafts: drafts.length, oauthRecords: oauth.length };
+  return {
+    idempotencyKeys: keys.length,
+    mandateJtis: jtis.length,
+    a2aTasks: tasks.length,
+    rateLimits: counters.length,
+    consentDrafts: drafts.length,
+    oauthRecords: oauth.length,
+  };
 }

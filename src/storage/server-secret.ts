@@ -6,19 +6,36 @@
  * failing to open what was sealed. A clear secret an earlier version kept in `settings` is moved to the key file.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 import { newServerSecret, secretFingerprint, ServerSecretError } from '../kernel/server-secret.ts';
 import type { Database } from './database.ts';
 
-/** Settings rows earlier versions kept in clear: the generated server secret, and the sandbox provider's webhook secret (now derived). */
+/**
+ * Settings rows earlier versions kept in clear: the generated server secret, and the sandbox provider's webhook secret
+ * (now derived).
+ */
 const LEGACY_SECRET = 'session_secret';
 const LEGACY_SANDBOX_SECRET = 'sandbox_webhook_secret';
 const FINGERPRINT = 'secret_fingerprint';
 
 export interface ServerSecret {
   secret: string;
-  /** What a person should know (a key file created, a secret moved out of the database, loose permissions): log at info or warn. */
+  /**
+   * What a person should know (a key file created, a secret moved out of the database, loose permissions): log at info
+   * or warn.
+   */
   notices: string[];
 }
 
@@ -34,7 +51,9 @@ async function setting(db: Database, key: string): Promise<string | undefined> {
  */
 function keyFile(path: string, initial: () => string, notices: string[]): string {
   const fail = (what: string, err: unknown) =>
-    new ServerSecretError(`The server key file ${path} cannot be ${what} (${(err as NodeJS.ErrnoException).code ?? 'error'}): set TESSERA_SECRET_FILE to a writable path, or TESSERA_SECRET.`);
+    new ServerSecretError(
+      `The server key file ${path} cannot be ${what} (${(err as NodeJS.ErrnoException).code ?? 'error'}): set TESSERA_SECRET_FILE to a writable path, or TESSERA_SECRET.`,
+    );
   if (!existsSync(path)) {
     const temporary = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
     try {
@@ -47,7 +66,9 @@ function keyFile(path: string, initial: () => string, notices: string[]): string
         closeSync(fd);
       }
       linkSync(temporary, path);
-      notices.push(`Created the server key file ${path} (mode 0600): keep it with the database's backups, apart from them.`);
+      notices.push(
+        `Created the server key file ${path} (mode 0600): keep it with the database's backups, apart from them.`,
+      );
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw fail('created', err);
     } finally {
@@ -58,10 +79,16 @@ function keyFile(path: string, initial: () => string, notices: string[]): string
   try {
     text = readFileSync(path, 'utf8').trim();
   } catch (err) {
-    throw new ServerSecretError(`The server key file ${path} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}).`);
+    throw new ServerSecretError(
+      `The server key file ${path} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}).`,
+    );
   }
-  if (text.length < 32) throw new ServerSecretError(`The server key file ${path} holds no secret (at least 32 characters): restore it, or set TESSERA_SECRET.`);
-  if (process.platform !== 'win32' && (statSync(path).mode & 0o077) !== 0) notices.push(`The server key file ${path} is readable by other users: chmod 600 it.`);
+  if (text.length < 32)
+    throw new ServerSecretError(
+      `The server key file ${path} holds no secret (at least 32 characters): restore it, or set TESSERA_SECRET.`,
+    );
+  if (process.platform !== 'win32' && (statSync(path).mode & 0o077) !== 0)
+    notices.push(`The server key file ${path} is readable by other users: chmod 600 it.`);
   return text;
 }
 
@@ -71,7 +98,10 @@ function keyFile(path: string, initial: () => string, notices: string[]): string
  * (when none exists yet) and deletes it and the clear sandbox webhook secret from the database. Throws
  * ServerSecretError, naming where the secret came from, when it is not the one the database was used with.
  */
-export async function openServerSecret(db: Database, opts: { configured: string | undefined; keyFilePath: string }): Promise<ServerSecret> {
+export async function openServerSecret(
+  db: Database,
+  opts: { configured: string | undefined; keyFilePath: string },
+): Promise<ServerSecret> {
   const notices: string[] = [];
   const legacy = await setting(db, LEGACY_SECRET);
   const secret = opts.configured ?? keyFile(opts.keyFilePath, () => legacy ?? newServerSecret(), notices);

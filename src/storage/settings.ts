@@ -1,4 +1,7 @@
-/** Server-wide settings kept in the database, so every process on one database agrees (e.g. the sealed OAuth signing key); never a clear secret. */
+/**
+ * Server-wide settings kept in the database, so every process on one database agrees (e.g. the sealed OAuth signing
+ * key); never a clear secret.
+ */
 import type { Database } from './database.ts';
 
 /** Returns the stored value for `key`, creating it with `make()` the first time (race-safe). */

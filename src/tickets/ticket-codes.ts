@@ -22,21 +22,37 @@ export interface TicketClaims {
 }
 
 /** Signs a ticket's claims with `key`; deterministic (Ed25519), so the same ticket always gets the same code. */
-export async function signTicketCode(key: SigningKey, t: { id: string; eventId: string; tierId: string; createdAt: Date }): Promise<string> {
-  const claims: TicketClaims = { tid: t.id, evt: t.eventId, tier: t.tierId, iat: Math.floor(t.createdAt.getTime() / 1000) };
+export async function signTicketCode(
+  key: SigningKey,
+  t: { id: string; eventId: string; tierId: string; createdAt: Date },
+): Promise<string> {
+  const claims: TicketClaims = {
+    tid: t.id,
+    evt: t.eventId,
+    tier: t.tierId,
+    iat: Math.floor(t.createdAt.getTime() / 1000),
+  };
   return new CompactSign(new TextEncoder().encode(JSON.stringify(claims)))
     .setProtectedHeader({ alg: TICKET_CODE_ALG, kid: key.kid, typ: TICKET_CODE_TYP })
     .sign(key.key);
 }
 
-/** Verifies a code against the published keys; `invalid_ticket_code` when it is malformed, unsigned by us or tampered with. */
+/**
+ * Verifies a code against the published keys; `invalid_ticket_code` when it is malformed, unsigned by us or tampered
+ * with.
+ */
 export async function verifyTicketCode(keys: readonly PublicTicketKey[], code: string): Promise<TicketClaims> {
   const jwks = createLocalJWKSet({ keys: [...keys] });
   try {
     const { payload, protectedHeader } = await compactVerify(code, jwks, { algorithms: [TICKET_CODE_ALG] });
     if (protectedHeader.typ !== TICKET_CODE_TYP) throw new ToolError('invalid_ticket_code');
     const claims = JSON.parse(new TextDecoder().decode(payload)) as Partial<TicketClaims>;
-    if (typeof claims.tid !== 'string' || typeof claims.evt !== 'string' || typeof claims.tier !== 'string' || typeof claims.iat !== 'number') {
+    if (
+      typeof claims.tid !== 'string' ||
+      typeof claims.evt !== 'string' ||
+      typeof claims.tier !== 'string' ||
+      typeof claims.iat !== 'number'
+    ) {
       throw new ToolError('invalid_ticket_code');
     }
     return claims as TicketClaims;

@@ -144,7 +144,10 @@ export class WebhookDispatcher {
         );
         created = inserted.length;
       }
-      await sql(em, `update webhook_events set dispatched_at = ? where id in (${placeholders(ids.length)})`, [now, ...ids]);
+      await sql(em, `update webhook_events set dispatched_at = ? where id in (${placeholders(ids.length)})`, [
+        now,
+        ...ids,
+      ]);
       return { events: ids.length, deliveriesCreated: created };
     });
   }
@@ -186,7 +189,13 @@ export class WebhookDispatcher {
     const timestamp = Math.floor(this.clock.now().getTime() / 1000);
     const sign = row.kind === 'acp' ? acpWebhookHeaders : webhookHeaders;
     const outcome: AttemptOutcome = secret
-      ? await sendAttempt(this.target, row.url, sign(secret, row.event_id, timestamp, body), { id: row.event_id, body }, this.stopping.signal)
+      ? await sendAttempt(
+          this.target,
+          row.url,
+          sign(secret, row.event_id, timestamp, body),
+          { id: row.event_id, body },
+          this.stopping.signal,
+        )
       : { ok: false, status: null, error: 'signing secret unavailable: the server secret changed' };
     return this.record(row, outcome);
   }
@@ -209,7 +218,8 @@ export class WebhookDispatcher {
       `update webhook_deliveries set status = ?, next_attempt_at = ?, last_status = ?, last_error = ? ${guard}`,
       [giveUp ? 'failed' : 'pending', next, outcome.status, outcome.error?.slice(0, 200) ?? null, row.id, row.attempts],
     );
-    if (giveUp) this.log.warn({ delivery: row.id, subscription: row.subscription_id }, 'webhook delivery failed for good');
+    if (giveUp)
+      this.log.warn({ delivery: row.id, subscription: row.subscription_id }, 'webhook delivery failed for good');
     return giveUp ? 'failed' : 'retrying';
   }
 
@@ -235,7 +245,9 @@ export class WebhookDispatcher {
   }
 }
 
-/** An ACP event as recorded (ACP's `WebhookEvent`, `data.permalink_url` a path) → the body sent, the permalink absolute. */
+/**
+ * An ACP event as recorded (ACP's `WebhookEvent`, `data.permalink_url` a path) → the body sent, the permalink absolute.
+ */
 function acpBody(recorded: unknown, publicUrl: string): unknown {
   const event = recorded as { type: string; data: Record<string, unknown> };
   const link = event.data['permalink_url'];

@@ -40,7 +40,9 @@ export interface DomainEvent {
   now: Date;
 }
 
-/** Records an event inside the caller's transaction; returns its id (`evt_…` ids are events of the catalog, so `whe_…`). */
+/**
+ * Records an event inside the caller's transaction; returns its id (`evt_…` ids are events of the catalog, so `whe_…`).
+ */
 export async function emitEvent(em: EntityManager, event: DomainEvent): Promise<string> {
   const id = newId('webhookEvent', event.now);
   await sql(em, 'insert into webhook_events (id, shop_id, type, data, created_at) values (?, ?, ?, ?::jsonb, ?)', [
@@ -64,7 +66,11 @@ export async function emitEvents(em: EntityManager, events: readonly DomainEvent
       ids.push(id);
       params.push(id, event.shopId, event.type, JSON.stringify(event.data), event.now);
     }
-    await sql(em, `insert into webhook_events (id, shop_id, type, data, created_at) values ${chunk.map(() => '(?, ?, ?, ?::jsonb, ?)').join(', ')}`, params);
+    await sql(
+      em,
+      `insert into webhook_events (id, shop_id, type, data, created_at) values ${chunk.map(() => '(?, ?, ?, ?::jsonb, ?)').join(', ')}`,
+      params,
+    );
   }
   return ids;
 }

@@ -11,7 +11,9 @@ import ipaddr from 'ipaddr.js';
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 
 export interface Message {
-  /** The event id (sent as `webhook-id`, or ACP's `Request-Id`: stable across retries, so receivers can de-duplicate). */
+  /**
+   * The event id (sent as `webhook-id`, or ACP's `Request-Id`: stable across retries, so receivers can de-duplicate).
+   */
   id: string;
   /** The exact JSON body that is signed and sent. */
   body: string;
@@ -53,7 +55,8 @@ export async function sendAttempt(
   try {
     const host = hostOf(new URL(url));
     // An IP literal is connected to without a lookup: check it here.
-    if (ipaddr.isValid(host) && !isAllowedAddress(host, target.policy)) return { ok: false, status: null, error: REFUSED_ERROR };
+    if (ipaddr.isValid(host) && !isAllowedAddress(host, target.policy))
+      return { ok: false, status: null, error: REFUSED_ERROR };
     const res = await fetch(url, {
       dispatcher: target.agent,
       method: 'POST',
@@ -64,7 +67,8 @@ export async function sendAttempt(
     });
     await res.body?.cancel().catch(() => undefined);
     if (res.status >= 200 && res.status < 300) return { ok: true, status: res.status, error: null };
-    const error = res.status >= 300 && res.status < 400 ? `HTTP ${res.status} (redirects are not followed)` : `HTTP ${res.status}`;
+    const error =
+      res.status >= 300 && res.status < 400 ? `HTTP ${res.status} (redirects are not followed)` : `HTTP ${res.status}`;
     return { ok: false, status: res.status, error };
   } catch (err) {
     return { ok: false, status: null, error: describeFailure(err, stop) };
@@ -78,7 +82,11 @@ function describeFailure(err: unknown, stop: AbortSignal): string {
   }
   const cause = err instanceof Error ? (err.cause as { code?: unknown } | undefined) : undefined;
   if (cause?.code === ADDRESS_REFUSED) return REFUSED_ERROR;
-  if (cause && typeof cause.code === 'string' && /^(UND_ERR_CONNECT_TIMEOUT|UND_ERR_HEADERS_TIMEOUT|UND_ERR_BODY_TIMEOUT)$/.test(cause.code)) {
+  if (
+    cause &&
+    typeof cause.code === 'string' &&
+    /^(UND_ERR_CONNECT_TIMEOUT|UND_ERR_HEADERS_TIMEOUT|UND_ERR_BODY_TIMEOUT)$/.test(cause.code)
+  ) {
     return `timeout: no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s`;
   }
   // Refused, reset, unresolvable, TLS: one class, so the log does not map which ports answer.

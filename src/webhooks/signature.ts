@@ -1,8 +1,9 @@
 /**
- * Two signature schemes. Merchant webhooks: the Standard Webhooks scheme (https://www.standardwebhooks.com): secrets are `whsec_<base64>`,
- * and `webhook-signature` is `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">` keyed with the decoded secret.
- * ACP order webhooks (openapi.agentic_checkout_webhook.yaml): `Merchant-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256
- * of "{timestamp}.{body}">` keyed with the shared secret's UTF-8 bytes, as Stripe's scheme it follows.
+ * Two signature schemes. Merchant webhooks: the Standard Webhooks scheme (https://www.standardwebhooks.com): secrets
+ * are `whsec_<base64>`, and `webhook-signature` is `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">` keyed with
+ * the decoded secret. ACP order webhooks (openapi.agentic_checkout_webhook.yaml): `Merchant-Signature: t=<unix
+ * seconds>,v1=<hex HMAC-SHA256 of "{timestamp}.{body}">` keyed with the shared secret's UTF-8 bytes, as Stripe's scheme
+ * it follows.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 
@@ -22,7 +23,12 @@ export function signMessage(secret: string, id: string, timestampSeconds: number
 }
 
 /** The headers of one delivery attempt: `webhook-id` is the event id, stable across retries. */
-export function webhookHeaders(secret: string, id: string, timestampSeconds: number, body: string): Record<string, string> {
+export function webhookHeaders(
+  secret: string,
+  id: string,
+  timestampSeconds: number,
+  body: string,
+): Record<string, string> {
   return {
     'content-type': 'application/json',
     'user-agent': 'Tessera-Webhooks/1.0',
@@ -38,8 +44,16 @@ export function signAcpMessage(secret: string, timestampSeconds: number, body: s
   return `t=${timestampSeconds},v1=${mac}`;
 }
 
-/** The headers of one ACP order-webhook attempt: `Request-Id` is the event id (stable across retries), `Timestamp` RFC 3339. */
-export function acpWebhookHeaders(secret: string, id: string, timestampSeconds: number, body: string): Record<string, string> {
+/**
+ * The headers of one ACP order-webhook attempt: `Request-Id` is the event id (stable across retries), `Timestamp` RFC
+ * 3339.
+ */
+export function acpWebhookHeaders(
+  secret: string,
+  id: string,
+  timestampSeconds: number,
+  body: string,
+): Record<string, string> {
   return {
     'content-type': 'application/json',
     'user-agent': 'Tessera-Webhooks/1.0',

@@ -1,11 +1,11 @@
 /**
  * Which URLs a webhook may point at, and which addresses a delivery may connect to. Only public unicast addresses
  * (`ipaddr.js` classifies every form: IPv4, IPv6, IPv4-mapped, NAT64, 6to4, numeric shorthands the URL parser
- * normalises; the IPv4-compatible `::a.b.c.d` block, which it calls unicast, is refused here);
- * loopback only with the development setting `WEBHOOK_ALLOW_LOOPBACK`, and plain `http://` only to loopback then.
- * A host name is checked twice: names local by definition (`localhost`, `*.localhost`, `*.local`, `*.internal`) are
- * refused at subscription, and every name is resolved at delivery by `guardedLookup`, which refuses the connection
- * unless every address it resolves to is allowed — so DNS rebinding or a name pointing inside is caught where it matters.
+ * normalises; the IPv4-compatible `::a.b.c.d` block, which it calls unicast, is refused here); loopback only with the
+ * development setting `WEBHOOK_ALLOW_LOOPBACK`, and plain `http://` only to loopback then. A host name is checked
+ * twice: names local by definition (`localhost`, `*.localhost`, `*.local`, `*.internal`) are refused at subscription,
+ * and every name is resolved at delivery by `guardedLookup`, which refuses the connection unless every address it
+ * resolves to is allowed — so DNS rebinding or a name pointing inside is caught where it matters.
  */
 import { lookup, type LookupAddress } from 'node:dns';
 import ipaddr from 'ipaddr.js';
@@ -39,7 +39,10 @@ export function isAllowedAddress(address: string, policy: AddressPolicy): boolea
 
 /** The host of a URL without IPv6 brackets or a trailing dot, lower-cased. */
 export function hostOf(url: URL): string {
-  return url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  return url.hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
 }
 
 function isLoopbackHost(host: string): boolean {
@@ -72,7 +75,8 @@ export const URL_REFUSAL_MESSAGES: Record<UrlRefusal, string> = {
   invalid: 'The webhook URL is not a valid absolute URL.',
   scheme: 'Webhook URLs must use https://.',
   credentials: 'Webhook URLs must not carry a user name or password.',
-  private_address: 'Webhook URLs must point at a public address (not loopback, private, link-local, local names or other reserved ranges).',
+  private_address:
+    'Webhook URLs must point at a public address (not loopback, private, link-local, local names or other reserved ranges).',
 };
 
 /** The error a refused connection fails with; the delivery log reports its class only. */

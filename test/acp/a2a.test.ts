@@ -8,7 +8,12 @@ import { ACP_VERSION, acpValid, completeBody, createBody, delegateBody, shopWith
 
 let h: Harness;
 before(async () => {
-  h = await startHarness({ SWEEP_INTERVAL_MS: '0', SANDBOX_DISPATCH_MS: '0', WEBHOOK_DISPATCH_MS: '0', RATE_LIMIT_PER_MINUTE: '100000' });
+  h = await startHarness({
+    SWEEP_INTERVAL_MS: '0',
+    SANDBOX_DISPATCH_MS: '0',
+    WEBHOOK_DISPATCH_MS: '0',
+    RATE_LIMIT_PER_MINUTE: '100000',
+  });
 });
 after(async () => {
   await h?.close();
@@ -18,15 +23,35 @@ test('create → delegate_payment → complete as A2A skills; refusals are tasks
   const s = await shopWithTier(h, { capacity: 3 });
   const client = await a2aClient(h, s.apiKey);
   const meta = { api_version: ACP_VERSION };
-  const created = await runSkill(client, 'create_checkout_session', { meta, payload: createBody(s.tierId) }, 'a2a-create');
+  const created = await runSkill(
+    client,
+    'create_checkout_session',
+    { meta, payload: createBody(s.tierId) },
+    'a2a-create',
+  );
   assert.ok(created.ok, JSON.stringify(created));
   acpValid('CheckoutSession', created.output);
-  const again = await runSkill(client, 'create_checkout_session', { meta, payload: createBody(s.tierId) }, 'a2a-create');
-  assert.ok(again.ok && again.replayed && again.output.id === created.output.id, 'the data part’s idempotencyKey replays');
+  const again = await runSkill(
+    client,
+    'create_checkout_session',
+    { meta, payload: createBody(s.tierId) },
+    'a2a-create',
+  );
+  assert.ok(
+    again.ok && again.replayed && again.output.id === created.output.id,
+    'the data part’s idempotencyKey replays',
+  );
   const id = created.output.id;
-  const token = await runSkill(client, 'delegate_payment', { meta, payload: delegateBody({ checkout_session_id: id, merchant_id: s.shopId }) });
+  const token = await runSkill(client, 'delegate_payment', {
+    meta,
+    payload: delegateBody({ checkout_session_id: id, merchant_id: s.shopId }),
+  });
   assert.ok(token.ok);
-  const done = await runSkill(client, 'complete_checkout_session', { meta, id, payload: completeBody(token.output.id) });
+  const done = await runSkill(client, 'complete_checkout_session', {
+    meta,
+    id,
+    payload: completeBody(token.output.id),
+  });
   assert.ok(done.ok, JSON.stringify(done));
   acpValid('CheckoutSessionWithOrder', done.output);
   assert.equal(done.output.status, 'completed');

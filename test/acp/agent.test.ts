@@ -1,4 +1,6 @@
-/** An agent principal checking out over ACP: the buyer's permission (spine) and the token's allowance (ACP) both apply. */
+/**
+ * An agent principal checking out over ACP: the buyer's permission (spine) and the token's allowance (ACP) both apply.
+ */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buyerWithAgent, merchantShop, startWorld, type World } from '../support/buyers.ts';
@@ -23,7 +25,13 @@ test('an agent with a permission creates, delegates and completes an ACP session
   const created = must(await acp.post('/checkout_sessions', createBody(shop.tierId, eur)), 201);
   acpValid('CheckoutSession', created);
   assert.equal(created.status, 'ready_for_payment');
-  const token = must(await acp.post('/agentic_commerce/delegate_payment', delegateBody({ currency: 'eur', checkout_session_id: created.id, merchant_id: shop.shopId })), 201);
+  const token = must(
+    await acp.post(
+      '/agentic_commerce/delegate_payment',
+      delegateBody({ currency: 'eur', checkout_session_id: created.id, merchant_id: shop.shopId }),
+    ),
+    201,
+  );
   const done = must(await acp.post(`/checkout_sessions/${created.id}/complete`, completeBody(token.id)), 200);
   acpValid('CheckoutSessionWithOrder', done);
   assert.equal(done.status, 'completed');
@@ -39,7 +47,10 @@ test('an agent with a permission creates, delegates and completes an ACP session
 
   const second = must(await acp.post('/checkout_sessions', createBody(shop.tierId, eur, 2)), 201);
   const mastercard = must(
-    await acp.post('/agentic_commerce/delegate_payment', delegateBody({ currency: 'eur', checkout_session_id: second.id, merchant_id: shop.shopId }, '5555555555554444')),
+    await acp.post(
+      '/agentic_commerce/delegate_payment',
+      delegateBody({ currency: 'eur', checkout_session_id: second.id, merchant_id: shop.shopId }, '5555555555554444'),
+    ),
     201,
   );
   const refused = await acp.post(`/checkout_sessions/${second.id}/complete`, completeBody(mastercard.id));

@@ -4,11 +4,25 @@ import assert from 'node:assert/strict';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { assertInvariant } from '../support/invariant.ts';
 import { restClient } from '../support/rest.ts';
-import { acpClient, acpValid, completeBody, createBody, delegateBody, delegateValid, must, shopWithTier } from '../support/acp.ts';
+import {
+  acpClient,
+  acpValid,
+  completeBody,
+  createBody,
+  delegateBody,
+  delegateValid,
+  must,
+  shopWithTier,
+} from '../support/acp.ts';
 
 let h: Harness;
 before(async () => {
-  h = await startHarness({ SWEEP_INTERVAL_MS: '0', SANDBOX_DISPATCH_MS: '0', WEBHOOK_DISPATCH_MS: '0', RATE_LIMIT_PER_MINUTE: '100000' });
+  h = await startHarness({
+    SWEEP_INTERVAL_MS: '0',
+    SANDBOX_DISPATCH_MS: '0',
+    WEBHOOK_DISPATCH_MS: '0',
+    RATE_LIMIT_PER_MINUTE: '100000',
+  });
 });
 after(async () => {
   await h?.close();
@@ -19,7 +33,12 @@ test('the discovery document is public, cacheable and valid ACP', async () => {
   assert.equal(res.status, 200);
   assert.match(res.headers.get('cache-control') ?? '', /public, max-age=3600/);
   acpValid('DiscoveryResponse', res.body);
-  assert.deepEqual(res.body.protocol, { name: 'acp', version: '2026-04-17', supported_versions: ['2026-04-17'], documentation_url: `${h.url}/docs` });
+  assert.deepEqual(res.body.protocol, {
+    name: 'acp',
+    version: '2026-04-17',
+    supported_versions: ['2026-04-17'],
+    documentation_url: `${h.url}/docs`,
+  });
   assert.equal(res.body.api_base_url, h.url);
   assert.deepEqual(res.body.transports, ['rest', 'mcp']);
   assert.deepEqual(res.body.capabilities.services, ['checkout', 'delegate_payment']);
@@ -56,9 +75,18 @@ test('create → retrieve → update → delegate_payment → complete, over the
     fulfillment_details: {
       name: 'Ada Lovelace',
       email: 'ada@example.test',
-      address: { name: 'Ada Lovelace', line_one: '1 Analytical St', city: 'London', state: 'LDN', country: 'GB', postal_code: 'N1 1AA' },
+      address: {
+        name: 'Ada Lovelace',
+        line_one: '1 Analytical St',
+        city: 'London',
+        state: 'LDN',
+        country: 'GB',
+        postal_code: 'N1 1AA',
+      },
     },
-    selected_fulfillment_options: [{ type: 'digital', option_id: 'digital_tickets', item_ids: [created.line_items[0].id] }],
+    selected_fulfillment_options: [
+      { type: 'digital', option_id: 'digital_tickets', item_ids: [created.line_items[0].id] },
+    ],
   };
   acpValid('CheckoutSessionUpdateRequest', updateReq);
   const updated = must(await acp.post(`/checkout_sessions/${created.id}`, updateReq), 200);
@@ -69,7 +97,10 @@ test('create → retrieve → update → delegate_payment → complete, over the
 
   const delegateReq = delegateBody({ max_amount: 2650, checkout_session_id: created.id, merchant_id: s.shopId });
   delegateValid('DelegatePaymentRequest', delegateReq);
-  const token = must(await acp.post('/agentic_commerce/delegate_payment', delegateReq, { 'idempotency-key': 'dp-1' }), 201);
+  const token = must(
+    await acp.post('/agentic_commerce/delegate_payment', delegateReq, { 'idempotency-key': 'dp-1' }),
+    201,
+  );
   delegateValid('DelegatePaymentResponse', token, 'delegate_payment response');
   assert.match(token.id, /^vt_/);
   assert.equal(token.metadata.merchant_id, s.shopId);
@@ -82,7 +113,10 @@ test('create → retrieve → update → delegate_payment → complete, over the
 
   const completeReq = completeBody(token.id);
   acpValid('CheckoutSessionCompleteRequest', completeReq);
-  const done = await acp.post(`/checkout_sessions/${created.id}/complete`, completeReq, { 'idempotency-key': 'complete-1', 'request-id': 'req-9' });
+  const done = await acp.post(`/checkout_sessions/${created.id}/complete`, completeReq, {
+    'idempotency-key': 'complete-1',
+    'request-id': 'req-9',
+  });
   must(done, 200);
   acpValid('CheckoutSessionWithOrder', done.body, 'complete response');
   assert.equal(done.headers.get('idempotency-key'), 'complete-1');
@@ -97,7 +131,9 @@ test('create → retrieve → update → delegate_payment → complete, over the
   const c = await assertInvariant(h.db, s.poolId);
   assert.deepEqual([c.available, c.held, c.sold], [9, 0, 1]);
 
-  const replay = await acp.post(`/checkout_sessions/${created.id}/complete`, completeReq, { 'idempotency-key': 'complete-1' });
+  const replay = await acp.post(`/checkout_sessions/${created.id}/complete`, completeReq, {
+    'idempotency-key': 'complete-1',
+  });
   assert.equal(replay.status, 200);
   assert.equal(replay.headers.get('idempotent-replayed'), 'true');
   assert.deepEqual(replay.body, done.body, 'a retried complete replays the order, never a second charge');
@@ -112,7 +148,11 @@ test('ticket quantity on a line item is accepted (documented deviation) and held
   const s = await shopWithTier(h, { capacity: 5, priceMinor: 1000, feePerTicketMinor: 100 });
   const acp = acpClient(h, s.apiKey);
   const req = createBody(s.tierId, {}, 3);
-  assert.throws(() => acpValid('CheckoutSessionCreateRequest', req), /quantity/, 'ACP request items have no quantity (ACP issue #264)');
+  assert.throws(
+    () => acpValid('CheckoutSessionCreateRequest', req),
+    /quantity/,
+    'ACP request items have no quantity (ACP issue #264)',
+  );
   acpValid('CheckoutSessionCreateRequest', createBody(s.tierId), 'the same request without quantity');
   const created = must(await acp.post('/checkout_sessions', req), 201);
   acpValid('CheckoutSession', created);
@@ -122,13 +162,19 @@ test('ticket quantity on a line item is accepted (documented deviation) and held
   const c = await assertInvariant(h.db, s.poolId);
   assert.deepEqual([c.available, c.held], [2, 3]);
 
-  const fewer = must(await acp.post(`/checkout_sessions/${created.id}`, { line_items: [{ id: s.tierId, quantity: 2 }] }), 200);
+  const fewer = must(
+    await acp.post(`/checkout_sessions/${created.id}`, { line_items: [{ id: s.tierId, quantity: 2 }] }),
+    200,
+  );
   assert.equal(fewer.line_items[0].quantity, 2);
   assert.equal(fewer.status, 'ready_for_payment');
   const after = await assertInvariant(h.db, s.poolId);
   assert.deepEqual([after.available, after.held], [3, 2], 'the old hold was given back before the new one was taken');
 
-  const two = must(await acp.post('/checkout_sessions', { ...createBody(s.tierId), line_items: [{ id: s.tierId }, { id: s.tierId }] }), 400);
+  const two = must(
+    await acp.post('/checkout_sessions', { ...createBody(s.tierId), line_items: [{ id: s.tierId }, { id: s.tierId }] }),
+    400,
+  );
   acpValid('Error', two);
   assert.deepEqual([two.type, two.code, two.param], ['invalid_request', 'invalid_input', '$.line_items']);
 });
@@ -137,7 +183,9 @@ test('cancel gives the tickets back; 405 once canceled or completed', async () =
   const s = await shopWithTier(h, { capacity: 4 });
   const acp = acpClient(h, s.apiKey);
   const a = must(await acp.post('/checkout_sessions', createBody(s.tierId, {}, 2)), 201);
-  const cancelReq = { intent_trace: { reason_code: 'price_sensitivity', trace_summary: 'Too pricey.', metadata: { target: 20 } } };
+  const cancelReq = {
+    intent_trace: { reason_code: 'price_sensitivity', trace_summary: 'Too pricey.', metadata: { target: 20 } },
+  };
   acpValid('CancelSessionRequest', cancelReq);
   const canceled = must(await acp.post(`/checkout_sessions/${a.id}/cancel`, cancelReq), 200);
   acpValid('CheckoutSession', canceled, 'cancel response');
@@ -153,7 +201,13 @@ test('cancel gives the tickets back; 405 once canceled or completed', async () =
   assert.equal(update.code, 'checkout_session_closed');
 
   const b = must(await acp.post('/checkout_sessions', createBody(s.tierId)), 201);
-  const token = must(await acp.post('/agentic_commerce/delegate_payment', delegateBody({ checkout_session_id: b.id, merchant_id: s.shopId })), 201);
+  const token = must(
+    await acp.post(
+      '/agentic_commerce/delegate_payment',
+      delegateBody({ checkout_session_id: b.id, merchant_id: s.shopId }),
+    ),
+    201,
+  );
   must(await acp.post(`/checkout_sessions/${b.id}/complete`, completeBody(token.id)), 200);
   const afterComplete = must(await acp.post(`/checkout_sessions/${b.id}/cancel`, {}), 405);
   acpValid('Error', afterComplete);
@@ -174,10 +228,19 @@ test('another caller’s session answers 404; an unknown item is a flat error', 
   assert.deepEqual([foreignTier.code, foreignTier.param], ['not_found', '$.line_items[0].id']);
   const anon = must(await acpClient(h).post('/checkout_sessions', createBody(s.tierId)), 401);
   acpValid('Error', anon);
-  const unknown = must(await acpClient(h, s.apiKey).post('/checkout_sessions', { ...createBody(s.tierId), coupons: ['X'] }), 400);
+  const unknown = must(
+    await acpClient(h, s.apiKey).post('/checkout_sessions', { ...createBody(s.tierId), coupons: ['X'] }),
+    400,
+  );
   assert.deepEqual([unknown.code, unknown.param], ['unknown_field', '$.coupons']);
-  const wrongCurrency = must(await acpClient(h, s.apiKey).post('/checkout_sessions', { ...createBody(s.tierId), currency: 'eur' }), 400);
+  const wrongCurrency = must(
+    await acpClient(h, s.apiKey).post('/checkout_sessions', { ...createBody(s.tierId), currency: 'eur' }),
+    400,
+  );
   assert.deepEqual([wrongCurrency.code, wrongCurrency.param], ['invalid_input', '$.currency']);
-  const put = must(await acpClient(h, s.apiKey).raw.call('PUT', `/checkout_sessions/${mine.id}`, {}, { 'api-version': '2026-04-17' }), 405);
+  const put = must(
+    await acpClient(h, s.apiKey).raw.call('PUT', `/checkout_sessions/${mine.id}`, {}, { 'api-version': '2026-04-17' }),
+    405,
+  );
   acpValid('Error', put);
 });

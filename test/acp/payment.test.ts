@@ -1,13 +1,29 @@
-/** ACP complete: the delegated token's allowance, declines and async payments, and holds shared with the spine's pool. */
+/**
+ * ACP complete: the delegated token's allowance, declines and async payments, and holds shared with the spine's pool.
+ */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { assertInvariant } from '../support/invariant.ts';
-import { acpClient, acpValid, completeBody, createBody, delegateBody, must, shopWithTier, type AcpClient } from '../support/acp.ts';
+import {
+  acpClient,
+  acpValid,
+  completeBody,
+  createBody,
+  delegateBody,
+  must,
+  shopWithTier,
+  type AcpClient,
+} from '../support/acp.ts';
 
 let h: Harness;
 before(async () => {
-  h = await startHarness({ SWEEP_INTERVAL_MS: '0', SANDBOX_DISPATCH_MS: '0', WEBHOOK_DISPATCH_MS: '0', RATE_LIMIT_PER_MINUTE: '100000' });
+  h = await startHarness({
+    SWEEP_INTERVAL_MS: '0',
+    SANDBOX_DISPATCH_MS: '0',
+    WEBHOOK_DISPATCH_MS: '0',
+    RATE_LIMIT_PER_MINUTE: '100000',
+  });
 });
 after(async () => {
   await h?.close();
@@ -39,12 +55,17 @@ test('the allowance is enforced at complete: max_amount, currency, session, merc
     const res = await acp.post(`/checkout_sessions/${session.id}/complete`, completeBody(id));
     assert.equal(res.status, 422, `${code}: ${JSON.stringify(res.body)}`);
     acpValid('Error', res.body);
-    assert.deepEqual([res.body.type, res.body.code, res.body.param], ['invalid_request', code, '$.payment_data.instrument.credential.token']);
+    assert.deepEqual(
+      [res.body.type, res.body.code, res.body.param],
+      ['invalid_request', code, '$.payment_data.instrument.credential.token'],
+    );
   }
   const unknown = must(await acp.post(`/checkout_sessions/${session.id}/complete`, completeBody('vt_nope')), 422);
   assert.equal(unknown.code, 'delegated_token_invalid');
   const handler = must(
-    await acp.post(`/checkout_sessions/${session.id}/complete`, { payment_data: { ...completeBody('x').payment_data, handler_id: 'other' } }),
+    await acp.post(`/checkout_sessions/${session.id}/complete`, {
+      payment_data: { ...completeBody('x').payment_data, handler_id: 'other' },
+    }),
     422,
   );
   assert.deepEqual([handler.code, handler.param], ['payment_handler_unsupported', '$.payment_data.handler_id']);
@@ -64,16 +85,31 @@ test('a declined card keeps the session ready with a payment_declined message; a
   const acp = acpClient(h, s.apiKey);
   const session = must(await acp.post('/checkout_sessions', createBody(s.tierId)), 201);
   const allowance = { checkout_session_id: session.id, merchant_id: s.shopId };
-  const declined = must(await acp.post(`/checkout_sessions/${session.id}/complete`, completeBody(await tokenFor(acp, allowance, '4000000000000002'))), 200);
+  const declined = must(
+    await acp.post(
+      `/checkout_sessions/${session.id}/complete`,
+      completeBody(await tokenFor(acp, allowance, '4000000000000002')),
+    ),
+    200,
+  );
   acpValid('CheckoutSession', declined, 'declined complete');
   assert.equal(declined.status, 'ready_for_payment');
   assert.equal(declined.order, undefined);
   assert.deepEqual([declined.messages[0].type, declined.messages[0].code], ['error', 'payment_declined']);
   assert.deepEqual([(await assertInvariant(h.db, s.poolId)).held], [1], 'the tickets stay held');
-  const poor = must(await acp.post(`/checkout_sessions/${session.id}/complete`, completeBody(await tokenFor(acp, allowance, '4000000000009995'))), 200);
+  const poor = must(
+    await acp.post(
+      `/checkout_sessions/${session.id}/complete`,
+      completeBody(await tokenFor(acp, allowance, '4000000000009995')),
+    ),
+    200,
+  );
   assert.equal(poor.messages[0].code, 'payment_declined');
   assert.match(poor.messages[0].content, /insufficient_funds/);
-  const paid = must(await acp.post(`/checkout_sessions/${session.id}/complete`, completeBody(await tokenFor(acp, allowance))), 200);
+  const paid = must(
+    await acp.post(`/checkout_sessions/${session.id}/complete`, completeBody(await tokenFor(acp, allowance))),
+    200,
+  );
   assert.equal(paid.status, 'completed');
   assert.deepEqual(paid.messages, []);
   const c = await assertInvariant(h.db, s.poolId);
@@ -113,7 +149,10 @@ test('sessions hold places in the spine’s pool: sold out becomes out_of_stock,
   const b = must(await acp.post('/checkout_sessions', createBody(s.tierId)), 201);
   acpValid('CheckoutSession', b, 'sold-out session');
   assert.equal(b.status, 'not_ready_for_payment');
-  assert.deepEqual([b.messages[0].type, b.messages[0].code, b.messages[0].param], ['error', 'out_of_stock', '$.line_items[0]']);
+  assert.deepEqual(
+    [b.messages[0].type, b.messages[0].code, b.messages[0].param],
+    ['error', 'out_of_stock', '$.line_items[0]'],
+  );
   assert.equal(b.expires_at, undefined);
   const notReady = must(await acp.post(`/checkout_sessions/${b.id}/complete`, completeBody('vt_x')), 409);
   assert.equal(notReady.code, 'checkout_session_not_ready');
@@ -131,13 +170,18 @@ test('restrictions become session messages; an expired hold shows as expired and
   const s = await shopWithTier(h, { capacity: 5, restrictions: { maxQtyPerPurchase: 2, allowedGeos: ['FR'] } });
   const acp = acpClient(h, s.apiKey);
   const address = (country: string) => ({
-    fulfillment_details: { address: { name: 'A', line_one: '1 Rue', city: 'Paris', state: 'IDF', country, postal_code: '75001' } },
+    fulfillment_details: {
+      address: { name: 'A', line_one: '1 Rue', city: 'Paris', state: 'IDF', country, postal_code: '75001' },
+    },
   });
   const noCountry = must(await acp.post('/checkout_sessions', createBody(s.tierId)), 201);
   assert.deepEqual([noCountry.status, noCountry.messages[0].code], ['not_ready_for_payment', 'missing']);
   const wrong = must(await acp.post('/checkout_sessions', createBody(s.tierId, address('US'))), 201);
   acpValid('CheckoutSession', wrong);
-  assert.deepEqual([wrong.messages[0].code, wrong.messages[0].param], ['region_restricted', '$.fulfillment_details.address.country']);
+  assert.deepEqual(
+    [wrong.messages[0].code, wrong.messages[0].param],
+    ['region_restricted', '$.fulfillment_details.address.country'],
+  );
   const many = must(await acp.post('/checkout_sessions', createBody(s.tierId, address('FR'), 3)), 201);
   assert.equal(many.messages[0].code, 'quantity_exceeded');
   assert.equal(many.line_items[0].max_quantity_per_order, 2);

@@ -7,14 +7,26 @@ import { assertInvariant } from '../support/invariant.ts';
 import { restClient } from '../support/rest.ts';
 import { holdRows, poll } from '../support/row-lock.ts';
 import {
-  ACP_VERSION, acpClient, acpValid, createBody, delegateBody, delegateValid, must, shopWithTier,
+  ACP_VERSION,
+  acpClient,
+  acpValid,
+  createBody,
+  delegateBody,
+  delegateValid,
+  must,
+  shopWithTier,
 } from '../support/acp.ts';
 import { mcpHttp } from '../support/mcp.ts';
 import { verifies } from '../support/requirements.ts';
 
 let h: Harness;
 before(async () => {
-  h = await startHarness({ SWEEP_INTERVAL_MS: '0', SANDBOX_DISPATCH_MS: '0', WEBHOOK_DISPATCH_MS: '0', RATE_LIMIT_PER_MINUTE: '100000' });
+  h = await startHarness({
+    SWEEP_INTERVAL_MS: '0',
+    SANDBOX_DISPATCH_MS: '0',
+    WEBHOOK_DISPATCH_MS: '0',
+    RATE_LIMIT_PER_MINUTE: '100000',
+  });
 });
 after(async () => {
   await h?.close();
@@ -50,14 +62,22 @@ test('API-Version is required: missing → 400 missing_api_version, unknown → 
     assert.deepEqual(unknown.body.supported_versions, ['2026-04-17']);
     assert.match(unknown.body.message, /2025-09-29/);
   }
-  const delegateError = (await api.call('POST', '/agentic_commerce/delegate_payment', delegateBody({}), { 'idempotency-key': 'k' })).body;
+  const delegateError = (
+    await api.call('POST', '/agentic_commerce/delegate_payment', delegateBody({}), { 'idempotency-key': 'k' })
+  ).body;
   assert.equal(delegateError.type, 'invalid_request');
 });
 
 test('every POST needs an Idempotency-Key: 400 idempotency_key_required', async () => {
   const s = await shopWithTier(h);
   const api = restClient(h.url, s.apiKey);
-  for (const path of ['/checkout_sessions', '/checkout_sessions/cs_x', '/checkout_sessions/cs_x/complete', '/checkout_sessions/cs_x/cancel', '/agentic_commerce/delegate_payment']) {
+  for (const path of [
+    '/checkout_sessions',
+    '/checkout_sessions/cs_x',
+    '/checkout_sessions/cs_x/complete',
+    '/checkout_sessions/cs_x/cancel',
+    '/agentic_commerce/delegate_payment',
+  ]) {
     const res = await api.post(path, {}, { 'api-version': '2026-04-17' });
     assert.equal(res.status, 400, path);
     acpValid('Error', res.body);
@@ -74,8 +94,16 @@ test(`${verifies('CONTRACT-idempotency-replay', 'CONTRACT-idempotency-conflict')
   const first = await acp.post('/checkout_sessions', body, { 'idempotency-key': 'create-1' });
   assert.equal(first.status, 201);
   assert.equal(first.headers.get('idempotent-replayed'), null);
-  const reordered = { capabilities: body.capabilities, buyer: body.buyer, line_items: body.line_items, currency: body.currency };
-  const again = await acp.post('/checkout_sessions', reordered, { 'idempotency-key': 'create-1', 'request-id': 'other' });
+  const reordered = {
+    capabilities: body.capabilities,
+    buyer: body.buyer,
+    line_items: body.line_items,
+    currency: body.currency,
+  };
+  const again = await acp.post('/checkout_sessions', reordered, {
+    'idempotency-key': 'create-1',
+    'request-id': 'other',
+  });
   assert.equal(again.status, 201, 'the original status');
   assert.equal(again.headers.get('idempotent-replayed'), 'true');
   assert.deepEqual(again.body, first.body);
@@ -85,22 +113,51 @@ test(`${verifies('CONTRACT-idempotency-replay', 'CONTRACT-idempotency-conflict')
   assert.equal(conflict.status, 422);
   acpValid('Error', conflict.body);
   assert.deepEqual([conflict.body.type, conflict.body.code], ['invalid_request', 'idempotency_conflict']);
-  const withNull = await acp.post('/checkout_sessions', { ...body, metadata: { note: null } }, { 'idempotency-key': 'create-1' });
+  const withNull = await acp.post(
+    '/checkout_sessions',
+    { ...body, metadata: { note: null } },
+    { 'idempotency-key': 'create-1' },
+  );
   assert.equal(withNull.status, 422, 'a field set to null is not the same body as the field absent');
 
-  const update = await acp.post(`/checkout_sessions/${first.body.id}`, { buyer: { email: 'b@example.test' } }, { 'idempotency-key': 'create-1' });
+  const update = await acp.post(
+    `/checkout_sessions/${first.body.id}`,
+    { buyer: { email: 'b@example.test' } },
+    { 'idempotency-key': 'create-1' },
+  );
   assert.equal(update.status, 200, 'the same key on another endpoint is independent');
-  const failed = await acp.post('/checkout_sessions/cs_missing', { buyer: { email: 'b@example.test' } }, { 'idempotency-key': 'u-404' });
+  const failed = await acp.post(
+    '/checkout_sessions/cs_missing',
+    { buyer: { email: 'b@example.test' } },
+    { 'idempotency-key': 'u-404' },
+  );
   assert.equal(failed.status, 404);
-  const failedAgain = await acp.post('/checkout_sessions/cs_missing', { buyer: { email: 'b@example.test' } }, { 'idempotency-key': 'u-404' });
+  const failedAgain = await acp.post(
+    '/checkout_sessions/cs_missing',
+    { buyer: { email: 'b@example.test' } },
+    { 'idempotency-key': 'u-404' },
+  );
   assert.equal(failedAgain.status, 404);
   assert.equal(failedAgain.headers.get('idempotent-replayed'), 'true', '4xx outcomes are replayed too');
 
-  const token = await acp.post('/agentic_commerce/delegate_payment', delegateBody({ checkout_session_id: first.body.id, merchant_id: s.shopId }), { 'idempotency-key': 'dp' });
-  const tokenAgain = await acp.post('/agentic_commerce/delegate_payment', delegateBody({ checkout_session_id: first.body.id, merchant_id: s.shopId }), { 'idempotency-key': 'dp' });
-  assert.deepEqual([token.status, tokenAgain.status, tokenAgain.headers.get('idempotent-replayed')], [201, 201, 'true']);
+  const token = await acp.post(
+    '/agentic_commerce/delegate_payment',
+    delegateBody({ checkout_session_id: first.body.id, merchant_id: s.shopId }),
+    { 'idempotency-key': 'dp' },
+  );
+  const tokenAgain = await acp.post(
+    '/agentic_commerce/delegate_payment',
+    delegateBody({ checkout_session_id: first.body.id, merchant_id: s.shopId }),
+    { 'idempotency-key': 'dp' },
+  );
+  assert.deepEqual(
+    [token.status, tokenAgain.status, tokenAgain.headers.get('idempotent-replayed')],
+    [201, 201, 'true'],
+  );
   assert.equal(tokenAgain.body.id, token.body.id, 'no second token is minted');
-  const tokenConflict = await acp.post('/agentic_commerce/delegate_payment', delegateBody({ max_amount: 1 }), { 'idempotency-key': 'dp' });
+  const tokenConflict = await acp.post('/agentic_commerce/delegate_payment', delegateBody({ max_amount: 1 }), {
+    'idempotency-key': 'dp',
+  });
   assert.equal(tokenConflict.status, 422);
   delegateValid('Error', tokenConflict.body);
 });
@@ -114,7 +171,11 @@ test(`${verifies('CONTRACT-idempotency-in-flight')}a request still running with 
   try {
     const body = { buyer: { email: 'slow@example.test' } };
     const first = acp.post(`/checkout_sessions/${session.id}`, body, { 'idempotency-key': 'slow-1' });
-    const claimed = await poll(async () => (await holder.client.query(`select 1 from idempotency_keys where key = 'slow-1' and state = 'in_flight'`)).rowCount);
+    const claimed = await poll(
+      async () =>
+        (await holder.client.query(`select 1 from idempotency_keys where key = 'slow-1' and state = 'in_flight'`))
+          .rowCount,
+    );
     assert.ok(claimed, 'the first request claimed its key and is waiting on the row lock');
     const second = await acp.post(`/checkout_sessions/${session.id}`, body, { 'idempotency-key': 'slow-1' });
     assert.equal(second.status, 409);
@@ -132,7 +193,7 @@ test(`${verifies('CONTRACT-idempotency-in-flight')}a request still running with 
   }
 });
 
-test('issue #36 (5): each delegate_payment refusal has a code from the schema\'s closed enum (REST, MCP)', async () => {
+test("issue #36 (5): each delegate_payment refusal has a code from the schema's closed enum (REST, MCP)", async () => {
   const s = await shopWithTier(h);
   const acp = acpClient(h, s.apiKey);
   const session = must(await acp.post('/checkout_sessions', createBody(s.tierId)), 201);
@@ -145,12 +206,19 @@ test('issue #36 (5): each delegate_payment refusal has a code from the schema\'s
     await acp.post(DP, { ...body, extra: 1 }),
     await acp.post(DP, delegateBody({ checkout_session_id: session.id, merchant_id: s.shopId }, '4111111111111112')),
     await restClient(h.url, 'tsk_unknown').post('/agentic_commerce/delegate_payment', delegateBody({}), {
-      'api-version': ACP_VERSION, 'idempotency-key': 'k',
+      'api-version': ACP_VERSION,
+      'idempotency-key': 'k',
     }),
   ];
-  assert.deepEqual(refusals.map((r) => r.status), [404, 400, 400, 401]);
+  assert.deepEqual(
+    refusals.map((r) => r.status),
+    [404, 400, 400, 401],
+  );
   for (const r of refusals) delegateValid('Error', r.body, JSON.stringify(r.body));
-  assert.deepEqual(refusals.map((r) => r.body.code), ['invalid_card', 'invalid_card', 'invalid_card', 'invalid_card']);
+  assert.deepEqual(
+    refusals.map((r) => r.body.code),
+    ['invalid_card', 'invalid_card', 'invalid_card', 'invalid_card'],
+  );
   assert.match(refusals[0]!.body.message, /^not_found: /);
   assert.match(refusals[1]!.body.message, /^unknown_field: /);
   assert.match(refusals[3]!.body.message, /^unauthenticated: /);
@@ -165,7 +233,10 @@ test('issue #36 (5): each delegate_payment refusal has a code from the schema\'s
   try {
     const err = await client
       .callTool({ name: 'delegate_payment', arguments: { meta: { api_version: ACP_VERSION }, payload: missing } })
-      .then(() => undefined, (e: { data?: any }) => e.data);
+      .then(
+        () => undefined,
+        (e: { data?: any }) => e.data,
+      );
     delegateValid('Error', err);
     assert.equal(err.code, 'invalid_card');
     assert.match(err.message, /^not_found: /);

@@ -31,7 +31,10 @@ test('issue #36: an ACP order completed by an API key with buyer.email gets its 
   // A refund of that order is mailed there too.
   const order = must(await s.api.get(`/v1/ticketing/orders/${done.order.id}`), 200);
   const refund = { ticketIds: [order.tickets[0].id], reason: 'Changed plans', returnToPool: true };
-  must(await s.api.post(`/v1/ticketing/orders/${order.id}/refunds`, refund, { 'idempotency-key': crypto.randomUUID() }), 200);
+  must(
+    await s.api.post(`/v1/ticketing/orders/${order.id}/refunds`, refund, { 'idempotency-key': crypto.randomUUID() }),
+    200,
+  );
   await w.h.app.orderMail.idle();
   assert.equal(w.box.count(email), 2);
 });

@@ -1,4 +1,7 @@
-/** The buyer's order confirmation (tickets with QR codes, receipt) and refund e-mails arrive over SMTP in the buyer's language. */
+/**
+ * The buyer's order confirmation (tickets with QR codes, receipt) and refund e-mails arrive over SMTP in the buyer's
+ * language.
+ */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { restClient } from '../support/rest.ts';
@@ -24,11 +27,33 @@ async function buyerIn(lang: string): Promise<{ email: string; api: ReturnType<t
 
 test('the confirmation and the refund e-mail arrive in the buyer’s language, with tickets, QR codes and a receipt', async () => {
   const base = await merchantShop(w.h, { discoverable: true });
-  const shop = must(await base.api.post('/v1/integration/shops', { name: 'Halle Süd', currency: 'EUR', feePerTicketMinor: 150, discoverable: true }), 201);
+  const shop = must(
+    await base.api.post('/v1/integration/shops', {
+      name: 'Halle Süd',
+      currency: 'EUR',
+      feePerTicketMinor: 150,
+      discoverable: true,
+    }),
+    201,
+  );
   const startsAt = new Date(w.h.clock.now().getTime() + 30 * 86_400_000).toISOString();
-  const event = must(await base.api.post('/v1/integration/events', { merchantId: shop.id, title: 'Concert', startsAt }), 201);
-  const pool = must(await base.api.post('/v1/integration/pools', { merchantId: shop.id, eventId: event.id, capacity: 10 }), 201);
-  const tier = must(await base.api.post('/v1/integration/tiers', { eventId: event.id, poolId: pool.id, name: 'General admission', priceMinor: 5000 }), 201);
+  const event = must(
+    await base.api.post('/v1/integration/events', { merchantId: shop.id, title: 'Concert', startsAt }),
+    201,
+  );
+  const pool = must(
+    await base.api.post('/v1/integration/pools', { merchantId: shop.id, eventId: event.id, capacity: 10 }),
+    201,
+  );
+  const tier = must(
+    await base.api.post('/v1/integration/tiers', {
+      eventId: event.id,
+      poolId: pool.id,
+      name: 'General admission',
+      priceMinor: 5000,
+    }),
+    201,
+  );
   const m = { api: base.api, tierId: tier.id };
   const b = await buyerIn('de');
   const before = w.box.count(b.email);
@@ -59,7 +84,14 @@ test('the confirmation and the refund e-mail arrive in the buyer’s language, w
   // The parser inlines cid: images into the HTML it hands back: one image per ticket.
   assert.equal(mail.html.match(/<img /g)?.length, 2);
 
-  must(await m.api.post(`/v1/ticketing/orders/${order.id}/refunds`, { ticketIds: [order.tickets[0].id], reason: 'Doppelt gekauft', returnToPool: true }, key()), 200);
+  must(
+    await m.api.post(
+      `/v1/ticketing/orders/${order.id}/refunds`,
+      { ticketIds: [order.tickets[0].id], reason: 'Doppelt gekauft', returnToPool: true },
+      key(),
+    ),
+    200,
+  );
   await w.h.app.orderMail.idle();
   assert.equal(w.box.count(b.email), before + 2);
   const refund = w.box.last(b.email);

@@ -11,7 +11,16 @@ import { assertInvariant } from '../support/invariant.ts';
 import { restClient } from '../support/rest.ts';
 import { startServerProcess } from '../support/server-process.ts';
 import { SURFACES } from '../support/surfaces.ts';
-import { confirmWith, count, key, must, reserveOne, shopWithTier, startSpineHarness, type Shop } from '../support/spine.ts';
+import {
+  confirmWith,
+  count,
+  key,
+  must,
+  reserveOne,
+  shopWithTier,
+  startSpineHarness,
+  type Shop,
+} from '../support/spine.ts';
 
 let h: Harness;
 before(async () => {
@@ -30,7 +39,10 @@ async function paidOrder(s: Shop, quantity: number, paymentMethod = 'pm_sandbox_
 async function drain(eventId: string) {
   for (let i = 0; i < 200; i++) {
     await h.app.sweeper.runEventRefunds();
-    const [row] = await h.db.execute<{ n: number }>(`select count(*)::int as n from event_refund_items where event_id = ? and state = 'pending'`, [eventId]);
+    const [row] = await h.db.execute<{ n: number }>(
+      `select count(*)::int as n from event_refund_items where event_id = ? and state = 'pending'`,
+      [eventId],
+    );
     if (row!.n === 0) return;
   }
   assert.fail('the job did not finish');
@@ -44,7 +56,11 @@ test('a cancelled event’s orders are refunded by the job, with progress over e
   must(await s.api.post(`/v1/ticketing/orders/${c.id}/refunds`, { reason: 'earlier', returnToPool: true }, key()), 200);
   const started = await s.api.post(`/v1/ticketing/events/${s.eventId}/refunds`, { reason: 'Event cancelled' });
   assert.equal(started.status, 202, JSON.stringify(started.body));
-  assert.deepEqual([started.body.state, started.body.total, started.body.pending], ['running', 2, 2], 'c was already refunded: not part of it');
+  assert.deepEqual(
+    [started.body.state, started.body.total, started.body.pending],
+    ['running', 2, 2],
+    'c was already refunded: not part of it',
+  );
   const again = must(await s.api.post(`/v1/ticketing/events/${s.eventId}/refunds`, { reason: 'Other reason' }), 202);
   assert.equal(again.reason, 'Event cancelled', 'starting again returns the same job');
   await drain(s.eventId);
@@ -73,16 +89,22 @@ test('a job killed halfway and restarted refunds every order exactly once', asyn
   const orders = [];
   for (let i = 0; i < 30; i++) orders.push(await paidOrder(s, 1 + (i % 2)));
   // A separate server process on the same database runs the job in its sweeper loop…
-  const server = await startServerProcess({
-    DATABASE_URL: h.dbUrl,
-    SWEEP_INTERVAL_MS: '100',
-    SANDBOX_DISPATCH_MS: '0',
-    WEBHOOK_DISPATCH_MS: '0',
-    RATE_LIMIT_PER_MINUTE: '100000',
-  }, 240_000);
+  const server = await startServerProcess(
+    {
+      DATABASE_URL: h.dbUrl,
+      SWEEP_INTERVAL_MS: '100',
+      SANDBOX_DISPATCH_MS: '0',
+      WEBHOOK_DISPATCH_MS: '0',
+      RATE_LIMIT_PER_MINUTE: '100000',
+    },
+    240_000,
+  );
   let pendingAtKill = 0;
   try {
-    must(await restClient(server.url, s.apiKey).post(`/v1/ticketing/events/${s.eventId}/refunds`, { reason: 'Cancelled' }), 202);
+    must(
+      await restClient(server.url, s.apiKey).post(`/v1/ticketing/events/${s.eventId}/refunds`, { reason: 'Cancelled' }),
+      202,
+    );
     // …and is killed (SIGKILL: no shutdown) as soon as it has refunded some orders.
     for (let i = 0; i < 6000; i++) {
       const done = await count(h.db, `from event_refund_items where event_id = ? and state <> 'pending'`, [s.eventId]);
@@ -98,14 +120,24 @@ test('a job killed halfway and restarted refunds every order exactly once', asyn
   assert.ok(pendingAtKill > 0, 'the job was killed before it finished');
   // Restarted here (another process, same database): once the dead runner's leases run out (they were taken on the
   // dead process's own clock), the job completes.
-  const [lease] = await h.db.execute<{ until: Date | null }>('select max(lease_until) as until from event_refund_items where event_id = ?', [s.eventId]);
+  const [lease] = await h.db.execute<{ until: Date | null }>(
+    'select max(lease_until) as until from event_refund_items where event_id = ?',
+    [s.eventId],
+  );
   const leaseEnd = lease?.until ? new Date(lease.until).getTime() : 0;
   h.clock.advance(Math.max(0, leaseEnd - h.clock.now().getTime()) + 1000);
   assert.ok(EVENT_REFUND_LEASE_MS > 0);
   await drain(s.eventId);
   const progress = must(await s.api.get(`/v1/ticketing/events/${s.eventId}/refunds`), 200);
   assert.deepEqual([progress.state, progress.total, progress.refunded, progress.failed], ['done', 30, 30, 0]);
-  assert.equal(await count(h.db, 'from (select order_id from refunds where order_id in (select id from orders where event_id = ?) group by order_id having count(*) > 1) d', [s.eventId]), 0);
+  assert.equal(
+    await count(
+      h.db,
+      'from (select order_id from refunds where order_id in (select id from orders where event_id = ?) group by order_id having count(*) > 1) d',
+      [s.eventId],
+    ),
+    0,
+  );
   const [ledger] = await h.db.execute<{ charges: number; refunds: number; over: number }>(
     `select count(distinct c.id)::int as charges, count(r.id)::int as refunds,
             count(*) filter (where r.amount_minor <> c.amount_minor)::int as over
@@ -122,7 +154,7 @@ test('a job killed halfway and restarted refunds every order exactly once', asyn
   await assertInvariant(h.db, s.poolId);
 });
 
-test('issue #36: a refund the provider settles later shows in the job\'s progress as soon as it settles', async () => {
+test("issue #36: a refund the provider settles later shows in the job's progress as soon as it settles", async () => {
   const s = await shopWithTier(h, { capacity: 10, priceMinor: 1000 });
   await paidOrder(s, 1, 'pm_sandbox_refund_async');
   must(await s.api.post(`/v1/ticketing/events/${s.eventId}/refunds`, { reason: 'Event cancelled' }), 202);

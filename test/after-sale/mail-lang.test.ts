@@ -19,7 +19,10 @@ test('issue #36: a purchase through a session minted with lang "de" is mailed in
   const anon = restClient(w.h.url);
   must(await anon.post('/v1/buyer/sign-in-links', { email, lang: 'fr' }), 202);
   const full = must(await anon.post('/v1/buyer/sessions', { token: signInTokenIn(w.box.last(email)) }), 201);
-  const minted = must(await m.api.post('/v1/integration/buyer-sessions', { merchantId: m.shopId, email, lang: 'de' }), 201);
+  const minted = must(
+    await m.api.post('/v1/integration/buyer-sessions', { merchantId: m.shopId, email, lang: 'de' }),
+    201,
+  );
   assert.equal(minted.lang, 'de');
   must(await buy(restClient(w.h.url, minted.token), m.tierId, 1, { paymentMethod: 'pm_sandbox_visa' }), 200);
   await w.h.app.orderMail.idle();

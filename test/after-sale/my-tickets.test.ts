@@ -18,13 +18,24 @@ after(async () => {
   await w?.close();
 });
 
-const svgOf = (dataUrl: string) => Buffer.from(dataUrl.replace(/^data:image\/svg\+xml;base64,/, ''), 'base64').toString('utf8');
+const svgOf = (dataUrl: string) =>
+  Buffer.from(dataUrl.replace(/^data:image\/svg\+xml;base64,/, ''), 'base64').toString('utf8');
 
 test('list_my_tickets over REST, MCP and A2A: states and QR codes of the buyerâ€™s own tickets only', async () => {
   const m = await merchantShop(w.h, { discoverable: true, priceMinor: 3000 });
   const bearer = await signIn(w, newEmail());
-  const order = must(await buy(restClient(w.h.url, bearer), m.tierId, 2, { paymentMethod: 'pm_sandbox_visa' }), 200).order;
-  must(await m.api.post(`/v1/ticketing/orders/${order.id}/refunds`, { ticketIds: [order.tickets[0].id], reason: 'Changed plans', returnToPool: true }, key()), 200);
+  const order = must(
+    await buy(restClient(w.h.url, bearer), m.tierId, 2, { paymentMethod: 'pm_sandbox_visa' }),
+    200,
+  ).order;
+  must(
+    await m.api.post(
+      `/v1/ticketing/orders/${order.id}/refunds`,
+      { ticketIds: [order.tickets[0].id], reason: 'Changed plans', returnToPool: true },
+      key(),
+    ),
+    200,
+  );
   const stranger = await signIn(w, newEmail());
 
   for (const surface of SURFACES) {
@@ -36,11 +47,20 @@ test('list_my_tickets over REST, MCP and A2A: states and QR codes of the buyerâ€
       assert.ok(listed.ok, `${surface.name}: ${JSON.stringify(listed)}`);
       assert.equal(listed.output.orders.length, 1);
       const o = listed.output.orders[0];
-      assert.deepEqual([o.orderId, o.eventTitle, o.tierName, o.state], [order.id, 'Concert', 'General admission', 'partially_refunded']);
+      assert.deepEqual(
+        [o.orderId, o.eventTitle, o.tierName, o.state],
+        [order.id, 'Concert', 'General admission', 'partially_refunded'],
+      );
       const [voided, valid] = o.tickets;
       assert.deepEqual([voided.id, voided.status, voided.qrImage], [order.tickets[0].id, 'void', null]);
-      assert.deepEqual([valid.id, valid.status, valid.qrContent], [order.tickets[1].id, 'valid', order.tickets[1].signedCode]);
-      assert.equal(svgOf(valid.qrImage), await QRCode.toString(order.tickets[1].signedCode, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }));
+      assert.deepEqual(
+        [valid.id, valid.status, valid.qrContent],
+        [order.tickets[1].id, 'valid', order.tickets[1].signedCode],
+      );
+      assert.equal(
+        svgOf(valid.qrImage),
+        await QRCode.toString(order.tickets[1].signedCode, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }),
+      );
       const none = await theirs.call('list_my_tickets', {});
       assert.ok(none.ok);
       assert.deepEqual(none.output.orders, [], `${surface.name}: another buyer sees none of it`);

@@ -1,4 +1,7 @@
-/** list_orders per principal: the merchant by shop, event, state and time with cursor pages; a buyer across shops; an agent its own. */
+/**
+ * list_orders per principal: the merchant by shop, event, state and time with cursor pages; a buyer across shops; an
+ * agent its own.
+ */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { restClient } from '../support/rest.ts';
@@ -17,19 +20,33 @@ const ids = (page: any) => page.orders.map((o: any) => o.id);
 test('a merchant lists its orders by shop, event, state and time, newest first, in cursor pages', async () => {
   const m = await merchantShop(w.h);
   const startsAt = new Date(w.h.clock.now().getTime() + 40 * 86_400_000).toISOString();
-  const ev2 = must(await m.api.post('/v1/integration/events', { merchantId: m.shopId, title: 'Second', startsAt }), 201);
-  const pool2 = must(await m.api.post('/v1/integration/pools', { merchantId: m.shopId, eventId: ev2.id, capacity: 10 }), 201);
-  const tier2 = must(await m.api.post('/v1/integration/tiers', { eventId: ev2.id, poolId: pool2.id, name: 'Seat', priceMinor: 1000 }), 201);
+  const ev2 = must(
+    await m.api.post('/v1/integration/events', { merchantId: m.shopId, title: 'Second', startsAt }),
+    201,
+  );
+  const pool2 = must(
+    await m.api.post('/v1/integration/pools', { merchantId: m.shopId, eventId: ev2.id, capacity: 10 }),
+    201,
+  );
+  const tier2 = must(
+    await m.api.post('/v1/integration/tiers', { eventId: ev2.id, poolId: pool2.id, name: 'Seat', priceMinor: 1000 }),
+    201,
+  );
   const made: string[] = [];
   const t0 = w.h.clock.now();
   for (let i = 0; i < 5; i++) {
     w.h.clock.advance(60_000);
-    made.push(must(await buy(m.api, i % 2 ? tier2.id : m.tierId, 1, { paymentMethod: 'pm_sandbox_visa' }), 200).order.id);
+    made.push(
+      must(await buy(m.api, i % 2 ? tier2.id : m.tierId, 1, { paymentMethod: 'pm_sandbox_visa' }), 200).order.id,
+    );
   }
   const all: string[] = [];
   let cursor: string | undefined;
   do {
-    const page = must(await m.api.get(`/v1/ticketing/orders?merchantId=${m.shopId}&limit=2${cursor ? `&cursor=${cursor}` : ''}`), 200);
+    const page = must(
+      await m.api.get(`/v1/ticketing/orders?merchantId=${m.shopId}&limit=2${cursor ? `&cursor=${cursor}` : ''}`),
+      200,
+    );
     assert.ok(page.orders.length <= 2);
     all.push(...ids(page));
     cursor = page.nextCursor;
@@ -40,7 +57,10 @@ test('a merchant lists its orders by shop, event, state and time, newest first, 
   assert.deepEqual(ids(must(await m.api.get('/v1/ticketing/orders?state=refunded'), 200)), [made[0]]);
   const from = new Date(t0.getTime() + 2 * 60_000).toISOString();
   const before = new Date(t0.getTime() + 4 * 60_000).toISOString();
-  assert.deepEqual(ids(must(await m.api.get(`/v1/ticketing/orders?createdFrom=${from}&createdBefore=${before}`), 200)), [made[2], made[1]]);
+  assert.deepEqual(
+    ids(must(await m.api.get(`/v1/ticketing/orders?createdFrom=${from}&createdBefore=${before}`), 200)),
+    [made[2], made[1]],
+  );
   const bad = await m.api.get('/v1/ticketing/orders?createdFrom=yesterday');
   assert.equal(bad.body.code, 'invalid_input');
   const unknown = await m.api.get('/v1/ticketing/orders?shop=1');
@@ -58,7 +78,8 @@ test('a buyer lists its own orders across shops; an agent only the ones it made'
   // The same buyer, signed in fully (no shop), buys in shop b with its own card.
   const full = await signIn(w, s.email);
   w.h.clock.advance(1000);
-  const mine = must(await buy(restClient(w.h.url, full), b.tierId, 1, { paymentMethod: 'pm_sandbox_visa' }), 200).order.id;
+  const mine = must(await buy(restClient(w.h.url, full), b.tierId, 1, { paymentMethod: 'pm_sandbox_visa' }), 200).order
+    .id;
   w.h.clock.advance(1000);
   const merchantOwn = must(await buy(a.api, a.tierId, 1, { paymentMethod: 'pm_sandbox_visa' }), 200).order.id;
   assert.deepEqual(ids(must(await restClient(w.h.url, full).get('/v1/ticketing/orders'), 200)), [mine, byAgent]);
@@ -69,6 +90,10 @@ test('a buyer lists its own orders across shops; an agent only the ones it made'
   // Another buyer's order is not there, and reading it answers 404.
   assert.equal((await restClient(w.h.url, s.agentToken).get(`/v1/ticketing/orders/${mine}`)).status, 404);
   // A buyer or agent cannot refund.
-  const refused = await restClient(w.h.url, full).post(`/v1/ticketing/orders/${mine}/refunds`, { reason: 'x', returnToPool: true }, key());
+  const refused = await restClient(w.h.url, full).post(
+    `/v1/ticketing/orders/${mine}/refunds`,
+    { reason: 'x', returnToPool: true },
+    key(),
+  );
   assert.equal(refused.status, 403);
 });

@@ -54,14 +54,22 @@ test('a ticket code verifies offline with only the published JWKS; a tampered on
   const keysBefore = await jwks();
   const claims = verifyCompact(keysBefore, t1.signedCode, 'tessera-ticket');
   assert.ok(claims, 'the code verifies');
-  assert.deepEqual(claims, { tid: t1.id, evt: s.eventId, tier: s.tierId, iat: Math.floor(Date.parse(t1.createdAt) / 1000) });
+  assert.deepEqual(claims, {
+    tid: t1.id,
+    evt: s.eventId,
+    tier: s.tierId,
+    iat: Math.floor(Date.parse(t1.createdAt) / 1000),
+  });
   // Tampering: another ticket id under the same signature, or a flipped signature byte.
   const [h64, , s64] = t1.signedCode.split('.');
   const forgedPayload = Buffer.from(JSON.stringify({ ...claims, tid: order.tickets[1].id })).toString('base64url');
   assert.equal(verifyCompact(keysBefore, `${h64}.${forgedPayload}.${s64}`, 'tessera-ticket'), null);
   const sig = Buffer.from(s64, 'base64url');
   sig[0] = sig[0]! ^ 1;
-  assert.equal(verifyCompact(keysBefore, `${h64}.${t1.signedCode.split('.')[1]}.${sig.toString('base64url')}`, 'tessera-ticket'), null);
+  assert.equal(
+    verifyCompact(keysBefore, `${h64}.${t1.signedCode.split('.')[1]}.${sig.toString('base64url')}`, 'tessera-ticket'),
+    null,
+  );
 
   const rotated = must(await (await staff()).post('/v1/staff/ticket-keys/rotate', {}), 200);
   assert.equal(rotated.keys.length, keysBefore.keys.length + 1);
@@ -72,10 +80,16 @@ test('a ticket code verifies offline with only the published JWKS; a tampered on
   assert.equal(newKid, rotated.activeKid);
   assert.notEqual(newKid, JSON.parse(Buffer.from(h64!, 'base64url').toString()).kid);
   assert.ok(verifyCompact(keysAfter, later.tickets[0].signedCode, 'tessera-ticket'));
-  assert.ok(verifyCompact(keysAfter, t1.signedCode, 'tessera-ticket'), 'a code from before the rotation still verifies');
+  assert.ok(
+    verifyCompact(keysAfter, t1.signedCode, 'tessera-ticket'),
+    'a code from before the rotation still verifies',
+  );
   // …and still admits at the door, while the forged one is refused with its own code.
   must(await s.api.post(`/v1/ticketing/events/${s.eventId}/check-ins`, { code: t1.signedCode, device: 'gate-1' }), 200);
-  const forged = await s.api.post(`/v1/ticketing/events/${s.eventId}/check-ins`, { code: `${h64}.${forgedPayload}.${s64}`, device: 'gate-1' });
+  const forged = await s.api.post(`/v1/ticketing/events/${s.eventId}/check-ins`, {
+    code: `${h64}.${forgedPayload}.${s64}`,
+    device: 'gate-1',
+  });
   assert.equal(forged.body.code, 'invalid_ticket_code');
 });
 
@@ -83,7 +97,11 @@ test('concurrent key rotations all succeed one after the other, one key left act
   const api = await staff();
   const before = (await jwks()).keys.length;
   const answers = await Promise.all(Array.from({ length: 5 }, () => api.post('/v1/staff/ticket-keys/rotate', {})));
-  assert.deepEqual(answers.map((r) => r.status), [200, 200, 200, 200, 200], JSON.stringify(answers.map((r) => r.body)));
+  assert.deepEqual(
+    answers.map((r) => r.status),
+    [200, 200, 200, 200, 200],
+    JSON.stringify(answers.map((r) => r.body)),
+  );
   const kids = answers.map((r) => r.body.activeKid as string);
   assert.equal(new Set(kids).size, 5);
   const published = (await jwks()).keys.map((k) => k.kid);
@@ -105,10 +123,20 @@ test('a voided ticket is in the signed voided list, in full and since a time', a
   const empty = must(await s.api.get(`/v1/ticketing/events/${s.eventId}/voided-tickets`), 200);
   assert.deepEqual(empty.tickets, []);
   h.clock.advance(60_000);
-  must(await s.api.post(`/v1/ticketing/orders/${order.id}/refunds`, { ticketIds: [order.tickets[1].id], reason: 'x', returnToPool: true }, key()), 200);
+  must(
+    await s.api.post(
+      `/v1/ticketing/orders/${order.id}/refunds`,
+      { ticketIds: [order.tickets[1].id], reason: 'x', returnToPool: true },
+      key(),
+    ),
+    200,
+  );
   const voidedAt = h.clock.now();
   const full = must(await s.api.get(`/v1/ticketing/events/${s.eventId}/voided-tickets`), 200);
-  assert.deepEqual(full.tickets.map((t: any) => t.ticketId), [order.tickets[1].id]);
+  assert.deepEqual(
+    full.tickets.map((t: any) => t.ticketId),
+    [order.tickets[1].id],
+  );
   const payload = verifyCompact(await jwks(), full.signed, 'tessera-void-list');
   assert.ok(payload, 'the list verifies with the JWKS');
   assert.equal(payload.evt, s.eventId);
@@ -116,7 +144,10 @@ test('a voided ticket is in the signed voided list, in full and since a time', a
   const since = new Date(voidedAt.getTime() + 1000).toISOString();
   const none = must(await s.api.get(`/v1/ticketing/events/${s.eventId}/voided-tickets?since=${since}`), 200);
   assert.deepEqual(none.tickets, []);
-  assert.equal(verifyCompact(await jwks(), none.signed, 'tessera-void-list')?.since, Math.floor(Date.parse(since) / 1000));
+  assert.equal(
+    verifyCompact(await jwks(), none.signed, 'tessera-void-list')?.since,
+    Math.floor(Date.parse(since) / 1000),
+  );
   const other = await shopWithTier(h);
   assert.equal((await other.api.get(`/v1/ticketing/events/${s.eventId}/voided-tickets`)).status, 404);
 });
@@ -129,14 +160,32 @@ for (const surface of SURFACES) {
     const foreign = await paidOrder(otherOrg, 1);
     // Another event of the same shop, with a ticket sold for it.
     const startsAt = new Date(h.clock.now().getTime() + 40 * 86_400_000).toISOString();
-    const event2 = must(await s.api.post('/v1/integration/events', { merchantId: s.shopId, title: 'Matinee', startsAt }), 201);
-    const pool2 = must(await s.api.post('/v1/integration/pools', { merchantId: s.shopId, eventId: event2.id, capacity: 5 }), 201);
+    const event2 = must(
+      await s.api.post('/v1/integration/events', { merchantId: s.shopId, title: 'Matinee', startsAt }),
+      201,
+    );
+    const pool2 = must(
+      await s.api.post('/v1/integration/pools', { merchantId: s.shopId, eventId: event2.id, capacity: 5 }),
+      201,
+    );
     const tier2 = must(
-      await s.api.post('/v1/integration/tiers', { eventId: event2.id, poolId: pool2.id, name: 'Seat', priceMinor: 1000 }),
+      await s.api.post('/v1/integration/tiers', {
+        eventId: event2.id,
+        poolId: pool2.id,
+        name: 'Seat',
+        priceMinor: 1000,
+      }),
       201,
     );
     const sibling = await paidOrder({ ...s, eventId: event2.id, poolId: pool2.id, tierId: tier2.id }, 1);
-    must(await s.api.post(`/v1/ticketing/orders/${order.id}/refunds`, { ticketIds: [order.tickets[1].id], reason: 'x', returnToPool: false }, key()), 200);
+    must(
+      await s.api.post(
+        `/v1/ticketing/orders/${order.id}/refunds`,
+        { ticketIds: [order.tickets[1].id], reason: 'x', returnToPool: false },
+        key(),
+      ),
+      200,
+    );
     const conn = await surface.connect(h, s.apiKey);
     try {
       const [good, voided] = order.tickets;
@@ -155,7 +204,11 @@ for (const surface of SURFACES) {
       // byte below 0x20, so "…AA" was the same signature about one time in sixteen).
       const signature = good.signedCode.slice(good.signedCode.lastIndexOf('.') + 1);
       const tampered = `${signature[0] === 'A' ? 'B' : 'A'}${signature.slice(1)}`;
-      const forged = await conn.call('check_in', { id: s.eventId, code: `${good.signedCode.slice(0, good.signedCode.lastIndexOf('.') + 1)}${tampered}`, device: 'gate-A' });
+      const forged = await conn.call('check_in', {
+        id: s.eventId,
+        code: `${good.signedCode.slice(0, good.signedCode.lastIndexOf('.') + 1)}${tampered}`,
+        device: 'gate-A',
+      });
       assert.equal(!forged.ok && forged.code, 'invalid_ticket_code');
       const garbage = await conn.call('check_in', { id: s.eventId, code: 'not-a-ticket', device: 'gate-A' });
       assert.equal(!garbage.ok && garbage.code, 'invalid_ticket_code');
@@ -189,9 +242,19 @@ for (const surface of SURFACES) {
 test('an offline scanner downloads the list, uploads later; conflicting scans resolve to the earliest and are reported', async () => {
   const s = await shopWithTier(h);
   const order = await paidOrder(s, 3);
-  must(await s.api.post(`/v1/ticketing/orders/${order.id}/refunds`, { ticketIds: [order.tickets[2].id], reason: 'x', returnToPool: true }, key()), 200);
+  must(
+    await s.api.post(
+      `/v1/ticketing/orders/${order.id}/refunds`,
+      { ticketIds: [order.tickets[2].id], reason: 'x', returnToPool: true },
+      key(),
+    ),
+    200,
+  );
   const list = must(await s.api.get(`/v1/ticketing/events/${s.eventId}/check-in-list`), 200);
-  assert.deepEqual(list.tickets.map((t: any) => [t.ticketId, t.state]), order.tickets.map((t: any, i: number) => [t.id, i === 2 ? 'void' : 'valid']));
+  assert.deepEqual(
+    list.tickets.map((t: any) => [t.ticketId, t.state]),
+    order.tickets.map((t: any, i: number) => [t.id, i === 2 ? 'void' : 'valid']),
+  );
   // The list's keys verify the codes offline.
   assert.ok(verifyCompact({ keys: list.keys }, order.tickets[0].signedCode, 'tessera-ticket'));
   const [a, b, v] = order.tickets;
@@ -213,7 +276,10 @@ test('an offline scanner downloads the list, uploads later; conflicting scans re
     }),
     200,
   );
-  assert.deepEqual(up1.results.map((r: any) => r.result), ['admitted', 'admitted', 'already_checked_in', 'ticket_void', 'invalid_ticket_code']);
+  assert.deepEqual(
+    up1.results.map((r: any) => r.result),
+    ['admitted', 'admitted', 'already_checked_in', 'ticket_void', 'invalid_ticket_code'],
+  );
   // Device 2 scanned a earlier (+10 s) and b later (+40 s): a moves to device 2, b stays with device 1.
   const up2 = must(
     await s.api.post(`/v1/ticketing/events/${s.eventId}/scans`, {
@@ -233,15 +299,28 @@ test('an offline scanner downloads the list, uploads later; conflicting scans re
     ],
   );
   const read = must(await s.api.get(`/v1/ticketing/orders/${order.id}`), 200);
-  assert.deepEqual(read.tickets.map((t: any) => [t.checkedInAt, t.checkedInDevice]), [[at(10), 'door-2'], [at(30), 'door-1'], [null, null]]);
+  assert.deepEqual(
+    read.tickets.map((t: any) => [t.checkedInAt, t.checkedInDevice]),
+    [
+      [at(10), 'door-2'],
+      [at(30), 'door-1'],
+      [null, null],
+    ],
+  );
   // Uploading the same scans again answers the same.
   const again = must(
-    await s.api.post(`/v1/ticketing/events/${s.eventId}/scans`, { device: 'door-2', scans: [{ code: a.signedCode, scannedAt: at(10) }] }),
+    await s.api.post(`/v1/ticketing/events/${s.eventId}/scans`, {
+      device: 'door-2',
+      scans: [{ code: a.signedCode, scannedAt: at(10) }],
+    }),
     200,
   );
   assert.equal(again.results[0].result, 'admitted');
   // An online scan afterwards says when the ticket was first admitted.
-  const online = await s.api.post(`/v1/ticketing/events/${s.eventId}/check-ins`, { code: b.signedCode, device: 'gate' });
+  const online = await s.api.post(`/v1/ticketing/events/${s.eventId}/check-ins`, {
+    code: b.signedCode,
+    device: 'gate',
+  });
   assert.equal(online.body.code, 'already_checked_in');
   assert.equal(online.body.details.checkedInAt, at(30));
   const future = await s.api.post(`/v1/ticketing/events/${s.eventId}/scans`, {
@@ -273,7 +352,10 @@ for (const surface of SURFACES) {
         ['an hour after the upload', early.tickets[0].signedCode, at(now + 3_600_000)],
       ];
       for (const [what, code, scannedAt] of cases) {
-        const scans = [{ code: early.tickets[0].code, scannedAt: at(now - 1000) }, { code, scannedAt }];
+        const scans = [
+          { code: early.tickets[0].code, scannedAt: at(now - 1000) },
+          { code, scannedAt },
+        ];
         const up = await conn.call('upload_scans', { id: s.eventId, device: 'rogue', scans });
         assert.equal(!up.ok && up.code, 'scan_time_out_of_range', `${what}: ${JSON.stringify(up)}`);
         assert.equal(!up.ok && up.error.details.field, 'scans.1.scannedAt', what);
@@ -293,7 +375,10 @@ for (const surface of SURFACES) {
       });
       assert.ok(ok.ok, JSON.stringify(ok));
       const results = ok.output.results.map((r: any) => [r.result, r.checkedInDevice]);
-      assert.deepEqual(results, [['admitted', 'door'], ['admitted', 'door']]);
+      assert.deepEqual(results, [
+        ['admitted', 'door'],
+        ['admitted', 'door'],
+      ]);
     } finally {
       await conn.done();
     }
@@ -307,7 +392,10 @@ test('overlapping uploads of the same tickets in opposite order all succeed (the
   const now = h.clock.now().getTime();
   const at = (sec: number) => new Date(now + sec * 1000).toISOString();
   const upload = (device: string, first: any, second: any) => {
-    const scans = [{ code: first.signedCode, scannedAt: at(1) }, { code: second.signedCode, scannedAt: at(2) }];
+    const scans = [
+      { code: first.signedCode, scannedAt: at(1) },
+      { code: second.signedCode, scannedAt: at(2) },
+    ];
     return api().post(`/v1/ticketing/events/${s.eventId}/scans`, { device, scans });
   };
   // Deterministic: with the first ticket held, door-1 waits for it; door-2 (which scanned the second ticket first)
@@ -317,9 +405,11 @@ test('overlapping uploads of the same tickets in opposite order all succeed (the
   const holder = await holdRows(h.dbUrl, 'select id from tickets where id = $1 for update', [a.id]);
   // Sessions of this test's own database waiting on a lock (pg_locks would count every database's).
   const waiting = async () =>
-    (await holder.client.query<{ n: number }>(
-      `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
-    )).rows[0]!.n;
+    (
+      await holder.client.query<{ n: number }>(
+        `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+      )
+    ).rows[0]!.n;
   try {
     const one = upload('door-1', a, b);
     assert.ok(await poll(async () => (await waiting()) >= 1), 'door-1 waits on the held ticket');
@@ -327,7 +417,11 @@ test('overlapping uploads of the same tickets in opposite order all succeed (the
     assert.ok(await poll(async () => (await waiting()) >= 2), 'door-2 waits too');
     await holder.release();
     const answers = await Promise.all([one, two]);
-    assert.deepEqual(answers.map((r) => r.status), [200, 200], JSON.stringify(answers.map((r) => r.body)));
+    assert.deepEqual(
+      answers.map((r) => r.status),
+      [200, 200],
+      JSON.stringify(answers.map((r) => r.body)),
+    );
   } finally {
     await holder.end();
   }
@@ -336,10 +430,17 @@ test('overlapping uploads of the same tickets in opposite order all succeed (the
     const [c, d] = (await paidOrder(s, 2)).tickets;
     const answers = await Promise.all([upload('door-1', c, d), upload('door-2', d, c)]);
     const bodies = JSON.stringify(answers.map((r) => r.body));
-    assert.deepEqual(answers.map((r) => r.status), [200, 200], `run ${run}: ${bodies}`);
+    assert.deepEqual(
+      answers.map((r) => r.status),
+      [200, 200],
+      `run ${run}: ${bodies}`,
+    );
     const list = must(await api().get(`/v1/ticketing/events/${s.eventId}/check-in-list`), 200);
     const held = (id: string) => list.tickets.find((t: any) => t.ticketId === id);
     const holders = [c, d].map((t) => [held(t.id).checkedInAt, held(t.id).checkedInDevice]);
-    assert.deepEqual(holders, [[at(1), 'door-1'], [at(1), 'door-2']]);
+    assert.deepEqual(holders, [
+      [at(1), 'door-1'],
+      [at(1), 'door-2'],
+    ]);
   }
 });

@@ -48,11 +48,19 @@ test('a payload with vct mandate.* sent to an ordinary tool is refused before va
   const top = await api.post('/v1/integration/pools', { merchantId: m.shopId, capacity: 5, vct: 'mandate.payment.1' });
   assert.equal(top.status, 422);
   assertRefusal(top.body, 'top-level vct');
-  const nested = await api.post('/v1/integration/events', { merchantId: m.shopId, title: 'x', credential: { vct: 'mandate.intent' } });
+  const nested = await api.post('/v1/integration/events', {
+    merchantId: m.shopId,
+    title: 'x',
+    credential: { vct: 'mandate.intent' },
+  });
   assertRefusal(nested.body, 'nested vct');
   const anonymous = await restClient(h.url).post('/v1/integration/pools', { vct: 'mandate.cart' });
   assert.equal(anonymous.status, 422, 'recognised before anything else, without spend authority');
-  const ordinary = await api.post('/v1/integration/pools', { merchantId: m.shopId, capacity: 5, vct: 'something.else' });
+  const ordinary = await api.post('/v1/integration/pools', {
+    merchantId: m.shopId,
+    capacity: 5,
+    vct: 'something.else',
+  });
   assert.deepEqual([ordinary.status, ordinary.body.code], [400, 'unknown_field'], 'only mandate.* is AP2');
   const pools = await api.get(`/v1/integration/pools?merchantId=${m.shopId}`);
   assert.equal(pools.body.pools.length, 0, 'nothing was created');
@@ -81,7 +89,10 @@ test('A2A: an AP2 extension URI, ap2.mandates.* data or a vct mandate.* input en
   assert.equal(byUri.state, 'TASK_STATE_REJECTED');
   assert.ok(!byUri.ok);
   assertRefusal(byUri.error, 'extension uri');
-  const mandate = { data: { 'ap2.mandates.IntentMandate': { natural_language_description: 'two tickets' } }, mediaType: 'application/json' };
+  const mandate = {
+    data: { 'ap2.mandates.IntentMandate': { natural_language_description: 'two tickets' } },
+    mediaType: 'application/json',
+  };
   const byData = await send([mandate]);
   assert.equal(byData.state, 'TASK_STATE_REJECTED');
   assert.ok(!byData.ok);

@@ -60,9 +60,13 @@ function walk(dir: string): string[] {
   });
 }
 
-const IMPORT = /(?:^|\n)\s*(import|export)\s+(type\s+)?([^;]*?)\s+from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s+['"]([^'"]+)['"]/g;
+const IMPORT =
+  /(?:^|\n)\s*(import|export)\s+(type\s+)?([^;]*?)\s+from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s+['"]([^'"]+)['"]/g;
 
-/** Every import in the `.ts` files under `srcDir`: relative ones resolved to paths relative to `srcDir`, packages as written. */
+/**
+ * Every import in the `.ts` files under `srcDir`: relative ones resolved to paths relative to `srcDir`, packages as
+ * written.
+ */
 export function readImports(srcDir: string): { files: string[]; edges: ImportEdge[]; packages: ImportEdge[] } {
   const root = resolve(srcDir);
   const files = walk(root).map((f) => relative(root, f).split(sep).join('/'));
@@ -72,9 +76,18 @@ export function readImports(srcDir: string): { files: string[]; edges: ImportEdg
     const text = readFileSync(join(root, file), 'utf8');
     for (const m of text.matchAll(IMPORT)) {
       const spec = (m[4] ?? m[5] ?? m[6])!;
-      const typeOnly = Boolean(m[2]) || /^\{[^}]*\}$/.test(m[3] ?? '') && (m[3] ?? '').replace(/[{}\s]/g, '').split(',').filter(Boolean).every((n) => n.startsWith('type '));
+      const typeOnly =
+        Boolean(m[2]) ||
+        (/^\{[^}]*\}$/.test(m[3] ?? '') &&
+          (m[3] ?? '')
+            .replace(/[{}\s]/g, '')
+            .split(',')
+            .filter(Boolean)
+            .every((n) => n.startsWith('type ')));
       if (spec.startsWith('.')) {
-        const to = relative(root, resolve(root, dirname(file), spec)).split(sep).join('/');
+        const to = relative(root, resolve(root, dirname(file), spec))
+          .split(sep)
+          .join('/');
         edges.push({ from: file, to, spec, typeOnly });
       } else if (!spec.startsWith('node:')) {
         packages.push({ from: file, to: spec, spec, typeOnly });
@@ -94,7 +107,8 @@ export function groupOf(file: string): string {
 export function folderOf(file: string): string {
   const parts = file.split('/');
   if (parts.length === 1) return '(composition)';
-  if ((parts[0] === 'domain' || parts[0] === 'protocols' || parts[0] === 'tools') && parts.length > 2) return `${parts[0]}/${parts[1]}`;
+  if ((parts[0] === 'domain' || parts[0] === 'protocols' || parts[0] === 'tools') && parts.length > 2)
+    return `${parts[0]}/${parts[1]}`;
   return parts[0]!;
 }
 
@@ -216,10 +230,16 @@ export function checkLayers(
     }
   }
   for (const cycle of folderCycles(edges)) {
-    violations.push({ file: `src/${cycle[0]}`, message: `folders import each other in a cycle: ${cycle.join(' ⇄ ')}.` });
+    violations.push({
+      file: `src/${cycle[0]}`,
+      message: `folders import each other in a cycle: ${cycle.join(' ⇄ ')}.`,
+    });
   }
   for (const cycle of stronglyConnected(edges, (f) => f)) {
-    violations.push({ file: `src/${cycle[0]}`, message: `files import each other in a cycle: ${cycle.map((f) => `src/${f}`).join(' ⇄ ')}.` });
+    violations.push({
+      file: `src/${cycle[0]}`,
+      message: `files import each other in a cycle: ${cycle.map((f) => `src/${f}`).join(' ⇄ ')}.`,
+    });
   }
   return violations;
 }

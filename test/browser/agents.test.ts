@@ -36,7 +36,10 @@ test('a buyer creates an agent with the keyboard alone after entering the emaile
   const token = await page.locator('#new-credential-value').inputValue();
   assert.match(token, /^tag_/);
   assert.equal(await page.getByLabel('Credential for Concert helper').inputValue(), token);
-  await page.getByRole('row', { name: /Concert helper/ }).getByText('Active').waitFor();
+  await page
+    .getByRole('row', { name: /Concert helper/ })
+    .getByText('Active')
+    .waitFor();
   await assertAccessible(page);
   await page.screenshot({ path: join(w.browser.shotDir, 'agents-credential.png'), fullPage: true });
 
@@ -101,7 +104,9 @@ test('a buyer pauses, resumes and deletes an agent; focus follows each action', 
   await row.getByText('Paused').waitFor();
   await page.locator('#status', { hasText: 'Ticket bot is paused.' }).waitFor();
   await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Resume Ticket bot');
-  const refused = await fetch(`${w.h.url}/v1/catalog/shops/${w.shopId}`, { headers: { authorization: `Bearer ${token}` } });
+  const refused = await fetch(`${w.h.url}/v1/catalog/shops/${w.shopId}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   assert.equal(refused.status, 401);
 
   await page.keyboard.press('Enter');

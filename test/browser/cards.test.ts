@@ -4,7 +4,17 @@ import { after, before, test } from 'node:test';
 import { restClient } from '../support/rest.ts';
 import { codeIn } from '../support/smtp.ts';
 import { assertAccessible, focusIs, tabTo } from '../support/browser.ts';
-import { enterEmailedCode, linkIn, newEmail, openFromNav, saveCard, signIn, reportOnFailure, startWorld, type World } from './flows.ts';
+import {
+  enterEmailedCode,
+  linkIn,
+  newEmail,
+  openFromNav,
+  saveCard,
+  signIn,
+  reportOnFailure,
+  startWorld,
+  type World,
+} from './flows.ts';
 
 let w: World;
 reportOnFailure(() => ({ browser: w?.browser, h: w?.h }));
@@ -75,7 +85,10 @@ test('a message that does not come from the provider’s frame is ignored', asyn
     () =>
       new Promise<void>((ok) => {
         window.addEventListener('message', () => ok(), { once: true });
-        window.postMessage({ type: 'sandbox.payment_method', paymentMethod: 'pm_sandbox_visa', scheme: 'visa', last4: '4242' }, '*');
+        window.postMessage(
+          { type: 'sandbox.payment_method', paymentMethod: 'pm_sandbox_visa', scheme: 'visa', last4: '4242' },
+          '*',
+        );
       }),
   );
   assert.doesNotMatch(await page.locator('#status').innerText(), /Checking the card/);
@@ -91,7 +104,10 @@ test('a card the provider cannot prepare for later charges is explained, and ano
   await number.fill('4000 0000 0000 0069');
   await number.press('Enter');
   await focusIs(page, 'error-summary');
-  assert.match(await page.locator('#error-summary').innerText(), /This card cannot be used for later charges\. Use another card\./);
+  assert.match(
+    await page.locator('#error-summary').innerText(),
+    /This card cannot be used for later charges\. Use another card\./,
+  );
   assert.equal(await page.locator('#save-card-form').isHidden(), true);
   await number.fill('5555 5555 5555 4444');
   await number.press('Enter');
@@ -199,7 +215,11 @@ test('a card’s cap is raised after the emailed code and lowered without one, b
   await page.locator('#cap-amount').press('Escape');
   await focusIs(page, id);
   assert.equal(await page.locator('#change-cap').isHidden(), true);
-  assert.deepEqual(w.browser.problems.slice(problems), ['Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)'], 'only the wrong code was refused');
+  assert.deepEqual(
+    w.browser.problems.slice(problems),
+    ['Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)'],
+    'only the wrong code was refused',
+  );
 });
 
 test('a merchant’s bounded session lowers a card’s cap but is told that raising needs an e-mail sign-in', async () => {
@@ -216,7 +236,10 @@ test('a merchant’s bounded session lowers a card’s cap but is told that rais
   await openFromNav(page, 'Saved cards', /\/buyer\/cards/);
   await saveCard(w, page, email, '5555 5555 5555 4444', '100');
 
-  const minted = await restClient(w.h.url, m.apiKey).post('/v1/integration/buyer-sessions', { merchantId: m.shopId, email });
+  const minted = await restClient(w.h.url, m.apiKey).post('/v1/integration/buyer-sessions', {
+    merchantId: m.shopId,
+    email,
+  });
   assert.equal(minted.status, 201, JSON.stringify(minted.body));
   const bounded = await w.browser.page();
   await bounded.goto(`${w.h.url}/buyer/cards#session=${minted.body.token}`);
@@ -228,11 +251,16 @@ test('a merchant’s bounded session lowers a card’s cap but is told that rais
   await bounded.keyboard.type('500');
   await bounded.keyboard.press('Enter');
   await focusIs(bounded, 'error-summary');
-  assert.equal(await bounded.locator('#cap-amount-error').innerText(), 'Raising a cap needs a sign-in with your e-mail address. You can lower it here.');
+  assert.equal(
+    await bounded.locator('#cap-amount-error').innerText(),
+    'Raising a cap needs a sign-in with your e-mail address. You can lower it here.',
+  );
   assert.equal(await bounded.locator('#cap-code-step').isHidden(), true);
   await bounded.locator('#cap-amount').fill('40');
   await bounded.locator('#cap-amount').press('Enter');
-  await bounded.locator('#status', { hasText: 'The spending cap of Mastercard ending in 4444 is now €40.00.' }).waitFor();
+  await bounded
+    .locator('#status', { hasText: 'The spending cap of Mastercard ending in 4444 is now €40.00.' })
+    .waitFor();
   assert.match(await bounded.getByRole('row', { name: /Mastercard ending in 4444/ }).innerText(), /€40\.00/);
   assert.equal(w.mail.count(email), sent, 'no code was e-mailed');
   await assertAccessible(bounded);

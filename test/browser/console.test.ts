@@ -10,7 +10,19 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { restClient } from '../support/rest.ts';
 import { assertAccessible, axeOn, focusIs, launchBrowser, tabTo, type TestBrowser } from '../support/browser.ts';
-import { createAgent, key, limits, merchantShop, must, newEmail, saveCard, signIn, startWorld, type MerchantShop, type World } from '../support/buyers.ts';
+import {
+  createAgent,
+  key,
+  limits,
+  merchantShop,
+  must,
+  newEmail,
+  saveCard,
+  signIn,
+  startWorld,
+  type MerchantShop,
+  type World,
+} from '../support/buyers.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 import { reportOnFailure } from './flows.ts';
 
@@ -42,7 +54,10 @@ async function noSeriousAxeViolations(page: Page, where: string): Promise<void> 
   assert.deepEqual(serious, [], `axe on ${where}`);
 }
 
-/** The path and fragment of the newest console link to `email` (the link is to PUBLIC_URL; the test opens it on its server). */
+/**
+ * The path and fragment of the newest console link to `email` (the link is to PUBLIC_URL; the test opens it on its
+ * server).
+ */
 function consoleLink(email: string, kind: 'verify' | 'accept'): string {
   const hit = new RegExp(`/console/${kind}#token=[\\w-]+`).exec(w.box.last(email).text);
   assert.ok(hit, `no /console/${kind} link in the mail to ${email}`);
@@ -104,7 +119,8 @@ test('an owner signs in by e-mail and invites an integrator, who signs in, creat
   assert.equal(await integrator.locator('#scope-mandates-attest').count(), 0, 'mandates:attest cannot be picked');
   assert.equal(await integrator.locator('#team').count(), 0, 'no team page');
   assert.equal(await integrator.getByRole('link', { name: 'Team' }).count(), 0, 'no team link');
-  for (const ownerOnly of ['#shop-create-form', '#shop-settings-form', '#withdraw-form', '#provider-form']) assert.equal(await integrator.locator(ownerOnly).count(), 0, ownerOnly);
+  for (const ownerOnly of ['#shop-create-form', '#shop-settings-form', '#withdraw-form', '#provider-form'])
+    assert.equal(await integrator.locator(ownerOnly).count(), 0, ownerOnly);
   assert.equal(await integrator.getByRole('button', { name: /^Delete / }).count(), 0, 'no shop deletion');
   assert.equal(await integrator.locator('#webhook-form').count(), 1, 'integrators manage webhooks');
 
@@ -121,7 +137,10 @@ test('an owner signs in by e-mail and invites an integrator, who signs in, creat
   await integrator.keyboard.press('Enter');
   await status(integrator, 'Key CI deploy revoked.');
   await focusIs(integrator, 'keys-title');
-  await integrator.locator('#key-rows tr', { hasText: 'CI deploy' }).locator('td', { hasText: /^revoked$/ }).waitFor();
+  await integrator
+    .locator('#key-rows tr', { hasText: 'CI deploy' })
+    .locator('td', { hasText: /^revoked$/ })
+    .waitFor();
   const team = await restClient(w.h.url, await signInToken(integratorEmail)).get('/v1/console/team');
   assert.deepEqual([team.status, team.body.code], [403, 'forbidden'], 'and the team is refused by the server too');
   assert.deepEqual(browser.problems, [], 'no console error (CSP included)');
@@ -141,16 +160,37 @@ test('the owner withdraws an attested permission with a reason and the summary r
   // Set up through the API: attestation switched on by staff, an attest key, a buyer with a card and an agent, and a
   // permission granted in a session the attest key minted.
   const staff = restClient(w.h.url, await w.h.staffToken());
-  must(await staff.post(`/v1/staff/organizations/${m.organizationId}/attestation`, { enabled: true, perBuyerCeilingMinor: 20_000, windowHours: 24 }), 200);
+  must(
+    await staff.post(`/v1/staff/organizations/${m.organizationId}/attestation`, {
+      enabled: true,
+      perBuyerCeilingMinor: 20_000,
+      windowHours: 24,
+    }),
+    200,
+  );
   const owner = restClient(w.h.url, await signInToken(ownerEmail));
-  const attestKey = must(await owner.post('/v1/console/api-keys', { name: 'Attest', scopes: ['mandates:attest'] }), 201).token;
+  const attestKey = must(
+    await owner.post('/v1/console/api-keys', { name: 'Attest', scopes: ['mandates:attest'] }),
+    201,
+  ).token;
   const buyerEmail = newEmail();
   const full = await signIn(w, buyerEmail, m.shopId);
   const instrument = await saveCard(w, full, buyerEmail);
   const { agent } = await createAgent(w, full, buyerEmail);
-  const attested = must(await restClient(w.h.url, attestKey).post('/v1/integration/buyer-sessions', { merchantId: m.shopId, email: buyerEmail, merchantAttested: true }), 201);
+  const attested = must(
+    await restClient(w.h.url, attestKey).post('/v1/integration/buyer-sessions', {
+      merchantId: m.shopId,
+      email: buyerEmail,
+      merchantAttested: true,
+    }),
+    201,
+  );
   const permission = must(
-    await restClient(w.h.url, attested.token).post('/v1/buyer/permissions', { agentId: agent.id, instrumentId: instrument.id, ...limits(w, { perPurchaseCapMinor: 5000, allowanceMinor: 20_000 }) }),
+    await restClient(w.h.url, attested.token).post('/v1/buyer/permissions', {
+      agentId: agent.id,
+      instrumentId: instrument.id,
+      ...limits(w, { perPurchaseCapMinor: 5000, allowanceMinor: 20_000 }),
+    }),
     201,
   );
 
@@ -160,7 +200,10 @@ test('the owner withdraws an attested permission with a reason and the summary r
   await page.locator('#consent-state', { hasText: 'Attestation is on' }).waitFor();
   assert.equal(await page.locator('#permission-counts dd[data-count=active]').innerText(), '1');
   await page.locator('#attest-key-rows tr', { hasText: 'Attest' }).waitFor();
-  await page.locator('#permission-rows tr', { hasText: permission.id }).locator('td', { hasText: /^active$/ }).waitFor();
+  await page
+    .locator('#permission-rows tr', { hasText: permission.id })
+    .locator('td', { hasText: /^active$/ })
+    .waitFor();
   await assertAccessible(page);
   await noSeriousAxeViolations(page, '/console/verify (attested consent)');
 
@@ -173,11 +216,18 @@ test('the owner withdraws an attested permission with a reason and the summary r
   assert.match(await row.innerText(), /The buyer called to say the agent is not theirs\./);
   assert.equal(await page.locator('#permission-counts dd[data-count=active]').innerText(), '0');
   assert.equal(await page.locator('#permission-counts dd[data-count=withdrawn]').innerText(), '1');
-  assert.equal(await page.locator('#withdraw-permission option', { hasText: permission.id }).count(), 0, 'no longer offered for withdrawal');
+  assert.equal(
+    await page.locator('#withdraw-permission option', { hasText: permission.id }).count(),
+    0,
+    'no longer offered for withdrawal',
+  );
 
   const summary = must(await owner.get('/v1/console/attested-consent'), 200);
   const listed = summary.recentPermissions.find((p: { id: string }) => p.id === permission.id);
-  assert.deepEqual([listed.status, listed.revokedReason], ['revoked', 'The buyer called to say the agent is not theirs.']);
+  assert.deepEqual(
+    [listed.status, listed.revokedReason],
+    ['revoked', 'The buyer called to say the agent is not theirs.'],
+  );
   assert.deepEqual(browser.problems, []);
   await page.close();
 });
@@ -211,7 +261,10 @@ test('the owner walks the shops, webhooks and payment provider pages', async () 
   const [shop] = await w.h.db.execute<{ name: string }>('select name from shops where id = ?', [m.shopId]);
   await page.getByRole('button', { name: `Delete ${shop!.name}` }).click();
   await focusIs(page, 'error-summary');
-  assert.match(await page.locator('#error-text').innerText(), /1 held or confirming reservation\(s\) and 0 pending payment\(s\)/);
+  assert.match(
+    await page.locator('#error-text').innerText(),
+    /1 held or confirming reservation\(s\) and 0 pending payment\(s\)/,
+  );
   await page.getByRole('button', { name: 'Delete Summer stage' }).click();
   await status(page, 'Shop Summer stage deleted.');
   await page.locator('#shop-rows tr', { hasText: 'Summer stage' }).waitFor({ state: 'detached' });
@@ -246,7 +299,10 @@ test('the owner walks the shops, webhooks and payment provider pages', async () 
   // The payment provider: the sandbox in use, the second provider configured but not switched on in the sandbox.
   await page.getByRole('link', { name: 'Payment provider' }).click();
   await page.locator('#provider-shop').selectOption(m.shopId);
-  await page.locator('#provider-rows tr', { has: page.locator('td:first-child', { hasText: /^stripe$/ }) }).locator('td', { hasText: /^not configured$/ }).waitFor();
+  await page
+    .locator('#provider-rows tr', { has: page.locator('td:first-child', { hasText: /^stripe$/ }) })
+    .locator('td', { hasText: /^not configured$/ })
+    .waitFor();
   await page.getByLabel('Publishable key').fill('pk_test_51AbCdEfGhIjKlMnOpQrSt');
   await page.getByLabel('Secret key').fill('sk_test_51ZyXwVuTsRqPoNmLkJi9x8Y');
   await page.getByLabel('Webhook signing secret').fill('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2La');

@@ -38,14 +38,25 @@ test('a call still unanswered is named on both sides, a failed request with its 
     // The report's own listeners were registered on the context first: once these events resolve, it has seen them.
     const sent = w.browser.context.waitForEvent('request', (r) => r.url().includes(path));
     const answered = page.evaluate(
-      ([p, key]) => fetch(`${p}?secret=1`, { method: 'PATCH', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Renamed' }) }).then(async (r) => (await r.text(), r.status)),
+      ([p, key]) =>
+        fetch(`${p}?secret=1`, {
+          method: 'PATCH',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'Renamed' }),
+        }).then(async (r) => (await r.text(), r.status)),
       [path, m.apiKey] as const,
     );
     await sent;
     // Each try asks the database (a bounded count, not a time); the call stays held once the server has read it.
-    assert.ok(await poll(async () => (await holder.waiters()) > 0 && w.h.inFlight().length > 0), 'the server read the call, which waits on the lock');
+    assert.ok(
+      await poll(async () => (await holder.waiters()) > 0 && w.h.inFlight().length > 0),
+      'the server read the call, which waits on the lock',
+    );
     const report = failureReport({ browser: w.browser, h: w.h });
-    assert.match(report, new RegExp(`^Chromium waits on PATCH ${w.h.url}${path}\\?… \\(sent \\d+\\.\\d s ago\\)$`, 'm'));
+    assert.match(
+      report,
+      new RegExp(`^Chromium waits on PATCH ${w.h.url}${path}\\?… \\(sent \\d+\\.\\d s ago\\)$`, 'm'),
+    );
     assert.match(report, new RegExp(`^the server is still answering PATCH ${path} \\(read \\d+\\.\\d s ago\\)$`, 'm'));
     assert.doesNotMatch(report, /secret/);
 
@@ -54,7 +65,13 @@ test('a call still unanswered is named on both sides, a failed request with its 
     const refused = w.browser.context.waitForEvent('requestfailed', (r) => r.url().includes(`:${port}/nothing`));
     await blank.evaluate((u) => fetch(u).catch(() => undefined), `http://127.0.0.1:${port}/nothing?x=1`);
     await refused;
-    assert.match(failureReport({ browser: w.browser }), new RegExp(`^Chromium request failed: GET http://127\\.0\\.0\\.1:${port}/nothing\\?…: net::ERR_CONNECTION_REFUSED$`, 'm'));
+    assert.match(
+      failureReport({ browser: w.browser }),
+      new RegExp(
+        `^Chromium request failed: GET http://127\\.0\\.0\\.1:${port}/nothing\\?…: net::ERR_CONNECTION_REFUSED$`,
+        'm',
+      ),
+    );
     await blank.close();
 
     const finished = w.browser.context.waitForEvent('requestfinished', (r) => r.url().includes(path));
@@ -62,7 +79,10 @@ test('a call still unanswered is named on both sides, a failed request with its 
     assert.equal(await answered, 200);
     await finished;
     assert.deepEqual(w.h.inFlight(), []);
-    assert.deepEqual(w.browser.network().filter((l) => l.startsWith('Chromium waits on')), []);
+    assert.deepEqual(
+      w.browser.network().filter((l) => l.startsWith('Chromium waits on')),
+      [],
+    );
   } finally {
     await holder.end();
   }

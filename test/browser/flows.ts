@@ -1,4 +1,7 @@
-/** The buyer-page journeys several browser tests share: a server with real SMTP, a browser, signing in, an agent, a card. */
+/**
+ * The buyer-page journeys several browser tests share: a server with real SMTP, a browser, signing in, an agent, a
+ * card.
+ */
 import assert from 'node:assert/strict';
 import { afterEach, type TestContext } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -8,7 +11,10 @@ import { codeIn, startMailbox, type Mailbox, type ReceivedMail } from '../suppor
 
 export interface World {
   h: Harness;
-  /** The loopback SMTP server the app delivers to. The page shows a step only after the API answered, i.e. after the mail was accepted. */
+  /**
+   * The loopback SMTP server the app delivers to. The page shows a step only after the API answered, i.e. after the
+   * mail was accepted.
+   */
   mail: Mailbox;
   browser: TestBrowser;
   shopId: string;
@@ -33,7 +39,12 @@ export async function startWorld(): Promise<World> {
     // Every page, asset and anonymous call of a file's journeys comes from 127.0.0.1, one address: at the default 600 a
     // minute a file that runs fast (every page × language) was refused 429. The limits have their own tests
     // (test/security/rate-limit.test.ts); the strict budget (sign-in, codes) keeps its default.
-    const h = await startHarness({ SMTP_URL: mail.url, SMTP_TIMEOUT_MS: '5000', RATE_LIMIT_PER_MINUTE: '6000', RATE_LIMIT_STRICT_PER_MINUTE: '30' });
+    const h = await startHarness({
+      SMTP_URL: mail.url,
+      SMTP_TIMEOUT_MS: '5000',
+      RATE_LIMIT_PER_MINUTE: '6000',
+      RATE_LIMIT_STRICT_PER_MINUTE: '30',
+    });
     started.push(() => h.close());
     const m = await h.merchant();
     return { h, mail, browser, shopId: m.shopId, close };
@@ -43,10 +54,19 @@ export async function startWorld(): Promise<World> {
   }
 }
 
-/** What a failed test's report says: what Chromium still waits on, what the server is still answering, Chromium's last failed requests and its console errors. */
+/**
+ * What a failed test's report says: what Chromium still waits on, what the server is still answering, Chromium's last
+ * failed requests and its console errors.
+ */
 export function failureReport({ browser, h }: { browser?: TestBrowser; h?: Harness }): string {
-  const lines = [...(browser?.network() ?? []), ...(h?.inFlight() ?? []), ...(browser?.problems ?? []).map((p) => `console: ${p}`)];
-  return lines.length ? `when it failed:\n${lines.join('\n')}` : 'when it failed: no request unanswered, none failed, no console error';
+  const lines = [
+    ...(browser?.network() ?? []),
+    ...(h?.inFlight() ?? []),
+    ...(browser?.problems ?? []).map((p) => `console: ${p}`),
+  ];
+  return lines.length
+    ? `when it failed:\n${lines.join('\n')}`
+    : 'when it failed: no request unanswered, none failed, no console error';
 }
 
 /**
@@ -90,7 +110,8 @@ export async function signIn(w: World, page: Page, email: string): Promise<void>
   await page.waitForURL(/\/buyer\/agents/);
   await page.locator('#session-who', { hasText: email }).waitFor();
   await page.locator('main[data-ready]').waitFor();
-  // The page announces the sign-in a moment after it is ready; an action before that would have its own status overwritten.
+  // The page announces the sign-in a moment after it is ready; an action before that would have its own status
+  // overwritten.
   await page.locator('#status', { hasText: `You are signed in as ${email}.` }).waitFor();
 }
 

@@ -15,7 +15,15 @@ import { axeOn, pageSegments } from '../support/browser.ts';
 import { newEmail, reportOnFailure, startWorld, type World } from './flows.ts';
 import { buy, key, merchantShop } from '../support/buyers.ts';
 
-const PAGES = ['/buyer/sign-in', '/buyer/verify', '/buyer/agents', '/buyer/cards', '/buyer/permissions', '/buyer/tickets', '/buyer/authorize'] as const;
+const PAGES = [
+  '/buyer/sign-in',
+  '/buyer/verify',
+  '/buyer/agents',
+  '/buyer/cards',
+  '/buyer/permissions',
+  '/buyer/tickets',
+  '/buyer/authorize',
+] as const;
 
 let w: World;
 reportOnFailure(() => ({ browser: w?.browser, h: w?.h }));
@@ -35,8 +43,16 @@ before(async () => {
   const agent = await api.post('/v1/buyer/agents', { name: 'Concert helper', ...(await proof('create_agent')) });
   assert.equal(agent.status, 201, JSON.stringify(agent.body));
   const setup = await api.post('/v1/buyer/card-setups', {});
-  assert.equal((await api.post(`/v1/buyer/card-setups/${setup.body.setupId}/complete`, { paymentMethod: 'pm_sandbox_visa' })).status, 200);
-  const card = await api.post('/v1/buyer/instruments', { setupId: setup.body.setupId, spendingCapMinor: 150_050, ...(await proof('save_card')) });
+  assert.equal(
+    (await api.post(`/v1/buyer/card-setups/${setup.body.setupId}/complete`, { paymentMethod: 'pm_sandbox_visa' }))
+      .status,
+    200,
+  );
+  const card = await api.post('/v1/buyer/instruments', {
+    setupId: setup.body.setupId,
+    spendingCapMinor: 150_050,
+    ...(await proof('save_card')),
+  });
   assert.equal(card.status, 201, JSON.stringify(card.body));
   const granted = await api.post('/v1/buyer/permissions', {
     agentId: agent.body.agent.id,
@@ -51,20 +67,38 @@ before(async () => {
   // Tickets for "My tickets": bought in a discoverable shop (a shopless session of the same buyer), one refunded
   // (void), one admitted at the door (checked in), one valid.
   const m = await merchantShop(w.h, { discoverable: true, priceMinor: 4000 });
-  const order = (await buy(restClient(w.h.url, await fullSession(email, 'en', false)), m.tierId, 3, { paymentMethod: 'pm_sandbox_visa' })).body.order;
-  const refund = await m.api.post(`/v1/ticketing/orders/${order.id}/refunds`, { ticketIds: [order.tickets[0].id], reason: 'Cannot attend', returnToPool: true }, key());
+  const order = (
+    await buy(restClient(w.h.url, await fullSession(email, 'en', false)), m.tierId, 3, {
+      paymentMethod: 'pm_sandbox_visa',
+    })
+  ).body.order;
+  const refund = await m.api.post(
+    `/v1/ticketing/orders/${order.id}/refunds`,
+    { ticketIds: [order.tickets[0].id], reason: 'Cannot attend', returnToPool: true },
+    key(),
+  );
   assert.equal(refund.status, 200, JSON.stringify(refund.body));
-  const scan = await m.api.post(`/v1/ticketing/events/${m.eventId}/check-ins`, { code: order.tickets[1].signedCode, device: 'gate-1' });
+  const scan = await m.api.post(`/v1/ticketing/events/${m.eventId}/check-ins`, {
+    code: order.tickets[1].signedCode,
+    device: 'gate-1',
+  });
   assert.equal(scan.status, 200, JSON.stringify(scan.body));
 });
 after(async () => {
   await w?.close();
 });
 
-/** Signs `address` in over the API with a link in `lang` (for the world's shop, unless `forShop` is false) and returns the full session's bearer. */
+/**
+ * Signs `address` in over the API with a link in `lang` (for the world's shop, unless `forShop` is false) and returns
+ * the full session's bearer.
+ */
 async function fullSession(address: string, lang: string, forShop = true): Promise<string> {
   const anon = restClient(w.h.url);
-  assert.equal((await anon.post('/v1/buyer/sign-in-links', { email: address, ...(forShop ? { merchantId: w.shopId } : {}), lang })).status, 202);
+  assert.equal(
+    (await anon.post('/v1/buyer/sign-in-links', { email: address, ...(forShop ? { merchantId: w.shopId } : {}), lang }))
+      .status,
+    202,
+  );
   const session = await anon.post('/v1/buyer/sessions', { token: signInTokenIn(w.mail.last(address)) });
   assert.equal(session.status, 201);
   return session.body.token;
@@ -101,7 +135,13 @@ for (const lang of LANGS) {
       await open(page, path, lang);
       // Text the scripts add on demand: a form's error summary (the sign-in page's, the agents page's).
       if (path === '/buyer/sign-in' || path === '/buyer/agents') {
-        await page.locator(path === '/buyer/sign-in' ? '#sign-in-form button[type="submit"]' : '#create-agent-form button[type="submit"]').click();
+        await page
+          .locator(
+            path === '/buyer/sign-in'
+              ? '#sign-in-form button[type="submit"]'
+              : '#create-agent-form button[type="submit"]',
+          )
+          .click();
         await page.locator('#error-summary:not([hidden])').waitFor();
       }
       const htmlLang = await page.evaluate(() => document.documentElement.lang);
@@ -128,14 +168,28 @@ test('amounts, dates and plurals follow the page language', async () => {
   assert.equal(await cap('de'), '1.500,50 €');
   assert.equal(await cap('fr'), '1 500,50 €');
   for (const lang of ['es', 'hu', 'pt-BR']) {
-    const intl = await page.evaluate((l) => new Intl.NumberFormat(l, { style: 'currency', currency: 'EUR' }).format(1500.5), lang);
+    const intl = await page.evaluate(
+      (l) => new Intl.NumberFormat(l, { style: 'currency', currency: 'EUR' }).format(1500.5),
+      lang,
+    );
     assert.equal(await cap(lang), intl.replace(/[\u00a0\u202f]/g, ' '), `${lang} as Intl writes it`);
   }
   await open(page, '/buyer/permissions', 'de');
-  const summary = (await page.locator('#permissions-list article p').first().textContent())!.replace(/[\u00a0\u202f]/g, ' ');
-  assert.match(summary, /^Concert helper darf 1\.200,00 € pro Kauf und 3\.000,00 € pro Woche ausgeben, zulasten von Visa mit Endziffern 4242\.$/);
-  const date = await page.evaluate(() => new Intl.DateTimeFormat('de', { dateStyle: 'medium' }).format(new Date(Date.now() + 30 * 86_400_000)));
-  assert.match((await page.locator('#permissions-list article').first().textContent())!, new RegExp(`Bis ${date.replace(/\./g, '\\.')}`));
+  const summary = (await page.locator('#permissions-list article p').first().textContent())!.replace(
+    /[\u00a0\u202f]/g,
+    ' ',
+  );
+  assert.match(
+    summary,
+    /^Concert helper darf 1\.200,00 € pro Kauf und 3\.000,00 € pro Woche ausgeben, zulasten von Visa mit Endziffern 4242\.$/,
+  );
+  const date = await page.evaluate(() =>
+    new Intl.DateTimeFormat('de', { dateStyle: 'medium' }).format(new Date(Date.now() + 30 * 86_400_000)),
+  );
+  assert.match(
+    (await page.locator('#permissions-list article').first().textContent())!,
+    new RegExp(`Bis ${date.replace(/\./g, '\\.')}`),
+  );
   // A cap typed the German way is read the German way: 1.500,50 is the current cap, so it is refused as unchanged.
   await open(page, '/buyer/cards', 'de');
   await page.locator('#cards-rows button').first().click();
@@ -170,7 +224,13 @@ test('a minted session’s lang opens the pages in it; the language menu switche
   const me = async (token: string) => (await restClient(w.h.url, token).get('/v1/buyer/session')).body;
   assert.equal((await me(full)).lang, 'hu', 'remembered on the buyer');
   // The menu's links in the new language keep the page and the language; links elsewhere keep ?lang=hu.
-  assert.equal(await page.getByRole('navigation', { name: 'Az Ön fiókja' }).getByRole('link', { name: 'Mentett kártyák' }).getAttribute('href'), '/buyer/cards?lang=hu');
+  assert.equal(
+    await page
+      .getByRole('navigation', { name: 'Az Ön fiókja' })
+      .getByRole('link', { name: 'Mentett kártyák' })
+      .getAttribute('href'),
+    '/buyer/cards?lang=hu',
+  );
 
   // A later merchant hand-off without a language opens in the remembered one; with a language, in that one.
   const m = await w.h.merchant();
@@ -192,7 +252,8 @@ test('without a choice, the browser’s language decides; a language we lack fal
   const page = await w.browser.page();
   const cdp = await page.context().newCDPSession(page);
   const userAgent = await page.evaluate(() => navigator.userAgent);
-  const browserLanguages = (acceptLanguage: string) => cdp.send('Emulation.setUserAgentOverride', { userAgent, acceptLanguage });
+  const browserLanguages = (acceptLanguage: string) =>
+    cdp.send('Emulation.setUserAgentOverride', { userAgent, acceptLanguage });
   await browserLanguages('pt-PT,pt;q=0.9,en;q=0.5');
   await page.goto(`${w.h.url}/buyer/sign-in`);
   await page.locator('main[data-ready]').waitFor();

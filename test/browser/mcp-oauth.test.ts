@@ -13,8 +13,18 @@ import { after, before, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { merchantShop, must, saveCard as saveCardOverRest, signIn as signInOverRest, type MerchantShop } from '../support/buyers.ts';
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
+import {
+  merchantShop,
+  must,
+  saveCard as saveCardOverRest,
+  signIn as signInOverRest,
+  type MerchantShop,
+} from '../support/buyers.ts';
 import { restClient } from '../support/rest.ts';
 import { callTool } from '../support/mcp.ts';
 import { codeIn } from '../support/smtp.ts';
@@ -28,7 +38,9 @@ let REDIRECT = '';
 const callbacks: URL[] = [];
 let callbackServer: Server;
 
-/** What an MCP host keeps for one server: its registration, the PKCE verifier, the tokens; the browser opens `authUrl`. */
+/**
+ * What an MCP host keeps for one server: its registration, the PKCE verifier, the tokens; the browser opens `authUrl`.
+ */
 class HostAuth implements OAuthClientProvider {
   client: OAuthClientInformationMixed | undefined;
   saved: OAuthTokens | undefined;
@@ -39,7 +51,13 @@ class HostAuth implements OAuthClientProvider {
     return REDIRECT;
   }
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'Test MCP host', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+    return {
+      client_name: 'Test MCP host',
+      redirect_uris: [REDIRECT],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
   }
   clientInformation() {
     return this.client;
@@ -95,7 +113,10 @@ async function connect(auth: HostAuth): Promise<{ client: Client; transport: Str
 /** The host's first attempt: 401 → protected-resource metadata → server metadata → registration → authorize URL. */
 async function hostStarts(): Promise<{ auth: HostAuth; authUrl: URL }> {
   const auth = new HostAuth();
-  await assert.rejects(connect(auth), (err: Error) => err.name === 'UnauthorizedError' || /Unauthorized/.test(err.message));
+  await assert.rejects(
+    connect(auth),
+    (err: Error) => err.name === 'UnauthorizedError' || /Unauthorized/.test(err.message),
+  );
   assert.equal(auth.registrations, 1);
   assert.ok(auth.authUrl, 'the client was sent to authorize');
   assert.equal(auth.authUrl.origin + auth.authUrl.pathname, `${w.h.url}/oauth/authorize`);
@@ -109,12 +130,21 @@ async function hostStarts(): Promise<{ auth: HostAuth; authUrl: URL }> {
  * (`newCard`: typed into the provider's frame; else the saved card offered first) → limits → ONE code. Returns the
  * code the host receives.
  */
-async function buyerAuthorizes(page: Page, authUrl: URL, email: string, card: { newCard: string } | { saved: RegExp }): Promise<string> {
+async function buyerAuthorizes(
+  page: Page,
+  authUrl: URL,
+  email: string,
+  card: { newCard: string } | { saved: RegExp },
+): Promise<string> {
   await page.goto(authUrl.href);
   await page.waitForURL(/\/buyer\/authorize\?interaction=/);
   await page.locator('main[data-ready]').waitFor();
   // The buyer sees who asks and where the answer goes.
-  await page.locator('#authorize-client', { hasText: `“Test MCP host” asks to act as your agent. After your answer you return to ${new URL(REDIRECT).origin}.` }).waitFor();
+  await page
+    .locator('#authorize-client', {
+      hasText: `“Test MCP host” asks to act as your agent. After your answer you return to ${new URL(REDIRECT).origin}.`,
+    })
+    .waitFor();
   // 1. Sign in by magic link: the e-mail address only, no shop yet.
   await page.getByRole('textbox', { name: 'E-mail address' }).fill(email);
   await page.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
@@ -152,7 +182,10 @@ async function buyerAuthorizes(page: Page, authUrl: URL, email: string, card: { 
   await page.locator('#authorize-code-step:not([hidden])').waitFor();
   assert.equal(w.mail.count(email), mails + 1);
   const mail = w.mail.last(email);
-  assert.match(mail.text, /authorize the agent “Desktop assistant” to buy at .+: up to €60\.00 per purchase and €100\.00 in total per 1 day, until .+, charged to Visa •••• 4242/);
+  assert.match(
+    mail.text,
+    /authorize the agent “Desktop assistant” to buy at .+: up to €60\.00 per purchase and €100\.00 in total per 1 day, until .+, charged to Visa •••• 4242/,
+  );
   await page.locator('#authorize-code').fill(codeIn(mail));
   await page.getByRole('button', { name: 'Authorize the agent' }).click();
   // A second authorization in the same browser (the saved-card test runs after the first) returns too.
@@ -208,10 +241,15 @@ test('a stock MCP OAuth client is authorized by the buyer in the browser (new ca
   await openFromNav(buyerPage, 'Permissions', /\/buyer\/permissions/);
   const item = buyerPage.getByRole('article', { name: 'Desktop assistant' });
   await item.getByRole('button', { name: 'Revoke the permission of Desktop assistant' }).click();
-  await buyerPage.getByRole('dialog', { name: 'Revoke the permission of Desktop assistant?' }).getByRole('button', { name: 'Revoke' }).click();
+  await buyerPage
+    .getByRole('dialog', { name: 'Revoke the permission of Desktop assistant?' })
+    .getByRole('button', { name: 'Revoke' })
+    .click();
   await buyerPage.locator('#status', { hasText: 'The permission of Desktop assistant was revoked.' }).waitFor();
   // The call is answered 401; the client's refresh is refused too (invalid_grant), so it cannot get back in.
-  await assert.rejects(callTool(client, 'quote', { tierId: shop.tierId, quantity: 1 }), (err: Error) => /InvalidGrant|Unauthorized/.test(`${err.name} ${err.constructor.name}`));
+  await assert.rejects(callTool(client, 'quote', { tierId: shop.tierId, quantity: 1 }), (err: Error) =>
+    /InvalidGrant|Unauthorized/.test(`${err.name} ${err.constructor.name}`),
+  );
   await client.close();
   assert.deepEqual(w.browser.problems, []);
 });
@@ -220,7 +258,13 @@ test('a buyer with a card saved at the shop picks it during the authorization, a
   const email = newEmail();
   // The buyer saved a card at this shop on an earlier visit.
   const earlier = await signInOverRest({ h: w.h, box: w.mail, close: async () => undefined }, email, shop.shopId);
-  const saved = await saveCardOverRest({ h: w.h, box: w.mail, close: async () => undefined }, earlier, email, 'pm_sandbox_visa', 100_000);
+  const saved = await saveCardOverRest(
+    { h: w.h, box: w.mail, close: async () => undefined },
+    earlier,
+    email,
+    'pm_sandbox_visa',
+    100_000,
+  );
   const { auth, authUrl } = await hostStarts();
   const page = await w.browser.page();
   const code = await buyerAuthorizes(page, authUrl, email, { saved: /Visa ending in 4242 \(€1,000\.00\)/ });
@@ -230,18 +274,28 @@ test('a buyer with a card saved at the shop picks it during the authorization, a
   await client.close();
   // No new card; the new permission charges the saved one.
   const { instruments } = must(await restClient(w.h.url, earlier).get('/v1/buyer/instruments'), 200);
-  assert.deepEqual(instruments.map((i: { id: string }) => i.id), [saved.id]);
+  assert.deepEqual(
+    instruments.map((i: { id: string }) => i.id),
+    [saved.id],
+  );
   const { permissions } = must(await restClient(w.h.url, earlier).get('/v1/buyer/permissions'), 200);
   assert.equal(permissions.length, 1);
-  assert.deepEqual([permissions[0].agentName, permissions[0].instrumentId, permissions[0].perPurchaseCapMinor, permissions[0].status], ['Desktop assistant', saved.id, 6000, 'active']);
+  assert.deepEqual(
+    [permissions[0].agentName, permissions[0].instrumentId, permissions[0].perPurchaseCapMinor, permissions[0].status],
+    ['Desktop assistant', saved.id, 6000, 'active'],
+  );
   assert.deepEqual(w.browser.problems, []);
 });
 
 /** English messages and serious or critical axe-core violations on the page as it is now. */
 async function problemsIn(page: Page, lang: string, step: string): Promise<string[]> {
-  const leaks = englishLeakFinder(lang).find(await pageSegments(page, TEXT_ATTRIBUTES)).map((l) => `${step}: English ${l}`);
+  const leaks = englishLeakFinder(lang)
+    .find(await pageSegments(page, TEXT_ATTRIBUTES))
+    .map((l) => `${step}: English ${l}`);
   const axe = await axeOn(page).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const violations = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${step}: axe ${v.id}`);
+  const violations = axe.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${step}: axe ${v.id}`);
   return [...leaks, ...violations];
 }
 
@@ -275,7 +329,10 @@ test('the authorize step in German: every step, the script’s own text included
   await page.locator('#authorize-submit').click();
   await page.locator('#authorize-code-step:not([hidden])').waitFor();
   const mail = w.mail.last(email);
-  assert.match(mail.text, /den Agenten „Konzerthelfer“ für Käufe bei .+ zu autorisieren \(bis zu 60,00\s€ pro Kauf, insgesamt 100,00\s€ je 1 Tag, bis .+, Zahlung mit Visa •••• 4242\)/);
+  assert.match(
+    mail.text,
+    /den Agenten „Konzerthelfer“ für Käufe bei .+ zu autorisieren \(bis zu 60,00\s€ pro Kauf, insgesamt 100,00\s€ je 1 Tag, bis .+, Zahlung mit Visa •••• 4242\)/,
+  );
   problems.push(...(await problemsIn(page, 'de', 'code')));
   await page.locator('#authorize-code').fill(codeIn(mail));
   await page.locator('#authorize-submit').click();

@@ -17,7 +17,9 @@ before(async () => {
   // A partner's page on another origin that tries to frame the sign-in page.
   partner = createServer((_req, res) => {
     res.setHeader('content-type', 'text/html');
-    res.end(`<!doctype html><html lang="en"><title>Partner</title><h1>Partner</h1><iframe title="framed" src="${w.h.url}/buyer/sign-in"></iframe>`);
+    res.end(
+      `<!doctype html><html lang="en"><title>Partner</title><h1>Partner</h1><iframe title="framed" src="${w.h.url}/buyer/sign-in"></iframe>`,
+    );
   });
   await new Promise<void>((ok) => partner.listen(0, '127.0.0.1', () => ok()));
   partnerUrl = `http://localhost:${(partner.address() as AddressInfo).port}/`;
@@ -117,6 +119,9 @@ test('the page language follows ?lang=, then Accept-Language, else English', asy
   const explicit = await fetch(`${w.h.url}/buyer/sign-in?lang=en`, { headers: { 'accept-language': 'fr' } });
   assert.equal(explicit.headers.get('content-language'), 'en');
   const catalog = await fetch(`${w.h.url}/buyer/i18n/en.json`);
-  assert.equal((await catalog.json()).messages.errors.verification_code_invalid, 'The code is not correct. Check the e-mail and try again.');
+  assert.equal(
+    (await catalog.json()).messages.errors.verification_code_invalid,
+    'The code is not correct. Check the e-mail and try again.',
+  );
   assert.equal((await fetch(`${w.h.url}/buyer/i18n/xx.json`)).status, 404);
 });

@@ -2,7 +2,17 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { assertAccessible, focusIs } from '../support/browser.ts';
-import { createAgent, enterEmailedCode, newEmail, openFromNav, saveCard, signIn, reportOnFailure, startWorld, type World } from './flows.ts';
+import {
+  createAgent,
+  enterEmailedCode,
+  newEmail,
+  openFromNav,
+  saveCard,
+  signIn,
+  reportOnFailure,
+  startWorld,
+  type World,
+} from './flows.ts';
 
 let w: World;
 reportOnFailure(() => ({ browser: w?.browser, h: w?.h }));
@@ -43,7 +53,10 @@ test('a buyer grants an agent a permission after the emailed code, then revokes 
   const item = page.getByRole('article', { name: 'Gig scout' });
   await item.waitFor();
   const text = await item.innerText();
-  assert.match(text, /Gig scout may spend €80\.00 per purchase and €150\.50 every week, charged to Visa ending in 4242\./);
+  assert.match(
+    text,
+    /Gig scout may spend €80\.00 per purchase and €150\.50 every week, charged to Visa ending in 4242\./,
+  );
   assert.match(text, /Spent €0\.00 this period; €150\.50 left\./);
   assert.match(text, /Active/);
   await assertAccessible(page);
@@ -85,7 +98,10 @@ test('limits that do not add up are refused next to their fields before a code i
   const sent = w.mail.count(email);
   await page.getByRole('button', { name: 'Continue' }).click();
   await focusIs(page, 'error-summary');
-  assert.equal(await page.locator('#grant-allowance-error').innerText(), 'The total per period must be at least the most per purchase');
+  assert.equal(
+    await page.locator('#grant-allowance-error').innerText(),
+    'The total per period must be at least the most per purchase',
+  );
   assert.equal(await page.locator('#grant-allowance').getAttribute('aria-invalid'), 'true');
   assert.equal(w.mail.count(email), sent);
   await assertAccessible(page);

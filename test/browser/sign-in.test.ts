@@ -23,7 +23,10 @@ test('a buyer signs in by magic link, keyboard only, and lands on their agents p
   await page.keyboard.type(email);
   await page.keyboard.press('Enter');
   await focusIs(page, 'sign-in-sent');
-  assert.match(await page.locator('#sign-in-sent-text').innerText(), new RegExp(`sent a sign-in link to ${email.replace(/[.]/g, '\\.')}`));
+  assert.match(
+    await page.locator('#sign-in-sent-text').innerText(),
+    new RegExp(`sent a sign-in link to ${email.replace(/[.]/g, '\\.')}`),
+  );
   await page.screenshot({ path: join(w.browser.shotDir, 'sign-in.png'), fullPage: true });
   if (process.env.TESSERA_KEEP_SCREENSHOTS) t.diagnostic(`screenshots: ${w.browser.shotDir}`);
 

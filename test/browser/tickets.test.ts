@@ -38,8 +38,21 @@ test('a buyer sees each ticket’s QR code (encoding its signed code) and state:
   w.h.clock.advance(60_000); // ids sort by creation time: the second order is a minute later
   const second = must(await buy(buyer, m.tierId, 1, { paymentMethod: 'pm_sandbox_visa' }), 200).order;
   const [refunded, kept] = first.tickets;
-  must(await m.api.post(`/v1/ticketing/orders/${first.id}/refunds`, { ticketIds: [refunded.id], reason: 'Cannot attend', returnToPool: true }, key()), 200);
-  must(await m.api.post(`/v1/ticketing/events/${m.eventId}/check-ins`, { code: second.tickets[0].signedCode, device: 'gate-1' }), 200);
+  must(
+    await m.api.post(
+      `/v1/ticketing/orders/${first.id}/refunds`,
+      { ticketIds: [refunded.id], reason: 'Cannot attend', returnToPool: true },
+      key(),
+    ),
+    200,
+  );
+  must(
+    await m.api.post(`/v1/ticketing/events/${m.eventId}/check-ins`, {
+      code: second.tickets[0].signedCode,
+      device: 'gate-1',
+    }),
+    200,
+  );
 
   const page = await w.browser.page();
   await page.goto(`${w.h.url}/buyer/agents#session=${bearer}`);
@@ -48,7 +61,10 @@ test('a buyer sees each ticket’s QR code (encoding its signed code) and state:
   await page.locator('#tickets-orders article').nth(1).waitFor();
   assert.equal(await page.locator('h1').textContent(), 'My tickets');
   // Newest order first.
-  assert.deepEqual(await page.locator('#tickets-orders article').evaluateAll((as) => as.map((a) => a.getAttribute('data-order-id'))), [second.id, first.id]);
+  assert.deepEqual(
+    await page.locator('#tickets-orders article').evaluateAll((as) => as.map((a) => a.getAttribute('data-order-id'))),
+    [second.id, first.id],
+  );
 
   const options = { type: 'svg', errorCorrectionLevel: 'M', margin: 2 } as const;
   const qrOf = async (ticketId: string) => {
@@ -57,7 +73,10 @@ test('a buyer sees each ticket’s QR code (encoding its signed code) and state:
     assert.match(src, /^data:image\/svg\+xml;base64,/);
     const loaded = await img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth > 0);
     assert.ok(loaded, 'the QR image loads under the page’s CSP');
-    return { svg: Buffer.from(src.split(',')[1]!, 'base64').toString('utf8'), content: await img.getAttribute('data-qr-content') };
+    return {
+      svg: Buffer.from(src.split(',')[1]!, 'base64').toString('utf8'),
+      content: await img.getAttribute('data-qr-content'),
+    };
   };
   for (const t of [kept, second.tickets[0]]) {
     const { svg, content } = await qrOf(t.id);

@@ -19,8 +19,14 @@ function lookup(messages: Messages, key: string): string | undefined {
 test('a language becomes available by adding its catalog file; missing keys fall back to English', () => {
   const dir = mkdtempSync(join(tmpdir(), 'tessera-locales-'));
   try {
-    writeFileSync(join(dir, 'en.json'), JSON.stringify({ language: { name: 'English' }, a: { hello: 'Hello {{name}}', only: 'English only' } }));
-    writeFileSync(join(dir, 'de.json'), JSON.stringify({ language: { name: 'Deutsch' }, a: { hello: 'Hallo {{name}}' } }));
+    writeFileSync(
+      join(dir, 'en.json'),
+      JSON.stringify({ language: { name: 'English' }, a: { hello: 'Hello {{name}}', only: 'English only' } }),
+    );
+    writeFileSync(
+      join(dir, 'de.json'),
+      JSON.stringify({ language: { name: 'Deutsch' }, a: { hello: 'Hallo {{name}}' } }),
+    );
     writeFileSync(join(dir, 'it.json'), JSON.stringify({ a: { hello: 'Ciao' } }));
     const c = loadCatalogs(dir);
     assert.deepEqual(c.langs, ['en', 'de'], 'only the six buyer languages are accepted');
@@ -31,7 +37,10 @@ test('a language becomes available by adding its catalog file; missing keys fall
     assert.equal(c.translator('de')('a.hello', { name: 'Ana' }), 'Hallo Ana');
     assert.equal(c.translator('de')('a.only'), 'English only');
     assert.equal(c.translator('it')('a.hello', { name: 'Ana' }), 'Hello Ana');
-    assert.deepEqual(c.messages('de'), { language: { name: 'Deutsch' }, a: { hello: 'Hallo {{name}}', only: 'English only' } });
+    assert.deepEqual(c.messages('de'), {
+      language: { name: 'Deutsch' },
+      a: { hello: 'Hallo {{name}}', only: 'English only' },
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -39,8 +48,12 @@ test('a language becomes available by adding its catalog file; missing keys fall
 
 test('every message key the pages use exists in the English catalog', () => {
   const files = [
-    ...readdirSync('src/buyer-pages').filter((f) => f.endsWith('.ts')).map((f) => join('src/buyer-pages', f)),
-    ...readdirSync('src/buyer-pages/assets').filter((f) => f.endsWith('.js')).map((f) => join('src/buyer-pages/assets', f)),
+    ...readdirSync('src/buyer-pages')
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => join('src/buyer-pages', f)),
+    ...readdirSync('src/buyer-pages/assets')
+      .filter((f) => f.endsWith('.js'))
+      .map((f) => join('src/buyer-pages/assets', f)),
   ];
   const missing: string[] = [];
   let seen = 0;
@@ -58,9 +71,19 @@ test('every message key the pages use exists in the English catalog', () => {
 });
 
 test('every error a buyer operation may answer has a translated message', () => {
-  const codes = new Set<string>(['unauthenticated', 'forbidden', 'rate_limited', 'invalid_input', 'internal_error', 'unavailable']);
+  const codes = new Set<string>([
+    'unauthenticated',
+    'forbidden',
+    'rate_limited',
+    'invalid_input',
+    'internal_error',
+    'unavailable',
+  ]);
   for (const tool of TOOLS) if (tool.area === 'buyer') for (const code of tool.errors) codes.add(code);
-  assert.deepEqual([...codes].filter((c) => !lookup(EN, `errors.${c}`)), []);
+  assert.deepEqual(
+    [...codes].filter((c) => !lookup(EN, `errors.${c}`)),
+    [],
+  );
 });
 
 /** Every dotted key of a catalog section, with the `{{variables}}` its string interpolates. */
@@ -68,7 +91,14 @@ function keysWithVars(messages: Messages, prefix = ''): Map<string, string> {
   const out = new Map<string, string>();
   for (const [k, v] of Object.entries(messages)) {
     const key = prefix ? `${prefix}.${k}` : k;
-    if (typeof v === 'string') out.set(key, [...v.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1] ?? '').sort().join(','));
+    if (typeof v === 'string')
+      out.set(
+        key,
+        [...v.matchAll(/\{\{(\w+)\}\}/g)]
+          .map((m) => m[1] ?? '')
+          .sort()
+          .join(','),
+      );
     else for (const [kk, vv] of keysWithVars(v, key)) out.set(kk, vv);
   }
   return out;
@@ -89,9 +119,16 @@ test('a catalog carrying only the e-mails does not offer its language to the pag
     const catalog = JSON.parse(readFileSync(`src/i18n/locales/${lang}.json`, 'utf8')) as Messages;
     const coversPages = Object.keys(EN).every((k) => catalog[k] !== undefined);
     assert.equal(c.langs.includes(lang), coversPages, lang);
-    assert.notEqual(c.mailTranslator(lang)('mail.code.subject'), lookup(EN, 'mail.code.subject'), `${lang} e-mail is translated`);
+    assert.notEqual(
+      c.mailTranslator(lang)('mail.code.subject'),
+      lookup(EN, 'mail.code.subject'),
+      `${lang} e-mail is translated`,
+    );
   }
-  assert.equal(c.mailTranslator('de')('mail.signIn.bodyForShop', { shop: 'Arena', link: 'L', minutes: 15 }).split('\n')[0], 'Öffnen Sie diesen Link, um sich bei Arena anzumelden:');
+  assert.equal(
+    c.mailTranslator('de')('mail.signIn.bodyForShop', { shop: 'Arena', link: 'L', minutes: 15 }).split('\n')[0],
+    'Öffnen Sie diesen Link, um sich bei Arena anzumelden:',
+  );
 });
 
 const PLURAL = /_(zero|one|two|few|many|other)$/;
@@ -114,7 +151,9 @@ test('every catalog has every English key with the same variables, and plural fo
     for (const [base, vars] of plurals) for (const c of categories) want.set(`${base}_${c}`, vars);
     const missing = [...want.keys()].filter((k) => !catalog.has(k));
     const extra = [...catalog.keys()].filter((k) => !want.has(k));
-    const wrongVars = [...want].filter(([k, v]) => catalog.has(k) && catalog.get(k) !== v).map(([k, v]) => `${k}: {${catalog.get(k)}} instead of {${v}}`);
+    const wrongVars = [...want]
+      .filter(([k, v]) => catalog.has(k) && catalog.get(k) !== v)
+      .map(([k, v]) => `${k}: {${catalog.get(k)}} instead of {${v}}`);
     assert.deepEqual({ missing, extra, wrongVars }, { missing: [], extra: [], wrongVars: [] }, lang);
     const empty = [...catalog.keys()].filter((k) => !lookup(messages, k)?.trim());
     assert.deepEqual(empty, [], `${lang}: no empty message`);
@@ -125,7 +164,9 @@ test('every page string is translated: only brand names, codes and words shared 
   const same = new Set(['common.brand', 'common.pageTitle', 'common.inCurrency', 'agents.credentialIssued']);
   for (const lang of OTHER_LANGS) {
     const catalog = catalogOf(lang);
-    const untranslated = [...keysWithVars(EN)].map(([k]) => k).filter((k) => !k.startsWith('mail.') && !same.has(k) && lookup(catalog, k) === lookup(EN, k));
+    const untranslated = [...keysWithVars(EN)]
+      .map(([k]) => k)
+      .filter((k) => !k.startsWith('mail.') && !same.has(k) && lookup(catalog, k) === lookup(EN, k));
     // A few words are the same in both languages (e.g. German "Status", French "Actions"): at most a handful.
     assert.ok(untranslated.length <= 6, `${lang}: ${untranslated.join(', ')}`);
   }
@@ -138,7 +179,11 @@ test(`${verifies('SPEC-1-six-languages')}all six languages are offered on the pa
   assert.equal(left('de', 1), 'Der Code ist nicht korrekt. Sie haben noch 1 Versuch.');
   assert.equal(left('de', 2), 'Der Code ist nicht korrekt. Sie haben noch 2 Versuche.');
   assert.equal(left('fr', 0), 'Le code est incorrect. Il vous reste 0 essai.', 'French counts 0 as singular');
-  assert.equal(left('pt-BR', 0), 'O código não está correto. Você tem mais 0 tentativa.', 'so does Brazilian Portuguese');
+  assert.equal(
+    left('pt-BR', 0),
+    'O código não está correto. Você tem mais 0 tentativa.',
+    'so does Brazilian Portuguese',
+  );
   assert.equal(left('es', 0), 'El código no es correcto. Te quedan 0 intentos.', 'Spanish does not');
   assert.equal(left('hu', 3), 'A kód nem megfelelő. Még 3 próbálkozása van.');
   assert.equal(c.translator('es')('permissions.windowHours', { count: 1_000_000 }), '1000000 horas', 'the "many" form');
@@ -159,7 +204,9 @@ test('a row button’s accessible name contains its visible label, in every lang
     const t = c.translator(lang);
     for (const [label, named] of pairs) {
       const visible = t(label!).toLocaleLowerCase(lang);
-      const name = t(named!, { name: 'Concert helper', agent: 'Concert helper', card: 'Visa 4242' }).toLocaleLowerCase(lang);
+      const name = t(named!, { name: 'Concert helper', agent: 'Concert helper', card: 'Visa 4242' }).toLocaleLowerCase(
+        lang,
+      );
       assert.ok(name.includes(visible), `${lang}: "${name}" contains "${visible}"`);
     }
   }

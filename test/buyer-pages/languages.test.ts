@@ -32,7 +32,11 @@ test('no page renders an English message in another language, and <html lang> is
       const { res, html } = await page(p.path, lang);
       assert.match(html, new RegExp(`<html lang="${lang}" dir="ltr">`), `${p.path} ${lang}`);
       assert.equal(res.headers.get('content-language'), lang);
-      assert.match(html, new RegExp(`<main id="main"[^>]* data-lang="${lang}"`), 'the page script loads the same language');
+      assert.match(
+        html,
+        new RegExp(`<main id="main"[^>]* data-lang="${lang}"`),
+        'the page script loads the same language',
+      );
       const segments = htmlSegments(html, lang);
       assert.ok(segments.length > 20, `${p.path} ${lang}: ${segments.length} segments`);
       if (lang !== 'en') assert.deepEqual(finder.find(segments), [], `${p.path} in ${lang}`);
@@ -47,7 +51,10 @@ test('the check finds English: an English page read as German is full of leaks',
   const leaks = englishLeakFinder('de').find(htmlSegments(html, 'en'));
   assert.ok(leaks.length > 20, leaks.join('\n'));
   assert.ok(leaks.some((l) => l.startsWith('common.skipLink: "Skip to main content"')));
-  assert.ok(leaks.some((l) => l.startsWith('permissions.grantSubmit:')), 'attribute values count (data-final)');
+  assert.ok(
+    leaks.some((l) => l.startsWith('permissions.grantSubmit:')),
+    'attribute values count (data-final)',
+  );
 });
 
 test(`${verifies('SPEC-1-six-languages')}every page offers the six languages, each named in itself, with the current one marked and the page kept`, async () => {
@@ -55,10 +62,21 @@ test(`${verifies('SPEC-1-six-languages')}every page offers the six languages, ea
     const { html } = await page(p.path, 'hu');
     const menu = /<nav class="languages" aria-label="Nyelv"><ul>(.*?)<\/ul><\/nav>/s.exec(html)?.[1];
     assert.ok(menu, `${p.path} has the language menu`);
-    const links = [...menu.matchAll(/<a href="([^"]+)" hreflang="([^"]+)" lang="([^"]+)"( aria-current="true")?>([^<]+)<\/a>/g)];
-    assert.deepEqual(links.map((m) => m[2]), [...LANGS]);
-    assert.deepEqual(links.map((m) => m[5]), ['English', 'Deutsch', 'Español', 'Français', 'Magyar', 'Português (Brasil)']);
-    assert.deepEqual(links.filter((m) => m[4]).map((m) => m[2]), ['hu']);
+    const links = [
+      ...menu.matchAll(/<a href="([^"]+)" hreflang="([^"]+)" lang="([^"]+)"( aria-current="true")?>([^<]+)<\/a>/g),
+    ];
+    assert.deepEqual(
+      links.map((m) => m[2]),
+      [...LANGS],
+    );
+    assert.deepEqual(
+      links.map((m) => m[5]),
+      ['English', 'Deutsch', 'Español', 'Français', 'Magyar', 'Português (Brasil)'],
+    );
+    assert.deepEqual(
+      links.filter((m) => m[4]).map((m) => m[2]),
+      ['hu'],
+    );
     for (const m of links) assert.equal(m[1], `${p.path}?lang=${encodeURIComponent(m[2]!)}`);
   }
 });
@@ -87,11 +105,16 @@ test('the page script’s catalog is served for each language, translated over E
   for (const lang of LANGS) {
     const res = await fetch(`${h.url}/buyer/i18n/${lang}.json`);
     assert.equal(res.status, 200);
-    const body = (await res.json()) as { lang: string; messages: { errors: Record<string, string>; language: { name: string } } };
+    const body = (await res.json()) as {
+      lang: string;
+      messages: { errors: Record<string, string>; language: { name: string } };
+    };
     assert.equal(body.lang, lang);
     assert.ok(body.messages.errors.verification_code_invalid_left_other?.includes('{{count}}'));
   }
-  const fr = (await (await fetch(`${h.url}/buyer/i18n/fr.json`)).json()) as { messages: { errors: Record<string, string> } };
+  const fr = (await (await fetch(`${h.url}/buyer/i18n/fr.json`)).json()) as {
+    messages: { errors: Record<string, string> };
+  };
   assert.equal(fr.messages.errors.network, 'Impossible de joindre Tessera. Vérifiez votre connexion et réessayez.');
   assert.equal((await fetch(`${h.url}/buyer/i18n/it.json`)).status, 404);
 });

@@ -3,7 +3,19 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { restClient } from '../support/rest.ts';
 import { SURFACES, type Caller } from '../support/surfaces.ts';
-import { buy, buyerWithAgent, codeFor, createAgent, key, merchantShop, must, newEmail, signIn, startWorld, type World } from '../support/buyers.ts';
+import {
+  buy,
+  buyerWithAgent,
+  codeFor,
+  createAgent,
+  key,
+  merchantShop,
+  must,
+  newEmail,
+  signIn,
+  startWorld,
+  type World,
+} from '../support/buyers.ts';
 import { verifies } from '../support/requirements.ts';
 
 let w: World;
@@ -44,7 +56,8 @@ for (const surface of SURFACES) {
       assert.equal(!overCap.ok && overCap.code, 'over_purchase_cap');
       const spent = await buyOver(conn.call, shop.tierId, 2);
       assert.equal(!spent.ok && spent.code, 'allowance_exhausted', JSON.stringify(spent));
-      if (!spent.ok) assert.deepEqual([spent.error.details.spentMinor, spent.error.details.remainingMinor], [8000, 4000]);
+      if (!spent.ok)
+        assert.deepEqual([spent.error.details.spentMinor, spent.error.details.remainingMinor], [8000, 4000]);
     } finally {
       await conn.done();
     }
@@ -88,9 +101,13 @@ test('racing agent purchases cannot jointly exceed the rolling allowance', async
   const reservations: string[] = [];
   for (let i = 0; i < 6; i++) {
     const q = must(await agent.post('/v1/ticketing/quotes', { tierId: shop.tierId, quantity: 1 }), 201);
-    reservations.push(must(await agent.post('/v1/ticketing/reservations', { quoteId: q.quoteId }, key()), 201).reservation.id);
+    reservations.push(
+      must(await agent.post('/v1/ticketing/reservations', { quoteId: q.quoteId }, key()), 201).reservation.id,
+    );
   }
-  const results = await Promise.all(reservations.map((id) => agent.post(`/v1/ticketing/reservations/${id}/confirm`, {}, key())));
+  const results = await Promise.all(
+    reservations.map((id) => agent.post(`/v1/ticketing/reservations/${id}/confirm`, {}, key())),
+  );
   const paid = results.filter((r) => r.status === 200);
   assert.equal(paid.length, 2, JSON.stringify(results.map((r) => r.body.code ?? r.status)));
   for (const r of results.filter((x) => x.status !== 200)) assert.equal(r.body.code, 'allowance_exhausted');

@@ -27,9 +27,16 @@ async function buyOver(call: Caller, tierId: string) {
 for (const surface of SURFACES) {
   test(`over ${surface.name}, an expired or revoked permission refuses the agent, holding nothing`, async () => {
     const shop = await merchantShop(w.h, { capacity: 5 });
-    const expiring = await buyerWithAgent(w, shop, { expiresAt: new Date(w.h.clock.now().getTime() + 5 * 60_000).toISOString() });
+    const expiring = await buyerWithAgent(w, shop, {
+      expiresAt: new Date(w.h.clock.now().getTime() + 5 * 60_000).toISOString(),
+    });
     const revoked = await buyerWithAgent(w, shop);
-    must(await restClient(w.h.url, revoked.session).post(`/v1/buyer/permissions/${revoked.permission.id}/revoke`, { reason: 'no longer' }), 200);
+    must(
+      await restClient(w.h.url, revoked.session).post(`/v1/buyer/permissions/${revoked.permission.id}/revoke`, {
+        reason: 'no longer',
+      }),
+      200,
+    );
 
     const a = await surface.connect(w.h, expiring.agentToken);
     const b = await surface.connect(w.h, revoked.agentToken);

@@ -2,7 +2,19 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import { restClient } from '../support/rest.ts';
-import { buy, buyerWithAgent, codeFor, grant, merchantShop, must, newEmail, saveCard, signIn, startWorld, type World } from '../support/buyers.ts';
+import {
+  buy,
+  buyerWithAgent,
+  codeFor,
+  grant,
+  merchantShop,
+  must,
+  newEmail,
+  saveCard,
+  signIn,
+  startWorld,
+  type World,
+} from '../support/buyers.ts';
 
 let w: World;
 before(async () => {
@@ -18,13 +30,23 @@ async function bringAgent(alg: 'EdDSA' | 'ES256', merchantId?: string) {
   const { publicKey, privateKey } = await generateKeyPair(alg, alg === 'EdDSA' ? { crv: 'Ed25519' } : {});
   const jwk = await exportJWK(publicKey);
   const proof = await codeFor(w, session, email, 'create_agent');
-  const res = must(await restClient(w.h.url, session).post('/v1/buyer/agents', { name: `Brought ${alg}`, publicKeyJwk: jwk, ...proof }), 201);
+  const res = must(
+    await restClient(w.h.url, session).post('/v1/buyer/agents', {
+      name: `Brought ${alg}`,
+      publicKeyJwk: jwk,
+      ...proof,
+    }),
+    201,
+  );
   assert.equal(res.token, null, 'a brought agent gets no issued token');
   assert.equal(res.agent.credential, 'key');
   return { email, session, agentId: res.agent.id as string, privateKey, alg };
 }
 
-async function agentJwt(a: { agentId: string; privateKey: CryptoKey; alg: string }, opts: { aud?: string; ttl?: number; iss?: string } = {}) {
+async function agentJwt(
+  a: { agentId: string; privateKey: CryptoKey; alg: string },
+  opts: { aud?: string; ttl?: number; iss?: string } = {},
+) {
   const now = Math.floor(w.h.clock.now().getTime() / 1000);
   return new SignJWT({})
     .setProtectedHeader({ alg: a.alg })
@@ -84,9 +106,16 @@ for (const alg of ['EdDSA', 'ES256'] as const) {
     }
     const other = await generateKeyPair(alg, alg === 'EdDSA' ? { crv: 'Ed25519' } : {});
     const forged = await agentJwt({ ...a, privateKey: other.privateKey });
-    assert.equal((await restClient(w.h.url, forged).post('/v1/ticketing/quotes', { tierId: 'tier_x', quantity: 1 })).status, 401);
+    assert.equal(
+      (await restClient(w.h.url, forged).post('/v1/ticketing/quotes', { tierId: 'tier_x', quantity: 1 })).status,
+      401,
+    );
     must(await restClient(w.h.url, a.session).post(`/v1/buyer/agents/${a.agentId}/pause`, {}), 200);
-    assert.equal((await restClient(w.h.url, await agentJwt(a)).post('/v1/ticketing/quotes', { tierId: 'tier_x', quantity: 1 })).status, 401);
+    assert.equal(
+      (await restClient(w.h.url, await agentJwt(a)).post('/v1/ticketing/quotes', { tierId: 'tier_x', quantity: 1 }))
+        .status,
+      401,
+    );
   });
 }
 
@@ -109,10 +138,18 @@ test('a private key or an unknown key type is refused at registration', async ()
   const { privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
   const jwk = await exportJWK(privateKey);
   const proof = await codeFor(w, session, email, 'create_agent');
-  const res = await restClient(w.h.url, session).post('/v1/buyer/agents', { name: 'Leaky', publicKeyJwk: jwk, ...proof });
+  const res = await restClient(w.h.url, session).post('/v1/buyer/agents', {
+    name: 'Leaky',
+    publicKeyJwk: jwk,
+    ...proof,
+  });
   assert.equal(res.status, 400);
   assert.equal(res.body.code, 'unknown_field', JSON.stringify(res.body));
-  const rsa = await restClient(w.h.url, session).post('/v1/buyer/agents', { name: 'RSA', publicKeyJwk: { kty: 'RSA', n: 'x', e: 'AQAB' }, ...proof });
+  const rsa = await restClient(w.h.url, session).post('/v1/buyer/agents', {
+    name: 'RSA',
+    publicKeyJwk: { kty: 'RSA', n: 'x', e: 'AQAB' },
+    ...proof,
+  });
   assert.equal(rsa.status, 400);
 });
 
@@ -121,7 +158,10 @@ test('permissions carry the agent’s name, and null once the agent is deleted',
   const s = await buyerWithAgent(w, shop);
   assert.equal(s.permission.agentName, 'Shopping agent');
   const buyer = restClient(w.h.url, s.session);
-  const minted = must(await shop.api.post('/v1/integration/buyer-sessions', { merchantId: shop.shopId, email: s.email }), 201);
+  const minted = must(
+    await shop.api.post('/v1/integration/buyer-sessions', { merchantId: shop.shopId, email: s.email }),
+    201,
+  );
   const bounded = restClient(w.h.url, minted.token);
   for (const api of [buyer, bounded]) {
     const [perm] = must(await api.get('/v1/buyer/permissions'), 200).permissions;

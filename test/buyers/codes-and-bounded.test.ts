@@ -1,7 +1,18 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { restClient } from '../support/rest.ts';
-import { codeFor, createAgent, limits, merchantShop, must, newEmail, saveCard, signIn, startWorld, type World } from '../support/buyers.ts';
+import {
+  codeFor,
+  createAgent,
+  limits,
+  merchantShop,
+  must,
+  newEmail,
+  saveCard,
+  signIn,
+  startWorld,
+  type World,
+} from '../support/buyers.ts';
 import { verifies } from '../support/requirements.ts';
 
 let w: World;
@@ -29,12 +40,18 @@ test(`${verifies('SPEC-5.5-emailed-code')}a full session creates an agent only a
   const mail = w.box.last(email);
   assert.equal(mail.subject, 'Your verification code');
   const code = /\b(\d{6})\b/.exec(mail.text)![1]!;
-  const created = must(await api.post('/v1/buyer/agents', { name: 'Agent', challengeId: asked.challengeId, code }), 201);
+  const created = must(
+    await api.post('/v1/buyer/agents', { name: 'Agent', challengeId: asked.challengeId, code }),
+    201,
+  );
   assert.match(created.token, /^tag_/);
   const reused = await api.post('/v1/buyer/agents', { name: 'Again', challengeId: asked.challengeId, code });
   assert.equal(reused.status, 422);
   assert.equal(reused.body.code, 'verification_code_expired', 'a code is single use');
-  const [row] = await w.h.db.execute<{ code_hash: string }>('select code_hash from verification_challenges where id = ?', [asked.challengeId]);
+  const [row] = await w.h.db.execute<{ code_hash: string }>(
+    'select code_hash from verification_challenges where id = ?',
+    [asked.challengeId],
+  );
   assert.notEqual(row!.code_hash, code);
   assert.match(row!.code_hash, /^[0-9a-f]{64}$/, 'stored as an HMAC');
 });
@@ -65,9 +82,17 @@ test('a code expires after 10 minutes and is bound to its purpose and buyer', as
   const forAgent = await codeFor(w, session, email, 'create_agent');
   const otherEmail = newEmail();
   const other = restClient(w.h.url, await signIn(w, otherEmail));
-  assert.equal((await other.post('/v1/buyer/agents', { name: 'A', ...forAgent })).body.code, 'verification_code_invalid', 'another buyer');
+  assert.equal(
+    (await other.post('/v1/buyer/agents', { name: 'A', ...forAgent })).body.code,
+    'verification_code_invalid',
+    'another buyer',
+  );
   const setupCode = await codeFor(w, session, email, 'raise_card_cap');
-  assert.equal((await api.post('/v1/buyer/agents', { name: 'A', ...setupCode })).body.code, 'verification_code_invalid', 'another purpose');
+  assert.equal(
+    (await api.post('/v1/buyer/agents', { name: 'A', ...setupCode })).body.code,
+    'verification_code_invalid',
+    'another purpose',
+  );
   w.h.clock.advance(10 * 60_000 + 1);
   assert.equal((await api.post('/v1/buyer/agents', { name: 'A', ...forAgent })).body.code, 'verification_code_expired');
 });
@@ -92,7 +117,12 @@ test(`${verifies('SPEC-5.5-bounded-cannot-widen')}a bounded session cannot creat
   const cardCode = await codeFor(w, full, email, 'change_agent_card');
   const attempts = [
     await b.post('/v1/buyer/agents', { name: 'Sneaky', ...agentCode }),
-    await b.post('/v1/buyer/permissions', { agentId: agent.id, instrumentId: instrument.id, ...limits(w), ...grantCode }),
+    await b.post('/v1/buyer/permissions', {
+      agentId: agent.id,
+      instrumentId: instrument.id,
+      ...limits(w),
+      ...grantCode,
+    }),
     await b.post('/v1/buyer/card-setups', {}),
     await b.post('/v1/buyer/instruments', { setupId: 'cset_0000000000', spendingCapMinor: 1, ...saveCode }),
     await b.post(`/v1/buyer/instruments/${instrument.id}/raise-cap`, { spendingCapMinor: 999_999, ...capCode }),
@@ -107,9 +137,15 @@ test(`${verifies('SPEC-5.5-bounded-cannot-widen')}a bounded session cannot creat
   // The refused calls did not use the codes: the full session still can.
   const fa = restClient(w.h.url, full);
   must(await fa.post('/v1/buyer/agents', { name: 'Legit', ...agentCode }), 201);
-  const lowered = must(await b.post(`/v1/buyer/instruments/${instrument.id}/lower-cap`, { spendingCapMinor: 50_000 }), 200);
+  const lowered = must(
+    await b.post(`/v1/buyer/instruments/${instrument.id}/lower-cap`, { spendingCapMinor: 50_000 }),
+    200,
+  );
   assert.equal(lowered.spendingCapMinor, 50_000, 'narrowing is allowed');
-  const raised = must(await fa.post(`/v1/buyer/instruments/${instrument.id}/raise-cap`, { spendingCapMinor: 80_000, ...capCode }), 200);
+  const raised = must(
+    await fa.post(`/v1/buyer/instruments/${instrument.id}/raise-cap`, { spendingCapMinor: 80_000, ...capCode }),
+    200,
+  );
   assert.equal(raised.spendingCapMinor, 80_000);
   const me = must(await b.get('/v1/buyer/session'), 200);
   assert.equal(me.mode, 'bounded');
@@ -136,7 +172,10 @@ test('a grant carries no merchantId and needs a session for a shop', async () =>
   const { agent } = await createAgent(w, withShop, email);
   const proof = await codeFor(w, withShop, email, 'grant_permission');
   const body = { agentId: agent.id, instrumentId: instrument.id, ...limits(w), ...proof };
-  const chosen = await restClient(w.h.url, withShop).post('/v1/buyer/permissions', { ...body, merchantId: shop.shopId });
+  const chosen = await restClient(w.h.url, withShop).post('/v1/buyer/permissions', {
+    ...body,
+    merchantId: shop.shopId,
+  });
   assert.equal(chosen.status, 400);
   assert.equal(chosen.body.code, 'unknown_field');
   const noShop = await signIn(w, email);
@@ -157,18 +196,42 @@ test(`${verifies('SPEC-5.5-bounded-inside-authority')}a bounded session sees and
   const cardA = await saveCard(w, inA, email);
   const { agent } = await createAgent(w, inA, email);
   const proof = await codeFor(w, inA, email, 'grant_permission');
-  const permission = must(await restClient(w.h.url, inA).post('/v1/buyer/permissions', { agentId: agent.id, instrumentId: cardA.id, ...limits(w), ...proof }), 201);
+  const permission = must(
+    await restClient(w.h.url, inA).post('/v1/buyer/permissions', {
+      agentId: agent.id,
+      instrumentId: cardA.id,
+      ...limits(w),
+      ...proof,
+    }),
+    201,
+  );
   const inB = await signIn(w, email, shopB.shopId);
   await saveCard(w, inB, email);
 
   const boundedA = restClient(w.h.url, must(await mint(shopA.apiKey, shopA.shopId, email), 201).token);
   const boundedB = restClient(w.h.url, must(await mint(shopB.apiKey, shopB.shopId, email), 201).token);
-  assert.deepEqual(must(await boundedA.get('/v1/buyer/instruments'), 200).instruments.map((i: { id: string }) => i.id), [cardA.id]);
-  assert.deepEqual(must(await boundedA.get('/v1/buyer/agents'), 200).agents.map((a: { id: string }) => a.id), [agent.id]);
+  assert.deepEqual(
+    must(await boundedA.get('/v1/buyer/instruments'), 200).instruments.map((i: { id: string }) => i.id),
+    [cardA.id],
+  );
+  assert.deepEqual(
+    must(await boundedA.get('/v1/buyer/agents'), 200).agents.map((a: { id: string }) => a.id),
+    [agent.id],
+  );
   assert.deepEqual(must(await boundedB.get('/v1/buyer/agents'), 200).agents, []);
   assert.deepEqual(must(await boundedB.get('/v1/buyer/permissions'), 200).permissions, []);
   assert.equal((await boundedB.post(`/v1/buyer/permissions/${permission.id}/revoke`, {})).status, 404);
-  assert.equal((await boundedB.post(`/v1/buyer/instruments/${cardA.id}/lower-cap`, { spendingCapMinor: 1 })).status, 404);
-  assert.equal(must(await boundedA.post(`/v1/buyer/permissions/${permission.id}/revoke`, { reason: 'stop' }), 200).status, 'revoked');
-  assert.equal(must(await restClient(w.h.url, inA).get('/v1/buyer/instruments'), 200).instruments.length, 2, 'a full session sees every card');
+  assert.equal(
+    (await boundedB.post(`/v1/buyer/instruments/${cardA.id}/lower-cap`, { spendingCapMinor: 1 })).status,
+    404,
+  );
+  assert.equal(
+    must(await boundedA.post(`/v1/buyer/permissions/${permission.id}/revoke`, { reason: 'stop' }), 200).status,
+    'revoked',
+  );
+  assert.equal(
+    must(await restClient(w.h.url, inA).get('/v1/buyer/instruments'), 200).instruments.length,
+    2,
+    'a full session sees every card',
+  );
 });

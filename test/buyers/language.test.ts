@@ -44,7 +44,11 @@ for (const surface of SURFACES) {
     }
     must(await anon.post('/v1/buyer/sign-in-links', { email }), 202);
     const link = w.box.last(email);
-    assert.equal(link.subject, 'Bejelentkezési link', 'a later sign-in link without a language uses the remembered one');
+    assert.equal(
+      link.subject,
+      'Bejelentkezési link',
+      'a later sign-in link without a language uses the remembered one',
+    );
     assert.match(link.text, /\/buyer\/verify\?lang=hu#token=/);
   });
 }
@@ -54,11 +58,18 @@ test(`${verifies('SPEC-2.3-session-lang')}a merchant-minted session keeps its ow
   const email = newEmail();
   const full = restClient(w.h.url, await signIn(w, email, shop.shopId));
   must(await full.call('PUT', '/v1/buyer/language', { lang: 'es' }), 200);
-  const withLang = must(await shop.api.post('/v1/integration/buyer-sessions', { merchantId: shop.shopId, email, lang: 'fr' }), 201);
+  const withLang = must(
+    await shop.api.post('/v1/integration/buyer-sessions', { merchantId: shop.shopId, email, lang: 'fr' }),
+    201,
+  );
   const bounded = restClient(w.h.url, withLang.token);
   assert.equal(must(await bounded.get('/v1/buyer/session'), 200).lang, 'fr');
   const changed = must(await bounded.call('PUT', '/v1/buyer/language', { lang: 'pt-BR' }), 200);
-  assert.deepEqual([changed.lang, changed.sessionLang], ['pt-BR', 'fr'], 'a bounded session may save the choice; its minted language stays');
+  assert.deepEqual(
+    [changed.lang, changed.sessionLang],
+    ['pt-BR', 'fr'],
+    'a bounded session may save the choice; its minted language stays',
+  );
   const without = must(await shop.api.post('/v1/integration/buyer-sessions', { merchantId: shop.shopId, email }), 201);
   assert.equal(must(await restClient(w.h.url, without.token).get('/v1/buyer/session'), 200).lang, 'pt-BR');
   assert.equal(must(await full.get('/v1/buyer/session'), 200).lang, 'pt-BR');

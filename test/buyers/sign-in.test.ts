@@ -19,7 +19,10 @@ test('a magic link received over SMTP signs the buyer in with a full session for
   const shop = await merchantShop(w.h);
   const email = newEmail();
   const anon = restClient(w.h.url);
-  const asked = must(await anon.post('/v1/buyer/sign-in-links', { email: email.toUpperCase(), merchantId: shop.shopId, lang: 'de' }), 202);
+  const asked = must(
+    await anon.post('/v1/buyer/sign-in-links', { email: email.toUpperCase(), merchantId: shop.shopId, lang: 'de' }),
+    202,
+  );
   assert.equal(asked.sent, true);
   const mail = w.box.last(email);
   assert.equal(mail.subject, 'Ihr Anmeldelink');
@@ -29,8 +32,17 @@ test('a magic link received over SMTP signs the buyer in with a full session for
   assert.equal(session.merchantId, shop.shopId);
   assert.equal(session.lang, 'de');
   const me = must(await restClient(w.h.url, session.token).get('/v1/buyer/session'), 200);
-  assert.deepEqual(me, { buyerId: session.buyerId, email, mode: 'full', merchantId: shop.shopId, attested: false, lang: 'de' });
-  const token = await w.h.db.execute<{ token_hash: string }>('select token_hash from sign_in_links where email = ?', [email]);
+  assert.deepEqual(me, {
+    buyerId: session.buyerId,
+    email,
+    mode: 'full',
+    merchantId: shop.shopId,
+    attested: false,
+    lang: 'de',
+  });
+  const token = await w.h.db.execute<{ token_hash: string }>('select token_hash from sign_in_links where email = ?', [
+    email,
+  ]);
   assert.equal(token.length, 1);
   assert.notEqual(token[0]!.token_hash, signInTokenIn(mail), 'only the hash is stored');
 });
@@ -76,7 +88,10 @@ test(`${verifies('SPEC-5.5-partner-origin-sign-in')}sign-in and verification rou
 
 test('a sign-in for an unknown shop is 404 and unknown fields are refused', async () => {
   const anon = restClient(w.h.url);
-  assert.equal((await anon.post('/v1/buyer/sign-in-links', { email: newEmail(), merchantId: 'shop_nope000000000' })).status, 404);
+  assert.equal(
+    (await anon.post('/v1/buyer/sign-in-links', { email: newEmail(), merchantId: 'shop_nope000000000' })).status,
+    404,
+  );
   const extra = await anon.post('/v1/buyer/sign-in-links', { email: newEmail(), mode: 'full' });
   assert.equal(extra.status, 400);
   assert.equal(extra.body.code, 'unknown_field');
@@ -90,7 +105,10 @@ test('without SMTP, mail goes to the outbox a developer can read', async () => {
     const mail = await listOutboxMail(h.db, { to: email, limit: 5 });
     assert.equal(mail.length, 1);
     assert.equal(mail[0]!.subject, 'Your sign-in link');
-    const session = must(await restClient(h.url).post('/v1/buyer/sessions', { token: signInTokenIn({ text: mail[0]!.text } as never) }), 201);
+    const session = must(
+      await restClient(h.url).post('/v1/buyer/sessions', { token: signInTokenIn({ text: mail[0]!.text } as never) }),
+      201,
+    );
     assert.equal(session.mode, 'full');
     assert.equal(session.merchantId, null);
   } finally {

@@ -28,7 +28,10 @@ const patch = (s: Shop, path: string, body: unknown) => s.api.call('PATCH', path
 
 /** The webhook events recorded for a shop, oldest first. */
 async function events(shopId: string): Promise<{ type: string; data: any }[]> {
-  return h.db.execute<{ type: string; data: any }>('select type, data from webhook_events where shop_id = ? order by id', [shopId]);
+  return h.db.execute<{ type: string; data: any }>(
+    'select type, data from webhook_events where shop_id = ? order by id',
+    [shopId],
+  );
 }
 
 describe('events', () => {
@@ -36,8 +39,19 @@ describe('events', () => {
     const s = await shopWithTier(h);
     const startsAt = new Date(h.clock.now().getTime() + 40 * 86_400_000).toISOString();
     const endsAt = new Date(h.clock.now().getTime() + 40 * 86_400_000 + 7_200_000).toISOString();
-    const changed = must(await patch(s, `/v1/integration/events/${s.eventId}`, { title: 'Concert (moved)', venue: 'Big Hall', startsAt, endsAt }), 200);
-    assert.deepEqual([changed.title, changed.venue, changed.startsAt, changed.endsAt, changed.cancelledAt], ['Concert (moved)', 'Big Hall', startsAt, endsAt, null]);
+    const changed = must(
+      await patch(s, `/v1/integration/events/${s.eventId}`, {
+        title: 'Concert (moved)',
+        venue: 'Big Hall',
+        startsAt,
+        endsAt,
+      }),
+      200,
+    );
+    assert.deepEqual(
+      [changed.title, changed.venue, changed.startsAt, changed.endsAt, changed.cancelledAt],
+      ['Concert (moved)', 'Big Hall', startsAt, endsAt, null],
+    );
     const bad = await patch(s, `/v1/integration/events/${s.eventId}`, { endsAt: startsAt });
     assert.deepEqual([bad.status, bad.body.code, bad.body.details.field], [400, 'invalid_input', 'endsAt']);
     const cleared = must(await patch(s, `/v1/integration/events/${s.eventId}`, { venue: null, endsAt: null }), 200);
@@ -47,7 +61,10 @@ describe('events', () => {
     const emitted = (await events(s.shopId)).filter((e) => e.type === 'event.updated');
     assert.equal(emitted.length, 2);
     assert.ok(emitted.every((e) => e.data.event.title === 'Concert (moved)'));
-    assert.deepEqual(emitted.map((e) => (e.data.changed as string[]).sort().join()).sort(), ['endsAt,startsAt,title,venue', 'endsAt,venue']);
+    assert.deepEqual(emitted.map((e) => (e.data.changed as string[]).sort().join()).sort(), [
+      'endsAt,startsAt,title,venue',
+      'endsAt,venue',
+    ]);
   });
 
   test('a cancelled event stops selling, leaves the window, and cannot be changed or cancelled again', async () => {
@@ -55,12 +72,19 @@ describe('events', () => {
     must(await patch(s, `/v1/integration/shops/${s.shopId}`, { discoverable: true }), 200);
     const held = await reserveOne(s.api, s.tierId, 2);
     const quote = must(await s.api.post('/v1/ticketing/quotes', { tierId: s.tierId, quantity: 1 }), 201);
-    const cancelled = must(await s.api.post(`/v1/integration/events/${s.eventId}/cancel`, { reason: 'Artist unwell' }), 200);
+    const cancelled = must(
+      await s.api.post(`/v1/integration/events/${s.eventId}/cancel`, { reason: 'Artist unwell' }),
+      200,
+    );
     assert.ok(cancelled.cancelledAt);
     const q = await s.api.post('/v1/ticketing/quotes', { tierId: s.tierId, quantity: 1 });
     assert.deepEqual([q.status, q.body.code], [409, 'event_cancelled']);
     const r = await s.api.post('/v1/ticketing/reservations', { quoteId: quote.quoteId }, key());
-    assert.deepEqual([r.status, r.body.code], [409, 'event_cancelled'], 'a quote made before the cancellation cannot be reserved');
+    assert.deepEqual(
+      [r.status, r.body.code],
+      [409, 'event_cancelled'],
+      'a quote made before the cancellation cannot be reserved',
+    );
     const again = await s.api.post(`/v1/integration/events/${s.eventId}/cancel`, {});
     assert.deepEqual([again.status, again.body.code], [409, 'event_cancelled']);
     assert.equal((await patch(s, `/v1/integration/events/${s.eventId}`, { title: 'x' })).body.code, 'event_cancelled');
@@ -77,24 +101,51 @@ describe('tiers', () => {
   test('a new price applies to new quotes only; restrictions change at once; tier.updated is emitted', async () => {
     const s = await shopWithTier(h, { priceMinor: 5000 });
     const oldQuote = must(await s.api.post('/v1/ticketing/quotes', { tierId: s.tierId, quantity: 2 }), 201);
-    const repriced = must(await patch(s, `/v1/integration/tiers/${s.tierId}`, { name: 'Early bird', priceMinor: 6500 }), 200);
+    const repriced = must(
+      await patch(s, `/v1/integration/tiers/${s.tierId}`, { name: 'Early bird', priceMinor: 6500 }),
+      200,
+    );
     assert.deepEqual([repriced.name, repriced.priceMinor], ['Early bird', 6500]);
     const held = must(await s.api.post('/v1/ticketing/reservations', { quoteId: oldQuote.quoteId }, key()), 201);
     assert.equal(held.reservation.totalMinor, 10_000, 'the quote keeps the price it was given');
-    const changed = must(await patch(s, `/v1/integration/tiers/${s.tierId}`, { maxQtyPerPurchase: 1, allowedSchemes: ['visa'] }), 200);
+    const changed = must(
+      await patch(s, `/v1/integration/tiers/${s.tierId}`, { maxQtyPerPurchase: 1, allowedSchemes: ['visa'] }),
+      200,
+    );
     assert.deepEqual([changed.name, changed.maxQtyPerPurchase, changed.allowedSchemes], ['Early bird', 1, ['visa']]);
     const over = await s.api.post('/v1/ticketing/quotes', { tierId: s.tierId, quantity: 2, scheme: 'visa' });
     assert.equal(over.body.code, 'quantity_over_limit');
-    const fresh = must(await s.api.post('/v1/ticketing/quotes', { tierId: s.tierId, quantity: 1, scheme: 'visa' }), 201);
+    const fresh = must(
+      await s.api.post('/v1/ticketing/quotes', { tierId: s.tierId, quantity: 1, scheme: 'visa' }),
+      201,
+    );
     assert.equal(fresh.totalMinor, 6500);
-    const bad = await patch(s, `/v1/integration/tiers/${s.tierId}`, { onSaleStart: '2031-01-02T00:00:00Z', onSaleEnd: '2031-01-01T00:00:00Z' });
+    const bad = await patch(s, `/v1/integration/tiers/${s.tierId}`, {
+      onSaleStart: '2031-01-02T00:00:00Z',
+      onSaleEnd: '2031-01-01T00:00:00Z',
+    });
     assert.deepEqual([bad.status, bad.body.code, bad.body.details?.field], [400, 'invalid_input', 'onSaleEnd']);
     must(await patch(s, `/v1/integration/tiers/${s.tierId}`, { onSaleEnd: '2031-01-01T00:00:00Z' }), 200);
     const late = await patch(s, `/v1/integration/tiers/${s.tierId}`, { onSaleStart: '2031-02-01T00:00:00Z' });
-    assert.deepEqual([late.status, late.body.code, late.body.details?.field], [400, 'invalid_input', 'onSaleStart'], 'checked against the stored end, naming the changed field');
+    assert.deepEqual(
+      [late.status, late.body.code, late.body.details?.field],
+      [400, 'invalid_input', 'onSaleStart'],
+      'checked against the stored end, naming the changed field',
+    );
     must(await patch(s, `/v1/integration/tiers/${s.tierId}`, { onSaleEnd: null }), 200);
-    const created = await s.api.post('/v1/integration/tiers', { eventId: s.eventId, poolId: s.poolId, name: 'Inverted', priceMinor: 100, onSaleStart: '2031-01-02T00:00:00Z', onSaleEnd: '2031-01-01T00:00:00Z' });
-    assert.deepEqual([created.status, created.body.code, created.body.details?.field], [400, 'invalid_input', 'onSaleEnd'], 'create_tier applies the same window check');
+    const created = await s.api.post('/v1/integration/tiers', {
+      eventId: s.eventId,
+      poolId: s.poolId,
+      name: 'Inverted',
+      priceMinor: 100,
+      onSaleStart: '2031-01-02T00:00:00Z',
+      onSaleEnd: '2031-01-01T00:00:00Z',
+    });
+    assert.deepEqual(
+      [created.status, created.body.code, created.body.details?.field],
+      [400, 'invalid_input', 'onSaleEnd'],
+      'create_tier applies the same window check',
+    );
     const currency = await patch(s, `/v1/integration/tiers/${s.tierId}`, { currency: 'USD' });
     assert.deepEqual([currency.status, currency.body.code], [400, 'unknown_field']);
     const updated = (await events(s.shopId)).filter((e) => e.type === 'tier.updated');
@@ -106,17 +157,34 @@ describe('tiers', () => {
   test('a retired tier is no longer sold or shown; its pool keeps serving other tiers', async () => {
     const s = await shopWithTier(h);
     must(await patch(s, `/v1/integration/shops/${s.shopId}`, { discoverable: true }), 200);
-    const other = must(await s.api.post('/v1/integration/tiers', { eventId: s.eventId, poolId: s.poolId, name: 'Other', priceMinor: 100 }), 201);
+    const other = must(
+      await s.api.post('/v1/integration/tiers', {
+        eventId: s.eventId,
+        poolId: s.poolId,
+        name: 'Other',
+        priceMinor: 100,
+      }),
+      201,
+    );
     const quote = must(await s.api.post('/v1/ticketing/quotes', { tierId: s.tierId, quantity: 1 }), 201);
     const retired = must(await s.api.post(`/v1/integration/tiers/${s.tierId}/retire`, {}), 200);
     assert.ok(retired.retiredAt);
-    assert.equal((await s.api.post('/v1/ticketing/quotes', { tierId: s.tierId, quantity: 1 })).body.code, 'tier_retired');
-    assert.equal((await s.api.post('/v1/ticketing/reservations', { quoteId: quote.quoteId }, key())).body.code, 'tier_retired');
+    assert.equal(
+      (await s.api.post('/v1/ticketing/quotes', { tierId: s.tierId, quantity: 1 })).body.code,
+      'tier_retired',
+    );
+    assert.equal(
+      (await s.api.post('/v1/ticketing/reservations', { quoteId: quote.quoteId }, key())).body.code,
+      'tier_retired',
+    );
     assert.equal((await patch(s, `/v1/integration/tiers/${s.tierId}`, { name: 'x' })).body.code, 'tier_retired');
     assert.equal((await s.api.post(`/v1/integration/tiers/${s.tierId}/retire`, {})).body.code, 'tier_retired');
     await reserveOne(s.api, other.id, 1);
     const window = must(await restClient(h.url).get(`/v1/discovery/shops/${s.shopId}`), 200);
-    assert.deepEqual(window.events[0].tiers.map((t: any) => t.id), [other.id]);
+    assert.deepEqual(
+      window.events[0].tiers.map((t: any) => t.id),
+      [other.id],
+    );
     assert.ok((await events(s.shopId)).some((e) => e.type === 'tier.retired' && e.data.tier.id === s.tierId));
     await assertInvariant(h.db, s.poolId);
   });
@@ -142,22 +210,54 @@ describe('pool capacity', () => {
     const negative = await patch(s, `/v1/integration/pools/${s.poolId}`, { capacity: -1 });
     assert.deepEqual([negative.status, negative.body.code], [400, 'invalid_input']);
     const updates = (await events(s.shopId)).filter((e) => e.type === 'pool.updated').map((e) => e.data.pool.capacity);
-    assert.deepEqual(updates.sort((a, b) => a - b), [5, 12]);
+    assert.deepEqual(
+      updates.sort((a, b) => a - b),
+      [5, 12],
+    );
   });
 
   test('capacity, tier and event changes under concurrent reserves never break the invariant', async () => {
     const s = await shopWithTier(h, { capacity: 30 });
-    const quotes = await Promise.all(Array.from({ length: 40 }, () => s.api.post('/v1/ticketing/quotes', { tierId: s.tierId, quantity: 1 }).then((r) => must(r, 201).quoteId as string)));
+    const quotes = await Promise.all(
+      Array.from({ length: 40 }, () =>
+        s.api
+          .post('/v1/ticketing/quotes', { tierId: s.tierId, quantity: 1 })
+          .then((r) => must(r, 201).quoteId as string),
+      ),
+    );
     const capacities = [10, 35, 5, 25, 0, 40, 15, 30];
     const results = await Promise.all([
-      ...quotes.map((quoteId) => s.api.post('/v1/ticketing/reservations', { quoteId }, key()).then((r) => ({ kind: 'reserve', status: r.status, code: r.body?.code }))),
-      ...capacities.map((capacity) => patch(s, `/v1/integration/pools/${s.poolId}`, { capacity }).then((r) => ({ kind: 'capacity', status: r.status, code: r.body?.code }))),
-      ...[7000, 7100, 7200].map((priceMinor) => patch(s, `/v1/integration/tiers/${s.tierId}`, { priceMinor }).then((r) => ({ kind: 'tier', status: r.status, code: r.body?.code }))),
-      ...['A', 'B'].map((t) => patch(s, `/v1/integration/events/${s.eventId}`, { title: t }).then((r) => ({ kind: 'event', status: r.status, code: r.body?.code }))),
+      ...quotes.map((quoteId) =>
+        s.api
+          .post('/v1/ticketing/reservations', { quoteId }, key())
+          .then((r) => ({ kind: 'reserve', status: r.status, code: r.body?.code })),
+      ),
+      ...capacities.map((capacity) =>
+        patch(s, `/v1/integration/pools/${s.poolId}`, { capacity }).then((r) => ({
+          kind: 'capacity',
+          status: r.status,
+          code: r.body?.code,
+        })),
+      ),
+      ...[7000, 7100, 7200].map((priceMinor) =>
+        patch(s, `/v1/integration/tiers/${s.tierId}`, { priceMinor }).then((r) => ({
+          kind: 'tier',
+          status: r.status,
+          code: r.body?.code,
+        })),
+      ),
+      ...['A', 'B'].map((t) =>
+        patch(s, `/v1/integration/events/${s.eventId}`, { title: t }).then((r) => ({
+          kind: 'event',
+          status: r.status,
+          code: r.body?.code,
+        })),
+      ),
     ]);
     for (const r of results) {
       if (r.kind === 'reserve') assert.ok(r.status === 201 || r.code === 'sold_out', JSON.stringify(r));
-      else if (r.kind === 'capacity') assert.ok(r.status === 200 || r.code === 'capacity_below_committed', JSON.stringify(r));
+      else if (r.kind === 'capacity')
+        assert.ok(r.status === 200 || r.code === 'capacity_below_committed', JSON.stringify(r));
       else assert.equal(r.status, 200, JSON.stringify(r));
     }
     const counts = await assertInvariant(h.db, s.poolId);
@@ -166,9 +266,24 @@ describe('pool capacity', () => {
   });
   test(`${verifies('CONTRACT-pool-invariant')}while reserves, confirms, releases and capacity, tier and event changes race, every observed moment keeps the invariant`, async () => {
     const s = await shopWithTier(h, { capacity: 30 });
-    const spare = must(await s.api.post('/v1/integration/tiers', { eventId: s.eventId, poolId: s.poolId, name: 'Spare', priceMinor: 500 }), 201).id as string;
-    const quotes = await Promise.all(Array.from({ length: 36 }, (_, i) => s.api.post('/v1/ticketing/quotes', { tierId: i % 4 === 0 ? spare : s.tierId, quantity: 1 }).then((r) => must(r, 201).quoteId as string)));
-    // A reader samples the pool and its reservations in one statement (one committed state) for as long as the race runs.
+    const spare = must(
+      await s.api.post('/v1/integration/tiers', {
+        eventId: s.eventId,
+        poolId: s.poolId,
+        name: 'Spare',
+        priceMinor: 500,
+      }),
+      201,
+    ).id as string;
+    const quotes = await Promise.all(
+      Array.from({ length: 36 }, (_, i) =>
+        s.api
+          .post('/v1/ticketing/quotes', { tierId: i % 4 === 0 ? spare : s.tierId, quantity: 1 })
+          .then((r) => must(r, 201).quoteId as string),
+      ),
+    );
+    // A reader samples the pool and its reservations in one statement (one committed state) for as long as the race
+    // runs.
     let racing = true;
     let samples = 0;
     const sampler = (async () => {
@@ -198,18 +313,36 @@ describe('pool capacity', () => {
     try {
       results = await Promise.all([
         ...quotes.map(buyOrGiveBack),
-        ...[12, 40, 6, 28, 0, 35].map((capacity) => patch(s, `/v1/integration/pools/${s.poolId}`, { capacity }).then((r) => ({ kind: 'capacity', status: r.status, code: r.body?.code }))),
-        patch(s, `/v1/integration/tiers/${s.tierId}`, { priceMinor: 8100, maxQtyPerPurchase: 4 }).then((r) => ({ kind: 'tier', status: r.status, code: r.body?.code })),
-        s.api.post(`/v1/integration/tiers/${spare}/retire`, {}).then((r) => ({ kind: 'tier', status: r.status, code: r.body?.code })),
-        patch(s, `/v1/integration/events/${s.eventId}`, { venue: 'The Other Hall' }).then((r) => ({ kind: 'event', status: r.status, code: r.body?.code })),
+        ...[12, 40, 6, 28, 0, 35].map((capacity) =>
+          patch(s, `/v1/integration/pools/${s.poolId}`, { capacity }).then((r) => ({
+            kind: 'capacity',
+            status: r.status,
+            code: r.body?.code,
+          })),
+        ),
+        patch(s, `/v1/integration/tiers/${s.tierId}`, { priceMinor: 8100, maxQtyPerPurchase: 4 }).then((r) => ({
+          kind: 'tier',
+          status: r.status,
+          code: r.body?.code,
+        })),
+        s.api
+          .post(`/v1/integration/tiers/${spare}/retire`, {})
+          .then((r) => ({ kind: 'tier', status: r.status, code: r.body?.code })),
+        patch(s, `/v1/integration/events/${s.eventId}`, { venue: 'The Other Hall' }).then((r) => ({
+          kind: 'event',
+          status: r.status,
+          code: r.body?.code,
+        })),
       ]);
     } finally {
       racing = false;
       await sampler;
     }
     for (const r of results) {
-      if (r.kind === 'reserve') assert.ok(r.status === 201 || ['sold_out', 'tier_retired'].includes(r.code ?? ''), JSON.stringify(r));
-      else if (r.kind === 'capacity') assert.ok(r.status === 200 || r.code === 'capacity_below_committed', JSON.stringify(r));
+      if (r.kind === 'reserve')
+        assert.ok(r.status === 201 || ['sold_out', 'tier_retired'].includes(r.code ?? ''), JSON.stringify(r));
+      else if (r.kind === 'capacity')
+        assert.ok(r.status === 200 || r.code === 'capacity_below_committed', JSON.stringify(r));
       else if (r.kind === 'release' || r.kind === 'confirm') assert.equal(r.status, 200, JSON.stringify(r));
       else assert.equal(r.status, 200, JSON.stringify(r));
     }
@@ -227,9 +360,18 @@ describe('who may change the catalog', () => {
     await h.db.execute(MOVE_KEY, [s.organizationId, m.organizationId]);
     const readOnly = restClient(h.url, m.apiKey);
     const iid = `usr_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
-    await h.db.execute('insert into users (id, email, name, is_staff, created_at) values (?, ?, null, false, now())', [iid, `${iid}@example.test`]);
-    await h.db.execute(`insert into memberships (user_id, organization_id, role, invited_by, created_at) values (?, ?, 'integrator', null, now())`, [iid, s.organizationId]);
-    const integrator = restClient(h.url, await h.app.authenticator.sign({ typ: 'console', sub: iid, org: s.organizationId, role: 'integrator' }, 3600));
+    await h.db.execute('insert into users (id, email, name, is_staff, created_at) values (?, ?, null, false, now())', [
+      iid,
+      `${iid}@example.test`,
+    ]);
+    await h.db.execute(
+      `insert into memberships (user_id, organization_id, role, invited_by, created_at) values (?, ?, 'integrator', null, now())`,
+      [iid, s.organizationId],
+    );
+    const integrator = restClient(
+      h.url,
+      await h.app.authenticator.sign({ typ: 'console', sub: iid, org: s.organizationId, role: 'integrator' }, 3600),
+    );
     const stranger = await shopWithTier(h);
     const calls: [string, string, unknown][] = [
       ['PATCH', `/v1/integration/events/${s.eventId}`, { title: 'x' }],
@@ -246,7 +388,11 @@ describe('who may change the catalog', () => {
       const c = await stranger.api.call(method, path, body);
       assert.deepEqual([c.status, c.body.code], [404, 'not_found'], path);
     }
-    assert.equal(must(await s.api.get(`/v1/catalog/events/${s.eventId}`), 200).event.cancelledAt, null, 'nothing changed');
+    assert.equal(
+      must(await s.api.get(`/v1/catalog/events/${s.eventId}`), 200).event.cancelledAt,
+      null,
+      'nothing changed',
+    );
   });
 
   for (const surface of SURFACES.filter((x) => x.name !== 'rest')) {

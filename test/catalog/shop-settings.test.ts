@@ -23,27 +23,49 @@ after(async () => {
   await h?.close();
 });
 
-const consoleToken = (userId: string, org: string, role: 'owner' | 'integrator') => h.app.authenticator.sign({ typ: 'console', sub: userId, org, role }, 3600);
+const consoleToken = (userId: string, org: string, role: 'owner' | 'integrator') =>
+  h.app.authenticator.sign({ typ: 'console', sub: userId, org, role }, 3600);
 
 async function ownerOf(s: Shop) {
-  const [row] = await h.db.execute<{ user_id: string }>(`select user_id from memberships where organization_id = ? and role = 'owner'`, [s.organizationId]);
+  const [row] = await h.db.execute<{ user_id: string }>(
+    `select user_id from memberships where organization_id = ? and role = 'owner'`,
+    [s.organizationId],
+  );
   return restClient(h.url, await consoleToken(row!.user_id, s.organizationId, 'owner'));
 }
 
 async function integratorOf(s: Shop) {
   const id = `usr_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
-  await h.db.execute('insert into users (id, email, name, is_staff, created_at) values (?, ?, null, false, now())', [id, `${id}@example.test`]);
-  await h.db.execute(`insert into memberships (user_id, organization_id, role, invited_by, created_at) values (?, ?, 'integrator', null, now())`, [id, s.organizationId]);
+  await h.db.execute('insert into users (id, email, name, is_staff, created_at) values (?, ?, null, false, now())', [
+    id,
+    `${id}@example.test`,
+  ]);
+  await h.db.execute(
+    `insert into memberships (user_id, organization_id, role, invited_by, created_at) values (?, ?, 'integrator', null, now())`,
+    [id, s.organizationId],
+  );
   return restClient(h.url, await consoleToken(id, s.organizationId, 'integrator'));
 }
 
-const embed = (api: ReturnType<typeof restClient>, shopId: string, embedOrigin: unknown) => api.put(`/v1/console/merchants/${shopId}/embed-origins`, { embedOrigin });
+const embed = (api: ReturnType<typeof restClient>, shopId: string, embedOrigin: unknown) =>
+  api.put(`/v1/console/merchants/${shopId}/embed-origins`, { embedOrigin });
 
 describe('embed origins', () => {
   test(`${verifies('SPEC-4.3-embed-origins-roles', 'SPEC-8-embed-origins-limits')}the owner and the integrator set them; they are normalised, deduplicated and shown on the shop`, async () => {
     const s = await shopWithTier(h);
-    const set = must(await embed(await integratorOf(s), s.shopId, 'HTTPS://Shop.Example:443, https://bücher.example,http://localhost:5173 , https://shop.example'), 200);
-    assert.deepEqual(set.embedOrigins, ['https://shop.example', 'https://xn--bcher-kva.example', 'http://localhost:5173']);
+    const set = must(
+      await embed(
+        await integratorOf(s),
+        s.shopId,
+        'HTTPS://Shop.Example:443, https://bücher.example,http://localhost:5173 , https://shop.example',
+      ),
+      200,
+    );
+    assert.deepEqual(set.embedOrigins, [
+      'https://shop.example',
+      'https://xn--bcher-kva.example',
+      'http://localhost:5173',
+    ]);
     assert.equal(set.embedOrigin, 'https://shop.example https://xn--bcher-kva.example http://localhost:5173');
     const read = must(await s.api.get(`/v1/catalog/shops/${s.shopId}`), 200);
     assert.deepEqual(read.embedOrigins, set.embedOrigins);
@@ -54,7 +76,12 @@ describe('embed origins', () => {
   });
 
   const BAD: [string, string, string, string][] = [
-    ['four origins', 'https://a.example https://b.example https://c.example https://d.example', 'too_many', 'https://a.example https://b.example https://c.example https://d.example'],
+    [
+      'four origins',
+      'https://a.example https://b.example https://c.example https://d.example',
+      'too_many',
+      'https://a.example https://b.example https://c.example https://d.example',
+    ],
     ['a path', 'https://shop.example/embed', 'path', 'https://shop.example/embed'],
     ['a trailing slash', 'https://shop.example/', 'path', 'https://shop.example/'],
     ['http for a host other than localhost', 'http://example.com', 'http_only_for_localhost', 'http://example.com'],
@@ -62,8 +89,18 @@ describe('embed origins', () => {
     ['an IPv4 literal', 'https://192.168.1.10', 'ip_literal', 'https://192.168.1.10'],
     ['an IPv6 literal', 'https://[::1]:8443', 'ip_literal', 'https://[::1]:8443'],
     ['an empty string', '', 'empty', ''],
-    ['a trailing comma', 'https://a.example, https://b.example,', 'trailing_separator', 'https://a.example, https://b.example,'],
-    ['mixed separators', 'https://a.example, https://b.example https://c.example', 'mixed_separators', 'https://b.example https://c.example'],
+    [
+      'a trailing comma',
+      'https://a.example, https://b.example,',
+      'trailing_separator',
+      'https://a.example, https://b.example,',
+    ],
+    [
+      'mixed separators',
+      'https://a.example, https://b.example https://c.example',
+      'mixed_separators',
+      'https://b.example https://c.example',
+    ],
     ['user info', 'https://user:pw@shop.example', 'user_info', 'https://user:pw@shop.example'],
     ['a query', 'https://shop.example?x=1', 'query', 'https://shop.example?x=1'],
     ['a fragment', 'https://shop.example#top', 'fragment', 'https://shop.example#top'],
@@ -80,7 +117,11 @@ describe('embed origins', () => {
       assert.equal(r.body.code, 'invalid_embed_origin');
       assert.deepEqual(r.body.details, { field: 'embedOrigin', entry, rule });
       assert.ok(r.body.message.includes(JSON.stringify(entry)), r.body.message);
-      assert.deepEqual(must(await s.api.get(`/v1/catalog/shops/${s.shopId}`), 200).embedOrigins, ['https://kept.example'], 'nothing was changed');
+      assert.deepEqual(
+        must(await s.api.get(`/v1/catalog/shops/${s.shopId}`), 200).embedOrigins,
+        ['https://kept.example'],
+        'nothing was changed',
+      );
     });
   }
 
@@ -90,14 +131,19 @@ describe('embed origins', () => {
     assert.equal((await embed(await ownerOf(other), s.shopId, 'https://a.example')).status, 404);
     const byKey = await embed(s.api, s.shopId, 'https://a.example');
     assert.deepEqual([byKey.status, byKey.body.code], [403, 'forbidden']);
-    const unknown = await (await ownerOf(s)).put(`/v1/console/merchants/${s.shopId}/embed-origins`, { embedOrigin: 'https://a.example', origins: [] });
+    const unknown = await (
+      await ownerOf(s)
+    ).put(`/v1/console/merchants/${s.shopId}/embed-origins`, { embedOrigin: 'https://a.example', origins: [] });
     assert.deepEqual([unknown.status, unknown.body.code], [400, 'unknown_field']);
   });
 
   for (const surface of SURFACES.filter((x) => x.name !== 'rest')) {
     test(`set over ${surface.name}`, async () => {
       const s = await shopWithTier(h);
-      const [row] = await h.db.execute<{ user_id: string }>(`select user_id from memberships where organization_id = ?`, [s.organizationId]);
+      const [row] = await h.db.execute<{ user_id: string }>(
+        `select user_id from memberships where organization_id = ?`,
+        [s.organizationId],
+      );
       const { call, done } = await surface.connect(h, await consoleToken(row!.user_id, s.organizationId, 'owner'));
       try {
         const ok = await call('set_embed_origins', { id: s.shopId, embedOrigin: 'https://Partner.Example' });
@@ -116,7 +162,12 @@ describe('public settings', () => {
   test('merchant:write changes name, description, discoverable and embed origins; others stay', async () => {
     const s = await shopWithTier(h);
     const patched = must(
-      await s.api.call('PATCH', `/v1/integration/shops/${s.shopId}`, { name: 'Riverside', description: 'Concerts by the river', discoverable: true, embedOrigin: 'https://river.example' }),
+      await s.api.call('PATCH', `/v1/integration/shops/${s.shopId}`, {
+        name: 'Riverside',
+        description: 'Concerts by the river',
+        discoverable: true,
+        embedOrigin: 'https://river.example',
+      }),
       200,
     );
     assert.deepEqual(
@@ -124,10 +175,21 @@ describe('public settings', () => {
       ['Riverside', 'Concerts by the river', true, ['https://river.example'], 'EUR'],
     );
     const window = must(await restClient(h.url).get(`/v1/discovery/shops/${s.shopId}`), 200);
-    assert.deepEqual(window.shop, { id: s.shopId, name: 'Riverside', description: 'Concerts by the river', currency: 'EUR' });
+    assert.deepEqual(window.shop, {
+      id: s.shopId,
+      name: 'Riverside',
+      description: 'Concerts by the river',
+      currency: 'EUR',
+    });
     const partial = must(await s.api.call('PATCH', `/v1/integration/shops/${s.shopId}`, { description: null }), 200);
-    assert.deepEqual([partial.name, partial.description, partial.embedOrigins], ['Riverside', null, ['https://river.example']]);
-    const hidden = must(await (await ownerOf(s)).call('PATCH', `/v1/integration/shops/${s.shopId}`, { discoverable: false }), 200);
+    assert.deepEqual(
+      [partial.name, partial.description, partial.embedOrigins],
+      ['Riverside', null, ['https://river.example']],
+    );
+    const hidden = must(
+      await (await ownerOf(s)).call('PATCH', `/v1/integration/shops/${s.shopId}`, { discoverable: false }),
+      200,
+    );
     assert.equal(hidden.discoverable, false);
     assert.equal((await restClient(h.url).get(`/v1/discovery/shops/${s.shopId}`)).status, 404);
   });
@@ -145,9 +207,16 @@ describe('public settings', () => {
     assert.equal((await other.api.call('PATCH', `/v1/integration/shops/${s.shopId}`, { name: 'x' })).status, 404);
     const r3 = await s.api.call('PATCH', `/v1/integration/shops/${s.shopId}`, { currency: 'USD' });
     assert.deepEqual([r3.status, r3.body.code], [400, 'unknown_field']);
-    const r4 = await s.api.call('PATCH', `/v1/integration/shops/${s.shopId}`, { name: 'x', embedOrigin: 'ftp://a.example' });
+    const r4 = await s.api.call('PATCH', `/v1/integration/shops/${s.shopId}`, {
+      name: 'x',
+      embedOrigin: 'ftp://a.example',
+    });
     assert.deepEqual([r4.status, r4.body.code, r4.body.details.rule], [400, 'invalid_embed_origin', 'scheme']);
-    assert.equal(must(await s.api.get(`/v1/catalog/shops/${s.shopId}`), 200).name, 'Spine Shop', 'a refused change changes nothing');
+    assert.equal(
+      must(await s.api.get(`/v1/catalog/shops/${s.shopId}`), 200).name,
+      'Spine Shop',
+      'a refused change changes nothing',
+    );
   });
 });
 
@@ -166,7 +235,12 @@ describe('deleting a shop', () => {
 
     const gone = must(await s.api.delete(`/v1/integration/shops/${s.shopId}`), 200);
     assert.equal(gone.deleted, true);
-    for (const path of [`/v1/catalog/shops/${s.shopId}`, `/v1/catalog/shops/${s.shopId}/events`, `/v1/catalog/events/${s.eventId}`, `/v1/integration/pools?merchantId=${s.shopId}`]) {
+    for (const path of [
+      `/v1/catalog/shops/${s.shopId}`,
+      `/v1/catalog/shops/${s.shopId}/events`,
+      `/v1/catalog/events/${s.eventId}`,
+      `/v1/integration/pools?merchantId=${s.shopId}`,
+    ]) {
       const r = await s.api.get(path);
       assert.deepEqual([r.status, r.body.code], [404, 'not_found'], path);
     }
@@ -178,7 +252,10 @@ describe('deleting a shop', () => {
     assert.equal(anonymous.status, 404);
     assert.equal(await anonymous.text(), await unknown.text(), 'a deleted shop answers discovery like an unknown one');
     const listed = must(await restClient(h.url).get('/v1/discovery/shops?limit=100'), 200);
-    assert.equal(listed.shops.some((x: any) => x.id === s.shopId), false);
+    assert.equal(
+      listed.shops.some((x: any) => x.id === s.shopId),
+      false,
+    );
     const [row] = await h.db.execute<{ deleted_at: Date | null; n: string }>(
       'select s.deleted_at, (select count(*) from reservations r where r.shop_id = s.id) as n from shops s where s.id = ?',
       [s.shopId],

@@ -19,7 +19,21 @@ function tessera(args: string[], env: Record<string, string>) {
 
 test(`${verifies('CONTRACT-cli-bootstrap', 'SPEC-5.3-requested-scopes')}bootstrap --json creates an organization, owner, shop and a working API key with only the requested scopes`, async () => {
   const DATABASE_URL = await createTestDatabase();
-  const r = tessera(['bootstrap', '--org', 'Acme Live', '--email', 'ops@acme.test', '--shop', 'Acme Hall', '--scopes', 'merchant:read', '--json'], { DATABASE_URL });
+  const r = tessera(
+    [
+      'bootstrap',
+      '--org',
+      'Acme Live',
+      '--email',
+      'ops@acme.test',
+      '--shop',
+      'Acme Hall',
+      '--scopes',
+      'merchant:read',
+      '--json',
+    ],
+    { DATABASE_URL },
+  );
   assert.equal(r.status, 0, r.stderr);
   const out = JSON.parse(r.stdout);
   assert.deepEqual(Object.keys(out).sort(), ['apiKey', 'organizationId', 'ownerId', 'shopId']);
@@ -43,7 +57,10 @@ test('bootstrap refuses missing options and unknown scopes with a usage error', 
   const missing = tessera(['bootstrap', '--org', 'X'], { DATABASE_URL });
   assert.equal(missing.status, 2);
   assert.match(missing.stderr, /--email/);
-  const bad = tessera(['bootstrap', '--org', 'X', '--email', 'a@b.test', '--shop', 'S', '--scopes', 'merchant:everything'], { DATABASE_URL });
+  const bad = tessera(
+    ['bootstrap', '--org', 'X', '--email', 'a@b.test', '--shop', 'S', '--scopes', 'merchant:everything'],
+    { DATABASE_URL },
+  );
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /unknown scope merchant:everything/);
   const unknownFlag = tessera(['bootstrap', '--frobnicate'], { DATABASE_URL });

@@ -1,4 +1,6 @@
-/** The command line's small contracts (issue #36): help after a command, the signed mandate, which database mcp uses. */
+/**
+ * The command line's small contracts (issue #36): help after a command, the signed mandate, which database mcp uses.
+ */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -31,7 +33,11 @@ const run = (args: string[], env: Record<string, string> = {}, cwd?: string) =>
   });
 
 test('issue #36: `tessera mail --help` and `tessera console-token --help` print the usage and exit 0', () => {
-  for (const args of [['mail', '--help'], ['console-token', '--help'], ['network', 'sign', '-h']]) {
+  for (const args of [
+    ['mail', '--help'],
+    ['console-token', '--help'],
+    ['network', 'sign', '-h'],
+  ]) {
     const r = run(args, { DATABASE_URL: h.dbUrl });
     assert.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
     assert.match(r.stdout, /^Usage: tessera <command>/);
@@ -52,7 +58,11 @@ test('issue #36: `tessera network sign` prints the mandate purchase_initiate tak
   assert.deepEqual(Object.keys(mandate), ['payload', 'signature']);
   // purchase_initiate takes it as is: no unknown_field (it is refused later, for the untrusted network of this test).
   const api = restClient(h.url, m.apiKey);
-  const res = await api.post('/v1/vic/purchase-initiate', { reservationId: 'rsv_missing', mandate }, { 'idempotency-key': randomUUID() });
+  const res = await api.post(
+    '/v1/vic/purchase-initiate',
+    { reservationId: 'rsv_missing', mandate },
+    { 'idempotency-key': randomUUID() },
+  );
   assert.notEqual(res.body.code, 'unknown_field', JSON.stringify(res.body));
   assert.equal(res.status < 500, true);
   const verify = run(['network', 'sign', '--mandate', file, '--dir', dir, '--merchant', m.shopId], env);

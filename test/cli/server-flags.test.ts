@@ -22,9 +22,17 @@ after(async () => {
   if (dbUrl) await dropDatabase(new URL(dbUrl).pathname.slice(1));
 });
 
-/** The young generation's size (bytes, both semi-spaces) of a server just started, from its /metrics (prom-client's heap spaces). */
+/**
+ * The young generation's size (bytes, both semi-spaces) of a server just started, from its /metrics (prom-client's heap
+ * spaces).
+ */
 async function youngGeneration(how: 'node' | 'tessera command', nodeArgs?: readonly string[]): Promise<number> {
-  const server = await startServerProcess({ DATABASE_URL: dbUrl, SWEEP_INTERVAL_MS: '0', WEBHOOK_DISPATCH_MS: '0', SANDBOX_DISPATCH_MS: '0' }, 180_000, nodeArgs, how);
+  const server = await startServerProcess(
+    { DATABASE_URL: dbUrl, SWEEP_INTERVAL_MS: '0', WEBHOOK_DISPATCH_MS: '0', SANDBOX_DISPATCH_MS: '0' },
+    180_000,
+    nodeArgs,
+    how,
+  );
   try {
     const text = await (await fetch(`${server.url}/metrics`)).text();
     const m = /^nodejs_heap_space_size_total_bytes\{space="new"\} (\d+)$/m.exec(text);
@@ -48,6 +56,7 @@ test("the tests' and benches' server processes start with it too, and without th
 test('npm start, the tessera command and the test helper pass the same flags', () => {
   const shebang = readFileSync(join(ROOT, 'bin', 'tessera.js'), 'utf8').split('\n')[0]!;
   assert.equal(shebang, `#!/usr/bin/env -S node ${SERVER_NODE_ARGS.join(' ')}`);
-  const start = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start;
+  const start = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
+    .scripts.start;
   assert.equal(start, `node ${SERVER_NODE_ARGS.join(' ')} src/main.ts`);
 });

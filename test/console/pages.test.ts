@@ -23,14 +23,16 @@ test('sign-in, verify and accept pages are served with a strict CSP and no inlin
     const res = await fetch(`${h.url}${path}`);
     assert.equal(res.status, 200, path);
     const csp = res.headers.get('content-security-policy') ?? '';
-    for (const rule of ["default-src 'none'", "script-src 'self'", "frame-ancestors 'none'"]) assert.ok(csp.includes(rule), `${path}: ${csp}`);
+    for (const rule of ["default-src 'none'", "script-src 'self'", "frame-ancestors 'none'"])
+      assert.ok(csp.includes(rule), `${path}: ${csp}`);
     assert.equal(res.headers.get('cache-control'), 'no-store');
     const page = await res.text();
     assert.match(page, /<html lang="en"/);
     assert.match(page, /<a class="skip-link" href="#main">/);
     assert.doesNotMatch(page, /<script(?![^>]*\bsrc=)[^>]*>/, `${path} has an inline script`);
     assert.doesNotMatch(page, /\sstyle=|<style/, `${path} has inline style`);
-    for (const [, id] of page.matchAll(/<label for="([^"]+)"/g)) assert.match(page, new RegExp(`id="${id}"`), `${path}: label for ${id} has no control`);
+    for (const [, id] of page.matchAll(/<label for="([^"]+)"/g))
+      assert.match(page, new RegExp(`id="${id}"`), `${path}: label for ${id} has no control`);
   }
   const js = await fetch(`${h.url}/console/assets/console.js`);
   assert.equal(js.status, 200);
@@ -42,20 +44,32 @@ test('the integrator’s console hides merchant:admin and the team (server-marke
   const page = await (await fetch(`${h.url}/console/verify`)).text();
   assert.match(page, /<p data-owner-only><input type="checkbox" id="scope-merchant-admin"/);
   assert.match(page, /<section id="team"[^>]*data-owner-only/);
-  for (const form of ['shop-settings-form', 'shop-create-form', 'withdraw-form', 'provider-form']) assert.match(page, new RegExp(`<form id="${form}"[^>]*data-owner-only`), form);
+  for (const form of ['shop-settings-form', 'shop-create-form', 'withdraw-form', 'provider-form'])
+    assert.match(page, new RegExp(`<form id="${form}"[^>]*data-owner-only`), form);
   assert.doesNotMatch(page, /<form id="webhook-form"[^>]*data-owner-only/, 'integrators manage webhooks');
-  for (const section of ['shops', 'webhooks', 'consent', 'provider']) assert.match(page, new RegExp(`<section id="${section}" aria-labelledby="${section}-title">`), section);
+  for (const section of ['shops', 'webhooks', 'consent', 'provider'])
+    assert.match(page, new RegExp(`<section id="${section}" aria-labelledby="${section}-title">`), section);
 });
 
 test('every API path the console script calls is a route of the registry', () => {
-  const script = readFileSync(join(import.meta.dirname, '..', '..', 'src', 'console-pages', 'assets', 'console.js'), 'utf8');
+  const script = readFileSync(
+    join(import.meta.dirname, '..', '..', 'src', 'console-pages', 'assets', 'console.js'),
+    'utf8',
+  );
   const routes = TOOLS.map((t) => `${t.http.method} ${t.http.path.replace(/\{\w+\}/g, '*')}`);
-  const calls = [...script.matchAll(/api\('(GET|POST|PUT|PATCH|DELETE)', [`'](\/v1\/[^`']+)[`']/g)].map(([, m, p]) => `${m} ${p!.replace(/\?.*$/, '').replace(/\$\{[^}]+\}/g, '*')}`);
+  const calls = [...script.matchAll(/api\('(GET|POST|PUT|PATCH|DELETE)', [`'](\/v1\/[^`']+)[`']/g)].map(
+    ([, m, p]) => `${m} ${p!.replace(/\?.*$/, '').replace(/\$\{[^}]+\}/g, '*')}`,
+  );
   assert.ok(calls.length >= 20, `found ${calls.length} calls`);
   // A route's parameter matches a script variable or a fixed value (e.g. the provider `stripe`).
   const patterns = routes.map((r) => new RegExp(`^${r.replace(/[.]/g, '\\.').replace(/\*/g, '[^/]+')}$`));
-  for (const c of calls) assert.ok(patterns.some((p) => p.test(c)), `${c} is not a route`);
+  for (const c of calls)
+    assert.ok(
+      patterns.some((p) => p.test(c)),
+      `${c} is not a route`,
+    );
   const pathCalls = [...script.matchAll(/api\('POST', path,/g)];
   assert.equal(pathCalls.length, 1);
-  for (const p of ['POST /v1/console/sign-in/complete', 'POST /v1/console/team/invitations/accept']) assert.ok(routes.includes(p));
+  for (const p of ['POST /v1/console/sign-in/complete', 'POST /v1/console/team/invitations/accept'])
+    assert.ok(routes.includes(p));
 });

@@ -33,12 +33,22 @@ interface Catalog {
   pastEventId: string;
 }
 
-/** A discoverable shop: an upcoming event with a tier on sale, one whose sale opens later and one not sellable; a past event. */
+/**
+ * A discoverable shop: an upcoming event with a tier on sale, one whose sale opens later and one not sellable; a past
+ * event.
+ */
 async function discoverableShop(opts: { discoverable?: boolean } = {}): Promise<Catalog> {
   const m = await h.merchant();
   const api = restClient(h.url, m.apiKey);
   const now = h.clock.now().getTime();
-  const shop = must(await api.post('/v1/integration/shops', { name: 'Riverside Hall', currency: 'EUR', discoverable: opts.discoverable ?? true }), 201);
+  const shop = must(
+    await api.post('/v1/integration/shops', {
+      name: 'Riverside Hall',
+      currency: 'EUR',
+      discoverable: opts.discoverable ?? true,
+    }),
+    201,
+  );
   const event = must(
     await api.post('/v1/integration/events', {
       merchantId: shop.id,
@@ -49,34 +59,83 @@ async function discoverableShop(opts: { discoverable?: boolean } = {}): Promise<
     }),
     201,
   );
-  const pool = must(await api.post('/v1/integration/pools', { merchantId: shop.id, eventId: event.id, capacity: 20 }), 201);
+  const pool = must(
+    await api.post('/v1/integration/pools', { merchantId: shop.id, eventId: event.id, capacity: 20 }),
+    201,
+  );
   const tier = (body: Record<string, unknown>) =>
-    api.post('/v1/integration/tiers', { eventId: event.id, poolId: pool.id, name: 'Stalls', priceMinor: 4500, ...body }).then((r) => must(r, 201).id as string);
+    api
+      .post('/v1/integration/tiers', { eventId: event.id, poolId: pool.id, name: 'Stalls', priceMinor: 4500, ...body })
+      .then((r) => must(r, 201).id as string);
   const onSaleTier = await tier({ name: 'Stalls', maxQtyPerPurchase: 4 });
-  const laterTier = await tier({ name: 'Balcony', priceMinor: 3000, onSaleStart: new Date(now + 2 * DAY).toISOString() });
+  const laterTier = await tier({
+    name: 'Balcony',
+    priceMinor: 3000,
+    onSaleStart: new Date(now + 2 * DAY).toISOString(),
+  });
   const hiddenTier = await tier({ name: 'Staff', priceMinor: 0, sellable: false });
-  const past = must(await api.post('/v1/integration/events', { merchantId: shop.id, title: 'Last Year', startsAt: new Date(now - 10 * DAY).toISOString() }), 201);
-  return { api, shopId: shop.id, eventId: event.id, poolId: pool.id, onSaleTier, laterTier, hiddenTier, pastEventId: past.id };
+  const past = must(
+    await api.post('/v1/integration/events', {
+      merchantId: shop.id,
+      title: 'Last Year',
+      startsAt: new Date(now - 10 * DAY).toISOString(),
+    }),
+    201,
+  );
+  return {
+    api,
+    shopId: shop.id,
+    eventId: event.id,
+    poolId: pool.id,
+    onSaleTier,
+    laterTier,
+    hiddenTier,
+    pastEventId: past.id,
+  };
 }
 
-// `/mcp` over HTTP answers 401 without a credential (MCP authorization, test/oauth/): anonymous discovery runs elsewhere.
+// `/mcp` over HTTP answers 401 without a credential (MCP authorization, test/oauth/): anonymous discovery runs
+// elsewhere.
 for (const surface of SURFACES.filter((s) => s.anonymous)) {
   describe(`discovery over ${surface.name}, anonymously`, () => {
     test(`${verifies('SPEC-5.2-discovery-public')}the window shows upcoming events, tiers for sale, prices and live availability`, async () => {
       const c = await discoverableShop();
-      must(await c.api.post('/v1/ticketing/reservations', { quoteId: must(await c.api.post('/v1/ticketing/quotes', { tierId: c.onSaleTier, quantity: 3 }), 201).quoteId }, key()), 201);
+      must(
+        await c.api.post(
+          '/v1/ticketing/reservations',
+          {
+            quoteId: must(await c.api.post('/v1/ticketing/quotes', { tierId: c.onSaleTier, quantity: 3 }), 201).quoteId,
+          },
+          key(),
+        ),
+        201,
+      );
       const { call, done } = await surface.connect(h);
       try {
         const r = await call('get_shop_window', { id: c.shopId });
         assert.ok(r.ok, JSON.stringify(r));
         assert.deepEqual(r.output.shop, { id: c.shopId, name: 'Riverside Hall', description: null, currency: 'EUR' });
-        assert.deepEqual(r.output.events.map((e: any) => e.id), [c.eventId], 'past events are not in the window');
+        assert.deepEqual(
+          r.output.events.map((e: any) => e.id),
+          [c.eventId],
+          'past events are not in the window',
+        );
         const [event] = r.output.events;
         assert.equal(event.venue, 'Riverside Hall');
-        assert.deepEqual(event.tiers.map((t: any) => t.id), [c.onSaleTier, c.laterTier], 'a tier that is not sellable is not shown');
+        assert.deepEqual(
+          event.tiers.map((t: any) => t.id),
+          [c.onSaleTier, c.laterTier],
+          'a tier that is not sellable is not shown',
+        );
         const [stalls, balcony] = event.tiers;
         assert.deepEqual(
-          { price: stalls.priceMinor, currency: stalls.currency, onSale: stalls.onSale, max: stalls.maxQtyPerPurchase, available: stalls.availableCount },
+          {
+            price: stalls.priceMinor,
+            currency: stalls.currency,
+            onSale: stalls.onSale,
+            max: stalls.maxQtyPerPurchase,
+            available: stalls.availableCount,
+          },
           { price: 4500, currency: 'EUR', onSale: true, max: 4, available: 17 },
         );
         assert.equal(balcony.onSale, false);
@@ -138,7 +197,10 @@ for (const surface of SURFACES.filter((s) => s.anonymous)) {
         }
         const list = await call('list_discoverable_shops', { limit: 100 });
         assert.ok(list.ok);
-        assert.equal(list.output.shops.some((s: any) => s.id === hidden.shopId), false);
+        assert.equal(
+          list.output.shops.some((s: any) => s.id === hidden.shopId),
+          false,
+        );
       } finally {
         await done();
       }
@@ -165,7 +227,10 @@ describe('discovery over REST', () => {
   test(`${verifies('SPEC-7-discovery-404')}404s are byte-identical for unknown, non-discoverable and deleted shops, and never cached`, async () => {
     const hidden = await discoverableShop({ discoverable: false });
     const deleted = await discoverableShop();
-    assert.equal((await fetch(`${h.url}/v1/discovery/shops/${deleted.shopId}`).then(async (r) => (await r.arrayBuffer(), r.status))), 200);
+    assert.equal(
+      await fetch(`${h.url}/v1/discovery/shops/${deleted.shopId}`).then(async (r) => (await r.arrayBuffer(), r.status)),
+      200,
+    );
     must(await deleted.api.delete(`/v1/integration/shops/${deleted.shopId}`), 200);
     const anon = restClient(h.url);
     for (const path of ['', '/feed', '/feed/metadata']) {
@@ -190,7 +255,11 @@ describe('discovery over REST', () => {
 
   test('answers carry ETag and Cache-Control; If-None-Match gets 304 until availability changes', async () => {
     const c = await discoverableShop();
-    for (const [path, maxAge] of [['', 10], ['/feed', 60], ['/feed/metadata', 60]] as const) {
+    for (const [path, maxAge] of [
+      ['', 10],
+      ['/feed', 60],
+      ['/feed/metadata', 60],
+    ] as const) {
       const url = `${h.url}/v1/discovery/shops/${c.shopId}${path}`;
       const first = await fetch(url);
       assert.equal(first.status, 200);
@@ -209,7 +278,14 @@ describe('discovery over REST', () => {
       await stale.arrayBuffer();
     }
     const before = (await fetch(`${h.url}/v1/discovery/shops/${c.shopId}`)).headers.get('etag')!;
-    must(await c.api.post('/v1/ticketing/reservations', { quoteId: must(await c.api.post('/v1/ticketing/quotes', { tierId: c.onSaleTier, quantity: 1 }), 201).quoteId }, key()), 201);
+    must(
+      await c.api.post(
+        '/v1/ticketing/reservations',
+        { quoteId: must(await c.api.post('/v1/ticketing/quotes', { tierId: c.onSaleTier, quantity: 1 }), 201).quoteId },
+        key(),
+      ),
+      201,
+    );
     const after = await fetch(`${h.url}/v1/discovery/shops/${c.shopId}`, { headers: { 'if-none-match': before } });
     assert.equal(after.status, 200, 'a sale changes the window, so the old ETag no longer matches');
     assert.equal((await after.json()).events[0].tiers[0].availableCount, 19);
@@ -217,7 +293,12 @@ describe('discovery over REST', () => {
 
   test('the OpenAPI document marks discovery public and cacheable', async () => {
     const doc = must(await restClient(h.url).get('/v1/openapi.json'), 200);
-    for (const path of ['/v1/discovery/shops', '/v1/discovery/shops/{id}', '/v1/discovery/shops/{id}/feed', '/v1/discovery/shops/{id}/feed/metadata']) {
+    for (const path of [
+      '/v1/discovery/shops',
+      '/v1/discovery/shops/{id}',
+      '/v1/discovery/shops/{id}/feed',
+      '/v1/discovery/shops/{id}/feed/metadata',
+    ]) {
       const op = doc.paths[path].get;
       assert.deepEqual(op.security, [], path);
       assert.deepEqual(op.tags, ['discovery']);
@@ -229,7 +310,12 @@ describe('discovery over REST', () => {
 
 describe('discovery rate limit', () => {
   test(`${verifies('SPEC-7-rate-limited')}an anonymous client over its budget gets 429 with retryAfter and Retry-After`, async () => {
-    const limited = await startHarness({ RATE_LIMIT_PER_MINUTE: '3', SWEEP_INTERVAL_MS: '0', SANDBOX_DISPATCH_MS: '0', WEBHOOK_DISPATCH_MS: '0' });
+    const limited = await startHarness({
+      RATE_LIMIT_PER_MINUTE: '3',
+      SWEEP_INTERVAL_MS: '0',
+      SANDBOX_DISPATCH_MS: '0',
+      WEBHOOK_DISPATCH_MS: '0',
+    });
     try {
       const statuses: number[] = [];
       let last: Response | undefined;

@@ -23,13 +23,17 @@ before(async () => {
   w = await startWorld();
   shop = await merchantShop(w.h);
   other = await merchantShop(w.h);
-  must(await shop.api.patch(`/v1/integration/shops/${shop.shopId}`, { embedOrigin: `${PARTNER} https://shop.example` }), 200);
+  must(
+    await shop.api.patch(`/v1/integration/shops/${shop.shopId}`, { embedOrigin: `${PARTNER} https://shop.example` }),
+    200,
+  );
 });
 after(async () => {
   await w?.close();
 });
 
-const mint = async (s: MerchantShop, email: string) => must(await s.api.post('/v1/integration/buyer-sessions', { merchantId: s.shopId, email }), 201).token as string;
+const mint = async (s: MerchantShop, email: string) =>
+  must(await s.api.post('/v1/integration/buyer-sessions', { merchantId: s.shopId, email }), 201).token as string;
 
 async function codeFor(token: string, email: string, purpose: string) {
   const asked = must(await restClient(w.h.url, token).post('/v1/buyer/verification-codes', { purpose }), 201);
@@ -47,7 +51,10 @@ test(`${verifies('SPEC-5.5-partner-origin-sign-in', 'SPEC-5.5-emailed-code')}a b
   const fromPartner = await b.post('/v1/buyer/session-step-ups', proof, { origin: PARTNER });
   assert.equal(fromPartner.status, 403);
   assert.equal(fromPartner.body.code, 'partner_origin_refused');
-  const wrong = await b.post('/v1/buyer/session-step-ups', { challengeId: proof.challengeId, code: proof.code === '000000' ? '111111' : '000000' });
+  const wrong = await b.post('/v1/buyer/session-step-ups', {
+    challengeId: proof.challengeId,
+    code: proof.code === '000000' ? '111111' : '000000',
+  });
   assert.equal(wrong.body.code, 'verification_code_invalid');
   const full = must(await b.post('/v1/buyer/session-step-ups', proof), 201);
   assert.equal(full.mode, 'full');
@@ -65,7 +72,10 @@ test(`${verifies('SPEC-3-draft-kept-one-day')}the draft is kept one day per buye
   const email = newEmail();
   const b = restClient(w.h.url, await mint(shop, email));
   assert.deepEqual(must(await b.get('/v1/buyer/consent-draft'), 200), { draft: null });
-  const saved = must(await b.put('/v1/buyer/consent-draft', { step: 'limits', limits: { perPurchaseCapMinor: 5000, windowHours: 168 } }), 200).draft;
+  const saved = must(
+    await b.put('/v1/buyer/consent-draft', { step: 'limits', limits: { perPurchaseCapMinor: 5000, windowHours: 168 } }),
+    200,
+  ).draft;
   assert.equal(saved.step, 'limits');
   assert.equal(saved.merchantId, shop.shopId);
   assert.equal(new Date(saved.expiresAt).getTime() - w.h.clock.now().getTime(), 86_400_000);
@@ -75,17 +85,30 @@ test(`${verifies('SPEC-3-draft-kept-one-day')}the draft is kept one day per buye
   assert.equal((await b.put('/v1/buyer/consent-draft', { step: 'verify' })).status, 400);
   assert.equal((await b.put('/v1/buyer/consent-draft', { step: 'card', agentId: 'agt_0000000000aa' })).status, 404);
   // Another shop's session of the same buyer has its own (no) draft.
-  assert.deepEqual(must(await restClient(w.h.url, await mint(other, email)).get('/v1/buyer/consent-draft'), 200), { draft: null });
+  assert.deepEqual(must(await restClient(w.h.url, await mint(other, email)).get('/v1/buyer/consent-draft'), 200), {
+    draft: null,
+  });
   // Just before a day it is there; after a day it is gone (a new session: the old one expired meanwhile).
   w.h.clock.advance(86_400_000 - 1000);
-  assert.equal(must(await restClient(w.h.url, await mint(shop, email)).get('/v1/buyer/consent-draft'), 200).draft?.step, 'limits');
+  assert.equal(
+    must(await restClient(w.h.url, await mint(shop, email)).get('/v1/buyer/consent-draft'), 200).draft?.step,
+    'limits',
+  );
   w.h.clock.advance(1000);
   const later = restClient(w.h.url, await mint(shop, email));
   assert.deepEqual(must(await later.get('/v1/buyer/consent-draft'), 200), { draft: null });
-  const n = (await w.h.db.execute<{ n: number }>('select count(*)::int as n from consent_drafts where expires_at <= ?', [w.h.clock.now()]))[0]!.n;
+  const n = (
+    await w.h.db.execute<{ n: number }>('select count(*)::int as n from consent_drafts where expires_at <= ?', [
+      w.h.clock.now(),
+    ])
+  )[0]!.n;
   assert.ok(n >= 1, 'the expired row is still stored until the sweeper’s retention pass');
   assert.ok((await pruneExpired(w.h.db, w.h.clock.now())).consentDrafts >= 1);
-  const left = (await w.h.db.execute<{ left: number }>('select count(*)::int as left from consent_drafts where expires_at <= ?', [w.h.clock.now()]))[0]!.left;
+  const left = (
+    await w.h.db.execute<{ left: number }>('select count(*)::int as left from consent_drafts where expires_at <= ?', [
+      w.h.clock.now(),
+    ])
+  )[0]!.left;
   assert.equal(left, 0, 'the retention pass deleted it');
   must(await later.put('/v1/buyer/consent-draft', { step: 'agent' }), 200);
   assert.deepEqual(must(await later.post('/v1/buyer/consent-draft/discard', {}), 200), { discarded: true });
@@ -95,7 +118,10 @@ test(`${verifies('SPEC-3-draft-kept-one-day')}the draft is kept one day per buye
 
 test(`${verifies('SPEC-5.7-embed-origins-govern')}CORS on the buyer API: preflight for an embed origin of some shop, the answer only for the session shop’s origins, never credentials`, async () => {
   const preflight = (origin: string) =>
-    fetch(new URL('/v1/buyer/session', w.h.url), { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
+    fetch(new URL('/v1/buyer/session', w.h.url), {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+    });
   const ok = await preflight(PARTNER);
   assert.equal(ok.status, 204);
   assert.equal(ok.headers.get('access-control-allow-origin'), PARTNER);
@@ -114,9 +140,19 @@ test(`${verifies('SPEC-5.7-embed-origins-govern')}CORS on the buyer API: preflig
   // A session of a shop that does not list the origin, a stranger origin, and no bearer: no CORS header.
   assert.equal((await read(await mint(other, email), PARTNER)).headers.get('access-control-allow-origin'), null);
   assert.equal((await read(await mint(shop, email), STRANGER)).headers.get('access-control-allow-origin'), null);
-  assert.equal((await restClient(w.h.url).get('/v1/buyer/session', { origin: PARTNER })).headers.get('access-control-allow-origin'), null);
+  assert.equal(
+    (await restClient(w.h.url).get('/v1/buyer/session', { origin: PARTNER })).headers.get(
+      'access-control-allow-origin',
+    ),
+    null,
+  );
   // Not the buyer API: no CORS at all.
-  assert.equal((await restClient(w.h.url, shop.apiKey).get(`/v1/integration/pools?merchantId=${shop.shopId}`, { origin: PARTNER })).headers.get('access-control-allow-origin'), null);
+  assert.equal(
+    (
+      await restClient(w.h.url, shop.apiKey).get(`/v1/integration/pools?merchantId=${shop.shopId}`, { origin: PARTNER })
+    ).headers.get('access-control-allow-origin'),
+    null,
+  );
   // Sign-in stays refused to partner origins, embed origin or not.
   const signIn = await restClient(w.h.url).post('/v1/buyer/sign-in-links', { email }, { origin: PARTNER });
   assert.equal(signIn.body.code, 'partner_origin_refused');
@@ -139,26 +175,53 @@ test(`${verifies('SPEC-5.7-embed-origins-govern', 'SPEC-1-embeddable-consent')}o
   assert.equal(notListed.status, 400);
   assert.doesNotMatch(await notListed.text(), /data-origin=/, 'a view opened for an unlisted origin posts nothing');
   const none = await view(`shop=${other.shopId}&origin=${encodeURIComponent(PARTNER)}`);
-  assert.match(none.headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/, 'a shop without embed origins: nobody frames it');
+  assert.match(
+    none.headers.get('content-security-policy') ?? '',
+    /frame-ancestors 'none'/,
+    'a shop without embed origins: nobody frames it',
+  );
   const missing = await view(`shop=shop_0000000000zz&origin=${encodeURIComponent(PARTNER)}`);
   assert.equal(missing.status, 404);
   assert.match(missing.headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/);
 
   for (const path of ['/v1/openapi.json', '/healthz', `/v1/catalog/shops/${shop.shopId}`]) {
-    assert.match((await fetch(new URL(path, w.h.url))).headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/, path);
+    assert.match(
+      (await fetch(new URL(path, w.h.url))).headers.get('content-security-policy') ?? '',
+      /frame-ancestors 'none'/,
+      path,
+    );
   }
-  assert.match((await fetch(new URL('/buyer/agents', w.h.url))).headers.get('content-security-policy') ?? '', /frame-ancestors 'self'(;|$)/);
+  assert.match(
+    (await fetch(new URL('/buyer/agents', w.h.url))).headers.get('content-security-policy') ?? '',
+    /frame-ancestors 'self'(;|$)/,
+  );
 });
 
 test('the theme: a palette becomes a stylesheet from this origin; a bad one keeps the default and is reported', async () => {
-  const theme = Buffer.from(JSON.stringify({ background: '#101010', surface: '#1a1a1a', text: '#333333', accent: '#ffcc00', font: 'Fira Sans' })).toString('base64url');
-  const html = await (await fetch(new URL(`/embed/consent?shop=${shop.shopId}&origin=${encodeURIComponent(PARTNER)}&theme=${theme}`, w.h.url))).text();
+  const theme = Buffer.from(
+    JSON.stringify({
+      background: '#101010',
+      surface: '#1a1a1a',
+      text: '#333333',
+      accent: '#ffcc00',
+      font: 'Fira Sans',
+    }),
+  ).toString('base64url');
+  const html = await (
+    await fetch(
+      new URL(`/embed/consent?shop=${shop.shopId}&origin=${encodeURIComponent(PARTNER)}&theme=${theme}`, w.h.url),
+    )
+  ).text();
   assert.match(html, new RegExp(`href="/embed/theme.css\\?theme=${theme}"`));
   const css = await (await fetch(new URL(`/embed/theme.css?theme=${theme}`, w.h.url))).text();
   assert.match(css, /--fg: #ffffff/, 'an unreadable text colour is replaced');
   assert.match(css, /--font: "Fira Sans"/);
   const bad = Buffer.from(JSON.stringify({ background: 'red' })).toString('base64url');
-  const badHtml = await (await fetch(new URL(`/embed/consent?shop=${shop.shopId}&origin=${encodeURIComponent(PARTNER)}&theme=${bad}`, w.h.url))).text();
+  const badHtml = await (
+    await fetch(
+      new URL(`/embed/consent?shop=${shop.shopId}&origin=${encodeURIComponent(PARTNER)}&theme=${bad}`, w.h.url),
+    )
+  ).text();
   assert.match(badHtml, /data-view-error="theme_invalid"/);
   assert.doesNotMatch(badHtml, /theme\.css/);
 });
@@ -188,7 +251,9 @@ test('the draft tools run the same over REST, MCP and A2A', async () => {
 
 test('the consent view in every language: <html lang> and Content-Language right, no English message left', async () => {
   for (const lang of LANGS) {
-    const res = await fetch(new URL(`/embed/consent?shop=${shop.shopId}&origin=${encodeURIComponent(PARTNER)}&lang=${lang}`, w.h.url));
+    const res = await fetch(
+      new URL(`/embed/consent?shop=${shop.shopId}&origin=${encodeURIComponent(PARTNER)}&lang=${lang}`, w.h.url),
+    );
     const html = await res.text();
     assert.equal(res.headers.get('content-language'), lang);
     assert.match(html, new RegExp(`<html lang="${lang}" dir="ltr">`));

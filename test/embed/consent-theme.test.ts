@@ -1,7 +1,16 @@
-/** The consent view's theme derivation: over many generated palettes, dark and light, every derived colour is readable (WCAG AA). */
+/**
+ * The consent view's theme derivation: over many generated palettes, dark and light, every derived colour is readable
+ * (WCAG AA).
+ */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { contrast, deriveTheme, themeCss, themeProblem, type ThemeInput } from '../../src/domain/buyers/consent-theme.ts';
+import {
+  contrast,
+  deriveTheme,
+  themeCss,
+  themeProblem,
+  type ThemeInput,
+} from '../../src/domain/buyers/consent-theme.ts';
 import { verifies } from '../support/requirements.ts';
 
 /** A small deterministic generator (mulberry32), so a failure names a palette that can be replayed. */
@@ -16,7 +25,13 @@ function rng(seed: number): () => number {
 }
 
 const hex = (r: () => number, lo: number, hi: number) =>
-  `#${[0, 1, 2].map(() => Math.floor(lo + r() * (hi - lo)).toString(16).padStart(2, '0')).join('')}`;
+  `#${[0, 1, 2]
+    .map(() =>
+      Math.floor(lo + r() * (hi - lo))
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('')}`;
 
 /** 500 palettes: half dark surfaces, half light, with text, accent and accent text of any colour (often unreadable). */
 function palettes(count: number): ThemeInput[] {
@@ -49,11 +64,17 @@ test(`${verifies('SPEC-2.3-theme-font')}500 generated palettes, dark and light: 
     assert.ok(contrast(d.divider, d.surface) >= 3, `divider on surface: ${where}`);
     assert.ok(contrast(d.accentText, d.accent) >= 4.5, `accent text on accent: ${where}`);
     assert.ok(contrast(d.link, d.surface) >= 4.5, `links on surface: ${where}`);
-    assert.ok(contrast(d.danger, d.surface) >= 4.5 && contrast(d.ok, d.surface) >= 4.5, `error and success text: ${where}`);
+    assert.ok(
+      contrast(d.danger, d.surface) >= 4.5 && contrast(d.ok, d.surface) >= 4.5,
+      `error and success text: ${where}`,
+    );
     assert.ok(contrast(d.focus, d.surface) >= 3, `focus ring: ${where}`);
     // Secondary text is softer than the text (or equal when nothing softer is readable); dividers softer still.
     assert.ok(contrast(d.secondaryText, d.surface) <= contrast(d.text, d.surface) + 1e-9, `secondary softer: ${where}`);
-    assert.ok(contrast(d.divider, d.surface) <= contrast(d.secondaryText, d.surface) + 1e-9, `divider softer: ${where}`);
+    assert.ok(
+      contrast(d.divider, d.surface) <= contrast(d.secondaryText, d.surface) + 1e-9,
+      `divider softer: ${where}`,
+    );
     if (d.text === p.text) kept++;
     checked++;
   }
@@ -74,13 +95,25 @@ test('a readable palette keeps its colours; an unreadable text colour is replace
 });
 
 test(`${verifies('SPEC-2.3-theme-font')}a font is kept as a family name; without one the view keeps its default typeface`, () => {
-  assert.match(themeCss(deriveTheme({ background: '#fff', surface: '#fff', text: '#000', accent: '#005', font: 'Fira Sans' })), /--font: "Fira Sans", system-ui/);
-  assert.doesNotMatch(themeCss(deriveTheme({ background: '#fff', surface: '#fff', text: '#000', accent: '#005' })), /--font/);
+  assert.match(
+    themeCss(deriveTheme({ background: '#fff', surface: '#fff', text: '#000', accent: '#005', font: 'Fira Sans' })),
+    /--font: "Fira Sans", system-ui/,
+  );
+  assert.doesNotMatch(
+    themeCss(deriveTheme({ background: '#fff', surface: '#fff', text: '#000', accent: '#005' })),
+    /--font/,
+  );
 });
 
 test('malformed themes are refused naming the field', () => {
   assert.equal(themeProblem({ background: 'red', surface: '#fff', text: '#000', accent: '#005' })?.field, 'background');
-  assert.equal(themeProblem({ background: '#fff', surface: '#fff', text: '#000', accent: '#005', font: 'x;}body{' })?.field, 'font');
-  assert.equal(themeProblem({ background: '#fff', surface: '#fff', text: '#000', accent: '#005', shadow: '#000' })?.field, 'shadow');
+  assert.equal(
+    themeProblem({ background: '#fff', surface: '#fff', text: '#000', accent: '#005', font: 'x;}body{' })?.field,
+    'font',
+  );
+  assert.equal(
+    themeProblem({ background: '#fff', surface: '#fff', text: '#000', accent: '#005', shadow: '#000' })?.field,
+    'shadow',
+  );
   assert.equal(themeProblem({ background: '#fff', surface: '#fff', text: '#000' })?.field, 'accent');
 });

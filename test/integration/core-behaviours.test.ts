@@ -19,9 +19,18 @@ for (const surface of SURFACES) {
       const m = await h.merchant();
       const { call, done } = await surface.connect(h, m.apiKey);
       try {
-        const event = await call('create_event', { merchantId: m.shopId, title: 'Opening night', startsAt: '2027-03-01T19:00:00Z' });
+        const event = await call('create_event', {
+          merchantId: m.shopId,
+          title: 'Opening night',
+          startsAt: '2027-03-01T19:00:00Z',
+        });
         assert.equal(event.ok, true, JSON.stringify(event));
-        const pool = await call('create_pool', { merchantId: m.shopId, eventId: event.ok && event.output.id, capacity: 120, title: 'Stalls' });
+        const pool = await call('create_pool', {
+          merchantId: m.shopId,
+          eventId: event.ok && event.output.id,
+          capacity: 120,
+          title: 'Stalls',
+        });
         assert.ok(pool.ok);
         const tier = await call('create_tier', {
           eventId: event.ok && event.output.id,
@@ -47,7 +56,13 @@ for (const surface of SURFACES) {
         assert.equal(pools.output.pools.length, 1);
         const [p] = pools.output.pools;
         assert.deepEqual(
-          { merchantId: p.merchantId, eventId: p.eventId, title: p.title, capacity: p.capacity, availableCount: p.availableCount },
+          {
+            merchantId: p.merchantId,
+            eventId: p.eventId,
+            title: p.title,
+            capacity: p.capacity,
+            availableCount: p.availableCount,
+          },
           { merchantId: m.shopId, eventId: event.output.id, title: 'Stalls', capacity: 120, availableCount: 120 },
         );
         assert.match(p.id, /^pool_/);
@@ -67,10 +82,20 @@ for (const surface of SURFACES) {
       const m = await h.merchant();
       const { call, done } = await surface.connect(h, m.apiKey);
       try {
-        const event = await call('create_event', { merchantId: m.shopId, title: 'E', startsAt: '2027-01-01T20:00:00Z' });
+        const event = await call('create_event', {
+          merchantId: m.shopId,
+          title: 'E',
+          startsAt: '2027-01-01T20:00:00Z',
+        });
         const pool = await call('create_pool', { merchantId: m.shopId, capacity: 10 });
         assert.ok(event.ok && pool.ok);
-        const r = await call('create_tier', { eventId: event.output.id, poolId: pool.output.id, name: 'GA', priceMinor: 100, colour: 'red' });
+        const r = await call('create_tier', {
+          eventId: event.output.id,
+          poolId: pool.output.id,
+          name: 'GA',
+          priceMinor: 100,
+          colour: 'red',
+        });
         assert.equal(r.ok, false);
         assert.equal(!r.ok && r.code, 'unknown_field');
         assert.match(!r.ok ? r.message : '', /colour/);

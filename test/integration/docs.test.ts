@@ -1,4 +1,7 @@
-/** Docs stay true to the code: the error table is generated, documented files exist, every env variable and CLI command is in the README. */
+/**
+ * Docs stay true to the code: the error table is generated, documented files exist, every env variable and CLI command
+ * is in the README.
+ */
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -34,10 +37,15 @@ test('every environment variable src/kernel/config.ts reads is in the README', (
 
 test('every command and option of `tessera --help` is in the README', () => {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const help = spawnSync(process.execPath, [join(ROOT, 'src', 'cli.ts'), '--help'], { encoding: 'utf8', timeout: 120_000 });
+  const help = spawnSync(process.execPath, [join(ROOT, 'src', 'cli.ts'), '--help'], {
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   assert.equal(help.status, 0, help.stderr);
   const commands = [...help.stdout.matchAll(/^ {2}([a-z-]+(?: (?:init|draft|sign))?)\b/gm)].map((m) => m[1]!);
   assert.ok(commands.includes('serve') && commands.includes('network sign'), commands.join());
-  for (const command of commands) assert.ok(readme.includes(`| \`${command}`), `command ${command} is not in the README`);
-  for (const [option] of help.stdout.matchAll(/--[a-z-]+/g)) assert.ok(readme.includes(option), `option ${option} is not in the README`);
+  for (const command of commands)
+    assert.ok(readme.includes(`| \`${command}`), `command ${command} is not in the README`);
+  for (const [option] of help.stdout.matchAll(/--[a-z-]+/g))
+    assert.ok(readme.includes(option), `option ${option} is not in the README`);
 });

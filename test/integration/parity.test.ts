@@ -1,4 +1,6 @@
-/** Parity: every tool appears in OpenAPI, and on MCP and A2A to the callers who may call it, with the same input schema. */
+/**
+ * Parity: every tool appears in OpenAPI, and on MCP and A2A to the callers who may call it, with the same input schema.
+ */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AgentCard } from '@a2a-js/sdk';

@@ -71,13 +71,22 @@ test('tools and the orchestrator know no transport', () => {
 const LOOKS_SECRET = /secret|passw|token|code|api_?key|[a-z]Key$|^key$|number|cvc|cvv|cryptogram|credential|otp|^pin$/i;
 /** Fields whose names look secret but are not (matched against `<tool> <io>:<path>`), each with why. */
 const NOT_SECRET: [RegExp, string][] = [
-  [/(^|\/|:)(tokenPrefix|tokenType|failureCode|reason_code|card_number_type|idempotency_key|publishableKey)$/, 'a label, an error code or a public key'],
+  [
+    /(^|\/|:)(tokenPrefix|tokenType|failureCode|reason_code|card_number_type|idempotency_key|publishableKey)$/,
+    'a label, an error code or a public key',
+  ],
   [/(^|\/|:)(phone_number|postal_code)$/, 'personal data, not a credential'],
   [/^verify_signed_mandate output:mandate\/credentialRef$/, 'names the key that signed the mandate'],
-  [/ output:(.*\/)?tickets?\/(\*\/)?(code|signedCode)$/, 'a ticket admission code: kept with its order and shown again by get_order and list_my_tickets'],
+  [
+    / output:(.*\/)?tickets?\/(\*\/)?(code|signedCode)$/,
+    'a ticket admission code: kept with its order and shown again by get_order and list_my_tickets',
+  ],
   [/^(check_in input:code|upload_scans input:scans\/\*\/code)$/, 'a scanned ticket code, as above'],
   [/ output:messages\/\*\/code$/, 'an ACP message code (out_of_stock, …)'],
-  [/^(configure_payment_provider|list_payment_providers) output:(providers\/\*\/)?(secretKey|webhookSecret)$/, 'the last four characters, and the word "set"'],
+  [
+    /^(configure_payment_provider|list_payment_providers) output:(providers\/\*\/)?(secretKey|webhookSecret)$/,
+    'the last four characters, and the word "set"',
+  ],
   [/ output:(agent\/|agents\/\*\/)?credential$/, 'the kind of agent credential (issued or key)'],
   [/^remove_team_member output:revokedApiKeyIds$/, 'the ids of the keys revoked, not the keys'],
 ];
@@ -98,5 +107,9 @@ test('every field that looks like a secret is marked secret (so kept copies reda
       }
     }
   }
-  assert.deepEqual(unmarked, [], 'wrap each in secret(...) from src/kernel/secret-fields.ts, or add it to NOT_SECRET with why');
+  assert.deepEqual(
+    unmarked,
+    [],
+    'wrap each in secret(...) from src/kernel/secret-fields.ts, or add it to NOT_SECRET with why',
+  );
 });

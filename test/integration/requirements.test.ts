@@ -39,7 +39,9 @@ function coverage(): Map<string, string[]> {
 
 test('every requirement id is verified by a test, or listed as a known gap with its reason', (t) => {
   const byId = coverage();
-  const uncovered = REQUIREMENTS.filter((r) => !byId.has(r.id) && !(r.id in KNOWN_GAPS)).map((r) => `${r.id} (${r.text})`);
+  const uncovered = REQUIREMENTS.filter((r) => !byId.has(r.id) && !(r.id in KNOWN_GAPS)).map(
+    (r) => `${r.id} (${r.text})`,
+  );
   assert.deepEqual(uncovered, [], 'requirements without a test: tag one with verifies(id) or list it in KNOWN_GAPS');
   for (const r of REQUIREMENTS) {
     t.diagnostic(`${r.id}: ${byId.get(r.id)?.join(', ') ?? `known gap: ${KNOWN_GAPS[r.id]}`}`);
@@ -52,7 +54,11 @@ test('a known gap is a requirement without a test, and says why', () => {
   for (const [id, reason] of Object.entries(KNOWN_GAPS)) {
     assert.ok(ids.has(id), `known gap ${id} is no requirement`);
     assert.ok(reason.length > 20, `known gap ${id} needs its reason`);
-    assert.equal(byId.get(id), undefined, `${id} is a known gap but ${byId.get(id)?.join(', ')} verifies it: drop the gap`);
+    assert.equal(
+      byId.get(id),
+      undefined,
+      `${id} is a known gap but ${byId.get(id)?.join(', ')} verifies it: drop the gap`,
+    );
   }
 });
 
@@ -68,6 +74,7 @@ test('requirement ids are unique, well formed and only those listed are named in
 });
 
 test('the scanner reads the ids of one and of several verifies() calls, across lines', () => {
-  const source = "test(`${verifies('SPEC-9-v1-prefix')} a`);\ntest(verifies(\n  'SPEC-7-discovery-404',\n  \"CONTRACT-error-shape\",\n) + 'b');";
+  const source =
+    "test(`${verifies('SPEC-9-v1-prefix')} a`);\ntest(verifies(\n  'SPEC-7-discovery-404',\n  \"CONTRACT-error-shape\",\n) + 'b');";
   assert.deepEqual(idsVerifiedIn(source), ['SPEC-9-v1-prefix', 'SPEC-7-discovery-404', 'CONTRACT-error-shape']);
 });

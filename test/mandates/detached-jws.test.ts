@@ -1,9 +1,17 @@
-/** The detached-JWS verifier against published vectors (RFC 7797 §4, RFC 7520 §4.5), with the algorithm list each test gives. */
+/**
+ * The detached-JWS verifier against published vectors (RFC 7797 §4, RFC 7520 §4.5), with the algorithm list each test
+ * gives.
+ */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { JWK } from 'jose';
-import { JwsVerificationError, verifyDetachedJws, type JwsFailure, type DetachedJwsInput } from '../../src/mandates/verify-detached-jws.ts';
+import {
+  JwsVerificationError,
+  verifyDetachedJws,
+  type JwsFailure,
+  type DetachedJwsInput,
+} from '../../src/mandates/verify-detached-jws.ts';
 
 interface Vector {
   key: JWK;
@@ -12,7 +20,9 @@ interface Vector {
   protectedHeader?: string;
   payloadB64?: string;
 }
-const vectors = JSON.parse(readFileSync(new URL('../fixtures/jws-detached-vectors.json', import.meta.url), 'utf8')) as Record<string, Vector>;
+const vectors = JSON.parse(
+  readFileSync(new URL('../fixtures/jws-detached-vectors.json', import.meta.url), 'utf8'),
+) as Record<string, Vector>;
 const rfc7797 = vectors.rfc7797_4_2!;
 const rfc7797Encoded = vectors.rfc7797_4_1_detached!;
 const rfc7520 = vectors.rfc7520_4_5!;
@@ -84,11 +94,17 @@ test('a missing or empty detached payload is payload_missing', async () => {
 });
 
 test('a JWS carrying its payload, not in three parts, or with a repeated header member is malformed', async () => {
-  await refused(verify(rfc7797Encoded, { jws: 'eyJhbGciOiJIUzI1NiJ9.JC4wMg.5mvfOroL-g7HyqJoozehmsaqmvTYGEq5jTI1gVvoEoQ' }), 'malformed');
+  await refused(
+    verify(rfc7797Encoded, { jws: 'eyJhbGciOiJIUzI1NiJ9.JC4wMg.5mvfOroL-g7HyqJoozehmsaqmvTYGEq5jTI1gVvoEoQ' }),
+    'malformed',
+  );
   await refused(verify(rfc7797, { jws: rfc7797.jws.replace('..', '.') }), 'malformed');
   await refused(verify(rfc7797, { jws: `${b64u('not json')}..${rfc7797.jws.split('..')[1]}` }), 'malformed');
   const sig = rfc7797.jws.split('..')[1]!;
-  await refused(verify(rfc7797, { jws: `${b64u('{"alg":"HS256","alg":"EdDSA","b64":false,"crit":["b64"]}')}..${sig}` }), 'malformed');
+  await refused(
+    verify(rfc7797, { jws: `${b64u('{"alg":"HS256","alg":"EdDSA","b64":false,"crit":["b64"]}')}..${sig}` }),
+    'malformed',
+  );
 });
 
 test('alg none is refused even when the list names it', async () => {
@@ -100,11 +116,17 @@ test('alg none is refused even when the list names it', async () => {
 test('b64 without crit, an unknown crit name, and a crit name that is absent are each refused', async () => {
   const sig = rfc7797.jws.split('..')[1]!;
   await refused(verify(rfc7797, { jws: `${b64u('{"alg":"HS256","b64":false}')}..${sig}` }), 'b64_without_crit');
-  await refused(verify(rfc7797, { jws: `${b64u('{"alg":"HS256","b64":false,"crit":["b64","exp"],"exp":1}')}..${sig}` }), 'crit_unsupported');
+  await refused(
+    verify(rfc7797, { jws: `${b64u('{"alg":"HS256","b64":false,"crit":["b64","exp"],"exp":1}')}..${sig}` }),
+    'crit_unsupported',
+  );
   await refused(verify(rfc7797, { jws: `${b64u('{"alg":"HS256","crit":["b64"]}')}..${sig}` }), 'malformed');
   // A caller that understands an extra parameter may accept it (the signature then decides).
   await refused(
-    verify(rfc7797, { jws: `${b64u('{"alg":"HS256","b64":false,"crit":["b64","exp"],"exp":1}')}..${sig}`, understoodCrit: ['b64', 'exp'] }),
+    verify(rfc7797, {
+      jws: `${b64u('{"alg":"HS256","b64":false,"crit":["b64","exp"],"exp":1}')}..${sig}`,
+      understoodCrit: ['b64', 'exp'],
+    }),
     'signature_invalid',
   );
 });

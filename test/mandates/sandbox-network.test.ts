@@ -1,4 +1,7 @@
-/** The sandbox network behind `tessera network init|sign`: keys in a directory, a trust list, and mandates the server verifies. */
+/**
+ * The sandbox network behind `tessera network init|sign`: keys in a directory, a trust list, and mandates the server
+ * verifies.
+ */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -45,7 +48,12 @@ test('a drafted mandate signed by the sandbox network verifies over REST', async
   const payload = draftMandate({ merchantId: m.shopId, amountMinor: 12_000, currency: 'EUR', now: h.clock.now() });
   const signed = await signSandboxMandate({ dir: join(dir, 'sandbox'), payload });
   const [header] = signed.signature.split('..');
-  assert.deepEqual(JSON.parse(Buffer.from(header!, 'base64url').toString()), { alg: 'EdDSA', kid: network.kid, b64: false, crit: ['b64'] });
+  assert.deepEqual(JSON.parse(Buffer.from(header!, 'base64url').toString()), {
+    alg: 'EdDSA',
+    kid: network.kid,
+    b64: false,
+    crit: ['b64'],
+  });
   const res = await restClient(h.url, m.apiKey).post('/v1/mandates/verify', JSON.parse(signed.verifyRequest));
   assert.equal(res.status, 200, JSON.stringify(res.body));
   assert.equal(res.body.mandate.amountLimit.amountMinor, 12_000);
@@ -56,7 +64,10 @@ test('init again is a no-op; with rotate it adds an ES256 key and mandates signe
   const m = await h.merchant(['merchant:read']);
   const api = restClient(h.url, m.apiKey);
   const sandboxDir = join(dir, 'sandbox');
-  const older = await signSandboxMandate({ dir: sandboxDir, payload: draftMandate({ merchantId: m.shopId, amountMinor: 500, currency: 'EUR', now: h.clock.now() }) });
+  const older = await signSandboxMandate({
+    dir: sandboxDir,
+    payload: draftMandate({ merchantId: m.shopId, amountMinor: 500, currency: 'EUR', now: h.clock.now() }),
+  });
   const again = await initSandboxNetwork({ dir: sandboxDir });
   assert.equal(again.created, false);
   assert.equal(again.kid, network.kid);
@@ -64,7 +75,10 @@ test('init again is a no-op; with rotate it adds an ES256 key and mandates signe
   assert.equal(rotated.created, true);
   assert.notEqual(rotated.kid, network.kid);
   assert.equal(readJson(rotated.jwksPath).keys.length, 2);
-  const newer = await signSandboxMandate({ dir: sandboxDir, payload: draftMandate({ merchantId: m.shopId, amountMinor: 500, currency: 'EUR', now: h.clock.now() }) });
+  const newer = await signSandboxMandate({
+    dir: sandboxDir,
+    payload: draftMandate({ merchantId: m.shopId, amountMinor: 500, currency: 'EUR', now: h.clock.now() }),
+  });
   assert.equal(newer.alg, 'ES256');
   assert.equal(newer.kid, rotated.kid);
   for (const signed of [older, newer]) {
@@ -74,7 +88,12 @@ test('init again is a no-op; with rotate it adds an ES256 key and mandates signe
 });
 
 test('a second network registers in the same trust list beside the first', async () => {
-  const second = await initSandboxNetwork({ dir: join(dir, 'second'), id: 'sandbox-two', name: 'Second', trustList: network.trustListPath });
+  const second = await initSandboxNetwork({
+    dir: join(dir, 'second'),
+    id: 'sandbox-two',
+    name: 'Second',
+    trustList: network.trustListPath,
+  });
   assert.deepEqual(
     readJson(network.trustListPath).networks.map((n: { id: string; jwksFile: string }) => [n.id, n.jwksFile]),
     [
@@ -83,7 +102,13 @@ test('a second network registers in the same trust list beside the first', async
     ],
   );
   const m = await h.merchant(['merchant:read']);
-  const payload = draftMandate({ merchantId: m.shopId, amountMinor: 100, currency: 'USD', now: h.clock.now(), networkId: 'sandbox-two' });
+  const payload = draftMandate({
+    merchantId: m.shopId,
+    amountMinor: 100,
+    currency: 'USD',
+    now: h.clock.now(),
+    networkId: 'sandbox-two',
+  });
   const signed = await signSandboxMandate({ dir: join(dir, 'second'), payload });
   assert.equal(second.alg, 'EdDSA');
   const res = await restClient(h.url, m.apiKey).post('/v1/mandates/verify', JSON.parse(signed.verifyRequest));

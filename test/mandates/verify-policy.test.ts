@@ -1,4 +1,6 @@
-/** verify_signed_mandate over REST: validity window, merchant scope, replay (spent jtis), key rotation and who may call. */
+/**
+ * verify_signed_mandate over REST: validity window, merchant scope, replay (spent jtis), key rotation and who may call.
+ */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
@@ -8,7 +10,14 @@ import { consumeMandateJti } from '../../src/mandates/mandate-jtis.ts';
 import { MandateArtefact } from '../../src/mandates/mandate.ts';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { restClient } from '../support/rest.ts';
-import { jwksOf, makeKey, mandateText, signDetached, writeTrustList, type TestKey } from '../support/independent-signer.ts';
+import {
+  jwksOf,
+  makeKey,
+  mandateText,
+  signDetached,
+  writeTrustList,
+  type TestKey,
+} from '../support/independent-signer.ts';
 
 const HOUR = 3_600_000;
 let h: Harness;
@@ -43,7 +52,11 @@ after(async () => {
 });
 
 const fresh = (over: Record<string, unknown> = {}) => mandateText(h.clock.now(), shopId, over);
-const body = (payload: string, key: TestKey = ed, merchantId = shopId) => ({ payload, signature: signDetached(key, payload), merchantId });
+const body = (payload: string, key: TestKey = ed, merchantId = shopId) => ({
+  payload,
+  signature: signDetached(key, payload),
+  merchantId,
+});
 const verify = (b: Record<string, unknown>, client = api) => client.post('/v1/mandates/verify', b);
 
 async function refusedWith(b: Record<string, unknown>, status: number, code: string): Promise<void> {
@@ -61,7 +74,10 @@ test('an expired mandate is mandate_expired', async () => {
 
 test('a mandate before its notBefore is mandate_not_yet_valid; a minute of clock skew is tolerated', async () => {
   const now = h.clock.now().getTime();
-  const later = fresh({ notBefore: new Date(now + HOUR).toISOString(), expiresAt: new Date(now + 2 * HOUR).toISOString() });
+  const later = fresh({
+    notBefore: new Date(now + HOUR).toISOString(),
+    expiresAt: new Date(now + 2 * HOUR).toISOString(),
+  });
   await refusedWith(body(later), 422, 'mandate_not_yet_valid');
   const issuedAhead = fresh({ issuedAt: new Date(now + 30_000).toISOString() });
   assert.equal((await verify(body(issuedAhead))).status, 200);
@@ -80,7 +96,9 @@ test('a mandate for another merchant is mandate_merchant_mismatch (403)', async 
 test('a jti spent by consumeMandateJti is mandate_jti_used (409), and cannot be spent twice', async () => {
   const payload = fresh();
   const mandate = MandateArtefact.parse(JSON.parse(payload));
-  const spent = await h.db.transaction((em) => consumeMandateJti(em, mandate, { merchantId: shopId, reference: 'rsv_test', at: h.clock.now() }));
+  const spent = await h.db.transaction((em) =>
+    consumeMandateJti(em, mandate, { merchantId: shopId, reference: 'rsv_test', at: h.clock.now() }),
+  );
   assert.deepEqual(spent, { period: 'once' });
   await refusedWith(body(payload), 409, 'mandate_jti_used');
   await assert.rejects(
@@ -136,7 +154,11 @@ test('callers: no credential is 401, a key without merchant:read is 403, another
   assert.equal(noRead.status, 403);
   assert.equal(noRead.body.code, 'insufficient_scope');
   const other = await h.merchant(['merchant:read']);
-  await refusedWith(body(fresh({ merchantScope: { merchantIds: [other.shopId] } }), ed, other.shopId), 404, 'not_found');
+  await refusedWith(
+    body(fresh({ merchantScope: { merchantIds: [other.shopId] } }), ed, other.shopId),
+    404,
+    'not_found',
+  );
 });
 
 test('an unknown request field is 400 unknown_field', async () => {

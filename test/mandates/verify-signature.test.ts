@@ -1,10 +1,20 @@
-/** verify_signed_mandate over REST: asymmetric signatures from an independent signer (Node crypto), and every signature-level refusal. */
+/**
+ * verify_signed_mandate over REST: asymmetric signatures from an independent signer (Node crypto), and every
+ * signature-level refusal.
+ */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { restClient } from '../support/rest.ts';
-import { hmacSign, makeKey, mandateText, signDetached, writeTrustList, type TestKey } from '../support/independent-signer.ts';
+import {
+  hmacSign,
+  makeKey,
+  mandateText,
+  signDetached,
+  writeTrustList,
+  type TestKey,
+} from '../support/independent-signer.ts';
 
 let h: Harness;
 let trust: ReturnType<typeof writeTrustList>;
@@ -67,7 +77,11 @@ test('verifying does not spend the mandate: the same one verifies twice', async 
 
 test('a signature by a key the network does not publish is mandate_signature_invalid', async () => {
   const payload = fresh();
-  await refusedWith({ payload, signature: signDetached(stranger, payload), merchantId: shopId }, 422, 'mandate_signature_invalid');
+  await refusedWith(
+    { payload, signature: signDetached(stranger, payload), merchantId: shopId },
+    422,
+    'mandate_signature_invalid',
+  );
   const good = signDetached(ps, payload);
   const flipped = good.slice(0, -6) + (good.endsWith('AAAAAA') ? 'BBBBBB' : 'AAAAAA');
   await refusedWith({ payload, signature: flipped, merchantId: shopId }, 422, 'mandate_signature_invalid');
@@ -76,15 +90,27 @@ test('a signature by a key the network does not publish is mandate_signature_inv
 test('tampered payload bytes, even whitespace alone, are mandate_signature_invalid', async () => {
   const payload = fresh();
   const signature = signDetached(ed, payload);
-  await refusedWith({ payload: payload.replace('25000', '95000'), signature, merchantId: shopId }, 422, 'mandate_signature_invalid');
+  await refusedWith(
+    { payload: payload.replace('25000', '95000'), signature, merchantId: shopId },
+    422,
+    'mandate_signature_invalid',
+  );
   await refusedWith({ payload: `${payload}\n`, signature, merchantId: shopId }, 422, 'mandate_signature_invalid');
-  await refusedWith({ payload: JSON.stringify(JSON.parse(payload)), signature, merchantId: shopId }, 422, 'mandate_signature_invalid');
+  await refusedWith(
+    { payload: JSON.stringify(JSON.parse(payload)), signature, merchantId: shopId },
+    422,
+    'mandate_signature_invalid',
+  );
 });
 
 test('a kid the network does not publish is mandate_kid_unknown', async () => {
   const payload = fresh();
   const other = makeKey('EdDSA');
-  await refusedWith({ payload, signature: signDetached(other, payload), merchantId: shopId }, 422, 'mandate_kid_unknown');
+  await refusedWith(
+    { payload, signature: signDetached(other, payload), merchantId: shopId },
+    422,
+    'mandate_kid_unknown',
+  );
   const noKid = signDetached(ed, payload, { header: { alg: 'EdDSA', b64: false, crit: ['b64'] } });
   await refusedWith({ payload, signature: noKid, merchantId: shopId }, 422, 'mandate_kid_unknown');
 });
@@ -101,13 +127,21 @@ test('HS256 keyed with the network’s public key (alg confusion) is mandate_alg
   const payload = fresh();
   const secret = Buffer.from(String(ed.publicJwk.x), 'base64url');
   const header = { alg: 'HS256', kid: ed.kid, b64: false, crit: ['b64'] };
-  await refusedWith({ payload, signature: signDetached(ed, payload, { header, signer: hmacSign(secret) }), merchantId: shopId }, 422, 'mandate_alg_not_allowed');
+  await refusedWith(
+    { payload, signature: signDetached(ed, payload, { header, signer: hmacSign(secret) }), merchantId: shopId },
+    422,
+    'mandate_alg_not_allowed',
+  );
 });
 
 test('a header alg other than the one the key is published for is mandate_alg_not_allowed', async () => {
   const payload = fresh();
   const header = { alg: 'ES256', kid: ed.kid, b64: false, crit: ['b64'] };
-  await refusedWith({ payload, signature: signDetached(es, payload, { header }), merchantId: shopId }, 422, 'mandate_alg_not_allowed');
+  await refusedWith(
+    { payload, signature: signDetached(es, payload, { header }), merchantId: shopId },
+    422,
+    'mandate_alg_not_allowed',
+  );
 });
 
 test('b64:false without crit ["b64"] is mandate_b64_without_crit', async () => {
@@ -118,15 +152,32 @@ test('b64:false without crit ["b64"] is mandate_b64_without_crit', async () => {
 
 test('a b64 that is not a boolean (the string "false") is mandate_jws_malformed, listed in crit or not (RFC 7797 §3)', async () => {
   const payload = fresh();
-  for (const header of [{ alg: 'EdDSA', kid: ed.kid, b64: 'false' }, { alg: 'EdDSA', kid: ed.kid, b64: 'false', crit: ['b64'] }]) {
-    await refusedWith({ payload, signature: signDetached(ed, payload, { header }), merchantId: shopId }, 422, 'mandate_jws_malformed');
+  for (const header of [
+    { alg: 'EdDSA', kid: ed.kid, b64: 'false' },
+    { alg: 'EdDSA', kid: ed.kid, b64: 'false', crit: ['b64'] },
+  ]) {
+    await refusedWith(
+      { payload, signature: signDetached(ed, payload, { header }), merchantId: shopId },
+      422,
+      'mandate_jws_malformed',
+    );
   }
 });
 
 test('an unknown critical header parameter is mandate_crit_unsupported', async () => {
   const payload = fresh();
-  const header = { alg: 'EdDSA', kid: ed.kid, b64: false, crit: ['b64', 'urn:example:max-uses'], 'urn:example:max-uses': 3 };
-  await refusedWith({ payload, signature: signDetached(ed, payload, { header }), merchantId: shopId }, 422, 'mandate_crit_unsupported');
+  const header = {
+    alg: 'EdDSA',
+    kid: ed.kid,
+    b64: false,
+    crit: ['b64', 'urn:example:max-uses'],
+    'urn:example:max-uses': 3,
+  };
+  await refusedWith(
+    { payload, signature: signDetached(ed, payload, { header }), merchantId: shopId },
+    422,
+    'mandate_crit_unsupported',
+  );
 });
 
 test('a missing or empty detached payload is mandate_payload_missing', async () => {
@@ -146,13 +197,21 @@ test('a JWS with its payload attached, or not a compact JWS, is mandate_jws_malf
 
 test('a mandate naming a network outside the trust list is mandate_network_untrusted', async () => {
   const payload = fresh({ network: 'othernet' });
-  await refusedWith({ payload, signature: signDetached(ed, payload), merchantId: shopId }, 422, 'mandate_network_untrusted');
+  await refusedWith(
+    { payload, signature: signDetached(ed, payload), merchantId: shopId },
+    422,
+    'mandate_network_untrusted',
+  );
 });
 
 test('a correctly signed artefact that breaks the profile is mandate_invalid', async () => {
   const key: TestKey = ed;
   const extra = fresh({ maxUses: 3 });
-  await refusedWith({ payload: extra, signature: signDetached(key, extra), merchantId: shopId }, 422, 'mandate_invalid');
+  await refusedWith(
+    { payload: extra, signature: signDetached(key, extra), merchantId: shopId },
+    422,
+    'mandate_invalid',
+  );
   const pan = fresh({ credentialRef: '4242 4242 4242 4242' });
   await refusedWith({ payload: pan, signature: signDetached(key, pan), merchantId: shopId }, 422, 'mandate_invalid');
   const base = fresh();

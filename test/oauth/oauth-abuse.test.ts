@@ -12,7 +12,17 @@ import { restClient } from '../support/rest.ts';
 import { holdRows, poll } from '../support/row-lock.ts';
 import { hashToken } from '../../src/kernel/tokens.ts';
 import {
-  authorization, authorizeUrl, authorizeWith, Browser, codeFor, completeInteraction, openInteraction, pkce, REDIRECT_URI, registerClient, tokenRequest,
+  authorization,
+  authorizeUrl,
+  authorizeWith,
+  Browser,
+  codeFor,
+  completeInteraction,
+  openInteraction,
+  pkce,
+  REDIRECT_URI,
+  registerClient,
+  tokenRequest,
 } from './support.ts';
 
 let w: World;
@@ -34,11 +44,18 @@ async function authorizeThrough(clientId: string, extra: Record<string, string> 
   const granted = await authorizeWith(w, new Browser(w.h.url), q.pathname + q.search, buyer);
   assert.equal(granted.url.searchParams.get('error'), null, granted.url.href);
   const code = granted.url.searchParams.get('code')!;
-  const tokens = await tokenRequest(w.h.url, { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT_URI, client_id: clientId });
+  const tokens = await tokenRequest(w.h.url, {
+    grant_type: 'authorization_code',
+    code,
+    code_verifier: verifier,
+    redirect_uri: REDIRECT_URI,
+    client_id: clientId,
+  });
   return { buyer, granted, code, verifier, tokens };
 }
 
-const clients = async () => Number((await w.h.db.execute<{ n: string }>(`select count(*) as n from oauth_records where kind = 'Client'`))[0]!.n);
+const clients = async () =>
+  Number((await w.h.db.execute<{ n: string }>(`select count(*) as n from oauth_records where kind = 'Client'`))[0]!.n);
 
 test('issue #32 (5): registration refuses oversized metadata and plain-http redirects off loopback, and stores nothing', async () => {
   const before = await clients();
@@ -58,7 +75,12 @@ test('issue #32 (5): registration refuses oversized metadata and plain-http redi
     assert.equal(r.body.error, code, JSON.stringify(r.body).slice(0, 300));
   }
   assert.equal(await clients(), before, 'no refused client stored');
-  for (const uri of ['https://host.example/cb', 'http://localhost:33418/cb', 'http://127.0.0.1:1/cb', 'http://[::1]:8080/cb']) {
+  for (const uri of [
+    'https://host.example/cb',
+    'http://localhost:33418/cb',
+    'http://127.0.0.1:1/cb',
+    'http://[::1]:8080/cb',
+  ]) {
     must({ ...(await registerClient(w.h.url, { redirect_uris: [uri] })), headers: new Headers() }, 201);
   }
   assert.equal(await clients(), before + 4);
@@ -66,7 +88,10 @@ test('issue #32 (5): registration refuses oversized metadata and plain-http redi
 
 test('issue #32 (5): a client that never completed a grant expires and the retention pass deletes it; one with a grant stays', async () => {
   const expiry = (clientId: string) =>
-    w.h.db.execute<{ expires_at: Date | null }>(`select expires_at from oauth_records where kind = 'Client' and id_hash = ?`, [hashToken(clientId)]);
+    w.h.db.execute<{ expires_at: Date | null }>(
+      `select expires_at from oauth_records where kind = 'Client' and id_hash = ?`,
+      [hashToken(clientId)],
+    );
   const unused = must({ ...(await registerClient(w.h.url)), headers: new Headers() }, 201);
   const [unusedRow] = await expiry(unused.client_id);
   assert.ok(unusedRow?.expires_at, 'an unused client expires');
@@ -93,7 +118,11 @@ test('issue #32 (6): an authorization request without scope gets the default sco
   assert.equal(tokens.body.scope, 'tessera:agent');
   const mcp = await fetch(new URL('/mcp', w.h.url), {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${tokens.body.access_token}` },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${tokens.body.access_token}`,
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
   });
   assert.equal(mcp.status, 200);
@@ -105,14 +134,26 @@ test('issue #32 (6): the consent is one outcome: a refused or repeated end of th
   const browser = new Browser(w.h.url);
   const uid = await openInteraction(browser, authorizeUrl(client.client_id, pkce().challenge));
   const owned = async () => ({
-    agents: await count(w.h.db, `from agents where buyer_id = (select buyer_id from permissions where id = ?) and status = 'active'`, [buyer.permission.id]),
-    permissions: await count(w.h.db, 'from permissions where buyer_id = (select buyer_id from permissions where id = ?) and revoked_at is null', [buyer.permission.id]),
+    agents: await count(
+      w.h.db,
+      `from agents where buyer_id = (select buyer_id from permissions where id = ?) and status = 'active'`,
+      [buyer.permission.id],
+    ),
+    permissions: await count(
+      w.h.db,
+      'from permissions where buyer_id = (select buyer_id from permissions where id = ?) and revoked_at is null',
+      [buyer.permission.id],
+    ),
   });
   const before = await owned();
   // A wrong code: refused, nothing created, and the step can still be finished.
   const wrong = authorization(w, buyer);
   const proof = await codeFor(w, buyer, wrong);
-  const refused = await completeInteraction(browser, uid, buyer.session, { ...wrong, ...proof, code: proof.code === '000000' ? '111111' : '000000' });
+  const refused = await completeInteraction(browser, uid, buyer.session, {
+    ...wrong,
+    ...proof,
+    code: proof.code === '000000' ? '111111' : '000000',
+  });
   assert.equal(refused.status, 422, JSON.stringify(await refused.clone().json()));
   assert.deepEqual(await owned(), before);
   // Five ends of the same step at once, each with its own valid code: exactly one creates an agent and a grant.
@@ -124,7 +165,10 @@ test('issue #32 (6): the consent is one outcome: a refused or repeated end of th
   const answers = await Promise.all(attempts.map((body) => completeInteraction(browser, uid, buyer.session, body)));
   const statuses = answers.map((r) => r.status);
   assert.deepEqual(statuses.filter((s) => s === 200).length, 1, statuses.join(','));
-  assert.ok(statuses.every((s) => s === 200 || s === 400), statuses.join(','));
+  assert.ok(
+    statuses.every((s) => s === 200 || s === 400),
+    statuses.join(','),
+  );
   assert.deepEqual(await owned(), { agents: before.agents + 1, permissions: before.permissions + 1 });
   // Once finished, another end of the step creates nothing either.
   const late = authorization(w, buyer);
@@ -151,8 +195,9 @@ test('issue #32 (6): an authorization whose grant cannot be recorded is withdraw
   const proof = await codeFor(w, buyer, details);
   const live = async () => ({
     agents: (await api.get('/v1/buyer/agents')).body.agents.length,
-    permissions: (await api.get('/v1/buyer/permissions')).body.permissions.filter((p: { status: string }) => p.status === 'active')
-      .length,
+    permissions: (await api.get('/v1/buyer/permissions')).body.permissions.filter(
+      (p: { status: string }) => p.status === 'active',
+    ).length,
     cards: (await api.get('/v1/buyer/instruments')).body.instruments.length,
   });
   const before = await live();

@@ -20,7 +20,19 @@ import { mcpHttp, callTool } from '../support/mcp.ts';
 import { assertInvariant } from '../support/invariant.ts';
 import { count } from '../support/spine.ts';
 import { signedMandate } from '../support/vic.ts';
-import { authorization, authorizeUrl, authorizeWith, Browser, codeFor, completeInteraction, openInteraction, pkce, REDIRECT_URI, registerClient, tokenRequest } from './support.ts';
+import {
+  authorization,
+  authorizeUrl,
+  authorizeWith,
+  Browser,
+  codeFor,
+  completeInteraction,
+  openInteraction,
+  pkce,
+  REDIRECT_URI,
+  registerClient,
+  tokenRequest,
+} from './support.ts';
 import { serverEnvFor } from '../support/database.ts';
 
 let w: World;
@@ -41,7 +53,11 @@ after(async () => {
 async function listTools(token: string | undefined) {
   const res = await fetch(new URL('/mcp', w.h.url), {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
   });
   return { status: res.status, headers: res.headers, body: (await res.json()) as any };
@@ -59,7 +75,13 @@ async function authorized() {
   const { url: back, ...granted } = await authorizeWith(w, browser, authorizeUrl(client.client_id, challenge), setup);
   assert.equal(back.searchParams.get('state'), 'st-1');
   const code = back.searchParams.get('code')!;
-  const tokens = await tokenRequest(w.h.url, { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT_URI, client_id: client.client_id });
+  const tokens = await tokenRequest(w.h.url, {
+    grant_type: 'authorization_code',
+    code,
+    code_verifier: verifier,
+    redirect_uri: REDIRECT_URI,
+    client_id: client.client_id,
+  });
   assert.equal(tokens.status, 200, JSON.stringify(tokens.body));
   return { client, setup, granted, code, verifier, tokens: tokens.body };
 }
@@ -68,7 +90,14 @@ test('/mcp without a valid bearer answers 401 naming the protected-resource meta
   for (const token of [undefined, 'junk', 'A'.repeat(43), 'tsk_unknown']) {
     const r = await listTools(token);
     assert.equal(r.status, 401, String(token));
-    assert.equal(r.headers.get('www-authenticate')?.startsWith(`Bearer resource_metadata="${w.h.url}/.well-known/oauth-protected-resource/mcp", scope="tessera:agent"`), true);
+    assert.equal(
+      r.headers
+        .get('www-authenticate')
+        ?.startsWith(
+          `Bearer resource_metadata="${w.h.url}/.well-known/oauth-protected-resource/mcp", scope="tessera:agent"`,
+        ),
+      true,
+    );
   }
   for (const path of ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource']) {
     const prm = must(await restClient(w.h.url).get(path), 200);
@@ -110,16 +139,24 @@ test('an access token acts as the authorized agent on /mcp only, and not on REST
 
 test('an access token acts inside its permission only: it may not buy under a signed mandate, which its agent’s own token may', async () => {
   const { tokens, setup } = await authorized();
-  // purchase_initiate declares `outsidePermission`: the mandate, not the buyer's permission, would be the spend authority.
+  // purchase_initiate declares `outsidePermission`: the mandate, not the buyer's permission, would be the spend
+  // authority.
   const listed = await listTools(tokens.access_token);
   const names = listed.body.result.tools.map((t: { name: string }) => t.name);
-  assert.ok(names.includes('reserve') && !names.includes('purchase_initiate'), 'the tool is not offered to the OAuth token');
+  assert.ok(
+    names.includes('reserve') && !names.includes('purchase_initiate'),
+    'the tool is not offered to the OAuth token',
+  );
   const client = await mcpHttp(w.h, tokens.access_token);
   try {
     const q = await callTool(client, 'quote', { tierId: shop.tierId, quantity: 1 });
     assert.ok(q.ok, JSON.stringify(q));
     const mandate = signedMandate({ h: w.h, key: network, close: async () => undefined }, shop.shopId);
-    const refused = await callTool(client, 'purchase_initiate', { quoteId: q.output.quoteId, mandate: { payload: mandate.payload, signature: mandate.signature }, idempotencyKey: randomUUID() });
+    const refused = await callTool(client, 'purchase_initiate', {
+      quoteId: q.output.quoteId,
+      mandate: { payload: mandate.payload, signature: mandate.signature },
+      idempotencyKey: randomUUID(),
+    });
     assert.equal(!refused.ok && refused.code, 'forbidden', JSON.stringify(refused));
     // Nothing was held, charged or spent.
     assert.equal(await count(w.h.db, 'from reservations where quote_id = ?', [q.output.quoteId]), 0);
@@ -130,7 +167,11 @@ test('an access token acts inside its permission only: it may not buy under a si
     try {
       const q2 = await callTool(own, 'quote', { tierId: shop.tierId, quantity: 1 });
       assert.ok(q2.ok, JSON.stringify(q2));
-      const paid = await callTool(own, 'purchase_initiate', { quoteId: q2.output.quoteId, mandate: { payload: mandate.payload, signature: mandate.signature }, idempotencyKey: randomUUID() });
+      const paid = await callTool(own, 'purchase_initiate', {
+        quoteId: q2.output.quoteId,
+        mandate: { payload: mandate.payload, signature: mandate.signature },
+        idempotencyKey: randomUUID(),
+      });
       assert.ok(paid.ok, JSON.stringify(paid));
     } finally {
       await own.close();
@@ -142,7 +183,13 @@ test('an access token acts inside its permission only: it may not buy under a si
 
 test('a replayed code is invalid_grant, and the tokens it issued stop working', async () => {
   const { client, code, verifier, tokens } = await authorized();
-  const again = await tokenRequest(w.h.url, { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT_URI, client_id: client.client_id });
+  const again = await tokenRequest(w.h.url, {
+    grant_type: 'authorization_code',
+    code,
+    code_verifier: verifier,
+    redirect_uri: REDIRECT_URI,
+    client_id: client.client_id,
+  });
   assert.equal(again.status, 400);
   assert.equal(again.body.error, 'invalid_grant');
   assert.equal((await listTools(tokens.access_token)).status, 401);
@@ -150,11 +197,19 @@ test('a replayed code is invalid_grant, and the tokens it issued stop working', 
 
 test('refresh tokens rotate: the used one is refused afterwards', async () => {
   const { client, tokens } = await authorized();
-  const next = await tokenRequest(w.h.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.client_id });
+  const next = await tokenRequest(w.h.url, {
+    grant_type: 'refresh_token',
+    refresh_token: tokens.refresh_token,
+    client_id: client.client_id,
+  });
   assert.equal(next.status, 200, JSON.stringify(next.body));
   assert.notEqual(next.body.refresh_token, tokens.refresh_token);
   assert.equal((await listTools(next.body.access_token)).status, 200);
-  const old = await tokenRequest(w.h.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.client_id });
+  const old = await tokenRequest(w.h.url, {
+    grant_type: 'refresh_token',
+    refresh_token: tokens.refresh_token,
+    client_id: client.client_id,
+  });
   assert.equal(old.status, 400);
   assert.equal(old.body.error, 'invalid_grant');
 });
@@ -165,7 +220,11 @@ test('the revocation endpoint (RFC 7009) ends an access token at once', async ()
   assert.equal(r.status, 200);
   assert.equal((await listTools(tokens.access_token)).status, 401);
   // The grant ends with it (oidc-provider's revocation; docs/oauth.md): its refresh token is refused too.
-  const refresh = await tokenRequest(w.h.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.client_id });
+  const refresh = await tokenRequest(w.h.url, {
+    grant_type: 'refresh_token',
+    refresh_token: tokens.refresh_token,
+    client_id: client.client_id,
+  });
   assert.deepEqual([refresh.status, refresh.body.error], [400, 'invalid_grant']);
 });
 
@@ -179,7 +238,11 @@ test('revoking the permission or pausing the agent in the buyer API makes the to
   must(await buyer.post(`/v1/buyer/permissions/${granted.permissionId}/revoke`, {}), 200);
   assert.equal((await listTools(tokens.access_token)).status, 401);
   // Nor can the client refresh its way back in.
-  const refreshed = await tokenRequest(w.h.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.client_id });
+  const refreshed = await tokenRequest(w.h.url, {
+    grant_type: 'refresh_token',
+    refresh_token: tokens.refresh_token,
+    client_id: client.client_id,
+  });
   assert.equal(refreshed.status, 400);
   assert.equal(refreshed.body.error, 'invalid_grant');
 });
@@ -191,14 +254,20 @@ test('bad authorization requests get RFC error codes, never a 500', async () => 
   // Unknown client and a redirect URI the client did not register: no redirect, an error page naming the code.
   for (const [url, code] of [
     [authorizeUrl('no-such-client', challenge), 'invalid_client'],
-    [authorizeUrl(client.client_id, challenge, { redirect_uri: 'http://127.0.0.1:1/elsewhere' }), 'invalid_redirect_uri'],
+    [
+      authorizeUrl(client.client_id, challenge, { redirect_uri: 'http://127.0.0.1:1/elsewhere' }),
+      'invalid_redirect_uri',
+    ],
   ] as const) {
     const res = await browser.fetch(url);
     assert.equal(res.status, 400, url);
     assert.match(await res.text(), new RegExp(code));
   }
   // Missing PKCE and plain PKCE: back to the client with invalid_request.
-  for (const extra of [{}, { code_challenge: 'x'.repeat(43), code_challenge_method: 'plain' }] as Record<string, string>[]) {
+  for (const extra of [{}, { code_challenge: 'x'.repeat(43), code_challenge_method: 'plain' }] as Record<
+    string,
+    string
+  >[]) {
     const res = await browser.fetch(authorizeUrl(client.client_id, undefined, extra));
     assert.equal(res.status, 303);
     const to = new URL(res.headers.get('location')!);
@@ -206,10 +275,22 @@ test('bad authorization requests get RFC error codes, never a 500', async () => 
     assert.equal(to.searchParams.get('error'), 'invalid_request');
   }
   // Token endpoint: unknown client, unknown code.
-  const unknown = await tokenRequest(w.h.url, { grant_type: 'authorization_code', code: 'nope', code_verifier: 'x'.repeat(43), redirect_uri: REDIRECT_URI, client_id: 'no-such-client' });
+  const unknown = await tokenRequest(w.h.url, {
+    grant_type: 'authorization_code',
+    code: 'nope',
+    code_verifier: 'x'.repeat(43),
+    redirect_uri: REDIRECT_URI,
+    client_id: 'no-such-client',
+  });
   assert.equal(unknown.status, 401);
   assert.equal(unknown.body.error, 'invalid_client');
-  const badCode = await tokenRequest(w.h.url, { grant_type: 'authorization_code', code: 'nope', code_verifier: 'x'.repeat(43), redirect_uri: REDIRECT_URI, client_id: client.client_id });
+  const badCode = await tokenRequest(w.h.url, {
+    grant_type: 'authorization_code',
+    code: 'nope',
+    code_verifier: 'x'.repeat(43),
+    redirect_uri: REDIRECT_URI,
+    client_id: client.client_id,
+  });
   assert.equal(badCode.status, 400);
   assert.equal(badCode.body.error, 'invalid_grant');
   // Registration of a confidential client is refused: public clients with PKCE only.
@@ -224,7 +305,11 @@ test('the authorize step grants only what the one code confirmed: an existing pe
   const b = await buyerWithAgent(w, shop);
   const browser = new Browser(w.h.url);
   const uid = await openInteraction(browser, authorizeUrl(client.client_id, pkce().challenge));
-  const agents = async () => count(w.h.db, 'from agents where buyer_id in (select buyer_id from permissions where id in (?, ?))', [a.permission.id, b.permission.id]);
+  const agents = async () =>
+    count(w.h.db, 'from agents where buyer_id in (select buyer_id from permissions where id in (?, ?))', [
+      a.permission.id,
+      b.permission.id,
+    ]);
   const before = await agents();
   // Issue #32: a live permission of the buyer's own, named without the code, is not handed to the client.
   const named = await completeInteraction(browser, uid, a.session, { permissionId: a.permission.id });
@@ -232,7 +317,10 @@ test('the authorize step grants only what the one code confirmed: an existing pe
   assert.equal(((await named.json()) as any).code, 'unknown_field');
   // Buyer b's code does not confirm buyer a's authorization.
   const details = authorization(w, a);
-  const foreign = await completeInteraction(browser, uid, a.session, { ...details, ...(await codeFor(w, b, authorization(w, b))) });
+  const foreign = await completeInteraction(browser, uid, a.session, {
+    ...details,
+    ...(await codeFor(w, b, authorization(w, b))),
+  });
   assert.ok(foreign.status >= 400 && foreign.status < 500, String(foreign.status));
   // The right details and code, from another browser (no interaction cookie): refused before anything is created.
   const proof = await codeFor(w, a, details);
@@ -250,7 +338,17 @@ test('a second server on the same database (its own pool and provider) honours t
   const { client, tokens } = await authorized();
   // Another server: same database and public URL, its own connection pool, provider, cookie keys and port.
   const db = await Database.open(w.h.dbUrl);
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...serverEnvFor(w.h.dbUrl), PUBLIC_URL: w.h.url, RATE_LIMIT_PER_MINUTE: '100000', SWEEP_INTERVAL_MS: '0', SANDBOX_DISPATCH_MS: '0', WEBHOOK_DISPATCH_MS: '0' });
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    ...serverEnvFor(w.h.dbUrl),
+    PUBLIC_URL: w.h.url,
+    RATE_LIMIT_PER_MINUTE: '100000',
+    SWEEP_INTERVAL_MS: '0',
+    SANDBOX_DISPATCH_MS: '0',
+    WEBHOOK_DISPATCH_MS: '0',
+  });
   const other = await createApp(config, db, { clock: w.h.clock, log: pino({ level: 'silent' }) });
   const listener = other.koa.callback();
   // Koa's listener answers its own errors and never rejects.
@@ -260,16 +358,28 @@ test('a second server on the same database (its own pool and provider) honours t
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const mcp = await fetch(`${base}/mcp`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${tokens.access_token}` },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${tokens.access_token}`,
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
     });
     assert.equal(mcp.status, 200);
-    const next = await tokenRequest(base, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.client_id });
+    const next = await tokenRequest(base, {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+      client_id: client.client_id,
+    });
     assert.equal(next.status, 200, JSON.stringify(next.body));
     // Back on the first server: the new access token works; the rotated-away refresh token is refused, and its replay
     // revokes the whole grant (reuse detection), the new tokens included.
     assert.equal((await listTools(next.body.access_token)).status, 200);
-    const old = await tokenRequest(w.h.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.client_id });
+    const old = await tokenRequest(w.h.url, {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+      client_id: client.client_id,
+    });
     assert.equal(old.body.error, 'invalid_grant');
     assert.equal((await listTools(next.body.access_token)).status, 401);
   } finally {
@@ -287,7 +397,11 @@ test('the buyer declines: the client gets access_denied with its state', async (
   const uid = start.url.searchParams.get('interaction');
   const details = await browser.fetch(`/oauth/interaction/${uid}/details`);
   assert.deepEqual(await details.json(), { clientName: 'Test MCP host', redirectOrigin: new URL(REDIRECT_URI).origin });
-  const res = await browser.fetch(`/oauth/interaction/${uid}/abort`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  const res = await browser.fetch(`/oauth/interaction/${uid}/abort`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
   assert.equal(res.status, 200);
   const back = await browser.follow(((await res.json()) as { redirectTo: string }).redirectTo);
   assert.equal(back.url.origin + back.url.pathname, REDIRECT_URI);

@@ -1,4 +1,7 @@
-/** OAuth test helpers: a cookie-keeping browser stand-in over fetch, PKCE, client registration and the authorize step (one code). */
+/**
+ * OAuth test helpers: a cookie-keeping browser stand-in over fetch, PKCE, client registration and the authorize step
+ * (one code).
+ */
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { limits, type World } from '../support/buyers.ts';
@@ -34,7 +37,9 @@ export class Browser {
     }
     return res;
   }
-  /** Follows redirects on this server until one leaves it (returned), reaches `stopAt` (not fetched) or a page answers. */
+  /**
+   * Follows redirects on this server until one leaves it (returned), reaches `stopAt` (not fetched) or a page answers.
+   */
   async follow(path: string, stopAt?: RegExp): Promise<{ url: URL; res?: Response }> {
     let url = new URL(path, this.base);
     for (let i = 0; i < 10; i++) {
@@ -49,17 +54,38 @@ export class Browser {
   }
 }
 
-export async function registerClient(base: string, extra: Record<string, unknown> = {}): Promise<{ status: number; body: any }> {
+export async function registerClient(
+  base: string,
+  extra: Record<string, unknown> = {},
+): Promise<{ status: number; body: any }> {
   const res = await fetch(new URL('/oauth/register', base), {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_name: 'Test MCP host', redirect_uris: [REDIRECT_URI], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', ...extra }),
+    body: JSON.stringify({
+      client_name: 'Test MCP host',
+      redirect_uris: [REDIRECT_URI],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      ...extra,
+    }),
   });
   return { status: res.status, body: await res.json() };
 }
 
-export function authorizeUrl(clientId: string, challenge: string | undefined, extra: Record<string, string> = {}): string {
-  const q = new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: REDIRECT_URI, state: 'st-1', scope: 'tessera:agent', ...extra });
+export function authorizeUrl(
+  clientId: string,
+  challenge: string | undefined,
+  extra: Record<string, string> = {},
+): string {
+  const q = new URLSearchParams({
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: REDIRECT_URI,
+    state: 'st-1',
+    scope: 'tessera:agent',
+    ...extra,
+  });
   if (challenge) {
     q.set('code_challenge', challenge);
     q.set('code_challenge_method', 'S256');
@@ -68,8 +94,16 @@ export function authorizeUrl(clientId: string, challenge: string | undefined, ex
 }
 
 /** Posts a form to the token (or revocation) endpoint. */
-export async function tokenRequest(base: string, params: Record<string, string>, path = '/oauth/token'): Promise<{ status: number; body: any }> {
-  const res = await fetch(new URL(path, base), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params) });
+export async function tokenRequest(
+  base: string,
+  params: Record<string, string>,
+  path = '/oauth/token',
+): Promise<{ status: number; body: any }> {
+  const res = await fetch(new URL(path, base), {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(params),
+  });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
@@ -82,8 +116,17 @@ export interface OAuthBuyer {
 }
 
 /** The details a buyer authorizes at the end of the authorize step (`authorize_agent`'s input without the code). */
-export function authorization(w: World, buyer: OAuthBuyer, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { name: `MCP host ${randomBytes(4).toString('hex')}`, instrumentId: buyer.instrumentId, ...limits(w, { perPurchaseCapMinor: 10_000, allowanceMinor: 15_000 }), ...extra };
+export function authorization(
+  w: World,
+  buyer: OAuthBuyer,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    name: `MCP host ${randomBytes(4).toString('hex')}`,
+    instrumentId: buyer.instrumentId,
+    ...limits(w, { perPurchaseCapMinor: 10_000, allowanceMinor: 15_000 }),
+    ...extra,
+  };
 }
 
 /** Opens the authorization URL in `browser` up to the buyer pages; returns the interaction uid. */
@@ -96,14 +139,26 @@ export async function openInteraction(browser: Browser, url: string): Promise<st
 }
 
 /** Asks the one e-mailed code for `details` and returns its proof (`challengeId`, `code`). */
-export async function codeFor(w: World, buyer: OAuthBuyer, details: Record<string, unknown>): Promise<{ challengeId: string; code: string }> {
-  const asked = await restClient(w.h.url, buyer.session).post('/v1/buyer/verification-codes', { purpose: 'authorize_agent', authorization: details });
+export async function codeFor(
+  w: World,
+  buyer: OAuthBuyer,
+  details: Record<string, unknown>,
+): Promise<{ challengeId: string; code: string }> {
+  const asked = await restClient(w.h.url, buyer.session).post('/v1/buyer/verification-codes', {
+    purpose: 'authorize_agent',
+    authorization: details,
+  });
   assert.equal(asked.status, 201, JSON.stringify(asked.body));
   return { challengeId: asked.body.challengeId, code: codeIn(w.box.last(buyer.email)) };
 }
 
 /** Posts the end of the authorize step for `uid` (the details and the code's proof) with the buyer's session. */
-export function completeInteraction(browser: Browser, uid: string, session: string, body: Record<string, unknown>): Promise<Response> {
+export function completeInteraction(
+  browser: Browser,
+  uid: string,
+  session: string,
+  body: Record<string, unknown>,
+): Promise<Response> {
   return browser.fetch(`/oauth/interaction/${uid}/complete`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${session}` },
@@ -116,16 +171,26 @@ export function completeInteraction(browser: Browser, uid: string, session: stri
  * new agent charging the buyer's saved card, finishes the interaction with the details and the code, and returns the
  * client's redirect with the code, and the agent and permission the authorization created.
  */
-export async function authorizeWith(w: World, browser: Browser, url: string, buyer: OAuthBuyer): Promise<{ url: URL; agentId: string; permissionId: string }> {
+export async function authorizeWith(
+  w: World,
+  browser: Browser,
+  url: string,
+  buyer: OAuthBuyer,
+): Promise<{ url: URL; agentId: string; permissionId: string }> {
   const uid = await openInteraction(browser, url);
   const details = authorization(w, buyer);
-  const done = await completeInteraction(browser, uid, buyer.session, { ...details, ...(await codeFor(w, buyer, details)) });
+  const done = await completeInteraction(browser, uid, buyer.session, {
+    ...details,
+    ...(await codeFor(w, buyer, details)),
+  });
   const body = (await done.json()) as { redirectTo: string };
   assert.equal(done.status, 200, JSON.stringify(body));
   const back = await browser.follow(body.redirectTo);
   assert.equal(back.url.origin + back.url.pathname, REDIRECT_URI);
   const buyerApi = restClient(w.h.url, buyer.session);
-  const agent = (await buyerApi.get('/v1/buyer/agents')).body.agents.find((a: { name: string }) => a.name === details.name);
+  const agent = (await buyerApi.get('/v1/buyer/agents')).body.agents.find(
+    (a: { name: string }) => a.name === details.name,
+  );
   assert.ok(agent, 'the authorization created its agent');
   const { permissions } = (await buyerApi.get(`/v1/buyer/permissions?agentId=${agent.id}`)).body;
   assert.equal(permissions.length, 1);

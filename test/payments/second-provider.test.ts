@@ -31,17 +31,42 @@ describe('the second payment provider', () => {
   test(`${verifies('SPEC-9-second-provider-off')}configured with validated settings, secrets sealed at rest, shown as not switched on; payments stay on the sandbox`, async () => {
     const s = await shopWithTier(h);
     const before = must(await s.api.get(`/v1/integration/shops/${s.shopId}/payment-providers`), 200);
-    assert.deepEqual(before.providers.map((p: any) => [p.provider, p.status]), [['sandbox', 'active'], ['stripe', 'not_configured']]);
-    const configured = must(await s.api.put(`/v1/integration/shops/${s.shopId}/payment-providers/stripe`, SETTINGS), 200);
     assert.deepEqual(
-      [configured.status, configured.statusText, configured.linked, configured.mode, configured.secretKey, configured.webhookSecret],
+      before.providers.map((p: any) => [p.provider, p.status]),
+      [
+        ['sandbox', 'active'],
+        ['stripe', 'not_configured'],
+      ],
+    );
+    const configured = must(
+      await s.api.put(`/v1/integration/shops/${s.shopId}/payment-providers/stripe`, SETTINGS),
+      200,
+    );
+    assert.deepEqual(
+      [
+        configured.status,
+        configured.statusText,
+        configured.linked,
+        configured.mode,
+        configured.secretKey,
+        configured.webhookSecret,
+      ],
       ['configured_not_enabled', 'configured, not switched on in the sandbox', false, 'test', '…9x8Y', 'set'],
     );
     const body = JSON.stringify(must(await s.api.get(`/v1/integration/shops/${s.shopId}/payment-providers`), 200));
-    assert.ok(!body.includes(SETTINGS.secretKey) && !body.includes(SETTINGS.webhookSecret), 'secrets are never shown again');
-    const [row] = await h.db.execute<{ secrets_sealed: string; settings: unknown }>('select secrets_sealed, settings from payment_provider_settings where shop_id = ?', [s.shopId]);
+    assert.ok(
+      !body.includes(SETTINGS.secretKey) && !body.includes(SETTINGS.webhookSecret),
+      'secrets are never shown again',
+    );
+    const [row] = await h.db.execute<{ secrets_sealed: string; settings: unknown }>(
+      'select secrets_sealed, settings from payment_provider_settings where shop_id = ?',
+      [s.shopId],
+    );
     const stored = JSON.stringify(row);
-    assert.ok(!stored.includes(SETTINGS.secretKey) && !stored.includes(SETTINGS.webhookSecret), 'secrets are encrypted at rest');
+    assert.ok(
+      !stored.includes(SETTINGS.secretKey) && !stored.includes(SETTINGS.webhookSecret),
+      'secrets are encrypted at rest',
+    );
     assert.match(row!.secrets_sealed, /^v1\./);
 
     const link = await s.api.put(`/v1/integration/shops/${s.shopId}/payment-provider`, { provider: 'stripe' });
@@ -63,14 +88,27 @@ describe('the second payment provider', () => {
       [{ accountId: 'acct_' }, 'accountId'],
     ];
     for (const [change, field] of cases) {
-      const r = await s.api.put(`/v1/integration/shops/${s.shopId}/payment-providers/stripe`, { ...SETTINGS, ...change });
-      assert.deepEqual([r.status, r.body.code, r.body.details?.field], [400, 'invalid_provider_settings', field], JSON.stringify(change));
+      const r = await s.api.put(`/v1/integration/shops/${s.shopId}/payment-providers/stripe`, {
+        ...SETTINGS,
+        ...change,
+      });
+      assert.deepEqual(
+        [r.status, r.body.code, r.body.details?.field],
+        [400, 'invalid_provider_settings', field],
+        JSON.stringify(change),
+      );
     }
-    const unknown = await s.api.put(`/v1/integration/shops/${s.shopId}/payment-providers/stripe`, { ...SETTINGS, apiVersion: '2024' });
+    const unknown = await s.api.put(`/v1/integration/shops/${s.shopId}/payment-providers/stripe`, {
+      ...SETTINGS,
+      apiVersion: '2024',
+    });
     assert.deepEqual([unknown.status, unknown.body.code], [400, 'unknown_field']);
     const other = await s.api.put(`/v1/integration/shops/${s.shopId}/payment-providers/adyen`, SETTINGS);
     assert.deepEqual([other.status, other.body.code], [400, 'invalid_input']);
-    const [n] = await h.db.execute<{ n: string }>('select count(*) as n from payment_provider_settings where shop_id = ?', [s.shopId]);
+    const [n] = await h.db.execute<{ n: string }>(
+      'select count(*) as n from payment_provider_settings where shop_id = ?',
+      [s.shopId],
+    );
     assert.equal(Number(n!.n), 0);
   });
 
@@ -82,11 +120,17 @@ describe('the second payment provider', () => {
       s.organizationId,
       m.organizationId,
     ]);
-    const w = await restClient(h.url, m.apiKey).put(`/v1/integration/shops/${s.shopId}/payment-providers/stripe`, SETTINGS);
+    const w = await restClient(h.url, m.apiKey).put(
+      `/v1/integration/shops/${s.shopId}/payment-providers/stripe`,
+      SETTINGS,
+    );
     assert.deepEqual([w.status, w.body.code], [403, 'insufficient_scope']);
     must(await restClient(h.url, m.apiKey).get(`/v1/integration/shops/${s.shopId}/payment-providers`), 200);
     const stranger = await shopWithTier(h);
-    assert.equal((await stranger.api.put(`/v1/integration/shops/${s.shopId}/payment-providers/stripe`, SETTINGS)).status, 404);
+    assert.equal(
+      (await stranger.api.put(`/v1/integration/shops/${s.shopId}/payment-providers/stripe`, SETTINGS)).status,
+      404,
+    );
   });
 });
 

@@ -1,4 +1,6 @@
-/** The A2A projection: the agent card generated from the registry, and tool calls over JSON-RPC through the SDK client. */
+/**
+ * The A2A projection: the agent card generated from the registry, and tool calls over JSON-RPC through the SDK client.
+ */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AgentCard, Message, Role, taskStateToJSON } from '@a2a-js/sdk';
@@ -33,7 +35,10 @@ test(`${verifies('CONTRACT-a2a-agent-card')}the public agent card lists the publ
   assert.equal(card.capabilities.pushNotifications, false);
   assert.equal(card.capabilities.extendedAgentCard, true);
   assert.deepEqual(card.securitySchemes.bearer, {
-    httpAuthSecurityScheme: { scheme: 'Bearer', description: card.securitySchemes.bearer.httpAuthSecurityScheme.description },
+    httpAuthSecurityScheme: {
+      scheme: 'Bearer',
+      description: card.securitySchemes.bearer.httpAuthSecurityScheme.description,
+    },
   }); // no bearerFormat "JWT": API keys and agent tokens are opaque (issue #36, 2)
   assert.deepEqual(card.securityRequirements, [{ schemes: { bearer: {} } }]);
   assert.deepEqual(card.defaultInputModes, ['application/json']);
@@ -43,7 +48,10 @@ test(`${verifies('CONTRACT-a2a-agent-card')}the public agent card lists the publ
   const forAgent = (t: Tool) => !t.auth.public && t.auth.principals.includes('agent') && listedTo(t, 'agent');
   const tools = h.app.orchestrator.tools.filter((t) => (t.auth.public && listedTo(t, 'anonymous')) || forAgent(t));
   assert.ok(!tools.some((t) => t.name === 'create_checkout_session'));
-  assert.deepEqual(card.skills.map((s: any) => s.id), tools.map((t) => t.name));
+  assert.deepEqual(
+    card.skills.map((s: any) => s.id),
+    tools.map((t) => t.name),
+  );
   const size = Buffer.byteLength(JSON.stringify(card));
   // The issue's aim: at most 30 KB. 31 public and agent skills (discovery, orders, check-in and ACP included) come to
   // about 29 KB, their media types left to the card's defaults.
@@ -52,7 +60,11 @@ test(`${verifies('CONTRACT-a2a-agent-card')}the public agent card lists the publ
   assert.ok(card.skills.every((s: any) => s.inputModes === undefined && s.outputModes === undefined));
   // The JSON Schemas are on the extended card only (an agent's, here), which keeps the public card small.
   assert.deepEqual(card.capabilities.extensions ?? [], []);
-  assert.ok(['reserve', 'confirm', 'quote', 'purchase_initiate', 'get_event'].every((id) => card.skills.some((s: any) => s.id === id)));
+  assert.ok(
+    ['reserve', 'confirm', 'quote', 'purchase_initiate', 'get_event'].every((id) =>
+      card.skills.some((s: any) => s.id === id),
+    ),
+  );
   const m = await h.merchant();
   const extended = AgentCard.toJSON(await (await a2aClient(h, m.apiKey)).getAgentCard()) as any;
   const schemas = extended.capabilities.extensions.find((e: any) => e.uri === SKILL_SCHEMAS_EXTENSION).params.skills;
@@ -72,7 +84,10 @@ test(`${verifies('CONTRACT-a2a-agent-card')}the public agent card lists the publ
   }
   // The SDK client then asks for the extended card, which for a caller without a credential lists the public skills.
   const resolved = AgentCard.toJSON(await (await a2aClient(h)).getAgentCard()) as any;
-  assert.deepEqual(resolved.skills.map((s: any) => s.id), h.app.orchestrator.tools.filter((t) => t.auth.public).map((t) => t.name));
+  assert.deepEqual(
+    resolved.skills.map((s: any) => s.id),
+    h.app.orchestrator.tools.filter((t) => t.auth.public).map((t) => t.name),
+  );
   assert.deepEqual(resolved.securitySchemes, card.securitySchemes);
 });
 
@@ -82,7 +97,10 @@ test('the authenticated extended card lists the skills of the caller', async () 
   const extended = await (await a2aClient(h, m.apiKey)).getAgentCard();
   const ids = extended.skills.map((s: { id: string }) => s.id);
   assert.ok(ids.includes('list_pools') && ids.includes('get_event'));
-  assert.ok(!ids.includes('create_tier') && !ids.includes('reserve') && !ids.includes('create_checkout_session'), ids.join());
+  assert.ok(
+    !ids.includes('create_tier') && !ids.includes('reserve') && !ids.includes('create_checkout_session'),
+    ids.join(),
+  );
 });
 
 test('a skill that changes something answers with a completed task and a data artifact, read back by its caller', async () => {
@@ -105,14 +123,25 @@ test('a read-only skill answers with a message whose data part is the output, an
   const tasksBefore = await h.db.execute('select count(*)::int as n from a2a_tasks');
   const list = await runSkill(client, 'list_pools', { merchantId: m.shopId });
   assert.ok(list.ok && list.reply, JSON.stringify(list));
-  assert.deepEqual([list.reply.metadata, list.reply.taskId, Role[list.reply.role]], [{ skill: 'list_pools' }, '', 'ROLE_AGENT']);
-  assert.deepEqual(list.output.pools.map((p: any) => [p.id, p.availableCount]), [[pool.output.id, 40]]);
+  assert.deepEqual(
+    [list.reply.metadata, list.reply.taskId, Role[list.reply.role]],
+    [{ skill: 'list_pools' }, '', 'ROLE_AGENT'],
+  );
+  assert.deepEqual(
+    list.output.pools.map((p: any) => [p.id, p.availableCount]),
+    [[pool.output.id, 40]],
+  );
   assert.deepEqual(await h.db.execute('select count(*)::int as n from a2a_tasks'), tasksBefore);
   // The card tags exactly those skills read-only; the other skills answer with tasks.
-  const card = (await (await fetch(`${h.url}/.well-known/agent-card.json`)).json()) as { skills: { id: string; tags: string[] }[] };
+  const card = (await (await fetch(`${h.url}/.well-known/agent-card.json`)).json()) as {
+    skills: { id: string; tags: string[] }[];
+  };
   const tagged = card.skills.filter((s) => s.tags.includes('read-only')).map((s) => s.id);
   const readOnly = h.app.orchestrator.tools.filter((t) => t.annotations.readOnlyHint).map((t) => t.name);
-  assert.deepEqual(tagged, card.skills.map((s) => s.id).filter((id) => readOnly.includes(id)));
+  assert.deepEqual(
+    tagged,
+    card.skills.map((s) => s.id).filter((id) => readOnly.includes(id)),
+  );
   assert.ok(tagged.includes('list_events') && !tagged.includes('quote') && !tagged.includes('reserve'), tagged.join());
   // A refusal of a read-only skill is still a task, in the state its error maps to.
   const refused = await runSkill(client, 'list_pools', { merchantId: 'shop_nope' });
@@ -129,7 +158,13 @@ test('create_tier saves the tier and its restrictions', async () => {
 test('an unknown input field ends input-required with unknown_field', async () => {
   const m = await h.merchant();
   const client = await a2aClient(h, m.apiKey);
-  const r = await runSkill(client, 'create_tier', { eventId: 'evt_x', poolId: 'pool_x', name: 'A', priceMinor: 1, colour: 'red' });
+  const r = await runSkill(client, 'create_tier', {
+    eventId: 'evt_x',
+    poolId: 'pool_x',
+    name: 'A',
+    priceMinor: 1,
+    colour: 'red',
+  });
   assert.ok(!r.ok);
   assert.equal(r.state, 'TASK_STATE_INPUT_REQUIRED');
   assert.equal(r.code, 'unknown_field');
@@ -143,7 +178,9 @@ test('input-required can be answered on the same task with corrected input', asy
   assert.ok(!bad.ok);
   assert.deepEqual([bad.state, bad.code], ['TASK_STATE_INPUT_REQUIRED', 'invalid_input']);
   // On the same task, a read-only skill ends that task (completed, with its artifact) rather than answering a message.
-  const fixed = outcomeOf(await sendParts(client, [{ data: { skill: 'list_pools', input: { merchantId: m.shopId } } }], bad.task.id));
+  const fixed = outcomeOf(
+    await sendParts(client, [{ data: { skill: 'list_pools', input: { merchantId: m.shopId } } }], bad.task.id),
+  );
   assert.ok(fixed.ok && fixed.task, JSON.stringify(fixed));
   assert.deepEqual([fixed.task.id, fixed.state], [bad.task.id, 'TASK_STATE_COMPLETED']);
   assert.deepEqual(fixed.output.pools, []);
@@ -176,10 +213,14 @@ test('a bad credential ends auth-required with unauthenticated', async () => {
   assert.deepEqual([r.state, r.code], ['TASK_STATE_AUTH_REQUIRED', 'unauthenticated']);
 });
 
-test('a text-only message gets a reply explaining how to call a skill, naming the caller\'s skills', async () => {
+test("a text-only message gets a reply explaining how to call a skill, naming the caller's skills", async () => {
   const m = await h.merchant();
   const client = await a2aClient(h, m.apiKey);
-  const message = Message.fromJSON({ messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'list my pools please' }] });
+  const message = Message.fromJSON({
+    messageId: crypto.randomUUID(),
+    role: 'ROLE_USER',
+    parts: [{ text: 'list my pools please' }],
+  });
   const reply = await client.sendMessage({ tenant: '', configuration: undefined, metadata: undefined, message });
   assert.ok(!('status' in reply), 'a message, not a task');
   const text = reply.parts.find((p) => p.content?.$case === 'text')?.content;
@@ -196,13 +237,18 @@ test('a message whose data part is not an object ends input-required, saying wha
   const m = await h.merchant();
   const r = outcomeOf(await sendParts(await a2aClient(h, m.apiKey), [{ data: ['list_pools'] }]));
   assert.ok(!r.ok);
-  assert.deepEqual([r.state, r.code, r.error.details], ['TASK_STATE_INPUT_REQUIRED', 'invalid_input', { field: 'parts' }]);
+  assert.deepEqual(
+    [r.state, r.code, r.error.details],
+    ['TASK_STATE_INPUT_REQUIRED', 'invalid_input', { field: 'parts' }],
+  );
   assert.match(r.message, /must be a JSON object.*"skill"/);
 });
 
 test('malformed JSON is JSON-RPC -32700 Parse error', async () => {
   const res = await fetch(`${h.url}/a2a/jsonrpc`, {
-    method: 'POST', headers: { 'content-type': 'application/json', 'a2a-version': '1.0' }, body: '{"jsonrpc":"2.0","id":1,"method":',
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+    body: '{"jsonrpc":"2.0","id":1,"method":',
   });
   const body = (await res.json()) as any;
   assert.deepEqual([body.id, body.error.code], [null, -32700]);
@@ -211,9 +257,22 @@ test('malformed JSON is JSON-RPC -32700 Parse error', async () => {
 test('JSON that is not a JSON-RPC request object is -32600 Invalid Request, with nothing internal', async () => {
   const m = await h.merchant();
   const getTask = '"method":"GetTask","params":{"id":"x"}';
-  const bodies = ['null', '[]', '[1]', `[{"jsonrpc":"2.0","id":1,${getTask}}]`, '0', '42', '"text"', 'true', '{}',
-    '{"id":7}', '{"jsonrpc":"2.0","id":7}', `{"jsonrpc":"1.0","id":7,${getTask}}`, '{"jsonrpc":"2.0","id":7,"method":5}',
-    `{"jsonrpc":"2.0","id":{},${getTask}}`];
+  const bodies = [
+    'null',
+    '[]',
+    '[1]',
+    `[{"jsonrpc":"2.0","id":1,${getTask}}]`,
+    '0',
+    '42',
+    '"text"',
+    'true',
+    '{}',
+    '{"id":7}',
+    '{"jsonrpc":"2.0","id":7}',
+    `{"jsonrpc":"1.0","id":7,${getTask}}`,
+    '{"jsonrpc":"2.0","id":7,"method":5}',
+    `{"jsonrpc":"2.0","id":{},${getTask}}`,
+  ];
   for (const token of [undefined, m.apiKey]) {
     for (const text of bodies) {
       const auth: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
@@ -239,10 +298,16 @@ test('an unknown skill or envelope field ends input-required', async () => {
   const client = await a2aClient(h, m.apiKey);
   const unknown = await runSkill(client, 'no_such_skill', {});
   assert.ok(!unknown.ok);
-  assert.deepEqual([unknown.state, unknown.code, unknown.error.details], ['TASK_STATE_INPUT_REQUIRED', 'invalid_input', { field: 'skill' }]);
+  assert.deepEqual(
+    [unknown.state, unknown.code, unknown.error.details],
+    ['TASK_STATE_INPUT_REQUIRED', 'invalid_input', { field: 'skill' }],
+  );
   const extra = outcomeOf(await sendParts(client, [{ data: { skill: 'list_pools', input: {}, retries: 3 } }]));
   assert.ok(!extra.ok);
-  assert.deepEqual([extra.state, extra.code, extra.error.details.fields], ['TASK_STATE_INPUT_REQUIRED', 'unknown_field', ['retries']]);
+  assert.deepEqual(
+    [extra.state, extra.code, extra.error.details.fields],
+    ['TASK_STATE_INPUT_REQUIRED', 'unknown_field', ['retries']],
+  );
 });
 
 test(`${verifies('CONTRACT-idempotency-argument')}an idempotency key in the data part replays the stored outcome`, async () => {
@@ -259,17 +324,30 @@ test(`${verifies('CONTRACT-idempotency-argument')}an idempotency key in the data
   assert.deepEqual([other.state, other.code], ['TASK_STATE_REJECTED', 'idempotency_conflict']);
 });
 
-test("tasks are listed for their own credential only, newest first, in pages", async () => {
+test('tasks are listed for their own credential only, newest first, in pages', async () => {
   const a = await h.merchant();
   const b = await h.merchant();
   const mine = await a2aClient(h, a.apiKey);
-  const first = await runSkill(mine, 'create_event', { merchantId: a.shopId, title: 'Listed', startsAt: '2030-01-01T20:00:00Z' });
+  const first = await runSkill(mine, 'create_event', {
+    merchantId: a.shopId,
+    title: 'Listed',
+    startsAt: '2030-01-01T20:00:00Z',
+  });
   h.clock.advance(1000);
   const second = await runSkill(mine, 'list_pools', {});
   await runSkill(mine, 'list_pools', { merchantId: a.shopId }); // a read answered with a message: no task to list
   assert.ok(first.task && second.task);
   const list = (pageToken = '') =>
-    mine.listTasks({ tenant: '', contextId: '', status: 0, pageSize: 1, pageToken, statusTimestampAfter: undefined, historyLength: undefined, includeArtifacts: true });
+    mine.listTasks({
+      tenant: '',
+      contextId: '',
+      status: 0,
+      pageSize: 1,
+      pageToken,
+      statusTimestampAfter: undefined,
+      historyLength: undefined,
+      includeArtifacts: true,
+    });
   const page1 = await list();
   assert.deepEqual([page1.totalSize, page1.tasks.map((t) => t.id)], [2, [second.task.id]]);
   const page2 = await list(page1.nextPageToken);
@@ -280,7 +358,9 @@ test("tasks are listed for their own credential only, newest first, in pages", a
 });
 
 test('a JSON-RPC body over 1 MiB is refused with 413', async () => {
-  const res = await restClient(h.url).post('/a2a/jsonrpc', JSON.stringify({ pad: 'x'.repeat(1024 * 1024) }), { 'a2a-version': '1.0' });
+  const res = await restClient(h.url).post('/a2a/jsonrpc', JSON.stringify({ pad: 'x'.repeat(1024 * 1024) }), {
+    'a2a-version': '1.0',
+  });
   assert.equal(res.status, 413);
   assert.equal(res.body.code, 'payload_too_large');
 });
@@ -293,7 +373,12 @@ test('the JSON-RPC endpoint refuses an unsupported A2A-Version and streaming', a
   assert.equal(res.body.error.code, -32009);
   const streaming = await restClient(h.url).post(
     '/a2a/jsonrpc',
-    { jsonrpc: '2.0', id: 8, method: 'SendStreamingMessage', params: { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'x' }] } } },
+    {
+      jsonrpc: '2.0',
+      id: 8,
+      method: 'SendStreamingMessage',
+      params: { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'x' }] } },
+    },
     { 'a2a-version': '1.0' },
   );
   assert.equal(streaming.body.id, 8);
@@ -317,10 +402,16 @@ test('issue #36 (2): the agent card is cacheable, with an ETag, and a matching I
 test('issue #36 (2): a message part of an unsupported media type is -32005 ContentTypeNotSupported, not a task', async () => {
   const m = await h.merchant();
   const send = async (parts: unknown[]) => {
-    const res = await restClient(h.url, m.apiKey).post('/a2a/jsonrpc', {
-      jsonrpc: '2.0', id: 3, method: 'SendMessage',
-      params: { message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts } },
-    }, { 'a2a-version': '1.0' });
+    const res = await restClient(h.url, m.apiKey).post(
+      '/a2a/jsonrpc',
+      {
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'SendMessage',
+        params: { message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts } },
+      },
+      { 'a2a-version': '1.0' },
+    );
     assert.equal(res.status, 200);
     return res.body;
   };
@@ -340,7 +431,7 @@ test('issue #36 (2): a message part of an unsupported media type is -32005 Conte
   assert.equal(ok.error, undefined, JSON.stringify(ok));
 });
 
-test('issue #36 (2): A2A v0.3 peers are served too: the SDK\'s legacy transport, and v0.3 JSON-RPC without A2A-Version', async () => {
+test("issue #36 (2): A2A v0.3 peers are served too: the SDK's legacy transport, and v0.3 JSON-RPC without A2A-Version", async () => {
   const m = await h.merchant();
   const withBearer: typeof fetch = (url, init) => {
     const headers = new Headers(init?.headers);
@@ -349,8 +440,16 @@ test('issue #36 (2): A2A v0.3 peers are served too: the SDK\'s legacy transport,
   };
   const legacy = new LegacyJsonRpcTransport({ endpoint: `${h.url}/a2a/jsonrpc`, fetchImpl: withBearer });
   const message = Message.fromJSON({
-    messageId: crypto.randomUUID(), role: 'ROLE_USER',
-    parts: [{ data: { skill: 'create_event', input: { merchantId: m.shopId, title: 'Old peer', startsAt: '2030-01-01T20:00:00Z' } } }],
+    messageId: crypto.randomUUID(),
+    role: 'ROLE_USER',
+    parts: [
+      {
+        data: {
+          skill: 'create_event',
+          input: { merchantId: m.shopId, title: 'Old peer', startsAt: '2030-01-01T20:00:00Z' },
+        },
+      },
+    ],
   });
   const answer = await legacy.sendMessage({ tenant: '', configuration: undefined, metadata: undefined, message });
   const outcome = outcomeOf(answer as any);
@@ -360,18 +459,34 @@ test('issue #36 (2): A2A v0.3 peers are served too: the SDK\'s legacy transport,
   assert.equal(taskStateToJSON(task.status!.state), 'TASK_STATE_COMPLETED');
   // The v0.3 wire itself, as an older peer sends it: no A2A-Version header, v0.3 method names and part kinds.
   const raw = await restClient(h.url, m.apiKey).post('/a2a/jsonrpc', {
-    jsonrpc: '2.0', id: 5, method: 'message/send',
-    params: { message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user',
-      parts: [{ kind: 'data', data: { skill: 'list_pools', input: { merchantId: m.shopId } } }] } },
+    jsonrpc: '2.0',
+    id: 5,
+    method: 'message/send',
+    params: {
+      message: {
+        kind: 'message',
+        messageId: crypto.randomUUID(),
+        role: 'user',
+        parts: [{ kind: 'data', data: { skill: 'list_pools', input: { merchantId: m.shopId } } }],
+      },
+    },
   });
   assert.equal(raw.body.id, 5, JSON.stringify(raw.body));
   assert.equal(raw.body.error, undefined, JSON.stringify(raw.body));
   assert.equal(raw.body.result.kind, 'message');
   assert.deepEqual(raw.body.result.parts[0].data, { pools: [] });
   const file = await restClient(h.url, m.apiKey).post('/a2a/jsonrpc', {
-    jsonrpc: '2.0', id: 6, method: 'message/send',
-    params: { message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user',
-      parts: [{ kind: 'file', file: { uri: 'https://example.com/a.png', mimeType: 'image/png' } }] } },
+    jsonrpc: '2.0',
+    id: 6,
+    method: 'message/send',
+    params: {
+      message: {
+        kind: 'message',
+        messageId: crypto.randomUUID(),
+        role: 'user',
+        parts: [{ kind: 'file', file: { uri: 'https://example.com/a.png', mimeType: 'image/png' } }],
+      },
+    },
   });
   assert.deepEqual([file.body.id, file.body.error?.code], [6, -32005], JSON.stringify(file.body));
 });

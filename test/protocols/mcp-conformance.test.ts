@@ -37,7 +37,8 @@ async function startAuthProxy(target: string, apiKey: string): Promise<void> {
     const headers = { ...req.headers, authorization: `Bearer ${apiKey}` };
     const self = req.socket.localPort;
     if (headers.host === `127.0.0.1:${self}` || headers.host === `localhost:${self}`) headers.host = to.host;
-    if (headers.origin === `http://127.0.0.1:${self}` || headers.origin === `http://localhost:${self}`) headers.origin = to.origin;
+    if (headers.origin === `http://127.0.0.1:${self}` || headers.origin === `http://localhost:${self}`)
+      headers.origin = to.origin;
     const out = request({ host: to.hostname, port: to.port, path: req.url, method: req.method, headers }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
@@ -101,7 +102,11 @@ async function post(body: string): Promise<{ status: number; json: any }> {
   // Through the authorizing pass-through: /mcp answers 401 before reading a body without a valid bearer.
   const res = await fetch(`${proxyUrl}/mcp`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+    },
     body,
   });
   return { status: res.status, json: await res.json() };
@@ -110,9 +115,16 @@ async function post(body: string): Promise<{ status: number; json: any }> {
 test('a tools/call without a name is JSON-RPC -32602; a batch is refused with -32600; not JSON is -32700', async () => {
   const noName = await post(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { arguments: {} } }));
   assert.deepEqual([noName.json.id, noName.json.error.code], [7, -32602]);
-  const unknown = await post(JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'nope', arguments: {} } }));
+  const unknown = await post(
+    JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'nope', arguments: {} } }),
+  );
   assert.deepEqual([unknown.json.id, unknown.json.error.code], [8, -32602]);
-  const batch = await post(JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', id: 2, method: 'ping' }]));
+  const batch = await post(
+    JSON.stringify([
+      { jsonrpc: '2.0', id: 1, method: 'ping' },
+      { jsonrpc: '2.0', id: 2, method: 'ping' },
+    ]),
+  );
   assert.deepEqual([batch.status, batch.json.error.code], [400, -32600]);
   const garbage = await post('{"jsonrpc":');
   assert.deepEqual([garbage.status, garbage.json.error.code], [400, -32700]);

@@ -27,19 +27,29 @@ test('an agent gets instructions, the buy_tickets prompt and a compact tool list
     const { tools } = await client.listTools();
     // What a host puts in the model's context: name, description and input schema (output schemas validate results).
     const bytes = Buffer.byteLength(JSON.stringify({ tools }));
-    const modelFacing = Buffer.byteLength(JSON.stringify(tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }))));
-    t.diagnostic(`an agent's tools/list: ${tools.length} tools, ${bytes} bytes of JSON; name + description + inputSchema: ${modelFacing} bytes`);
+    const modelFacing = Buffer.byteLength(
+      JSON.stringify(tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }))),
+    );
+    t.diagnostic(
+      `an agent's tools/list: ${tools.length} tools, ${bytes} bytes of JSON; name + description + inputSchema: ${modelFacing} bytes`,
+    );
     assert.ok(modelFacing < 48 * 1024, `an agent's tool list is ${modelFacing} bytes for the model`);
     for (const name of ['list_events', 'get_event', 'quote', 'reserve']) {
       assert.match(tools.find((x) => x.name === name)!.description ?? '', /Next: `/, name);
     }
     const { prompts } = await client.listPrompts();
-    assert.deepEqual(prompts.map((p) => p.name), ['buy_tickets']);
+    assert.deepEqual(
+      prompts.map((p) => p.name),
+      ['buy_tickets'],
+    );
     const prompt = await client.getPrompt({ name: 'buy_tickets', arguments: { eventId: shop.eventId, quantity: '2' } });
     const text = prompt.messages[0]!.content.type === 'text' ? prompt.messages[0]!.content.text : '';
     assert.match(text, new RegExp(`get_event \\{"id": "${shop.eventId}"\\}`));
     assert.match(text, /quote \{"tierId": "<tierId>", "quantity": 2\}/);
-    await assert.rejects(client.getPrompt({ name: 'buy_tickets', arguments: { quantity: 'lots' } }), (err: any) => err.code === -32602);
+    await assert.rejects(
+      client.getPrompt({ name: 'buy_tickets', arguments: { quantity: 'lots' } }),
+      (err: any) => err.code === -32602,
+    );
 
     // Following the prompt, arguments only.
     const event = await callTool(client, 'get_event', { id: shop.eventId });

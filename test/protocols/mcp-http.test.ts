@@ -26,7 +26,11 @@ const INIT = JSON.stringify({
 });
 
 /** A raw request to /mcp (node:http, so the Host header can be forged). */
-function raw(method: string, headers: Record<string, string> = {}, body?: string): Promise<{ status: number; headers: Record<string, unknown>; body: any }> {
+function raw(
+  method: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<{ status: number; headers: Record<string, unknown>; body: any }> {
   const url = new URL('/mcp', h.url);
   return new Promise((resolve, reject) => {
     const req = request(
@@ -35,13 +39,20 @@ function raw(method: string, headers: Record<string, string> = {}, body?: string
         port: url.port,
         path: url.pathname,
         method,
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${apiKey}`, ...headers },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${apiKey}`,
+          ...headers,
+        },
       },
       (res) => {
         let data = '';
         res.setEncoding('utf8');
         res.on('data', (c: string) => (data += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: data ? JSON.parse(data) : undefined }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: data ? JSON.parse(data) : undefined }),
+        );
       },
     );
     req.on('error', reject);
@@ -61,7 +72,10 @@ test('without a bearer, or with an unknown one, /mcp answers 401 naming its prot
     const r = await raw('POST', { authorization }, INIT);
     assert.equal(r.status, 401);
     assert.equal(r.body.error.code, -32000);
-    assert.match(String(r.headers['www-authenticate']), new RegExp(`^Bearer resource_metadata="${h.url}/.well-known/oauth-protected-resource/mcp"`));
+    assert.match(
+      String(r.headers['www-authenticate']),
+      new RegExp(`^Bearer resource_metadata="${h.url}/.well-known/oauth-protected-resource/mcp"`),
+    );
     assert.match(String(r.headers['www-authenticate']), /, scope="tessera:agent"/);
   }
 });
@@ -98,7 +112,12 @@ test('GET and DELETE on /mcp answer 405 with a JSON-RPC error', async () => {
 
 test('a tools/call without initialize works (stateless) and reports errors as results', async () => {
   const m = await h.merchant(['merchant:write']);
-  const call = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_pools', arguments: { merchantId: m.shopId } } });
+  const call = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 2,
+    method: 'tools/call',
+    params: { name: 'list_pools', arguments: { merchantId: m.shopId } },
+  });
   const r = await raw('POST', { authorization: `Bearer ${m.apiKey}`, 'mcp-protocol-version': '2025-06-18' }, call);
   assert.equal(r.status, 200);
   assert.equal(r.body.result.isError, true);
@@ -143,7 +162,12 @@ test('valid JSON that is not JSON-RPC is -32600 with its id; not JSON is -32700;
 
 test('initialize offers the newest protocol version the SDK supports', async () => {
   const ask = (protocolVersion: string) =>
-    JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+    });
   assert.equal((await raw('POST', {}, ask('2099-01-01'))).body.result.protocolVersion, LATEST_PROTOCOL_VERSION);
   assert.equal((await raw('POST', {}, ask('2025-11-25'))).body.result.protocolVersion, '2025-11-25');
 });
@@ -151,24 +175,42 @@ test('initialize offers the newest protocol version the SDK supports', async () 
 /** The count /metrics gives for POST /mcp answered with `status`. */
 async function mcpCount(status: number): Promise<number> {
   const text = await (await fetch(`${h.url}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith(`tessera_http_requests_total{method="POST",route="/mcp",status="${status}"}`));
+  const line = text
+    .split('\n')
+    .find((l) => l.startsWith(`tessera_http_requests_total{method="POST",route="/mcp",status="${status}"}`));
   return line ? Number(line.split(' ').at(-1)) : 0;
 }
 
 test('a client that leaves before its answer: the request ends at once (counted 499), and the call still commits', async () => {
   const m = await h.merchant(['merchant:read', 'merchant:write']);
   const api = restClient(h.url, m.apiKey);
-  const event = (await api.post('/v1/integration/events', { merchantId: m.shopId, title: 'Left', startsAt: '2030-01-01T20:00:00Z' })).body;
-  const pool = (await api.post('/v1/integration/pools', { merchantId: m.shopId, eventId: event.id, capacity: 10 })).body;
+  const event = (
+    await api.post('/v1/integration/events', { merchantId: m.shopId, title: 'Left', startsAt: '2030-01-01T20:00:00Z' })
+  ).body;
+  const pool = (await api.post('/v1/integration/pools', { merchantId: m.shopId, eventId: event.id, capacity: 10 }))
+    .body;
   const before = await mcpCount(499);
   // Hold the pool's row from outside, so update_pool waits on it while its client goes away.
   const holder = await holdRows(h.dbUrl, 'select id from pools where id = $1 for update', [pool.id]);
   const url = new URL('/mcp', h.url);
-  const call = JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'update_pool', arguments: { id: pool.id, capacity: 12 } } });
+  const call = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 4,
+    method: 'tools/call',
+    params: { name: 'update_pool', arguments: { id: pool.id, capacity: 12 } },
+  });
   try {
     const req = request({
-      host: url.hostname, port: url.port, path: url.pathname, method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${m.apiKey}`, 'mcp-protocol-version': '2025-06-18' },
+      host: url.hostname,
+      port: url.port,
+      path: url.pathname,
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${m.apiKey}`,
+        'mcp-protocol-version': '2025-06-18',
+      },
     });
     req.on('error', () => undefined); // the socket is destroyed below
     req.end(call);
@@ -181,49 +223,88 @@ test('a client that leaves before its answer: the request ends at once (counted 
     await holder.end();
   }
   // The call itself was not undone: like a lost REST answer, it commits, and repeating it is safe.
-  const capacity = async () => (await api.get(`/v1/integration/pools?merchantId=${m.shopId}`)).body.pools[0].capacity as number;
+  const capacity = async () =>
+    (await api.get(`/v1/integration/pools?merchantId=${m.shopId}`)).body.pools[0].capacity as number;
   await poll(async () => (await capacity()) === 12, 2000);
   assert.equal(await capacity(), 12);
 });
 
-test('one server answers every POST: two callers sending the same request id each get their own answer, and no notification reaches another caller', { timeout: 120_000 }, async () => {
-  // Internal request ids count from 1 per server, so a fresh one makes the sweep of ids below cover every call of this test.
-  const own = await startHarness();
-  try {
-    const [a, b] = [await own.merchant(['merchant:read', 'merchant:write']), await own.merchant(['merchant:read', 'merchant:write'])];
-    const post = (key: string, body: unknown) =>
-      fetch(`${own.url}/mcp`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${key}`, 'mcp-protocol-version': '2025-06-18' },
-        body: JSON.stringify(body),
-      });
-    const apiB = restClient(own.url, b.apiKey);
-    const event = (await apiB.post('/v1/integration/events', { merchantId: b.shopId, title: 'Held', startsAt: '2030-01-01T20:00:00Z' })).body;
-    const pool = (await apiB.post('/v1/integration/pools', { merchantId: b.shopId, eventId: event.id, capacity: 10 })).body;
-    const holder = await holdRows(own.dbUrl, 'select id from pools where id = $1 for update', [pool.id]);
+test(
+  'one server answers every POST: two callers sending the same request id each get their own answer, and no notification reaches another caller',
+  { timeout: 120_000 },
+  async () => {
+    // Internal request ids count from 1 per server, so a fresh one makes the sweep of ids below cover every call of
+    // this test.
+    const own = await startHarness();
     try {
-      // B's call waits on the held row while A calls with the same JSON-RPC id and sweeps cancellations over ids.
-      const blocked = post(b.apiKey, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'update_pool', arguments: { id: pool.id, capacity: 12 } } });
-      blocked.catch(() => undefined); // awaited below; if an assertion fails first, its failure is not also unhandled
-      assert.ok((await poll(holder.waiters)) > 0, "B's call waits on the held row");
-      const mine = await post(a.apiKey, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_pools', arguments: { merchantId: a.shopId } } });
-      assert.equal(mine.status, 200);
-      assert.deepEqual(await mine.json(), { jsonrpc: '2.0', id: 1, result: { structuredContent: { pools: [] }, content: [{ type: 'text', text: '{"pools":[]}' }] } });
-      for (let id = 1; id <= 50; id++) {
-        const cancel = await post(a.apiKey, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'not yours' } });
-        assert.equal(cancel.status, 202);
+      const [a, b] = [
+        await own.merchant(['merchant:read', 'merchant:write']),
+        await own.merchant(['merchant:read', 'merchant:write']),
+      ];
+      const post = (key: string, body: unknown) =>
+        fetch(`${own.url}/mcp`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            authorization: `Bearer ${key}`,
+            'mcp-protocol-version': '2025-06-18',
+          },
+          body: JSON.stringify(body),
+        });
+      const apiB = restClient(own.url, b.apiKey);
+      const event = (
+        await apiB.post('/v1/integration/events', {
+          merchantId: b.shopId,
+          title: 'Held',
+          startsAt: '2030-01-01T20:00:00Z',
+        })
+      ).body;
+      const pool = (await apiB.post('/v1/integration/pools', { merchantId: b.shopId, eventId: event.id, capacity: 10 }))
+        .body;
+      const holder = await holdRows(own.dbUrl, 'select id from pools where id = $1 for update', [pool.id]);
+      try {
+        // B's call waits on the held row while A calls with the same JSON-RPC id and sweeps cancellations over ids.
+        const blocked = post(b.apiKey, {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'update_pool', arguments: { id: pool.id, capacity: 12 } },
+        });
+        blocked.catch(() => undefined); // awaited below; if an assertion fails first, its failure is not also unhandled
+        assert.ok((await poll(holder.waiters)) > 0, "B's call waits on the held row");
+        const mine = await post(a.apiKey, {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'list_pools', arguments: { merchantId: a.shopId } },
+        });
+        assert.equal(mine.status, 200);
+        assert.deepEqual(await mine.json(), {
+          jsonrpc: '2.0',
+          id: 1,
+          result: { structuredContent: { pools: [] }, content: [{ type: 'text', text: '{"pools":[]}' }] },
+        });
+        for (let id = 1; id <= 50; id++) {
+          const cancel = await post(a.apiKey, {
+            jsonrpc: '2.0',
+            method: 'notifications/cancelled',
+            params: { requestId: id, reason: 'not yours' },
+          });
+          assert.equal(cancel.status, 202);
+        }
+        await holder.release();
+        const answered = await blocked;
+        assert.equal(answered.status, 200);
+        const body = await answered.json();
+        assert.equal(body.id, 1);
+        assert.equal(body.result.isError, undefined, JSON.stringify(body));
+        assert.equal(body.result.structuredContent.capacity, 12);
+      } finally {
+        await holder.end();
       }
-      await holder.release();
-      const answered = await blocked;
-      assert.equal(answered.status, 200);
-      const body = await answered.json();
-      assert.equal(body.id, 1);
-      assert.equal(body.result.isError, undefined, JSON.stringify(body));
-      assert.equal(body.result.structuredContent.capacity, 12);
     } finally {
-      await holder.end();
+      await own.close();
     }
-  } finally {
-    await own.close();
-  }
-});
+  },
+);

@@ -51,7 +51,11 @@ async function lossyHttpClient(token: string): Promise<{ client: Client; loseNex
 }
 
 /** Calls a tool whose response is lost, then retries it with the same arguments: the retry's outcome. */
-async function afterLostResponse(c: { client: Client; loseNextResponse(): void }, tool: string, args: Record<string, unknown>): Promise<Outcome> {
+async function afterLostResponse(
+  c: { client: Client; loseNextResponse(): void },
+  tool: string,
+  args: Record<string, unknown>,
+): Promise<Outcome> {
   c.loseNextResponse();
   await assert.rejects(callTool(c.client, tool, args), /connection reset/);
   return callTool(c.client, tool, args);
@@ -62,7 +66,11 @@ async function assertOneHoldOneCharge(poolId: string, reservationId: string, qua
   assert.equal(await count(h.db, 'from reservations where pool_id = ?', [poolId]), 1);
   assert.equal(await count(h.db, 'from payments where reservation_id = ?', [reservationId]), 1);
   assert.equal(
-    await count(h.db, 'from sandbox_charges c join payments p on p.id = c.payment_reference where p.reservation_id = ?', [reservationId]),
+    await count(
+      h.db,
+      'from sandbox_charges c join payments p on p.id = c.payment_reference where p.reservation_id = ?',
+      [reservationId],
+    ),
     1,
   );
   const c = await assertInvariant(h.db, poolId);
@@ -85,8 +93,14 @@ test('over Streamable HTTP, arguments only: each call replayed after a lost resp
     assert.equal(c.output.order.tickets.length, 2);
     // Once more, each: the same hold, the same order; nothing new is held or charged.
     const again = await callTool(host.client, 'reserve', { quoteId: q.output.quoteId });
-    assert.deepEqual([again.ok && again.output.reservation.id, again.ok && again.output.order.id], [id, c.output.order.id]);
-    const paid = await callTool(host.client, 'authorize_payment', { reservationId: id, paymentMethod: 'pm_sandbox_visa' });
+    assert.deepEqual(
+      [again.ok && again.output.reservation.id, again.ok && again.output.order.id],
+      [id, c.output.order.id],
+    );
+    const paid = await callTool(host.client, 'authorize_payment', {
+      reservationId: id,
+      paymentMethod: 'pm_sandbox_visa',
+    });
     assert.ok(paid.ok && paid.output.payment.id === c.output.payment.id, JSON.stringify(paid));
     await assertOneHoldOneCharge(s.poolId, id, 2);
   } finally {
@@ -108,7 +122,12 @@ test(`${verifies('CONTRACT-idempotency-argument')}over Streamable HTTP the idemp
     const r = await afterLostResponse(host, 'reserve', { quoteId: q.output.quoteId, idempotencyKey });
     assert.ok(r.ok && r.replayed, JSON.stringify(r));
     // The same key in _meta and as the argument is one key; two different keys are refused.
-    const both = await callTool(host.client, 'reserve', { quoteId: q.output.quoteId, idempotencyKey }, { idempotencyKey: randomUUID() });
+    const both = await callTool(
+      host.client,
+      'reserve',
+      { quoteId: q.output.quoteId, idempotencyKey },
+      { idempotencyKey: randomUUID() },
+    );
     assert.equal(!both.ok && both.code, 'invalid_input');
     // A key is the caller's: used again for another call it is a conflict, and the refusal names the argument.
     const conflict = await callTool(host.client, 'create_pool', { merchantId: s.shopId, capacity: 1, idempotencyKey });
@@ -137,7 +156,10 @@ test('confirm replayed while the payment is pending returns that payment (202 ou
     const pending = await afterLostResponse(host, 'confirm', { id, paymentMethod: 'pm_sandbox_async_success' });
     assert.ok(pending.ok && pending.output.payment.state === 'pending', JSON.stringify(pending));
     const other = await callTool(host.client, 'confirm', { id, paymentMethod: 'pm_sandbox_visa' });
-    assert.ok(other.ok && other.output.payment.id === pending.output.payment.id, 'the pending payment, never a second charge');
+    assert.ok(
+      other.ok && other.output.payment.id === pending.output.payment.id,
+      'the pending payment, never a second charge',
+    );
     assert.equal(await count(h.db, 'from payments where reservation_id = ?', [id]), 3);
     // Another caller gets the usual refusal.
     const stranger = await shopWithTier(h);

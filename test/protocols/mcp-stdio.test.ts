@@ -20,7 +20,11 @@ after(async () => {
 });
 
 /** Runs `node src/cli.ts mcp ...args`, writes `lines` to its stdin, closes stdin and collects the output. */
-function runStdio(args: string[], env: Record<string, string>, lines: unknown[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runStdio(
+  args: string[],
+  env: Record<string, string>,
+  lines: unknown[],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(ROOT, 'src', 'cli.ts'), 'mcp', ...args], {
       cwd: ROOT,
@@ -46,13 +50,29 @@ function runStdio(args: string[], env: Record<string, string>, lines: unknown[])
 test(`${verifies('CONTRACT-mcp-transports')}tessera mcp --token answers a call sent just before stdin closes, with only JSON-RPC on stdout`, async () => {
   const m = await h.merchant();
   const run = await runStdio(['--token', m.apiKey], {}, [
-    { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '0' } } },
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '0' } },
+    },
     { jsonrpc: '2.0', method: 'notifications/initialized' },
-    { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_pools', arguments: { merchantId: m.shopId } } },
+    {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'list_pools', arguments: { merchantId: m.shopId } },
+    },
   ]);
   assert.equal(run.code, 0, run.stderr);
-  const messages = run.stdout.trim().split('\n').map((l) => JSON.parse(l));
-  assert.deepEqual(messages.map((x) => x.id), [1, 2]);
+  const messages = run.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  assert.deepEqual(
+    messages.map((x) => x.id),
+    [1, 2],
+  );
   assert.deepEqual(messages[1].result.structuredContent, { pools: [] });
   assert.match(run.stderr, /MCP server on stdio/);
 });
@@ -75,10 +95,18 @@ test('tessera mcp answers a line that is not JSON with -32700, and a batch or a 
   ];
   child.stdin.end(lines.map((l) => `${l}\n`).join(''));
   assert.equal(await closed, 0);
-  const answers = stdout.trim().split('\n').map((l) => JSON.parse(l));
+  const answers = stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   assert.deepEqual(
     answers.map((a) => [a.id, a.error?.code ?? 'ok']),
-    [[null, -32700], [null, -32600], [3, -32600], [4, 'ok']],
+    [
+      [null, -32700],
+      [null, -32600],
+      [3, -32600],
+      [4, 'ok'],
+    ],
   );
 });
 

@@ -1,4 +1,6 @@
-/** The MCP projection: the same tools, schemas, authorization and errors over in-memory and Streamable HTTP transports. */
+/**
+ * The MCP projection: the same tools, schemas, authorization and errors over in-memory and Streamable HTTP transports.
+ */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -29,7 +31,9 @@ for (const [surface, connect] of Object.entries(MCP_SURFACES)) {
     test('tools/list offers the tools the caller may call, with the registry schemas and annotations', async () => {
       const m = await h.merchant();
       const { tools } = await (await open(m.apiKey)).listTools();
-      const callable = h.app.orchestrator.tools.filter((t) => t.auth.public || (!t.auth.public && t.auth.principals.includes('api_key')));
+      const callable = h.app.orchestrator.tools.filter(
+        (t) => t.auth.public || (!t.auth.public && t.auth.principals.includes('api_key')),
+      );
       assert.ok(tools.length > 10 && tools.length < h.app.orchestrator.tools.length, String(tools.length));
       for (const listed of tools) {
         const tool = h.app.orchestrator.get(listed.name)!;
@@ -37,10 +41,14 @@ for (const [surface, connect] of Object.entries(MCP_SURFACES)) {
         const own = toolInputSchema(tool) as { properties: Record<string, unknown>; required?: string[] };
         // Tools that honour an idempotency key also take it as an optional `idempotencyKey` argument.
         const expected = takesIdempotencyArgument(tool)
-          ? { ...own, properties: { ...own.properties, idempotencyKey: (listed.inputSchema.properties as any).idempotencyKey } }
+          ? {
+              ...own,
+              properties: { ...own.properties, idempotencyKey: (listed.inputSchema.properties as any).idempotencyKey },
+            }
           : own;
         assert.deepEqual(listed.inputSchema, expected, tool.name);
-        if (takesIdempotencyArgument(tool)) assert.equal((listed.inputSchema.properties as any).idempotencyKey.type, 'string');
+        if (takesIdempotencyArgument(tool))
+          assert.equal((listed.inputSchema.properties as any).idempotencyKey.type, 'string');
         assert.ok(!(listed.inputSchema.required ?? []).includes('idempotencyKey'));
         assert.deepEqual(listed.outputSchema, listedOutputSchema(tool), tool.name);
         assert.equal(listed.title, tool.title);
@@ -71,7 +79,13 @@ for (const [surface, connect] of Object.entries(MCP_SURFACES)) {
     test('an unknown field is refused with unknown_field', async () => {
       const m = await h.merchant();
       const client = await open(m.apiKey);
-      const r = await callTool(client, 'create_tier', { eventId: 'evt_x', poolId: 'pool_x', name: 'A', priceMinor: 1, colour: 'red' });
+      const r = await callTool(client, 'create_tier', {
+        eventId: 'evt_x',
+        poolId: 'pool_x',
+        name: 'A',
+        priceMinor: 1,
+        colour: 'red',
+      });
       assert.equal(r.ok, false);
       assert.equal(!r.ok && r.code, 'unknown_field');
       assert.deepEqual(!r.ok && r.error.details.fields, ['colour']);

@@ -41,7 +41,10 @@ async function tokens() {
   const email = newEmail();
   const full = await signIn(w, email, m.shopId);
   const agent = (await createAgent(w, full, email)).token;
-  const owner = await w.h.app.authenticator.sign({ typ: 'console', sub: m.ownerId, org: m.organizationId, role: 'owner' } as never, 3600);
+  const owner = await w.h.app.authenticator.sign(
+    { typ: 'console', sub: m.ownerId, org: m.organizationId, role: 'owner' } as never,
+    3600,
+  );
   return { agent, merchantKey: m.apiKey, buyer: full, owner, staff: await w.h.staffToken() };
 }
 
@@ -70,40 +73,88 @@ test("the agent's tools/list is within 12,000 tokens; the merchant key's is repo
   for (const tool of [...agent.tools, ...merchant.tools]) {
     assert.equal(tool.inputSchema.examples?.length, 1, `${tool.name}: one input example`);
     const { idempotencyKey: _key, ...example } = tool.inputSchema.examples[0];
-    assert.ok(w.h.app.orchestrator.get(tool.name)!.input.safeParse(example).success, `${tool.name}: its example is accepted`);
+    assert.ok(
+      w.h.app.orchestrator.get(tool.name)!.input.safeParse(example).success,
+      `${tool.name}: its example is accepted`,
+    );
   }
 });
 
-/** The inspector's portability rules (its core/json/schemaLint): type arrays, schemas that constrain nothing, bare booleans, remote $refs. */
+/**
+ * The inspector's portability rules (its core/json/schemaLint): type arrays, schemas that constrain nothing, bare
+ * booleans, remote $refs.
+ */
 function findings(schema: unknown, path = '', keyword?: string): string[] {
   if (typeof schema === 'boolean') {
-    return ['additionalProperties', 'unevaluatedProperties', 'additionalItems', 'unevaluatedItems'].includes(keyword ?? '') ? [] : [`${path}: bare ${schema}`];
+    return ['additionalProperties', 'unevaluatedProperties', 'additionalItems', 'unevaluatedItems'].includes(
+      keyword ?? '',
+    )
+      ? []
+      : [`${path}: bare ${schema}`];
   }
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return [];
   const node = schema as Record<string, unknown>;
   const out: string[] = [];
   if (Array.isArray(node.type)) out.push(`${path}: type array ${JSON.stringify(node.type)}`);
   if (typeof node.$ref === 'string' && !node.$ref.startsWith('#')) out.push(`${path}: remote $ref`);
-  const annotations = new Set(['description', 'title', 'examples', 'default', 'deprecated', 'readOnly', 'writeOnly', '$comment', '$id', '$schema']);
+  const annotations = new Set([
+    'description',
+    'title',
+    'examples',
+    'default',
+    'deprecated',
+    'readOnly',
+    'writeOnly',
+    '$comment',
+    '$id',
+    '$schema',
+  ]);
   if (keyword !== 'not' && Object.keys(node).every((k) => annotations.has(k))) out.push(`${path}: constrains nothing`);
   for (const key of ['properties', 'patternProperties', '$defs', 'dependentSchemas']) {
-    for (const [name, sub] of Object.entries((node[key] ?? {}) as Record<string, unknown>)) out.push(...findings(sub, `${path}.${key}.${name}`, key));
+    for (const [name, sub] of Object.entries((node[key] ?? {}) as Record<string, unknown>))
+      out.push(...findings(sub, `${path}.${key}.${name}`, key));
   }
   for (const key of ['anyOf', 'oneOf', 'allOf', 'prefixItems']) {
     ((node[key] ?? []) as unknown[]).forEach((sub, i) => out.push(...findings(sub, `${path}.${key}[${i}]`, key)));
   }
-  for (const key of ['items', 'not', 'contains', 'propertyNames', 'if', 'then', 'else', 'additionalProperties', 'unevaluatedProperties']) {
+  for (const key of [
+    'items',
+    'not',
+    'contains',
+    'propertyNames',
+    'if',
+    'then',
+    'else',
+    'additionalProperties',
+    'unevaluatedProperties',
+  ]) {
     if (key in node) out.push(...findings(node[key], `${path}.${key}`, key));
   }
   return out;
 }
 
-/** Runs the real inspector CLI's tools/list with --strict over Streamable HTTP as `token`; resolves its exit code and stderr. */
+/**
+ * Runs the real inspector CLI's tools/list with --strict over Streamable HTTP as `token`; resolves its exit code and
+ * stderr.
+ */
 function inspectorStrict(token: string): Promise<{ code: number | null; stderr: string }> {
-  const args = ['--cli', '--connect-timeout', '0', '--transport', 'http', '--server-url', `${w.h.url}/mcp`, '--stored-auth-only'];
+  const args = [
+    '--cli',
+    '--connect-timeout',
+    '0',
+    '--transport',
+    'http',
+    '--server-url',
+    `${w.h.url}/mcp`,
+    '--stored-auth-only',
+  ];
   args.push('--method', 'tools/list', '--strict', '--header', `Authorization: Bearer ${token}`);
   return new Promise((resolve, reject) => {
-    const child = spawn(INSPECTOR, args, { cwd: ROOT, env: { ...process.env, PATH }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(INSPECTOR, args, {
+      cwd: ROOT,
+      env: { ...process.env, PATH },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.on('error', reject);
@@ -124,7 +175,11 @@ test('every listed tool schema is portable: 0 inspector findings for every kind 
   const long = [...all.values()].filter((tool) => tool.description.length > 400).map((tool) => tool.name);
   assert.deepEqual(long, []);
   // No date-time carries zod's ~500-character regex: the format names it.
-  assert.doesNotMatch(JSON.stringify([...all.values()]), /"pattern":"[^"]{200,}"/, 'a regex of 200 characters or more is listed');
+  assert.doesNotMatch(
+    JSON.stringify([...all.values()]),
+    /"pattern":"[^"]{200,}"/,
+    'a regex of 200 characters or more is listed',
+  );
   for (const token of [who.merchantKey, who.agent]) {
     const run = await inspectorStrict(token);
     assert.equal(run.code, 0, run.stderr);

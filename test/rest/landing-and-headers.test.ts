@@ -16,7 +16,16 @@ test('GET / is a small landing page linking the API reference, the buyer pages, 
   assert.equal(res.status, 200);
   assert.match(res.headers.get('content-type') ?? '', /^text\/html/);
   const html = await res.text();
-  for (const href of ['/docs', '/v1/openapi.json', '/buyer/sign-in', '/.well-known/agent-card.json', '/healthz', '/readyz', '/metrics', '/dev/mail']) {
+  for (const href of [
+    '/docs',
+    '/v1/openapi.json',
+    '/buyer/sign-in',
+    '/.well-known/agent-card.json',
+    '/healthz',
+    '/readyz',
+    '/metrics',
+    '/dev/mail',
+  ]) {
     assert.ok(html.includes(`href="${href}"`), `links ${href}`);
     const target = await fetch(`${h.url}${href}`);
     assert.equal(target.status, 200, `${href} answers`);
@@ -48,7 +57,9 @@ test('JSON, errors, pages and the docs all carry the helmet baseline; pages keep
 });
 
 test('the buyer pages follow the browser language through Accept-Language quality values', async () => {
-  const res = await fetch(`${h.url}/buyer/sign-in`, { headers: { 'accept-language': 'xx;q=0.9, en-GB;q=0.5, *;q=0.1' } });
+  const res = await fetch(`${h.url}/buyer/sign-in`, {
+    headers: { 'accept-language': 'xx;q=0.9, en-GB;q=0.5, *;q=0.1' },
+  });
   await res.text();
   assert.equal(res.headers.get('content-language'), 'en');
 });

@@ -39,7 +39,10 @@ function getOnNewConnection(port: number): Promise<string> {
   });
 }
 
-async function start(sockets: number, port = 0): Promise<{ server: Server; listening: Listening; stop(): Promise<void> }> {
+async function start(
+  sockets: number,
+  port = 0,
+): Promise<{ server: Server; listening: Listening; stop(): Promise<void> }> {
   const server = createServer((_req, res) => res.end('ok'));
   const listening = await listenHttp(server, { port, host: '127.0.0.1', sockets, backlog: 4096 });
   return {
@@ -137,33 +140,41 @@ test('a port already in use is refused with EADDRINUSE, whoever holds it, and a 
   }
 });
 
-test('closing: the connections every socket accepted close with the server, idle keep-alive ones included', { timeout: 60_000 }, async () => {
-  const many = await start(16);
-  // No idle timeout: a connection left open would keep its listening socket's close waiting for ever.
-  many.server.keepAliveTimeout = 0;
-  const agent = new Agent({ keepAlive: true, maxSockets: 32 });
-  const closed: Promise<void>[] = [];
-  agent.on('free', (socket) => {
-    if (!(socket as { counted?: boolean }).counted) closed.push(new Promise((ok) => socket.once('close', () => ok())));
-    (socket as { counted?: boolean }).counted = true;
-  });
-  const call = () =>
-    new Promise<number>((ok, fail) => {
-      get({ host: '127.0.0.1', port: many.listening.port, path: '/', agent }, (res) => res.resume().on('end', () => ok(res.statusCode ?? 0))).on('error', fail);
+test(
+  'closing: the connections every socket accepted close with the server, idle keep-alive ones included',
+  { timeout: 60_000 },
+  async () => {
+    const many = await start(16);
+    // No idle timeout: a connection left open would keep its listening socket's close waiting for ever.
+    many.server.keepAliveTimeout = 0;
+    const agent = new Agent({ keepAlive: true, maxSockets: 32 });
+    const closed: Promise<void>[] = [];
+    agent.on('free', (socket) => {
+      if (!(socket as { counted?: boolean }).counted)
+        closed.push(new Promise((ok) => socket.once('close', () => ok())));
+      (socket as { counted?: boolean }).counted = true;
     });
-  const statuses = await Promise.all(Array.from({ length: 32 }, call));
-  assert.deepEqual(new Set(statuses), new Set([200]));
-  assert.ok(closed.length > 1, 'the calls went over several connections, left open and idle');
-  await many.stop(); // resolves (the test's timeout fails it otherwise)
-  await Promise.all(closed);
-  assert.equal(listeningSockets(many.listening.port), 0);
-  agent.destroy();
-});
+    const call = () =>
+      new Promise<number>((ok, fail) => {
+        get({ host: '127.0.0.1', port: many.listening.port, path: '/', agent }, (res) =>
+          res.resume().on('end', () => ok(res.statusCode ?? 0)),
+        ).on('error', fail);
+      });
+    const statuses = await Promise.all(Array.from({ length: 32 }, call));
+    assert.deepEqual(new Set(statuses), new Set([200]));
+    assert.ok(closed.length > 1, 'the calls went over several connections, left open and idle');
+    await many.stop(); // resolves (the test's timeout fails it otherwise)
+    await Promise.all(closed);
+    assert.equal(listeningSockets(many.listening.port), 0);
+    agent.destroy();
+  },
+);
 
 test('LISTEN_SOCKETS: 16 on Linux by default (1 elsewhere), a whole number from 1 to 64, anything else stops start-up naming it', () => {
   assert.equal(loadConfig({}).listenSockets, process.platform === 'linux' ? 16 : 1);
   assert.equal(loadConfig({ LISTEN_SOCKETS: '1' }).listenSockets, 1);
-  for (const bad of ['0', '65', '2.5', 'many']) assert.throws(() => loadConfig({ LISTEN_SOCKETS: bad }), /LISTEN_SOCKETS/);
+  for (const bad of ['0', '65', '2.5', 'many'])
+    assert.throws(() => loadConfig({ LISTEN_SOCKETS: bad }), /LISTEN_SOCKETS/);
 });
 
 let dbUrl: string;
@@ -175,8 +186,14 @@ after(async () => {
 });
 
 test('the server process listens through 16 sockets by default, and through one with LISTEN_SOCKETS=1', async () => {
-  for (const [env, expected] of [[{}, 16], [{ LISTEN_SOCKETS: '1' }, 1]] as const) {
-    const server = await startServerProcess({ DATABASE_URL: dbUrl, SWEEP_INTERVAL_MS: '0', WEBHOOK_DISPATCH_MS: '0', SANDBOX_DISPATCH_MS: '0', ...env }, 180_000);
+  for (const [env, expected] of [
+    [{}, 16],
+    [{ LISTEN_SOCKETS: '1' }, 1],
+  ] as const) {
+    const server = await startServerProcess(
+      { DATABASE_URL: dbUrl, SWEEP_INTERVAL_MS: '0', WEBHOOK_DISPATCH_MS: '0', SANDBOX_DISPATCH_MS: '0', ...env },
+      180_000,
+    );
     try {
       const port = Number(new URL(server.url).port);
       assert.equal(listeningSockets(port), expected);

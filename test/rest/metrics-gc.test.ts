@@ -35,7 +35,9 @@ test('scavenges in this process show in /metrics as the bench reads them', async
   assert.ok(seen.minorS > 0, 'with its seconds');
   assert.ok(seen.minorOver10ms >= 0 && seen.minorOver10ms <= seen.minor, 'the long ones are some of them');
   assert.ok(seen.major >= 0 && seen.majorS >= 0);
-  assert.ok(Number.isFinite(seen.loopMaxMs) && seen.loopMaxMs >= 0 && Number.isFinite(seen.loopP99Ms) && seen.loopP99Ms >= 0);
+  assert.ok(
+    Number.isFinite(seen.loopMaxMs) && seen.loopMaxMs >= 0 && Number.isFinite(seen.loopP99Ms) && seen.loopP99Ms >= 0,
+  );
 });
 
 test("the event loop's delay is in /metrics as the lines the bench reads", async () => {

@@ -49,7 +49,10 @@ test(`${verifies('CONTRACT-openapi-document', 'SPEC-1-areas')}every tool is one 
     assert.ok(op, `${tool.name} missing at ${tool.http.method} ${tool.http.path}`);
     assert.equal(op.operationId, tool.name);
     assert.deepEqual(op.tags, [tool.area]);
-    assert.ok(doc.tags.some((t: any) => t.name === tool.area), `tag ${tool.area} declared`);
+    assert.ok(
+      doc.tags.some((t: any) => t.name === tool.area),
+      `tag ${tool.area} declared`,
+    );
   }
 });
 
@@ -128,7 +131,12 @@ test('every area is a tag, the AP2 routes are documented, and every operation ha
   // The 429 answers say how long to wait, as a bounded header.
   for (const op of operations()) {
     const limited = op.responses['429'];
-    if (limited) assert.deepEqual(limited.headers['Retry-After'].schema, { type: 'integer', minimum: 1, maximum: 86_400 }, op.operationId);
+    if (limited)
+      assert.deepEqual(
+        limited.headers['Retry-After'].schema,
+        { type: 'integer', minimum: 1, maximum: 86_400 },
+        op.operationId,
+      );
   }
 });
 

@@ -1,4 +1,6 @@
-/** The BUILT SDK's Node client against a real server: the spine, typed refusals, idempotency keys, the attested mint. */
+/**
+ * The BUILT SDK's Node client against a real server: the spine, typed refusals, idempotency keys, the attested mint.
+ */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, type Harness } from '../support/harness.ts';
@@ -39,7 +41,13 @@ async function shopWithTier(m: BootstrapResult, capacity = 5) {
   const startsAt = new Date(h.clock.now().getTime() + 30 * 86_400_000).toISOString();
   const event = await tessera.call('create_event', { merchantId: m.shopId, title: 'SDK night', startsAt });
   const pool = await tessera.call('create_pool', { merchantId: m.shopId, eventId: event.id, capacity });
-  const tier = await tessera.call('create_tier', { eventId: event.id, poolId: pool.id, name: 'Standing', priceMinor: 2500, maxQtyPerPurchase: 4 });
+  const tier = await tessera.call('create_tier', {
+    eventId: event.id,
+    poolId: pool.id,
+    name: 'Standing',
+    priceMinor: 2500,
+    maxQtyPerPurchase: 4,
+  });
   return { tessera, event, pool, tier };
 }
 
@@ -71,10 +79,16 @@ test('a retry with the same idempotency key replays the stored outcome instead o
   assert.equal(again.replayed, true);
   assert.deepEqual(again.data, first.data);
   const paid = await tessera.send('confirm', { id: first.data.reservation.id, paymentMethod: 'pm_sandbox_visa' });
-  const repaid = await tessera.send('confirm', { id: first.data.reservation.id, paymentMethod: 'pm_sandbox_visa' }, { idempotencyKey: paid.idempotencyKey! });
+  const repaid = await tessera.send(
+    'confirm',
+    { id: first.data.reservation.id, paymentMethod: 'pm_sandbox_visa' },
+    { idempotencyKey: paid.idempotencyKey! },
+  );
   assert.equal(repaid.replayed, true);
   assert.equal(repaid.data.reservation.orderId, paid.data.reservation.orderId);
-  const [charges] = await h.db.execute<{ n: string }>('select count(*) as n from payments where reservation_id = ?', [first.data.reservation.id]);
+  const [charges] = await h.db.execute<{ n: string }>('select count(*) as n from payments where reservation_id = ?', [
+    first.data.reservation.id,
+  ]);
   assert.equal(Number(charges!.n), 1, 'one payment');
   assert.deepEqual(await assertInvariant(h.db, pool.id), { capacity: 5, available: 4, held: 0, sold: 1 });
 });
@@ -112,7 +126,10 @@ test(`${verifies('SPEC-7-rate-limited')}rate limiting surfaces as 429 rate_limit
     const tessera = Sdk.createClient({ baseUrl: limited.url, token: m.apiKey });
     let error: InstanceType<typeof Sdk.TesseraError> | undefined;
     for (let i = 0; i < 10 && !error; i++) {
-      error = await tessera.call('list_pools', { merchantId: m.shopId }).then(() => undefined, (e: unknown) => e as InstanceType<typeof Sdk.TesseraError>);
+      error = await tessera.call('list_pools', { merchantId: m.shopId }).then(
+        () => undefined,
+        (e: unknown) => e as InstanceType<typeof Sdk.TesseraError>,
+      );
     }
     assert.ok(error, 'the limit was reached');
     assert.deepEqual([error.status, error.code], [429, 'rate_limited']);
@@ -127,7 +144,11 @@ function countingFetch(onAnswer: (res: Response) => Promise<void> | void = () =>
   const seen: { method: string; key: string | null; status: number }[] = [];
   const fetchImpl: typeof fetch = async (input, init) => {
     const res = await fetch(input, init);
-    seen.push({ method: init?.method ?? 'GET', key: new Headers(init?.headers).get('idempotency-key'), status: res.status });
+    seen.push({
+      method: init?.method ?? 'GET',
+      key: new Headers(init?.headers).get('idempotency-key'),
+      status: res.status,
+    });
     await onAnswer(res);
     return res;
   };
@@ -135,9 +156,21 @@ function countingFetch(onAnswer: (res: Response) => Promise<void> | void = () =>
 }
 
 test('with retries, a rate-limited call is sent again after its retryAfter, then thrown; a longer wait or an abort stops it', async () => {
-  assert.equal(Sdk.jitteredDelay(1, 2, () => 0), 2000);
-  assert.equal(Sdk.jitteredDelay(1, 2, () => 0.5), 3000, 'retryAfter plus up to as long again');
-  for (const retry of [{ retries: -1 }, { retries: 1.5 }, { retries: Number.NaN }, { retries: 1, maxDelayMs: Number.NaN }]) {
+  assert.equal(
+    Sdk.jitteredDelay(1, 2, () => 0),
+    2000,
+  );
+  assert.equal(
+    Sdk.jitteredDelay(1, 2, () => 0.5),
+    3000,
+    'retryAfter plus up to as long again',
+  );
+  for (const retry of [
+    { retries: -1 },
+    { retries: 1.5 },
+    { retries: Number.NaN },
+    { retries: 1, maxDelayMs: Number.NaN },
+  ]) {
     assert.throws(() => Sdk.createClient({ baseUrl: h.url, retry }), TypeError, JSON.stringify(retry));
   }
   const limited = await startHarness({ RATE_LIMIT_PER_MINUTE: '3' });
@@ -149,24 +182,48 @@ test('with retries, a rate-limited call is sent again after its retryAfter, then
     const asked: [number, number][] = [];
     const counted = countingFetch();
     const retrying = Sdk.createClient({
-      baseUrl: limited.url, token: m.apiKey, fetch: counted.fetchImpl,
+      baseUrl: limited.url,
+      token: m.apiKey,
+      fetch: counted.fetchImpl,
       retry: { retries: 2, delay: (attempt, retryAfter) => (asked.push([attempt, retryAfter]), 0) },
     });
     const refused = await refusal(retrying.call('list_pools', { merchantId: m.shopId }));
     assert.deepEqual([refused.status, refused.code], [429, 'rate_limited']);
-    assert.deepEqual(counted.seen.map((r) => r.status), [429, 429, 429]);
-    assert.deepEqual(asked.map(([attempt]) => attempt), [1, 2]);
-    assert.ok(asked.every(([, after]) => after === refused.retryAfter && after >= 1), JSON.stringify(asked));
+    assert.deepEqual(
+      counted.seen.map((r) => r.status),
+      [429, 429, 429],
+    );
+    assert.deepEqual(
+      asked.map(([attempt]) => attempt),
+      [1, 2],
+    );
+    assert.ok(
+      asked.every(([, after]) => after === refused.retryAfter && after >= 1),
+      JSON.stringify(asked),
+    );
     // A refusal asking for longer than maxDelayMs is thrown at once (the default delay is at least retryAfter).
     const impatient = countingFetch();
-    const short = Sdk.createClient({ baseUrl: limited.url, token: m.apiKey, fetch: impatient.fetchImpl, retry: { retries: 5, maxDelayMs: 500 } });
+    const short = Sdk.createClient({
+      baseUrl: limited.url,
+      token: m.apiKey,
+      fetch: impatient.fetchImpl,
+      retry: { retries: 5, maxDelayMs: 500 },
+    });
     assert.equal((await refusal(short.call('list_pools', { merchantId: m.shopId }))).code, 'rate_limited');
     assert.equal(impatient.seen.length, 1);
     // An abort while waiting to retry rejects the call with the abort's reason, without another request.
     const controller = new AbortController();
     const aborting = countingFetch(() => controller.abort(new Error('gave up')));
-    const patient = Sdk.createClient({ baseUrl: limited.url, token: m.apiKey, fetch: aborting.fetchImpl, retry: { retries: 3, delay: () => 60_000, maxDelayMs: 120_000 } });
-    await assert.rejects(patient.call('list_pools', { merchantId: m.shopId }, { signal: controller.signal }), /gave up/);
+    const patient = Sdk.createClient({
+      baseUrl: limited.url,
+      token: m.apiKey,
+      fetch: aborting.fetchImpl,
+      retry: { retries: 3, delay: () => 60_000, maxDelayMs: 120_000 },
+    });
+    await assert.rejects(
+      patient.call('list_pools', { merchantId: m.shopId }, { signal: controller.signal }),
+      /gave up/,
+    );
     assert.equal(aborting.seen.length, 1);
   } finally {
     await limited.close();
@@ -179,8 +236,16 @@ test('with retries, a call whose key is still in flight is sent again with the s
   // Hold the pool's row, so the first update_pool claims its key and then waits on the row.
   const holder = await holdRows(h.dbUrl, 'select id from pools where id = $1 for update', [pool.id]);
   try {
-    const first = restClient(h.url, m.apiKey).patch(`/v1/integration/pools/${pool.id}`, { capacity: 9 }, { 'idempotency-key': 'sdk-retry-1' });
-    const inFlight = await poll(async () => (await holder.client.query(`select 1 from idempotency_keys where key = 'sdk-retry-1' and state = 'in_flight'`)).rowCount);
+    const first = restClient(h.url, m.apiKey).patch(
+      `/v1/integration/pools/${pool.id}`,
+      { capacity: 9 },
+      { 'idempotency-key': 'sdk-retry-1' },
+    );
+    const inFlight = await poll(
+      async () =>
+        (await holder.client.query(`select 1 from idempotency_keys where key = 'sdk-retry-1' and state = 'in_flight'`))
+          .rowCount,
+    );
     assert.ok(inFlight, 'the first call holds its key in flight');
     // When the client sees 409 idempotency_in_flight, let the first call finish before the client reads that answer.
     const counted = countingFetch(async (res) => {
@@ -188,10 +253,21 @@ test('with retries, a call whose key is still in flight is sent again with the s
       await holder.release();
       assert.equal((await first).status, 200);
     });
-    const tessera = Sdk.createClient({ baseUrl: h.url, token: m.apiKey, fetch: counted.fetchImpl, retry: { retries: 3, delay: () => 0 } });
+    const tessera = Sdk.createClient({
+      baseUrl: h.url,
+      token: m.apiKey,
+      fetch: counted.fetchImpl,
+      retry: { retries: 3, delay: () => 0 },
+    });
     const again = await tessera.send('update_pool', { id: pool.id, capacity: 9 }, { idempotencyKey: 'sdk-retry-1' });
     assert.deepEqual([again.status, again.replayed, again.data.capacity], [200, true, 9]);
-    assert.deepEqual(counted.seen.map((r) => [r.status, r.key]), [[409, 'sdk-retry-1'], [200, 'sdk-retry-1']]);
+    assert.deepEqual(
+      counted.seen.map((r) => [r.status, r.key]),
+      [
+        [409, 'sdk-retry-1'],
+        [200, 'sdk-retry-1'],
+      ],
+    );
   } finally {
     await holder.end();
   }
@@ -201,7 +277,10 @@ test('with retries, a call whose key is still in flight is sent again with the s
 test(`${verifies('SPEC-5.6-attested-enabled-only')}the attested mint: an attest client mints where staff enabled the organization, else 403 merchant_consent_not_enabled`, async () => {
   const m = await h.merchant();
   const staff = restClient(h.url, await h.staffToken());
-  const owner = restClient(h.url, await h.app.authenticator.sign({ typ: 'console', sub: m.ownerId, org: m.organizationId, role: 'owner' }, 3600));
+  const owner = restClient(
+    h.url,
+    await h.app.authenticator.sign({ typ: 'console', sub: m.ownerId, org: m.organizationId, role: 'owner' }, 3600),
+  );
   const email = `buyer-${Date.now()}@example.test`;
 
   // A plain key's client may only mint plain sessions (its types forbid merchantAttested: true).
@@ -209,7 +288,12 @@ test(`${verifies('SPEC-5.6-attested-enabled-only')}the attested mint: an attest 
   const session = await plain.mintBuyerSession({ merchantId: m.shopId, email, lang: 'de' });
   assert.deepEqual([session.mode, session.attested], ['bounded', false]);
 
-  const enable = (enabled: boolean) => staff.post(`/v1/staff/organizations/${m.organizationId}/attestation`, { enabled, perBuyerCeilingMinor: 20_000, windowHours: 24 });
+  const enable = (enabled: boolean) =>
+    staff.post(`/v1/staff/organizations/${m.organizationId}/attestation`, {
+      enabled,
+      perBuyerCeilingMinor: 20_000,
+      windowHours: 24,
+    });
   assert.equal((await enable(true)).status, 200);
   const created = await owner.post('/v1/console/api-keys', { name: 'attest', scopes: ['mandates:attest'] });
   assert.equal(created.status, 201);
@@ -220,8 +304,11 @@ test(`${verifies('SPEC-5.6-attested-enabled-only')}the attested mint: an attest 
   assert.equal((await enable(false)).status, 200);
   const refused = await refusal(attest.mintBuyerSession({ merchantId: m.shopId, email, merchantAttested: true }));
   assert.deepEqual([refused.status, refused.code], [403, 'merchant_consent_not_enabled']);
-  // A plain key claiming to be an attest key is refused the same way: the server checks the scope, the types only guide.
+  // A plain key claiming to be an attest key is refused the same way: the server checks the scope, the types only
+  // guide.
   const pretending = Sdk.createClient({ baseUrl: h.url, token: Sdk.attestKey(m.apiKey) });
-  const alsoRefused = await refusal(pretending.mintBuyerSession({ merchantId: m.shopId, email, merchantAttested: true }));
+  const alsoRefused = await refusal(
+    pretending.mintBuyerSession({ merchantId: m.shopId, email, merchantAttested: true }),
+  );
   assert.deepEqual([alsoRefused.status, alsoRefused.code], [403, 'merchant_consent_not_enabled']);
 });

@@ -54,11 +54,18 @@ export interface FakeViews {
   close(): Promise<void>;
 }
 
-function serve(routes: (path: string, url: URL) => { status: number; body?: string; location?: string }): Promise<Server> {
+function serve(
+  routes: (path: string, url: URL) => { status: number; body?: string; location?: string },
+): Promise<Server> {
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const r = routes(url.pathname, url);
-    res.writeHead(r.status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', connection: 'close', ...(r.location ? { location: r.location } : {}) });
+    res.writeHead(r.status, {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'close',
+      ...(r.location ? { location: r.location } : {}),
+    });
     res.end(r.body ?? '');
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
@@ -67,12 +74,15 @@ function serve(routes: (path: string, url: URL) => { status: number; body?: stri
 const portOf = (s: Server) => (s.address() as AddressInfo).port;
 
 export async function startFakeViews(): Promise<FakeViews> {
-  const impostor = await serve((path) => (path === '/embed/consent' ? { status: 200, body: IMPOSTOR } : { status: 404 }));
+  const impostor = await serve((path) =>
+    path === '/embed/consent' ? { status: 200, body: IMPOSTOR } : { status: 404 },
+  );
   const impostorOrigin = `http://127.0.0.1:${portOf(impostor)}`;
   const view = await serve((path, url) => {
     if (path === '/rogue') return { status: 200, body: ROGUE };
     if (path !== '/embed/consent') return { status: 404 };
-    if (url.searchParams.get('shop') === 'shop_impostor') return { status: 302, location: `${impostorOrigin}${path}${url.search}` };
+    if (url.searchParams.get('shop') === 'shop_impostor')
+      return { status: 302, location: `${impostorOrigin}${path}${url.search}` };
     return { status: 200, body: VIEW };
   });
   const close = (s: Server) => new Promise<void>((resolve) => s.close(() => resolve()));

@@ -31,7 +31,14 @@ let w: World;
 before(async () => {
   const box = await startMailbox();
   const h = await startHarness(
-    { SMTP_URL: box.url, SWEEP_INTERVAL_MS: '0', SANDBOX_DISPATCH_MS: '0', WEBHOOK_DISPATCH_MS: '0', RATE_LIMIT_PER_MINUTE: '100000', WEBHOOK_ALLOW_LOOPBACK: 'true' },
+    {
+      SMTP_URL: box.url,
+      SWEEP_INTERVAL_MS: '0',
+      SANDBOX_DISPATCH_MS: '0',
+      WEBHOOK_DISPATCH_MS: '0',
+      RATE_LIMIT_PER_MINUTE: '100000',
+      WEBHOOK_ALLOW_LOOPBACK: 'true',
+    },
     { log },
   );
   w = { h, box, close: async () => (await h.close(), await box.close()) };
@@ -75,16 +82,27 @@ test('set_acp_webhook and create_webhook over A2A: the secrets sent and received
   const m = await w.h.merchant();
   const client = await a2aClient(w.h, m.apiKey);
   const shared = `acp-shared-${crypto.randomUUID()}`;
-  const set = await runSkill(client, 'set_acp_webhook', { merchantId: m.shopId, url: 'http://127.0.0.1:9/acp', secret: shared });
+  const set = await runSkill(client, 'set_acp_webhook', {
+    merchantId: m.shopId,
+    url: 'http://127.0.0.1:9/acp',
+    secret: shared,
+  });
   assert.equal(ok(set).url, 'http://127.0.0.1:9/acp');
   const read = must(await restClient(w.h.url, m.apiKey).get(`/v1/integration/shops/${m.shopId}/acp-webhook`), 200);
   assert.equal(read.webhook?.url ?? read.url, 'http://127.0.0.1:9/acp', 'the endpoint was stored');
 
-  const created = await runSkill(client, 'create_webhook', { merchantId: m.shopId, url: 'http://127.0.0.1:9/hook', events: ['order.completed'] });
+  const created = await runSkill(client, 'create_webhook', {
+    merchantId: m.shopId,
+    url: 'http://127.0.0.1:9/hook',
+    events: ['order.completed'],
+  });
   const signing = ok(created).secret as string;
   assert.match(signing, /^whsec_/, 'the live answer carries the signing secret once');
 
-  for (const [task, secret] of [[taskOf(set), shared], [taskOf(created), signing]] as const) {
+  for (const [task, secret] of [
+    [taskOf(set), shared],
+    [taskOf(created), signing],
+  ] as const) {
     assertNoSecret('the stored row', await storedRow(task.id), [secret]);
     assertNoSecret('every stored task', await allRows(), [secret]);
     const again = await readBack(client, task.id);
@@ -134,7 +152,11 @@ test('an unknown skill keeps no input at all: a mistyped call cannot leave a sec
   const m = await w.h.merchant();
   const client = await a2aClient(w.h, m.apiKey);
   const secret = `typo-${crypto.randomUUID()}`;
-  const refused = await runSkill(client, 'set_acp_webhok', { merchantId: m.shopId, url: 'http://127.0.0.1:9/acp', secret });
+  const refused = await runSkill(client, 'set_acp_webhok', {
+    merchantId: m.shopId,
+    url: 'http://127.0.0.1:9/acp',
+    secret,
+  });
   assert.equal(refused.ok, false);
   assertNoSecret('the stored row', await storedRow(refused.task.id), [secret]);
   assert.equal(callIn(await readBack(client, refused.task.id)).input, REDACTED);
@@ -145,16 +167,27 @@ test('a corrected message on an input-required task: both messages are kept reda
   const m = await w.h.merchant();
   const client = await a2aClient(w.h, m.apiKey);
   const tooShort = `short-${crypto.randomUUID().slice(0, 4)}`;
-  const first = await runSkill(client, 'set_acp_webhook', { merchantId: m.shopId, url: 'http://127.0.0.1:9/fix', secret: tooShort });
+  const first = await runSkill(client, 'set_acp_webhook', {
+    merchantId: m.shopId,
+    url: 'http://127.0.0.1:9/fix',
+    secret: tooShort,
+  });
   assert.equal(first.state, 'TASK_STATE_INPUT_REQUIRED', JSON.stringify(first.ok ? '' : first.error));
   const good = `acp-shared-${crypto.randomUUID()}`;
-  const data = { skill: 'set_acp_webhook', input: { merchantId: m.shopId, url: 'http://127.0.0.1:9/fix', secret: good } };
+  const data = {
+    skill: 'set_acp_webhook',
+    input: { merchantId: m.shopId, url: 'http://127.0.0.1:9/fix', secret: good },
+  };
   const second = outcomeOf(await sendParts(client, [{ data, mediaType: 'application/json' }], first.task.id));
   assert.equal(ok(second).url, 'http://127.0.0.1:9/fix');
   assertNoSecret('the stored row', await storedRow(first.task.id), [tooShort, good]);
   const again = await readBack(client, first.task.id);
   const calls = again.history.flatMap((msg: any) => msg.parts.map((p: any) => p.content?.value?.input).filter(Boolean));
-  assert.deepEqual(calls.map((input: any) => input.secret), [REDACTED, REDACTED], 'both calls are in the history, redacted');
+  assert.deepEqual(
+    calls.map((input: any) => input.secret),
+    [REDACTED, REDACTED],
+    'both calls are in the history, redacted',
+  );
   assertNotLogged([tooShort, good]);
 });
 
@@ -164,20 +197,55 @@ test('REST and MCP log no secret input or output: webhook secrets, provider keys
   const mcp = await mcpInMemory(w.h, m.apiKey);
   const viaRest = `rest-shared-${crypto.randomUUID()}`;
   const viaMcp = `mcp-shared-${crypto.randomUUID()}`;
-  must(await rest.put(`/v1/integration/shops/${m.shopId}/acp-webhook`, { url: 'http://127.0.0.1:9/acp', secret: viaRest }), 200);
-  assert.ok((await callTool(mcp, 'set_acp_webhook', { merchantId: m.shopId, url: 'http://127.0.0.1:9/acp', secret: viaMcp })).ok);
-  const signing = must(await rest.post('/v1/integration/webhooks', { merchantId: m.shopId, url: 'http://127.0.0.1:9/h', events: ['order.completed'] }), 201).secret;
-  const made = await callTool(mcp, 'create_webhook', { merchantId: m.shopId, url: 'http://127.0.0.1:9/h2', events: ['order.completed'] });
+  must(
+    await rest.put(`/v1/integration/shops/${m.shopId}/acp-webhook`, { url: 'http://127.0.0.1:9/acp', secret: viaRest }),
+    200,
+  );
+  assert.ok(
+    (await callTool(mcp, 'set_acp_webhook', { merchantId: m.shopId, url: 'http://127.0.0.1:9/acp', secret: viaMcp }))
+      .ok,
+  );
+  const signing = must(
+    await rest.post('/v1/integration/webhooks', {
+      merchantId: m.shopId,
+      url: 'http://127.0.0.1:9/h',
+      events: ['order.completed'],
+    }),
+    201,
+  ).secret;
+  const made = await callTool(mcp, 'create_webhook', {
+    merchantId: m.shopId,
+    url: 'http://127.0.0.1:9/h2',
+    events: ['order.completed'],
+  });
   assert.ok(made.ok);
   const secretKey = `sk_test_${crypto.randomUUID().replaceAll('-', '')}`;
   const webhookSecret = `whsec_${crypto.randomUUID().replaceAll('-', '')}`;
-  const provider = { provider: 'stripe', id: m.shopId, publishableKey: `pk_test_${crypto.randomUUID().replaceAll('-', '')}`, secretKey, webhookSecret };
+  const provider = {
+    provider: 'stripe',
+    id: m.shopId,
+    publishableKey: `pk_test_${crypto.randomUUID().replaceAll('-', '')}`,
+    secretKey,
+    webhookSecret,
+  };
   const configured = await callTool(mcp, 'configure_payment_provider', provider);
   assert.ok(configured.ok, JSON.stringify(configured));
   // Refused inputs: an unknown field next to the secret, and a too-short secret.
   const refusedSecret = `refused-${crypto.randomUUID()}`;
-  assert.equal((await rest.put(`/v1/integration/shops/${m.shopId}/acp-webhook`, { url: 'http://127.0.0.1:9/acp', secret: refusedSecret, extra: 1 })).status, 400);
-  assert.equal((await callTool(mcp, 'set_acp_webhook', { merchantId: m.shopId, url: 'ftp://x', secret: refusedSecret })).ok, false);
+  assert.equal(
+    (
+      await rest.put(`/v1/integration/shops/${m.shopId}/acp-webhook`, {
+        url: 'http://127.0.0.1:9/acp',
+        secret: refusedSecret,
+        extra: 1,
+      })
+    ).status,
+    400,
+  );
+  assert.equal(
+    (await callTool(mcp, 'set_acp_webhook', { merchantId: m.shopId, url: 'ftp://x', secret: refusedSecret })).ok,
+    false,
+  );
   await mcp.close();
   // The sink sees the server's lines, and the logger's own redaction catches a secret field logged by mistake.
   log.info({ input: { secret: viaRest, secretKey, webhookSecret, token: signing } }, 'redaction probe');

@@ -22,10 +22,14 @@ let secondUrl: string;
 before(async () => {
   h = await startHarness();
   // A second server process over the same database: shares nothing with the first but PostgreSQL.
-  second = await createApp(loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...serverEnvFor(h.dbUrl) }), h.db, {
-    clock: h.clock,
-    log: pino({ level: 'silent' }),
-  });
+  second = await createApp(
+    loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...serverEnvFor(h.dbUrl) }),
+    h.db,
+    {
+      clock: h.clock,
+      log: pino({ level: 'silent' }),
+    },
+  );
   secondUrl = await second.listen();
 });
 after(async () => {
@@ -34,13 +38,33 @@ after(async () => {
 });
 
 const getTask = (url: string, id: string, token?: string) =>
-  restClient(url, token).post('/a2a/jsonrpc', { jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id } }, { 'a2a-version': '1.0' });
+  restClient(url, token).post(
+    '/a2a/jsonrpc',
+    { jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id } },
+    { 'a2a-version': '1.0' },
+  );
 
-/** A raw JSON-RPC SendMessage of one skill call with `configuration`, as `token` (the SDK client cannot set every option). */
-const sendRaw = (token: string, configuration: Record<string, unknown>, skill: string, input: Record<string, unknown>) =>
+/**
+ * A raw JSON-RPC SendMessage of one skill call with `configuration`, as `token` (the SDK client cannot set every
+ * option).
+ */
+const sendRaw = (
+  token: string,
+  configuration: Record<string, unknown>,
+  skill: string,
+  input: Record<string, unknown>,
+) =>
   restClient(h.url, token).post(
     '/a2a/jsonrpc',
-    { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { configuration, message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ data: { skill, input } }] } } },
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'SendMessage',
+      params: {
+        configuration,
+        message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ data: { skill, input } }] },
+      },
+    },
     { 'a2a-version': '1.0' },
   );
 
@@ -52,14 +76,23 @@ const bigMessage = (bytes: number) => ({
     message: {
       messageId: crypto.randomUUID(),
       role: 'ROLE_USER',
-      parts: [{ data: { skill: 'list_events', input: { merchantId: 'shop_x', pad: 'x'.repeat(bytes) } }, mediaType: 'application/json' }],
+      parts: [
+        {
+          data: { skill: 'list_events', input: { merchantId: 'shop_x', pad: 'x'.repeat(bytes) } },
+          mediaType: 'application/json',
+        },
+      ],
     },
   },
 });
 
 /** A call answered with a task: create_event changes something (a read-only skill answers with a message). */
 async function makeTask(client: Awaited<ReturnType<typeof a2aClient>>, shopId: string) {
-  const made = await runSkill(client, 'create_event', { merchantId: shopId, title: 'Tasked', startsAt: '2030-01-01T20:00:00Z' });
+  const made = await runSkill(client, 'create_event', {
+    merchantId: shopId,
+    title: 'Tasked',
+    startsAt: '2030-01-01T20:00:00Z',
+  });
   assert.ok(made.ok && made.task, JSON.stringify(made));
   return { ...made, task: made.task };
 }
@@ -116,7 +149,9 @@ test('an anonymous flood of 900 KB messages keeps nothing in process memory, and
   const m = await h.merchant();
   const res = await restClient(h.url, m.apiKey).post('/a2a/jsonrpc', bigMessage(900 * 1024), { 'a2a-version': '1.0' });
   const id = res.body.result.task.id as string;
-  const [row] = await h.db.execute<{ n: number }>('select octet_length(task::text) as n from a2a_tasks where id = ?', [id]);
+  const [row] = await h.db.execute<{ n: number }>('select octet_length(task::text) as n from a2a_tasks where id = ?', [
+    id,
+  ]);
   assert.ok(row && row.n < 64 * 1024, `stored ${row?.n} bytes`);
   const read = await getTask(h.url, id, m.apiKey);
   assert.equal(read.body.result.id, id);
@@ -135,20 +170,28 @@ test('the retention pass deletes tasks a day old; younger ones stay readable', a
   assert.equal((await getTask(h.url, young.task.id, m.apiKey)).body.result?.id, young.task.id);
 });
 
-test('a task is written once, in its final state; an anonymous caller\'s task is never written', async () => {
+test("a task is written once, in its final state; an anonymous caller's task is never written", async () => {
   // Every write to a2a_tasks is noted by a trigger in this file's own database, for the length of this test.
   await h.db.execute('create table a2a_task_writes (id text not null, op text not null, state text not null)');
   await h.db.execute(
     `create function note_a2a_task_write() returns trigger language plpgsql as $$
      begin insert into a2a_task_writes values (new.id, tg_op, new.state); return new; end $$`,
   );
-  await h.db.execute('create trigger note_a2a_task_write after insert or update on a2a_tasks for each row execute function note_a2a_task_write()');
+  await h.db.execute(
+    'create trigger note_a2a_task_write after insert or update on a2a_tasks for each row execute function note_a2a_task_write()',
+  );
   const writes = async (id: string) =>
-    (await h.db.execute<{ op: string; state: string }>('select op, state from a2a_task_writes where id = ?', [id])).map((w) => `${w.op} ${w.state}`);
+    (await h.db.execute<{ op: string; state: string }>('select op, state from a2a_task_writes where id = ?', [id])).map(
+      (w) => `${w.op} ${w.state}`,
+    );
   try {
     const m = await h.merchant();
     const client = await a2aClient(h, m.apiKey);
-    const done = await runSkill(client, 'create_event', { merchantId: m.shopId, title: 'Written once', startsAt: '2030-01-01T20:00:00Z' });
+    const done = await runSkill(client, 'create_event', {
+      merchantId: m.shopId,
+      title: 'Written once',
+      startsAt: '2030-01-01T20:00:00Z',
+    });
     assert.ok(done.ok && done.task);
     assert.deepEqual(await writes(done.task.id), ['INSERT TASK_STATE_COMPLETED']);
     // A read answered with a message writes no task at all.
@@ -161,10 +204,14 @@ test('a task is written once, in its final state; an anonymous caller\'s task is
     assert.ok(refused.task);
     assert.deepEqual(await writes(refused.task.id), ['INSERT TASK_STATE_INPUT_REQUIRED']);
     // The corrected follow-up on that task runs the skill again; the task it names already exists, so it is updated.
-    const followUp = outcomeOf(await sendParts(client, [{ data: { skill: 'list_pools', input: { merchantId: m.shopId } } }], refused.task.id));
+    const followUp = outcomeOf(
+      await sendParts(client, [{ data: { skill: 'list_pools', input: { merchantId: m.shopId } } }], refused.task.id),
+    );
     assert.ok(followUp.ok);
     assert.equal((await writes(refused.task.id)).at(-1), 'UPDATE TASK_STATE_COMPLETED');
-    const anonymous = await sendParts(await a2aClient(h), [{ data: { skill: 'list_pools', input: { merchantId: m.shopId } } }]);
+    const anonymous = await sendParts(await a2aClient(h), [
+      { data: { skill: 'list_pools', input: { merchantId: m.shopId } } },
+    ]);
     assert.equal(outcomeOf(anonymous).state, 'TASK_STATE_AUTH_REQUIRED');
     assert.deepEqual(await writes(anonymous.id), []);
   } finally {
@@ -182,7 +229,10 @@ test('a task answered at once (returnImmediately) is stored before its id is sen
   assert.ok(id, JSON.stringify(res.body));
   // Read on the other process as soon as the answer is in: the task is there, working or already completed.
   const first = await getTask(secondUrl, id, m.apiKey);
-  assert.ok(['TASK_STATE_WORKING', 'TASK_STATE_COMPLETED'].includes(first.body.result?.status?.state), JSON.stringify(first.body));
+  assert.ok(
+    ['TASK_STATE_WORKING', 'TASK_STATE_COMPLETED'].includes(first.body.result?.status?.state),
+    JSON.stringify(first.body),
+  );
   // The rest of the call is written after the answer: wait for it (a generous bound on a busy machine, no sleep).
   let state = first.body.result.status.state as string;
   for (let i = 0; i < 2000 && state !== 'TASK_STATE_COMPLETED'; i++) {
@@ -204,7 +254,11 @@ test('a call answered at once but refused before its skill runs gets its final t
 
 test('an answer trimmed by historyLength does not trim the stored task', async () => {
   const m = await h.merchant();
-  const res = await sendRaw(m.apiKey, { historyLength: 0 }, 'create_event', { merchantId: m.shopId, title: 'Trimmed', startsAt: '2030-01-01T20:00:00Z' });
+  const res = await sendRaw(m.apiKey, { historyLength: 0 }, 'create_event', {
+    merchantId: m.shopId,
+    title: 'Trimmed',
+    startsAt: '2030-01-01T20:00:00Z',
+  });
   const task = res.body.result?.task;
   assert.equal(task?.status?.state, 'TASK_STATE_COMPLETED', JSON.stringify(res.body));
   assert.equal(task.history?.length ?? 0, 0);

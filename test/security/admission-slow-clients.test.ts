@@ -59,7 +59,7 @@ async function metric(h: Harness, sample: string): Promise<number | undefined> {
   return line === undefined ? undefined : Number(line.slice(sample.length + 1));
 }
 
-test('80 connections that send a reserve\'s headers and 1 byte of its body hold no place: buyers reserve everywhere', async () => {
+test("80 connections that send a reserve's headers and 1 byte of its body hold no place: buyers reserve everywhere", async () => {
   // A 1 ms bound: the process holds one full batch (64) at once, the count the 64 idle sockets of the issue filled.
   const env = { RESERVE_BATCHES_IN_FLIGHT: '1', RESERVE_BATCH_MAX: '64', RESERVE_MAX_WAIT_MS: '1' };
   const h = await startSpineHarness(env);
@@ -91,7 +91,10 @@ test('80 connections that send a reserve\'s headers and 1 byte of its body hold 
     }
     // The slow requests are still open, unanswered, and hold nothing; the admitted calls gave their places back.
     assert.equal(reservesBeingRead(h), 80);
-    assert.deepEqual(slow.filter((c) => c.received() !== ''), []);
+    assert.deepEqual(
+      slow.filter((c) => c.received() !== ''),
+      [],
+    );
     assert.equal(await metric(h, 'tessera_reserve_admission_calls{phase="inside"}'), 0);
     assert.equal(await metric(h, 'tessera_reserve_admission_calls{phase="arriving"}'), 0);
     assert.equal(await metric(h, 'tessera_reserve_admissions_total{outcome="refused"}'), 0);

@@ -31,7 +31,11 @@ test('a lone surrogate in a string is 400 invalid_input on every surface, with a
     const { call, done } = await surface.connect(h, m.apiKey);
     try {
       for (const idempotencyKey of [undefined, randomUUID()]) {
-        const out = await call('create_event', { merchantId: m.shopId, title: `Gig ${LONE}`, startsAt: '2030-05-01T19:00:00Z' }, idempotencyKey ? { idempotencyKey } : {});
+        const out = await call(
+          'create_event',
+          { merchantId: m.shopId, title: `Gig ${LONE}`, startsAt: '2030-05-01T19:00:00Z' },
+          idempotencyKey ? { idempotencyKey } : {},
+        );
         assert.equal(out.ok, false, `${surface.name}: ${JSON.stringify(out)}`);
         if (!out.ok) {
           assert.equal(out.code, 'invalid_input', `${surface.name}: ${JSON.stringify(out)}`);
@@ -50,7 +54,10 @@ test('a lone surrogate on ACP create is a 400 with an ACP error, never a 500', a
   const s = await acpShop(h);
   const api = restClient(h.url, s.apiKey);
   const body = createBody(s.tierId, { buyer: { first_name: `A${LONE}`, last_name: 'L', email: 'ada@example.test' } });
-  const res = await api.post('/checkout_sessions', body, { 'api-version': ACP_VERSION, 'idempotency-key': randomUUID() });
+  const res = await api.post('/checkout_sessions', body, {
+    'api-version': ACP_VERSION,
+    'idempotency-key': randomUUID(),
+  });
   assert.equal(res.status, 400, JSON.stringify(res.body));
   assert.equal(typeof res.body.code, 'string');
   assert.equal(typeof res.body.message, 'string');
@@ -58,7 +65,10 @@ test('a lone surrogate on ACP create is a 400 with an ACP error, never a 500', a
 
 test('JSON nested 5,000 levels deep is 400 on REST and MCP, and A2A answers without a stack-overflow message', async () => {
   const m = await h.merchant();
-  const rest = await restClient(h.url, m.apiKey).post('/v1/integration/events', `{"merchantId":"${m.shopId}","title":${deep(5000)}}`);
+  const rest = await restClient(h.url, m.apiKey).post(
+    '/v1/integration/events',
+    `{"merchantId":"${m.shopId}","title":${deep(5000)}}`,
+  );
   assert.equal(rest.status, 400, JSON.stringify(rest.body));
   assert.equal(rest.body.code, 'invalid_input');
   assert.match(rest.body.message, /nested/);
@@ -89,7 +99,9 @@ test('a body of only __proto__ is refused as an unknown field and holds nothing;
   const q1 = must(await s.api.post('/v1/ticketing/quotes', { tierId: s.tierId, quantity: 1 }), 201).quoteId;
   const q2 = must(await s.api.post('/v1/ticketing/quotes', { tierId: s.tierId, quantity: 1 }), 201).quoteId;
   const key = randomUUID();
-  const proto = await s.api.post('/v1/ticketing/reservations', `{"__proto__":{"quoteId":"${q1}"}}`, { 'idempotency-key': key });
+  const proto = await s.api.post('/v1/ticketing/reservations', `{"__proto__":{"quoteId":"${q1}"}}`, {
+    'idempotency-key': key,
+  });
   assert.equal(proto.status, 400, JSON.stringify(proto.body));
   assert.equal(proto.body.code, 'unknown_field');
   assert.deepEqual(proto.body.details.fields, ['__proto__']);
@@ -100,14 +112,18 @@ test('a body of only __proto__ is refused as an unknown field and holds nothing;
   const other = await s.api.post('/v1/ticketing/reservations', { quoteId: q2 }, { 'idempotency-key': key });
   assert.equal(other.status, 422);
   assert.equal(other.body.code, 'idempotency_conflict');
-  const protoAgain = await s.api.post('/v1/ticketing/reservations', `{"__proto__":{"quoteId":"${q2}"}}`, { 'idempotency-key': key });
+  const protoAgain = await s.api.post('/v1/ticketing/reservations', `{"__proto__":{"quoteId":"${q2}"}}`, {
+    'idempotency-key': key,
+  });
   assert.equal(protoAgain.status, 400);
   assert.equal(protoAgain.headers.get('idempotent-replayed'), null);
 
   for (const surface of SURFACES.filter((x) => x.name !== 'rest')) {
     const { call, done } = await surface.connect(h, s.apiKey);
     try {
-      const out = await call('reserve', JSON.parse(`{"__proto__":{"quoteId":"${q2}"}}`), { idempotencyKey: randomUUID() });
+      const out = await call('reserve', JSON.parse(`{"__proto__":{"quoteId":"${q2}"}}`), {
+        idempotencyKey: randomUUID(),
+      });
       assert.equal(out.ok, false, `${surface.name}: ${JSON.stringify(out)}`);
     } finally {
       await done();
@@ -173,15 +189,23 @@ test('a body of declared length sent in pieces is read whole (REST and A2A); one
   const thirds = (text: string) => [text.slice(0, 10), text.slice(10, 40), text.slice(40)];
   assert.equal((await rawPost(head('/v1/integration/events', Buffer.byteLength(body)), thirds(body)))?.status, 201);
   assert.equal(await count(h.db, `from events where title = 'Pieces'`), 1);
-  // A2A's JSON-RPC endpoint reads its body the same way: an answer naming the request's id means the whole body was read.
+  // A2A's JSON-RPC endpoint reads its body the same way: an answer naming the request's id means the whole body was
+  // read.
   const rpc = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'GetTask', params: { id: 'task_missing' } });
   const answered = await rawPost(head('/a2a/jsonrpc', Buffer.byteLength(rpc), 'A2A-Version: 1.0\r\n'), thirds(rpc));
   assert.equal(answered?.status, 200);
   assert.equal(JSON.parse(answered!.body).id, 7, answered?.body);
   // Declared 10 bytes longer than sent, then closed: the request never completes, so nothing is created.
   const cutBody = body.replace('Pieces', 'Cut short');
-  assert.equal(await rawPost(head('/v1/integration/events', Buffer.byteLength(cutBody) + 10), [cutBody], true), undefined);
-  const next = await restClient(h.url, m.apiKey).post('/v1/integration/events', { merchantId: m.shopId, title: 'After', startsAt: '2030-05-01T19:00:00Z' });
+  assert.equal(
+    await rawPost(head('/v1/integration/events', Buffer.byteLength(cutBody) + 10), [cutBody], true),
+    undefined,
+  );
+  const next = await restClient(h.url, m.apiKey).post('/v1/integration/events', {
+    merchantId: m.shopId,
+    title: 'After',
+    startsAt: '2030-05-01T19:00:00Z',
+  });
   assert.equal(next.status, 201);
   assert.equal(await count(h.db, `from events where title = 'Cut short'`), 0);
 });

@@ -27,14 +27,32 @@ before(async () => {
   proxy = await startTcpProxy(await createTestDatabase());
   db = await Database.open(proxy.url);
   await db.migrate();
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...serverEnvFor(proxy.url), WEBHOOK_DISPATCH_MS: '0', SWEEP_INTERVAL_MS: '0' });
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    ...serverEnvFor(proxy.url),
+    WEBHOOK_DISPATCH_MS: '0',
+    SWEEP_INTERVAL_MS: '0',
+  });
   app = await createApp(config, db, { clock, log: pino({ level: 'silent' }) });
   app.koa.middleware.unshift(async (ctx, next) => {
     ctx.set('connection', 'close');
     await next();
   });
   url = await app.listen();
-  m = await db.transaction((em) => bootstrapOrganization(em, { organization: 'Lost', email: 'lost@example.test', shop: 'Lost Shop', scopes: ['merchant:read', 'merchant:write'] }, clock.now()));
+  m = await db.transaction((em) =>
+    bootstrapOrganization(
+      em,
+      {
+        organization: 'Lost',
+        email: 'lost@example.test',
+        shop: 'Lost Shop',
+        scopes: ['merchant:read', 'merchant:write'],
+      },
+      clock.now(),
+    ),
+  );
 });
 after(async () => {
   await app?.close();
@@ -43,18 +61,31 @@ after(async () => {
 });
 
 const mcpCall = (token: string, name: string, args: Record<string, unknown>) =>
-  restClient(url, token).post('/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }, {
-    accept: 'application/json, text/event-stream',
-    'mcp-protocol-version': '2025-06-18',
-  });
+  restClient(url, token).post(
+    '/mcp',
+    { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } },
+    {
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+    },
+  );
 const a2aCall = (token: string, skill: string, input: Record<string, unknown>) =>
   restClient(url, token).post(
     '/a2a/jsonrpc',
-    { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ data: { skill, input } }] } } },
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'SendMessage',
+      params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ data: { skill, input } }] } },
+    },
     { 'a2a-version': '1.0' },
   );
 const createEvent = (i: number) =>
-  restClient(url, m.apiKey).post('/v1/integration/events', { merchantId: m.shopId, title: `Gig ${i}`, startsAt: '2030-05-01T19:00:00Z' }, { 'idempotency-key': randomUUID() });
+  restClient(url, m.apiKey).post(
+    '/v1/integration/events',
+    { merchantId: m.shopId, title: `Gig ${i}`, startsAt: '2030-05-01T19:00:00Z' },
+    { 'idempotency-key': randomUUID() },
+  );
 
 test('while the database is lost every surface answers 503 unavailable with Retry-After, and the same server recovers', async () => {
   assert.equal((await createEvent(0)).status, 201);
@@ -81,12 +112,18 @@ test('while the database is lost every surface answers 503 unavailable with Retr
   // database first (A2A's task store), the same HTTP 503 as REST.
   const mcp = await mcpCall(m.apiKey, 'list_events', { id: m.shopId });
   const a2a = await a2aCall(m.apiKey, 'list_events', { id: m.shopId });
-  for (const [name, res] of [['mcp', mcp], ['a2a', a2a]] as const) {
+  for (const [name, res] of [
+    ['mcp', mcp],
+    ['a2a', a2a],
+  ] as const) {
     assert.ok(res.status < 500 || res.status === 503, `${name} ${res.status} ${JSON.stringify(res.body)}`);
     assert.match(JSON.stringify(res.body), /unavailable/, name);
     if (res.status === 503) assert.ok(Number(res.headers.get('retry-after')) > 0, name);
   }
-  assert.doesNotMatch(JSON.stringify([rest.body, anonymous.body, mcp.body, a2a.body]), /ECONN|terminated|127\.0\.0\.1|internal_error/);
+  assert.doesNotMatch(
+    JSON.stringify([rest.body, anonymous.body, mcp.body, a2a.body]),
+    /ECONN|terminated|127\.0\.0\.1|internal_error/,
+  );
 
   proxy.restore();
   // The pool reconnects by itself: the same server answers again (bounded retries, not a timer).

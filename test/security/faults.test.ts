@@ -35,12 +35,20 @@ before(async () => {
   proxy = await startTcpProxy(pg.url);
   db = await Database.open(proxy.url, { poolMax: 4 });
   await db.migrate();
-  const env = { DATABASE_URL: proxy.url, RATE_LIMIT_PER_MINUTE: '100000', SWEEP_INTERVAL_MS: '0', WEBHOOK_DISPATCH_MS: '0', LOG_LEVEL: 'silent' };
+  const env = {
+    DATABASE_URL: proxy.url,
+    RATE_LIMIT_PER_MINUTE: '100000',
+    SWEEP_INTERVAL_MS: '0',
+    WEBHOOK_DISPATCH_MS: '0',
+    LOG_LEVEL: 'silent',
+  };
   servers = await Promise.all([0, 1, 2].map(() => startServerProcess(env)));
 });
 after(async () => {
   // A killed server has exited already (stop() would wait for an exit that came before).
-  await Promise.all(servers.filter((s) => s.child.exitCode === null && s.child.signalCode === null).map((s) => s.stop()));
+  await Promise.all(
+    servers.filter((s) => s.child.exitCode === null && s.child.signalCode === null).map((s) => s.stop()),
+  );
   await db?.close().catch(() => undefined);
   await proxy?.close();
   await pg?.stop();
@@ -60,24 +68,53 @@ async function settled(call: () => Promise<RestResponse>, seen: number[]): Promi
 }
 
 test('SIGKILL of one server and a PostgreSQL restart mid-purchase: no oversell, no double charge, every outcome reconciled', async () => {
-  const m = await db.transaction((em) => bootstrapOrganization(em, { organization: 'Faults', email: 'faults@example.test', shop: 'Faults Shop', scopes: ['merchant:read', 'merchant:write'] }, new Date()));
+  const m = await db.transaction((em) =>
+    bootstrapOrganization(
+      em,
+      {
+        organization: 'Faults',
+        email: 'faults@example.test',
+        shop: 'Faults Shop',
+        scopes: ['merchant:read', 'merchant:write'],
+      },
+      new Date(),
+    ),
+  );
   const admin = restClient(servers[0]!.url, m.apiKey);
   const startsAt = new Date(Date.now() + 30 * 86_400_000).toISOString();
   const event = await admin.post('/v1/integration/events', { merchantId: m.shopId, title: 'Faults', startsAt });
   assert.equal(event.status, 201, JSON.stringify(event.body));
-  const pool = await admin.post('/v1/integration/pools', { merchantId: m.shopId, eventId: event.body.id, capacity: CAPACITY });
-  const tier = await admin.post('/v1/integration/tiers', { eventId: event.body.id, poolId: pool.body.id, name: 'Floor', priceMinor: 1000 });
+  const pool = await admin.post('/v1/integration/pools', {
+    merchantId: m.shopId,
+    eventId: event.body.id,
+    capacity: CAPACITY,
+  });
+  const tier = await admin.post('/v1/integration/tiers', {
+    eventId: event.body.id,
+    poolId: pool.body.id,
+    name: 'Floor',
+    priceMinor: 1000,
+  });
   assert.equal(tier.status, 201, JSON.stringify(tier.body));
   const quotes: string[] = [];
-  for (let i = 0; i < PURCHASES; i++) quotes.push((await admin.post('/v1/ticketing/quotes', { tierId: tier.body.id, quantity: 1 })).body.quoteId);
+  for (let i = 0; i < PURCHASES; i++)
+    quotes.push((await admin.post('/v1/ticketing/quotes', { tierId: tier.body.id, quantity: 1 })).body.quoteId);
 
   const statuses: number[] = [];
   const purchase = async (i: number) => {
     const api = restClient(servers[i % 3]!.url, m.apiKey);
-    const r = await api.post('/v1/ticketing/reservations', { quoteId: quotes[i] }, { 'idempotency-key': `r-${i}` }).catch(() => undefined);
+    const r = await api
+      .post('/v1/ticketing/reservations', { quoteId: quotes[i] }, { 'idempotency-key': `r-${i}` })
+      .catch(() => undefined);
     if (r) statuses.push(r.status);
     if (r?.status !== 201) return;
-    const c = await api.post(`/v1/ticketing/reservations/${r.body.reservation.id}/confirm`, { paymentMethod: 'pm_sandbox_visa' }, { 'idempotency-key': `c-${i}` }).catch(() => undefined);
+    const c = await api
+      .post(
+        `/v1/ticketing/reservations/${r.body.reservation.id}/confirm`,
+        { paymentMethod: 'pm_sandbox_visa' },
+        { 'idempotency-key': `c-${i}` },
+      )
+      .catch(() => undefined);
     if (c) statuses.push(c.status);
   };
   // The faults land while the purchases run: server 2 is killed, then PostgreSQL stops and starts again (a new port;
@@ -88,7 +125,10 @@ test('SIGKILL of one server and a PostgreSQL restart mid-purchase: no oversell, 
   await once(servers[2]!.child, 'exit');
   await pg!.stop();
   proxy.cut();
-  const down = await restClient(servers[0]!.url, m.apiKey).post('/v1/ticketing/quotes', { tierId: tier.body.id, quantity: 1 });
+  const down = await restClient(servers[0]!.url, m.apiKey).post('/v1/ticketing/quotes', {
+    tierId: tier.body.id,
+    quantity: 1,
+  });
   assert.equal(down.status, 503, `while PostgreSQL is down: ${down.status} ${JSON.stringify(down.body)}`);
   assert.ok(Number(down.headers.get('retry-after')) > 0);
   pg = await startEmbeddedPostgres(dir);
@@ -102,31 +142,58 @@ test('SIGKILL of one server and a PostgreSQL restart mid-purchase: no oversell, 
   let sold = 0;
   for (let i = 0; i < PURCHASES; i++) {
     const api = restClient(servers[i % 2]!.url, m.apiKey);
-    const r = await settled(() => api.post('/v1/ticketing/reservations', { quoteId: quotes[i] }, { 'idempotency-key': `r-${i}` }), seen);
-    const rAgain = await api.post('/v1/ticketing/reservations', { quoteId: quotes[i] }, { 'idempotency-key': `r-${i}` });
+    const r = await settled(
+      () => api.post('/v1/ticketing/reservations', { quoteId: quotes[i] }, { 'idempotency-key': `r-${i}` }),
+      seen,
+    );
+    const rAgain = await api.post(
+      '/v1/ticketing/reservations',
+      { quoteId: quotes[i] },
+      { 'idempotency-key': `r-${i}` },
+    );
     assert.deepEqual([rAgain.status, rAgain.body], [r.status, r.body], `reserve ${i} has one outcome`);
     if (r.status !== 201) {
       assert.ok(r.status < 500, `reserve ${i}: ${r.status} ${JSON.stringify(r.body)}`);
       continue;
     }
-    const confirm = () => api.post(`/v1/ticketing/reservations/${r.body.reservation.id}/confirm`, { paymentMethod: 'pm_sandbox_visa' }, { 'idempotency-key': `c-${i}` });
+    const confirm = () =>
+      api.post(
+        `/v1/ticketing/reservations/${r.body.reservation.id}/confirm`,
+        { paymentMethod: 'pm_sandbox_visa' },
+        { 'idempotency-key': `c-${i}` },
+      );
     let c = await settled(confirm, seen);
-    for (let k = 0; k < 200 && c.status === 409 && ['payment_in_flight', 'idempotency_in_flight'].includes(c.body.code); k++) c = await settled(confirm, seen);
+    for (
+      let k = 0;
+      k < 200 && c.status === 409 && ['payment_in_flight', 'idempotency_in_flight'].includes(c.body.code);
+      k++
+    )
+      c = await settled(confirm, seen);
     assert.ok(c.status < 500, `confirm ${i}: ${c.status} ${JSON.stringify(c.body)}`);
     const cAgain = await confirm();
-    assert.deepEqual([cAgain.status, cAgain.body?.order?.id], [c.status, c.body?.order?.id], `confirm ${i} has one outcome`);
+    assert.deepEqual(
+      [cAgain.status, cAgain.body?.order?.id],
+      [c.status, c.body?.order?.id],
+      `confirm ${i} has one outcome`,
+    );
     if (c.status === 200) sold++;
   }
-  process.stdout.write(`# faults: ${statuses.length} answers during the faults, ${seen.length} 503s while recovering, ${sold} sold of ${CAPACITY}\n`);
+  process.stdout.write(
+    `# faults: ${statuses.length} answers during the faults, ${seen.length} 503s while recovering, ${sold} sold of ${CAPACITY}\n`,
+  );
 
   // Money and places: nothing oversold, no reservation paid twice, no charge without its payment.
   const counts = await assertInvariant(db, pool.body.id);
   assert.ok(counts.sold <= CAPACITY);
   assert.equal(counts.sold, sold);
   assert.equal(sold, Math.min(CAPACITY, PURCHASES) - counts.held, 'every place is sold or still held');
-  const twice = await db.execute(`select reservation_id from payments where state = 'succeeded' group by reservation_id having count(*) > 1`);
+  const twice = await db.execute(
+    `select reservation_id from payments where state = 'succeeded' group by reservation_id having count(*) > 1`,
+  );
   assert.deepEqual(twice, []);
-  const [charges] = await db.execute<{ n: number }>(`select count(*)::int as n from sandbox_charges where outcome = 'succeeded'`);
+  const [charges] = await db.execute<{ n: number }>(
+    `select count(*)::int as n from sandbox_charges where outcome = 'succeeded'`,
+  );
   const [paid] = await db.execute<{ n: number }>(`select count(*)::int as n from payments where state = 'succeeded'`);
   assert.equal(charges?.n, paid?.n, 'one provider charge per successful payment');
   assert.equal(paid?.n, sold);
@@ -134,7 +201,10 @@ test('SIGKILL of one server and a PostgreSQL restart mid-purchase: no oversell, 
   // The survivors recovered without a restart.
   for (const s of servers.slice(0, 2)) {
     const q = await restClient(s.url, m.apiKey).post('/v1/ticketing/quotes', { tierId: tier.body.id, quantity: 1 });
-    assert.ok(q.status === 201 || (q.status === 409 && q.body.code === 'sold_out'), `${q.status} ${JSON.stringify(q.body)}`);
+    assert.ok(
+      q.status === 201 || (q.status === 409 && q.body.code === 'sold_out'),
+      `${q.status} ${JSON.stringify(q.body)}`,
+    );
     assert.equal((await restClient(s.url).get('/readyz')).status, 200);
   }
 });

@@ -34,18 +34,24 @@ function arbitraryOf(schema: Schema | undefined, depth = 0): fc.Arbitrary<unknow
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return fc.constantFrom(...schema.enum);
   if (schema.const !== undefined) return fc.constant(schema.const);
   const alternatives = schema.anyOf ?? schema.oneOf;
-  if (Array.isArray(alternatives) && alternatives.length > 0) return fc.oneof(...alternatives.map((s: Schema) => arbitraryOf(s, depth + 1)));
-  if (Array.isArray(schema.type)) return fc.oneof(...schema.type.map((t: string) => arbitraryOf({ ...schema, type: t }, depth)));
+  if (Array.isArray(alternatives) && alternatives.length > 0)
+    return fc.oneof(...alternatives.map((s: Schema) => arbitraryOf(s, depth + 1)));
+  if (Array.isArray(schema.type))
+    return fc.oneof(...schema.type.map((t: string) => arbitraryOf({ ...schema, type: t }, depth)));
   switch (schema.type) {
     case 'string': {
       if (schema.format === 'date-time') {
-        return fc.date({ min: new Date('2020-01-01T00:00:00Z'), max: new Date('2040-01-01T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString());
+        return fc
+          .date({ min: new Date('2020-01-01T00:00:00Z'), max: new Date('2040-01-01T00:00:00Z'), noInvalidDate: true })
+          .map((d) => d.toISOString());
       }
       if (schema.format === 'email') return fc.emailAddress();
       const maxLength = Math.min(schema.maxLength ?? 30, 30);
       if (typeof schema.pattern === 'string') {
         try {
-          return fc.stringMatching(new RegExp(schema.pattern)).filter((s) => s.length <= (schema.maxLength ?? Infinity));
+          return fc
+            .stringMatching(new RegExp(schema.pattern))
+            .filter((s) => s.length <= (schema.maxLength ?? Infinity));
         } catch {
           /* a pattern fast-check cannot read: plain strings */
         }
@@ -53,7 +59,10 @@ function arbitraryOf(schema: Schema | undefined, depth = 0): fc.Arbitrary<unknow
       return fc.string({ minLength: Math.min(schema.minLength ?? 0, maxLength), maxLength });
     }
     case 'integer':
-      return fc.integer({ min: Math.max(schema.minimum ?? -1_000_000, -2_000_000_000), max: Math.min(schema.maximum ?? 1_000_000, 2_000_000_000) });
+      return fc.integer({
+        min: Math.max(schema.minimum ?? -1_000_000, -2_000_000_000),
+        max: Math.min(schema.maximum ?? 1_000_000, 2_000_000_000),
+      });
     case 'number':
       return fc.double({ min: schema.minimum ?? -1e6, max: schema.maximum ?? 1e6, noNaN: true });
     case 'boolean':
@@ -61,7 +70,10 @@ function arbitraryOf(schema: Schema | undefined, depth = 0): fc.Arbitrary<unknow
     case 'null':
       return fc.constant(null);
     case 'array':
-      return fc.array(arbitraryOf(schema.items, depth + 1), { minLength: Math.min(schema.minItems ?? 0, 3), maxLength: Math.min(schema.maxItems ?? 3, 3) });
+      return fc.array(arbitraryOf(schema.items, depth + 1), {
+        minLength: Math.min(schema.minItems ?? 0, 3),
+        maxLength: Math.min(schema.maxItems ?? 3, 3),
+      });
     case 'object': {
       const properties: Record<string, Schema> = schema.properties ?? {};
       const model: Record<string, fc.Arbitrary<unknown>> = {};
@@ -74,11 +86,24 @@ function arbitraryOf(schema: Schema | undefined, depth = 0): fc.Arbitrary<unknow
   }
 }
 
-const MUTATIONS = ['valid', 'wrong type', 'extra field', 'huge string', 'lone surrogate', 'deep nesting', 'missing required'] as const;
+const MUTATIONS = [
+  'valid',
+  'wrong type',
+  'extra field',
+  'huge string',
+  'lone surrogate',
+  'deep nesting',
+  'missing required',
+] as const;
 type Mutation = (typeof MUTATIONS)[number];
 
 /** Applies `mutation` to a generated input, at the field chosen by `pick`. */
-function mutate(input: Record<string, unknown>, schema: Schema, mutation: Mutation, pick: number): Record<string, unknown> {
+function mutate(
+  input: Record<string, unknown>,
+  schema: Schema,
+  mutation: Mutation,
+  pick: number,
+): Record<string, unknown> {
   const out: Record<string, unknown> = { ...input };
   const keys = Object.keys(schema.properties ?? {});
   const key = keys.length > 0 ? keys[pick % keys.length]! : 'field';
@@ -86,7 +111,14 @@ function mutate(input: Record<string, unknown>, schema: Schema, mutation: Mutati
     case 'valid':
       return out;
     case 'wrong type':
-      out[key] = typeof out[key] === 'string' ? 12345 : typeof out[key] === 'number' ? 'not a number' : typeof out[key] === 'boolean' ? [] : true;
+      out[key] =
+        typeof out[key] === 'string'
+          ? 12345
+          : typeof out[key] === 'number'
+            ? 'not a number'
+            : typeof out[key] === 'boolean'
+              ? []
+              : true;
       return out;
     case 'extra field':
       out[`fuzz_${pick}`] = 'unexpected';
@@ -119,14 +151,25 @@ interface Finding {
 }
 
 let h: Harness;
-const tokens: Record<'api_key' | 'console_user' | 'staff' | 'buyer', string> = { api_key: '', console_user: '', staff: '', buyer: '' };
+const tokens: Record<'api_key' | 'console_user' | 'staff' | 'buyer', string> = {
+  api_key: '',
+  console_user: '',
+  staff: '',
+  buyer: '',
+};
 before(async () => {
   h = await startHarness({ WEBHOOK_DISPATCH_MS: '0', RATE_LIMIT_PER_MINUTE: '1000000' });
   const m = await h.merchant();
   tokens.api_key = m.apiKey;
-  tokens.console_user = await h.app.authenticator.sign({ typ: 'console', sub: m.ownerId, org: m.organizationId, role: 'owner' } as never, 3600);
+  tokens.console_user = await h.app.authenticator.sign(
+    { typ: 'console', sub: m.ownerId, org: m.organizationId, role: 'owner' } as never,
+    3600,
+  );
   tokens.staff = await h.staffToken();
-  const session = await restClient(h.url, m.apiKey).post('/v1/integration/buyer-sessions', { merchantId: m.shopId, email: 'fuzz@example.test' });
+  const session = await restClient(h.url, m.apiKey).post('/v1/integration/buyer-sessions', {
+    merchantId: m.shopId,
+    email: 'fuzz@example.test',
+  });
   assert.equal(session.status, 201);
   tokens.buyer = session.body.token;
 });
@@ -134,17 +177,22 @@ after(async () => {
   await h?.close();
 });
 
-/** The caller each tool is fuzzed as: the first principal it admits (past authorization, into validation and handlers). */
+/**
+ * The caller each tool is fuzzed as: the first principal it admits (past authorization, into validation and handlers).
+ */
 function tokenFor(tool: AnyTool): string | undefined {
   const kinds: readonly string[] = (tool.auth as { principals?: readonly string[] }).principals ?? [];
-  for (const kind of ['api_key', 'console_user', 'staff', 'buyer'] as const) if (kinds.includes(kind)) return tokens[kind];
+  for (const kind of ['api_key', 'console_user', 'staff', 'buyer'] as const)
+    if (kinds.includes(kind)) return tokens[kind];
   return tool.auth.public ? undefined : tokens.api_key;
 }
 
 /** Checks one outcome of a REST call: no 5xx, a `{ code, message }` refusal. */
 function checkRest(res: Awaited<ReturnType<Caller>>, found: (what: string) => void): void {
-  if (res.status !== undefined && res.status >= 500) return found(`HTTP ${res.status} ${JSON.stringify(res.ok ? res.output : res.error).slice(0, 300)}`);
-  if (!res.ok && (typeof res.code !== 'string' || typeof res.message !== 'string')) found(`refusal without { code, message }: ${JSON.stringify(res.error).slice(0, 300)}`);
+  if (res.status !== undefined && res.status >= 500)
+    return found(`HTTP ${res.status} ${JSON.stringify(res.ok ? res.output : res.error).slice(0, 300)}`);
+  if (!res.ok && (typeof res.code !== 'string' || typeof res.message !== 'string'))
+    found(`refusal without { code, message }: ${JSON.stringify(res.error).slice(0, 300)}`);
 }
 
 test(`every operation on REST, MCP and A2A survives ${RUNS} generated and mutated inputs per surface: no 5xx, every refusal { code, message }`, async () => {
@@ -166,7 +214,10 @@ test(`every operation on REST, MCP and A2A survives ${RUNS} generated and mutate
     for (const [t, tool] of TOOLS.entries()) {
       const schema = toolInputSchema(tool) as Schema;
       const token = tokenFor(tool);
-      const samples = fc.sample(fc.tuple(arbitraryOf(schema), fc.constantFrom(...MUTATIONS), fc.nat(1000)), { numRuns: RUNS * 3, seed: SEED + t });
+      const samples = fc.sample(fc.tuple(arbitraryOf(schema), fc.constantFrom(...MUTATIONS), fc.nat(1000)), {
+        numRuns: RUNS * 3,
+        seed: SEED + t,
+      });
       for (const [i, [generated, mutation, pick]] of samples.entries()) {
         const input = mutate((generated ?? {}) as Record<string, unknown>, schema, mutation, pick);
         const surface = (['rest', 'mcp', 'a2a'] as const)[i % 3]!;
@@ -177,10 +228,18 @@ test(`every operation on REST, MCP and A2A survives ${RUNS} generated and mutate
           if (surface === 'rest') checkRest(await rest.get(token)!(tool.name, input, key), found);
           else if (surface === 'mcp') {
             const out = await callTool(mcp.get(token)!, tool.name, input, key);
-            if (!out.ok && (typeof out.code !== 'string' || out.code === 'internal_error' || out.code === 'unavailable')) found(`MCP refusal ${out.code}: ${out.message}`);
+            if (
+              !out.ok &&
+              (typeof out.code !== 'string' || out.code === 'internal_error' || out.code === 'unavailable')
+            )
+              found(`MCP refusal ${out.code}: ${out.message}`);
           } else {
             const out = await runSkill(a2a.get(token)!, tool.name, input, key.idempotencyKey);
-            if (!out.ok && (typeof out.code !== 'string' || out.code === 'internal_error' || out.code === 'unavailable')) found(`A2A refusal ${out.code}: ${out.message}`);
+            if (
+              !out.ok &&
+              (typeof out.code !== 'string' || out.code === 'internal_error' || out.code === 'unavailable')
+            )
+              found(`A2A refusal ${out.code}: ${out.message}`);
           }
         } catch (err) {
           // The test's own REST client cannot put a lone surrogate in a URL path: nothing was sent.
@@ -188,11 +247,16 @@ test(`every operation on REST, MCP and A2A survives ${RUNS} generated and mutate
             fuzzed--;
             continue;
           }
-          // A protocol-level refusal (a JSON-RPC error: MCP's ACP tools, A2A's envelope checks) has a code and a message;
-          // an internal error, or one naming the stack, is a finding.
+          // A protocol-level refusal (a JSON-RPC error: MCP's ACP tools, A2A's envelope checks) has a code and a
+          // message; an internal error, or one naming the stack, is a finding.
           const e = err as { code?: unknown; message?: unknown; data?: { code?: unknown } };
           const message = typeof e.message === 'string' ? e.message : '';
-          if (e.code === -32603 || e.data?.code === 'internal_error' || !message || /internal|call stack|RangeError/i.test(message)) {
+          if (
+            e.code === -32603 ||
+            e.data?.code === 'internal_error' ||
+            !message ||
+            /internal|call stack|RangeError/i.test(message)
+          ) {
             found(`${surface} threw: ${message.slice(0, 300)}`);
           }
         }
@@ -205,7 +269,9 @@ test(`every operation on REST, MCP and A2A survives ${RUNS} generated and mutate
   assert.equal(health.status, 200, 'the server still answers');
   gc();
   const grown = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20;
-  process.stdout.write(`# fuzz: ${fuzzed} inputs over ${TOOLS.length} tools, ${findings.length} findings, heap growth ${grown.toFixed(1)} MB\n`);
+  process.stdout.write(
+    `# fuzz: ${fuzzed} inputs over ${TOOLS.length} tools, ${findings.length} findings, heap growth ${grown.toFixed(1)} MB\n`,
+  );
   assert.deepEqual(findings.slice(0, 20), [], `${findings.length} findings`);
   assert.ok(grown < 64, `the heap grew ${grown.toFixed(1)} MB`);
 });

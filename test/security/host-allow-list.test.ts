@@ -30,7 +30,11 @@ function get(path: string, headers: Record<string, string>): Promise<{ status: n
 
 test('/dev/mail refuses a foreign Host or Origin with 403 and serves its own host', async () => {
   const port = new URL(h.url).port;
-  for (const headers of [{ host: `rebound.example:${port}` }, { host: 'rebound.example' }, { host: `127.0.0.1:${port}`, origin: 'https://rebound.example' }] as Record<string, string>[]) {
+  for (const headers of [
+    { host: `rebound.example:${port}` },
+    { host: 'rebound.example' },
+    { host: `127.0.0.1:${port}`, origin: 'https://rebound.example' },
+  ] as Record<string, string>[]) {
     const res = await get('/dev/mail', headers);
     assert.equal(res.status, 403, JSON.stringify(headers));
     const body = JSON.parse(res.body);

@@ -16,12 +16,15 @@ after(async () => {
   await w?.close();
 });
 
-const tally = (statuses: number[]) => statuses.reduce<Record<number, number>>((t, s) => ({ ...t, [s]: (t[s] ?? 0) + 1 }), {});
+const tally = (statuses: number[]) =>
+  statuses.reduce<Record<number, number>>((t, s) => ({ ...t, [s]: (t[s] ?? 0) + 1 }), {});
 
 test('30 concurrent sign-in link requests for one address send at most the limit', async () => {
   const email = newEmail();
   const anon = restClient(w.h.url);
-  const statuses = await Promise.all(Array.from({ length: 30 }, () => anon.post('/v1/buyer/sign-in-links', { email }).then((r) => r.status)));
+  const statuses = await Promise.all(
+    Array.from({ length: 30 }, () => anon.post('/v1/buyer/sign-in-links', { email }).then((r) => r.status)),
+  );
   assert.deepEqual(tally(statuses), { 202: SIGN_IN_LINKS_PER_WINDOW, 429: 30 - SIGN_IN_LINKS_PER_WINDOW });
   const [row] = await w.h.db.execute<{ n: string }>('select count(*) as n from sign_in_links where email = ?', [email]);
   assert.equal(Number(row!.n), SIGN_IN_LINKS_PER_WINDOW);
@@ -32,7 +35,9 @@ test('30 concurrent code requests for one buyer send at most the limit', async (
   const email = newEmail();
   const session = restClient(w.h.url, await signIn(w, email, shop.shopId));
   const statuses = await Promise.all(
-    Array.from({ length: 30 }, () => session.post('/v1/buyer/verification-codes', { purpose: 'create_agent' }).then((r) => r.status)),
+    Array.from({ length: 30 }, () =>
+      session.post('/v1/buyer/verification-codes', { purpose: 'create_agent' }).then((r) => r.status),
+    ),
   );
   assert.deepEqual(tally(statuses), { 201: CODES_PER_WINDOW, 429: 30 - CODES_PER_WINDOW });
 });

@@ -51,20 +51,33 @@ async function readAfter(
   }
 }
 
-const head = (length: number) => `POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
+const head = (length: number) =>
+  `POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
 
-test('a body cut short whose connection closed before it was read fails at once instead of waiting forever', { timeout: 60_000 }, async () => {
-  const out = await readAfter('closed', [head(20), '{"a":'], true);
-  assert.equal(out.ok, false);
-});
+test(
+  'a body cut short whose connection closed before it was read fails at once instead of waiting forever',
+  { timeout: 60_000 },
+  async () => {
+    const out = await readAfter('closed', [head(20), '{"a":'], true);
+    assert.equal(out.ok, false);
+  },
+);
 
-test('a whole body whose connection closed before it was read fails at once too (the client is gone)', { timeout: 60_000 }, async () => {
-  const out = await readAfter('closed', [head(7) + '{"a":1}'], true);
-  assert.equal(out.ok, false);
-});
+test(
+  'a whole body whose connection closed before it was read fails at once too (the client is gone)',
+  { timeout: 60_000 },
+  async () => {
+    const out = await readAfter('closed', [head(7) + '{"a":1}'], true);
+    assert.equal(out.ok, false);
+  },
+);
 
 test('a body of declared length sent in pieces is still read whole', { timeout: 60_000 }, async () => {
   const body = JSON.stringify({ title: 'Pieces', n: 12345 });
-  const out = await readAfter('at once', [head(Buffer.byteLength(body)), body.slice(0, 5), body.slice(5, 12), body.slice(12)], false);
+  const out = await readAfter(
+    'at once',
+    [head(Buffer.byteLength(body)), body.slice(0, 5), body.slice(5, 12), body.slice(12)],
+    false,
+  );
   assert.deepEqual(out, { ok: true, body });
 });

@@ -34,6 +34,9 @@ test('a staff session stops as soon as staff status is removed, on every surface
       await done();
     }
   }
-  const [row] = await h.db.execute<{ attestation_enabled: boolean }>('select attestation_enabled from organizations where id = ?', [m.organizationId]);
+  const [row] = await h.db.execute<{ attestation_enabled: boolean }>(
+    'select attestation_enabled from organizations where id = ?',
+    [m.organizationId],
+  );
   assert.equal(row?.attestation_enabled, true);
 });

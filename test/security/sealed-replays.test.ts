@@ -12,7 +12,12 @@ import { acpClient, completeBody, createBody, delegateBody, must, shopWithTier }
 
 let h: Harness;
 before(async () => {
-  h = await startHarness({ SWEEP_INTERVAL_MS: '0', SANDBOX_DISPATCH_MS: '0', WEBHOOK_DISPATCH_MS: '0', RATE_LIMIT_PER_MINUTE: '100000' });
+  h = await startHarness({
+    SWEEP_INTERVAL_MS: '0',
+    SANDBOX_DISPATCH_MS: '0',
+    WEBHOOK_DISPATCH_MS: '0',
+    RATE_LIMIT_PER_MINUTE: '100000',
+  });
 });
 after(async () => {
   await h?.close();
@@ -29,7 +34,10 @@ test('a delegated token created with an Idempotency-Key is not in the database i
   const token = first.body.id as string;
   assert.match(token, /^vt_/);
 
-  const rows = await h.db.execute<{ response: unknown; response_sealed: string | null }>('select response, response_sealed from idempotency_keys where key = ?', [key]);
+  const rows = await h.db.execute<{ response: unknown; response_sealed: string | null }>(
+    'select response, response_sealed from idempotency_keys where key = ?',
+    [key],
+  );
   assert.equal(rows.length, 1);
   assert.equal(rows[0]!.response, null);
   assert.match(String(rows[0]!.response_sealed), /^v1\./);
@@ -49,7 +57,10 @@ test('an answer without a secret field stays readable at rest', async () => {
   const s = await shopWithTier(h);
   const key = randomUUID();
   must(await s.api.post('/v1/ticketing/quotes', { tierId: s.tierId, quantity: 1 }, { 'idempotency-key': key }), 201);
-  const [row] = await h.db.execute<{ response: { quoteId?: string } | null; response_sealed: string | null }>('select response, response_sealed from idempotency_keys where key = ?', [key]);
+  const [row] = await h.db.execute<{ response: { quoteId?: string } | null; response_sealed: string | null }>(
+    'select response, response_sealed from idempotency_keys where key = ?',
+    [key],
+  );
   assert.equal(row!.response_sealed, null);
   assert.match(String(row!.response?.quoteId), /^quo_/);
 });
@@ -60,7 +71,10 @@ test('the stored request fingerprint is keyed, not a plain SHA-256; a row stored
   const plain = sha256Hex(canonicalJson({ tool: 'quote', input }));
   const key = randomUUID();
   must(await s.api.post('/v1/ticketing/quotes', input, { 'idempotency-key': key }), 201);
-  const [row] = await h.db.execute<{ request_hash: string; scope: string }>('select request_hash, scope from idempotency_keys where key = ?', [key]);
+  const [row] = await h.db.execute<{ request_hash: string; scope: string }>(
+    'select request_hash, scope from idempotency_keys where key = ?',
+    [key],
+  );
   assert.match(row!.request_hash, /^h1:[0-9a-f]{64}$/);
   assert.notEqual(row!.request_hash.slice(3), plain);
 
@@ -74,5 +88,8 @@ test('the stored request fingerprint is keyed, not a plain SHA-256; a row stored
   const replay = await s.api.post('/v1/ticketing/quotes', input, { 'idempotency-key': legacyKey });
   assert.equal(replay.status, 201);
   assert.deepEqual(replay.body, stored);
-  assert.equal((await s.api.post('/v1/ticketing/quotes', { ...input, quantity: 2 }, { 'idempotency-key': legacyKey })).status, 422);
+  assert.equal(
+    (await s.api.post('/v1/ticketing/quotes', { ...input, quantity: 2 }, { 'idempotency-key': legacyKey })).status,
+    422,
+  );
 });

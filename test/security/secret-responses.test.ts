@@ -17,16 +17,30 @@ after(async () => {
 
 test('secret-bearing REST responses, and every MCP and A2A answer, say Cache-Control: no-store', async () => {
   const m = await h.merchant();
-  const owner = await h.app.authenticator.sign({ typ: 'console', sub: m.ownerId, org: m.organizationId, role: 'owner' } as never, 600);
+  const owner = await h.app.authenticator.sign(
+    { typ: 'console', sub: m.ownerId, org: m.organizationId, role: 'owner' } as never,
+    600,
+  );
   const key = await restClient(h.url, owner).post('/v1/console/api-keys', { name: 'ci', scopes: ['merchant:read'] });
   assert.equal(key.status, 201);
   const api = restClient(h.url, m.apiKey);
-  const session = await api.post('/v1/integration/buyer-sessions', { merchantId: m.shopId, email: 'someone@example.test' });
+  const session = await api.post('/v1/integration/buyer-sessions', {
+    merchantId: m.shopId,
+    email: 'someone@example.test',
+  });
   assert.equal(session.status, 201);
-  const hook = await api.post('/v1/integration/webhooks', { merchantId: m.shopId, url: 'https://hooks.example.com/x', events: ['order.completed'] });
+  const hook = await api.post('/v1/integration/webhooks', {
+    merchantId: m.shopId,
+    url: 'https://hooks.example.com/x',
+    events: ['order.completed'],
+  });
   assert.equal(hook.status, 201);
   for (const res of [key, session, hook]) assert.equal(res.headers.get('cache-control'), 'no-store');
-  const a2a = await api.post('/a2a/jsonrpc', { jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x' } }, { 'a2a-version': '1.0' });
+  const a2a = await api.post(
+    '/a2a/jsonrpc',
+    { jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x' } },
+    { 'a2a-version': '1.0' },
+  );
   assert.equal(a2a.headers.get('cache-control'), 'no-store');
   const mcp = await api.post(
     '/mcp',

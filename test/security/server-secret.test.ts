@@ -41,32 +41,61 @@ const tempDir = () => {
   dirs.push(d);
   return d;
 };
-const baseEnv = { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', SWEEP_INTERVAL_MS: '0', SANDBOX_DISPATCH_MS: '0', WEBHOOK_DISPATCH_MS: '0' } as const;
+const baseEnv = {
+  PORT: '0',
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'silent',
+  SWEEP_INTERVAL_MS: '0',
+  SANDBOX_DISPATCH_MS: '0',
+  WEBHOOK_DISPATCH_MS: '0',
+} as const;
 
-/** A console token for the owner of `m`, signed as a forger would with `candidate` (raw, and as the server derives its key). */
-async function forgedConsoleTokens(m: { ownerId: string; organizationId: string }, candidate: string): Promise<string[]> {
+/**
+ * A console token for the owner of `m`, signed as a forger would with `candidate` (raw, and as the server derives its
+ * key).
+ */
+async function forgedConsoleTokens(
+  m: { ownerId: string; organizationId: string },
+  candidate: string,
+): Promise<string[]> {
   const claims = { typ: 'console', org: m.organizationId, role: 'owner' };
   const now = Math.floor(h.clock.now().getTime() / 1000);
   const sign = (key: Uint8Array) =>
-    new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setSubject(m.ownerId).setIssuer('tessera').setIssuedAt(now).setExpirationTime(now + 3600).sign(key);
+    new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(m.ownerId)
+      .setIssuer('tessera')
+      .setIssuedAt(now)
+      .setExpirationTime(now + 3600)
+      .sign(key);
   return [await sign(new TextEncoder().encode(candidate)), await sign(sessionKey(candidate))];
 }
 
 /** Every row of every table of the database, as text. */
 async function everyRow(db: Harness['db']): Promise<string> {
-  const tables = await db.execute<{ name: string }>(`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`);
-  const parts = await Promise.all(tables.map(async (t) => JSON.stringify(await db.execute(`select * from "${t.name}"`))));
+  const tables = await db.execute<{ name: string }>(
+    `select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`,
+  );
+  const parts = await Promise.all(
+    tables.map(async (t) => JSON.stringify(await db.execute(`select * from "${t.name}"`))),
+  );
   return parts.join('\n');
 }
 
 test('the database holds no signing key: nothing found in it signs a session, the secret is in the 0600 key file', async () => {
   const m = await h.merchant();
   // A real console token works (the baseline the forgeries are compared with).
-  const real = await h.app.authenticator.sign({ typ: 'console', sub: m.ownerId, org: m.organizationId, role: 'owner' }, 3600);
+  const real = await h.app.authenticator.sign(
+    { typ: 'console', sub: m.ownerId, org: m.organizationId, role: 'owner' },
+    3600,
+  );
   assert.equal((await restClient(h.url, real).get('/v1/console/api-keys')).status, 200);
 
   const settings = await h.db.execute<{ key: string; value: string }>('select key, value from settings');
-  assert.deepEqual(settings.map((s) => s.key).filter((k) => /secret/.test(k)), ['secret_fingerprint']);
+  assert.deepEqual(
+    settings.map((s) => s.key).filter((k) => /secret/.test(k)),
+    ['secret_fingerprint'],
+  );
   for (const s of settings) {
     for (const forged of await forgedConsoleTokens(m, s.value)) {
       const res = await restClient(h.url, forged).get('/v1/console/api-keys');
@@ -79,7 +108,11 @@ test('the database holds no signing key: nothing found in it signs a session, th
   assert.ok(secret.length >= 32);
   const dump = await everyRow(h.db);
   assert.equal(dump.includes(secret), false, 'the server secret is in the database');
-  assert.equal(dump.includes(Buffer.from(sessionKey(secret)).toString('base64url')), false, 'the session key is in the database');
+  assert.equal(
+    dump.includes(Buffer.from(sessionKey(secret)).toString('base64url')),
+    false,
+    'the session key is in the database',
+  );
   // …and the file's secret is the real one: what it signs is accepted.
   const [, fromFile] = await forgedConsoleTokens(m, secret);
   assert.equal((await restClient(h.url, fromFile!).get('/v1/console/api-keys')).status, 200);
@@ -88,18 +121,39 @@ test('the database holds no signing key: nothing found in it signs a session, th
 test('after a restart on the same database and key file, sealed webhook secrets open and sessions stay valid', async () => {
   const m = await h.merchant();
   const api = restClient(h.url, m.apiKey);
-  const hook = await api.post('/v1/integration/webhooks', { merchantId: m.shopId, url: `${rx.url}/restart`, events: ['order.completed'] });
+  const hook = await api.post('/v1/integration/webhooks', {
+    merchantId: m.shopId,
+    url: `${rx.url}/restart`,
+    events: ['order.completed'],
+  });
   assert.equal(hook.status, 201);
-  const token = await h.app.authenticator.sign({ typ: 'console', sub: m.ownerId, org: m.organizationId, role: 'owner' }, 3600);
-  const again = await createApp(loadConfig({ ...baseEnv, ...serverEnvFor(h.dbUrl), WEBHOOK_ALLOW_LOOPBACK: 'true' }), h.db, { clock: h.clock, log: silent });
+  const token = await h.app.authenticator.sign(
+    { typ: 'console', sub: m.ownerId, org: m.organizationId, role: 'owner' },
+    3600,
+  );
+  const again = await createApp(
+    loadConfig({ ...baseEnv, ...serverEnvFor(h.dbUrl), WEBHOOK_ALLOW_LOOPBACK: 'true' }),
+    h.db,
+    { clock: h.clock, log: silent },
+  );
   try {
     const url = await again.listen();
     assert.equal((await restClient(url, token).get('/v1/console/api-keys')).status, 200);
-    await h.db.transaction((em) => emitEvent(em, { shopId: m.shopId, type: 'order.completed', data: { orderId: 'ord_restart' }, now: h.clock.now() }));
+    await h.db.transaction((em) =>
+      emitEvent(em, {
+        shopId: m.shopId,
+        type: 'order.completed',
+        data: { orderId: 'ord_restart' },
+        now: h.clock.now(),
+      }),
+    );
     await again.services.webhooks.dispatchOnce();
     const [msg] = rx.received.filter((r) => r.path === '/restart');
     assert.ok(msg, 'the event was delivered by the restarted server');
-    assert.equal(verifyStandardWebhook(hook.body.secret, msg.headers, msg.body, Math.floor(h.clock.now().getTime() / 1000)), true);
+    assert.equal(
+      verifyStandardWebhook(hook.body.secret, msg.headers, msg.body, Math.floor(h.clock.now().getTime() / 1000)),
+      true,
+    );
   } finally {
     await again.close();
   }
@@ -110,7 +164,10 @@ test('a server with another secret refuses to start, saying so (TESSERA_SECRET o
   for (const env of [{ TESSERA_SECRET: 'another-secret-of-at-least-32-characters!' }, { TESSERA_SECRET_FILE: other }]) {
     await assert.rejects(
       createApp(loadConfig({ ...baseEnv, DATABASE_URL: h.dbUrl, ...env }), h.db, { clock: h.clock, log: silent }),
-      (err: Error) => err instanceof ServerSecretError && /not the one this database was used with/.test(err.message) && !err.message.includes(readFileSync(h.app.config.secretFile, 'utf8').trim()),
+      (err: Error) =>
+        err instanceof ServerSecretError &&
+        /not the one this database was used with/.test(err.message) &&
+        !err.message.includes(readFileSync(h.app.config.secretFile, 'utf8').trim()),
     );
   }
   // The refusal changed nothing: the first server still answers.
@@ -121,11 +178,16 @@ test('a clear secret left in the database by an earlier version is moved to the 
   const { db, url } = await openTestDatabase();
   const legacy = 'legacy-generated-secret-0123456789abcdefghij';
   try {
-    await db.execute(`insert into settings (key, value) values ('session_secret', ?), ('sandbox_webhook_secret', 'legacy-sandbox-webhook-secret')`, [legacy]);
+    await db.execute(
+      `insert into settings (key, value) values ('session_secret', ?), ('sandbox_webhook_secret', 'legacy-sandbox-webhook-secret')`,
+      [legacy],
+    );
     // Something sealed with the legacy secret before the upgrade.
     const sealed = new SecretBox(legacy).seal('whsec_before_upgrade', 'whk_legacy');
     const file = join(tempDir(), 'keys', 'server-secret');
-    const app = await createApp(loadConfig({ ...baseEnv, DATABASE_URL: url, TESSERA_SECRET_FILE: file }), db, { log: silent });
+    const app = await createApp(loadConfig({ ...baseEnv, DATABASE_URL: url, TESSERA_SECRET_FILE: file }), db, {
+      log: silent,
+    });
     await app.close();
     assert.equal(readFileSync(file, 'utf8').trim(), legacy);
     assert.equal(statSync(file).mode & 0o777, 0o600);
@@ -135,9 +197,14 @@ test('a clear secret left in the database by an earlier version is moved to the 
     assert.ok(keys.includes('secret_fingerprint'));
     assert.equal((await everyRow(db)).includes(legacy), false);
     assert.equal(new SecretBox(readFileSync(file, 'utf8').trim()).open(sealed, 'whk_legacy'), 'whsec_before_upgrade');
-    // Started again from the file alone, it agrees with the fingerprint; TESSERA_SECRET set to the moved secret does too.
-    await (await createApp(loadConfig({ ...baseEnv, DATABASE_URL: url, TESSERA_SECRET_FILE: file }), db, { log: silent })).close();
-    await (await createApp(loadConfig({ ...baseEnv, DATABASE_URL: url, TESSERA_SECRET: legacy }), db, { log: silent })).close();
+    // Started again from the file alone, it agrees with the fingerprint; TESSERA_SECRET set to the moved secret does
+    // too.
+    await (
+      await createApp(loadConfig({ ...baseEnv, DATABASE_URL: url, TESSERA_SECRET_FILE: file }), db, { log: silent })
+    ).close();
+    await (
+      await createApp(loadConfig({ ...baseEnv, DATABASE_URL: url, TESSERA_SECRET: legacy }), db, { log: silent })
+    ).close();
   } finally {
     await db.close();
   }
@@ -146,9 +213,15 @@ test('a clear secret left in the database by an earlier version is moved to the 
 test('with a clear secret still in the database, a different TESSERA_SECRET refuses to start and keeps it', async () => {
   const { db, url } = await openTestDatabase();
   try {
-    await db.execute(`insert into settings (key, value) values ('session_secret', 'legacy-generated-secret-abcdefghij0123456789')`);
+    await db.execute(
+      `insert into settings (key, value) values ('session_secret', 'legacy-generated-secret-abcdefghij0123456789')`,
+    );
     await assert.rejects(
-      createApp(loadConfig({ ...baseEnv, DATABASE_URL: url, TESSERA_SECRET: 'another-secret-of-at-least-32-characters!' }), db, { log: silent }),
+      createApp(
+        loadConfig({ ...baseEnv, DATABASE_URL: url, TESSERA_SECRET: 'another-secret-of-at-least-32-characters!' }),
+        db,
+        { log: silent },
+      ),
       (err: Error) => err instanceof ServerSecretError && /Start once without TESSERA_SECRET/.test(err.message),
     );
     assert.equal((await db.execute('select 1 from settings where key = ?', ['session_secret'])).length, 1);

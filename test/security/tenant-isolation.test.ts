@@ -1,13 +1,24 @@
 /**
- * No tenant reaches another (issue #10, finding 2), on every surface: a bounded buyer session minted by one organization
- * reads, lists and releases only purchases at its own shop (issue #32: a `merchantId` filter naming another shop is 404), even for a buyer (same e-mail) who bought elsewhere; agents and
- * full buyer sessions read the catalog of discoverable shops and of shops they hold a permission at, nothing else; and a
- * refusal never names another organization's shop (the same 404 as a missing object).
+ * No tenant reaches another (issue #10, finding 2), on every surface: a bounded buyer session minted by one
+ * organization reads, lists and releases only purchases at its own shop (issue #32: a `merchantId` filter naming
+ * another shop is 404), even for a buyer (same e-mail) who bought elsewhere; agents and full buyer sessions read the
+ * catalog of discoverable shops and of shops they hold a permission at, nothing else; and a refusal never names another
+ * organization's shop (the same 404 as a missing object).
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SURFACES } from '../support/surfaces.ts';
-import { buyerWithAgent, createAgent, key, merchantShop, must, newEmail, signIn, startWorld, type World } from '../support/buyers.ts';
+import {
+  buyerWithAgent,
+  createAgent,
+  key,
+  merchantShop,
+  must,
+  newEmail,
+  signIn,
+  startWorld,
+  type World,
+} from '../support/buyers.ts';
 import { restClient } from '../support/rest.ts';
 
 let w: World;
@@ -19,7 +30,8 @@ after(async () => {
 });
 
 const mint = async (apiKey: string, merchantId: string, email: string) =>
-  must(await restClient(w.h.url, apiKey).post('/v1/integration/buyer-sessions', { merchantId, email }), 201).token as string;
+  must(await restClient(w.h.url, apiKey).post('/v1/integration/buyer-sessions', { merchantId, email }), 201)
+    .token as string;
 
 for (const surface of SURFACES) {
   test(`a bounded session from one organization reads and releases nothing at another's shop, over ${surface.name}`, async () => {
@@ -30,7 +42,14 @@ for (const surface of SURFACES) {
     const theirs = restClient(w.h.url, await mint(victim.apiKey, victim.shopId, email));
     const q = must(await theirs.post('/v1/ticketing/quotes', { tierId: victim.tierId, quantity: 1 }), 201);
     const r = must(await theirs.post('/v1/ticketing/reservations', { quoteId: q.quoteId }, key()), 201);
-    const paid = must(await theirs.post(`/v1/ticketing/reservations/${r.reservation.id}/confirm`, { paymentMethod: 'pm_sandbox_visa' }, key()), 200);
+    const paid = must(
+      await theirs.post(
+        `/v1/ticketing/reservations/${r.reservation.id}/confirm`,
+        { paymentMethod: 'pm_sandbox_visa' },
+        key(),
+      ),
+      200,
+    );
     const q2 = must(await theirs.post('/v1/ticketing/quotes', { tierId: victim.tierId, quantity: 1 }), 201);
     const held = must(await theirs.post('/v1/ticketing/reservations', { quoteId: q2.quoteId }, key()), 201);
 
@@ -94,7 +113,10 @@ for (const surface of SURFACES) {
     }
     // The session the victim's shop minted still lists them, with the filter naming its own shop.
     const own = must(await theirs.get(`/v1/ticketing/orders?merchantId=${victim.shopId}`), 200);
-    assert.deepEqual(own.orders.map((o: { id: string }) => o.id), [paid.order.id]);
+    assert.deepEqual(
+      own.orders.map((o: { id: string }) => o.id),
+      [paid.order.id],
+    );
   });
 }
 
@@ -106,12 +128,24 @@ test('an agent and a full buyer session without a shop read only discoverable sh
   const full = await signIn(w, email);
   const { token: lone } = await createAgent(w, full, email);
   for (const surface of SURFACES) {
-    for (const [who, token] of [['agent', s.agentToken], ['agent without permission', lone], ['full session without a shop', full]] as const) {
+    for (const [who, token] of [
+      ['agent', s.agentToken],
+      ['agent without permission', lone],
+      ['full session without a shop', full],
+    ] as const) {
       const conn = await surface.connect(w.h, token);
       try {
-        for (const [tool, input] of [['get_shop', { id: hidden.shopId }], ['list_events', { id: hidden.shopId }], ['get_event', { id: hidden.eventId }]] as const) {
+        for (const [tool, input] of [
+          ['get_shop', { id: hidden.shopId }],
+          ['list_events', { id: hidden.shopId }],
+          ['get_event', { id: hidden.eventId }],
+        ] as const) {
           const out = await conn.call(tool, input);
-          assert.equal(!out.ok && out.code, 'not_found', `${surface.name} ${who} ${tool}: ${JSON.stringify(out).slice(0, 200)}`);
+          assert.equal(
+            !out.ok && out.code,
+            'not_found',
+            `${surface.name} ${who} ${tool}: ${JSON.stringify(out).slice(0, 200)}`,
+          );
         }
       } finally {
         await conn.done();

@@ -22,7 +22,14 @@ let rx: Receiver;
 before(async () => {
   h = await startHarness({ WEBHOOK_DISPATCH_MS: '0' });
   dev = await createApp(
-    loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...serverEnvFor(h.dbUrl), WEBHOOK_DISPATCH_MS: '0', WEBHOOK_ALLOW_LOOPBACK: 'true' }),
+    loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      ...serverEnvFor(h.dbUrl),
+      WEBHOOK_DISPATCH_MS: '0',
+      WEBHOOK_ALLOW_LOOPBACK: 'true',
+    }),
     h.db,
     { clock: h.clock, log: pino({ level: 'silent' }) },
   );
@@ -106,30 +113,51 @@ test('a delivery is checked at connect time: loopback targets stored by a develo
   const port = new URL(rx.url).port;
   const devApi = restClient(devUrl, m.apiKey);
   const ids: string[] = [];
-  for (const url of [`${rx.url}/literal`, `http://localhost:${port}/by-name`, `http://[::ffff:7f00:1]:${port}/mapped`]) {
+  for (const url of [
+    `${rx.url}/literal`,
+    `http://localhost:${port}/by-name`,
+    `http://[::ffff:7f00:1]:${port}/mapped`,
+  ]) {
     const res = await devApi.post('/v1/integration/webhooks', hook(m.shopId, url));
     assert.equal(res.status, 201, `${url}: ${JSON.stringify(res.body)}`);
     ids.push(res.body.id);
   }
-  await h.db.transaction((em) => emitEvent(em, { shopId: m.shopId, type: 'order.completed', data: { orderId: 'ord_1' }, now: h.clock.now() }));
+  await h.db.transaction((em) =>
+    emitEvent(em, { shopId: m.shopId, type: 'order.completed', data: { orderId: 'ord_1' }, now: h.clock.now() }),
+  );
   await h.app.services.webhooks.dispatchOnce();
-  assert.deepEqual(rx.received.map((r) => r.path), [], 'nothing reached the loopback receiver');
+  assert.deepEqual(
+    rx.received.map((r) => r.path),
+    [],
+    'nothing reached the loopback receiver',
+  );
   const api = restClient(h.url, m.apiKey);
   for (const id of ids) {
     const [d] = (await api.get(`/v1/integration/webhooks/${id}/deliveries`)).body.deliveries;
     assert.equal(d.lastError, 'refused: the address is not public', JSON.stringify(d));
   }
   // The development server (same database) delivers to loopback.
-  await h.db.transaction((em) => emitEvent(em, { shopId: m.shopId, type: 'order.completed', data: { orderId: 'ord_2' }, now: h.clock.now() }));
+  await h.db.transaction((em) =>
+    emitEvent(em, { shopId: m.shopId, type: 'order.completed', data: { orderId: 'ord_2' }, now: h.clock.now() }),
+  );
   await dev.services.webhooks.dispatchOnce();
-  assert.ok(rx.received.some((r) => r.path === '/literal'), 'the development server reaches its loopback receiver');
+  assert.ok(
+    rx.received.some((r) => r.path === '/literal'),
+    'the development server reaches its loopback receiver',
+  );
 });
 
 test('a failed delivery is logged by class, not by socket message', async () => {
   const m = await h.merchant();
-  const created = await restClient(devUrl, m.apiKey).post('/v1/integration/webhooks', hook(m.shopId, await closedPortUrl()));
-  await h.db.transaction((em) => emitEvent(em, { shopId: m.shopId, type: 'order.completed', data: { orderId: 'ord_3' }, now: h.clock.now() }));
+  const created = await restClient(devUrl, m.apiKey).post(
+    '/v1/integration/webhooks',
+    hook(m.shopId, await closedPortUrl()),
+  );
+  await h.db.transaction((em) =>
+    emitEvent(em, { shopId: m.shopId, type: 'order.completed', data: { orderId: 'ord_3' }, now: h.clock.now() }),
+  );
   await dev.services.webhooks.dispatchOnce();
-  const [d] = (await restClient(h.url, m.apiKey).get(`/v1/integration/webhooks/${created.body.id}/deliveries`)).body.deliveries;
+  const [d] = (await restClient(h.url, m.apiKey).get(`/v1/integration/webhooks/${created.body.id}/deliveries`)).body
+    .deliveries;
   assert.equal(d.lastError, 'connection failed');
 });

@@ -17,7 +17,11 @@ after(async () => {
 
 /** The outbox events of a reservation, sorted by name (events written in one transaction share a timestamp). */
 const eventTypes = async (reservationId: string): Promise<string[]> =>
-  (await h.db.execute<{ type: string }>(`select type from webhook_events where data->'reservation'->>'id' = ?`, [reservationId]))
+  (
+    await h.db.execute<{ type: string }>(`select type from webhook_events where data->'reservation'->>'id' = ?`, [
+      reservationId,
+    ])
+  )
     .map((r) => r.type)
     .sort();
 
@@ -45,7 +49,11 @@ test(`${verifies('SPEC-3-confirm-async-202')}an async payment answers 202, never
   const n = await count(h.db, 'from sandbox_charges where payment_reference = ?', [pending.body.payment.id]);
   assert.equal(n, 1, 'one charge at the provider');
 
-  assert.deepEqual(await settle(), { settled: 0, attempted: 0, delivered: 0 }, 'nothing is due before SANDBOX_SETTLE_MS');
+  assert.deepEqual(
+    await settle(),
+    { settled: 0, attempted: 0, delivered: 0 },
+    'nothing is due before SANDBOX_SETTLE_MS',
+  );
   h.clock.advance(3000);
   assert.deepEqual(await settle(), { settled: 1, attempted: 1, delivered: 1 });
   const done = must(await s.api.get(`/v1/ticketing/reservations/${reservation.id}`), 200);
@@ -117,7 +125,10 @@ test('late success when the places were sold meanwhile: refunded automatically a
   assert.equal(view.order.state, 'refunded');
   assert.equal(view.order.refundReason, 'sold_out');
   assert.deepEqual(view.order.tickets, []);
-  const [charge] = await h.db.execute<{ state: string }>('select state from sandbox_charges where payment_reference = ?', [view.payment.id]);
+  const [charge] = await h.db.execute<{ state: string }>(
+    'select state from sandbox_charges where payment_reference = ?',
+    [view.payment.id],
+  );
   assert.equal(charge?.state, 'refunded', 'the money went back through the provider');
   const c = await assertInvariant(h.db, s.poolId);
   assert.deepEqual([c.available, c.held, c.sold], [0, 0, 1], 'never oversold');
@@ -132,7 +143,10 @@ test('a decline then an async retry: the retry is the only pending payment', asy
   assert.equal(pending.status, 202);
   h.clock.advance(3000);
   await settle();
-  assert.equal(must(await s.api.get(`/v1/ticketing/reservations/${reservation.id}`), 200).reservation.state, 'completed');
+  assert.equal(
+    must(await s.api.get(`/v1/ticketing/reservations/${reservation.id}`), 200).reservation.state,
+    'completed',
+  );
   await assertInvariant(h.db, s.poolId);
 });
 
@@ -146,7 +160,10 @@ test('issue #36 (2): over A2A a confirm pending at the provider is a WORKING tas
   const first = task.artifacts[0]?.parts[0]?.content;
   assert.equal(first?.$case === 'data' && (first.value as any).payment.state, 'pending');
   // Read again before the provider answers: still working.
-  assert.equal(taskStateToJSON((await client.getTask({ tenant: '', id: task.id, historyLength: undefined }))!.status!.state), 'TASK_STATE_WORKING');
+  assert.equal(
+    taskStateToJSON((await client.getTask({ tenant: '', id: task.id, historyLength: undefined }))!.status!.state),
+    'TASK_STATE_WORKING',
+  );
   h.clock.advance(3000);
   assert.equal((await settle()).settled, 1);
   const done = (await client.getTask({ tenant: '', id: task.id, historyLength: undefined }))!;

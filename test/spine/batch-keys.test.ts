@@ -3,7 +3,8 @@
  * taking every key to be new until the write says otherwise. These tests reach the two ways a key can turn out not to
  * be new, over real HTTP: another transaction stores it while the batch is writing (the batch waits for it, rolls back
  * and re-runs with the stored row read), and a stored row that no longer holds its key (in flight past 5 minutes, done
- * past 24 hours) is taken over by the write. And a batch over two pools, whose keys are written after both pools' places.
+ * past 24 hours) is taken over by the write. And a batch over two pools, whose keys are written after both pools'
+ * places.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -27,7 +28,8 @@ async function quote(s: Shop, quantity = 1): Promise<string> {
   return must(await s.api.post('/v1/ticketing/quotes', { tierId: s.tierId, quantity }), 201).quoteId;
 }
 
-const reserve = (s: Shop, quoteId: string, key: string) => s.api.post('/v1/ticketing/reservations', { quoteId }, { 'idempotency-key': key });
+const reserve = (s: Shop, quoteId: string, key: string) =>
+  s.api.post('/v1/ticketing/reservations', { quoteId }, { 'idempotency-key': key });
 /** The same reserve, to be sent later (asOneBatch). */
 const call = (s: Shop, quoteId: string, key: string) => () => reserve(s, quoteId, key);
 
@@ -51,7 +53,11 @@ test('a key another transaction stores while the batch writes: the batch waits f
   // from that same connection), then commits.
   let answer!: Promise<Awaited<ReturnType<typeof reserve>>>;
   await h.db.transaction(async (em) => {
-    await sql(em, `insert into idempotency_keys (scope, key, request_hash, state, created_at) values (?, ?, 'another-request', 'in_flight', ?)`, [scope, k, h.clock.now()]);
+    await sql(
+      em,
+      `insert into idempotency_keys (scope, key, request_hash, state, created_at) values (?, ?, 'another-request', 'in_flight', ?)`,
+      [scope, k, h.clock.now()],
+    );
     answer = reserve(s, q, k);
     await until(async () => {
       await sql(em, 'select pg_stat_clear_snapshot()'); // a transaction reads pg_stat_activity once unless told to read it again
@@ -67,13 +73,21 @@ test('a key another transaction stores while the batch writes: the batch waits f
   // Read after the re-run, the key holds another request: a conflict (the hash is checked before the state).
   assert.equal(res.status, 422);
   assert.equal(res.body.code, 'idempotency_conflict');
-  // The batch rolled back whole and wrote nothing for the call: no hold, the quote unused, the other request's row kept.
+  // The batch rolled back whole and wrote nothing for the call: no hold, the quote unused, the other request's row
+  // kept.
   assert.deepEqual(await assertInvariant(h.db, s.poolId), { capacity: 5, available: 4, held: 1, sold: 0 });
-  const [row] = await h.db.execute<{ request_hash: string; state: string }>('select request_hash, state from idempotency_keys where scope = ? and key = ?', [scope, k]);
+  const [row] = await h.db.execute<{ request_hash: string; state: string }>(
+    'select request_hash, state from idempotency_keys where scope = ? and key = ?',
+    [scope, k],
+  );
   assert.deepEqual({ ...row }, { request_hash: 'another-request', state: 'in_flight' });
 
   // Once that request is 5 minutes in flight it counts as crashed: the next call takes the key over, then replays it.
-  await h.db.execute('update idempotency_keys set created_at = ? where scope = ? and key = ?', [ago(IN_FLIGHT_STALE_MS + 1000), scope, k]);
+  await h.db.execute('update idempotency_keys set created_at = ? where scope = ? and key = ?', [
+    ago(IN_FLIGHT_STALE_MS + 1000),
+    scope,
+    k,
+  ]);
   const taken = await reserve(s, q, k);
   assert.equal(taken.status, 201);
   const replayed = await reserve(s, q, k);
@@ -91,14 +105,20 @@ test('a key done more than 24 hours ago is taken over by a new request in a batc
     [old, ago(IDEMPOTENCY_TTL_MS + 1000)],
     [fresh, ago(IDEMPOTENCY_TTL_MS - 60_000)],
   ] as const) {
-    await h.db.execute(`insert into idempotency_keys (scope, key, request_hash, state, status, response, created_at) values (?, ?, 'an-old-request', 'done', 201, '{}', ?)`, [scope, k, at]);
+    await h.db.execute(
+      `insert into idempotency_keys (scope, key, request_hash, state, status, response, created_at) values (?, ?, 'an-old-request', 'done', 201, '{}', ?)`,
+      [scope, k, at],
+    );
   }
   const [a, b] = await Promise.all([reserve(s, await quote(s), old), reserve(s, await quote(s), fresh)]);
   assert.equal(a.status, 201);
   assert.equal(a.headers.get('idempotent-replayed'), null);
   assert.equal(b.status, 422);
   assert.equal(b.body.code, 'idempotency_conflict');
-  const [row] = await h.db.execute<{ state: string; status: number; request_hash: string }>('select state, status, request_hash from idempotency_keys where scope = ? and key = ?', [scope, old]);
+  const [row] = await h.db.execute<{ state: string; status: number; request_hash: string }>(
+    'select state, status, request_hash from idempotency_keys where scope = ? and key = ?',
+    [scope, old],
+  );
   assert.equal(row!.state, 'done');
   assert.equal(row!.status, 201);
   assert.notEqual(row!.request_hash, 'an-old-request');
@@ -111,7 +131,13 @@ test('one batch over two pools, one of them short: places taken from both, allot
   const first = await quote(a);
   const [a1, b1, b2, a2] = [await quote(a, 2), await quote(b, 1), await quote(b, 2), await quote(a, 1)];
   const keys = Array.from({ length: 5 }, () => randomUUID());
-  const calls = [call(a, first, keys[0]!), call(a, a1, keys[1]!), call(b, b1, keys[2]!), call(b, b2, keys[3]!), call(a, a2, keys[4]!)];
+  const calls = [
+    call(a, first, keys[0]!),
+    call(a, a1, keys[1]!),
+    call(b, b1, keys[2]!),
+    call(b, b2, keys[3]!),
+    call(a, a2, keys[4]!),
+  ];
   // The first call's batch waits on pool a's locked row; the other four queue and run as one batch over a and b.
   const results = await asOneBatch(h, a.poolId, calls);
   assert.deepEqual(
@@ -123,7 +149,10 @@ test('one batch over two pools, one of them short: places taken from both, allot
   assert.deepEqual(await assertInvariant(h.db, a.poolId), { capacity: 10, available: 6, held: 4, sold: 0 });
   assert.deepEqual(await assertInvariant(h.db, b.poolId), { capacity: 2, available: 1, held: 1, sold: 0 });
   // Every key holds its call's outcome, the refusal too, and replays it.
-  const rows = await h.db.execute<{ state: string; status: number }>(`select state, status from idempotency_keys where key in (?, ?, ?, ?, ?) order by status`, keys);
+  const rows = await h.db.execute<{ state: string; status: number }>(
+    `select state, status from idempotency_keys where key in (?, ?, ?, ?, ?) order by status`,
+    keys,
+  );
   assert.deepEqual(
     rows.map((r) => `${r.state} ${r.status}`),
     ['done 201', 'done 201', 'done 201', 'done 201', 'done 409'],
@@ -136,7 +165,11 @@ test('one batch over two pools, one of them short: places taken from both, allot
 
   // Both pools with room: the places of both are taken by one batch, and each key is written with its hold.
   const [a3, b3] = [await quote(a), await quote(b)];
-  const more = await asOneBatch(h, a.poolId, [call(a, await quote(a), randomUUID()), call(a, a3, randomUUID()), call(b, b3, randomUUID())]);
+  const more = await asOneBatch(h, a.poolId, [
+    call(a, await quote(a), randomUUID()),
+    call(a, a3, randomUUID()),
+    call(b, b3, randomUUID()),
+  ]);
   assert.deepEqual(
     more.map((r) => r.status),
     [201, 201, 201],

@@ -124,9 +124,11 @@ test('release gives the places back exactly once; a released reservation cannot 
   const late = await confirmWith(s.api, reservation.id, 'pm_sandbox_visa');
   assert.equal(late.status, 409);
   assert.equal(late.body.code, 'reservation_released');
-  const n = await count(h.db, `from webhook_events where type = 'reservation.released' and data->'reservation'->>'id' = ?`, [
-    reservation.id,
-  ]);
+  const n = await count(
+    h.db,
+    `from webhook_events where type = 'reservation.released' and data->'reservation'->>'id' = ?`,
+    [reservation.id],
+  );
   assert.equal(n, 1, 'reservation.released is emitted once');
 });
 
@@ -143,9 +145,19 @@ test('a completed reservation cannot be released', async () => {
 test('authorize_payment is the one-shot payment of a held reservation', async () => {
   const s = await shopWithTier(h);
   const { reservation } = await reserveOne(s.api, s.tierId);
-  const noKey = await s.api.post('/v1/payments/authorize', { reservationId: reservation.id, paymentMethod: 'pm_sandbox_visa' });
+  const noKey = await s.api.post('/v1/payments/authorize', {
+    reservationId: reservation.id,
+    paymentMethod: 'pm_sandbox_visa',
+  });
   assert.equal(noKey.status, 400);
-  const out = must(await s.api.post('/v1/payments/authorize', { reservationId: reservation.id, paymentMethod: 'pm_sandbox_visa' }, key()), 200);
+  const out = must(
+    await s.api.post(
+      '/v1/payments/authorize',
+      { reservationId: reservation.id, paymentMethod: 'pm_sandbox_visa' },
+      key(),
+    ),
+    200,
+  );
   assert.equal(out.reservation.state, 'completed');
   assert.equal(out.order.tickets.length, 1);
   assert.equal(must(await s.api.get(`/v1/payments/${out.payment.id}`), 200).state, 'succeeded');

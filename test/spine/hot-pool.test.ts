@@ -33,7 +33,10 @@ async function quote(s: Shop, quantity: number): Promise<string> {
   return must(await s.api.post('/v1/ticketing/quotes', { tierId: s.tierId, quantity }), 201).quoteId;
 }
 
-const reserve = (s: Shop, quoteId: string, headers = key()) => () => s.api.post('/v1/ticketing/reservations', { quoteId }, headers);
+const reserve =
+  (s: Shop, quoteId: string, headers = key()) =>
+  () =>
+    s.api.post('/v1/ticketing/reservations', { quoteId }, headers);
 
 test('mixed quantities in one batch: places run out in the middle, granted in arrival order, nothing oversold', async () => {
   const s = await shopWithTier(h, { capacity: 10 });
@@ -55,7 +58,8 @@ test('mixed quantities in one batch: places run out in the middle, granted in ar
   const heldPlaces = 1 + granted.reduce((n, r) => n + r.body.reservation.quantity, 0);
   assert.equal(counts.held, heldPlaces);
   assert.equal(counts.available, 10 - heldPlaces);
-  // Allotted in arrival order: a refused call asked for more than was left when its turn came, hence more than is left now.
+  // Allotted in arrival order: a refused call asked for more than was left when its turn came, hence more than is left
+  // now.
   for (const r of refused) assert.ok(r.body.details.requested > counts.available);
   assert.equal(new Set(granted.map((r) => r.body.reservation.id)).size, granted.length);
   const pools = must(await s.api.get(`/v1/integration/pools?merchantId=${s.shopId}`), 200);
@@ -67,12 +71,16 @@ test("a quote named twice in one batch, the second time by another organization:
   const other = await shopWithTier(h, { capacity: 20 });
   const first = await quote(s, 1);
   const second = await quote(s, 1);
-  // The first call of the batch waits on the locked pool; the owner's and the stranger's calls of `second` queue behind it.
+  // The first call of the batch waits on the locked pool; the owner's and the stranger's calls of `second` queue behind
+  // it.
   const [a, b, c] = await asOneBatch(s.poolId, [reserve(s, first), reserve(s, second), reserve(other, second)]);
   assert.deepEqual([a!.status, b!.status], [201, 201]);
   assert.equal(c!.status, 404);
   assert.equal(c!.body.code, 'not_found');
-  assert.ok(!JSON.stringify(c!.body).includes(b!.body.reservation.id), 'the owner\'s hold is not shown to another organization');
+  assert.ok(
+    !JSON.stringify(c!.body).includes(b!.body.reservation.id),
+    "the owner's hold is not shown to another organization",
+  );
   const counts = await assertInvariant(h.db, s.poolId);
   assert.equal(counts.held, 2);
 });
@@ -99,7 +107,8 @@ test('failing calls inside a batch fail alone; every call replays its own outcom
   const results = await asOneBatch(s.poolId, calls);
   const [a, b, c, d, e, f, g, i] = results;
   assert.equal(a!.status, 201);
-  // The same owner reserving a quote it already reserved gets that hold back (natural idempotency), holding nothing more.
+  // The same owner reserving a quote it already reserved gets that hold back (natural idempotency), holding nothing
+  // more.
   assert.equal(b!.status, 201);
   assert.equal(b!.body.reservation.quoteId, used);
   assert.equal(c!.status, 404);
@@ -157,14 +166,20 @@ test('idempotency keys are claimed inside the batch: duplicates, conflicts and r
   // Holds: the earlier two (1 + 2), the warm-up, q1 once, q5; the conflicting call reserved nothing.
   const counts = await assertInvariant(h.db, s.poolId);
   assert.equal(counts.held, 1 + 2 + 1 + 1 + 1);
-  const q3Holds = await h.db.execute<{ n: number }>('select count(*)::int as n from reservations where quote_id = ?', [q3]);
+  const q3Holds = await h.db.execute<{ n: number }>('select count(*)::int as n from reservations where quote_id = ?', [
+    q3,
+  ]);
   assert.equal(q3Holds[0]!.n, 0);
   assert.ok(earlierConflict.reservation.id);
   // Every claim made in the batch committed with its outcome: nothing is left in flight.
   const keys = [kDup, kConflict, kReplay, kMissing, kFresh].map((k) => k!['idempotency-key']!);
-  const inFlight = await h.db.execute<{ n: number }>(`select count(*)::int as n from idempotency_keys where key in (?, ?, ?, ?, ?) and state <> 'done'`, keys);
+  const inFlight = await h.db.execute<{ n: number }>(
+    `select count(*)::int as n from idempotency_keys where key in (?, ?, ?, ?, ?) and state <> 'done'`,
+    keys,
+  );
   assert.equal(inFlight[0]!.n, 0);
-  // Afterwards each key replays its own outcome: the duplicate's key answers the first call's hold, the refusal its 404.
+  // Afterwards each key replays its own outcome: the duplicate's key answers the first call's hold, the refusal its
+  // 404.
   const dupAgain = await reserve(s, q1!, kDup)();
   assert.equal(dupAgain.headers.get('idempotent-replayed'), 'true');
   assert.deepEqual(dupAgain.body, dup1!.body);
@@ -179,7 +194,10 @@ test('a batch its pool cannot serve whole re-runs with the pool locked and allot
   const first = await quote(s, 1);
   const quotes = await Promise.all([1, 1, 1, 1].map((q) => quote(s, q)));
   const results = await asOneBatch(s.poolId, [reserve(s, first), ...quotes.map((q) => reserve(s, q))]);
-  assert.deepEqual(results.map((r) => r.status).sort((a, b) => a - b), [201, 201, 201, 409, 409]);
+  assert.deepEqual(
+    results.map((r) => r.status).sort((a, b) => a - b),
+    [201, 201, 201, 409, 409],
+  );
   assert.deepEqual(await assertInvariant(h.db, s.poolId), { capacity: 3, available: 0, held: 3, sold: 0 });
   // Sold out: a quote made before the last places went is refused with the live count.
   const late = results.find((r) => r.status === 409)!;
@@ -214,15 +232,24 @@ test('admission control: a reserve that would wait too long is refused at once (
       assert.deepEqual([slash.status, slash.body.code, slash.headers.get('retry-after')], [429, 'rate_limited', '1']);
       const anonymous = await restClient(strict.url).post('/v1/ticketing/reservations', { quoteId: q }, key());
       const withQuery = await api.post('/v1/ticketing/reservations?lang=en', { quoteId: q }, key());
-      const headersOf = (r: RestResponse) => [...r.headers].filter(([name]) => !['date', 'connection', 'keep-alive'].includes(name));
+      const headersOf = (r: RestResponse) =>
+        [...r.headers].filter(([name]) => !['date', 'connection', 'keep-alive'].includes(name));
       for (const other of [slash, anonymous, withQuery]) {
         assert.deepEqual([other.status, other.body], [refused.status, refused.body]);
         assert.deepEqual(headersOf(other), headersOf(refused));
       }
       const metrics = await (await fetch(`${strict.url}/metrics`)).text();
-      const counted = metrics.split('\n').find((l) => l.startsWith('tessera_http_requests_total{method="POST",route="/v1/ticketing/reservations",status="429"}'));
+      const counted = metrics
+        .split('\n')
+        .find((l) =>
+          l.startsWith('tessera_http_requests_total{method="POST",route="/v1/ticketing/reservations",status="429"}'),
+        );
       assert.equal(counted?.split(' ')[1], '4', counted);
-      const timed = metrics.split('\n').find((l) => l.startsWith('tessera_http_request_duration_seconds_count{method="POST",route="/v1/ticketing/reservations"}'));
+      const timed = metrics
+        .split('\n')
+        .find((l) =>
+          l.startsWith('tessera_http_request_duration_seconds_count{method="POST",route="/v1/ticketing/reservations"}'),
+        );
       assert.ok(Number(timed?.split(' ')[1]) >= 4, timed);
       // MCP and A2A refuse the same way, in the orchestrator (REST refuses before routing, before the body is read).
       for (const surface of SURFACES.filter((x) => x.name !== 'rest')) {
@@ -263,7 +290,11 @@ test('admission control: a reserve that would wait too long is refused at once (
 
 test('admission control: callers refused at one moment are told return slots (1, 2, 3 … s), on every surface', async () => {
   // One full batch is 2 calls and the bound 1 ms: the process holds 2 calls at once, so each return window takes 2.
-  const strict = await startSpineHarness({ RESERVE_BATCHES_IN_FLIGHT: '1', RESERVE_BATCH_MAX: '2', RESERVE_MAX_WAIT_MS: '1' });
+  const strict = await startSpineHarness({
+    RESERVE_BATCHES_IN_FLIGHT: '1',
+    RESERVE_BATCH_MAX: '2',
+    RESERVE_MAX_WAIT_MS: '1',
+  });
   try {
     const s = await shopWithTier(strict, { capacity: 10 });
     const b = reserveBatcher(strict.app.services);
@@ -310,20 +341,37 @@ test('admission control: callers refused at one moment are told return slots (1,
 });
 
 test(`${verifies('SPEC-2.1-oversell-arbiter', 'CONTRACT-pool-invariant')}two server processes batching on one pool: mixed quantities, no oversell, invariant exact`, async () => {
-  const env = { DATABASE_URL: h.dbUrl, SWEEP_INTERVAL_MS: '0', SANDBOX_DISPATCH_MS: '0', WEBHOOK_DISPATCH_MS: '0', RATE_LIMIT_PER_MINUTE: '100000' };
+  const env = {
+    DATABASE_URL: h.dbUrl,
+    SWEEP_INTERVAL_MS: '0',
+    SANDBOX_DISPATCH_MS: '0',
+    WEBHOOK_DISPATCH_MS: '0',
+    RATE_LIMIT_PER_MINUTE: '100000',
+  };
   const servers: ServerProcess[] = [];
   try {
     for (let i = 0; i < 2; i++) servers.push(await startServerProcess(env, 180_000));
     const s = await shopWithTier(h, { capacity: 60 });
     const quantities = Array.from({ length: 80 }, (_, i) => 1 + (i % 3));
     const quotes: string[] = [];
-    for (let i = 0; i < quantities.length; i += 20) quotes.push(...(await Promise.all(quantities.slice(i, i + 20).map((q) => quote(s, q)))));
+    for (let i = 0; i < quantities.length; i += 20)
+      quotes.push(...(await Promise.all(quantities.slice(i, i + 20).map((q) => quote(s, q)))));
     const clients = servers.map((p) => restClient(p.url, s.apiKey));
-    const results = await Promise.all(quotes.map((quoteId, i) => clients[i % 2]!.post('/v1/ticketing/reservations', { quoteId }, { 'idempotency-key': randomUUID() })));
+    const results = await Promise.all(
+      quotes.map((quoteId, i) =>
+        clients[i % 2]!.post('/v1/ticketing/reservations', { quoteId }, { 'idempotency-key': randomUUID() }),
+      ),
+    );
     const granted = results.filter((r) => r.status === 201);
-    assert.ok(results.every((r) => r.status === 201 || (r.status === 409 && r.body.code === 'sold_out')), JSON.stringify(results.map((r) => r.status)));
+    assert.ok(
+      results.every((r) => r.status === 201 || (r.status === 409 && r.body.code === 'sold_out')),
+      JSON.stringify(results.map((r) => r.status)),
+    );
     const counts = await assertInvariant(h.db, s.poolId);
-    assert.equal(counts.held, granted.reduce((n, r) => n + r.body.reservation.quantity, 0));
+    assert.equal(
+      counts.held,
+      granted.reduce((n, r) => n + r.body.reservation.quantity, 0),
+    );
     // 80 calls asking for 159 places on 60: the pool ends with fewer places than any refused call asked for.
     for (const r of results.filter((x) => x.status === 409)) assert.ok(r.body.details.requested > counts.available);
     assert.ok(counts.available < 3);
@@ -333,8 +381,13 @@ test(`${verifies('SPEC-2.1-oversell-arbiter', 'CONTRACT-pool-invariant')}two ser
     const once = await quote(t, 1);
     const k = { 'idempotency-key': randomUUID() };
     const tClients = servers.map((p) => restClient(p.url, t.apiKey));
-    const same = await Promise.all(Array.from({ length: 10 }, (_, i) => tClients[i % 2]!.post('/v1/ticketing/reservations', { quoteId: once }, k)));
-    assert.ok(same.every((r) => r.status === 201 || (r.status === 409 && r.body.code === 'idempotency_in_flight')), JSON.stringify(same.map((r) => r.status)));
+    const same = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => tClients[i % 2]!.post('/v1/ticketing/reservations', { quoteId: once }, k)),
+    );
+    assert.ok(
+      same.every((r) => r.status === 201 || (r.status === 409 && r.body.code === 'idempotency_in_flight')),
+      JSON.stringify(same.map((r) => r.status)),
+    );
     const holds = new Set(same.filter((r) => r.status === 201).map((r) => r.body.reservation.id));
     assert.ok(holds.size <= 1);
     const after = must(await tClients[0]!.post('/v1/ticketing/reservations', { quoteId: once }, k), 201);
@@ -347,7 +400,11 @@ test(`${verifies('SPEC-2.1-oversell-arbiter', 'CONTRACT-pool-invariant')}two ser
 
 test(`${verifies('SPEC-4.1-pools-listing')}list_pools pages with a cursor (spec shape \`{ pools }\` plus \`nextCursor\`), every pool exactly once`, async () => {
   const s = await shopWithTier(h, { capacity: 5 });
-  for (let i = 0; i < 6; i++) must(await s.api.post('/v1/integration/pools', { merchantId: s.shopId, eventId: s.eventId, capacity: 10 + i }), 201);
+  for (let i = 0; i < 6; i++)
+    must(
+      await s.api.post('/v1/integration/pools', { merchantId: s.shopId, eventId: s.eventId, capacity: 10 + i }),
+      201,
+    );
   const all = must(await s.api.get(`/v1/integration/pools?merchantId=${s.shopId}`), 200);
   assert.equal(all.pools.length, 7);
   assert.equal(all.nextCursor, undefined);
@@ -355,7 +412,10 @@ test(`${verifies('SPEC-4.1-pools-listing')}list_pools pages with a cursor (spec 
   let cursor: string | undefined;
   let pages = 0;
   do {
-    const page = must(await s.api.get(`/v1/integration/pools?merchantId=${s.shopId}&limit=3${cursor ? `&cursor=${cursor}` : ''}`), 200);
+    const page = must(
+      await s.api.get(`/v1/integration/pools?merchantId=${s.shopId}&limit=3${cursor ? `&cursor=${cursor}` : ''}`),
+      200,
+    );
     assert.deepEqual(Object.keys(page).sort(), page.nextCursor ? ['nextCursor', 'pools'] : ['pools']);
     assert.ok(page.pools.length <= 3);
     seen.push(...page.pools.map((p: { id: string }) => p.id));
@@ -363,7 +423,10 @@ test(`${verifies('SPEC-4.1-pools-listing')}list_pools pages with a cursor (spec 
     pages++;
   } while (cursor);
   assert.equal(pages, 3);
-  assert.deepEqual(seen, all.pools.map((p: { id: string }) => p.id));
+  assert.deepEqual(
+    seen,
+    all.pools.map((p: { id: string }) => p.id),
+  );
   assert.equal((await s.api.get(`/v1/integration/pools?merchantId=${s.shopId}&limit=0`)).status, 400);
   assert.equal((await s.api.get(`/v1/integration/pools?merchantId=${s.shopId}&limit=1001`)).status, 400);
 });

@@ -21,7 +21,13 @@ let h: Harness;
 let servers: ServerProcess[] = [];
 before(async () => {
   h = await startSpineHarness();
-  const env = { DATABASE_URL: h.dbUrl, SWEEP_INTERVAL_MS: '0', SANDBOX_DISPATCH_MS: '0', WEBHOOK_DISPATCH_MS: '0', RATE_LIMIT_PER_MINUTE: '100000' };
+  const env = {
+    DATABASE_URL: h.dbUrl,
+    SWEEP_INTERVAL_MS: '0',
+    SANDBOX_DISPATCH_MS: '0',
+    WEBHOOK_DISPATCH_MS: '0',
+    RATE_LIMIT_PER_MINUTE: '100000',
+  };
   servers = await Promise.all([startServerProcess(env), startServerProcess(env)]);
 });
 after(async () => {
@@ -33,15 +39,22 @@ test('200 concurrent reserves from two server processes take exactly the 50 plac
   const shop = await shopWithTier(h, { capacity: 50, holdMinutes: 10 });
   const quotes: string[] = [];
   for (let batch = 0; batch < 10; batch++) {
-    const made = await Promise.all(Array.from({ length: 20 }, () => shop.api.post('/v1/ticketing/quotes', { tierId: shop.tierId, quantity: 1 })));
+    const made = await Promise.all(
+      Array.from({ length: 20 }, () => shop.api.post('/v1/ticketing/quotes', { tierId: shop.tierId, quantity: 1 })),
+    );
     quotes.push(...made.map((r) => must(r, 201).quoteId));
   }
   const clients = servers.map((s) => restClient(s.url, shop.apiKey));
-  const reserve = (quoteId: string, i: number) => clients[i % 2]!.post('/v1/ticketing/reservations', { quoteId }, { 'idempotency-key': randomUUID() });
+  const reserve = (quoteId: string, i: number) =>
+    clients[i % 2]!.post('/v1/ticketing/reservations', { quoteId }, { 'idempotency-key': randomUUID() });
   // One hold from each process first (which process wins the race for the rest depends on the machine's load: one
   // process's batches can take every place before the other's first batch commits), then the other 198 at once.
   const first = [await reserve(quotes[0]!, 0), await reserve(quotes[1]!, 1)];
-  assert.deepEqual(first.map((r) => r.status), [201, 201], 'both processes grant holds');
+  assert.deepEqual(
+    first.map((r) => r.status),
+    [201, 201],
+    'both processes grant holds',
+  );
   const results = [...first, ...(await Promise.all(quotes.slice(2).map((quoteId, i) => reserve(quoteId, i))))];
   const held = results.filter((r) => r.status === 201);
   const soldOut = results.filter((r) => r.status === 409 && r.body.code === 'sold_out');
@@ -56,7 +69,14 @@ test('200 concurrent reserves from two server processes take exactly the 50 plac
     [0, 1].map(async () => {
       const db = await Database.open(h.dbUrl);
       const clock = new ManualClock(new Date(Date.now() + 11 * 60_000));
-      const config = loadConfig({ PORT: '0', LOG_LEVEL: 'silent', ...serverEnvFor(h.dbUrl), SWEEP_INTERVAL_MS: '0', SANDBOX_DISPATCH_MS: '0', WEBHOOK_DISPATCH_MS: '0' });
+      const config = loadConfig({
+        PORT: '0',
+        LOG_LEVEL: 'silent',
+        ...serverEnvFor(h.dbUrl),
+        SWEEP_INTERVAL_MS: '0',
+        SANDBOX_DISPATCH_MS: '0',
+        WEBHOOK_DISPATCH_MS: '0',
+      });
       const app = await createApp(config, db, { clock, log: pino({ level: 'silent' }) });
       return { app, db, clock };
     }),

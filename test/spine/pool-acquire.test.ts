@@ -68,11 +68,28 @@ test('over REST a call that finds no free connection is answered 503 unavailable
   const db = await Database.open(url, { poolMax: 1, acquireTimeoutMs: 5000 });
   let app: App | undefined;
   try {
-    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATABASE_URL: url, WEBHOOK_DISPATCH_MS: '0', SWEEP_INTERVAL_MS: '0', SANDBOX_DISPATCH_MS: '0' });
+    const config = loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      DATABASE_URL: url,
+      WEBHOOK_DISPATCH_MS: '0',
+      SWEEP_INTERVAL_MS: '0',
+      SANDBOX_DISPATCH_MS: '0',
+    });
     app = await createApp(config, db, { clock, log: pino({ level: 'silent' }) });
     const base = await app.listen();
     const m: BootstrapResult = await db.transaction((em) =>
-      bootstrapOrganization(em, { organization: 'Pool', email: 'pool@example.test', shop: 'Pool Shop', scopes: ['merchant:read', 'merchant:write'] }, clock.now()),
+      bootstrapOrganization(
+        em,
+        {
+          organization: 'Pool',
+          email: 'pool@example.test',
+          shop: 'Pool Shop',
+          scopes: ['merchant:read', 'merchant:write'],
+        },
+        clock.now(),
+      ),
     );
     const api = restClient(base, m.apiKey);
     const list = () => api.get(`/v1/integration/pools?merchantId=${m.shopId}`);
@@ -110,11 +127,13 @@ test('with guardPool (as in the test suite) a transaction that asks the pool for
     assert.deepEqual(await db.transaction(async (em) => sql(em, 'select 1 as one')), [{ one: 1 }]);
     await assert.rejects(
       db.transaction(async () => db.execute('select 1')),
-      (err: unknown) => err instanceof SecondConnectionError || (err as { cause?: unknown }).cause instanceof SecondConnectionError,
+      (err: unknown) =>
+        err instanceof SecondConnectionError || (err as { cause?: unknown }).cause instanceof SecondConnectionError,
     );
     await assert.rejects(
       db.transaction(async () => db.transaction(async (em) => sql(em, 'select 1'))),
-      (err: unknown) => err instanceof SecondConnectionError || (err as { cause?: unknown }).cause instanceof SecondConnectionError,
+      (err: unknown) =>
+        err instanceof SecondConnectionError || (err as { cause?: unknown }).cause instanceof SecondConnectionError,
     );
     // Outside a transaction, and once it has ended, the pool serves as usual.
     assert.deepEqual(await db.execute('select 1 as one'), [{ one: 1 }]);

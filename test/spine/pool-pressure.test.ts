@@ -22,13 +22,21 @@ test('48 concurrent confirms on a 10-connection pool all complete: one order eac
   const held = [];
   for (let i = 0; i < 48; i++) held.push(await reserveOne(s.api, s.tierId));
   const answers = await Promise.all(held.map((r) => confirmWith(s.api, r.reservation.id, 'pm_sandbox_visa')));
-  assert.deepEqual(answers.map((a) => a.status), answers.map(() => 200));
+  assert.deepEqual(
+    answers.map((a) => a.status),
+    answers.map(() => 200),
+  );
   const c = await assertInvariant(h.db, s.poolId);
   assert.deepEqual([c.available, c.held, c.sold], [52, 0, 48]);
 
   // The door opens: every ticket scanned at once (a check-in reads the published keys inside its transaction).
   const codes = answers.map((a) => a.body.order.tickets[0].signedCode as string);
   const eventId = answers[0]!.body.reservation.eventId as string;
-  const scans = await Promise.all(codes.map((code, i) => s.api.post(`/v1/ticketing/events/${eventId}/check-ins`, { code, device: `gate-${i % 4}` })));
-  assert.deepEqual(scans.map((a) => a.status), scans.map(() => 200));
+  const scans = await Promise.all(
+    codes.map((code, i) => s.api.post(`/v1/ticketing/events/${eventId}/check-ins`, { code, device: `gate-${i % 4}` })),
+  );
+  assert.deepEqual(
+    scans.map((a) => a.status),
+    scans.map(() => 200),
+  );
 });

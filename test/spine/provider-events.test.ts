@@ -16,7 +16,11 @@ after(async () => {
 
 const EVENTS = '/v1/payments/providers/sandbox/events';
 
-function eventFor(payment: { id: string; providerReference: string; amountMinor: number; currency: string }, id: string, type = 'charge.succeeded') {
+function eventFor(
+  payment: { id: string; providerReference: string; amountMinor: number; currency: string },
+  id: string,
+  type = 'charge.succeeded',
+) {
   return JSON.stringify({
     id,
     type,
@@ -51,9 +55,15 @@ test('forged, unsigned and malformed provider events are refused with 400 invali
     assert.equal(res.status, 400, JSON.stringify(res.body));
     assert.equal(res.body.code, 'invalid_signature');
   }
-  const tampered = await post(body.replace('"amountMinor":', '"amountMinor":1'), signSandboxPayload(secret(), body, h.clock.now()));
+  const tampered = await post(
+    body.replace('"amountMinor":', '"amountMinor":1'),
+    signSandboxPayload(secret(), body, h.clock.now()),
+  );
   assert.equal(tampered.body.code, 'invalid_signature');
-  assert.equal(must(await s.api.get(`/v1/ticketing/reservations/${reservationId}`), 200).reservation.state, 'confirming');
+  assert.equal(
+    must(await s.api.get(`/v1/ticketing/reservations/${reservationId}`), 200).reservation.state,
+    'confirming',
+  );
   await assertInvariant(h.db, s.poolId);
 });
 
@@ -69,7 +79,10 @@ test('a stale or future-dated signature is refused with 400 stale_signature', as
   }
   const fine = await post(body, signSandboxPayload(secret(), body, new Date(h.clock.now().getTime() - 4 * 60_000)));
   assert.equal(fine.status, 200, 'within the 5-minute tolerance');
-  assert.equal(must(await s.api.get(`/v1/ticketing/reservations/${reservationId}`), 200).reservation.state, 'completed');
+  assert.equal(
+    must(await s.api.get(`/v1/ticketing/reservations/${reservationId}`), 200).reservation.state,
+    'completed',
+  );
 });
 
 test('a duplicate event id is acknowledged and ignored; later events cannot undo a completed order', async () => {
@@ -95,7 +108,10 @@ test('a duplicate event id is acknowledged and ignored; later events cannot undo
 });
 
 test('an event for an unknown payment is acknowledged without effect', async () => {
-  const body = eventFor({ id: 'pay_unknown0000', providerReference: 'sch_x', amountMinor: 1, currency: 'EUR' }, 'sbe_unknown');
+  const body = eventFor(
+    { id: 'pay_unknown0000', providerReference: 'sch_x', amountMinor: 1, currency: 'EUR' },
+    'sbe_unknown',
+  );
   const res = await post(body, signSandboxPayload(secret(), body, h.clock.now()));
   assert.deepEqual(res.body, { received: true, outcome: 'unknown_payment' });
   const bad = '{"id":"x"}';

@@ -30,15 +30,57 @@ test('a quote prices the tier with per-ticket fees and holds nothing', async () 
 });
 
 describe('each restriction is refused with its own code', () => {
-  const cases: { name: string; restrictions: Record<string, unknown>; body: Record<string, unknown>; status: number; code: string }[] = [
+  const cases: {
+    name: string;
+    restrictions: Record<string, unknown>;
+    body: Record<string, unknown>;
+    status: number;
+    code: string;
+  }[] = [
     { name: 'not sellable', restrictions: { sellable: false }, body: {}, status: 409, code: 'not_sellable' },
-    { name: 'not on sale yet', restrictions: { onSaleStart: 'FUTURE' }, body: {}, status: 409, code: 'not_on_sale_yet' },
+    {
+      name: 'not on sale yet',
+      restrictions: { onSaleStart: 'FUTURE' },
+      body: {},
+      status: 409,
+      code: 'not_on_sale_yet',
+    },
     { name: 'sale ended', restrictions: { onSaleEnd: 'PAST' }, body: {}, status: 409, code: 'sale_ended' },
-    { name: 'quantity over limit', restrictions: { maxQtyPerPurchase: 2 }, body: { quantity: 3 }, status: 422, code: 'quantity_over_limit' },
-    { name: 'country required', restrictions: { allowedGeos: ['DE', 'AT'] }, body: {}, status: 422, code: 'country_required' },
-    { name: 'country not allowed', restrictions: { allowedGeos: ['DE'] }, body: { country: 'FR' }, status: 422, code: 'geo_not_allowed' },
-    { name: 'scheme required', restrictions: { allowedSchemes: ['visa'] }, body: {}, status: 422, code: 'scheme_required' },
-    { name: 'scheme not allowed', restrictions: { allowedSchemes: ['visa'] }, body: { scheme: 'amex' }, status: 422, code: 'scheme_not_allowed' },
+    {
+      name: 'quantity over limit',
+      restrictions: { maxQtyPerPurchase: 2 },
+      body: { quantity: 3 },
+      status: 422,
+      code: 'quantity_over_limit',
+    },
+    {
+      name: 'country required',
+      restrictions: { allowedGeos: ['DE', 'AT'] },
+      body: {},
+      status: 422,
+      code: 'country_required',
+    },
+    {
+      name: 'country not allowed',
+      restrictions: { allowedGeos: ['DE'] },
+      body: { country: 'FR' },
+      status: 422,
+      code: 'geo_not_allowed',
+    },
+    {
+      name: 'scheme required',
+      restrictions: { allowedSchemes: ['visa'] },
+      body: {},
+      status: 422,
+      code: 'scheme_required',
+    },
+    {
+      name: 'scheme not allowed',
+      restrictions: { allowedSchemes: ['visa'] },
+      body: { scheme: 'amex' },
+      status: 422,
+      code: 'scheme_not_allowed',
+    },
     { name: 'sold out', restrictions: {}, body: { quantity: 4 }, status: 409, code: 'sold_out' },
   ];
   for (const c of cases) {
@@ -64,14 +106,20 @@ describe('each restriction is refused with its own code', () => {
 test('the sale window follows the injected clock', async () => {
   const start = new Date(h.clock.now().getTime() + hour).toISOString();
   const s = await shopWithTier(h, { restrictions: { onSaleStart: start } });
-  assert.equal((await s.api.post('/v1/ticketing/quotes', { tierId: s.tierId, quantity: 1 })).body.code, 'not_on_sale_yet');
+  assert.equal(
+    (await s.api.post('/v1/ticketing/quotes', { tierId: s.tierId, quantity: 1 })).body.code,
+    'not_on_sale_yet',
+  );
   h.clock.advance(hour);
   must(await s.api.post('/v1/ticketing/quotes', { tierId: s.tierId, quantity: 1 }), 201);
 });
 
 test('allowed country and scheme pass', async () => {
   const s = await shopWithTier(h, { restrictions: { allowedGeos: ['DE'], allowedSchemes: ['visa', 'mastercard'] } });
-  const q = must(await s.api.post('/v1/ticketing/quotes', { tierId: s.tierId, quantity: 1, country: 'DE', scheme: 'visa' }), 201);
+  const q = must(
+    await s.api.post('/v1/ticketing/quotes', { tierId: s.tierId, quantity: 1, country: 'DE', scheme: 'visa' }),
+    201,
+  );
   assert.equal(q.country, 'DE');
   assert.equal(q.scheme, 'visa');
 });

@@ -30,7 +30,11 @@ test('inside one process: as many calls as the service rate clears in the bound,
   assert.ok(err instanceof ToolError, 'the call after one full batch is refused');
   assert.equal(err.code, 'rate_limited');
   assert.equal(err.toBody().retryAfter, 1);
-  assert.doesNotMatch(String(err.stack), /\n\s+at /, 'a refusal captures no stack trace (it is an answer, and cheap under overload)');
+  assert.doesNotMatch(
+    String(err.stack),
+    /\n\s+at /,
+    'a refusal captures no stack trace (it is an answer, and cheap under overload)',
+  );
   assert.equal(slow.refused, 1);
   releases[0]!();
   releases[0]!(); // a second release of the same call changes nothing
@@ -56,7 +60,11 @@ test('return slots: a burst refused at one moment is told to come back over seve
     const err = refusal(() => admission.admit(0, 0));
     assert.ok(err instanceof ToolError && err.code === 'rate_limited', String(err));
     assert.equal(err.toBody().retryAfter, err.retryAfter);
-    assert.match(err.message, new RegExp(`retry in ${err.retryAfter} s\\.$`), 'the message names the wait, for a reader of the text alone');
+    assert.match(
+      err.message,
+      new RegExp(`retry in ${err.retryAfter} s\\.$`),
+      'the message names the wait, for a reader of the text alone',
+    );
     return err.retryAfter!;
   };
   const burst = Array.from({ length: 70 }, retryAfter);

@@ -108,7 +108,11 @@ test("another organization's quote and reservation answer 404", async () => {
   assert.equal(res.status, 404);
   for (const r of [
     await other.get(`/v1/ticketing/reservations/${reservation.id}`),
-    await other.post(`/v1/ticketing/reservations/${reservation.id}/confirm`, { paymentMethod: 'pm_sandbox_visa' }, key()),
+    await other.post(
+      `/v1/ticketing/reservations/${reservation.id}/confirm`,
+      { paymentMethod: 'pm_sandbox_visa' },
+      key(),
+    ),
     await other.post(`/v1/ticketing/reservations/${reservation.id}/release`, {}),
   ]) {
     assert.equal(r.status, 404, JSON.stringify(r.body));
@@ -120,7 +124,8 @@ test("another organization's quote and reservation answer 404", async () => {
 
 test('a buyer session owns its reservation; another buyer gets 404, the shop organization sees it', async () => {
   const s = await shopWithTier(h);
-  const sign = (sub: string) => h.app.authenticator.sign({ typ: 'buyer', sub, sid: `ses_${sub}`, mode: 'full', mid: s.shopId }, 3600);
+  const sign = (sub: string) =>
+    h.app.authenticator.sign({ typ: 'buyer', sub, sid: `ses_${sub}`, mode: 'full', mid: s.shopId }, 3600);
   const alice = restClient(h.url, await sign('byr_alice0000000000'));
   const bob = restClient(h.url, await sign('byr_bob000000000000'));
   const { reservation } = await reserveOne(alice, s.tierId);
@@ -133,12 +138,20 @@ test('a buyer session owns its reservation; another buyer gets 404, the shop org
 test(`${verifies('SPEC-2.1-oversell-arbiter', 'CONTRACT-pool-invariant')}200 concurrent reserves on a 50-place pool yield exactly 50 holds and availableCount 0`, async () => {
   const s = await shopWithTier(h, { capacity: 50 });
   const quotes = await Promise.all(
-    Array.from({ length: 200 }, async () => must(await s.api.post('/v1/ticketing/quotes', { tierId: s.tierId, quantity: 1 }), 201)),
+    Array.from({ length: 200 }, async () =>
+      must(await s.api.post('/v1/ticketing/quotes', { tierId: s.tierId, quantity: 1 }), 201),
+    ),
   );
   await assertInvariant(h.db, s.poolId);
-  const results = await Promise.all(quotes.map((q) => s.api.post('/v1/ticketing/reservations', { quoteId: q.quoteId }, key())));
+  const results = await Promise.all(
+    quotes.map((q) => s.api.post('/v1/ticketing/reservations', { quoteId: q.quoteId }, key())),
+  );
   const statuses = results.map((r) => r.status);
-  assert.equal(statuses.filter((x) => x === 201).length, 50, JSON.stringify(results.find((r) => r.status !== 201 && r.status !== 409)?.body));
+  assert.equal(
+    statuses.filter((x) => x === 201).length,
+    50,
+    JSON.stringify(results.find((r) => r.status !== 201 && r.status !== 409)?.body),
+  );
   assert.equal(statuses.filter((x) => x === 409).length, 150);
   assert.ok(results.filter((r) => r.status === 409).every((r) => r.body.code === 'sold_out'));
   const c = await assertInvariant(h.db, s.poolId);

@@ -16,7 +16,10 @@ after(async () => {
 
 test(`${verifies('SPEC-9-second-provider-off')}a shop links the sandbox provider; the second provider is refused as not switched on`, async () => {
   const s = await shopWithTier(h);
-  const linked = must(await s.api.put(`/v1/integration/shops/${s.shopId}/payment-provider`, { provider: 'sandbox' }), 200);
+  const linked = must(
+    await s.api.put(`/v1/integration/shops/${s.shopId}/payment-provider`, { provider: 'sandbox' }),
+    200,
+  );
   assert.equal(linked.paymentProvider, 'sandbox');
   const refused = await s.api.put(`/v1/integration/shops/${s.shopId}/payment-provider`, { provider: 'stripe' });
   assert.equal(refused.status, 409);
@@ -30,9 +33,15 @@ test(`${verifies('SPEC-9-second-provider-off')}a shop links the sandbox provider
 test(`${verifies('SPEC-5.3-admin-scope')}linking a provider needs merchant:admin and the shop’s own organization`, async () => {
   const s = await shopWithTier(h);
   const writer = restClient(h.url, (await h.merchant(['merchant:read', 'merchant:write'])).apiKey);
-  assert.equal((await writer.put(`/v1/integration/shops/${s.shopId}/payment-provider`, { provider: 'sandbox' })).body.code, 'insufficient_scope');
+  assert.equal(
+    (await writer.put(`/v1/integration/shops/${s.shopId}/payment-provider`, { provider: 'sandbox' })).body.code,
+    'insufficient_scope',
+  );
   const stranger = restClient(h.url, (await h.merchant()).apiKey);
-  assert.equal((await stranger.put(`/v1/integration/shops/${s.shopId}/payment-provider`, { provider: 'sandbox' })).status, 404);
+  assert.equal(
+    (await stranger.put(`/v1/integration/shops/${s.shopId}/payment-provider`, { provider: 'sandbox' })).status,
+    404,
+  );
 });
 
 test(`${verifies('CONTRACT-sandbox-payment-methods')}the hosted card form is a small self-contained page that maps every test card to its method`, async () => {

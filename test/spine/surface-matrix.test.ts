@@ -23,8 +23,21 @@ after(async () => {
 /** Adds a tier with `restrictions` to the shop's event and pool. */
 async function tier(shop: Shop, restrictions: Record<string, unknown>, capacity?: number): Promise<string> {
   let poolId = shop.poolId;
-  if (capacity !== undefined) poolId = must(await shop.api.post('/v1/integration/pools', { merchantId: shop.shopId, eventId: shop.eventId, capacity }), 201).id;
-  return must(await shop.api.post('/v1/integration/tiers', { eventId: shop.eventId, poolId, name: 'T', priceMinor: 1000, ...restrictions }), 201).id;
+  if (capacity !== undefined)
+    poolId = must(
+      await shop.api.post('/v1/integration/pools', { merchantId: shop.shopId, eventId: shop.eventId, capacity }),
+      201,
+    ).id;
+  return must(
+    await shop.api.post('/v1/integration/tiers', {
+      eventId: shop.eventId,
+      poolId,
+      name: 'T',
+      priceMinor: 1000,
+      ...restrictions,
+    }),
+    201,
+  ).id;
 }
 
 for (const surface of SURFACES) {
@@ -35,7 +48,11 @@ for (const surface of SURFACES) {
       const now = h.clock.now().getTime();
       const cases: [Record<string, unknown>, Record<string, unknown>, string, number?][] = [
         [{ onSaleStart: new Date(now + day).toISOString() }, {}, 'not_on_sale_yet'],
-        [{ onSaleEnd: new Date(now - day).toISOString(), onSaleStart: new Date(now - 2 * day).toISOString() }, {}, 'sale_ended'],
+        [
+          { onSaleEnd: new Date(now - day).toISOString(), onSaleStart: new Date(now - 2 * day).toISOString() },
+          {},
+          'sale_ended',
+        ],
         [{ sellable: false }, {}, 'not_sellable'],
         [{ maxQtyPerPurchase: 2 }, { quantity: 3 }, 'quantity_over_limit'],
         [{ allowedGeos: ['HU'] }, { country: 'US' }, 'geo_not_allowed'],
@@ -52,7 +69,12 @@ for (const surface of SURFACES) {
           assert.equal(r.ok, false, `${code}: ${JSON.stringify(r)}`);
           assert.equal(!r.ok && r.code, code);
         }
-        const ok = await call('quote', { tierId: await tier(shop, { allowedGeos: ['HU'], allowedSchemes: ['visa'] }), quantity: 1, country: 'HU', scheme: 'visa' });
+        const ok = await call('quote', {
+          tierId: await tier(shop, { allowedGeos: ['HU'], allowedSchemes: ['visa'] }),
+          quantity: 1,
+          country: 'HU',
+          scheme: 'visa',
+        });
         assert.ok(ok.ok, JSON.stringify(ok));
       } finally {
         await done();
@@ -89,12 +111,20 @@ for (const surface of SURFACES) {
         const r = await call('reserve', { quoteId: q.ok && q.output.quoteId }, { idempotencyKey: randomUUID() });
         assert.ok(r.ok);
         const id = r.output.reservation.id;
-        const c = await call('confirm', { id, paymentMethod: 'pm_sandbox_async_success' }, { idempotencyKey: randomUUID() });
+        const c = await call(
+          'confirm',
+          { id, paymentMethod: 'pm_sandbox_async_success' },
+          { idempotencyKey: randomUUID() },
+        );
         assert.ok(c.ok, JSON.stringify(c));
         if (surface.name === 'rest') assert.equal(c.status, 202);
         assert.equal(c.output.reservation.state, 'confirming');
         assert.equal(c.output.payment.state, 'pending');
-        const second = await call('confirm', { id, paymentMethod: 'pm_sandbox_async_success' }, { idempotencyKey: randomUUID() });
+        const second = await call(
+          'confirm',
+          { id, paymentMethod: 'pm_sandbox_async_success' },
+          { idempotencyKey: randomUUID() },
+        );
         assert.ok(second.ok);
         assert.equal(second.output.payment.id, c.output.payment.id, 'a second confirm never charges again');
         h.clock.advance(3000);
@@ -117,15 +147,24 @@ for (const surface of SURFACES) {
         const r = await call('reserve', { quoteId: q.ok && q.output.quoteId }, { idempotencyKey: randomUUID() });
         assert.ok(r.ok);
         const id = r.output.reservation.id;
-        const c = await call('confirm', { id, paymentMethod: 'pm_sandbox_async_success' }, { idempotencyKey: randomUUID() });
+        const c = await call(
+          'confirm',
+          { id, paymentMethod: 'pm_sandbox_async_success' },
+          { idempotencyKey: randomUUID() },
+        );
         assert.ok(c.ok);
-        // The provider stays silent past the payment deadline: the sweeper gives the place back and someone else buys it.
+        // The provider stays silent past the payment deadline: the sweeper gives the place back and someone else buys
+        // it.
         h.clock.advance(60 * 60_000);
         await h.app.sweeper.sweepExpiredHolds();
         const q2 = await call('quote', { tierId: shop.tierId, quantity: 1 });
         const r2 = await call('reserve', { quoteId: q2.ok && q2.output.quoteId }, { idempotencyKey: randomUUID() });
         assert.ok(r2.ok, JSON.stringify(r2));
-        const c2 = await call('confirm', { id: r2.output.reservation.id, paymentMethod: 'pm_sandbox_visa' }, { idempotencyKey: randomUUID() });
+        const c2 = await call(
+          'confirm',
+          { id: r2.output.reservation.id, paymentMethod: 'pm_sandbox_visa' },
+          { idempotencyKey: randomUUID() },
+        );
         assert.ok(c2.ok);
         await h.app.services.payments.settleDue();
         const late = await call('get_reservation', { id });

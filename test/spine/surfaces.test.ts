@@ -16,7 +16,11 @@ after(async () => {
   await h?.close();
 });
 
-type Call = (name: string, input: Record<string, unknown>, idempotencyKey?: string) => Promise<{ ok: boolean; output?: any; code?: string }>;
+type Call = (
+  name: string,
+  input: Record<string, unknown>,
+  idempotencyKey?: string,
+) => Promise<{ ok: boolean; output?: any; code?: string }>;
 
 async function runSpine(call: Call, poolId: string, tierId: string): Promise<void> {
   const q = await call('quote', { tierId, quantity: 2 });
@@ -28,7 +32,11 @@ async function runSpine(call: Call, poolId: string, tierId: string): Promise<voi
   assert.equal(again.output.reservation.id, r.output.reservation.id);
   assert.equal(r.output.reservation.state, 'held');
   await assertInvariant(h.db, poolId);
-  const declined = await call('confirm', { id: r.output.reservation.id, paymentMethod: 'pm_sandbox_declined' }, randomUUID());
+  const declined = await call(
+    'confirm',
+    { id: r.output.reservation.id, paymentMethod: 'pm_sandbox_declined' },
+    randomUUID(),
+  );
   assert.equal(declined.code, 'payment_declined');
   const c = await call('confirm', { id: r.output.reservation.id, paymentMethod: 'pm_sandbox_visa' }, randomUUID());
   assert.ok(c.ok, JSON.stringify(c));
@@ -45,7 +53,11 @@ for (const [name, connect] of Object.entries(MCP_SURFACES)) {
     const s = await shopWithTier(h, { capacity: 4 });
     const client = await connect(h, s.apiKey);
     try {
-      await runSpine((tool, input, idempotencyKey) => callTool(client, tool, input, idempotencyKey ? { idempotencyKey } : {}), s.poolId, s.tierId);
+      await runSpine(
+        (tool, input, idempotencyKey) => callTool(client, tool, input, idempotencyKey ? { idempotencyKey } : {}),
+        s.poolId,
+        s.tierId,
+      );
     } finally {
       await client.close();
     }
@@ -64,7 +76,12 @@ test('an async confirm over MCP returns the pending purchase with where to poll'
   try {
     const q: any = await callTool(client, 'quote', { tierId: s.tierId, quantity: 1 });
     const r: any = await callTool(client, 'reserve', { quoteId: q.output.quoteId }, { idempotencyKey: randomUUID() });
-    const c: any = await callTool(client, 'confirm', { id: r.output.reservation.id, paymentMethod: 'pm_sandbox_async_success' }, { idempotencyKey: randomUUID() });
+    const c: any = await callTool(
+      client,
+      'confirm',
+      { id: r.output.reservation.id, paymentMethod: 'pm_sandbox_async_success' },
+      { idempotencyKey: randomUUID() },
+    );
     assert.ok(c.ok);
     assert.equal(c.output.payment.state, 'pending');
     assert.match(c.output.pollUrl, /\/v1\/ticketing\/reservations\/rsv_/);

@@ -36,9 +36,11 @@ test('an expired hold is refused at confirm and released by the sweeper exactly 
   assert.equal(view.reservation.releaseReason, 'expired');
   const c = await assertInvariant(h.db, s.poolId);
   assert.deepEqual([c.available, c.held], [3, 0]);
-  const n = await count(h.db, `from webhook_events where type = 'reservation.expired' and data->'reservation'->>'id' = ?`, [
-    reservation.id,
-  ]);
+  const n = await count(
+    h.db,
+    `from webhook_events where type = 'reservation.expired' and data->'reservation'->>'id' = ?`,
+    [reservation.id],
+  );
   assert.equal(n, 1);
   assert.equal((await confirmWith(s.api, reservation.id, 'pm_sandbox_visa')).body.code, 'reservation_expired');
   assert.equal((await s.api.post(`/v1/ticketing/reservations/${reservation.id}/release`, {})).status, 200);
@@ -101,7 +103,10 @@ test('one pass writes each released hold its own event, equal to the purchase as
   const { released } = await sweep();
   for (const id of ids) assert.ok(released.includes(id), id);
   for (const id of ids) {
-    const rows = await h.db.execute<{ data: unknown }>(`select data from webhook_events where type = 'reservation.expired' and data->'reservation'->>'id' = ?`, [id]);
+    const rows = await h.db.execute<{ data: unknown }>(
+      `select data from webhook_events where type = 'reservation.expired' and data->'reservation'->>'id' = ?`,
+      [id],
+    );
     assert.equal(rows.length, 1, id);
     // The read adds guidance for a pending payment (pollUrl, next); the event carries the purchase itself.
     const { reservation, order, payment } = must(await s.api.get(`/v1/ticketing/reservations/${id}`), 200);

@@ -1,7 +1,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  mkdtempSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { arch, platform, tmpdir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
@@ -39,7 +50,11 @@ test('the embedded database keeps data across restarts and survives a killed ser
     const first = await startServerProcess({ TESSERA_DATA_DIR: dir });
     const demo = JSON.parse(readFileSync(join(dir, 'demo.json'), 'utf8'));
     const api = (url: string) => restClient(url, demo.apiKey);
-    const created = await api(first.url).post('/v1/integration/pools', { merchantId: demo.shopId, capacity: 7, title: 'Kept' });
+    const created = await api(first.url).post('/v1/integration/pools', {
+      merchantId: demo.shopId,
+      capacity: 7,
+      title: 'Kept',
+    });
     assert.equal(created.status, 201);
     const orphan = pidOf(dir);
     first.child.kill('SIGKILL');
@@ -49,7 +64,10 @@ test('the embedded database keeps data across restarts and survives a killed ser
     try {
       const pools = await api(second.url).get(`/v1/integration/pools?merchantId=${demo.shopId}`);
       assert.equal(pools.status, 200);
-      assert.ok(pools.body.pools.some((p: { id: string }) => p.id === created.body.id), 'data survived the restart');
+      assert.ok(
+        pools.body.pools.some((p: { id: string }) => p.id === created.body.id),
+        'data survived the restart',
+      );
       assert.equal(alive(orphan), false, 'the orphaned server was stopped and replaced');
     } finally {
       await second.stop();
@@ -80,84 +98,113 @@ async function tablesIn(url: string): Promise<number> {
   }
 }
 
-test('as root, a data directory the database user cannot reach gets its cluster where that user can, named in a note', ROOT_ONLY, async () => {
-  const dir = tempDir();
-  try {
-    const dataDir = join(lockedDir(dir), 'data');
-    const systemDir = join(dir, 'system');
-    const first = await startEmbeddedPostgres(dataDir, undefined, { systemDir });
+test(
+  'as root, a data directory the database user cannot reach gets its cluster where that user can, named in a note',
+  ROOT_ONLY,
+  async () => {
+    const dir = tempDir();
     try {
-      assert.ok(first.clusterDir.startsWith(join(systemDir, 'clusters')), first.clusterDir);
-      assert.match(readFileSync(join(dataDir, 'pg-location.txt'), 'utf8'), new RegExp(first.clusterDir));
-      assert.ok(first.notices.some((n) => n.includes(first.clusterDir)), 'a notice names the cluster');
-      assert.ok((await tablesIn(await first.createDatabase('kept'))) > 0);
-    } finally {
-      await first.stop();
-    }
-    const again = await startEmbeddedPostgres(dataDir, undefined, { systemDir });
-    try {
-      assert.equal(again.clusterDir, first.clusterDir);
-      assert.ok((await tablesIn(again.url.replace(/\/tessera$/, '/kept'))) > 0, 'the same cluster, with its databases');
-    } finally {
-      await again.stop();
-    }
-    // A new data directory at the same path has new credentials: the old cluster is replaced, not left unusable.
-    rmSync(dataDir, { recursive: true });
-    const fresh = await startEmbeddedPostgres(dataDir, undefined, { systemDir });
-    await fresh.stop();
-    assert.equal(fresh.clusterDir, first.clusterDir);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
-
-test('as root, binaries the database user cannot reach are copied once to where it can, even by two servers starting at once', ROOT_ONLY, async () => {
-  const dir = tempDir();
-  try {
-    const pkg = join(lockedDir(dir), 'pkg');
-    cpSync(join(PACKAGED_BIN, '..'), join(pkg, 'native'), { recursive: true, verbatimSymlinks: true });
-    writeFileSync(join(pkg, 'package.json'), JSON.stringify({ version: '0.0.0-test' }));
-    const systemDir = join(dir, 'system');
-    const opts = { nativeDir: join(pkg, 'native'), systemDir };
-    const servers = await Promise.all([startEmbeddedPostgres(join(dir, 'a'), undefined, opts), startEmbeddedPostgres(join(dir, 'b'), undefined, opts)]);
-    try {
-      const copy = join(systemDir, 'postgres-0.0.0-test');
-      for (const s of servers) {
-        assert.equal(readlinkSync(`/proc/${pidOf(join(s.clusterDir, '..'))}/exe`), join(copy, 'bin', 'postgres'), 'runs from the copy');
-        assert.ok((await tablesIn(s.url)) > 0);
+      const dataDir = join(lockedDir(dir), 'data');
+      const systemDir = join(dir, 'system');
+      const first = await startEmbeddedPostgres(dataDir, undefined, { systemDir });
+      try {
+        assert.ok(first.clusterDir.startsWith(join(systemDir, 'clusters')), first.clusterDir);
+        assert.match(readFileSync(join(dataDir, 'pg-location.txt'), 'utf8'), new RegExp(first.clusterDir));
+        assert.ok(
+          first.notices.some((n) => n.includes(first.clusterDir)),
+          'a notice names the cluster',
+        );
+        assert.ok((await tablesIn(await first.createDatabase('kept'))) > 0);
+      } finally {
+        await first.stop();
       }
-      assert.deepEqual(readdirSync(systemDir).filter((f) => f.includes('postgres')), ['postgres-0.0.0-test'], 'one copy, no leftovers');
-      assert.equal(statSync(copy).mode & 0o777, 0o755);
+      const again = await startEmbeddedPostgres(dataDir, undefined, { systemDir });
+      try {
+        assert.equal(again.clusterDir, first.clusterDir);
+        assert.ok(
+          (await tablesIn(again.url.replace(/\/tessera$/, '/kept'))) > 0,
+          'the same cluster, with its databases',
+        );
+      } finally {
+        await again.stop();
+      }
+      // A new data directory at the same path has new credentials: the old cluster is replaced, not left unusable.
+      rmSync(dataDir, { recursive: true });
+      const fresh = await startEmbeddedPostgres(dataDir, undefined, { systemDir });
+      await fresh.stop();
+      assert.equal(fresh.clusterDir, first.clusterDir);
     } finally {
-      await Promise.all(servers.map((s) => s.stop()));
+      rmSync(dir, { recursive: true, force: true });
     }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+  },
+);
 
-test('as root, a cluster the database user cannot reach any more stops start-up with one sentence naming the fix', ROOT_ONLY, () => {
-  const dir = tempDir();
-  try {
-    const data = join(lockedDir(dir), 'data');
-    mkdirSync(join(data, 'pg'), { recursive: true });
-    writeFileSync(join(data, 'pg', 'PG_VERSION'), '18\n');
-    writeFileSync(join(data, 'pg-credentials.json'), JSON.stringify({ user: 'tessera', password: 'x' }));
-    for (const command of ['migrate', 'serve']) {
-      const r = spawnSync(process.execPath, [CLI, command], {
-        env: { PATH: process.env.PATH ?? '', TESSERA_DATA_DIR: data, LOG_LEVEL: 'silent', PORT: '0' },
-        encoding: 'utf8',
-        timeout: 120_000,
-      });
-      assert.notEqual(r.status, 0);
-      assert.match(r.stderr, /cannot reach/);
-      assert.match(r.stderr, /DATABASE_URL/);
-      assert.equal(r.stderr.trim().split('\n').length, 1, `one sentence, no stack trace: ${r.stderr}`);
+test(
+  'as root, binaries the database user cannot reach are copied once to where it can, even by two servers starting at once',
+  ROOT_ONLY,
+  async () => {
+    const dir = tempDir();
+    try {
+      const pkg = join(lockedDir(dir), 'pkg');
+      cpSync(join(PACKAGED_BIN, '..'), join(pkg, 'native'), { recursive: true, verbatimSymlinks: true });
+      writeFileSync(join(pkg, 'package.json'), JSON.stringify({ version: '0.0.0-test' }));
+      const systemDir = join(dir, 'system');
+      const opts = { nativeDir: join(pkg, 'native'), systemDir };
+      const servers = await Promise.all([
+        startEmbeddedPostgres(join(dir, 'a'), undefined, opts),
+        startEmbeddedPostgres(join(dir, 'b'), undefined, opts),
+      ]);
+      try {
+        const copy = join(systemDir, 'postgres-0.0.0-test');
+        for (const s of servers) {
+          assert.equal(
+            readlinkSync(`/proc/${pidOf(join(s.clusterDir, '..'))}/exe`),
+            join(copy, 'bin', 'postgres'),
+            'runs from the copy',
+          );
+          assert.ok((await tablesIn(s.url)) > 0);
+        }
+        assert.deepEqual(
+          readdirSync(systemDir).filter((f) => f.includes('postgres')),
+          ['postgres-0.0.0-test'],
+          'one copy, no leftovers',
+        );
+        assert.equal(statSync(copy).mode & 0o777, 0o755);
+      } finally {
+        await Promise.all(servers.map((s) => s.stop()));
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+  },
+);
+
+test(
+  'as root, a cluster the database user cannot reach any more stops start-up with one sentence naming the fix',
+  ROOT_ONLY,
+  () => {
+    const dir = tempDir();
+    try {
+      const data = join(lockedDir(dir), 'data');
+      mkdirSync(join(data, 'pg'), { recursive: true });
+      writeFileSync(join(data, 'pg', 'PG_VERSION'), '18\n');
+      writeFileSync(join(data, 'pg-credentials.json'), JSON.stringify({ user: 'tessera', password: 'x' }));
+      for (const command of ['migrate', 'serve']) {
+        const r = spawnSync(process.execPath, [CLI, command], {
+          env: { PATH: process.env.PATH ?? '', TESSERA_DATA_DIR: data, LOG_LEVEL: 'silent', PORT: '0' },
+          encoding: 'utf8',
+          timeout: 120_000,
+        });
+        assert.notEqual(r.status, 0);
+        assert.match(r.stderr, /cannot reach/);
+        assert.match(r.stderr, /DATABASE_URL/);
+        assert.equal(r.stderr.trim().split('\n').length, 1, `one sentence, no stack trace: ${r.stderr}`);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);
 
 test(`${verifies('CONTRACT-invalid-config')}invalid configuration stops start-up with a message naming the variable`, () => {
   const r = spawnSync(process.execPath, [CLI, 'serve'], {

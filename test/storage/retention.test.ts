@@ -1,4 +1,7 @@
-/** Housekeeping: idempotency keys past 24 hours, spent jtis of long-expired mandates and long-expired OAuth records are pruned, nothing younger. */
+/**
+ * Housekeeping: idempotency keys past 24 hours, spent jtis of long-expired mandates and long-expired OAuth records are
+ * pruned, nothing younger.
+ */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pruneExpired } from '../../src/storage/retention.ts';
@@ -13,16 +16,28 @@ after(async () => {
   await h?.close();
 });
 
-const count = async (table: string) => Number((await h.db.execute<{ n: string }>(`select count(*) as n from ${table}`))[0]!.n);
+const count = async (table: string) =>
+  Number((await h.db.execute<{ n: string }>(`select count(*) as n from ${table}`))[0]!.n);
 
 test('old idempotency keys and expired mandate jtis are pruned; a key inside its window still replays', async () => {
   const m = await h.merchant();
   const api = restClient(h.url, m.apiKey);
-  const old = await api.post('/v1/integration/pools', { merchantId: m.shopId, capacity: 1 }, { 'idempotency-key': 'old-key' });
+  const old = await api.post(
+    '/v1/integration/pools',
+    { merchantId: m.shopId, capacity: 1 },
+    { 'idempotency-key': 'old-key' },
+  );
   assert.equal(old.status, 201);
   const day = 24 * 3600 * 1000;
-  await h.db.execute('update idempotency_keys set created_at = ? where key = ?', [new Date(h.clock.now().getTime() - day - 1000), 'old-key']);
-  const fresh = await api.post('/v1/integration/pools', { merchantId: m.shopId, capacity: 2 }, { 'idempotency-key': 'fresh-key' });
+  await h.db.execute('update idempotency_keys set created_at = ? where key = ?', [
+    new Date(h.clock.now().getTime() - day - 1000),
+    'old-key',
+  ]);
+  const fresh = await api.post(
+    '/v1/integration/pools',
+    { merchantId: m.shopId, capacity: 2 },
+    { 'idempotency-key': 'fresh-key' },
+  );
   assert.equal(fresh.status, 201);
   const insertJti = (jti: string, expiresAt: Date) =>
     h.db.execute(
@@ -32,15 +47,39 @@ test('old idempotency keys and expired mandate jtis are pruned; a key inside its
   await insertJti('long-expired', new Date(h.clock.now().getTime() - 2 * day));
   await insertJti('recently-expired', new Date(h.clock.now().getTime() - 1000));
   const insertOAuth = (id: string, expiresAt: Date) =>
-    h.db.execute(`insert into oauth_records (kind, id_hash, payload, expires_at) values ('AccessToken', ?, '{}', ?)`, [id, expiresAt]);
+    h.db.execute(`insert into oauth_records (kind, id_hash, payload, expires_at) values ('AccessToken', ?, '{}', ?)`, [
+      id,
+      expiresAt,
+    ]);
   await insertOAuth('long-expired', new Date(h.clock.now().getTime() - 2 * day));
   await insertOAuth('recently-expired', new Date(h.clock.now().getTime() - 1000));
 
-  assert.deepEqual(await pruneExpired(h.db, h.clock.now()), { idempotencyKeys: 1, mandateJtis: 1, a2aTasks: 0, rateLimits: 0, consentDrafts: 0, oauthRecords: 1 });
+  assert.deepEqual(await pruneExpired(h.db, h.clock.now()), {
+    idempotencyKeys: 1,
+    mandateJtis: 1,
+    a2aTasks: 0,
+    rateLimits: 0,
+    consentDrafts: 0,
+    oauthRecords: 1,
+  });
   assert.equal(await count('idempotency_keys'), 1);
   assert.equal((await h.db.execute('select jti from mandate_jtis'))[0]!.jti, 'recently-expired');
-  assert.deepEqual((await h.db.execute<{ id_hash: string }>('select id_hash from oauth_records')).map((r) => r.id_hash), ['recently-expired']);
-  const replay = await api.post('/v1/integration/pools', { merchantId: m.shopId, capacity: 2 }, { 'idempotency-key': 'fresh-key' });
+  assert.deepEqual(
+    (await h.db.execute<{ id_hash: string }>('select id_hash from oauth_records')).map((r) => r.id_hash),
+    ['recently-expired'],
+  );
+  const replay = await api.post(
+    '/v1/integration/pools',
+    { merchantId: m.shopId, capacity: 2 },
+    { 'idempotency-key': 'fresh-key' },
+  );
   assert.equal(replay.headers.get('idempotent-replayed'), 'true');
-  assert.deepEqual(await pruneExpired(h.db, h.clock.now()), { idempotencyKeys: 0, mandateJtis: 0, a2aTasks: 0, rateLimits: 0, consentDrafts: 0, oauthRecords: 0 });
+  assert.deepEqual(await pruneExpired(h.db, h.clock.now()), {
+    idempotencyKeys: 0,
+    mandateJtis: 0,
+    a2aTasks: 0,
+    rateLimits: 0,
+    consentDrafts: 0,
+    oauthRecords: 0,
+  });
 });

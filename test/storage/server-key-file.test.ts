@@ -1,4 +1,6 @@
-/** The generated server key file when several processes start at once on a fresh machine (src/storage/server-secret.ts). */
+/**
+ * The generated server key file when several processes start at once on a fresh machine (src/storage/server-secret.ts).
+ */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -22,7 +24,9 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** One process that opens the database and its server secret from KEY_FILE, and prints the secret (this test's only). */
+/**
+ * One process that opens the database and its server secret from KEY_FILE, and prints the secret (this test's only).
+ */
 const SCRIPT = `
 import { Database } from ${JSON.stringify(new URL('../../src/storage/database.ts', import.meta.url).href)};
 import { openServerSecret } from ${JSON.stringify(new URL('../../src/storage/server-secret.ts', import.meta.url).href)};
@@ -38,7 +42,10 @@ test('six processes starting at once on a fresh machine create one key file, who
   const keyFile = join(dir, 'data', 'server-secret');
   const outputs = await Promise.all(
     Array.from({ length: 6 }, () =>
-      run(process.execPath, ['--input-type=module', '-e', SCRIPT], { env: { ...process.env, DB_URL: url, KEY_FILE: keyFile }, timeout: 240_000 }),
+      run(process.execPath, ['--input-type=module', '-e', SCRIPT], {
+        env: { ...process.env, DB_URL: url, KEY_FILE: keyFile },
+        timeout: 240_000,
+      }),
     ),
   );
   const secrets = new Set(outputs.map((o) => o.stdout));

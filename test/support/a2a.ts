@@ -28,9 +28,17 @@ export async function a2aClient(h: Harness, token?: string): Promise<Client> {
   return new ClientFactory(options).createFromUrl(h.url);
 }
 
-/** Sends one message with the given parts (wire JSON form, e.g. `{ data: {...} }` or `{ text: '...' }`): the task or message answered. */
+/**
+ * Sends one message with the given parts (wire JSON form, e.g. `{ data: {...} }` or `{ text: '...' }`): the task or
+ * message answered.
+ */
 export async function sendAny(client: Client, parts: unknown[], taskId?: string): Promise<Task | Message> {
-  const message = Message.fromJSON({ messageId: crypto.randomUUID(), role: 'ROLE_USER', parts, ...(taskId ? { taskId } : {}) });
+  const message = Message.fromJSON({
+    messageId: crypto.randomUUID(),
+    role: 'ROLE_USER',
+    parts,
+    ...(taskId ? { taskId } : {}),
+  });
   return client.sendMessage({ tenant: '', configuration: undefined, metadata: undefined, message });
 }
 

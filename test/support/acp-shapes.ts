@@ -13,7 +13,20 @@ const Resolution = z.enum(['recoverable', 'requires_buyer_input', 'requires_buye
 const ContentType = z.enum(['plain', 'markdown']);
 
 const Total = z.strictObject({
-  type: z.enum(['items_base_amount', 'items_discount', 'subtotal', 'discount', 'fulfillment', 'tax', 'fee', 'gift_wrap', 'tip', 'store_credit', 'total', 'amount_refunded']),
+  type: z.enum([
+    'items_base_amount',
+    'items_discount',
+    'subtotal',
+    'discount',
+    'fulfillment',
+    'tax',
+    'fee',
+    'gift_wrap',
+    'tip',
+    'store_credit',
+    'total',
+    'amount_refunded',
+  ]),
   display_text: z.string(),
   amount: Minor,
   presentment_amount: Minor.optional(),
@@ -21,15 +34,51 @@ const Total = z.strictObject({
 });
 
 const messageOf = <T extends string>(type: T, code: z.ZodType) =>
-  z.strictObject({ type: z.literal(type), code, severity: Severity, resolution: Resolution, param: z.string().optional(), content_type: ContentType, content: z.string() });
+  z.strictObject({
+    type: z.literal(type),
+    code,
+    severity: Severity,
+    resolution: Resolution,
+    param: z.string().optional(),
+    content_type: ContentType,
+    content: z.string(),
+  });
 const Message = z.discriminatedUnion('type', [
   messageOf('info', z.string().optional()),
-  messageOf('warning', z.enum(['low_stock', 'high_demand', 'shipping_delay', 'price_change', 'expiring_promotion', 'limited_availability'])),
+  messageOf(
+    'warning',
+    z.enum([
+      'low_stock',
+      'high_demand',
+      'shipping_delay',
+      'price_change',
+      'expiring_promotion',
+      'limited_availability',
+    ]),
+  ),
   messageOf(
     'error',
-    z.enum(['missing', 'invalid', 'out_of_stock', 'payment_declined', 'requires_sign_in', 'requires_3ds', 'low_stock', 'quantity_exceeded',
-      'minimum_not_met', 'maximum_exceeded', 'region_restricted', 'age_verification_required', 'approval_required', 'unsupported',
-      'not_found', 'conflict', 'rate_limited', 'expired', 'intervention_required']),
+    z.enum([
+      'missing',
+      'invalid',
+      'out_of_stock',
+      'payment_declined',
+      'requires_sign_in',
+      'requires_3ds',
+      'low_stock',
+      'quantity_exceeded',
+      'minimum_not_met',
+      'maximum_exceeded',
+      'region_restricted',
+      'age_verification_required',
+      'approval_required',
+      'unsupported',
+      'not_found',
+      'conflict',
+      'rate_limited',
+      'expired',
+      'intervention_required',
+    ]),
   ),
 ]);
 
@@ -91,7 +140,10 @@ const Order = z.strictObject({
   status: z.string().optional(),
 });
 
-/** The order-webhook shapes (openapi.agentic_checkout_webhook.yaml: `WebhookEvent`, `EventDataOrder` = the full `Order`). */
+/**
+ * The order-webhook shapes (openapi.agentic_checkout_webhook.yaml: `WebhookEvent`, `EventDataOrder` = the full
+ * `Order`).
+ */
 const LineItemReference = z.strictObject({ id: z.string(), quantity: z.number().int().min(1) });
 const OrderLineItem = z.strictObject({
   id: z.string(),
@@ -100,7 +152,11 @@ const OrderLineItem = z.strictObject({
   description: z.string().optional(),
   image_url: z.url().optional(),
   url: z.url().optional(),
-  quantity: z.strictObject({ ordered: z.number().int().min(1), current: z.number().int().min(0), fulfilled: z.number().int().min(0).optional() }),
+  quantity: z.strictObject({
+    ordered: z.number().int().min(1),
+    current: z.number().int().min(0),
+    fulfilled: z.number().int().min(0).optional(),
+  }),
   unit_price: Minor.optional(),
   subtotal: Minor.optional(),
   totals: z.array(Total).optional(),
@@ -112,7 +168,13 @@ const Fulfillment = z.strictObject({
   status: z.string().optional(),
   line_items: z.array(LineItemReference).optional(),
   description: z.string().optional(),
-  digital_delivery: z.strictObject({ access_url: z.url().optional(), license_key: z.string().optional(), expires_at: DateTime.optional() }).optional(),
+  digital_delivery: z
+    .strictObject({
+      access_url: z.url().optional(),
+      license_key: z.string().optional(),
+      expires_at: DateTime.optional(),
+    })
+    .optional(),
 });
 const Adjustment = z.strictObject({
   id: z.string(),
@@ -121,7 +183,10 @@ const Adjustment = z.strictObject({
   status: z.string(),
   line_items: z.array(LineItemReference).optional(),
   amount: Minor.optional(),
-  currency: z.string().regex(/^[a-z]{3}$/).optional(),
+  currency: z
+    .string()
+    .regex(/^[a-z]{3}$/)
+    .optional(),
   description: z.string().optional(),
   reason: z.string().optional(),
 });
@@ -148,22 +213,56 @@ const sessionFields = {
   protocol: z.strictObject({ version: ApiVersion }).optional(),
   capabilities: Capabilities,
   buyer: Buyer.optional(),
-  status: z.enum(['incomplete', 'not_ready_for_payment', 'requires_escalation', 'authentication_required', 'ready_for_payment', 'pending_approval',
-    'complete_in_progress', 'completed', 'canceled', 'in_progress', 'expired']),
+  status: z.enum([
+    'incomplete',
+    'not_ready_for_payment',
+    'requires_escalation',
+    'authentication_required',
+    'ready_for_payment',
+    'pending_approval',
+    'complete_in_progress',
+    'completed',
+    'canceled',
+    'in_progress',
+    'expired',
+  ]),
   currency: z.string(),
   locale: z.string().optional(),
   timezone: z.string().optional(),
   line_items: z.array(LineItem),
   fulfillment_details: z.record(z.string(), z.unknown()).optional(),
-  fulfillment_options: z.array(z.strictObject({ type: z.literal('digital'), id: z.string(), title: z.string(), description: z.string().optional(), totals: z.array(Total) })),
+  fulfillment_options: z.array(
+    z.strictObject({
+      type: z.literal('digital'),
+      id: z.string(),
+      title: z.string(),
+      description: z.string().optional(),
+      totals: z.array(Total),
+    }),
+  ),
   selected_fulfillment_options: z
-    .array(z.strictObject({ type: z.enum(['shipping', 'digital', 'pickup', 'local_delivery']), option_id: z.string(), item_ids: z.array(z.string()) }))
+    .array(
+      z.strictObject({
+        type: z.enum(['shipping', 'digital', 'pickup', 'local_delivery']),
+        option_id: z.string(),
+        item_ids: z.array(z.string()),
+      }),
+    )
     .optional(),
   totals: z.array(Total),
   messages: z.array(Message),
   links: z.array(
     z.strictObject({
-      type: z.enum(['terms_of_use', 'privacy_policy', 'return_policy', 'shipping_policy', 'contact_us', 'about_us', 'faq', 'support']),
+      type: z.enum([
+        'terms_of_use',
+        'privacy_policy',
+        'return_policy',
+        'shipping_policy',
+        'contact_us',
+        'about_us',
+        'faq',
+        'support',
+      ]),
       title: z.string().optional(),
       url: z.url(),
     }),
@@ -191,7 +290,12 @@ export const CHECKOUT_SHAPES = {
   CheckoutSessionWithOrder: z.strictObject({ ...sessionFields, order: Order }),
   Error: AcpError,
   DiscoveryResponse: z.strictObject({
-    protocol: z.strictObject({ name: z.literal('acp'), version: ApiVersion, supported_versions: z.array(ApiVersion), documentation_url: z.url().optional() }),
+    protocol: z.strictObject({
+      name: z.literal('acp'),
+      version: ApiVersion,
+      supported_versions: z.array(ApiVersion),
+      documentation_url: z.url().optional(),
+    }),
     api_base_url: z.url(),
     transports: z.array(z.enum(['rest', 'mcp'])),
     capabilities: z.strictObject({
@@ -220,7 +324,10 @@ export const CHECKOUT_SHAPES = {
     buyer: Buyer.optional(),
     payment_data: z.strictObject({
       handler_id: z.string(),
-      instrument: z.strictObject({ type: z.string(), credential: z.strictObject({ type: z.string(), token: z.string() }) }),
+      instrument: z.strictObject({
+        type: z.string(),
+        credential: z.strictObject({ type: z.string(), token: z.string() }),
+      }),
       billing_address: z.record(z.string(), z.unknown()).optional(),
     }),
   }),
@@ -240,7 +347,10 @@ export const DELEGATE_SHAPES = {
       name: z.string().optional(),
       cvc: z.string().max(4).optional(),
       display_card_funding_type: z.enum(['credit', 'debit', 'prepaid']),
-      display_last4: z.string().regex(/^[0-9]{4}$/).optional(),
+      display_last4: z
+        .string()
+        .regex(/^[0-9]{4}$/)
+        .optional(),
       metadata: z.record(z.string(), z.string()),
     }),
     allowance: z.strictObject({
@@ -252,13 +362,30 @@ export const DELEGATE_SHAPES = {
       expires_at: DateTime,
     }),
     billing_address: z.record(z.string(), z.unknown()).optional(),
-    risk_signals: z.array(z.strictObject({ type: z.literal('card_testing'), score: z.number().int(), action: z.enum(['blocked', 'manual_review', 'authorized']) })),
+    risk_signals: z.array(
+      z.strictObject({
+        type: z.literal('card_testing'),
+        score: z.number().int(),
+        action: z.enum(['blocked', 'manual_review', 'authorized']),
+      }),
+    ),
     metadata: z.record(z.string(), z.string()),
   }),
-  DelegatePaymentResponse: z.strictObject({ id: z.string(), created: DateTime, metadata: z.record(z.string(), z.string()) }),
+  DelegatePaymentResponse: z.strictObject({
+    id: z.string(),
+    created: DateTime,
+    metadata: z.record(z.string(), z.string()),
+  }),
   Error: z.strictObject({
     type: z.enum(['invalid_request', 'rate_limit_exceeded', 'processing_error', 'service_unavailable']),
-    code: z.enum(['invalid_card', 'duplicate_request', 'idempotency_conflict', 'too_many_requests', 'idempotency_key_required', 'idempotency_in_flight']),
+    code: z.enum([
+      'invalid_card',
+      'duplicate_request',
+      'idempotency_conflict',
+      'too_many_requests',
+      'idempotency_key_required',
+      'idempotency_in_flight',
+    ]),
     message: z.string(),
     param: z.string().optional(),
     supported_versions: z.array(ApiVersion).optional(),

@@ -1,4 +1,7 @@
-/** ACP test support: assertions on the ACP body shapes (our own zod schemas, test/support/acp-shapes.ts), a REST client that speaks ACP, and a shop. */
+/**
+ * ACP test support: assertions on the ACP body shapes (our own zod schemas, test/support/acp-shapes.ts), a REST client
+ * that speaks ACP, and a shop.
+ */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
@@ -14,7 +17,10 @@ function checker(shapes: Record<string, z.ZodType>, family: string) {
     const shape = shapes[def];
     assert.ok(shape, `no ${family} shape ${def} in test/support/acp-shapes.ts`);
     const parsed = shape.safeParse(data);
-    assert.ok(parsed.success, `${label} is not a valid ACP ${def}: ${JSON.stringify(parsed.error?.issues.slice(0, 5))}\n${JSON.stringify(data)}`);
+    assert.ok(
+      parsed.success,
+      `${label} is not a valid ACP ${def}: ${JSON.stringify(parsed.error?.issues.slice(0, 5))}\n${JSON.stringify(data)}`,
+    );
   };
 }
 
@@ -56,16 +62,40 @@ export interface Shop {
 /** A new organization with a USD shop (fee per ticket as asked), an event, a pool and a tier. */
 export async function shopWithTier(
   h: Harness,
-  opts: { capacity?: number; priceMinor?: number; feePerTicketMinor?: number; restrictions?: Record<string, unknown> } = {},
+  opts: {
+    capacity?: number;
+    priceMinor?: number;
+    feePerTicketMinor?: number;
+    restrictions?: Record<string, unknown>;
+  } = {},
 ): Promise<Shop> {
   const m = await h.merchant();
   const api = restClient(h.url, m.apiKey);
-  const shop = must(await api.post('/v1/integration/shops', { name: 'ACP Shop', currency: 'USD', feePerTicketMinor: opts.feePerTicketMinor ?? 0 }), 201);
+  const shop = must(
+    await api.post('/v1/integration/shops', {
+      name: 'ACP Shop',
+      currency: 'USD',
+      feePerTicketMinor: opts.feePerTicketMinor ?? 0,
+    }),
+    201,
+  );
   const startsAt = new Date(h.clock.now().getTime() + 30 * 86_400_000).toISOString();
-  const event = must(await api.post('/v1/integration/events', { merchantId: shop.id, title: 'Arena Night', startsAt }), 201);
-  const pool = must(await api.post('/v1/integration/pools', { merchantId: shop.id, eventId: event.id, capacity: opts.capacity ?? 10 }), 201);
+  const event = must(
+    await api.post('/v1/integration/events', { merchantId: shop.id, title: 'Arena Night', startsAt }),
+    201,
+  );
+  const pool = must(
+    await api.post('/v1/integration/pools', { merchantId: shop.id, eventId: event.id, capacity: opts.capacity ?? 10 }),
+    201,
+  );
   const tier = must(
-    await api.post('/v1/integration/tiers', { eventId: event.id, poolId: pool.id, name: 'Floor', priceMinor: opts.priceMinor ?? 2500, ...opts.restrictions }),
+    await api.post('/v1/integration/tiers', {
+      eventId: event.id,
+      poolId: pool.id,
+      name: 'Floor',
+      priceMinor: opts.priceMinor ?? 2500,
+      ...opts.restrictions,
+    }),
     201,
   );
   return { api, apiKey: m.apiKey, shopId: shop.id, tierId: tier.id, poolId: pool.id };
@@ -83,7 +113,16 @@ export function createBody(tierId: string, extra: Record<string, unknown> = {}, 
 }
 
 /** A DelegatePaymentRequest for a sandbox test card within an allowance. */
-export function delegateBody(allowance: Partial<{ max_amount: number; currency: string; checkout_session_id: string; merchant_id: string; expires_at: string }>, card = '4242424242424242') {
+export function delegateBody(
+  allowance: Partial<{
+    max_amount: number;
+    currency: string;
+    checkout_session_id: string;
+    merchant_id: string;
+    expires_at: string;
+  }>,
+  card = '4242424242424242',
+) {
   return {
     payment_method: {
       type: 'card',

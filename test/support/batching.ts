@@ -18,7 +18,9 @@ export async function until(cond: () => boolean | Promise<boolean>, what: string
   }
 }
 
-/** Holds the pool's row lock from a transaction of the test's own until `release()`; `done` settles once it has ended. */
+/**
+ * Holds the pool's row lock from a transaction of the test's own until `release()`; `done` settles once it has ended.
+ */
 export async function lockPool(db: Database, poolId: string): Promise<{ release: () => void; done: Promise<void> }> {
   let release!: () => void;
   const released = new Promise<void>((r) => (release = r));
@@ -37,14 +39,21 @@ export async function lockPool(db: Database, poolId: string): Promise<{ release:
  * Runs `calls` as one batch on `h`'s server: `poolId`'s row is locked until the first call's batch is waiting on it and
  * the rest are queued behind, then released. Returns the responses in call order.
  */
-export async function asOneBatch(h: Harness, poolId: string, calls: (() => Promise<RestResponse>)[]): Promise<RestResponse[]> {
+export async function asOneBatch(
+  h: Harness,
+  poolId: string,
+  calls: (() => Promise<RestResponse>)[],
+): Promise<RestResponse[]> {
   const batcher = reserveBatcher(h.app.services);
   const { release, done: locker } = await lockPool(h.db, poolId);
   let results: RestResponse[];
   const before = batcher.stats;
   try {
     const first = calls[0]!();
-    await until(() => batcher.stats.batches === before.batches + 1 && batcher.inFlight === 1, 'the first batch to start');
+    await until(
+      () => batcher.stats.batches === before.batches + 1 && batcher.inFlight === 1,
+      'the first batch to start',
+    );
     const rest = calls.slice(1).map((c) => c());
     await until(() => batcher.queued === calls.length - 1, `${calls.length - 1} calls queued (${batcher.queued})`);
     release();
@@ -53,10 +62,14 @@ export async function asOneBatch(h: Harness, poolId: string, calls: (() => Promi
     release();
     await locker;
   }
-  // Two batches in all (the first call's, then every queued call's): `largest` alone could not say so, being the largest
-  // batch the process ever ran.
+  // Two batches in all (the first call's, then every queued call's): `largest` alone could not say so, being the
+  // largest batch the process ever ran.
   const after = batcher.stats;
   assert.ok(after.largest >= calls.length - 1, 'the queued calls ran as one batch');
-  assert.deepEqual({ batches: after.batches - before.batches, calls: after.calls - before.calls }, { batches: 2, calls: calls.length }, 'the queued calls ran as one batch');
+  assert.deepEqual(
+    { batches: after.batches - before.batches, calls: after.calls - before.calls },
+    { batches: 2, calls: calls.length },
+    'the queued calls ran as one batch',
+  );
   return results;
 }

@@ -1,4 +1,7 @@
-/** Headless Chromium (found by test/support/chromium.ts) driven by playwright-core, plus the per-page accessibility check. */
+/**
+ * Headless Chromium (found by test/support/chromium.ts) driven by playwright-core, plus the per-page accessibility
+ * check.
+ */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,7 +10,16 @@ import AxeBuilder from '@axe-core/playwright';
 import { chromium, type BrowserContext, type Page, type Request } from 'playwright-core';
 import { GET_CHROMIUM, resolveChromium } from './chromium.ts';
 
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /**
  * Upper bound for any single wait (an action, a selector, a message, a navigation) on a loaded machine:
@@ -32,7 +44,10 @@ export interface TestBrowser {
   close(): Promise<void>;
 }
 
-/** Launches the run's Chromium (global setup exports its path; a file run alone finds it here) or fails saying how to get one. */
+/**
+ * Launches the run's Chromium (global setup exports its path; a file run alone finds it here) or fails saying how to
+ * get one.
+ */
 export async function launchBrowser(): Promise<TestBrowser> {
   const executablePath = process.env.TESSERA_CHROMIUM ?? (await resolveChromium());
   if (!executablePath) throw new Error(`No headless Chromium for the browser tests: ${GET_CHROMIUM}.`);
@@ -73,7 +88,9 @@ export async function launchBrowser(): Promise<TestBrowser> {
     network() {
       const now = performance.now();
       return [
-        ...[...waiting].filter(([r]) => !r.url().startsWith('data:')).map(([r, at]) => `Chromium waits on ${described(r)} (sent ${((now - at) / 1000).toFixed(1)} s ago)`),
+        ...[...waiting]
+          .filter(([r]) => !r.url().startsWith('data:'))
+          .map(([r, at]) => `Chromium waits on ${described(r)} (sent ${((now - at) / 1000).toFixed(1)} s ago)`),
         ...failed.map((f) => `Chromium request failed: ${f}`),
       ];
     },
@@ -101,14 +118,26 @@ export async function assertAccessible(page: Page, lang = 'en'): Promise<void> {
   const dom = await page.evaluate(() => {
     const nameOf = (el: Element): string => {
       const labelled = el.getAttribute('aria-labelledby');
-      if (labelled) return labelled.split(/\s+/).map((id) => document.getElementById(id)?.textContent ?? '').join(' ').trim();
+      if (labelled)
+        return labelled
+          .split(/\s+/)
+          .map((id) => document.getElementById(id)?.textContent ?? '')
+          .join(' ')
+          .trim();
       const aria = el.getAttribute('aria-label');
       if (aria) return aria.trim();
       const labels = (el as HTMLInputElement).labels;
-      return labels ? [...labels].map((l) => l.textContent ?? '').join(' ').trim() : '';
+      return labels
+        ? [...labels]
+            .map((l) => l.textContent ?? '')
+            .join(' ')
+            .trim()
+        : '';
     };
     const controls = [...document.querySelectorAll('input:not([type=hidden]), select, textarea')];
-    const handlers = [...document.querySelectorAll('*')].filter((el) => [...el.attributes].some((a) => a.name.startsWith('on')));
+    const handlers = [...document.querySelectorAll('*')].filter((el) =>
+      [...el.attributes].some((a) => a.name.startsWith('on')),
+    );
     return {
       lang: document.documentElement.lang,
       h1: document.querySelectorAll('h1').length,
@@ -124,8 +153,20 @@ export async function assertAccessible(page: Page, lang = 'en'): Promise<void> {
   assert.deepEqual(dom.unnamed, [], 'every form control (shown or not) has a label');
   const cdp = await page.context().newCDPSession(page);
   try {
-    const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as { nodes: { ignored: boolean; role?: { value: string }; name?: { value: string } }[] };
-    const needsName = new Set(['textbox', 'combobox', 'spinbutton', 'searchbox', 'checkbox', 'radio', 'button', 'link', 'Iframe']);
+    const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as {
+      nodes: { ignored: boolean; role?: { value: string }; name?: { value: string } }[];
+    };
+    const needsName = new Set([
+      'textbox',
+      'combobox',
+      'spinbutton',
+      'searchbox',
+      'checkbox',
+      'radio',
+      'button',
+      'link',
+      'Iframe',
+    ]);
     const unnamed = nodes
       .filter((n) => !n.ignored && n.role && needsName.has(n.role.value) && !(n.name?.value ?? '').trim())
       .map((n) => n.role!.value);
@@ -154,29 +195,36 @@ export async function tabTo(page: Page, id: string, limit = 40): Promise<void> {
  * parts marked with another language: what an English-leak check reads (`englishLeakFinder`). With
  * `validationMessages`, also each input's current validation message (the browser's, in the browser's locale).
  */
-export async function pageSegments(page: Page, attributes: readonly string[], opts: { validationMessages?: boolean } = {}): Promise<string[]> {
-  return page.evaluate(({ attrs, validation }) => {
-    const lang = document.documentElement.lang;
-    const out: string[] = [document.title];
-    const visit = (node: Node) => {
-      if (node.nodeType === Node.TEXT_NODE) {
-        out.push(node.textContent ?? '');
-        return;
-      }
-      if (!(node instanceof Element)) return;
-      if (['SCRIPT', 'STYLE', 'NOSCRIPT'].includes(node.tagName)) return;
-      const own = node.getAttribute('lang');
-      if (own && own !== lang) return;
-      for (const a of attrs) {
-        const v = node.getAttribute(a);
-        if (v) out.push(v);
-      }
-      if (validation && node instanceof HTMLInputElement && node.validationMessage) out.push(node.validationMessage);
-      for (const child of node.childNodes) visit(child);
-    };
-    visit(document.body);
-    return out.map((s) => s.replace(/\s+/g, ' ').trim()).filter(Boolean);
-  }, { attrs: [...attributes], validation: opts.validationMessages ?? false });
+export async function pageSegments(
+  page: Page,
+  attributes: readonly string[],
+  opts: { validationMessages?: boolean } = {},
+): Promise<string[]> {
+  return page.evaluate(
+    ({ attrs, validation }) => {
+      const lang = document.documentElement.lang;
+      const out: string[] = [document.title];
+      const visit = (node: Node) => {
+        if (node.nodeType === Node.TEXT_NODE) {
+          out.push(node.textContent ?? '');
+          return;
+        }
+        if (!(node instanceof Element)) return;
+        if (['SCRIPT', 'STYLE', 'NOSCRIPT'].includes(node.tagName)) return;
+        const own = node.getAttribute('lang');
+        if (own && own !== lang) return;
+        for (const a of attrs) {
+          const v = node.getAttribute(a);
+          if (v) out.push(v);
+        }
+        if (validation && node instanceof HTMLInputElement && node.validationMessage) out.push(node.validationMessage);
+        for (const child of node.childNodes) visit(child);
+      };
+      visit(document.body);
+      return out.map((s) => s.replace(/\s+/g, ' ').trim()).filter(Boolean);
+    },
+    { attrs: [...attributes], validation: opts.validationMessages ?? false },
+  );
 }
 
 /**

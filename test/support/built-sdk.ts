@@ -1,4 +1,7 @@
-/** Builds the SDK (sdk/tsdown.config.ts) into a temp directory laid out as an installed package, so tests use the BUILT output through its exports. */
+/**
+ * Builds the SDK (sdk/tsdown.config.ts) into a temp directory laid out as an installed package, so tests use the BUILT
+ * output through its exports.
+ */
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,17 +29,23 @@ export async function buildSdk(): Promise<BuiltSdk> {
   const root = mkdtempSync(join(tmpdir(), 'tessera-sdk-'));
   const packageDir = join(root, 'node_modules', '@tessera', 'sdk');
   mkdirSync(packageDir, { recursive: true });
-  for (const file of ['package.json', 'LICENSE', 'README.md', 'CHANGELOG.md']) copyFileSync(join(SDK_SOURCE, file), join(packageDir, file));
+  for (const file of ['package.json', 'LICENSE', 'README.md', 'CHANGELOG.md'])
+    copyFileSync(join(SDK_SOURCE, file), join(packageDir, file));
   await build({ ...sdkBuild, config: false, outDir: join(packageDir, 'dist'), logLevel: 'error' });
   // A module inside the temp root resolves the package by name through its `exports`, as an installed dependency.
-  writeFileSync(join(root, 'app.mjs'), "export * as client from '@tessera/sdk';\nexport * as browser from '@tessera/sdk/browser';\n");
+  writeFileSync(
+    join(root, 'app.mjs'),
+    "export * as client from '@tessera/sdk';\nexport * as browser from '@tessera/sdk/browser';\n",
+  );
   return {
     root,
     packageDir,
     browserBundle: join(packageDir, 'dist', 'browser.mjs'),
     clientBundle: join(packageDir, 'dist', 'index.mjs'),
     async importClient() {
-      const app = (await import(pathToFileURL(join(root, 'app.mjs')).href)) as { client: typeof import('@tessera/sdk') };
+      const app = (await import(pathToFileURL(join(root, 'app.mjs')).href)) as {
+        client: typeof import('@tessera/sdk');
+      };
       return app.client;
     },
     remove() {

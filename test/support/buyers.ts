@@ -1,4 +1,7 @@
-/** Builders for the buyer and agent tests: a harness whose mail goes to a real loopback SMTP server, and the buyer flows. */
+/**
+ * Builders for the buyer and agent tests: a harness whose mail goes to a real loopback SMTP server, and the buyer
+ * flows.
+ */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { BootstrapResult } from '../../src/domain/merchants/merchants.ts';
@@ -54,16 +57,30 @@ export interface MerchantShop extends BootstrapResult {
 }
 
 /** An organization with its shop (EUR, sandbox payments), an event, a pool and one tier at `priceMinor`. */
-export async function merchantShop(h: Harness, opts: { priceMinor?: number; capacity?: number; scopes?: string[]; discoverable?: boolean } = {}): Promise<MerchantShop> {
+export async function merchantShop(
+  h: Harness,
+  opts: { priceMinor?: number; capacity?: number; scopes?: string[]; discoverable?: boolean } = {},
+): Promise<MerchantShop> {
   const m = await h.merchant((opts.scopes ?? ['merchant:read', 'merchant:write', 'merchant:admin']) as never);
   const api = restClient(h.url, m.apiKey);
   // Agents and shopless buyer sessions see only discoverable shops (and those they hold a permission at).
   if (opts.discoverable) must(await api.patch(`/v1/integration/shops/${m.shopId}`, { discoverable: true }), 200);
   const startsAt = new Date(h.clock.now().getTime() + 30 * 86_400_000).toISOString();
-  const event = must(await api.post('/v1/integration/events', { merchantId: m.shopId, title: 'Concert', startsAt }), 201);
-  const pool = must(await api.post('/v1/integration/pools', { merchantId: m.shopId, eventId: event.id, capacity: opts.capacity ?? 50 }), 201);
+  const event = must(
+    await api.post('/v1/integration/events', { merchantId: m.shopId, title: 'Concert', startsAt }),
+    201,
+  );
+  const pool = must(
+    await api.post('/v1/integration/pools', { merchantId: m.shopId, eventId: event.id, capacity: opts.capacity ?? 50 }),
+    201,
+  );
   const tier = must(
-    await api.post('/v1/integration/tiers', { eventId: event.id, poolId: pool.id, name: 'General admission', priceMinor: opts.priceMinor ?? 5000 }),
+    await api.post('/v1/integration/tiers', {
+      eventId: event.id,
+      poolId: pool.id,
+      name: 'General admission',
+      priceMinor: opts.priceMinor ?? 5000,
+    }),
     201,
   );
   return { ...m, api, tierId: tier.id, poolId: pool.id, eventId: event.id };
@@ -79,22 +96,39 @@ export async function signIn(w: World, email: string, merchantId?: string): Prom
 }
 
 /** Asks for a code for `purpose` and reads it from the buyer's mail. */
-export async function codeFor(w: World, session: string, email: string, purpose: string): Promise<{ challengeId: string; code: string }> {
+export async function codeFor(
+  w: World,
+  session: string,
+  email: string,
+  purpose: string,
+): Promise<{ challengeId: string; code: string }> {
   const res = must(await restClient(w.h.url, session).post('/v1/buyer/verification-codes', { purpose }), 201);
   return { challengeId: res.challengeId, code: codeIn(w.box.last(email)) };
 }
 
 /** Starts and completes a card setup with `paymentMethod` and saves it (with a code); returns the instrument. */
-export async function saveCard(w: World, session: string, email: string, paymentMethod = 'pm_sandbox_visa', spendingCapMinor = 100_000) {
+export async function saveCard(
+  w: World,
+  session: string,
+  email: string,
+  paymentMethod = 'pm_sandbox_visa',
+  spendingCapMinor = 100_000,
+) {
   const api = restClient(w.h.url, session);
   const setup = must(await api.post('/v1/buyer/card-setups', {}), 201);
   must(await api.post(`/v1/buyer/card-setups/${setup.setupId}/complete`, { paymentMethod }), 200);
   const proof = await codeFor(w, session, email, 'save_card');
-  return must(await api.post('/v1/buyer/instruments', { setupId: setup.setupId, spendingCapMinor, ...proof }), 201).instrument;
+  return must(await api.post('/v1/buyer/instruments', { setupId: setup.setupId, spendingCapMinor, ...proof }), 201)
+    .instrument;
 }
 
 /** Creates an agent with an issued token (after a code). */
-export async function createAgent(w: World, session: string, email: string, name = 'Shopping agent'): Promise<{ agent: any; token: string }> {
+export async function createAgent(
+  w: World,
+  session: string,
+  email: string,
+  name = 'Shopping agent',
+): Promise<{ agent: any; token: string }> {
   const proof = await codeFor(w, session, email, 'create_agent');
   const res = must(await restClient(w.h.url, session).post('/v1/buyer/agents', { name, ...proof }), 201);
   return { agent: res.agent, token: res.token };
@@ -117,9 +151,24 @@ export function limits(w: World, l: Limits = {}) {
 }
 
 /** Grants a permission (after a code) and returns it. */
-export async function grant(w: World, session: string, email: string, agentId: string, instrumentId: string, l: Limits = {}) {
+export async function grant(
+  w: World,
+  session: string,
+  email: string,
+  agentId: string,
+  instrumentId: string,
+  l: Limits = {},
+) {
   const proof = await codeFor(w, session, email, 'grant_permission');
-  return must(await restClient(w.h.url, session).post('/v1/buyer/permissions', { agentId, instrumentId, ...limits(w, l), ...proof }), 201);
+  return must(
+    await restClient(w.h.url, session).post('/v1/buyer/permissions', {
+      agentId,
+      instrumentId,
+      ...limits(w, l),
+      ...proof,
+    }),
+    201,
+  );
 }
 
 export interface AgentSetup {
@@ -132,7 +181,12 @@ export interface AgentSetup {
 }
 
 /** A buyer signed in for `shop`, with a saved card there, an agent and a permission for it. */
-export async function buyerWithAgent(w: World, shop: { shopId: string }, l: Limits = {}, paymentMethod = 'pm_sandbox_visa'): Promise<AgentSetup> {
+export async function buyerWithAgent(
+  w: World,
+  shop: { shopId: string },
+  l: Limits = {},
+  paymentMethod = 'pm_sandbox_visa',
+): Promise<AgentSetup> {
   const email = newEmail();
   const session = await signIn(w, email, shop.shopId);
   const instrument = await saveCard(w, session, email, paymentMethod);

@@ -1,6 +1,20 @@
-/** Finds the headless Chromium the browser tests drive: CHROMIUM_PATH, else the system's, else one unpacked from the npm package @sparticuz/chromium. */
+/**
+ * Finds the headless Chromium the browser tests drive: CHROMIUM_PATH, else the system's, else one unpacked from the npm
+ * package @sparticuz/chromium.
+ */
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  createReadStream,
+  createWriteStream,
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +24,8 @@ import { createBrotliDecompress } from 'node:zlib';
 const SYSTEM_CHROMIUM = '/usr/bin/chromium';
 
 /** How to get a browser when none starts; the browser tests fail with it. */
-export const GET_CHROMIUM = 'run npm install (it brings the @sparticuz/chromium package), or set CHROMIUM_PATH to a Chromium or Chrome executable';
+export const GET_CHROMIUM =
+  'run npm install (it brings the @sparticuz/chromium package), or set CHROMIUM_PATH to a Chromium or Chrome executable';
 
 /** The package's root, or undefined when it is not installed. */
 function packageRoot(): string | undefined {
@@ -21,7 +36,10 @@ function packageRoot(): string | undefined {
   }
 }
 
-/** A cache directory only we can write to (the temp dir is shared with other users, who must not plant a binary we would run). */
+/**
+ * A cache directory only we can write to (the temp dir is shared with other users, who must not plant a binary we would
+ * run).
+ */
 function cacheDir(version: string): string {
   const uid = process.getuid?.() ?? 0;
   const dir = join(tmpdir(), `tessera-chromium-${version}-${uid}`);
@@ -41,7 +59,11 @@ async function unpack(root: string): Promise<string> {
   if (existsSync(target)) return target;
   const partial = `${target}.${process.pid}-${randomBytes(4).toString('hex')}.partial`;
   try {
-    await pipeline(createReadStream(join(root, 'bin', 'chromium.br')), createBrotliDecompress(), createWriteStream(partial, { mode: 0o755 }));
+    await pipeline(
+      createReadStream(join(root, 'bin', 'chromium.br')),
+      createBrotliDecompress(),
+      createWriteStream(partial, { mode: 0o755 }),
+    );
     chmodSync(partial, 0o755);
     renameSync(partial, target);
   } finally {

@@ -7,7 +7,10 @@ import { Database } from '../../src/storage/database.ts';
 
 export function serverUrl(): string {
   const url = process.env.TESSERA_TEST_DATABASE_URL;
-  if (!url) throw new Error('TESSERA_TEST_DATABASE_URL is not set: run tests through `npm test` (global setup starts PostgreSQL).');
+  if (!url)
+    throw new Error(
+      'TESSERA_TEST_DATABASE_URL is not set: run tests through `npm test` (global setup starts PostgreSQL).',
+    );
   return url;
 }
 
@@ -74,7 +77,9 @@ export function secretFileFor(dbUrl: string): string {
   return join(process.env.TESSERA_TEST_SECRET_DIR ?? join(tmpdir(), 'tessera-test-secrets'), `${name}.key`);
 }
 
-/** The environment a server on the test database `dbUrl` needs besides its own settings: the database and its key file. */
+/**
+ * The environment a server on the test database `dbUrl` needs besides its own settings: the database and its key file.
+ */
 export function serverEnvFor(dbUrl: string): { DATABASE_URL: string; TESSERA_SECRET_FILE: string } {
   return { DATABASE_URL: dbUrl, TESSERA_SECRET_FILE: secretFileFor(dbUrl) };
 }

@@ -17,7 +17,8 @@ function leaves(messages: Messages, prefix = ''): [string, string][] {
   );
 }
 
-const catalog = (lang: string) => JSON.parse(readFileSync(new URL(`../../src/i18n/locales/${lang}.json`, import.meta.url), 'utf8')) as Messages;
+const catalog = (lang: string) =>
+  JSON.parse(readFileSync(new URL(`../../src/i18n/locales/${lang}.json`, import.meta.url), 'utf8')) as Messages;
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export interface LeakFinder {
@@ -30,7 +31,17 @@ export function englishLeakFinder(lang: string): LeakFinder {
   const own = new Set(leaves(catalog(lang)).map(([, v]) => v.trim()));
   const patterns = leaves(catalog('en'))
     .filter(([key, value]) => !key.startsWith('mail.') && value.trim() && !own.has(value.trim()))
-    .map(([key, value]) => ({ key, re: new RegExp(`^${value.trim().split(/\{\{\w+\}\}/).map(escape).join('.+?')}$`, 's') }));
+    .map(([key, value]) => ({
+      key,
+      re: new RegExp(
+        `^${value
+          .trim()
+          .split(/\{\{\w+\}\}/)
+          .map(escape)
+          .join('.+?')}$`,
+        's',
+      ),
+    }));
   return {
     find(segments) {
       const out: string[] = [];

@@ -6,7 +6,11 @@
 import { mkdtempSync, rmSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EmbeddedPostgresError, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../src/storage/embedded-postgres.ts';
+import {
+  EmbeddedPostgresError,
+  startEmbeddedPostgres,
+  type EmbeddedPostgresHandle,
+} from '../../src/storage/embedded-postgres.ts';
 import pg from 'pg';
 import { resolveChromium } from './chromium.ts';
 import { createTemplateDatabase, dropDatabase } from './database.ts';
@@ -63,12 +67,14 @@ export async function globalSetup(): Promise<void> {
   process.env.TESSERA_TEST_SECRET_DIR = secretDir;
   template = await createTemplateDatabase();
   process.env.TESSERA_TEST_TEMPLATE_DATABASE = template;
-  // Once per run: the browser test files read TESSERA_CHROMIUM ('' when there is none: they fail saying how to get one).
+  // Once per run: the browser test files read TESSERA_CHROMIUM ('' when there is none: they fail saying how to get
+  // one).
   process.env.TESSERA_CHROMIUM ??= await resolveChromium();
 }
 
 export async function globalTeardown(): Promise<void> {
-  // On a server of the caller's (TESSERA_TEST_DATABASE_URL) the template is dropped; the embedded one goes with its directory.
+  // On a server of the caller's (TESSERA_TEST_DATABASE_URL) the template is dropped; the embedded one goes with its
+  // directory.
   if (template && !handle) await dropDatabase(template).catch(() => undefined);
   await handle?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });

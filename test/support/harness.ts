@@ -27,12 +27,24 @@ export const ALL_MERCHANT_SCOPES: readonly Scope[] = ['merchant:read', 'merchant
 
 /**
  * `opts.log`: the server's logger (default: silent), e.g. one that keeps its lines for a test to read. `opts.guardPool`
- * (default true): code inside a transaction that asks the pool for a second connection fails at once (`SecondConnectionError`).
+ * (default true): code inside a transaction that asks the pool for a second connection fails at once
+ * (`SecondConnectionError`).
  */
-export async function startHarness(env: Record<string, string> = {}, opts: { log?: Logger; guardPool?: boolean } = {}): Promise<Harness> {
+export async function startHarness(
+  env: Record<string, string> = {},
+  opts: { log?: Logger; guardPool?: boolean } = {},
+): Promise<Harness> {
   const { db, url: dbUrl } = await openTestDatabase({ guardPool: opts.guardPool });
   // Admission control refuses by measured latency; on a loaded test machine only the tests about it turn it on.
-  const config: Config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATABASE_URL: dbUrl, TESSERA_SECRET_FILE: secretFileFor(dbUrl), RESERVE_MAX_WAIT_MS: '60000', ...env });
+  const config: Config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: dbUrl,
+    TESSERA_SECRET_FILE: secretFileFor(dbUrl),
+    RESERVE_MAX_WAIT_MS: '60000',
+    ...env,
+  });
   const clock = new ManualClock(new Date());
   const app = await createApp(config, db, { clock, log: opts.log ?? pino({ level: 'silent' }) });
   // The calls being answered are kept for a failed test's report (`inFlight`). Connections are kept alive as in
@@ -57,17 +69,26 @@ export async function startHarness(env: Record<string, string> = {}, opts: { log
     clock,
     async merchant(scopes = ALL_MERCHANT_SCOPES, name = `Org ${++n}`) {
       return db.transaction((em) =>
-        bootstrapOrganization(em, { organization: name, email: `owner${n}-${Date.now()}@example.test`, shop: `${name} Shop`, scopes }, clock.now()),
+        bootstrapOrganization(
+          em,
+          { organization: name, email: `owner${n}-${Date.now()}@example.test`, shop: `${name} Shop`, scopes },
+          clock.now(),
+        ),
       );
     },
     async staffToken() {
       const id = `usr_staff${++n}${Date.now().toString(36)}`;
-      await db.execute('insert into users (id, email, name, is_staff, created_at) values (?, ?, null, true, now())', [id, `${id}@example.test`]);
+      await db.execute('insert into users (id, email, name, is_staff, created_at) values (?, ?, null, true, now())', [
+        id,
+        `${id}@example.test`,
+      ]);
       return app.authenticator.sign({ typ: 'staff', sub: id }, 3600);
     },
     inFlight() {
       const now = performance.now();
-      return [...answering].map((c) => `the server is still answering ${c.what} (read ${((now - c.at) / 1000).toFixed(1)} s ago)`);
+      return [...answering].map(
+        (c) => `the server is still answering ${c.what} (read ${((now - c.at) / 1000).toFixed(1)} s ago)`,
+      );
     },
     async close() {
       await app.close();

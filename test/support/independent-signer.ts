@@ -24,7 +24,12 @@ export function makeKey(alg: TestAlg, kid = `${alg.toLowerCase()}-${randomBytes(
       : alg === 'ES256'
         ? generateKeyPairSync('ec', { namedCurve: 'P-256' })
         : generateKeyPairSync('rsa', { modulusLength: 2048 });
-  return { alg, kid, privateKey: pair.privateKey, publicJwk: { ...pair.publicKey.export({ format: 'jwk' }), kid, alg, use: 'sig' } };
+  return {
+    alg,
+    kid,
+    privateKey: pair.privateKey,
+    publicJwk: { ...pair.publicKey.export({ format: 'jwk' }), kid, alg, use: 'sig' },
+  };
 }
 
 export const jwksOf = (...keys: TestKey[]) => ({ keys: keys.map((k) => k.publicJwk) });
@@ -93,6 +98,9 @@ export function writeTrustList(
   const rewriteJwks = (keys: TestKey[]) => writeFileSync(jwksPath, JSON.stringify(jwksOf(...keys)));
   rewriteJwks(testnet);
   const path = join(dir, 'trust-list.json');
-  writeFileSync(path, JSON.stringify({ networks: [{ id: 'testnet', name: 'Test Network', jwksFile: 'testnet-jwks.json' }, ...more] }));
+  writeFileSync(
+    path,
+    JSON.stringify({ networks: [{ id: 'testnet', name: 'Test Network', jwksFile: 'testnet-jwks.json' }, ...more] }),
+  );
   return { dir, path, jwksPath, rewriteJwks };
 }

@@ -1,4 +1,7 @@
-/** The inventory invariant, checked straight in the database: per pool, availableCount + held + sold = capacity (sold: less places refunds returned). */
+/**
+ * The inventory invariant, checked straight in the database: per pool, availableCount + held + sold = capacity (sold:
+ * less places refunds returned).
+ */
 import assert from 'node:assert/strict';
 import type { Database } from '../../src/storage/database.ts';
 

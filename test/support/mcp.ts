@@ -1,4 +1,6 @@
-/** MCP clients for tests: the real SDK Client over an in-memory pair or over Streamable HTTP, and a uniform call result. */
+/**
+ * MCP clients for tests: the real SDK Client over an in-memory pair or over Streamable HTTP, and a uniform call result.
+ */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -26,7 +28,10 @@ export async function mcpInMemory(h: Harness, token?: string): Promise<Client> {
   return client;
 }
 
-/** A connected Client to the harness server's `/mcp` over Streamable HTTP, with `Authorization: Bearer <token>` when given. */
+/**
+ * A connected Client to the harness server's `/mcp` over Streamable HTTP, with `Authorization: Bearer <token>` when
+ * given.
+ */
 export async function mcpHttp(h: Harness, token?: string, headers: Record<string, string> = {}): Promise<Client> {
   const all = token ? { ...headers, authorization: `Bearer ${token}` } : headers;
   const transport = new StreamableHTTPClientTransport(new URL('/mcp', h.url), { requestInit: { headers: all } });
@@ -55,6 +60,7 @@ export async function callTool(
   if (!result.isError) return { ok: true, output: result.structuredContent, replayed };
   const texts = result.content.flatMap((c) => (c.type === 'text' ? [c.text] : []));
   const error = JSON.parse(texts[1] ?? '{}');
-  if (texts[0] !== `${error.code}: ${error.message}`) throw new Error(`Unexpected MCP error result: ${JSON.stringify(result)}`);
+  if (texts[0] !== `${error.code}: ${error.message}`)
+    throw new Error(`Unexpected MCP error result: ${JSON.stringify(result)}`);
   return { ok: false, code: error.code, message: error.message, error, replayed };
 }

@@ -54,7 +54,12 @@ export async function servePartnerPage(browserBundle: string, clientBundle?: str
   const client = clientBundle ? readFileSync(clientBundle) : undefined;
   const server: Server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    const files: Record<string, string | Buffer | undefined> = { '/': PAGE, '/partner.mjs': SCRIPT, '/sdk/browser.mjs': bundle, '/sdk/index.mjs': client };
+    const files: Record<string, string | Buffer | undefined> = {
+      '/': PAGE,
+      '/partner.mjs': SCRIPT,
+      '/sdk/browser.mjs': bundle,
+      '/sdk/index.mjs': client,
+    };
     const body = files[path];
     if (body === undefined) {
       res.writeHead(404).end();
@@ -84,7 +89,11 @@ export function partnerEvents(page: Page): Promise<RecordedEvent[]> {
 }
 
 /** Waits until the partner page recorded an SDK event of `type` (and, when given, matching `match`), and returns it. */
-export async function waitForPartnerEvent(page: Page, type: string, match: Record<string, unknown> = {}): Promise<RecordedEvent> {
+export async function waitForPartnerEvent(
+  page: Page,
+  type: string,
+  match: Record<string, unknown> = {},
+): Promise<RecordedEvent> {
   const handle = await page.waitForFunction(
     ([want, fields]) =>
       (window as unknown as { partner: { events: RecordedEvent[] } }).partner.events.find(
@@ -96,10 +105,15 @@ export async function waitForPartnerEvent(page: Page, type: string, match: Recor
 }
 
 /** Waits until the partner window received a message whose data matches `match` (from any origin or window). */
-export async function waitForPartnerMessage(page: Page, match: Record<string, unknown>): Promise<{ origin: string; data: Record<string, unknown> }> {
+export async function waitForPartnerMessage(
+  page: Page,
+  match: Record<string, unknown>,
+): Promise<{ origin: string; data: Record<string, unknown> }> {
   const handle = await page.waitForFunction(
     (fields) =>
-      (window as unknown as { partner: { messages: { origin: string; data: Record<string, unknown> }[] } }).partner.messages.find(
+      (
+        window as unknown as { partner: { messages: { origin: string; data: Record<string, unknown> }[] } }
+      ).partner.messages.find(
         (m) => !!m.data && typeof m.data === 'object' && Object.entries(fields).every(([k, v]) => m.data[k] === v),
       ),
     match,

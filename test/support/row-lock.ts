@@ -27,7 +27,8 @@ export async function holdRows(dbUrl: string, lockSql: string, params: unknown[]
   }
   return {
     client,
-    waiters: async () => (await client.query<{ n: number }>('select count(*)::int as n from pg_locks where not granted')).rows[0]!.n,
+    waiters: async () =>
+      (await client.query<{ n: number }>('select count(*)::int as n from pg_locks where not granted')).rows[0]!.n,
     release: async () => void (await client.query('commit')),
     end: () => client.end(),
   };

@@ -21,9 +21,10 @@ export const SERVER_NODE_ARGS: readonly string[] = ['--min-semi-space-size=64'];
 /**
  * Spawns the server with `env` (DATABASE_URL at least) on a free port and resolves once it prints its URL. `timeoutMs`
  * bounds a start on a loaded machine (an embedded PostgreSQL may have to initialise or recover first); a server that
- * did not start in time is killed, so nothing is left running. On a DATABASE_URL without a secret of its own, the server
- * uses the database's test key file, like every other server a test starts on it. `nodeArgs` go to Node.js before the
- * script: the server's own flags (SERVER_NODE_ARGS) by default; a bench adds its own after them, and the last wins.
+ * did not start in time is killed, so nothing is left running. On a DATABASE_URL without a secret of its own, the
+ * server uses the database's test key file, like every other server a test starts on it. `nodeArgs` go to Node.js
+ * before the script: the server's own flags (SERVER_NODE_ARGS) by default; a bench adds its own after them, and the
+ * last wins.
  */
 export async function startServerProcess(
   env: Record<string, string>,
@@ -33,15 +34,23 @@ export async function startServerProcess(
 ): Promise<ServerProcess> {
   const secretGiven = env.TESSERA_SECRET || env.TESSERA_SECRET_FILE || env.TESSERA_DATA_DIR;
   if (env.DATABASE_URL && !secretGiven) env = { ...env, TESSERA_SECRET_FILE: secretFileFor(env.DATABASE_URL) };
-  // 'tessera command': bin/tessera.js run as a program, as `npx tessera serve` runs it (its first line picks Node.js and
-  // its flags; the project's node_modules/.bin comes first on PATH, as npm puts it). `nodeArgs` do not apply.
+  // 'tessera command': bin/tessera.js run as a program, as `npx tessera serve` runs it (its first line picks Node.js
+  // and its flags; the project's node_modules/.bin comes first on PATH, as npm puts it). `nodeArgs` do not apply.
   const [program, args, path] =
     how === 'node'
       ? [process.execPath, [...nodeArgs, join(ROOT, 'src', 'cli.ts'), 'serve'], process.env.PATH ?? '']
       : [join(ROOT, 'bin', 'tessera.js'), ['serve'], `${join(ROOT, 'node_modules', '.bin')}:${process.env.PATH ?? ''}`];
   const child = spawn(program, args, {
     cwd: ROOT,
-    env: { PATH: path, HOME: process.env.HOME ?? '/tmp', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RESERVE_MAX_WAIT_MS: '60000', ...env },
+    env: {
+      PATH: path,
+      HOME: process.env.HOME ?? '/tmp',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      RESERVE_MAX_WAIT_MS: '60000',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -56,8 +56,14 @@ export async function shopWithTier(h: Harness, opts: TierOptions = {}): Promise<
     201,
   );
   const startsAt = new Date(h.clock.now().getTime() + 30 * 86_400_000).toISOString();
-  const event = must(await api.post('/v1/integration/events', { merchantId: shop.id, title: 'Concert', startsAt }), 201);
-  const pool = must(await api.post('/v1/integration/pools', { merchantId: shop.id, eventId: event.id, capacity: opts.capacity ?? 10 }), 201);
+  const event = must(
+    await api.post('/v1/integration/events', { merchantId: shop.id, title: 'Concert', startsAt }),
+    201,
+  );
+  const pool = must(
+    await api.post('/v1/integration/pools', { merchantId: shop.id, eventId: event.id, capacity: opts.capacity ?? 10 }),
+    201,
+  );
   const tier = must(
     await api.post('/v1/integration/tiers', {
       eventId: event.id,
@@ -68,7 +74,15 @@ export async function shopWithTier(h: Harness, opts: TierOptions = {}): Promise<
     }),
     201,
   );
-  return { api, apiKey: m.apiKey, organizationId: m.organizationId, shopId: shop.id, eventId: event.id, poolId: pool.id, tierId: tier.id };
+  return {
+    api,
+    apiKey: m.apiKey,
+    organizationId: m.organizationId,
+    shopId: shop.id,
+    eventId: event.id,
+    poolId: pool.id,
+    tierId: tier.id,
+  };
 }
 
 export const key = (): Record<string, string> => ({ 'idempotency-key': randomUUID() });

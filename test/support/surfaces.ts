@@ -49,13 +49,23 @@ export function restCaller(h: Harness, token?: string): Caller {
     } else {
       res = await api.call(tool.http.method, path, rest, headers);
     }
-    if (res.status < 400) return { ok: true, output: res.body, replayed: res.headers.get('idempotent-replayed') === 'true', status: res.status };
+    if (res.status < 400)
+      return {
+        ok: true,
+        output: res.body,
+        replayed: res.headers.get('idempotent-replayed') === 'true',
+        status: res.status,
+      };
     return { ok: false, code: res.body?.code, message: res.body?.message, error: res.body, status: res.status };
   };
 }
 
 export const SURFACES: readonly Surface[] = [
-  { name: 'rest', anonymous: true, connect: async (h, token) => ({ call: restCaller(h, token), done: async () => undefined }) },
+  {
+    name: 'rest',
+    anonymous: true,
+    connect: async (h, token) => ({ call: restCaller(h, token), done: async () => undefined }),
+  },
   {
     name: 'mcp in-memory',
     anonymous: true,
@@ -73,11 +83,26 @@ export const SURFACES: readonly Surface[] = [
       // throws: that is this surface's `unauthenticated` refusal.
       const call: Caller = (t, i = {}, o = {}) =>
         callTool(client, t, i, o).catch((err: { code?: unknown; message?: string }) => {
-          if (err.code === 401) return { ok: false as const, code: 'unauthenticated', message: err.message ?? '', error: err, replayed: false };
-          // Past a budget or refused for load, `/mcp` answers HTTP 429 with the REST error body, which the client throws.
+          if (err.code === 401)
+            return {
+              ok: false as const,
+              code: 'unauthenticated',
+              message: err.message ?? '',
+              error: err,
+              replayed: false,
+            };
+          // Past a budget or refused for load, `/mcp` answers HTTP 429 with the REST error body, which the client
+          // throws.
           if (err.code === 429) {
             const error = JSON.parse(/\{.*\}/s.exec(err.message ?? '')?.[0] ?? '{}');
-            return { ok: false as const, code: error.code, message: error.message, error, status: 429, replayed: false };
+            return {
+              ok: false as const,
+              code: error.code,
+              message: error.message,
+              error,
+              status: 429,
+              replayed: false,
+            };
           }
           throw err;
         });

@@ -1,4 +1,7 @@
-/** A TCP proxy in front of PostgreSQL that a test can cut and restore, to lose the database mid-request without touching the server. */
+/**
+ * A TCP proxy in front of PostgreSQL that a test can cut and restore, to lose the database mid-request without touching
+ * the server.
+ */
 import { createServer, connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 

@@ -1,4 +1,7 @@
-/** Builders for the purchase_initiate tests: a spine harness trusting a test network, signed mandates, and "nothing happened" checks. */
+/**
+ * Builders for the purchase_initiate tests: a spine harness trusting a test network, signed mandates, and "nothing
+ * happened" checks.
+ */
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import type { Harness } from './harness.ts';
@@ -39,7 +42,12 @@ export interface SignedMandate {
  * A mandate for `merchantId`, signed by the test network with Node crypto: valid for an hour, limit 250.00 EUR,
  * single use, charging the sandbox network credential `sbx-token-visa-4242` unless overridden.
  */
-export function signedMandate(v: Vic, merchantId: string, over: Record<string, unknown> = {}, signer: TestKey = v.key): SignedMandate {
+export function signedMandate(
+  v: Vic,
+  merchantId: string,
+  over: Record<string, unknown> = {},
+  signer: TestKey = v.key,
+): SignedMandate {
   const payload = mandateText(v.h.clock.now(), merchantId, { credentialRef: 'sbx-token-visa-4242', ...over });
   return { payload, signature: signDetached(signer, payload), artefact: JSON.parse(payload) };
 }
@@ -55,7 +63,8 @@ export const forReservation = (reservationId: string, m: SignedMandate) => ({
 });
 
 /** How many times the mandate's jti is recorded as spent (any period). */
-export const spentRows = (h: Harness, m: SignedMandate) => count(h.db, 'from mandate_jtis where jti = ?', [m.artefact.jti]);
+export const spentRows = (h: Harness, m: SignedMandate) =>
+  count(h.db, 'from mandate_jtis where jti = ?', [m.artefact.jti]);
 
 /**
  * After a refusal: no payment row and no provider charge for the reservation, the reservation still
@@ -70,7 +79,11 @@ export async function assertNothingHappened(
 ): Promise<void> {
   const { h } = v;
   assert.equal(await count(h.db, 'from payments where reservation_id = ?', [reservation.id]), 0, 'no payment row');
-  const charges = await count(h.db, 'from sandbox_charges c join payments p on p.id = c.payment_reference where p.reservation_id = ?', [reservation.id]);
+  const charges = await count(
+    h.db,
+    'from sandbox_charges c join payments p on p.id = c.payment_reference where p.reservation_id = ?',
+    [reservation.id],
+  );
   assert.equal(charges, 0, 'no provider charge');
   const now = (await api.get(`/v1/ticketing/reservations/${reservation.id}`)).body;
   assert.equal(now.reservation.state, 'held');

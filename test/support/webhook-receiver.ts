@@ -42,7 +42,10 @@ export async function startReceiver(): Promise<Receiver> {
     respondWith: (path, ...statuses) => void scripts.set(path, [...(scripts.get(path) ?? []), ...statuses]),
     waitFor(count, timeoutMs = 5000) {
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`receiver got ${received.length} of ${count} requests`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`receiver got ${received.length} of ${count} requests`)),
+          timeoutMs,
+        );
         const check = () => {
           if (received.length >= count) {
             clearTimeout(timer);

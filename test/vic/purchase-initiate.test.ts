@@ -1,4 +1,7 @@
-/** purchase_initiate over REST: purchases under a signed mandate (sync, async, quote) and every refusal leaving nothing charged or held. */
+/**
+ * purchase_initiate over REST: purchases under a signed mandate (sync, async, quote) and every refusal leaving nothing
+ * charged or held.
+ */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -6,7 +9,15 @@ import { makeKey } from '../support/independent-signer.ts';
 import { assertInvariant, poolCounts } from '../support/invariant.ts';
 import { restClient } from '../support/rest.ts';
 import { count, must, reserveOne, shopWithTier } from '../support/spine.ts';
-import { assertNothingHappened, forReservation, initiate, signedMandate, spentRows, startVic, type Vic } from '../support/vic.ts';
+import {
+  assertNothingHappened,
+  forReservation,
+  initiate,
+  signedMandate,
+  spentRows,
+  startVic,
+  type Vic,
+} from '../support/vic.ts';
 
 let v: Vic;
 before(async () => {
@@ -38,7 +49,10 @@ test('a signed mandate pays for a held reservation: 200 with tickets, charged on
     { id: out.mandate.mandateId, jti: out.mandate.jti, network: out.mandate.network, spent: out.mandate.spentPeriod },
     { id: m.artefact.mandateId, jti: m.artefact.jti, network: 'testnet', spent: 'once' },
   );
-  const [row] = await v.h.db.execute<{ reference: string; merchant_id: string }>('select reference, merchant_id from mandate_jtis where jti = ?', [m.artefact.jti]);
+  const [row] = await v.h.db.execute<{ reference: string; merchant_id: string }>(
+    'select reference, merchant_id from mandate_jtis where jti = ?',
+    [m.artefact.jti],
+  );
   assert.deepEqual(row, { reference: out.payment.id, merchant_id: s.shopId });
   assert.equal(await count(v.h.db, 'from sandbox_charges where payment_reference = ?', [out.payment.id]), 1);
   const c = await assertInvariant(v.h.db, s.poolId);
@@ -76,14 +90,20 @@ test('with a quote it reserves and pays in one step; a refused mandate leaves no
   const q = must(await s.api.post('/v1/ticketing/quotes', { tierId: s.tierId, quantity: 3 }), 201);
   const before = await poolCounts(v.h.db, s.poolId);
   const small = signedMandate(v, s.shopId, { amountLimit: { amountMinor: 14_999, currency: 'EUR' } });
-  const refused = await initiate(s.api, { quoteId: q.quoteId, mandate: { payload: small.payload, signature: small.signature } });
+  const refused = await initiate(s.api, {
+    quoteId: q.quoteId,
+    mandate: { payload: small.payload, signature: small.signature },
+  });
   assert.equal(refused.status, 403, JSON.stringify(refused.body));
   assert.equal(refused.body.code, 'mandate_amount_exceeded');
   assert.deepEqual(await assertInvariant(v.h.db, s.poolId), before, 'nothing held');
   assert.equal(await count(v.h.db, 'from reservations where quote_id = ?', [q.quoteId]), 0);
 
   const m = signedMandate(v, s.shopId, { amountLimit: { amountMinor: 15_000, currency: 'EUR' } });
-  const out = must(await initiate(s.api, { quoteId: q.quoteId, mandate: { payload: m.payload, signature: m.signature } }), 200);
+  const out = must(
+    await initiate(s.api, { quoteId: q.quoteId, mandate: { payload: m.payload, signature: m.signature } }),
+    200,
+  );
   assert.equal(out.reservation.quoteId, q.quoteId);
   assert.equal(out.order.tickets.length, 3);
   const c = await assertInvariant(v.h.db, s.poolId);
@@ -95,16 +115,39 @@ test('refusals: amount, currency, merchant, expiry, replayed jti, bad signature,
   const other = await shopWithTier(v.h);
   const now = v.h.clock.now().getTime();
   const cases: Array<[string, ReturnType<typeof signedMandate> | undefined, number, string]> = [
-    ['over the limit', signedMandate(v, s.shopId, { amountLimit: { amountMinor: 9_999, currency: 'EUR' } }), 403, 'mandate_amount_exceeded'],
-    ['another currency', signedMandate(v, s.shopId, { amountLimit: { amountMinor: 50_000, currency: 'USD' } }), 403, 'mandate_currency_mismatch'],
-    ['another merchant', signedMandate(v, s.shopId, { merchantScope: { merchantIds: [other.shopId] } }), 403, 'mandate_merchant_mismatch'],
+    [
+      'over the limit',
+      signedMandate(v, s.shopId, { amountLimit: { amountMinor: 9_999, currency: 'EUR' } }),
+      403,
+      'mandate_amount_exceeded',
+    ],
+    [
+      'another currency',
+      signedMandate(v, s.shopId, { amountLimit: { amountMinor: 50_000, currency: 'USD' } }),
+      403,
+      'mandate_currency_mismatch',
+    ],
+    [
+      'another merchant',
+      signedMandate(v, s.shopId, { merchantScope: { merchantIds: [other.shopId] } }),
+      403,
+      'mandate_merchant_mismatch',
+    ],
     [
       'expired',
-      signedMandate(v, s.shopId, { issuedAt: new Date(now - 7_200_000).toISOString(), expiresAt: new Date(now - 1000).toISOString() }),
+      signedMandate(v, s.shopId, {
+        issuedAt: new Date(now - 7_200_000).toISOString(),
+        expiresAt: new Date(now - 1000).toISOString(),
+      }),
       422,
       'mandate_expired',
     ],
-    ['signed by an unknown key', signedMandate(v, s.shopId, {}, makeKey('EdDSA', v.key.kid)), 422, 'mandate_signature_invalid'],
+    [
+      'signed by an unknown key',
+      signedMandate(v, s.shopId, {}, makeKey('EdDSA', v.key.kid)),
+      422,
+      'mandate_signature_invalid',
+    ],
   ];
   for (const [what, m, status, code] of cases) {
     const res = await initiate(s.api, forReservation(reservation.id, m!));
@@ -116,7 +159,10 @@ test('refusals: amount, currency, merchant, expiry, replayed jti, bad signature,
   const tampered = { payload: good.payload.replace('25000', '95000'), signature: good.signature };
   const bad = await initiate(s.api, { reservationId: reservation.id, mandate: tampered });
   assert.deepEqual([bad.status, bad.body.code], [422, 'mandate_signature_invalid']);
-  for (const body of [{ reservationId: reservation.id }, { reservationId: reservation.id, mandate: { payload: good.payload } }]) {
+  for (const body of [
+    { reservationId: reservation.id },
+    { reservationId: reservation.id, mandate: { payload: good.payload } },
+  ]) {
     const missing = await initiate(s.api, body);
     assert.deepEqual([missing.status, missing.body.code], [403, 'mandate_required']);
   }
@@ -142,7 +188,11 @@ test('a declined credential answers 402, holds the reservation again and gives t
   assert.equal(now.reservation.expiresAt, reservation.expiresAt);
   assert.equal(now.payment.state, 'failed');
   assert.equal(await spentRows(v.h, m), 0, 'the declined payment did not spend the mandate');
-  const verified = await s.api.post('/v1/mandates/verify', { payload: m.payload, signature: m.signature, merchantId: s.shopId });
+  const verified = await s.api.post('/v1/mandates/verify', {
+    payload: m.payload,
+    signature: m.signature,
+    merchantId: s.shopId,
+  });
   assert.equal(verified.status, 200, 'the mandate is still usable');
   await assertInvariant(v.h.db, s.poolId);
 
@@ -168,12 +218,18 @@ test('a credential the provider cannot charge is unknown_payment_method, before 
 test('a daily mandate pays once per UTC day', async () => {
   const s = await shopWithTier(v.h, { capacity: 5, priceMinor: 5000 });
   const now = v.h.clock.now().getTime();
-  const m = signedMandate(v, s.shopId, { recurrence: 'daily', expiresAt: new Date(now + 5 * 86_400_000).toISOString() });
+  const m = signedMandate(v, s.shopId, {
+    recurrence: 'daily',
+    expiresAt: new Date(now + 5 * 86_400_000).toISOString(),
+  });
   const first = must(await initiate(s.api, forReservation((await reserveOne(s.api, s.tierId)).reservation.id, m)), 200);
   assert.equal(first.mandate.spentPeriod, v.h.clock.now().toISOString().slice(0, 10));
   const { reservation } = await reserveOne(s.api, s.tierId);
   const refused = await initiate(s.api, forReservation(reservation.id, m));
-  assert.deepEqual([refused.status, refused.body.code, refused.body.details.period], [409, 'mandate_jti_used', first.mandate.spentPeriod]);
+  assert.deepEqual(
+    [refused.status, refused.body.code, refused.body.details.period],
+    [409, 'mandate_jti_used', first.mandate.spentPeriod],
+  );
   v.h.clock.advance(86_400_000);
   const next = must(await initiate(s.api, forReservation((await reserveOne(s.api, s.tierId)).reservation.id, m)), 200);
   assert.notEqual(next.mandate.spentPeriod, first.mandate.spentPeriod);
@@ -206,14 +262,21 @@ test('after a provider outage (503, outcome unknown) the payment stays pending a
   const { s, reservation } = await held(1);
   const m = signedMandate(v, s.shopId, { credentialRef: 'sbx-token-outage-1' });
   // The sandbox acquirer's ledger refuses this credential: the provider call throws, as when it is unreachable.
-  await v.h.db.execute(`create function vic_outage() returns trigger language plpgsql as $$ begin raise exception 'acquirer down'; end $$`);
-  await v.h.db.execute(`create trigger vic_outage before insert on sandbox_charges for each row when (new.payment_method = 'sbx-token-outage-1') execute function vic_outage()`);
+  await v.h.db.execute(
+    `create function vic_outage() returns trigger language plpgsql as $$ begin raise exception 'acquirer down'; end $$`,
+  );
+  await v.h.db.execute(
+    `create trigger vic_outage before insert on sandbox_charges for each row when (new.payment_method = 'sbx-token-outage-1') execute function vic_outage()`,
+  );
   const headers = { 'idempotency-key': randomUUID() };
   const down = await initiate(s.api, forReservation(reservation.id, m), headers);
   assert.deepEqual([down.status, down.body.code], [503, 'unavailable']);
   assert.equal(down.body.details.outcome, 'unknown');
   const now = must(await s.api.get(`/v1/ticketing/reservations/${reservation.id}`), 200);
-  assert.deepEqual([now.reservation.state, now.payment.state, now.payment.failureCode], ['confirming', 'pending', null]);
+  assert.deepEqual(
+    [now.reservation.state, now.payment.state, now.payment.failureCode],
+    ['confirming', 'pending', null],
+  );
   assert.equal(await spentRows(v.h, m), 1, 'not given back: the charge may have happened');
   const other = await reserveOne(s.api, s.tierId, 1);
   const elsewhere = await initiate(s.api, forReservation(other.reservation.id, m));
@@ -224,7 +287,9 @@ test('after a provider outage (503, outcome unknown) the payment stays pending a
   assert.equal(paid.reservation.state, 'completed');
   assert.equal(paid.payment.attempt, 1, 'the same payment, asked about again: no second attempt');
   assert.equal(paid.payment.id, now.payment.id);
-  const [row] = await v.h.db.execute<{ reference: string }>('select reference from mandate_jtis where jti = ?', [m.artefact.jti]);
+  const [row] = await v.h.db.execute<{ reference: string }>('select reference from mandate_jtis where jti = ?', [
+    m.artefact.jti,
+  ]);
   assert.equal(row?.reference, paid.payment.id, 'the jti stays spent on the payment that paid');
   await assertInvariant(v.h.db, s.poolId);
 });

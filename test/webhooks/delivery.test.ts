@@ -112,8 +112,15 @@ test('a receiver answering 500 is retried after the backoff and then succeeds', 
 
   const attempts = at('/flaky');
   assert.equal(attempts.length, 2);
-  assert.deepEqual(attempts.map((a) => a.headers['webhook-id']), [eventId, eventId], 'webhook-id is stable across retries');
-  assert.equal(Number(attempts[1]!.headers['webhook-timestamp']) - Number(attempts[0]!.headers['webhook-timestamp']), 30);
+  assert.deepEqual(
+    attempts.map((a) => a.headers['webhook-id']),
+    [eventId, eventId],
+    'webhook-id is stable across retries',
+  );
+  assert.equal(
+    Number(attempts[1]!.headers['webhook-timestamp']) - Number(attempts[0]!.headers['webhook-timestamp']),
+    30,
+  );
   assert.equal(attempts[0]!.body, attempts[1]!.body);
   assert.ok(attempts.every((a) => verifyStandardWebhook(webhook.secret, a.headers, a.body, nowSeconds(), 60)));
 
@@ -170,11 +177,19 @@ test('an unreachable receiver is logged as a failed connection without an HTTP s
 
 test('events reach only the subscriptions of their shop that list their type, created before the event', async () => {
   const a = await subscribe('/fan-a', ['order.completed']);
-  const aPayments = await a.api.post('/v1/integration/webhooks', { merchantId: a.m.shopId, url: `${rx.url}/fan-a-pay`, events: ['payment.failed'] });
+  const aPayments = await a.api.post('/v1/integration/webhooks', {
+    merchantId: a.m.shopId,
+    url: `${rx.url}/fan-a-pay`,
+    events: ['payment.failed'],
+  });
   const other = await subscribe('/fan-other', ['order.completed', 'payment.failed']);
   await emit(a.m.shopId, 'order.completed', { orderId: 'ord_a' });
   h.clock.advance(1);
-  const late = await a.api.post('/v1/integration/webhooks', { merchantId: a.m.shopId, url: `${rx.url}/fan-late`, events: ['order.completed'] });
+  const late = await a.api.post('/v1/integration/webhooks', {
+    merchantId: a.m.shopId,
+    url: `${rx.url}/fan-late`,
+    events: ['order.completed'],
+  });
   assert.equal(late.status, 201);
   await dispatch();
   assert.equal(at('/fan-a').length, 1);

@@ -21,7 +21,10 @@ after(async () => {
 /** Another server process on the same database (its own connection pool), sharing the test clock. */
 async function secondProcess(dispatchMs: number): Promise<{ app: App; close(): Promise<void> }> {
   const db = await Database.open(h.dbUrl);
-  const app = await createApp({ ...h.app.config, webhookDispatchMs: dispatchMs }, db, { clock: h.clock, log: pino({ level: 'silent' }) });
+  const app = await createApp({ ...h.app.config, webhookDispatchMs: dispatchMs }, db, {
+    clock: h.clock,
+    log: pino({ level: 'silent' }),
+  });
   return {
     app,
     async close() {
@@ -32,7 +35,11 @@ async function secondProcess(dispatchMs: number): Promise<{ app: App; close(): P
 }
 
 async function subscribe(merchantId: string, apiKey: string, path: string) {
-  const res = await restClient(h.url, apiKey).post('/v1/integration/webhooks', { merchantId, url: `${rx.url}${path}`, events: ['order.completed'] });
+  const res = await restClient(h.url, apiKey).post('/v1/integration/webhooks', {
+    merchantId,
+    url: `${rx.url}${path}`,
+    events: ['order.completed'],
+  });
   assert.equal(res.status, 201, JSON.stringify(res.body));
   return res.body as { id: string; secret: string };
 }
@@ -44,7 +51,8 @@ test('two processes dispatching concurrently deliver each event exactly once per
   const events = 30;
   const ids = await h.db.transaction(async (em) => {
     const out: string[] = [];
-    for (let i = 0; i < events; i++) out.push(await emitEvent(em, { shopId: m.shopId, type: 'order.completed', data: { n: i }, now: h.clock.now() }));
+    for (let i = 0; i < events; i++)
+      out.push(await emitEvent(em, { shopId: m.shopId, type: 'order.completed', data: { n: i }, now: h.clock.now() }));
     return out;
   });
   const other = await secondProcess(0);
@@ -66,10 +74,17 @@ test('two processes dispatching concurrently deliver each event exactly once per
     }
     const log = await restClient(h.url, m.apiKey).get(`/v1/integration/webhooks/${hookA.id}/deliveries?limit=100`);
     assert.equal(log.body.deliveries.length, events);
-    assert.ok(log.body.deliveries.every((d: { status: string; attempts: number }) => d.status === 'delivered' && d.attempts === 1));
+    assert.ok(
+      log.body.deliveries.every(
+        (d: { status: string; attempts: number }) => d.status === 'delivered' && d.attempts === 1,
+      ),
+    );
 
     // A process that fanned out but died before marking its events leaves them to be fanned out again: no duplicates.
-    await h.db.execute(`update webhook_events set dispatched_at = null where id in (${ids.map(() => '?').join(', ')})`, ids);
+    await h.db.execute(
+      `update webhook_events set dispatched_at = null where id in (${ids.map(() => '?').join(', ')})`,
+      ids,
+    );
     const again = await b.fanOut();
     assert.equal(again.events, events);
     assert.equal(again.deliveriesCreated, 0);
@@ -86,7 +101,9 @@ test('the app runs the dispatcher loop in the background and app.close() stops i
   const looping = await secondProcess(20);
   try {
     const before = rx.received.length;
-    await h.db.transaction((em) => emitEvent(em, { shopId: m.shopId, type: 'order.completed', data: { loop: true }, now: h.clock.now() }));
+    await h.db.transaction((em) =>
+      emitEvent(em, { shopId: m.shopId, type: 'order.completed', data: { loop: true }, now: h.clock.now() }),
+    );
     const received = await rx.waitFor(before + 1);
     const msg = received.find((r) => r.path === '/loop');
     assert.ok(msg, 'the loop delivered the event without an explicit dispatch');

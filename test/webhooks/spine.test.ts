@@ -23,20 +23,38 @@ async function heldReservation(path: string, events: string[]) {
   const startsAt = new Date(h.clock.now().getTime() + 30 * 86_400_000).toISOString();
   const event = await api.post('/v1/integration/events', { merchantId: m.shopId, title: 'Webhook Night', startsAt });
   const pool = await api.post('/v1/integration/pools', { merchantId: m.shopId, eventId: event.body.id, capacity: 10 });
-  const tier = await api.post('/v1/integration/tiers', { eventId: event.body.id, poolId: pool.body.id, name: 'GA', priceMinor: 2500 });
+  const tier = await api.post('/v1/integration/tiers', {
+    eventId: event.body.id,
+    poolId: pool.body.id,
+    name: 'GA',
+    priceMinor: 2500,
+  });
   assert.equal(tier.status, 201, JSON.stringify(tier.body));
   const quote = await api.post('/v1/ticketing/quotes', { tierId: tier.body.id, quantity: 2 });
   assert.equal(quote.status, 201, JSON.stringify(quote.body));
-  const held = await api.post('/v1/ticketing/reservations', { quoteId: quote.body.quoteId }, { 'idempotency-key': `rsv-${path}` });
+  const held = await api.post(
+    '/v1/ticketing/reservations',
+    { quoteId: quote.body.quoteId },
+    { 'idempotency-key': `rsv-${path}` },
+  );
   assert.equal(held.status, 201, JSON.stringify(held.body));
-  return { api, secret: hook.body.secret as string, webhookId: hook.body.id as string, reservationId: held.body.reservation.id as string };
+  return {
+    api,
+    secret: hook.body.secret as string,
+    webhookId: hook.body.id as string,
+    reservationId: held.body.reservation.id as string,
+  };
 }
 
 const at = (path: string) => rx.received.filter((r) => r.path === path);
 
 test('a real confirm produces a signed order.completed delivery', async () => {
   const { api, secret, webhookId, reservationId } = await heldReservation('/spine-completed', ['order.completed']);
-  const confirmed = await api.post(`/v1/ticketing/reservations/${reservationId}/confirm`, { paymentMethod: 'pm_sandbox_visa' }, { 'idempotency-key': 'confirm-1' });
+  const confirmed = await api.post(
+    `/v1/ticketing/reservations/${reservationId}/confirm`,
+    { paymentMethod: 'pm_sandbox_visa' },
+    { 'idempotency-key': 'confirm-1' },
+  );
   assert.equal(confirmed.status, 200, JSON.stringify(confirmed.body));
   await h.app.services.webhooks.dispatchOnce();
 
@@ -62,17 +80,31 @@ test('a real confirm produces a signed order.completed delivery', async () => {
 
 test('a declined payment produces a payment.failed delivery, and only the subscribed types arrive', async () => {
   const { api, secret, reservationId } = await heldReservation('/spine-declined', ['payment.failed']);
-  const declined = await api.post(`/v1/ticketing/reservations/${reservationId}/confirm`, { paymentMethod: 'pm_sandbox_declined' }, { 'idempotency-key': 'confirm-2' });
+  const declined = await api.post(
+    `/v1/ticketing/reservations/${reservationId}/confirm`,
+    { paymentMethod: 'pm_sandbox_declined' },
+    { 'idempotency-key': 'confirm-2' },
+  );
   assert.equal(declined.body.code, 'payment_declined');
-  const paid = await api.post(`/v1/ticketing/reservations/${reservationId}/confirm`, { paymentMethod: 'pm_sandbox_visa' }, { 'idempotency-key': 'confirm-3' });
+  const paid = await api.post(
+    `/v1/ticketing/reservations/${reservationId}/confirm`,
+    { paymentMethod: 'pm_sandbox_visa' },
+    { 'idempotency-key': 'confirm-3' },
+  );
   assert.equal(paid.status, 200, JSON.stringify(paid.body));
   await h.app.services.webhooks.dispatchOnce();
 
   const received = at('/spine-declined');
-  assert.deepEqual(received.map((r) => JSON.parse(r.body).type), ['payment.failed'], 'order.completed is not subscribed');
+  assert.deepEqual(
+    received.map((r) => JSON.parse(r.body).type),
+    ['payment.failed'],
+    'order.completed is not subscribed',
+  );
   const body = JSON.parse(received[0]!.body);
   assert.equal(body.data.payment.state, 'failed');
   assert.equal(body.data.reservation.state, 'held', 'a synchronous decline keeps the hold so the buyer can retry');
   assert.equal(body.data.reservation.id, reservationId);
-  assert.ok(verifyStandardWebhook(secret, received[0]!.headers, received[0]!.body, Math.floor(h.clock.now().getTime() / 1000)));
+  assert.ok(
+    verifyStandardWebhook(secret, received[0]!.headers, received[0]!.body, Math.floor(h.clock.now().getTime() / 1000)),
+  );
 });

@@ -22,7 +22,10 @@ const hook = (merchantId: string, url = 'https://hooks.example.com/tessera', eve
 test('a merchant creates, lists and deletes a webhook', async () => {
   const m = await h.merchant();
   const api = restClient(h.url, m.apiKey);
-  const created = await api.post('/v1/integration/webhooks', hook(m.shopId, 'https://hooks.example.com/a', ['order.completed', 'payment.failed']));
+  const created = await api.post(
+    '/v1/integration/webhooks',
+    hook(m.shopId, 'https://hooks.example.com/a', ['order.completed', 'payment.failed']),
+  );
   assert.equal(created.status, 201, JSON.stringify(created.body));
   assert.match(created.body.id, /^whk_/);
   assert.equal(created.body.merchantId, m.shopId);
@@ -32,7 +35,10 @@ test('a merchant creates, lists and deletes a webhook', async () => {
 
   const list = await api.get(`/v1/integration/webhooks?merchantId=${m.shopId}`);
   assert.equal(list.status, 200);
-  assert.deepEqual(list.body.webhooks.map((w: { id: string }) => w.id), [created.body.id]);
+  assert.deepEqual(
+    list.body.webhooks.map((w: { id: string }) => w.id),
+    [created.body.id],
+  );
 
   const deleted = await api.delete(`/v1/integration/webhooks/${created.body.id}`);
   assert.equal(deleted.status, 200, JSON.stringify(deleted.body));
@@ -53,7 +59,10 @@ test('the signing secret is shown once at creation and is not stored in plaintex
   assert.ok(!JSON.stringify(list.body).includes(secret.slice(6)));
   const deliveries = await api.get(`/v1/integration/webhooks/${created.body.id}/deliveries`);
   assert.ok(!JSON.stringify(deliveries.body).includes(secret.slice(6)));
-  const [row] = await h.db.execute<{ secret_sealed: string }>('select secret_sealed from webhook_subscriptions where id = ?', [created.body.id]);
+  const [row] = await h.db.execute<{ secret_sealed: string }>(
+    'select secret_sealed from webhook_subscriptions where id = ?',
+    [created.body.id],
+  );
   assert.ok(row && !row.secret_sealed.includes(secret.slice(6)), 'the stored value is sealed');
   const again = await api.post('/v1/integration/webhooks', hook(m.shopId));
   assert.notEqual(again.body.secret, secret, 'each webhook has its own secret');
@@ -64,7 +73,12 @@ test(`${verifies('SPEC-6-webhooks-write-scope', 'SPEC-5.3-scopes')}managing webh
   const writer = restClient(h.url, owner.apiKey);
   const created = await writer.post('/v1/integration/webhooks', hook(owner.shopId));
   const readKey = await h.db.transaction(async (em) => {
-    const k = issueApiKey(em, { organizationId: owner.organizationId, name: 'read-only', scopes: ['merchant:read'], now: h.clock.now() });
+    const k = issueApiKey(em, {
+      organizationId: owner.organizationId,
+      name: 'read-only',
+      scopes: ['merchant:read'],
+      now: h.clock.now(),
+    });
     await em.flush();
     return k.token;
   });
@@ -79,7 +93,10 @@ test(`${verifies('SPEC-6-webhooks-write-scope', 'SPEC-5.3-scopes')}managing webh
 
   const attestOnly = await h.merchant(['mandates:attest']);
   const attest = restClient(h.url, attestOnly.apiKey);
-  assert.equal((await attest.get(`/v1/integration/webhooks?merchantId=${attestOnly.shopId}`)).body.code, 'insufficient_scope');
+  assert.equal(
+    (await attest.get(`/v1/integration/webhooks?merchantId=${attestOnly.shopId}`)).body.code,
+    'insufficient_scope',
+  );
   assert.equal((await restClient(h.url).get(`/v1/integration/webhooks?merchantId=${owner.shopId}`)).status, 401);
 });
 
@@ -98,7 +115,11 @@ test("another organization's shop or webhook answers 404", async () => {
   assert.equal((await apiB.delete(`/v1/integration/webhooks/${created.body.id}`)).status, 404);
   assert.equal((await apiB.get(`/v1/integration/webhooks/${created.body.id}/deliveries`)).status, 404);
   assert.equal((await apiA.get('/v1/integration/webhooks/whk_doesnotexist000/deliveries')).status, 404);
-  assert.equal((await apiA.get(`/v1/integration/webhooks?merchantId=${a.shopId}`)).body.webhooks.length, 1, 'still there');
+  assert.equal(
+    (await apiA.get(`/v1/integration/webhooks?merchantId=${a.shopId}`)).body.webhooks.length,
+    1,
+    'still there',
+  );
 });
 
 test('webhook URLs must be https, or http on localhost only', async () => {
@@ -141,7 +162,11 @@ test('webhook input is validated strictly', async () => {
 test('a shop may have at most 16 webhooks', async () => {
   const m = await h.merchant();
   const api = restClient(h.url, m.apiKey);
-  for (let i = 0; i < 16; i++) assert.equal((await api.post('/v1/integration/webhooks', hook(m.shopId, `https://h.example.com/${i}`))).status, 201);
+  for (let i = 0; i < 16; i++)
+    assert.equal(
+      (await api.post('/v1/integration/webhooks', hook(m.shopId, `https://h.example.com/${i}`))).status,
+      201,
+    );
   const over = await api.post('/v1/integration/webhooks', hook(m.shopId));
   assert.equal(over.status, 409);
   assert.equal(over.body.code, 'webhook_limit_reached');

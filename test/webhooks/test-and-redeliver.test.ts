@@ -34,19 +34,37 @@ for (const surface of SURFACES) {
       const m = await h.merchant();
       const { call, done } = await surface.connect(h, m.apiKey);
       try {
-        assert.deepEqual(outputOf(await call('list_shops', {})).shops.map((s: { id: string }) => s.id), [m.shopId], 'list_shops: the organization’s shop');
+        assert.deepEqual(
+          outputOf(await call('list_shops', {})).shops.map((s: { id: string }) => s.id),
+          [m.shopId],
+          'list_shops: the organization’s shop',
+        );
         const path = `/test-${surface.name.replace(/\W/g, '-')}`;
-        const hook = await call('create_webhook', { merchantId: m.shopId, url: `${rx.url}${path}`, events: ['order.completed'] });
+        const hook = await call('create_webhook', {
+          merchantId: m.shopId,
+          url: `${rx.url}${path}`,
+          events: ['order.completed'],
+        });
         assert.ok(hook.ok, JSON.stringify(hook));
-        const other = await call('create_webhook', { merchantId: m.shopId, url: `${rx.url}${path}-other`, events: ['order.completed'] });
+        const other = await call('create_webhook', {
+          merchantId: m.shopId,
+          url: `${rx.url}${path}-other`,
+          events: ['order.completed'],
+        });
         assert.ok(other.ok);
 
         const sent = await call('send_test_webhook_event', { id: hook.output.id });
         assert.ok(sent.ok, JSON.stringify(sent));
-        assert.deepEqual([sent.output.type, sent.output.status, sent.output.attempts, sent.output.webhookId], ['webhook.test', 'pending', 0, hook.output.id]);
+        assert.deepEqual(
+          [sent.output.type, sent.output.status, sent.output.attempts, sent.output.webhookId],
+          ['webhook.test', 'pending', 0, hook.output.id],
+        );
         const log = await call('list_webhook_deliveries', { id: hook.output.id });
         assert.ok(log.ok);
-        assert.deepEqual(log.output.deliveries.map((d: { id: string }) => d.id), [sent.output.id]);
+        assert.deepEqual(
+          log.output.deliveries.map((d: { id: string }) => d.id),
+          [sent.output.id],
+        );
 
         await dispatch();
         const [msg, ...more] = at(path);
@@ -54,7 +72,9 @@ for (const surface of SURFACES) {
         assert.equal(more.length, 0);
         assert.equal(at(`${path}-other`).length, 0, 'the other subscription gets nothing');
         assert.equal(msg.headers['webhook-id'], sent.output.eventId);
-        assert.ok(verifyStandardWebhook(hook.output.secret, msg.headers, msg.body, Math.floor(h.clock.now().getTime() / 1000)));
+        assert.ok(
+          verifyStandardWebhook(hook.output.secret, msg.headers, msg.body, Math.floor(h.clock.now().getTime() / 1000)),
+        );
         assert.deepEqual(JSON.parse(msg.body).data, { webhookId: hook.output.id, merchantId: m.shopId, test: true });
         const delivered = outputOf(await call('list_webhook_deliveries', { id: hook.output.id })).deliveries[0];
         assert.deepEqual([delivered.status, delivered.attempts, delivered.lastHttpStatus], ['delivered', 1, 200]);
@@ -63,11 +83,22 @@ for (const surface of SURFACES) {
         assert.ok(again.ok, JSON.stringify(again));
         assert.deepEqual([again.output.status, again.output.attempts, again.output.deliveredAt], ['pending', 0, null]);
         const twice = await call('redeliver_webhook_delivery', { id: hook.output.id, deliveryId: sent.output.id });
-        assert.deepEqual([twice.ok, !twice.ok && twice.code], [false, 'delivery_pending'], 'a queued delivery is not queued twice');
+        assert.deepEqual(
+          [twice.ok, !twice.ok && twice.code],
+          [false, 'delivery_pending'],
+          'a queued delivery is not queued twice',
+        );
         await dispatch();
         assert.equal(at(path).length, 2);
-        assert.equal(at(path)[1]!.headers['webhook-id'], sent.output.eventId, 'the same event id, so a receiver can tell');
-        assert.equal(outputOf(await call('list_webhook_deliveries', { id: hook.output.id })).deliveries[0].status, 'delivered');
+        assert.equal(
+          at(path)[1]!.headers['webhook-id'],
+          sent.output.eventId,
+          'the same event id, so a receiver can tell',
+        );
+        assert.equal(
+          outputOf(await call('list_webhook_deliveries', { id: hook.output.id })).deliveries[0].status,
+          'delivered',
+        );
 
         const unknown = await call('redeliver_webhook_delivery', { id: hook.output.id, deliveryId: 'dlv_unknown' });
         assert.equal(!unknown.ok && unknown.code, 'not_found');
@@ -83,17 +114,35 @@ for (const surface of SURFACES) {
 test('a failed delivery is redelivered with a fresh retry schedule', async () => {
   const m = await h.merchant();
   const api = restClient(h.url, m.apiKey);
-  const hook = (await api.post('/v1/integration/webhooks', { merchantId: m.shopId, url: await closedPortUrl(), events: ['order.completed'] })).body;
+  const hook = (
+    await api.post('/v1/integration/webhooks', {
+      merchantId: m.shopId,
+      url: await closedPortUrl(),
+      events: ['order.completed'],
+    })
+  ).body;
   const sent = (await api.post(`/v1/integration/webhooks/${hook.id}/test`, {})).body;
-  await h.db.execute(`update webhook_deliveries set status = 'failed', attempts = 8, next_attempt_at = null where id = ?`, [sent.id]);
+  await h.db.execute(
+    `update webhook_deliveries set status = 'failed', attempts = 8, next_attempt_at = null where id = ?`,
+    [sent.id],
+  );
   const res = await api.post(`/v1/integration/webhooks/${hook.id}/deliveries/${sent.id}/redeliver`, {});
   assert.equal(res.status, 200, JSON.stringify(res.body));
-  assert.deepEqual([res.body.status, res.body.attempts, res.body.nextAttemptAt], ['pending', 0, h.clock.now().toISOString()]);
+  assert.deepEqual(
+    [res.body.status, res.body.attempts, res.body.nextAttemptAt],
+    ['pending', 0, h.clock.now().toISOString()],
+  );
 });
 
 test('another organization’s webhook and delivery answer 404; a read-only key may not send or redeliver', async () => {
   const m = await h.merchant();
-  const hook = (await restClient(h.url, m.apiKey).post('/v1/integration/webhooks', { merchantId: m.shopId, url: `${rx.url}/x`, events: ['order.completed'] })).body;
+  const hook = (
+    await restClient(h.url, m.apiKey).post('/v1/integration/webhooks', {
+      merchantId: m.shopId,
+      url: `${rx.url}/x`,
+      events: ['order.completed'],
+    })
+  ).body;
   const sent = (await restClient(h.url, m.apiKey).post(`/v1/integration/webhooks/${hook.id}/test`, {})).body;
   const stranger = restClient(h.url, (await h.merchant()).apiKey);
   const a = await stranger.post(`/v1/integration/webhooks/${hook.id}/test`, {});
@@ -106,12 +155,17 @@ test('another organization’s webhook and delivery answer 404; a read-only key 
 test('list_shops lists the organization’s live shops only', async () => {
   const m = await h.merchant();
   const api = restClient(h.url, m.apiKey);
-  const spare = (await api.post('/v1/integration/shops', { name: 'Spare', currency: 'EUR', description: 'Second' })).body;
+  const spare = (await api.post('/v1/integration/shops', { name: 'Spare', currency: 'EUR', description: 'Second' }))
+    .body;
   const listed = (await api.get('/v1/catalog/shops')).body;
   assert.deepEqual(listed.shops.map((s: { id: string }) => s.id).sort(), [m.shopId, spare.id as string].sort());
   assert.equal(listed.shops.find((s: { id: string }) => s.id === spare.id).description, 'Second');
   assert.equal((await api.delete(`/v1/integration/shops/${spare.id}`)).status, 200);
-  assert.deepEqual((await api.get('/v1/catalog/shops')).body.shops.map((s: { id: string }) => s.id), [m.shopId], 'a deleted shop is gone');
+  assert.deepEqual(
+    (await api.get('/v1/catalog/shops')).body.shops.map((s: { id: string }) => s.id),
+    [m.shopId],
+    'a deleted shop is gone',
+  );
   const unknown = await api.get('/v1/catalog/shops?all=true');
   assert.deepEqual([unknown.status, unknown.body.code], [400, 'unknown_field']);
 });

@@ -3,7 +3,17 @@
 import { api, current } from './api.js';
 import { codeStep } from './code-step.js';
 import { t } from './i18n.js';
-import { byId, confirmDialog, el, errorMessage, formatDate, run, setStatus, showErrors, ValidationError } from './ui.js';
+import {
+  byId,
+  confirmDialog,
+  el,
+  errorMessage,
+  formatDate,
+  run,
+  setStatus,
+  showErrors,
+  ValidationError,
+} from './ui.js';
 
 export async function init() {
   const s = current();
@@ -24,12 +34,23 @@ export async function init() {
     if (full) {
       const toggle = agent.status === 'paused' ? 'resume' : 'pause';
       actions.append(
-        button(`${toggle}-${agent.id}`, t(`agents.${toggle}`), t(`agents.${toggle}Named`, { name: agent.name }), 'secondary', () => setStatusOf(agent, toggle)),
+        button(
+          `${toggle}-${agent.id}`,
+          t(`agents.${toggle}`),
+          t(`agents.${toggle}Named`, { name: agent.name }),
+          'secondary',
+          () => setStatusOf(agent, toggle),
+        ),
         ' ',
-        button(`delete-${agent.id}`, t('agents.delete'), t('agents.deleteNamed', { name: agent.name }), 'danger', () => remove(agent)),
+        button(`delete-${agent.id}`, t('agents.delete'), t('agents.deleteNamed', { name: agent.name }), 'danger', () =>
+          remove(agent),
+        ),
       );
     }
-    const credential = agent.credential === 'issued' ? t('agents.credentialIssued', { prefix: agent.tokenPrefix ?? '' }) : t('agents.credentialKey');
+    const credential =
+      agent.credential === 'issued'
+        ? t('agents.credentialIssued', { prefix: agent.tokenPrefix ?? '' })
+        : t('agents.credentialKey');
     return el(
       'tr',
       {},
@@ -54,7 +75,10 @@ export async function init() {
   }
 
   async function remove(agent) {
-    const ok = await confirmDialog('confirm-delete', { title: t('agents.confirmDeleteTitle', { name: agent.name }), body: t('agents.confirmDeleteBody') });
+    const ok = await confirmDialog('confirm-delete', {
+      title: t('agents.confirmDeleteTitle', { name: agent.name }),
+      body: t('agents.confirmDeleteBody'),
+    });
     if (!ok) return;
     await api('DELETE', `/v1/buyer/agents/${encodeURIComponent(agent.id)}`);
     await refresh('agents-list-title');

@@ -58,7 +58,12 @@ export async function api(method, path, body, { withCookies = false } = {}) {
   }
   if (!res.ok) {
     if (res.status === 401 && bearer) signOut('expired');
-    throw new ApiError(typeof data?.code === 'string' ? data.code : 'generic', typeof data?.message === 'string' ? data.message : '', res.status, data?.details);
+    throw new ApiError(
+      typeof data?.code === 'string' ? data.code : 'generic',
+      typeof data?.message === 'string' ? data.message : '',
+      res.status,
+      data?.details,
+    );
   }
   return data;
 }

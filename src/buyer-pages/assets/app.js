@@ -22,7 +22,10 @@ function applySession() {
   const bar = byId('session-bar');
   if (bar) {
     bar.hidden = !s;
-    if (s) byId('session-who').textContent = s.shop ? t('common.signedInAsForShop', { email: s.email, shop: s.shop.name }) : t('common.signedInAs', { email: s.email });
+    if (s)
+      byId('session-who').textContent = s.shop
+        ? t('common.signedInAsForShop', { email: s.email, shop: s.shop.name })
+        : t('common.signedInAs', { email: s.email });
   }
   const content = byId('content');
   if (!content) return;
@@ -44,7 +47,9 @@ async function mount(announce) {
   await loadMessages(main.dataset.lang);
   byId('sign-out')?.addEventListener('click', () => {
     signOut();
-    void navigate(`/buyer/sign-in?lang=${encodeURIComponent(main.dataset.lang)}`, { announce: t('common.signedOutStatus') });
+    void navigate(`/buyer/sign-in?lang=${encodeURIComponent(main.dataset.lang)}`, {
+      announce: t('common.signedOutStatus'),
+    });
   });
   applySession();
   const page = PAGES[main.dataset.page];
@@ -91,11 +96,17 @@ export async function navigate(url, { announce, replace = false, push = true } =
 
 /** Same-origin links to other buyer pages are followed without a reload; everything else behaves normally. */
 function onClick(event) {
-  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
+    return;
   const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
   if (!link || link.target || link.hasAttribute('download')) return;
   const url = new URL(link.href, location.href);
-  if (url.origin !== location.origin || !url.pathname.startsWith('/buyer/') || url.pathname.startsWith('/buyer/assets/')) return;
+  if (
+    url.origin !== location.origin ||
+    !url.pathname.startsWith('/buyer/') ||
+    url.pathname.startsWith('/buyer/assets/')
+  )
+    return;
   if (url.pathname === location.pathname && url.search === location.search && url.hash) return;
   event.preventDefault();
   const chosen = link.closest('nav.languages') ? url.searchParams.get('lang') : null;

@@ -8,7 +8,17 @@ import { cardFrame } from './card-frame.js';
 import { codeStep } from './code-step.js';
 import { readLimits } from './limits-form.js';
 import { t } from './i18n.js';
-import { byId, el, formatMoney, run, setStatus, showCurrency, showErrors, errorMessage, ValidationError } from './ui.js';
+import {
+  byId,
+  el,
+  formatMoney,
+  run,
+  setStatus,
+  showCurrency,
+  showErrors,
+  errorMessage,
+  ValidationError,
+} from './ui.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const UID = /^[A-Za-z0-9_-]{8,64}$/;
@@ -19,11 +29,14 @@ function isoDate(d) {
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 }
 
-const cardName = (c) => t('cards.cardLabel', { scheme: c.scheme.charAt(0).toUpperCase() + c.scheme.slice(1), last4: c.last4 });
+const cardName = (c) =>
+  t('cards.cardLabel', { scheme: c.scheme.charAt(0).toUpperCase() + c.scheme.slice(1), last4: c.last4 });
 
 /** Finishes (or declines) the authorization: the server answers where the browser goes next (back to the client). */
 async function finish(uid, outcome, body = {}, done = () => {}) {
-  const answer = await api('POST', `/oauth/interaction/${encodeURIComponent(uid)}/${outcome}`, body, { withCookies: true });
+  const answer = await api('POST', `/oauth/interaction/${encodeURIComponent(uid)}/${outcome}`, body, {
+    withCookies: true,
+  });
   done();
   location.assign(answer.redirectTo);
 }
@@ -36,7 +49,9 @@ export async function init({ main }) {
   }
   // Who is asking: the application's registered name and where the browser returns (a phishing client shows here).
   try {
-    const who = await api('GET', `/oauth/interaction/${encodeURIComponent(uid)}/details`, undefined, { withCookies: true });
+    const who = await api('GET', `/oauth/interaction/${encodeURIComponent(uid)}/details`, undefined, {
+      withCookies: true,
+    });
     const client = byId('authorize-client');
     client.textContent = t('authorize.client', { client: who.clientName, origin: who.redirectOrigin });
     client.hidden = false;
@@ -64,7 +79,8 @@ function signInStep(uid, main) {
       async () => {
         const address = byId('authorize-email').value.trim();
         if (!address) throw new ValidationError([{ fieldId: 'authorize-email', message: t('signIn.emailMissing') }]);
-        if (!EMAIL.test(address)) throw new ValidationError([{ fieldId: 'authorize-email', message: t('signIn.emailInvalid') }]);
+        if (!EMAIL.test(address))
+          throw new ValidationError([{ fieldId: 'authorize-email', message: t('signIn.emailInvalid') }]);
         await api('POST', '/v1/buyer/sign-in-links', { email: address, lang: main.dataset.lang, authorization: uid });
         const sent = byId('authorize-sent');
         byId('authorize-sent-text').textContent = t('authorize.sent', { email: address });
@@ -98,8 +114,12 @@ async function shopStep(uid, s) {
       submit,
       async () => {
         const merchantId = select.value;
-        if (!merchantId) throw new ValidationError([{ fieldId: 'authorize-shop', message: t('authorize.shopMissing') }]);
-        const chosen = merchantId === current()?.merchantId ? current() : await adopt((await api('POST', '/v1/buyer/session-scopes', { merchantId })).token);
+        if (!merchantId)
+          throw new ValidationError([{ fieldId: 'authorize-shop', message: t('authorize.shopMissing') }]);
+        const chosen =
+          merchantId === current()?.merchantId
+            ? current()
+            : await adopt((await api('POST', '/v1/buyer/session-scopes', { merchantId })).token);
         byId('authorize-shop-step').hidden = true;
         cleanup = await grantStep(uid, chosen);
         byId('authorize-grant-title').focus();
@@ -115,12 +135,17 @@ async function grantStep(uid, s) {
   byId('authorize-grant').hidden = false;
   const currency = s.shop?.currency ?? 'EUR';
   showCurrency(byId('main'), currency);
-  byId('authorize-for-shop').textContent = t('authorize.forShop', { shop: s.shop?.name ?? s.merchantId, email: s.email });
+  byId('authorize-for-shop').textContent = t('authorize.forShop', {
+    shop: s.shop?.name ?? s.merchantId,
+    email: s.email,
+  });
   const { instruments } = await api('GET', '/v1/buyer/instruments');
   const usable = instruments.filter((c) => c.merchantId === s.merchantId);
   const select = byId('authorize-card');
   select.replaceChildren(
-    ...usable.map((c) => el('option', { value: c.id, text: `${cardName(c)} (${formatMoney(c.spendingCapMinor, c.currency)})` })),
+    ...usable.map((c) =>
+      el('option', { value: c.id, text: `${cardName(c)} (${formatMoney(c.spendingCapMinor, c.currency)})` }),
+    ),
     el('option', { value: NEW_CARD, text: t('authorize.newCard') }),
   );
   const form = byId('authorize-form');
@@ -153,14 +178,16 @@ async function grantStep(uid, s) {
   select.addEventListener('change', showNewCard);
   showNewCard();
   start.addEventListener('click', () => void run(start, () => cards.start()));
-  another.addEventListener('click', () =>
-    void run(another, async () => {
-      newCard = null;
-      readyText.hidden = true;
-      another.hidden = true;
-      start.hidden = false;
-      await cards.another();
-    }),
+  another.addEventListener(
+    'click',
+    () =>
+      void run(another, async () => {
+        newCard = null;
+        readyText.hidden = true;
+        another.hidden = true;
+        start.hidden = false;
+        await cards.another();
+      }),
   );
 
   /** The form's details, checked: what the code will name and confirm. */
@@ -168,11 +195,19 @@ async function grantStep(uid, s) {
     const problems = [];
     const name = byId('authorize-agent-name').value.trim();
     if (!name) problems.push({ fieldId: 'authorize-agent-name', message: t('agents.nameMissing') });
-    const card = select.value === NEW_CARD ? (newCard ? { setupId: newCard.setupId } : null) : { instrumentId: select.value };
+    const card =
+      select.value === NEW_CARD ? (newCard ? { setupId: newCard.setupId } : null) : { instrumentId: select.value };
     if (!card) problems.push({ fieldId: 'authorize-card', message: t('authorize.cardMissing') });
     const { perPurchaseCapMinor, allowanceMinor, end } = readLimits('authorize', currency, problems);
     if (problems.length) throw new ValidationError(problems);
-    return { name, ...card, perPurchaseCapMinor, allowanceMinor, windowHours: Number(byId('authorize-window').value), expiresAt: end.toISOString() };
+    return {
+      name,
+      ...card,
+      perPurchaseCapMinor,
+      allowanceMinor,
+      windowHours: Number(byId('authorize-window').value),
+      expiresAt: end.toISOString(),
+    };
   };
   const code = codeStep(form, 'authorize', 'authorize_agent', { details });
 

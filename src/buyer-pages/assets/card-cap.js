@@ -41,14 +41,19 @@ export function wireCapForm(session, name, refresh) {
       async () => {
         const value = amount.value;
         const minor = parseMoney(value, card.currency);
-        if (minor === null) throw new ValidationError([{ fieldId: 'cap-amount', message: value.trim() ? t('cards.capInvalid') : t('cards.capMissing') }]);
-        if (minor === card.spendingCapMinor) throw new ValidationError([{ fieldId: 'cap-amount', message: t('cards.capSame') }]);
+        if (minor === null)
+          throw new ValidationError([
+            { fieldId: 'cap-amount', message: value.trim() ? t('cards.capInvalid') : t('cards.capMissing') },
+          ]);
+        if (minor === card.spendingCapMinor)
+          throw new ValidationError([{ fieldId: 'cap-amount', message: t('cards.capSame') }]);
         const path = `/v1/buyer/instruments/${encodeURIComponent(card.id)}`;
         let changed;
         if (minor < card.spendingCapMinor) {
           changed = await api('POST', `${path}/lower-cap`, { spendingCapMinor: minor });
         } else {
-          if (session.mode !== 'full') throw new ValidationError([{ fieldId: 'cap-amount', message: t('cards.capRaiseNeedsFull') }]);
+          if (session.mode !== 'full')
+            throw new ValidationError([{ fieldId: 'cap-amount', message: t('cards.capRaiseNeedsFull') }]);
           if (code.pending) return code.request();
           changed = await api('POST', `${path}/raise-cap`, { spendingCapMinor: minor, ...code.proof() });
         }
@@ -56,7 +61,12 @@ export function wireCapForm(session, name, refresh) {
         close(false);
         // The list is reloaded before the change is announced, so what is announced is what the table shows.
         await refresh();
-        setStatus(t('cards.capChanged', { card: name(changed), amount: formatMoney(changed.spendingCapMinor, changed.currency) }));
+        setStatus(
+          t('cards.capChanged', {
+            card: name(changed),
+            amount: formatMoney(changed.spendingCapMinor, changed.currency),
+          }),
+        );
         byId(`change-cap-${id}`)?.focus();
       },
       { ...code.fields, invalid_input: 'cap-amount', instrument_not_found: 'cap-amount' },
@@ -67,8 +77,11 @@ export function wireCapForm(session, name, refresh) {
     close(false);
     card = next;
     byId('change-cap-title').textContent = t('cards.capTitle', { card: name(next) });
-    byId('change-cap-current').textContent = t('cards.capCurrent', { amount: formatMoney(next.spendingCapMinor, next.currency) });
-    for (const slot of form.querySelectorAll('[data-currency]')) slot.textContent = t('common.inCurrency', { currency: next.currency });
+    byId('change-cap-current').textContent = t('cards.capCurrent', {
+      amount: formatMoney(next.spendingCapMinor, next.currency),
+    });
+    for (const slot of form.querySelectorAll('[data-currency]'))
+      slot.textContent = t('common.inCurrency', { currency: next.currency });
     panel.hidden = false;
     amount.focus();
   };

@@ -34,7 +34,12 @@ export function cardFrame({ holder, button, onReady }) {
   const open = () => {
     close();
     const origin = new URL(setup.formUrl, location.href).origin;
-    frame = el('iframe', { src: setup.formUrl, title: t('cards.frameTitle'), className: 'provider-frame', referrerpolicy: 'no-referrer' });
+    frame = el('iframe', {
+      src: setup.formUrl,
+      title: t('cards.frameTitle'),
+      className: 'provider-frame',
+      referrerpolicy: 'no-referrer',
+    });
     onMessage = (event) => {
       // Only the framed provider form may answer, and only with its payment-method message.
       if (event.origin !== origin || !frame || event.source !== frame.contentWindow) return;
@@ -42,7 +47,11 @@ export function cardFrame({ holder, button, onReady }) {
       if (!data || data.type !== FORM_MESSAGE || typeof data.paymentMethod !== 'string') return;
       setStatus(t('cards.checking'));
       void run(button, async () => {
-        ready(await api('POST', `/v1/buyer/card-setups/${encodeURIComponent(setup.setupId)}/complete`, { paymentMethod: data.paymentMethod }));
+        ready(
+          await api('POST', `/v1/buyer/card-setups/${encodeURIComponent(setup.setupId)}/complete`, {
+            paymentMethod: data.paymentMethod,
+          }),
+        );
       });
     };
     window.addEventListener('message', onMessage);

@@ -1,12 +1,24 @@
 // The saved-cards page: lists the buyer's cards and saves a new one. The card number is typed into the payment
-// provider's hosted form in an <iframe> (card-frame.js); it posts back only a payment method, accepted from the form's origin.
-// Each card's spending cap is changed in a panel (card-cap.js).
+// provider's hosted form in an <iframe> (card-frame.js); it posts back only a payment method, accepted from the form's
+// origin. Each card's spending cap is changed in a panel (card-cap.js).
 import { api, current } from './api.js';
 import { wireCapForm } from './card-cap.js';
 import { cardFrame } from './card-frame.js';
 import { codeStep } from './code-step.js';
 import { t } from './i18n.js';
-import { byId, el, errorMessage, formatDate, formatMoney, parseMoney, run, setStatus, showCurrency, showErrors, ValidationError } from './ui.js';
+import {
+  byId,
+  el,
+  errorMessage,
+  formatDate,
+  formatMoney,
+  parseMoney,
+  run,
+  setStatus,
+  showCurrency,
+  showErrors,
+  ValidationError,
+} from './ui.js';
 
 const schemeName = (scheme) => (scheme ? scheme.charAt(0).toUpperCase() + scheme.slice(1) : '');
 const cardName = (scheme, last4) => t('cards.cardLabel', { scheme: schemeName(scheme), last4 });
@@ -20,7 +32,12 @@ export async function init() {
   const openCap = wireCapForm(s, (i) => cardName(i.scheme, i.last4), refresh);
 
   function capButton(i) {
-    const b = el('button', { type: 'button', id: `change-cap-${i.id}`, 'aria-label': t('cards.changeCapNamed', { card: cardName(i.scheme, i.last4) }), text: t('cards.changeCap') });
+    const b = el('button', {
+      type: 'button',
+      id: `change-cap-${i.id}`,
+      'aria-label': t('cards.changeCapNamed', { card: cardName(i.scheme, i.last4) }),
+      text: t('cards.changeCap'),
+    });
     b.addEventListener('click', () => openCap(i));
     return b;
   }
@@ -78,14 +95,16 @@ function wireAddCard(currency, refresh) {
   start.addEventListener('click', () => void run(start, () => cards.start()));
 
   // After the frame answered: drop that setup (it is never resumed) and frame the form for a new one.
-  another.addEventListener('click', () =>
-    void run(another, async () => {
-      code.reset();
-      form.reset();
-      form.hidden = true;
-      start.hidden = false;
-      await cards.another();
-    }),
+  another.addEventListener(
+    'click',
+    () =>
+      void run(another, async () => {
+        code.reset();
+        form.reset();
+        form.hidden = true;
+        start.hidden = false;
+        await cards.another();
+      }),
   );
 
   form.addEventListener('submit', (event) => {
@@ -95,9 +114,14 @@ function wireAddCard(currency, refresh) {
       async () => {
         if (!cap.value.trim()) throw new ValidationError([{ fieldId: 'card-cap', message: t('cards.capMissing') }]);
         const spendingCapMinor = parseMoney(cap.value, currency);
-        if (spendingCapMinor === null) throw new ValidationError([{ fieldId: 'card-cap', message: t('cards.capInvalid') }]);
+        if (spendingCapMinor === null)
+          throw new ValidationError([{ fieldId: 'card-cap', message: t('cards.capInvalid') }]);
         if (code.pending) return code.request();
-        const saved = await api('POST', '/v1/buyer/instruments', { setupId: cards.setup.setupId, spendingCapMinor, ...code.proof() });
+        const saved = await api('POST', '/v1/buyer/instruments', {
+          setupId: cards.setup.setupId,
+          spendingCapMinor,
+          ...code.proof(),
+        });
         code.reset();
         form.reset();
         form.hidden = true;

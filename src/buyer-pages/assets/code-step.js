@@ -7,7 +7,8 @@ import { byId, clearErrors, run, setStatus, ValidationError } from './ui.js';
 /**
  * Wires the code step `<prefix>-code-step` of `form` for one purpose (save_card, create_agent, grant_permission, …).
  * With `skip` (a session minted with attested consent) no code is asked for. `details()`, when given, adds what the
- * code authorizes to the request (`authorization` for authorize_agent: the e-mail names it and the code is bound to it).
+ * code authorizes to the request (`authorization` for authorize_agent: the e-mail names it and the code is bound to
+ * it).
  */
 export function codeStep(form, prefix, purpose, { skip = false, details } = {}) {
   const step = byId(`${prefix}-code-step`);
@@ -21,7 +22,11 @@ export function codeStep(form, prefix, purpose, { skip = false, details } = {}) 
   };
 
   async function request() {
-    const answer = await api('POST', '/v1/buyer/verification-codes', details ? { purpose, authorization: details() } : { purpose });
+    const answer = await api(
+      'POST',
+      '/v1/buyer/verification-codes',
+      details ? { purpose, authorization: details() } : { purpose },
+    );
     challengeId = answer.challengeId;
     step.hidden = false;
     input.value = '';

@@ -45,4 +45,3 @@ export function show(stepId, { focus = true } = {}) {
   if (focus) byId(`step-${stepId}-title`).focus();
   void saveDraft();
 }
-

@@ -130,9 +130,14 @@ function wireCard(currency) {
       async () => {
         if (!cap.value.trim()) throw new ValidationError([{ fieldId: 'card-cap', message: t('cards.capMissing') }]);
         const spendingCapMinor = parseMoney(cap.value, currency);
-        if (spendingCapMinor === null) throw new ValidationError([{ fieldId: 'card-cap', message: t('cards.capInvalid') }]);
+        if (spendingCapMinor === null)
+          throw new ValidationError([{ fieldId: 'card-cap', message: t('cards.capInvalid') }]);
         if (code.pending) return code.request();
-        const saved = await api('POST', '/v1/buyer/instruments', { setupId: cards.setup.setupId, spendingCapMinor, ...code.proof() });
+        const saved = await api('POST', '/v1/buyer/instruments', {
+          setupId: cards.setup.setupId,
+          spendingCapMinor,
+          ...code.proof(),
+        });
         code.reset();
         form.hidden = true;
         chooseForm.hidden = false;
@@ -152,7 +157,13 @@ async function enterCard() {
   const s = current();
   const here = instruments.filter((i) => i.merchantId === s.merchantId);
   byId('card-choice').replaceChildren(
-    ...here.map((i) => el('option', { value: i.id, text: `${cardName(i)} (${formatMoney(i.spendingCapMinor, i.currency)})`, selected: i.id === state.instrumentId })),
+    ...here.map((i) =>
+      el('option', {
+        value: i.id,
+        text: `${cardName(i)} (${formatMoney(i.spendingCapMinor, i.currency)})`,
+        selected: i.id === state.instrumentId,
+      }),
+    ),
     el('option', { value: NEW, text: t('consent.cardNew'), selected: !here.some((i) => i.id === state.instrumentId) }),
   );
   cardUi.sync();
@@ -188,7 +199,8 @@ function wireLimits(currency) {
       async () => {
         const perPurchaseCapMinor = amountOf('grant-per-purchase');
         const allowanceMinor = amountOf('grant-allowance');
-        if (allowanceMinor < perPurchaseCapMinor) throw new ValidationError([{ fieldId: 'grant-allowance', message: t('permissions.allowanceTooSmall') }]);
+        if (allowanceMinor < perPurchaseCapMinor)
+          throw new ValidationError([{ fieldId: 'grant-allowance', message: t('permissions.allowanceTooSmall') }]);
         const day = byId('grant-expires').value;
         const expiresAt = day ? new Date(`${day}T23:59:59Z`) : null;
         if (!expiresAt || Number.isNaN(expiresAt.getTime()) || expiresAt <= new Date()) {
@@ -205,7 +217,10 @@ function wireLimits(currency) {
           ...code.proof(),
         });
         flow.finished = true;
-        byId('done-body').textContent = t('consent.done', { agent: state.agentName ?? granted.agentName ?? '', shop: current().shop?.name ?? '' });
+        byId('done-body').textContent = t('consent.done', {
+          agent: state.agentName ?? granted.agentName ?? '',
+          shop: current().shop?.name ?? '',
+        });
         byId('consent-cancel').hidden = true;
         show('done');
         setStatus(t('permissions.granted', { agent: state.agentName ?? '' }));
@@ -219,7 +234,12 @@ function wireLimits(currency) {
 function enterLimits() {
   const s = current();
   const L = state.limits ?? {};
-  const money = (minor) => (typeof minor === 'number' ? new Intl.NumberFormat(document.documentElement.lang, { minimumFractionDigits: 2, useGrouping: false }).format(minor / 100) : '');
+  const money = (minor) =>
+    typeof minor === 'number'
+      ? new Intl.NumberFormat(document.documentElement.lang, { minimumFractionDigits: 2, useGrouping: false }).format(
+          minor / 100,
+        )
+      : '';
   byId('grant-who').textContent = t('consent.who', { agent: state.agentName ?? '', card: state.cardName ?? '' });
   if (L.perPurchaseCapMinor !== undefined) byId('grant-per-purchase').value = money(L.perPurchaseCapMinor);
   if (L.allowanceMinor !== undefined) byId('grant-allowance').value = money(L.allowanceMinor);

@@ -13,7 +13,10 @@ function wireCancel() {
   const button = byId('consent-cancel');
   // confirmDialog resolves (false when dismissed) and run() shows its own errors: the click may run detached.
   const cancel = async () => {
-    const yes = await confirmDialog('confirm-discard', { title: t('consent.discardTitle'), body: t('consent.discardBody') });
+    const yes = await confirmDialog('confirm-discard', {
+      title: t('consent.discardTitle'),
+      body: t('consent.discardBody'),
+    });
     if (!yes) return;
     await run(button, async () => {
       if (current()?.merchantId) await api('POST', '/v1/buyer/consent-draft/discard', {});
@@ -28,7 +31,10 @@ function wireCancel() {
   button.addEventListener('click', () => void cancel());
 }
 
-/** Re-renders the view in the session's language (before anything was typed): the same URL with `lang`, swapped in place. */
+/**
+ * Re-renders the view in the session's language (before anything was typed): the same URL with `lang`, swapped in
+ * place.
+ */
 async function swapLanguage(lang) {
   const url = new URL(location.href);
   url.searchParams.set('lang', lang);
@@ -48,13 +54,17 @@ async function swapLanguage(lang) {
 async function receiveSession(token) {
   try {
     const s = await adopt(token);
-    if (s.merchantId !== main.dataset.shop) throw new ApiError('session_wrong_shop', 'The session is for another shop.', 403);
+    if (s.merchantId !== main.dataset.shop)
+      throw new ApiError('session_wrong_shop', 'The session is for another shop.', 403);
     if (s.lang && !main.hasAttribute('data-lang-fixed') && s.lang !== main.dataset.lang) await swapLanguage(s.lang);
   } catch (err) {
     signOut('refused');
     byId('consent-waiting').hidden = true;
     byId('consent-failed').hidden = false;
-    post('error', { code: err instanceof ApiError ? err.code : 'session_invalid', message: err instanceof ApiError && err.message ? err.message : 'The session could not be used.' });
+    post('error', {
+      code: err instanceof ApiError ? err.code : 'session_invalid',
+      message: err instanceof ApiError && err.message ? err.message : 'The session could not be used.',
+    });
     return;
   }
   byId('consent-waiting').hidden = true;
@@ -101,7 +111,8 @@ async function init() {
     }).observe(document.body);
   }
   main.setAttribute('data-ready', '');
-  if (main.dataset.viewError) post('error', { code: main.dataset.viewError, message: 'The theme could not be read; the default theme is used.' });
+  if (main.dataset.viewError)
+    post('error', { code: main.dataset.viewError, message: 'The theme could not be read; the default theme is used.' });
   post('ready');
 }
 

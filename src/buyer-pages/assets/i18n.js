@@ -1,4 +1,5 @@
-// The page script's message catalog: i18next in the browser, fed by /buyer/i18n/<lang>.json (the same catalogs the server renders with).
+// The page script's message catalog: i18next in the browser, fed by /buyer/i18n/<lang>.json (the same catalogs the
+// server renders with).
 import i18next from './vendor/i18next.js';
 
 let instance = null;
@@ -19,7 +20,10 @@ export async function loadMessages(lang) {
   instance = next;
 }
 
-/** The message for `key`, with `{{var}}` values; `count` picks the plural form. Text is set with textContent, never as HTML. */
+/**
+ * The message for `key`, with `{{var}}` values; `count` picks the plural form. Text is set with textContent, never as
+ * HTML.
+ */
 export function t(key, vars) {
   return instance ? instance.t(key, vars) : key;
 }

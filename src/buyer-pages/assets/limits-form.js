@@ -8,7 +8,11 @@ export function readLimits(prefix, currency, problems) {
   const amount = (id) => {
     const value = byId(id).value;
     const minor = parseMoney(value, currency);
-    if (minor === null) problems.push({ fieldId: id, message: value.trim() ? t('permissions.amountInvalid') : t('permissions.amountMissing') });
+    if (minor === null)
+      problems.push({
+        fieldId: id,
+        message: value.trim() ? t('permissions.amountInvalid') : t('permissions.amountMissing'),
+      });
     return minor;
   };
   const perPurchaseCapMinor = amount(`${prefix}-per-purchase`);
@@ -18,6 +22,7 @@ export function readLimits(prefix, currency, problems) {
   }
   const [y, m, d] = byId(`${prefix}-expires`).value.split('-').map(Number);
   const end = y && m && d ? new Date(y, m - 1, d, 23, 59, 59) : null;
-  if (!end || end.getTime() <= Date.now()) problems.push({ fieldId: `${prefix}-expires`, message: t('permissions.expiresInvalid') });
+  if (!end || end.getTime() <= Date.now())
+    problems.push({ fieldId: `${prefix}-expires`, message: t('permissions.expiresInvalid') });
   return { perPurchaseCapMinor, allowanceMinor, end };
 }

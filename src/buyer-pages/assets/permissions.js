@@ -4,12 +4,26 @@ import { api, current } from './api.js';
 import { codeStep } from './code-step.js';
 import { readLimits } from './limits-form.js';
 import { t } from './i18n.js';
-import { byId, confirmDialog, el, errorMessage, formatDate, formatMoney, run, setStatus, showCurrency, showErrors, ValidationError } from './ui.js';
+import {
+  byId,
+  confirmDialog,
+  el,
+  errorMessage,
+  formatDate,
+  formatMoney,
+  run,
+  setStatus,
+  showCurrency,
+  showErrors,
+  ValidationError,
+} from './ui.js';
 
-const windowText = (hours) => ([24, 168, 720].includes(hours) ? t(`permissions.window${hours}`) : t('permissions.windowHours', { count: hours }));
+const windowText = (hours) =>
+  [24, 168, 720].includes(hours) ? t(`permissions.window${hours}`) : t('permissions.windowHours', { count: hours });
 // An attested permission's label is the API's English "Set up by <shop>": said again in the page's language.
 const setUpBy = (label) => t('permissions.setUpBy', { shop: label.replace(/^Set up by /, '') });
-const cardText = (i) => t('cards.cardLabel', { scheme: i.scheme.charAt(0).toUpperCase() + i.scheme.slice(1), last4: i.last4 });
+const cardText = (i) =>
+  t('cards.cardLabel', { scheme: i.scheme.charAt(0).toUpperCase() + i.scheme.slice(1), last4: i.last4 });
 
 export async function init() {
   const s = current();
@@ -21,7 +35,11 @@ export async function init() {
   let cards = [];
 
   async function refresh() {
-    const [p, a, c] = await Promise.all([api('GET', '/v1/buyer/permissions'), api('GET', '/v1/buyer/agents'), api('GET', '/v1/buyer/instruments')]);
+    const [p, a, c] = await Promise.all([
+      api('GET', '/v1/buyer/permissions'),
+      api('GET', '/v1/buyer/agents'),
+      api('GET', '/v1/buyer/instruments'),
+    ]);
     agents = a.agents;
     cards = c.instruments;
     byId('permissions-empty').hidden = p.permissions.length > 0;
@@ -38,7 +56,13 @@ export async function init() {
       { className: 'permission', 'aria-labelledby': `perm-${p.id}` },
       el('h3', { id: `perm-${p.id}`, text: agent }),
       el('p', {
-        text: t('permissions.summary', { agent, perPurchase: money(p.perPurchaseCapMinor), allowance: money(p.allowanceMinor), window: windowText(p.windowHours), card: card ? cardText(card) : p.instrumentId }),
+        text: t('permissions.summary', {
+          agent,
+          perPurchase: money(p.perPurchaseCapMinor),
+          allowance: money(p.allowanceMinor),
+          window: windowText(p.windowHours),
+          card: card ? cardText(card) : p.instrumentId,
+        }),
       }),
       el('p', { text: t('permissions.spent', { spent: money(p.spentMinor), remaining: money(p.remainingMinor) }) }),
       el(
@@ -46,12 +70,19 @@ export async function init() {
         {},
         el('span', { className: `badge badge-${p.status}`, text: t(`status.${p.status}`) }),
         ' ',
-        p.revokedAt ? t('permissions.revokedOn', { date: formatDate(p.revokedAt) }) : t('permissions.expires', { date: formatDate(p.expiresAt) }),
+        p.revokedAt
+          ? t('permissions.revokedOn', { date: formatDate(p.revokedAt) })
+          : t('permissions.expires', { date: formatDate(p.expiresAt) }),
       ),
       p.label ? el('p', { className: 'label', text: p.attested ? setUpBy(p.label) : p.label }) : null,
     );
     if (p.status === 'active') {
-      const b = el('button', { type: 'button', className: 'danger', 'aria-label': t('permissions.revokeNamed', { agent }), text: t('permissions.revoke') });
+      const b = el('button', {
+        type: 'button',
+        className: 'danger',
+        'aria-label': t('permissions.revokeNamed', { agent }),
+        text: t('permissions.revoke'),
+      });
       b.addEventListener('click', () => run(b, () => revoke(p, agent)));
       article.append(b);
     }
@@ -60,7 +91,10 @@ export async function init() {
 
   async function revoke(p, agent) {
     byId('revoke-reason').value = '';
-    const ok = await confirmDialog('confirm-revoke', { title: t('permissions.confirmRevokeTitle', { agent }), body: t('permissions.confirmRevokeBody') });
+    const ok = await confirmDialog('confirm-revoke', {
+      title: t('permissions.confirmRevokeTitle', { agent }),
+      body: t('permissions.confirmRevokeBody'),
+    });
     if (!ok) return;
     const reason = byId('revoke-reason').value.trim();
     await api('POST', `/v1/buyer/permissions/${encodeURIComponent(p.id)}/revoke`, reason ? { reason } : {});
@@ -75,7 +109,8 @@ export async function init() {
     showErrors([{ message: errorMessage(err) }]);
     return;
   }
-  if ((s.mode === 'full' || s.attested) && s.merchantId && currency) wireGrant(s, currency, () => ({ agents, cards }), refresh);
+  if ((s.mode === 'full' || s.attested) && s.merchantId && currency)
+    wireGrant(s, currency, () => ({ agents, cards }), refresh);
 }
 
 function isoDate(d) {
@@ -93,7 +128,11 @@ function wireGrant(s, currency, lists, refresh) {
     const { agents, cards } = lists();
     const usable = cards.filter((c) => c.merchantId === s.merchantId);
     byId('grant-agent').replaceChildren(...agents.map((a) => el('option', { value: a.id, text: a.name })));
-    byId('grant-card').replaceChildren(...usable.map((c) => el('option', { value: c.id, text: `${cardText(c)} (${formatMoney(c.spendingCapMinor, c.currency)})` })));
+    byId('grant-card').replaceChildren(
+      ...usable.map((c) =>
+        el('option', { value: c.id, text: `${cardText(c)} (${formatMoney(c.spendingCapMinor, c.currency)})` }),
+      ),
+    );
     byId('grant-need-agent').hidden = agents.length > 0;
     byId('grant-need-card').hidden = usable.length > 0;
     form.hidden = agents.length === 0 || usable.length === 0;
@@ -134,7 +173,12 @@ function wireGrant(s, currency, lists, refresh) {
         setStatus(t('permissions.granted', { agent }));
         byId('permissions-list-title').focus();
       },
-      { ...code.fields, instrument_provider_mismatch: 'grant-card', instrument_not_found: 'grant-card', attestation_ceiling_exceeded: 'grant-per-purchase' },
+      {
+        ...code.fields,
+        instrument_provider_mismatch: 'grant-card',
+        instrument_not_found: 'grant-card',
+        attestation_ceiling_exceeded: 'grant-per-purchase',
+      },
     );
   });
 }

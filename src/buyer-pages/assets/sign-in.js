@@ -16,17 +16,21 @@ export function init({ main }) {
   const submit = form.querySelector('button[type="submit"]');
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    void run(submit, async () => {
-      const address = email.value.trim();
-      if (!address) throw new ValidationError([{ fieldId: 'email', message: t('signIn.emailMissing') }]);
-      if (!EMAIL.test(address)) throw new ValidationError([{ fieldId: 'email', message: t('signIn.emailInvalid') }]);
-      const body = { email: address, lang: main.dataset.lang };
-      if (form.dataset.merchantId) body.merchantId = form.dataset.merchantId;
-      await api('POST', '/v1/buyer/sign-in-links', body);
-      const sent = byId('sign-in-sent');
-      byId('sign-in-sent-text').textContent = t('signIn.sent', { email: address });
-      sent.hidden = false;
-      sent.focus();
-    }, { invalid_input: 'email' });
+    void run(
+      submit,
+      async () => {
+        const address = email.value.trim();
+        if (!address) throw new ValidationError([{ fieldId: 'email', message: t('signIn.emailMissing') }]);
+        if (!EMAIL.test(address)) throw new ValidationError([{ fieldId: 'email', message: t('signIn.emailInvalid') }]);
+        const body = { email: address, lang: main.dataset.lang };
+        if (form.dataset.merchantId) body.merchantId = form.dataset.merchantId;
+        await api('POST', '/v1/buyer/sign-in-links', body);
+        const sent = byId('sign-in-sent');
+        byId('sign-in-sent-text').textContent = t('signIn.sent', { email: address });
+        sent.hidden = false;
+        sent.focus();
+      },
+      { invalid_input: 'email' },
+    );
   });
 }

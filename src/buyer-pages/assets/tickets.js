@@ -4,7 +4,8 @@ import { api, current } from './api.js';
 import { lang, t } from './i18n.js';
 import { byId, el, errorMessage, formatDate, run, showErrors } from './ui.js';
 
-const formatDateTime = (iso) => new Intl.DateTimeFormat(lang(), { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+const formatDateTime = (iso) =>
+  new Intl.DateTimeFormat(lang(), { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 
 export async function init() {
   if (!current()) return;
@@ -14,7 +15,11 @@ export async function init() {
 
   function ticketItem(order, ticket, n) {
     const label = t('tickets.ticketLabel', { n });
-    const item = el('li', { className: `ticket ticket-${ticket.status}`, 'data-ticket-id': ticket.id, 'data-status': ticket.status });
+    const item = el('li', {
+      className: `ticket ticket-${ticket.status}`,
+      'data-ticket-id': ticket.id,
+      'data-status': ticket.status,
+    });
     if (ticket.qrImage) {
       item.append(
         el('img', {
@@ -27,10 +32,15 @@ export async function init() {
         }),
       );
     }
-    const state = el('span', { className: `badge badge-ticket-${ticket.status}`, text: t(`tickets.status.${ticket.status}`) });
+    const state = el('span', {
+      className: `badge badge-ticket-${ticket.status}`,
+      text: t(`tickets.status.${ticket.status}`),
+    });
     item.append(el('p', { className: 'ticket-title' }, el('strong', { text: label }), ' ', state));
-    if (ticket.status === 'checked_in') item.append(el('p', { text: t('tickets.checkedInAt', { date: formatDateTime(ticket.checkedInAt) }) }));
-    if (ticket.status === 'void') item.append(el('p', { text: t('tickets.voidNote', { date: formatDate(ticket.voidedAt) }) }));
+    if (ticket.status === 'checked_in')
+      item.append(el('p', { text: t('tickets.checkedInAt', { date: formatDateTime(ticket.checkedInAt) }) }));
+    if (ticket.status === 'void')
+      item.append(el('p', { text: t('tickets.voidNote', { date: formatDate(ticket.voidedAt) }) }));
     item.append(el('p', { className: 'muted small', text: ticket.id }));
     return item;
   }
@@ -41,10 +51,23 @@ export async function init() {
       'article',
       { className: 'panel order', 'aria-labelledby': titleId, 'data-order-id': order.orderId },
       el('h3', { id: titleId, text: order.eventTitle }),
-      el('p', { text: t('tickets.orderMeta', { date: formatDateTime(order.eventStartsAt), tier: order.tierName, shop: order.shopName }) }),
+      el('p', {
+        text: t('tickets.orderMeta', {
+          date: formatDateTime(order.eventStartsAt),
+          tier: order.tierName,
+          shop: order.shopName,
+        }),
+      }),
       order.eventVenue ? el('p', { text: order.eventVenue }) : null,
-      el('ul', { className: 'tickets', 'aria-label': t('tickets.ticketsOf', { event: order.eventTitle }) }, ...order.tickets.map((x, i) => ticketItem(order, x, i + 1))),
-      el('p', { className: 'muted small', text: t('tickets.orderLine', { id: order.orderId, date: formatDate(order.createdAt) }) }),
+      el(
+        'ul',
+        { className: 'tickets', 'aria-label': t('tickets.ticketsOf', { event: order.eventTitle }) },
+        ...order.tickets.map((x, i) => ticketItem(order, x, i + 1)),
+      ),
+      el('p', {
+        className: 'muted small',
+        text: t('tickets.orderLine', { id: order.orderId, date: formatDate(order.createdAt) }),
+      }),
     );
   }
 

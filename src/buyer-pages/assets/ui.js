@@ -13,7 +13,9 @@ export class ValidationError extends Error {
 
 export const byId = (id) => document.getElementById(id);
 
-/** Builds an element: `el('td', { className: 'x', 'aria-label': 'y' }, child, 'text')`. Text is never parsed as HTML. */
+/**
+ * Builds an element: `el('td', { className: 'x', 'aria-label': 'y' }, child, 'text')`. Text is never parsed as HTML.
+ */
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
@@ -88,7 +90,8 @@ export function showErrors(problems) {
 export function errorMessage(err) {
   if (!(err instanceof ApiError)) return t('errors.generic');
   const left = err.details?.attemptsLeft;
-  if (err.code === 'verification_code_invalid' && typeof left === 'number') return t('errors.verification_code_invalid_left', { count: left });
+  if (err.code === 'verification_code_invalid' && typeof left === 'number')
+    return t('errors.verification_code_invalid_left', { count: left });
   if (has(`errors.${err.code}`)) return t(`errors.${err.code}`);
   return err.message || t('errors.generic');
 }
@@ -149,7 +152,8 @@ export function confirmDialog(id, { title, body }) {
   return opening;
 }
 
-const digitsOf = (currency) => new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+const digitsOf = (currency) =>
+  new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
 
 /** Minor units as a localized amount, e.g. 15000 EUR → "€150.00". */
 export function formatMoney(minor, currency) {
@@ -166,7 +170,9 @@ export function formatMoney(minor, currency) {
 export function parseMoney(text, currency) {
   const digits = digitsOf(currency);
   const decimalMark = new Intl.NumberFormat(lang()).formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.';
-  const s = String(text).trim().replace(/[\s\u00a0\u202f'’]/g, '');
+  const s = String(text)
+    .trim()
+    .replace(/[\s\u00a0\u202f'’]/g, '');
   const m = /^(\d+(?:[.,]\d+)*?)(?:([.,])(\d+))?$/.exec(s);
   if (!m) return null;
   let [, whole, mark, frac = ''] = m;
@@ -193,5 +199,6 @@ export function formatDate(iso) {
 
 /** Fills the `[data-currency]` slots of labels with " (EUR)". */
 export function showCurrency(root, currency) {
-  for (const slot of root.querySelectorAll('[data-currency]')) slot.textContent = currency ? t('common.inCurrency', { currency }) : '';
+  for (const slot of root.querySelectorAll('[data-currency]'))
+    slot.textContent = currency ? t('common.inCurrency', { currency }) : '';
 }

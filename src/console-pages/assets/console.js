@@ -8,7 +8,10 @@ let openLog = null;
 const $ = (id) => document.getElementById(id);
 const isOwner = () => session.role === 'owner';
 const when = (iso) => (iso ? new Date(iso).toLocaleString() : '');
-const money = (minor, currency) => (currency ? new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(minor / 100) : (minor / 100).toFixed(2));
+const money = (minor, currency) =>
+  currency
+    ? new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(minor / 100)
+    : (minor / 100).toFixed(2);
 
 async function api(method, path, body) {
   const headers = { accept: 'application/json' };
@@ -16,7 +19,8 @@ async function api(method, path, body) {
   if (body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const data = res.status === 204 ? null : await res.json().catch(() => null);
-  if (!res.ok) throw Object.assign(new Error(data?.message ?? 'The request failed.'), { code: data?.code ?? 'network' });
+  if (!res.ok)
+    throw Object.assign(new Error(data?.message ?? 'The request failed.'), { code: data?.code ?? 'network' });
   return data;
 }
 
@@ -44,7 +48,8 @@ function button(label, onClick) {
   b.type = 'button';
   b.textContent = label;
   b.addEventListener('click', () => {
-    // A table re-rendered by the action drops this button: keyboard focus then goes to the part's heading, not the page top.
+    // A table re-rendered by the action drops this button: keyboard focus then goes to the part's heading, not the page
+    // top.
     const heading = b.closest('#delivery-log, section')?.querySelector('h2, h3');
     onClick()
       .then(() => {
@@ -57,7 +62,9 @@ function button(label, onClick) {
 
 async function loadKeys() {
   const { apiKeys, attestAvailable } = await api('GET', '/v1/console/api-keys');
-  $('attest-available').textContent = attestAvailable ? 'Attested consent is available to this organization.' : 'Attested consent is not enabled for this organization.';
+  $('attest-available').textContent = attestAvailable
+    ? 'Attested consent is available to this organization.'
+    : 'Attested consent is not enabled for this organization.';
   const rows = $('key-rows');
   rows.replaceChildren();
   for (const k of apiKeys) {
@@ -68,11 +75,13 @@ async function loadKeys() {
     cell(tr, k.lastUsedAt ? new Date(k.lastUsedAt).toLocaleString() : 'No usage recorded');
     const actions = cell(tr, '');
     if (k.state !== 'revoked' && (session.role === 'owner' || k.createdByUserId === session.userId)) {
-      actions.append(button(`Revoke ${k.name}`, async () => {
-        await api('POST', `/v1/console/api-keys/${encodeURIComponent(k.id)}/revoke`, {});
-        say(`Key ${k.name} revoked.`);
-        await loadKeys();
-      }));
+      actions.append(
+        button(`Revoke ${k.name}`, async () => {
+          await api('POST', `/v1/console/api-keys/${encodeURIComponent(k.id)}/revoke`, {});
+          say(`Key ${k.name} revoked.`);
+          await loadKeys();
+        }),
+      );
     }
     rows.append(tr);
   }
@@ -89,16 +98,21 @@ async function loadTeam() {
     cell(tr, m.role);
     const actions = cell(tr, '');
     const other = m.role === 'owner' ? 'integrator' : 'owner';
-    actions.append(button(`Make ${m.email} ${other === 'owner' ? 'an owner' : 'an integrator'}`, async () => {
-      await api('PATCH', `/v1/console/team/members/${encodeURIComponent(m.userId)}`, { role: other });
-      say(`${m.email} is now ${other === 'owner' ? 'an owner' : 'an integrator'}.`);
-      await loadTeam();
-    }));
-    actions.append(' ', button(`Remove ${m.email}`, async () => {
-      await api('DELETE', `/v1/console/team/members/${encodeURIComponent(m.userId)}`);
-      say(`${m.email} was removed.`);
-      await loadTeam();
-    }));
+    actions.append(
+      button(`Make ${m.email} ${other === 'owner' ? 'an owner' : 'an integrator'}`, async () => {
+        await api('PATCH', `/v1/console/team/members/${encodeURIComponent(m.userId)}`, { role: other });
+        say(`${m.email} is now ${other === 'owner' ? 'an owner' : 'an integrator'}.`);
+        await loadTeam();
+      }),
+    );
+    actions.append(
+      ' ',
+      button(`Remove ${m.email}`, async () => {
+        await api('DELETE', `/v1/console/team/members/${encodeURIComponent(m.userId)}`);
+        say(`${m.email} was removed.`);
+        await loadTeam();
+      }),
+    );
     rows.append(tr);
   }
   const list = $('invitation-rows');
@@ -106,11 +120,14 @@ async function loadTeam() {
   for (const i of invitations) {
     const li = document.createElement('li');
     li.textContent = `${i.email} (${i.role}, ${i.state}) `;
-    if (i.state === 'pending') li.append(button(`Withdraw the invitation to ${i.email}`, async () => {
-      await api('DELETE', `/v1/console/team/invitations/${encodeURIComponent(i.id)}`);
-      say(`The invitation to ${i.email} was withdrawn.`);
-      await loadTeam();
-    }));
+    if (i.state === 'pending')
+      li.append(
+        button(`Withdraw the invitation to ${i.email}`, async () => {
+          await api('DELETE', `/v1/console/team/invitations/${encodeURIComponent(i.id)}`);
+          say(`The invitation to ${i.email} was withdrawn.`);
+          await loadTeam();
+        }),
+      );
     list.append(li);
   }
 }
@@ -142,11 +159,14 @@ async function loadShops() {
     cell(tr, s.discoverable ? 'Yes' : 'No');
     cell(tr, s.description ?? '');
     const actions = cell(tr, '');
-    if (isOwner()) actions.append(button(`Delete ${s.name}`, async () => {
-      await api('DELETE', `/v1/integration/shops/${encodeURIComponent(s.id)}`);
-      say(`Shop ${s.name} deleted.`);
-      await loadShops();
-    }));
+    if (isOwner())
+      actions.append(
+        button(`Delete ${s.name}`, async () => {
+          await api('DELETE', `/v1/integration/shops/${encodeURIComponent(s.id)}`);
+          say(`Shop ${s.name} deleted.`);
+          await loadShops();
+        }),
+      );
     rows.append(tr);
   }
   if (!shops.length) emptyRow(rows, 'No shops yet.');
@@ -226,11 +246,18 @@ async function showDeliveries(w, focus) {
     cell(tr, when(d.nextAttemptAt));
     cell(tr, when(d.createdAt));
     const actions = cell(tr, '');
-    if (d.status !== 'pending') actions.append(button(`Redeliver ${d.type} ${d.id}`, async () => {
-      await api('POST', `/v1/integration/webhooks/${encodeURIComponent(w.id)}/deliveries/${encodeURIComponent(d.id)}/redeliver`, {});
-      say(`Delivery ${d.id} queued again.`);
-      await showDeliveries(w, false);
-    }));
+    if (d.status !== 'pending')
+      actions.append(
+        button(`Redeliver ${d.type} ${d.id}`, async () => {
+          await api(
+            'POST',
+            `/v1/integration/webhooks/${encodeURIComponent(w.id)}/deliveries/${encodeURIComponent(d.id)}/redeliver`,
+            {},
+          );
+          say(`Delivery ${d.id} queued again.`);
+          await showDeliveries(w, false);
+        }),
+      );
     rows.append(tr);
   }
   if (!deliveries.length) emptyRow(rows, 'No deliveries yet.');
@@ -257,7 +284,12 @@ async function loadConsent() {
   if (!c.attestKeys.length) emptyRow(keys, 'No attest keys.');
   const counts = $('permission-counts');
   counts.replaceChildren();
-  for (const [label, n] of [['Active', c.permissionCounts.active], ['Expired', c.permissionCounts.expired], ['Withdrawn or revoked', c.permissionCounts.revoked], ['Total', c.permissionCounts.total]]) {
+  for (const [label, n] of [
+    ['Active', c.permissionCounts.active],
+    ['Expired', c.permissionCounts.expired],
+    ['Withdrawn or revoked', c.permissionCounts.revoked],
+    ['Total', c.permissionCounts.total],
+  ]) {
     const dt = document.createElement('dt');
     dt.textContent = label;
     const dd = document.createElement('dd');
@@ -323,10 +355,16 @@ function openConsole(s) {
   history.replaceState(null, '', location.pathname);
   $('pending').hidden = true;
   $('console').hidden = false;
-  $('who').textContent = `Signed in as ${s.email}, ${s.role} of ${s.organizations.find((o) => o.organizationId === s.organizationId)?.organizationName ?? s.organizationId}.`;
+  $('who').textContent =
+    `Signed in as ${s.email}, ${s.role} of ${s.organizations.find((o) => o.organizationId === s.organizationId)?.organizationName ?? s.organizationId}.`;
   for (const el of document.querySelectorAll('[data-owner-only]')) if (s.role !== 'owner') el.remove();
   $('page-title').focus();
-  return Promise.all([loadKeys(), loadTeam(), loadConsent(), loadShops().then(() => Promise.all([loadWebhooks(), loadProviders()]))]);
+  return Promise.all([
+    loadKeys(),
+    loadTeam(),
+    loadConsent(),
+    loadShops().then(() => Promise.all([loadWebhooks(), loadProviders()])),
+  ]);
 }
 
 /** Wires a form's submit to `send` (when the form is there: owner-only forms are gone for integrators). */
@@ -363,7 +401,9 @@ function wireConsole() {
     e.preventDefault();
     const shop = $('embed-shop').value.trim();
     const value = $('embed-origins').value.trim();
-    api('PUT', `/v1/console/merchants/${encodeURIComponent(shop)}/embed-origins`, { embedOrigin: value === '' ? null : value })
+    api('PUT', `/v1/console/merchants/${encodeURIComponent(shop)}/embed-origins`, {
+      embedOrigin: value === '' ? null : value,
+    })
       .then(async (s) => {
         say(s.embedOrigins.length ? `Embed origins saved: ${s.embedOrigins.join(', ')}.` : 'Embed origins cleared.');
         await loadShops();
@@ -404,17 +444,24 @@ function wireConsole() {
   onSubmit('webhook-form', async (form) => {
     const events = [...form.querySelectorAll('input[name=events]:checked')].map((c) => c.value);
     if (!events.length) throw new Error('Events: choose at least one event type.');
-    const w = await api('POST', '/v1/integration/webhooks', { merchantId: $('webhook-shop').value, url: $('webhook-url').value, events });
+    const w = await api('POST', '/v1/integration/webhooks', {
+      merchantId: $('webhook-shop').value,
+      url: $('webhook-url').value,
+      events,
+    });
     form.reset();
     $('new-webhook').hidden = false;
-    $('new-webhook').textContent = `Webhook to ${w.url} created. Its signing secret is shown once, copy it now: ${w.secret}`;
+    $('new-webhook').textContent =
+      `Webhook to ${w.url} created. Its signing secret is shown once, copy it now: ${w.secret}`;
     say(`Webhook to ${w.url} created.`);
     await loadWebhooks();
   });
   onSubmit('withdraw-form', async (form) => {
     const id = $('withdraw-permission').value;
     if (!id) throw new Error('There is no active permission to withdraw.');
-    await api('POST', `/v1/console/attested-consent/permissions/${encodeURIComponent(id)}/revoke`, { reason: $('withdraw-reason').value });
+    await api('POST', `/v1/console/attested-consent/permissions/${encodeURIComponent(id)}/revoke`, {
+      reason: $('withdraw-reason').value,
+    });
     form.reset();
     say(`Permission ${id} withdrawn.`);
     await loadConsent();
@@ -433,16 +480,17 @@ function wireConsole() {
     await loadProviders();
   });
   const invite = $('invite-form');
-  if (invite) invite.addEventListener('submit', (e) => {
-    e.preventDefault();
-    api('POST', '/v1/console/team/invitations', { email: $('invite-email').value, role: $('invite-role').value })
-      .then(async (i) => {
-        say(`Invitation sent to ${i.email}.`);
-        invite.reset();
-        await loadTeam();
-      })
-      .catch(fail);
-  });
+  if (invite)
+    invite.addEventListener('submit', (e) => {
+      e.preventDefault();
+      api('POST', '/v1/console/team/invitations', { email: $('invite-email').value, role: $('invite-role').value })
+        .then(async (i) => {
+          say(`Invitation sent to ${i.email}.`);
+          invite.reset();
+          await loadTeam();
+        })
+        .catch(fail);
+    });
   $('sign-out').addEventListener('click', () => {
     bearer = null;
     session = null;
@@ -455,7 +503,11 @@ if (page === 'sign-in') {
   $('sign-in-form').addEventListener('submit', (e) => {
     e.preventDefault();
     api('POST', '/v1/console/sign-in', { email: $('email').value })
-      .then(() => say('If this address belongs to a console member, a sign-in link is on its way. It works once, for 15 minutes.'))
+      .then(() =>
+        say(
+          'If this address belongs to a console member, a sign-in link is on its way. It works once, for 15 minutes.',
+        ),
+      )
       .catch(fail);
   });
 } else if (page === 'verify' || page === 'accept') {

@@ -18,18 +18,29 @@ import { checkAllowance, markUsed } from './vault.ts';
 const DECLINES = new Set(['payment_declined', 'insufficient_funds']);
 
 /** Checks the session and the token's allowance, in one short transaction; returns what to charge. */
-async function prepare(ctx: ToolContext, id: string, body: CompleteRequest): Promise<{ reservationId: string; paymentMethod: string; tokenId: string }> {
+async function prepare(
+  ctx: ToolContext,
+  id: string,
+  body: CompleteRequest,
+): Promise<{ reservationId: string; paymentMethod: string; tokenId: string }> {
   return ctx.services.db.transaction(async (em) => {
     const tx = { ...ctx, em };
     const s = await requireSession(tx, id, true);
     const r = await reservationOf(em, s);
     const status = statusOf(s, r, ctx.clock.now());
     if (status === 'completed' || status === 'canceled') {
-      throw new ToolError('checkout_session_closed', `The checkout session is ${status}; it can no longer change.`, { id, status });
+      throw new ToolError('checkout_session_closed', `The checkout session is ${status}; it can no longer change.`, {
+        id,
+        status,
+      });
     }
     if (status === 'complete_in_progress') throw new ToolError('payment_in_flight', undefined, { id, status });
     if (status === 'expired') {
-      throw new ToolError('reservation_expired', 'The hold on the tickets expired; update the session to hold them again.', { id, status });
+      throw new ToolError(
+        'reservation_expired',
+        'The hold on the tickets expired; update the session to hold them again.',
+        { id, status },
+      );
     }
     if (status !== 'ready_for_payment' || !r) {
       throw new ToolError('checkout_session_not_ready', undefined, { id, status, messages: s.messages });
@@ -51,7 +62,13 @@ async function prepare(ctx: ToolContext, id: string, body: CompleteRequest): Pro
 }
 
 /** Records the outcome on the session (and spends the token unless declined) and returns the session. */
-async function record(ctx: ToolContext, id: string, body: CompleteRequest, tokenId: string, outcome: PurchaseView | ToolError): Promise<AcpCheckoutSessionOut> {
+async function record(
+  ctx: ToolContext,
+  id: string,
+  body: CompleteRequest,
+  tokenId: string,
+  outcome: PurchaseView | ToolError,
+): Promise<AcpCheckoutSessionOut> {
   return ctx.services.db.transaction(async (em) => {
     const now = ctx.clock.now();
     const s = await em.findOneOrFail(AcpCheckoutSession, { id });
@@ -76,7 +93,11 @@ async function record(ctx: ToolContext, id: string, body: CompleteRequest, token
  * Completes a ready session with a delegated token: 200 `completed` with the order, 200 `complete_in_progress`
  * while the provider confirms asynchronously, or 200 `ready_for_payment` with a payment_declined message.
  */
-export async function completeSession(ctx: ToolContext, id: string, body: CompleteRequest): Promise<AcpCheckoutSessionOut> {
+export async function completeSession(
+  ctx: ToolContext,
+  id: string,
+  body: CompleteRequest,
+): Promise<AcpCheckoutSessionOut> {
   const { reservationId, paymentMethod, tokenId } = await prepare(ctx, id, body);
   let outcome: PurchaseView | ToolError;
   try {

@@ -15,7 +15,10 @@ export const AcpAddress = z.strictObject({
   line_two: z.string().max(60).optional(),
   city: z.string().max(60),
   state: z.string().max(60),
-  country: z.string().max(100).describe('ISO 3166-1 alpha-2 country code; checked against the tier’s allowed countries.'),
+  country: z
+    .string()
+    .max(100)
+    .describe('ISO 3166-1 alpha-2 country code; checked against the tier’s allowed countries.'),
   postal_code: z.string().max(20),
   company: z.string().max(256).optional(),
 });
@@ -52,7 +55,9 @@ export const AcpItem = z.strictObject({
     .min(1)
     .max(1000)
     .optional()
-    .describe('Number of tickets (default 1). A deviation from ACP, whose request item has no quantity (ACP issue #264).'),
+    .describe(
+      'Number of tickets (default 1). A deviation from ACP, whose request item has no quantity (ACP issue #264).',
+    ),
 });
 
 const INTERVENTIONS = ['3ds', 'biometric', 'address_verification'] as const;
@@ -67,7 +72,11 @@ export const AcpAgentCapabilities = z.strictObject({
       max_interaction_depth: z.number().int().min(1).optional(),
     })
     .optional(),
-  extensions: z.array(z.string().max(200)).max(50).optional().describe('Extensions the agent understands; none is active here.'),
+  extensions: z
+    .array(z.string().max(200))
+    .max(50)
+    .optional()
+    .describe('Extensions the agent understands; none is active here.'),
 });
 
 export const AcpSelectedFulfillmentOption = z.strictObject({
@@ -77,12 +86,18 @@ export const AcpSelectedFulfillmentOption = z.strictObject({
 });
 
 const OrderNotes = z.string().max(5000);
-const Metadata = z.record(z.string().max(200), z.unknown()).meta(openObject('ACP: arbitrary metadata for merchant use'));
+const Metadata = z
+  .record(z.string().max(200), z.unknown())
+  .meta(openObject('ACP: arbitrary metadata for merchant use'));
 
 export const CheckoutSessionCreateRequest = z.strictObject({
   buyer: AcpBuyer.optional(),
   line_items: z.array(AcpItem).min(1).max(50).describe('Exactly one item (one tier) per session here.'),
-  currency: z.string().max(3).regex(/^[A-Za-z]{3}$/, 'must be an ISO 4217 code').describe('ISO 4217; must be the shop currency.'),
+  currency: z
+    .string()
+    .max(3)
+    .regex(/^[A-Za-z]{3}$/, 'must be an ISO 4217 code')
+    .describe('ISO 4217; must be the shop currency.'),
   fulfillment_details: AcpFulfillmentDetails.optional(),
   capabilities: AcpAgentCapabilities,
   locale: z.string().max(35).optional(),

@@ -1,4 +1,6 @@
-/** The ACP CheckoutSession this server answers (a subset of the 2026-04-17 CheckoutSessionBase), as a zod output schema. */
+/**
+ * The ACP CheckoutSession this server answers (a subset of the 2026-04-17 CheckoutSessionBase), as a zod output schema.
+ */
 import { z } from 'zod';
 import { AcpBuyer, AcpFulfillmentDetails } from './request-schemas.ts';
 import { ACP_SESSION_STATUSES } from '../../storage/entities/acp.ts';
@@ -90,7 +92,11 @@ export const AcpCheckoutSession = z.object({
   fulfillment_details: AcpFulfillmentDetails.optional(),
   fulfillment_options: z.array(AcpFulfillmentOption),
   selected_fulfillment_options: z.array(
-    z.object({ type: z.enum(['shipping', 'digital', 'pickup', 'local_delivery']), option_id: z.string(), item_ids: z.array(z.string()) }),
+    z.object({
+      type: z.enum(['shipping', 'digital', 'pickup', 'local_delivery']),
+      option_id: z.string(),
+      item_ids: z.array(z.string()),
+    }),
   ),
   totals: z.array(AcpTotal),
   messages: z.array(AcpMessage),

@@ -49,10 +49,19 @@ function derivedMessages(status: AcpSessionStatus, r: ReservationRow | null): Ac
   return [];
 }
 
-const total = (type: 'items_base_amount' | 'subtotal' | 'fee' | 'total', display_text: string, amount: number) => ({ type, display_text, amount });
+const total = (type: 'items_base_amount' | 'subtotal' | 'fee' | 'total', display_text: string, amount: number) => ({
+  type,
+  display_text,
+  amount,
+});
 
 /** Builds the ACP session for `s` as of `now`. */
-export async function sessionView(em: EntityManager, s: AcpCheckoutSessionRow, publicUrl: string, now: Date): Promise<AcpCheckoutSessionOut> {
+export async function sessionView(
+  em: EntityManager,
+  s: AcpCheckoutSessionRow,
+  publicUrl: string,
+  now: Date,
+): Promise<AcpCheckoutSessionOut> {
   const tier = await em.findOneOrFail(Tier, { id: s.tierId });
   const [shop, event, pool] = await Promise.all([
     em.findOneOrFail(Shop, { id: s.shopId }),
@@ -109,7 +118,11 @@ export async function sessionView(em: EntityManager, s: AcpCheckoutSessionRow, p
         unit_amount: unit,
         ...(pool ? { available_quantity: pool.availableCount } : {}),
         ...(tier.maxQtyPerPurchase != null ? { max_quantity_per_order: tier.maxQtyPerPurchase } : {}),
-        totals: [total('items_base_amount', 'Tickets', base), total('subtotal', 'Subtotal', base), total('total', 'Total', base)],
+        totals: [
+          total('items_base_amount', 'Tickets', base),
+          total('subtotal', 'Subtotal', base),
+          total('total', 'Total', base),
+        ],
       },
     ],
     fulfillment_options: [
@@ -133,9 +146,11 @@ export async function sessionView(em: EntityManager, s: AcpCheckoutSessionRow, p
     created_at: s.createdAt.toISOString(),
     updated_at: s.updatedAt.toISOString(),
   };
-  if (r && (status === 'ready_for_payment' || status === 'complete_in_progress')) view.expires_at = r.expiresAt.toISOString();
+  if (r && (status === 'ready_for_payment' || status === 'complete_in_progress'))
+    view.expires_at = r.expiresAt.toISOString();
   if (s.buyer) view.buyer = s.buyer as AcpCheckoutSessionOut['buyer'];
-  if (s.fulfillmentDetails) view.fulfillment_details = s.fulfillmentDetails as AcpCheckoutSessionOut['fulfillment_details'];
+  if (s.fulfillmentDetails)
+    view.fulfillment_details = s.fulfillmentDetails as AcpCheckoutSessionOut['fulfillment_details'];
   if (s.locale) view.locale = s.locale;
   if (s.timezone) view.timezone = s.timezone;
   if (s.metadata) view.metadata = s.metadata;

@@ -18,7 +18,11 @@ import type { AcpCheckoutSessionOut } from './session-schema.ts';
 import { DIGITAL_OPTION_ID, reservationOf, sessionView, statusOf } from './session-view.ts';
 
 /** Loads a session the caller may see (404 otherwise), optionally locked for a state change. */
-export async function requireSession(ctx: Pick<ToolContext, 'em' | 'principal'>, id: string, lock = false): Promise<AcpCheckoutSessionRow> {
+export async function requireSession(
+  ctx: Pick<ToolContext, 'em' | 'principal'>,
+  id: string,
+  lock = false,
+): Promise<AcpCheckoutSessionRow> {
   const row = await ctx.em.findOne(AcpCheckoutSession, { id }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
   return requireAccess(ctx.principal, row, 'checkout session', id);
 }
@@ -30,9 +34,13 @@ export function viewOf(ctx: ToolContext, s: AcpCheckoutSessionRow): Promise<AcpC
 /** The one item a session holds (one tier per session; its quantity is the documented deviation). */
 function oneItem(items: readonly AcpItemInput[]): { tierId: string; quantity: number } {
   if (items.length !== 1) {
-    throw new ToolError('invalid_input', 'A checkout session holds exactly one line item (one ticket tier); set its quantity.', {
-      field: 'payload.line_items',
-    });
+    throw new ToolError(
+      'invalid_input',
+      'A checkout session holds exactly one line item (one ticket tier); set its quantity.',
+      {
+        field: 'payload.line_items',
+      },
+    );
   }
   return { tierId: items[0]!.id, quantity: items[0]!.quantity ?? 1 };
 }
@@ -60,7 +68,12 @@ const countryOf = (s: AcpCheckoutSessionRow): string | undefined => {
  */
 async function hold(ctx: ToolContext, s: AcpCheckoutSessionRow, tier: TierRow): Promise<void> {
   try {
-    const quote = await createQuote(ctx, { tierId: tier.id, quantity: s.quantity, country: countryOf(s), scheme: tier.allowedSchemes[0] });
+    const quote = await createQuote(ctx, {
+      tierId: tier.id,
+      quantity: s.quantity,
+      country: countryOf(s),
+      scheme: tier.allowedSchemes[0],
+    });
     const reservation = await reserveFromQuote(ctx, quote.id);
     s.reservationId = reservation.id;
     s.messages = [];
@@ -75,11 +88,17 @@ async function hold(ctx: ToolContext, s: AcpCheckoutSessionRow, tier: TierRow): 
 }
 
 /** Creates a session and holds its tickets (201 even when they cannot be held: the messages say why). */
-export async function createSession(ctx: ToolContext, apiVersion: string, body: CreateRequest): Promise<AcpCheckoutSessionOut> {
+export async function createSession(
+  ctx: ToolContext,
+  apiVersion: string,
+  body: CreateRequest,
+): Promise<AcpCheckoutSessionOut> {
   const { tierId, quantity } = oneItem(body.line_items);
   const { tier, shop } = await sellableTier(ctx, tierId);
   if (body.currency.toUpperCase() !== tier.currency) {
-    throw new ToolError('invalid_input', `This merchant sells in ${tier.currency.toLowerCase()}.`, { field: 'payload.currency' });
+    throw new ToolError('invalid_input', `This merchant sells in ${tier.currency.toLowerCase()}.`, {
+      field: 'payload.currency',
+    });
   }
   const now = ctx.clock.now();
   const owner = ownershipOf(ctx.principal);
@@ -120,7 +139,10 @@ export async function createSession(ctx: ToolContext, apiVersion: string, body: 
 /** Refuses a change to a session that is closed or paying. */
 function assertOpen(status: ReturnType<typeof statusOf>, id: string): void {
   if (status === 'completed' || status === 'canceled') {
-    throw new ToolError('checkout_session_closed', `The checkout session is ${status}; it can no longer change.`, { id, status });
+    throw new ToolError('checkout_session_closed', `The checkout session is ${status}; it can no longer change.`, {
+      id,
+      status,
+    });
   }
   if (status === 'complete_in_progress') throw new ToolError('payment_in_flight', undefined, { id, status });
 }
@@ -149,9 +171,13 @@ export async function updateSession(ctx: ToolContext, id: string, body: UpdateRe
     const item = oneItem(body.line_items);
     tier = (await sellableTier(ctx, item.tierId)).tier;
     if (tier.shopId !== s.shopId) {
-      throw new ToolError('invalid_input', 'A checkout session buys from one merchant; start a new session for another.', {
-        field: 'payload.line_items[0].id',
-      });
+      throw new ToolError(
+        'invalid_input',
+        'A checkout session buys from one merchant; start a new session for another.',
+        {
+          field: 'payload.line_items[0].id',
+        },
+      );
     }
     s.tierId = item.tierId;
     s.quantity = item.quantity;
@@ -173,7 +199,10 @@ export async function cancelSession(ctx: ToolContext, id: string, body: CancelRe
   const r = await reservationOf(ctx.em, s);
   const status = statusOf(s, r, ctx.clock.now());
   if (status === 'completed' || status === 'canceled') {
-    throw new ToolError('checkout_session_not_cancelable', `The checkout session is already ${status}.`, { id, status });
+    throw new ToolError('checkout_session_not_cancelable', `The checkout session is already ${status}.`, {
+      id,
+      status,
+    });
   }
   if (status === 'complete_in_progress') throw new ToolError('payment_in_flight', undefined, { id, status });
   if (r && r.state === 'held') await releaseReservation(ctx, r.id);

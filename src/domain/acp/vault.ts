@@ -36,7 +36,8 @@ export interface DelegateRequest {
   metadata: Record<string, string>;
 }
 
-const card = (message: string, field: string) => new ToolError('invalid_card', message, { field: `payload.payment_method.${field}` });
+const card = (message: string, field: string) =>
+  new ToolError('invalid_card', message, { field: `payload.payment_method.${field}` });
 
 /** The sandbox payment method a test card stands for, after the expiry and display checks. */
 function sandboxMethodOf(c: DelegateCard, now: Date): { method: string; scheme: string; last4: string } {
@@ -45,14 +46,18 @@ function sandboxMethodOf(c: DelegateCard, now: Date): { method: string; scheme: 
   if (!method) throw card('The card number is not a sandbox test card (e.g. 4242 4242 4242 4242).', 'number');
   const scheme = SANDBOX_METHODS[method]!.scheme;
   const last4 = digits.slice(-4);
-  if (c.exp_month !== undefined && !/^(0[1-9]|1[0-2])$/.test(c.exp_month)) throw card('exp_month must be "01" to "12".', 'exp_month');
-  if (c.exp_year !== undefined && !/^\d{4}$/.test(c.exp_year)) throw card('exp_year must be a four-digit year.', 'exp_year');
+  if (c.exp_month !== undefined && !/^(0[1-9]|1[0-2])$/.test(c.exp_month))
+    throw card('exp_month must be "01" to "12".', 'exp_month');
+  if (c.exp_year !== undefined && !/^\d{4}$/.test(c.exp_year))
+    throw card('exp_year must be a four-digit year.', 'exp_year');
   if (c.exp_month && c.exp_year) {
     const endOfMonth = Date.UTC(Number(c.exp_year), Number(c.exp_month), 1);
     if (endOfMonth <= now.getTime()) throw card('The card has expired.', 'exp_year');
   }
-  if (c.display_brand && c.display_brand.toLowerCase() !== scheme) throw card(`The card is a ${scheme} card, not ${c.display_brand}.`, 'display_brand');
-  if (c.display_last4 && c.display_last4 !== last4) throw card('display_last4 does not match the card number.', 'display_last4');
+  if (c.display_brand && c.display_brand.toLowerCase() !== scheme)
+    throw card(`The card is a ${scheme} card, not ${c.display_brand}.`, 'display_brand');
+  if (c.display_last4 && c.display_last4 !== last4)
+    throw card('display_last4 does not match the card number.', 'display_last4');
   return { method, scheme, last4 };
 }
 
@@ -74,7 +79,9 @@ export async function issueToken(
   const { method, scheme, last4 } = sandboxMethodOf(req.payment_method, ctx.now);
   const expiresAt = new Date(req.allowance.expires_at);
   if (expiresAt <= ctx.now) {
-    throw new ToolError('invalid_input', 'allowance.expires_at must be in the future.', { field: 'payload.allowance.expires_at' });
+    throw new ToolError('invalid_input', 'allowance.expires_at must be in the future.', {
+      field: 'payload.allowance.expires_at',
+    });
   }
   const clear = newId('vaultToken', ctx.now);
   em.create(AcpVaultToken, {
@@ -132,16 +139,26 @@ export async function checkAllowance(
   const d = (extra: Record<string, unknown> = {}) => ({ field: TOKEN_FIELD, ...extra });
   if (!token) throw new ToolError('delegated_token_invalid', undefined, d());
   if (token.usedAt) throw new ToolError('delegated_token_used', undefined, d({ usedAt: token.usedAt.toISOString() }));
-  if (token.expiresAt <= now) throw new ToolError('allowance_expired', undefined, d({ expiresAt: token.expiresAt.toISOString() }));
-  if (token.merchantId !== spend.merchantId) throw new ToolError('allowance_merchant_mismatch', undefined, d({ merchantId: spend.merchantId }));
+  if (token.expiresAt <= now)
+    throw new ToolError('allowance_expired', undefined, d({ expiresAt: token.expiresAt.toISOString() }));
+  if (token.merchantId !== spend.merchantId)
+    throw new ToolError('allowance_merchant_mismatch', undefined, d({ merchantId: spend.merchantId }));
   if (token.checkoutSessionId !== spend.sessionId) {
     throw new ToolError('allowance_session_mismatch', undefined, d({ checkoutSessionId: spend.sessionId }));
   }
   if (token.currency.toUpperCase() !== spend.currency) {
-    throw new ToolError('allowance_currency_mismatch', undefined, d({ allowanceCurrency: token.currency, currency: spend.currency.toLowerCase() }));
+    throw new ToolError(
+      'allowance_currency_mismatch',
+      undefined,
+      d({ allowanceCurrency: token.currency, currency: spend.currency.toLowerCase() }),
+    );
   }
   if (spend.amountMinor > token.maxAmount) {
-    throw new ToolError('allowance_amount_exceeded', undefined, d({ maxAmount: token.maxAmount, amount: spend.amountMinor }));
+    throw new ToolError(
+      'allowance_amount_exceeded',
+      undefined,
+      d({ maxAmount: token.maxAmount, amount: spend.amountMinor }),
+    );
   }
   return token;
 }

@@ -10,13 +10,19 @@ export const SUPPORTED_ACP_VERSIONS: readonly string[] = [ACP_VERSION];
 export function checkAcpVersion(version: string | undefined): string {
   const supported_versions = [...SUPPORTED_ACP_VERSIONS].reverse();
   if (!version?.trim()) {
-    throw new ToolError('missing_api_version', 'The API-Version header is required (e.g. API-Version: ' + ACP_VERSION + ').', {
-      supported_versions,
-    });
+    throw new ToolError(
+      'missing_api_version',
+      'The API-Version header is required (e.g. API-Version: ' + ACP_VERSION + ').',
+      {
+        supported_versions,
+      },
+    );
   }
   const v = version.trim();
   if (!SUPPORTED_ACP_VERSIONS.includes(v)) {
-    throw new ToolError('unsupported_api_version', `API version '${v.slice(0, 40)}' is not supported.`, { supported_versions });
+    throw new ToolError('unsupported_api_version', `API version '${v.slice(0, 40)}' is not supported.`, {
+      supported_versions,
+    });
   }
   return v;
 }

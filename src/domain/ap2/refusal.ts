@@ -16,7 +16,11 @@ const MAX_DEPTH = 8;
 /** The supported ways to get spend authority, named in every refusal. */
 export const AP2_ALTERNATIVES = [
   { name: 'signed mandate', operation: 'POST /v1/vic/purchase-initiate', tool: 'purchase_initiate' },
-  { name: 'ACP checkout session', operation: 'POST /checkout_sessions (API-Version 2026-04-17)', tool: 'create_checkout_session' },
+  {
+    name: 'ACP checkout session',
+    operation: 'POST /checkout_sessions (API-Version 2026-04-17)',
+    tool: 'create_checkout_session',
+  },
   { name: 'permission', operation: 'a buyer-granted permission for an agent (buyer area)', tool: null },
 ] as const;
 

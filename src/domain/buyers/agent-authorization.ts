@@ -37,17 +37,37 @@ const PURPOSE: CodePurpose = 'authorize_agent';
 function cardOf(a: AgentAuthorization): { instrumentId: string } | { setupId: string } {
   if (a.instrumentId && !a.setupId) return { instrumentId: a.instrumentId };
   if (a.setupId && !a.instrumentId) return { setupId: a.setupId };
-  throw new ToolError('invalid_input', 'Give exactly one of instrumentId (a saved card) and setupId (a card just entered in the card form).', { field: 'instrumentId' });
+  throw new ToolError(
+    'invalid_input',
+    'Give exactly one of instrumentId (a saved card) and setupId (a card just entered in the card form).',
+    { field: 'instrumentId' },
+  );
 }
 
 /** The digest a code is bound to: the shop and every detail the buyer confirms (the end date normalised). */
 function digestOf(shopId: string, a: AgentAuthorization, expiresAt: Date): string {
-  const details = { shopId, name: a.name, ...cardOf(a), perPurchaseCapMinor: a.perPurchaseCapMinor, allowanceMinor: a.allowanceMinor, windowHours: a.windowHours, expiresAt: expiresAt.toISOString() };
+  const details = {
+    shopId,
+    name: a.name,
+    ...cardOf(a),
+    perPurchaseCapMinor: a.perPurchaseCapMinor,
+    allowanceMinor: a.allowanceMinor,
+    windowHours: a.windowHours,
+    expiresAt: expiresAt.toISOString(),
+  };
   return createHash('sha256').update(canonicalJson(details)).digest('hex');
 }
 
-/** The card the authorization charges, checked without saving anything: a chargeable saved card, or a succeeded open setup. */
-async function describeCard(em: EntityManager, ctx: ToolContext, shop: ShopRow, a: AgentAuthorization): Promise<{ scheme: string; last4: string }> {
+/**
+ * The card the authorization charges, checked without saving anything: a chargeable saved card, or a succeeded open
+ * setup.
+ */
+async function describeCard(
+  em: EntityManager,
+  ctx: ToolContext,
+  shop: ShopRow,
+  a: AgentAuthorization,
+): Promise<{ scheme: string; last4: string }> {
   const card = cardOf(a);
   if ('instrumentId' in card) {
     const own = await em.findOne(Instrument, { id: card.instrumentId, buyerId: buyerOf(ctx).buyerId, deletedAt: null });
@@ -56,8 +76,10 @@ async function describeCard(em: EntityManager, ctx: ToolContext, shop: ShopRow, 
   }
   const setup = await requireOwnSetup(em, ctx, card.setupId);
   if (setup.instrumentId) return em.findOneOrFail(Instrument, { id: setup.instrumentId });
-  if (isClosed(setup, ctx.clock.now())) throw new ToolError('card_setup_not_ready', CLOSED_MESSAGE, { setupId: setup.id, status: setup.status });
-  if (setup.status !== 'succeeded') throw new ToolError('card_setup_not_ready', undefined, { setupId: setup.id, status: setup.status });
+  if (isClosed(setup, ctx.clock.now()))
+    throw new ToolError('card_setup_not_ready', CLOSED_MESSAGE, { setupId: setup.id, status: setup.status });
+  if (setup.status !== 'succeeded')
+    throw new ToolError('card_setup_not_ready', undefined, { setupId: setup.id, status: setup.status });
   return { scheme: setup.scheme!, last4: setup.last4! };
 }
 
@@ -71,10 +93,16 @@ function windowText(lang: string, hours: number): string {
  * E-mails the one code for `a` after checking everything that can be checked before it (the session's shop, the
  * limits, the card), with an e-mail that names what it authorizes. Never call inside a transaction.
  */
-export async function requestAuthorizationCode(ctx: ToolContext, a: AgentAuthorization): Promise<{ challengeId: string; expiresAt: string }> {
+export async function requestAuthorizationCode(
+  ctx: ToolContext,
+  a: AgentAuthorization,
+): Promise<{ challengeId: string; expiresAt: string }> {
   refusePartnerOrigin(ctx);
   const principal = buyerOf(ctx);
-  if (principal.mode !== 'full') throw new ToolError('forbidden', 'A bounded buyer session cannot create or widen spending authority.', { sessionMode: principal.mode });
+  if (principal.mode !== 'full')
+    throw new ToolError('forbidden', 'A bounded buyer session cannot create or widen spending authority.', {
+      sessionMode: principal.mode,
+    });
   if (!principal.merchantId) throw new ToolError('session_shop_required');
   const now = ctx.clock.now();
   const expiresAt = checkLimits(a, now);
@@ -104,7 +132,13 @@ export async function requestAuthorizationCode(ctx: ToolContext, a: AgentAuthori
 export async function authorizeAgent(
   ctx: ToolContext,
   input: AgentAuthorization & CodeProof,
-): Promise<{ agent: AgentRow; token: string | null; permission: PermissionRow; instrument: InstrumentRow; cardSaved: boolean }> {
+): Promise<{
+  agent: AgentRow;
+  token: string | null;
+  permission: PermissionRow;
+  instrument: InstrumentRow;
+  cardSaved: boolean;
+}> {
   const principal = buyerOf(ctx);
   if (!principal.merchantId) throw new ToolError('session_shop_required');
   const now = ctx.clock.now();
@@ -120,7 +154,11 @@ export async function authorizeAgent(
       const setup = await requireOwnSetup(em, ctx, card.setupId);
       if (setup.instrumentId) instrument = await em.findOneOrFail(Instrument, { id: setup.instrumentId });
       else {
-        if (isClosed(setup, now) || setup.status !== 'succeeded') throw new ToolError('card_setup_not_ready', isClosed(setup, now) ? CLOSED_MESSAGE : undefined, { setupId: setup.id, status: setup.status });
+        if (isClosed(setup, now) || setup.status !== 'succeeded')
+          throw new ToolError('card_setup_not_ready', isClosed(setup, now) ? CLOSED_MESSAGE : undefined, {
+            setupId: setup.id,
+            status: setup.status,
+          });
         instrument = await insertInstrument(em, setup, input.perPurchaseCapMinor, now);
         cardSaved = true;
         await em.flush();
@@ -132,7 +170,16 @@ export async function authorizeAgent(
     }
     await chargeableInstrument(em, instrument.id, shop);
     const { agent, token } = insertAgent(em, principal.buyerId, { name: input.name }, now);
-    const permission = insertPermission(em, { buyerId: principal.buyerId, agentId: agent.id, shop, instrumentId: instrument.id, limits: input, expiresAt, attested: false, now });
+    const permission = insertPermission(em, {
+      buyerId: principal.buyerId,
+      agentId: agent.id,
+      shop,
+      instrumentId: instrument.id,
+      limits: input,
+      expiresAt,
+      attested: false,
+      now,
+    });
     await em.flush();
     return { agent, token, permission, instrument, cardSaved };
   });
@@ -142,11 +189,23 @@ export async function authorizeAgent(
  * `request_verification_code`: the `authorize_agent` code needs the details it authorizes (`authorization`); every
  * other purpose takes none.
  */
-export async function requestCodeFor(ctx: ToolContext, purpose: CodePurpose, authorization?: AgentAuthorization): Promise<{ challengeId: string; expiresAt: string }> {
+export async function requestCodeFor(
+  ctx: ToolContext,
+  purpose: CodePurpose,
+  authorization?: AgentAuthorization,
+): Promise<{ challengeId: string; expiresAt: string }> {
   if (purpose === PURPOSE) {
-    if (!authorization) throw new ToolError('invalid_input', 'A code for authorize_agent names what it authorizes: send `authorization`.', { field: 'authorization' });
+    if (!authorization)
+      throw new ToolError(
+        'invalid_input',
+        'A code for authorize_agent names what it authorizes: send `authorization`.',
+        { field: 'authorization' },
+      );
     return requestAuthorizationCode(ctx, authorization);
   }
-  if (authorization) throw new ToolError('invalid_input', '`authorization` is only for the purpose authorize_agent.', { field: 'authorization' });
+  if (authorization)
+    throw new ToolError('invalid_input', '`authorization` is only for the purpose authorize_agent.', {
+      field: 'authorization',
+    });
   return requestCode(ctx, purpose);
 }

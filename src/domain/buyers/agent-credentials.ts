@@ -25,7 +25,9 @@ export async function assertUsablePublicKey(jwk: AgentJwk): Promise<void> {
   try {
     await importJWK(jwk as JWK, algorithmsFor(jwk)[0]);
   } catch {
-    throw new ToolError('invalid_input', 'The public key is not a valid Ed25519 or P-256 JWK.', { field: 'publicKeyJwk' });
+    throw new ToolError('invalid_input', 'The public key is not a valid Ed25519 or P-256 JWK.', {
+      field: 'publicKeyJwk',
+    });
   }
 }
 

@@ -10,7 +10,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ToolError } from '../../kernel/errors.ts';
 import { sql } from '../../storage/database.ts';
 import { Agent } from '../../storage/entities/buyer.ts';
-import { Instrument, Permission, type InstrumentRow, type PermissionRow } from '../../storage/entities/buyer-authority.ts';
+import {
+  Instrument,
+  Permission,
+  type InstrumentRow,
+  type PermissionRow,
+} from '../../storage/entities/buyer-authority.ts';
 import type { ShopRow } from '../../storage/entities/catalog.ts';
 import { Organization } from '../../storage/entities/organization.ts';
 import { shopNotFound } from '../catalog/access.ts';
@@ -53,8 +58,19 @@ export function permissionStatus(p: PermissionRow, now: Date): 'active' | 'expir
  * explains the refusal). Refusal codes: permission_missing, permission_wrong_shop, permission_revoked,
  * permission_expired.
  */
-async function governingPermission(em: EntityManager, agentId: string, shop: ShopRow, now: Date, lock: boolean, only?: string): Promise<PermissionRow> {
-  const all = await em.find(Permission, { agentId, ...(only ? { id: only } : {}) }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+async function governingPermission(
+  em: EntityManager,
+  agentId: string,
+  shop: ShopRow,
+  now: Date,
+  lock: boolean,
+  only?: string,
+): Promise<PermissionRow> {
+  const all = await em.find(
+    Permission,
+    { agentId, ...(only ? { id: only } : {}) },
+    { orderBy: { createdAt: 'desc', id: 'desc' } },
+  );
   const here = all.filter((p) => p.shopId === shop.id);
   if (!here.length) {
     // A permission elsewhere: a shop the agent may not see answers the same 404 as a missing one (it names no shop).
@@ -63,15 +79,26 @@ async function governingPermission(em: EntityManager, agentId: string, shop: Sho
     throw new ToolError('permission_missing');
   }
   const chosen = here.find((p) => permissionStatus(p, now) === 'active') ?? here[0]!;
-  const locked = lock ? await em.findOneOrFail(Permission, { id: chosen.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true }) : chosen;
+  const locked = lock
+    ? await em.findOneOrFail(Permission, { id: chosen.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true })
+    : chosen;
   const status = permissionStatus(locked, now);
-  if (status === 'revoked') throw new ToolError('permission_revoked', undefined, { permissionId: locked.id, reason: locked.revokedReason });
-  if (status === 'expired') throw new ToolError('permission_expired', undefined, { permissionId: locked.id, expiredAt: locked.expiresAt.toISOString() });
+  if (status === 'revoked')
+    throw new ToolError('permission_revoked', undefined, { permissionId: locked.id, reason: locked.revokedReason });
+  if (status === 'expired')
+    throw new ToolError('permission_expired', undefined, {
+      permissionId: locked.id,
+      expiredAt: locked.expiresAt.toISOString(),
+    });
   return locked;
 }
 
 /** The saved card a permission charges; it must belong to the purchase's shop and payment connection. */
-export async function chargeableInstrument(em: EntityManager, instrumentId: string, shop: ShopRow): Promise<InstrumentRow> {
+export async function chargeableInstrument(
+  em: EntityManager,
+  instrumentId: string,
+  shop: ShopRow,
+): Promise<InstrumentRow> {
   const instrument = await em.findOne(Instrument, { id: instrumentId, deletedAt: null });
   if (!instrument) throw new ToolError('instrument_not_found', undefined, { instrumentId });
   if (instrument.shopId !== shop.id || instrument.provider !== shop.paymentProvider) {
@@ -83,11 +110,21 @@ export async function chargeableInstrument(em: EntityManager, instrumentId: stri
 /** Refuses `amountMinor` above the card's spending cap. */
 export function checkCardCap(instrument: InstrumentRow, amountMinor: number): void {
   if (amountMinor > instrument.spendingCapMinor) {
-    throw new ToolError('over_card_cap', undefined, { instrumentId: instrument.id, spendingCapMinor: instrument.spendingCapMinor, amountMinor });
+    throw new ToolError('over_card_cap', undefined, {
+      instrumentId: instrument.id,
+      spendingCapMinor: instrument.spendingCapMinor,
+      amountMinor,
+    });
   }
 }
 
-async function checkAllowance(em: EntityManager, p: PermissionRow, amountMinor: number, now: Date, lock: boolean): Promise<void> {
+async function checkAllowance(
+  em: EntityManager,
+  p: PermissionRow,
+  amountMinor: number,
+  now: Date,
+  lock: boolean,
+): Promise<void> {
   const spent = await spentByAgent(em, p.agentId, p.shopId, p.windowHours, now);
   if (spent + amountMinor > p.allowanceMinor) {
     throw new ToolError('allowance_exhausted', undefined, {
@@ -99,19 +136,24 @@ async function checkAllowance(em: EntityManager, p: PermissionRow, amountMinor: 
     });
   }
   if (!p.attested) return;
-  // Serialises one buyer's attested spends across the organization's permissions (lock order: agent, permission, buyer).
+  // Serialises one buyer's attested spends across the organization's permissions (lock order: agent, permission,
+  // buyer).
   if (lock) await sql(em, 'select id from buyers where id = ? for update', [p.buyerId]);
   const org = await em.findOneOrFail(Organization, { id: p.organizationId });
   if (org.attestCeilingMinor === null || org.attestCeilingMinor === undefined || !org.attestWindowHours) return;
   const attested = await spentUnderAttestation(em, p.organizationId, p.buyerId, org.attestWindowHours, now);
   if (attested + amountMinor > org.attestCeilingMinor) {
-    throw new ToolError('allowance_exhausted', 'The per-buyer ceiling for attested consent does not cover this amount.', {
-      permissionId: p.id,
-      scope: 'attested_ceiling',
-      ceilingMinor: org.attestCeilingMinor,
-      windowHours: org.attestWindowHours,
-      spentMinor: attested,
-    });
+    throw new ToolError(
+      'allowance_exhausted',
+      'The per-buyer ceiling for attested consent does not cover this amount.',
+      {
+        permissionId: p.id,
+        scope: 'attested_ceiling',
+        ceilingMinor: org.attestCeilingMinor,
+        windowHours: org.attestWindowHours,
+        spentMinor: attested,
+      },
+    );
   }
 }
 
@@ -119,17 +161,27 @@ async function checkAllowance(em: EntityManager, p: PermissionRow, amountMinor: 
  * Applies the rules for one agent purchase step; at `pay` also records the spend. Returns the permission
  * and the saved card it charges.
  */
-export async function authorizeAgentPurchase(em: EntityManager, req: AgentPurchase, now: Date): Promise<{ permission: PermissionRow; instrument: InstrumentRow }> {
+export async function authorizeAgentPurchase(
+  em: EntityManager,
+  req: AgentPurchase,
+  now: Date,
+): Promise<{ permission: PermissionRow; instrument: InstrumentRow }> {
   const paying = req.stage === 'pay';
   const agent = await em.findOne(Agent, { id: req.agentId }, paying ? { lockMode: LockMode.PESSIMISTIC_READ } : {});
   if (!agent || agent.status === 'deleted') throw new ToolError('unauthenticated', 'The agent was deleted.');
   if (agent.status === 'paused') throw new ToolError('agent_paused', undefined, { agentId: agent.id });
   const permission = await governingPermission(em, agent.id, req.shop, now, paying, req.permissionId);
   if (req.currency !== permission.currency) {
-    throw new ToolError('permission_wrong_shop', 'The permission is for purchases in another currency.', { currency: permission.currency });
+    throw new ToolError('permission_wrong_shop', 'The permission is for purchases in another currency.', {
+      currency: permission.currency,
+    });
   }
   if (req.amountMinor > permission.perPurchaseCapMinor) {
-    throw new ToolError('over_purchase_cap', undefined, { permissionId: permission.id, perPurchaseCapMinor: permission.perPurchaseCapMinor, amountMinor: req.amountMinor });
+    throw new ToolError('over_purchase_cap', undefined, {
+      permissionId: permission.id,
+      perPurchaseCapMinor: permission.perPurchaseCapMinor,
+      amountMinor: req.amountMinor,
+    });
   }
   const instrument = await chargeableInstrument(em, permission.instrumentId, req.shop);
   checkCardCap(instrument, req.amountMinor);
@@ -137,7 +189,9 @@ export async function authorizeAgentPurchase(em: EntityManager, req: AgentPurcha
   if (paying) {
     if (!req.reservationId) throw new Error('an agent payment must name its reservation');
     if (req.paymentMethod !== undefined && req.paymentMethod !== instrument.paymentMethod) {
-      throw new ToolError('invalid_input', 'An agent pays only with the saved card its permission names.', { field: 'paymentMethod' });
+      throw new ToolError('invalid_input', 'An agent pays only with the saved card its permission names.', {
+        field: 'paymentMethod',
+      });
     }
     await recordSpend(em, permission, req.reservationId, req.amountMinor, now);
   }

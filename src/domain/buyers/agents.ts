@@ -47,8 +47,15 @@ export async function createAgent(
   return { agent: agentOut(agent), token };
 }
 
-/** The new agent's row (unflushed) and its issued token (null when it brings its own key); the caller spent the consent. */
-export function insertAgent(em: EntityManager, buyerId: string, input: { name: string; publicKeyJwk?: AgentJwk | undefined }, now: Date): { agent: AgentRow; token: string | null } {
+/**
+ * The new agent's row (unflushed) and its issued token (null when it brings its own key); the caller spent the consent.
+ */
+export function insertAgent(
+  em: EntityManager,
+  buyerId: string,
+  input: { name: string; publicKeyJwk?: AgentJwk | undefined },
+  now: Date,
+): { agent: AgentRow; token: string | null } {
   const token = input.publicKeyJwk ? null : newAgentToken(AGENT_TOKEN_PREFIX);
   const agent = em.create(Agent, {
     id: newId('agent', now),
@@ -71,22 +78,32 @@ export function insertAgent(em: EntityManager, buyerId: string, input: { name: s
  */
 export async function listAgents(ctx: ToolContext): Promise<AgentRow[]> {
   const principal = buyerOf(ctx);
-  const agents = await ctx.em.find(Agent, { buyerId: principal.buyerId, status: { $ne: 'deleted' } }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  const agents = await ctx.em.find(
+    Agent,
+    { buyerId: principal.buyerId, status: { $ne: 'deleted' } },
+    { orderBy: { createdAt: 'asc', id: 'asc' } },
+  );
   if (principal.mode === 'full') return agents;
   if (!principal.merchantId) return [];
-  const rows = await sql<{ agent_id: string }>(ctx.em, 'select distinct agent_id from permissions where buyer_id = ? and shop_id = ?', [
-    principal.buyerId,
-    principal.merchantId,
-  ]);
+  const rows = await sql<{ agent_id: string }>(
+    ctx.em,
+    'select distinct agent_id from permissions where buyer_id = ? and shop_id = ?',
+    [principal.buyerId, principal.merchantId],
+  );
   const visible = new Set(rows.map((r) => r.agent_id));
   return agents.filter((a) => visible.has(a.id));
 }
 
 /** The caller's live agent, locked for an update; another buyer's answers 404. */
-export async function requireOwnAgent(em: EntityManager, ctx: Pick<ToolContext, 'principal'>, id: string): Promise<AgentRow> {
+export async function requireOwnAgent(
+  em: EntityManager,
+  ctx: Pick<ToolContext, 'principal'>,
+  id: string,
+): Promise<AgentRow> {
   const principal = buyerOf(ctx);
   const agent = await em.findOne(Agent, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-  if (!agent || agent.buyerId !== principal.buyerId || agent.status === 'deleted') throw new ToolError('not_found', `No agent ${id}.`, { agentId: id });
+  if (!agent || agent.buyerId !== principal.buyerId || agent.status === 'deleted')
+    throw new ToolError('not_found', `No agent ${id}.`, { agentId: id });
   return agent;
 }
 
@@ -94,17 +111,22 @@ export async function requireOwnAgent(em: EntityManager, ctx: Pick<ToolContext, 
  * Pause (credentials refused, purchases refused with agent_paused), resume, or delete (credentials
  * refused for good; its live permissions are revoked). Repeating a transition is harmless.
  */
-export async function setAgentStatus(ctx: ToolContext, id: string, action: 'pause' | 'resume' | 'delete'): Promise<AgentRow> {
+export async function setAgentStatus(
+  ctx: ToolContext,
+  id: string,
+  action: 'pause' | 'resume' | 'delete',
+): Promise<AgentRow> {
   const { em } = ctx;
   const now = ctx.clock.now();
   const agent = await requireOwnAgent(em, ctx, id);
   agent.status = action === 'pause' ? 'paused' : action === 'resume' ? 'active' : 'deleted';
   agent.updatedAt = now;
   if (action === 'delete') {
-    await sql(em, `update permissions set revoked_at = ?, revoked_reason = 'agent_deleted', revoked_by = 'buyer' where agent_id = ? and revoked_at is null`, [
-      now,
-      agent.id,
-    ]);
+    await sql(
+      em,
+      `update permissions set revoked_at = ?, revoked_reason = 'agent_deleted', revoked_by = 'buyer' where agent_id = ? and revoked_at is null`,
+      [now, agent.id],
+    );
   }
   await em.flush();
   return agent;

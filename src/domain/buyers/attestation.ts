@@ -41,7 +41,9 @@ export async function setAttestation(
   if (input.perBuyerCeilingMinor !== undefined) org.attestCeilingMinor = input.perBuyerCeilingMinor;
   if (input.windowHours !== undefined) org.attestWindowHours = input.windowHours;
   if (input.enabled && (org.attestCeilingMinor == null || !org.attestWindowHours)) {
-    throw new ToolError('invalid_input', 'Enabling attestation needs perBuyerCeilingMinor and windowHours.', { fields: ['perBuyerCeilingMinor', 'windowHours'] });
+    throw new ToolError('invalid_input', 'Enabling attestation needs perBuyerCeilingMinor and windowHours.', {
+      fields: ['perBuyerCeilingMinor', 'windowHours'],
+    });
   }
   org.attestationEnabled = input.enabled;
   await em.flush();
@@ -65,7 +67,8 @@ export async function withdrawAttestedPermission(ctx: ToolContext, id: string, r
   const { em, principal } = ctx;
   if (principal.kind !== 'console_user') throw new ToolError('forbidden');
   const p = await em.findOne(Permission, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-  if (!p || !p.attested || p.organizationId !== principal.organizationId) throw new ToolError('not_found', `No attested permission ${id}.`, { permissionId: id });
+  if (!p || !p.attested || p.organizationId !== principal.organizationId)
+    throw new ToolError('not_found', `No attested permission ${id}.`, { permissionId: id });
   revoke(p, ctx.clock.now(), reason, `user:${principal.userId}`);
   await em.flush();
   return p;
@@ -80,7 +83,13 @@ export async function attestedConsentSummary(ctx: ToolContext) {
   const keys = await em.find(ApiKey, { organizationId: org.id, revokedAt: null }, { orderBy: { createdAt: 'asc' } });
   const attestKeys = keys
     .filter((k) => k.scopes.includes('mandates:attest'))
-    .map((k) => ({ id: k.id, name: k.name, tokenPrefix: k.tokenPrefix, state: org.attestationEnabled ? ('active' as const) : ('attestation_disabled' as const), lastUsedAt: isoOrNull(k.lastUsedAt) }));
+    .map((k) => ({
+      id: k.id,
+      name: k.name,
+      tokenPrefix: k.tokenPrefix,
+      state: org.attestationEnabled ? ('active' as const) : ('attestation_disabled' as const),
+      lastUsedAt: isoOrNull(k.lastUsedAt),
+    }));
   const counts = await sql<{ active: string; expired: string; revoked: string; total: string }>(
     em,
     `select count(*) filter (where revoked_at is null and expires_at > ?) as active,
@@ -91,12 +100,22 @@ export async function attestedConsentSummary(ctx: ToolContext) {
   );
   const c = counts[0]!;
   const ceiling = org.attestCeilingMinor ?? null;
-  const spends = ceiling !== null && org.attestWindowHours ? await attestedSpendByBuyer(em, org.id, org.attestWindowHours, now) : [];
-  const recent = await em.find(Permission, { organizationId: org.id, attested: true }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: 20 });
+  const spends =
+    ceiling !== null && org.attestWindowHours ? await attestedSpendByBuyer(em, org.id, org.attestWindowHours, now) : [];
+  const recent = await em.find(
+    Permission,
+    { organizationId: org.id, attested: true },
+    { orderBy: { createdAt: 'desc', id: 'desc' }, limit: 20 },
+  );
   return {
     ...attestationOut(org),
     attestKeys,
-    permissionCounts: { active: Number(c.active), expired: Number(c.expired), revoked: Number(c.revoked), total: Number(c.total) },
+    permissionCounts: {
+      active: Number(c.active),
+      expired: Number(c.expired),
+      revoked: Number(c.revoked),
+      total: Number(c.total),
+    },
     buyersNearCeiling: spends
       .filter((s) => ceiling !== null && s.spentMinor >= ceiling * NEAR_CEILING_SHARE)
       .map((s) => ({ ...s, ceilingMinor: ceiling!, remainingMinor: Math.max(0, ceiling! - s.spentMinor) })),

@@ -20,7 +20,13 @@ export interface PreparedCard {
  * must use another card) or unknown_payment_method.
  */
 export function prepareCard(provider: string, paymentMethod: string, retry: boolean): PreparedCard {
-  if (provider !== 'sandbox') throw new ToolError('card_preparation_unavailable', `The ${provider} provider cannot prepare cards here.`, undefined, 5);
+  if (provider !== 'sandbox')
+    throw new ToolError(
+      'card_preparation_unavailable',
+      `The ${provider} provider cannot prepare cards here.`,
+      undefined,
+      5,
+    );
   const special = SANDBOX_SETUP_TEST_CARDS[paymentMethod];
   if (special) {
     if (special.outcome === 'unavailable_once' && !retry) {

@@ -58,7 +58,13 @@ export async function startCardSetup(ctx: ToolContext): Promise<CardSetupRow> {
   ctx.services.payments.provider(shop.paymentProvider);
   const open = await em.findOne(
     CardSetup,
-    { buyerId: principal.buyerId, shopId: shop.id, provider: shop.paymentProvider, instrumentId: null, expiresAt: { $gt: now } },
+    {
+      buyerId: principal.buyerId,
+      shopId: shop.id,
+      provider: shop.paymentProvider,
+      instrumentId: null,
+      expiresAt: { $gt: now },
+    },
     { orderBy: { createdAt: 'desc' } },
   );
   if (open) return open;
@@ -95,7 +101,10 @@ export function isClosed(setup: CardSetupRow, now: Date): boolean {
  * it ends now and is never resumed, completed or saved. Idempotent; a saved setup is left as it is
  * (its card stays saved). Narrowing: bounded sessions of the same buyer and shop may discard too.
  */
-export async function discardCardSetup(ctx: ToolContext, id: string): Promise<{ setup: CardSetupRow; discarded: boolean }> {
+export async function discardCardSetup(
+  ctx: ToolContext,
+  id: string,
+): Promise<{ setup: CardSetupRow; discarded: boolean }> {
   const setup = await requireOwnSetup(ctx.em, ctx, id);
   if (setup.instrumentId) return { setup, discarded: false };
   const now = ctx.clock.now();
@@ -108,7 +117,11 @@ export async function discardCardSetup(ctx: ToolContext, id: string): Promise<{ 
 }
 
 /** The caller's setup in its session's shop, locked; anything else answers 404. */
-export async function requireOwnSetup(em: EntityManager, ctx: Pick<ToolContext, 'principal'>, id: string): Promise<CardSetupRow> {
+export async function requireOwnSetup(
+  em: EntityManager,
+  ctx: Pick<ToolContext, 'principal'>,
+  id: string,
+): Promise<CardSetupRow> {
   const principal = buyerOf(ctx);
   const setup = await em.findOne(CardSetup, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   if (!setup || setup.buyerId !== principal.buyerId || setup.shopId !== principal.merchantId) {
@@ -121,7 +134,11 @@ export async function requireOwnSetup(em: EntityManager, ctx: Pick<ToolContext, 
  * Completes a setup with the payment method the hosted form produced: the provider prepares it outside
  * any transaction, then the outcome is recorded. A setup that already succeeded is returned unchanged.
  */
-export async function completeCardSetup(ctx: ToolContext, id: string, paymentMethod: string): Promise<{ setup: CardSetupRow; reused: boolean }> {
+export async function completeCardSetup(
+  ctx: ToolContext,
+  id: string,
+  paymentMethod: string,
+): Promise<{ setup: CardSetupRow; reused: boolean }> {
   const db = ctx.services.db;
   const begun = await db.transaction(async (em) => {
     const setup = await requireOwnSetup(em, ctx, id);
@@ -147,7 +164,8 @@ export async function completeCardSetup(ctx: ToolContext, id: string, paymentMet
     if (row.status === 'succeeded') return row;
     row.updatedAt = ctx.clock.now();
     if (prepared) Object.assign(row, { status: 'succeeded', failureCode: null, ...prepared });
-    else if (failure && failure.code !== 'card_preparation_unavailable') Object.assign(row, { status: 'failed', failureCode: failure.code });
+    else if (failure && failure.code !== 'card_preparation_unavailable')
+      Object.assign(row, { status: 'failed', failureCode: failure.code });
     await em.flush();
     return row;
   });

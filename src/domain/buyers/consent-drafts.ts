@@ -95,11 +95,18 @@ export async function saveDraft(ctx: ToolContext, input: DraftInput): Promise<Dr
   const { em } = ctx;
   const now = ctx.clock.now();
   if (input.agentId) {
-    const [agent] = await sql(em, `select 1 from agents where id = ? and buyer_id = ? and status <> 'deleted'`, [input.agentId, buyerId]);
+    const [agent] = await sql(em, `select 1 from agents where id = ? and buyer_id = ? and status <> 'deleted'`, [
+      input.agentId,
+      buyerId,
+    ]);
     if (!agent) throw new ToolError('not_found', `No agent ${input.agentId}.`, { agentId: input.agentId });
   }
   if (input.instrumentId) {
-    const [card] = await sql(em, 'select 1 from instruments where id = ? and buyer_id = ? and shop_id = ? and deleted_at is null', [input.instrumentId, buyerId, shopId]);
+    const [card] = await sql(
+      em,
+      'select 1 from instruments where id = ? and buyer_id = ? and shop_id = ? and deleted_at is null',
+      [input.instrumentId, buyerId, shopId],
+    );
     if (!card) throw new ToolError('instrument_not_found', undefined, { instrumentId: input.instrumentId });
   }
   const data = { agentId: input.agentId ?? null, instrumentId: input.instrumentId ?? null, limits: input.limits ?? {} };
@@ -118,7 +125,11 @@ export async function saveDraft(ctx: ToolContext, input: DraftInput): Promise<Dr
 /** Discards the caller's draft (the buyer confirmed "Discard this setup?"); true when there was a live one. */
 export async function discardDraft(ctx: ToolContext): Promise<boolean> {
   const { buyerId, shopId } = owner(ctx);
-  const gone = await sql(ctx.em, 'delete from consent_drafts where buyer_id = ? and merchant_id = ? returning expires_at > ? as live', [buyerId, shopId, ctx.clock.now()]);
+  const gone = await sql(
+    ctx.em,
+    'delete from consent_drafts where buyer_id = ? and merchant_id = ? returning expires_at > ? as live',
+    [buyerId, shopId, ctx.clock.now()],
+  );
   return gone.some((r) => (r as { live: boolean }).live);
 }
 

@@ -46,12 +46,22 @@ type Rgb = [number, number, number];
 
 function parseHex(hex: string): Rgb {
   let h = hex.slice(1).toLowerCase();
-  if (h.length === 3) h = h.split('').map((c) => c + c).join('');
+  if (h.length === 3)
+    h = h
+      .split('')
+      .map((c) => c + c)
+      .join('');
   return [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16)) as Rgb;
 }
 
 function toHex(rgb: Rgb): string {
-  return `#${rgb.map((v) => Math.round(Math.min(255, Math.max(0, v))).toString(16).padStart(2, '0')).join('')}`;
+  return `#${rgb
+    .map((v) =>
+      Math.round(Math.min(255, Math.max(0, v)))
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('')}`;
 }
 
 /** WCAG relative luminance of an sRGB colour. */
@@ -104,7 +114,8 @@ export function themeProblem(input: Record<string, unknown>): { field: string; m
   const allowed = new Set(['background', 'surface', 'text', 'accent', 'accentText', 'font']);
   for (const k of Object.keys(input)) if (!allowed.has(k)) return { field: k, message: `unknown theme field ${k}` };
   for (const k of ['background', 'surface', 'text', 'accent'] as const) {
-    if (typeof input[k] !== 'string' || !HEX.test(input[k])) return { field: k, message: `${k} must be a CSS hex colour (#rgb or #rrggbb)` };
+    if (typeof input[k] !== 'string' || !HEX.test(input[k]))
+      return { field: k, message: `${k} must be a CSS hex colour (#rgb or #rrggbb)` };
   }
   if (input.accentText !== undefined && (typeof input.accentText !== 'string' || !HEX.test(input.accentText))) {
     return { field: 'accentText', message: 'accentText must be a CSS hex colour (#rgb or #rrggbb)' };
@@ -121,7 +132,11 @@ export function deriveTheme(input: ThemeInput): DerivedTheme {
   const background = toHex(parseHex(input.background));
   const text = readable(toHex(parseHex(input.text)), surface, TEXT_CONTRAST);
   const accent = toHex(parseHex(input.accent));
-  const accentText = readable(input.accentText ? toHex(parseHex(input.accentText)) : bestMono(accent), accent, TEXT_CONTRAST);
+  const accentText = readable(
+    input.accentText ? toHex(parseHex(input.accentText)) : bestMono(accent),
+    accent,
+    TEXT_CONTRAST,
+  );
   return {
     background,
     surface,

@@ -13,23 +13,38 @@ import type { Principal } from '../../kernel/principal.ts';
 
 /** A live shop's embed origins, or null when there is no such shop. */
 export async function shopEmbedOrigins(db: Database, shopId: string): Promise<string[] | null> {
-  const rows = await db.execute<{ embed_origins: string[] }>('select embed_origins from shops where id = ? and deleted_at is null', [shopId]);
+  const rows = await db.execute<{ embed_origins: string[] }>(
+    'select embed_origins from shops where id = ? and deleted_at is null',
+    [shopId],
+  );
   return rows[0] ? rows[0].embed_origins : null;
 }
 
 /** The shop a consent view is opened for: its name and embed origins, or null when there is no such live shop. */
-export async function consentViewShop(db: Database, shopId: string): Promise<{ name: string; embedOrigins: string[] } | null> {
-  const rows = await db.execute<{ name: string; embed_origins: string[] }>('select name, embed_origins from shops where id = ? and deleted_at is null', [shopId]);
+export async function consentViewShop(
+  db: Database,
+  shopId: string,
+): Promise<{ name: string; embedOrigins: string[] } | null> {
+  const rows = await db.execute<{ name: string; embed_origins: string[] }>(
+    'select name, embed_origins from shops where id = ? and deleted_at is null',
+    [shopId],
+  );
   return rows[0] ? { name: rows[0].name, embedOrigins: rows[0].embed_origins } : null;
 }
 
 /** Whether `origin` is an embed origin of some live shop: the test a bearer-less CORS preflight can make. */
 export async function isAnyShopsEmbedOrigin(db: Database, origin: string): Promise<boolean> {
-  const rows = await db.execute('select 1 from shops where embed_origins @> array[?]::text[] and deleted_at is null limit 1', [origin]);
+  const rows = await db.execute(
+    'select 1 from shops where embed_origins @> array[?]::text[] and deleted_at is null limit 1',
+    [origin],
+  );
   return rows.length > 0;
 }
 
-/** Whether the caller (the request's principal) may read the buyer API from `origin`: a buyer session of a shop listing it. */
+/**
+ * Whether the caller (the request's principal) may read the buyer API from `origin`: a buyer session of a shop listing
+ * it.
+ */
 export async function mayReadBuyerApiFrom(db: Database, principal: Principal, origin: string): Promise<boolean> {
   if (principal.kind !== 'buyer' || !principal.merchantId) return false;
   return ((await shopEmbedOrigins(db, principal.merchantId)) ?? []).includes(origin);

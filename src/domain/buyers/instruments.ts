@@ -45,8 +45,10 @@ export async function saveCard(
   const existing = await db.transaction(async (em) => {
     const setup = await requireOwnSetup(em, ctx, input.setupId);
     if (setup.instrumentId) return em.findOneOrFail(Instrument, { id: setup.instrumentId });
-    if (isClosed(setup, ctx.clock.now())) throw new ToolError('card_setup_not_ready', CLOSED_MESSAGE, { setupId: setup.id, status: setup.status });
-    if (setup.status !== 'succeeded') throw new ToolError('card_setup_not_ready', undefined, { setupId: setup.id, status: setup.status });
+    if (isClosed(setup, ctx.clock.now()))
+      throw new ToolError('card_setup_not_ready', CLOSED_MESSAGE, { setupId: setup.id, status: setup.status });
+    if (setup.status !== 'succeeded')
+      throw new ToolError('card_setup_not_ready', undefined, { setupId: setup.id, status: setup.status });
     return null;
   });
   if (existing) return { instrument: existing, reused: true };
@@ -54,8 +56,10 @@ export async function saveCard(
   const now = ctx.clock.now();
   return db.transaction(async (em) => {
     const setup = await requireOwnSetup(em, ctx, input.setupId);
-    if (setup.instrumentId) return { instrument: await em.findOneOrFail(Instrument, { id: setup.instrumentId }), reused: true };
-    if (isClosed(setup, now)) throw new ToolError('card_setup_not_ready', CLOSED_MESSAGE, { setupId: setup.id, status: setup.status });
+    if (setup.instrumentId)
+      return { instrument: await em.findOneOrFail(Instrument, { id: setup.instrumentId }), reused: true };
+    if (isClosed(setup, now))
+      throw new ToolError('card_setup_not_ready', CLOSED_MESSAGE, { setupId: setup.id, status: setup.status });
     await spendConsent(em, consent, now);
     const instrument = await insertInstrument(em, setup, input.spendingCapMinor, now);
     await em.flush();
@@ -63,8 +67,15 @@ export async function saveCard(
   });
 }
 
-/** The saved card of a succeeded setup (unflushed), linked to it; the caller checked the setup and spent the consent. */
-export async function insertInstrument(em: EntityManager, setup: CardSetupRow, spendingCapMinor: number, now: Date): Promise<InstrumentRow> {
+/**
+ * The saved card of a succeeded setup (unflushed), linked to it; the caller checked the setup and spent the consent.
+ */
+export async function insertInstrument(
+  em: EntityManager,
+  setup: CardSetupRow,
+  spendingCapMinor: number,
+  now: Date,
+): Promise<InstrumentRow> {
   const shop = await em.findOneOrFail(Shop, { id: setup.shopId });
   const instrument = em.create(Instrument, {
     id: newId('instrument', now),
@@ -89,20 +100,30 @@ export async function insertInstrument(em: EntityManager, setup: CardSetupRow, s
  * The caller's saved card (locked). A session for a shop that is bounded sees only that shop's cards;
  * anything else answers `instrument_not_found`.
  */
-export async function requireOwnInstrument(em: EntityManager, ctx: Pick<ToolContext, 'principal'>, id: string): Promise<InstrumentRow> {
+export async function requireOwnInstrument(
+  em: EntityManager,
+  ctx: Pick<ToolContext, 'principal'>,
+  id: string,
+): Promise<InstrumentRow> {
   const principal = buyerOf(ctx);
   const instrument = await em.findOne(Instrument, { id, deletedAt: null }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   const outOfScope = principal.mode === 'bounded' && instrument?.shopId !== principal.merchantId;
-  if (!instrument || instrument.buyerId !== principal.buyerId || outOfScope) throw new ToolError('instrument_not_found', undefined, { instrumentId: id });
+  if (!instrument || instrument.buyerId !== principal.buyerId || outOfScope)
+    throw new ToolError('instrument_not_found', undefined, { instrumentId: id });
   return instrument;
 }
 
 /** Raises a card's spending cap (after the emailed code); lowering is `lowerCardCap`. */
-export async function raiseCardCap(ctx: ToolContext, input: { id: string; spendingCapMinor: number } & CodeProof): Promise<InstrumentRow> {
+export async function raiseCardCap(
+  ctx: ToolContext,
+  input: { id: string; spendingCapMinor: number } & CodeProof,
+): Promise<InstrumentRow> {
   const db = ctx.services.db;
   const current = await db.transaction((em) => requireOwnInstrument(em, ctx, input.id));
   if (input.spendingCapMinor <= current.spendingCapMinor) {
-    throw new ToolError('invalid_input', 'The new cap must be higher than the current one (lowering needs no code).', { spendingCapMinor: current.spendingCapMinor });
+    throw new ToolError('invalid_input', 'The new cap must be higher than the current one (lowering needs no code).', {
+      spendingCapMinor: current.spendingCapMinor,
+    });
   }
   const consent = await requireConsent(ctx, 'raise_card_cap', input);
   const now = ctx.clock.now();
@@ -119,7 +140,9 @@ export async function raiseCardCap(ctx: ToolContext, input: { id: string; spendi
 export async function lowerCardCap(ctx: ToolContext, id: string, spendingCapMinor: number): Promise<InstrumentRow> {
   const instrument = await requireOwnInstrument(ctx.em, ctx, id);
   if (spendingCapMinor > instrument.spendingCapMinor) {
-    throw new ToolError('invalid_input', 'Raising a cap needs an emailed code: use raise_card_cap.', { spendingCapMinor: instrument.spendingCapMinor });
+    throw new ToolError('invalid_input', 'Raising a cap needs an emailed code: use raise_card_cap.', {
+      spendingCapMinor: instrument.spendingCapMinor,
+    });
   }
   instrument.spendingCapMinor = spendingCapMinor;
   await ctx.em.flush();
@@ -130,7 +153,10 @@ export async function lowerCardCap(ctx: ToolContext, id: string, spendingCapMino
 export async function listInstruments(ctx: ToolContext): Promise<InstrumentRow[]> {
   const principal = buyerOf(ctx);
   if (principal.mode === 'bounded' && !principal.merchantId) return [];
-  const where = principal.mode === 'bounded' ? { buyerId: principal.buyerId, shopId: principal.merchantId!, deletedAt: null } : { buyerId: principal.buyerId, deletedAt: null };
+  const where =
+    principal.mode === 'bounded'
+      ? { buyerId: principal.buyerId, shopId: principal.merchantId!, deletedAt: null }
+      : { buyerId: principal.buyerId, deletedAt: null };
   return ctx.em.find(Instrument, where, { orderBy: { createdAt: 'asc', id: 'asc' } });
 }
 
@@ -147,26 +173,47 @@ export async function paymentMethodForConfirm(
   const { em, principal } = ctx;
   if (principal.kind === 'agent') {
     if (given.paymentMethod !== undefined || given.instrumentId !== undefined) {
-      throw new ToolError('invalid_input', 'An agent pays with the saved card of its permission: send neither paymentMethod nor instrumentId.', {
-        fields: ['paymentMethod', 'instrumentId'],
-      });
+      throw new ToolError(
+        'invalid_input',
+        'An agent pays with the saved card of its permission: send neither paymentMethod nor instrumentId.',
+        {
+          fields: ['paymentMethod', 'instrumentId'],
+        },
+      );
     }
   } else if ((given.paymentMethod === undefined) === (given.instrumentId === undefined)) {
-    throw new ToolError('invalid_input', 'Give exactly one of paymentMethod or instrumentId.', { fields: ['paymentMethod', 'instrumentId'] });
+    throw new ToolError('invalid_input', 'Give exactly one of paymentMethod or instrumentId.', {
+      fields: ['paymentMethod', 'instrumentId'],
+    });
   }
   if (given.paymentMethod !== undefined) return given.paymentMethod;
   const reservation = await em.findOne(Reservation, { id: reservationId });
   const shop = reservation ? await em.findOne(Shop, { id: reservation.shopId }) : null;
-  if (!reservation || !shop || reservation.buyerId !== (principal.kind === 'buyer' || principal.kind === 'agent' ? principal.buyerId : undefined)) {
+  if (
+    !reservation ||
+    !shop ||
+    reservation.buyerId !== (principal.kind === 'buyer' || principal.kind === 'agent' ? principal.buyerId : undefined)
+  ) {
     throw new ToolError('not_found', `No reservation ${reservationId}.`, { id: reservationId });
   }
   if (principal.kind === 'agent') {
     // A reservation no longer held is answered by confirm before any method is used (its stored outcome or a refusal).
     if (reservation.state !== 'held') return NOT_HELD;
-    const stage = { agentId: principal.agentId, permissionId: principal.permissionId, shop, amountMinor: reservation.totalMinor, currency: reservation.currency, stage: 'reserve' as const };
+    const stage = {
+      agentId: principal.agentId,
+      permissionId: principal.permissionId,
+      shop,
+      amountMinor: reservation.totalMinor,
+      currency: reservation.currency,
+      stage: 'reserve' as const,
+    };
     return (await authorizeAgentPurchase(em, stage, ctx.clock.now())).instrument.paymentMethod;
   }
-  const instrument = await em.findOne(Instrument, { id: given.instrumentId!, buyerId: principal.kind === 'buyer' ? principal.buyerId : '', deletedAt: null });
+  const instrument = await em.findOne(Instrument, {
+    id: given.instrumentId!,
+    buyerId: principal.kind === 'buyer' ? principal.buyerId : '',
+    deletedAt: null,
+  });
   if (!instrument) throw new ToolError('instrument_not_found', undefined, { instrumentId: given.instrumentId });
   await chargeableInstrument(em, instrument.id, shop);
   checkCardCap(instrument, reservation.totalMinor);

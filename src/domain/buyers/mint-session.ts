@@ -18,7 +18,10 @@ export async function mintBoundedSession(
   const shop = await requireShop(em, principal, input.merchantId);
   if (input.merchantAttested) await requireAttestingKey(em, principal);
   else if (!principal.scopes.includes('merchant:write')) {
-    throw new ToolError('insufficient_scope', 'This API key lacks the scope merchant:write.', { required: ['merchant:write'], missing: ['merchant:write'] });
+    throw new ToolError('insufficient_scope', 'This API key lacks the scope merchant:write.', {
+      required: ['merchant:write'],
+      missing: ['merchant:write'],
+    });
   }
   const now = clock.now();
   const buyer = await findOrCreateBuyer(em, input.email, now);

@@ -1,7 +1,7 @@
 /**
- * What an OAuth access token may do: act as the agent a buyer named during authorization, inside the one
- * permission granted there (and undoing that authorization when it did not end in a grant). Checked on every call (never cached): a revoked or expired permission, or a paused
- * or deleted agent, makes the token useless at once.
+ * What an OAuth access token may do: act as the agent a buyer named during authorization, inside the one permission
+ * granted there (and undoing that authorization when it did not end in a grant). Checked on every call (never cached):
+ * a revoked or expired permission, or a paused or deleted agent, makes the token useless at once.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ToolError } from '../../kernel/errors.ts';
@@ -11,9 +11,18 @@ import { Agent } from '../../storage/entities/buyer.ts';
 import { Instrument, Permission } from '../../storage/entities/buyer-authority.ts';
 import { revoke } from './permissions.ts';
 
-/** The principal an access token for `permissionId` acts as, or `unauthenticated` when the permission no longer allows it. */
+/**
+ * The principal an access token for `permissionId` acts as, or `unauthenticated` when the permission no longer allows
+ * it.
+ */
 export async function oauthAgentPrincipal(db: Database, permissionId: string, now: Date): Promise<Principal> {
-  const [row] = await db.execute<{ agent_id: string; buyer_id: string; revoked_at: string | null; expires_at: string; status: string }>(
+  const [row] = await db.execute<{
+    agent_id: string;
+    buyer_id: string;
+    revoked_at: string | null;
+    expires_at: string;
+    status: string;
+  }>(
     `select p.agent_id, p.buyer_id, p.revoked_at, p.expires_at, a.status
        from permissions p join agents a on a.id = p.agent_id where p.id = ?`,
     [permissionId],
@@ -37,7 +46,11 @@ export interface OAuthAuthorization {
  * permission is revoked, the agent deleted and a card saved by it deleted, so no authority is left that no client
  * holds. The consent and the grant are one outcome.
  */
-export async function withdrawOAuthAuthorization(em: EntityManager, created: OAuthAuthorization, now: Date): Promise<void> {
+export async function withdrawOAuthAuthorization(
+  em: EntityManager,
+  created: OAuthAuthorization,
+  now: Date,
+): Promise<void> {
   const permission = await em.findOne(Permission, { id: created.permissionId });
   if (permission) revoke(permission, now, 'oauth_not_granted', 'system');
   const agent = await em.findOne(Agent, { id: created.agentId });

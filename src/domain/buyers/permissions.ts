@@ -59,9 +59,12 @@ export async function permissionOut(em: EntityManager, p: PermissionRow, now: Da
 /** The limits' end date; refuses an end in the past and a per-purchase cap above the allowance. */
 export function checkLimits(limits: PermissionLimits, now: Date): Date {
   const expiresAt = new Date(limits.expiresAt);
-  if (expiresAt <= now) throw new ToolError('invalid_input', 'expiresAt must be in the future.', { field: 'expiresAt' });
+  if (expiresAt <= now)
+    throw new ToolError('invalid_input', 'expiresAt must be in the future.', { field: 'expiresAt' });
   if (limits.perPurchaseCapMinor > limits.allowanceMinor) {
-    throw new ToolError('invalid_input', 'The per-purchase cap cannot exceed the allowance.', { field: 'perPurchaseCapMinor' });
+    throw new ToolError('invalid_input', 'The per-purchase cap cannot exceed the allowance.', {
+      field: 'perPurchaseCapMinor',
+    });
   }
   return expiresAt;
 }
@@ -70,9 +73,17 @@ export function checkLimits(limits: PermissionLimits, now: Date): Date {
 async function checkAttestedCeilings(em: EntityManager, shop: ShopRow, limits: PermissionLimits): Promise<void> {
   const org = await em.findOneOrFail(Organization, { id: shop.organizationId });
   const ceiling = org.attestCeilingMinor ?? null;
-  if (!org.attestationEnabled || ceiling === null || !org.attestWindowHours) throw new ToolError('merchant_consent_not_enabled');
-  if (limits.perPurchaseCapMinor > ceiling || limits.allowanceMinor > ceiling || limits.windowHours < org.attestWindowHours) {
-    throw new ToolError('attestation_ceiling_exceeded', undefined, { ceilingMinor: ceiling, windowHours: org.attestWindowHours });
+  if (!org.attestationEnabled || ceiling === null || !org.attestWindowHours)
+    throw new ToolError('merchant_consent_not_enabled');
+  if (
+    limits.perPurchaseCapMinor > ceiling ||
+    limits.allowanceMinor > ceiling ||
+    limits.windowHours < org.attestWindowHours
+  ) {
+    throw new ToolError('attestation_ceiling_exceeded', undefined, {
+      ceilingMinor: ceiling,
+      windowHours: org.attestWindowHours,
+    });
   }
 }
 
@@ -102,12 +113,21 @@ export async function grantPermission(
     await chargeableInstrument(em, own.id, shop);
     if (consent.via === 'attested') await checkAttestedCeilings(em, shop, input);
     await endDraft(em, principal.buyerId, shop.id);
-    await sql(em, `update permissions set revoked_at = ?, revoked_reason = 'replaced', revoked_by = 'buyer' where agent_id = ? and shop_id = ? and revoked_at is null`, [
+    await sql(
+      em,
+      `update permissions set revoked_at = ?, revoked_reason = 'replaced', revoked_by = 'buyer' where agent_id = ? and shop_id = ? and revoked_at is null`,
+      [now, agent.id, shop.id],
+    );
+    const permission = insertPermission(em, {
+      buyerId: principal.buyerId,
+      agentId: agent.id,
+      shop,
+      instrumentId: own.id,
+      limits: input,
+      expiresAt,
+      attested: consent.via === 'attested',
       now,
-      agent.id,
-      shop.id,
-    ]);
-    const permission = insertPermission(em, { buyerId: principal.buyerId, agentId: agent.id, shop, instrumentId: own.id, limits: input, expiresAt, attested: consent.via === 'attested', now });
+    });
     await em.flush();
     return permission;
   });
@@ -116,7 +136,16 @@ export async function grantPermission(
 /** The new permission's row (unflushed); the caller checked the agent, the card, the limits and the consent. */
 export function insertPermission(
   em: EntityManager,
-  a: { buyerId: string; agentId: string; shop: ShopRow; instrumentId: string; limits: PermissionLimits; expiresAt: Date; attested: boolean; now: Date },
+  a: {
+    buyerId: string;
+    agentId: string;
+    shop: ShopRow;
+    instrumentId: string;
+    limits: PermissionLimits;
+    expiresAt: Date;
+    attested: boolean;
+    now: Date;
+  },
 ): PermissionRow {
   return em.create(Permission, {
     id: newId('permission', a.now),
@@ -155,11 +184,16 @@ export async function listPermissions(ctx: ToolContext, agentId?: string): Promi
 }
 
 /** The caller's permission, locked; a bounded session reaches only its shop's. Others answer 404. */
-export async function requireOwnPermission(em: EntityManager, ctx: Pick<ToolContext, 'principal'>, id: string): Promise<PermissionRow> {
+export async function requireOwnPermission(
+  em: EntityManager,
+  ctx: Pick<ToolContext, 'principal'>,
+  id: string,
+): Promise<PermissionRow> {
   const principal = buyerOf(ctx);
   const p = await em.findOne(Permission, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   const outOfScope = principal.mode === 'bounded' && p?.shopId !== principal.merchantId;
-  if (!p || p.buyerId !== principal.buyerId || outOfScope) throw new ToolError('not_found', `No permission ${id}.`, { permissionId: id });
+  if (!p || p.buyerId !== principal.buyerId || outOfScope)
+    throw new ToolError('not_found', `No permission ${id}.`, { permissionId: id });
   return p;
 }
 
@@ -172,7 +206,11 @@ export function revoke(p: PermissionRow, now: Date, reason: string, by: string):
 }
 
 /** Changes the card an agent's live permission in the session's shop charges (after the emailed code). */
-export async function changeAgentCard(ctx: ToolContext, agentId: string, input: { instrumentId: string } & CodeProof): Promise<PermissionRow> {
+export async function changeAgentCard(
+  ctx: ToolContext,
+  agentId: string,
+  input: { instrumentId: string } & CodeProof,
+): Promise<PermissionRow> {
   const principal = buyerOf(ctx);
   if (!principal.merchantId) throw new ToolError('session_shop_required');
   const consent: Consent = await requireConsent(ctx, 'change_agent_card', input);
@@ -180,9 +218,15 @@ export async function changeAgentCard(ctx: ToolContext, agentId: string, input: 
   return ctx.services.db.transaction(async (em) => {
     await spendConsent(em, consent, now);
     const shop = await sessionShop(em, ctx);
-    const live = (await em.find(Permission, { agentId, buyerId: principal.buyerId, shopId: shop.id, revokedAt: null }, { lockMode: LockMode.PESSIMISTIC_WRITE }))
-      .filter((p) => permissionStatus(p, now) === 'active');
-    if (!live.length) throw new ToolError('permission_missing', 'The agent has no live permission in this shop.', { agentId });
+    const live = (
+      await em.find(
+        Permission,
+        { agentId, buyerId: principal.buyerId, shopId: shop.id, revokedAt: null },
+        { lockMode: LockMode.PESSIMISTIC_WRITE },
+      )
+    ).filter((p) => permissionStatus(p, now) === 'active');
+    if (!live.length)
+      throw new ToolError('permission_missing', 'The agent has no live permission in this shop.', { agentId });
     const instrument = await requireOwnInstrument(em, ctx, input.instrumentId);
     await chargeableInstrument(em, instrument.id, shop);
     for (const p of live) p.instrumentId = instrument.id;

@@ -15,7 +15,10 @@ import { buyerOf, issueBuyerSession, sessionLang, type IssuedSession } from './s
 
 export async function scopeSession(ctx: ToolContext, merchantId: string): Promise<IssuedSession> {
   const principal = buyerOf(ctx);
-  if (principal.mode !== 'full') throw new ToolError('forbidden', 'A bounded buyer session stays bound to its shop.', { sessionMode: principal.mode });
+  if (principal.mode !== 'full')
+    throw new ToolError('forbidden', 'A bounded buyer session stays bound to its shop.', {
+      sessionMode: principal.mode,
+    });
   const now = ctx.clock.now();
   const left = principal.expiresAt === undefined ? 0 : principal.expiresAt - Math.floor(now.getTime() / 1000);
   if (left <= 0) throw new ToolError('unauthenticated', 'The session token is invalid or expired.');
@@ -26,5 +29,12 @@ export async function scopeSession(ctx: ToolContext, merchantId: string): Promis
   if (!shop) throw shopNotFound(merchantId);
   const buyer = await ctx.em.findOne(Buyer, { id: principal.buyerId });
   if (!buyer) throw new ToolError('unauthenticated', 'The buyer of this session no longer exists.');
-  return issueBuyerSession(ctx.services.identity, { buyerId: buyer.id, mode: 'full', merchantId: shop.id, lang: sessionLang(principal, buyer), now, ttlSeconds: left });
+  return issueBuyerSession(ctx.services.identity, {
+    buyerId: buyer.id,
+    mode: 'full',
+    merchantId: shop.id,
+    lang: sessionLang(principal, buyer),
+    now,
+    ttlSeconds: left,
+  });
 }

@@ -13,7 +13,8 @@ import { spendConsent, STEP_UP_PURPOSE, verifyCode, type CodeProof } from './ver
 
 export async function stepUpSession(ctx: ToolContext, proof: CodeProof): Promise<IssuedSession> {
   const principal = buyerOf(ctx);
-  if (principal.mode === 'full') throw new ToolError('invalid_input', 'This session is already a full session.', { sessionMode: 'full' });
+  if (principal.mode === 'full')
+    throw new ToolError('invalid_input', 'This session is already a full session.', { sessionMode: 'full' });
   const consent = await verifyCode(ctx, STEP_UP_PURPOSE, proof);
   const now = ctx.clock.now();
   const buyer = await ctx.services.db.transaction(async (em) => {

@@ -1,4 +1,7 @@
-/** Buyers and their sessions: one buyer per e-mail address; full sessions after e-mail proof, bounded ones minted by merchants. */
+/**
+ * Buyers and their sessions: one buyer per e-mail address; full sessions after e-mail proof, bounded ones minted by
+ * merchants.
+ */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ToolContext } from '../context.ts';
 import { ToolError } from '../../kernel/errors.ts';
@@ -21,11 +24,11 @@ export function normalizeEmail(email: string): string {
 /** The buyer with this address, created on first sight (race-safe). */
 export async function findOrCreateBuyer(em: EntityManager, email: string, now: Date): Promise<BuyerRow> {
   const address = normalizeEmail(email);
-  await sql(em, 'insert into buyers (id, email, lang, created_at) values (?, ?, null, ?) on conflict (email) do nothing', [
-    newId('buyer', now),
-    address,
-    now,
-  ]);
+  await sql(
+    em,
+    'insert into buyers (id, email, lang, created_at) values (?, ?, null, ?) on conflict (email) do nothing',
+    [newId('buyer', now), address, now],
+  );
   const buyer = await em.findOne(Buyer, { email: address }, { refresh: true });
   if (!buyer) throw new Error('buyer vanished after insert');
   return buyer;
@@ -51,7 +54,15 @@ export interface IssuedSession {
 /** Signs a buyer session JWT (held in page memory by the caller, never in a cookie). */
 export async function issueBuyerSession(
   identity: Identity,
-  args: { buyerId: string; mode: 'bounded' | 'full'; merchantId: string | null; attested?: boolean; lang?: string | null; now: Date; ttlSeconds?: number },
+  args: {
+    buyerId: string;
+    mode: 'bounded' | 'full';
+    merchantId: string | null;
+    attested?: boolean;
+    lang?: string | null;
+    now: Date;
+    ttlSeconds?: number;
+  },
 ): Promise<IssuedSession> {
   const ttl = args.ttlSeconds ?? (args.mode === 'full' ? FULL_SESSION_TTL_SECONDS : BOUNDED_SESSION_TTL_SECONDS);
   const attested = args.mode === 'bounded' && args.attested === true;
@@ -68,7 +79,16 @@ export async function issueBuyerSession(
     ttl,
   );
   const expiresAt = new Date(Math.floor(args.now.getTime() / 1000) * 1000 + ttl * 1000).toISOString();
-  return { token, tokenType: 'Bearer', expiresAt, buyerId: args.buyerId, mode: args.mode, merchantId: args.merchantId, attested, lang: args.lang ?? null };
+  return {
+    token,
+    tokenType: 'Bearer',
+    expiresAt,
+    buyerId: args.buyerId,
+    mode: args.mode,
+    merchantId: args.merchantId,
+    attested,
+    lang: args.lang ?? null,
+  };
 }
 
 /**
@@ -76,7 +96,10 @@ export async function issueBuyerSession(
  * A full session's `lang` is only the choice the buyer made when signing in, so the buyer's latest choice
  * (`set_buyer_language`) comes first there. Null when neither is known: the browser's language applies.
  */
-export function sessionLang(p: { mode: 'bounded' | 'full'; lang?: string | null | undefined }, buyer: Pick<BuyerRow, 'lang'>): string | null {
+export function sessionLang(
+  p: { mode: 'bounded' | 'full'; lang?: string | null | undefined },
+  buyer: Pick<BuyerRow, 'lang'>,
+): string | null {
   return p.mode === 'bounded' ? (p.lang ?? buyer.lang ?? null) : (buyer.lang ?? p.lang ?? null);
 }
 
@@ -85,7 +108,14 @@ export async function describeBuyerSession(ctx: Pick<ToolContext, 'principal' | 
   const p = buyerOf(ctx);
   const buyer = await ctx.em.findOne(Buyer, { id: p.buyerId });
   if (!buyer) throw new ToolError('unauthenticated', 'The buyer of this session no longer exists.');
-  return { buyerId: buyer.id, email: buyer.email, mode: p.mode, merchantId: p.merchantId, attested: p.attested === true, lang: sessionLang(p, buyer) };
+  return {
+    buyerId: buyer.id,
+    email: buyer.email,
+    mode: p.mode,
+    merchantId: p.merchantId,
+    attested: p.attested === true,
+    lang: sessionLang(p, buyer),
+  };
 }
 
 /** Records the buyer's own language choice (the pages' language menu): pages, sign-in links and codes follow it. */

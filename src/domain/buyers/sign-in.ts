@@ -17,7 +17,10 @@ import { findOrCreateBuyer, issueBuyerSession, normalizeEmail, type IssuedSessio
 
 export const SIGN_IN_LINK_TTL_MINUTES = 15;
 
-/** The page the emailed link opens (the buyer pages' /buyer/verify); the token rides in the fragment so it never reaches server logs or referrers. */
+/**
+ * The page the emailed link opens (the buyer pages' /buyer/verify); the token rides in the fragment so it never reaches
+ * server logs or referrers.
+ */
 export function signInUrl(publicUrl: string, token: string, lang: string, authorization?: string): string {
   const back = authorization ? `&authorization=${encodeURIComponent(authorization)}` : '';
   return `${publicUrl}/buyer/verify?lang=${encodeURIComponent(lang)}${back}#token=${token}`;
@@ -26,7 +29,12 @@ export function signInUrl(publicUrl: string, token: string, lang: string, author
 /** Stores a link and emails it. Answers the same whether or not the address is known (no enumeration). */
 export async function requestSignInLink(
   ctx: ToolContext,
-  input: { email: string; merchantId?: string | undefined; lang?: string | undefined; authorization?: string | undefined },
+  input: {
+    email: string;
+    merchantId?: string | undefined;
+    lang?: string | undefined;
+    authorization?: string | undefined;
+  },
 ): Promise<{ sent: true; expiresAt: string }> {
   refusePartnerOrigin(ctx);
   const { services, clock } = ctx;
@@ -36,7 +44,8 @@ export async function requestSignInLink(
   const expiresAt = new Date(now.getTime() + SIGN_IN_LINK_TTL_MINUTES * 60_000);
   const { shopName, buyerLang } = await services.db.transaction(async (em) => {
     const shop = input.merchantId ? await em.findOne(Shop, { id: input.merchantId, deletedAt: null }) : null;
-    if (input.merchantId && !shop) throw new ToolError('not_found', `No shop ${input.merchantId}.`, { merchantId: input.merchantId });
+    if (input.merchantId && !shop)
+      throw new ToolError('not_found', `No shop ${input.merchantId}.`, { merchantId: input.merchantId });
     await throttleMail(em, 'signIn', email, now);
     const buyer = await em.findOne(Buyer, { email });
     await sql(
@@ -49,7 +58,10 @@ export async function requestSignInLink(
   });
   const lang = resolveLang([input.lang, buyerLang, ...(ctx.request.languages ?? [])]);
   const link = signInUrl(services.publicUrl(), token, lang, input.authorization);
-  await services.mail.send({ to: email, ...signInMail(services.catalogs.mailTranslator(lang), link, SIGN_IN_LINK_TTL_MINUTES, shopName) });
+  await services.mail.send({
+    to: email,
+    ...signInMail(services.catalogs.mailTranslator(lang), link, SIGN_IN_LINK_TTL_MINUTES, shopName),
+  });
   return { sent: true, expiresAt: expiresAt.toISOString() };
 }
 

@@ -16,7 +16,13 @@ const LIVE = `(exists (select 1 from payments p where p.reservation_id = s.reser
 const windowStart = (now: Date, hours: number) => new Date(now.getTime() - hours * 3_600_000);
 
 /** What an agent spent in a shop during the last `windowHours` (across all its permissions there). */
-export async function spentByAgent(em: EntityManager, agentId: string, shopId: string, windowHours: number, now: Date): Promise<number> {
+export async function spentByAgent(
+  em: EntityManager,
+  agentId: string,
+  shopId: string,
+  windowHours: number,
+  now: Date,
+): Promise<number> {
   const [row] = await sql<{ total: string | null }>(
     em,
     `select sum(s.amount_minor) as total from permission_spends s
@@ -61,7 +67,13 @@ export async function attestedSpendByBuyer(
 }
 
 /** Records (or, on a retried payment, refreshes) the spend of a reservation under a permission. */
-export async function recordSpend(em: EntityManager, permission: PermissionRow, reservationId: string, amountMinor: number, now: Date): Promise<void> {
+export async function recordSpend(
+  em: EntityManager,
+  permission: PermissionRow,
+  reservationId: string,
+  amountMinor: number,
+  now: Date,
+): Promise<void> {
   await sql(
     em,
     `insert into permission_spends

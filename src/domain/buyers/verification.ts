@@ -17,7 +17,15 @@ import { refusePartnerOrigin } from './origin-guard.ts';
 import { throttleMail } from './throttle.ts';
 import { buyerOf, sessionLang } from './sessions.ts';
 
-export const CODE_PURPOSES = ['save_card', 'create_agent', 'grant_permission', 'change_agent_card', 'raise_card_cap', 'verify_session', 'authorize_agent'] as const;
+export const CODE_PURPOSES = [
+  'save_card',
+  'create_agent',
+  'grant_permission',
+  'change_agent_card',
+  'raise_card_cap',
+  'verify_session',
+  'authorize_agent',
+] as const;
 /** The one purpose a bounded session may ask a code for: proving the buyer in the consent view (`stepUpSession`). */
 export const STEP_UP_PURPOSE = 'verify_session';
 export type CodePurpose = (typeof CODE_PURPOSES)[number];
@@ -42,11 +50,17 @@ export interface CodeSubject {
 }
 
 /** Creates a challenge for the calling buyer and emails its code. Never call inside a transaction. */
-export async function requestCode(ctx: ToolContext, purpose: CodePurpose, subject?: CodeSubject): Promise<{ challengeId: string; expiresAt: string }> {
+export async function requestCode(
+  ctx: ToolContext,
+  purpose: CodePurpose,
+  subject?: CodeSubject,
+): Promise<{ challengeId: string; expiresAt: string }> {
   refusePartnerOrigin(ctx);
   const principal = buyerOf(ctx);
   if (principal.mode !== 'full' && purpose !== STEP_UP_PURPOSE) {
-    throw new ToolError('forbidden', 'A bounded buyer session cannot create or widen spending authority.', { sessionMode: principal.mode });
+    throw new ToolError('forbidden', 'A bounded buyer session cannot create or widen spending authority.', {
+      sessionMode: principal.mode,
+    });
   }
   const { services, clock } = ctx;
   const now = clock.now();
@@ -73,7 +87,10 @@ export async function requestCode(ctx: ToolContext, purpose: CodePurpose, subjec
     return row;
   });
   const lang = resolveLang([sessionLang(principal, buyer), ...(ctx.request.languages ?? [])]);
-  await services.mail.send({ to: buyer.email, ...codeMail(services.catalogs.mailTranslator(lang), code, purpose, CODE_TTL_MINUTES, subject?.action(lang)) });
+  await services.mail.send({
+    to: buyer.email,
+    ...codeMail(services.catalogs.mailTranslator(lang), code, purpose, CODE_TTL_MINUTES, subject?.action(lang)),
+  });
   return { challengeId, expiresAt: expiresAt.toISOString() };
 }
 
@@ -87,7 +104,12 @@ export type Consent = { via: 'code'; challengeId: string } | { via: 'attested' }
  * A code e-mailed for particular details (`subjectDigest`) proves consent to those only: a right code with other
  * details is `verification_code_mismatch` (not counted as a wrong try, and the code stays usable for its own).
  */
-export async function verifyCode(ctx: ToolContext, purpose: CodePurpose, proof: CodeProof, subjectDigest: string | null = null): Promise<Consent> {
+export async function verifyCode(
+  ctx: ToolContext,
+  purpose: CodePurpose,
+  proof: CodeProof,
+  subjectDigest: string | null = null,
+): Promise<Consent> {
   refusePartnerOrigin(ctx);
   const principal = buyerOf(ctx);
   const { challengeId, code } = proof;
@@ -98,12 +120,15 @@ export async function verifyCode(ctx: ToolContext, purpose: CodePurpose, proof: 
   const outcome = await ctx.services.db.transaction(async (em) => {
     const c = await em.findOne(VerificationChallenge, { id: challengeId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!c || c.buyerId !== principal.buyerId || c.purpose !== purpose) {
-      throw new ToolError('verification_code_invalid', 'No such verification challenge for this buyer and operation.', { challengeId });
+      throw new ToolError('verification_code_invalid', 'No such verification challenge for this buyer and operation.', {
+        challengeId,
+      });
     }
     if (c.usedAt || c.expiresAt <= now) throw new ToolError('verification_code_expired', undefined, { challengeId });
     if (c.attempts >= c.maxAttempts) throw new ToolError('verification_attempts_exhausted', undefined, { challengeId });
     if (ctx.services.identity.hmacMatches(material(c.id, code), c.codeHash)) {
-      if ((c.subjectDigest ?? null) !== subjectDigest) throw new ToolError('verification_code_mismatch', undefined, { challengeId });
+      if ((c.subjectDigest ?? null) !== subjectDigest)
+        throw new ToolError('verification_code_mismatch', undefined, { challengeId });
       return 'ok' as const;
     }
     c.attempts += 1;
@@ -121,8 +146,15 @@ export async function verifyCode(ctx: ToolContext, purpose: CodePurpose, proof: 
  */
 export async function spendConsent(em: EntityManager, consent: Consent, now: Date): Promise<void> {
   if (consent.via !== 'code') return;
-  const used = await sql(em, 'update verification_challenges set used_at = ? where id = ? and used_at is null returning id', [now, consent.challengeId]);
-  if (!used.length) throw new ToolError('verification_code_expired', 'This code was already used; request a new one.', { challengeId: consent.challengeId });
+  const used = await sql(
+    em,
+    'update verification_challenges set used_at = ? where id = ? and used_at is null returning id',
+    [now, consent.challengeId],
+  );
+  if (!used.length)
+    throw new ToolError('verification_code_expired', 'This code was already used; request a new one.', {
+      challengeId: consent.challengeId,
+    });
 }
 
 /**
@@ -134,5 +166,7 @@ export async function requireConsent(ctx: ToolContext, purpose: CodePurpose, pro
   const principal = buyerOf(ctx);
   if (principal.mode === 'full') return verifyCode(ctx, purpose, proof);
   if (principal.attested) return { via: 'attested' };
-  throw new ToolError('forbidden', 'A bounded buyer session cannot create or widen spending authority.', { sessionMode: principal.mode });
+  throw new ToolError('forbidden', 'A bounded buyer session cannot create or widen spending authority.', {
+    sessionMode: principal.mode,
+  });
 }

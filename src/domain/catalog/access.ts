@@ -17,7 +17,8 @@ export function shopNotFound(shopId: string): ToolError {
 /** Loads a live shop the principal may act on, or throws `not_found`. */
 export async function requireShop(em: EntityManager, principal: Principal, shopId: string): Promise<ShopRow> {
   const shop = await em.findOne(Shop, { id: shopId, deletedAt: null });
-  if (!shop || !(mayAccessShop(principal, shop) || (await holdsPermissionAt(em, principal, shop.id)))) throw shopNotFound(shopId);
+  if (!shop || !(mayAccessShop(principal, shop) || (await holdsPermissionAt(em, principal, shop.id))))
+    throw shopNotFound(shopId);
   return shop;
 }
 
@@ -41,6 +42,7 @@ export function mayAccessShop(principal: Principal, shop: ShopRow): boolean {
 /** Whether an agent, or a buyer session for no shop, holds or held a permission at the shop (which links it there). */
 export async function holdsPermissionAt(em: EntityManager, principal: Principal, shopId: string): Promise<boolean> {
   if (principal.kind === 'agent') return (await em.count(Permission, { agentId: principal.agentId, shopId })) > 0;
-  if (principal.kind === 'buyer' && principal.merchantId === null) return (await em.count(Permission, { buyerId: principal.buyerId, shopId })) > 0;
+  if (principal.kind === 'buyer' && principal.merchantId === null)
+    return (await em.count(Permission, { buyerId: principal.buyerId, shopId })) > 0;
   return false;
 }

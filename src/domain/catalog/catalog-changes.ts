@@ -46,11 +46,16 @@ async function ownPool({ em, principal }: Ctx, id: string): Promise<PoolRow> {
 }
 
 function refuseCancelled(event: EventRow): void {
-  if (event.cancelledAt) throw new ToolError('event_cancelled', undefined, { eventId: event.id, cancelledAt: event.cancelledAt.toISOString() });
+  if (event.cancelledAt)
+    throw new ToolError('event_cancelled', undefined, {
+      eventId: event.id,
+      cancelledAt: event.cancelledAt.toISOString(),
+    });
 }
 
 function refuseRetired(tier: TierRow): void {
-  if (tier.retiredAt) throw new ToolError('tier_retired', undefined, { tierId: tier.id, retiredAt: tier.retiredAt.toISOString() });
+  if (tier.retiredAt)
+    throw new ToolError('tier_retired', undefined, { tierId: tier.id, retiredAt: tier.retiredAt.toISOString() });
 }
 
 /** Refuses a purchase of a tier whose event was cancelled or which was retired (at quote and again at reserve). */
@@ -76,8 +81,12 @@ export async function updateEvent(ctx: Ctx, id: string, changes: EventChanges): 
   const event = await ownEvent(ctx, id);
   refuseCancelled(event);
   const startsAt = changes.startsAt !== undefined ? new Date(changes.startsAt) : event.startsAt;
-  const endsAt = changes.endsAt !== undefined ? (changes.endsAt === null ? null : new Date(changes.endsAt)) : event.endsAt;
-  if (endsAt && endsAt <= startsAt) throw new ToolError('invalid_input', 'endsAt must be after startsAt.', { field: changes.endsAt !== undefined ? 'endsAt' : 'startsAt' });
+  const endsAt =
+    changes.endsAt !== undefined ? (changes.endsAt === null ? null : new Date(changes.endsAt)) : event.endsAt;
+  if (endsAt && endsAt <= startsAt)
+    throw new ToolError('invalid_input', 'endsAt must be after startsAt.', {
+      field: changes.endsAt !== undefined ? 'endsAt' : 'startsAt',
+    });
   if (changes.title !== undefined) event.title = changes.title;
   if (changes.venue !== undefined) event.venue = changes.venue;
   event.startsAt = startsAt;
@@ -85,7 +94,12 @@ export async function updateEvent(ctx: Ctx, id: string, changes: EventChanges): 
   const now = ctx.clock.now();
   event.updatedAt = now;
   await ctx.em.flush();
-  await emitEvent(ctx.em, { shopId: event.shopId, type: 'event.updated', data: { event: eventOut(event), changed: Object.keys(changes) }, now });
+  await emitEvent(ctx.em, {
+    shopId: event.shopId,
+    type: 'event.updated',
+    data: { event: eventOut(event), changed: Object.keys(changes) },
+    now,
+  });
   return event;
 }
 
@@ -101,7 +115,12 @@ export async function cancelEvent(ctx: Ctx, id: string, reason: string | undefin
   event.cancelledAt = now;
   event.updatedAt = now;
   await ctx.em.flush();
-  await emitEvent(ctx.em, { shopId: event.shopId, type: 'event.cancelled', data: { event: eventOut(event), reason: reason ?? null }, now });
+  await emitEvent(ctx.em, {
+    shopId: event.shopId,
+    type: 'event.cancelled',
+    data: { event: eventOut(event), reason: reason ?? null },
+    now,
+  });
   return event;
 }
 
@@ -117,7 +136,11 @@ export interface TierChanges {
 }
 
 /** Changes a tier's name, price (new quotes only) or restrictions; emits `tier.updated`. */
-export async function updateTier(ctx: Ctx, id: string, changes: TierChanges): Promise<{ tier: TierRow; availableCount: number }> {
+export async function updateTier(
+  ctx: Ctx,
+  id: string,
+  changes: TierChanges,
+): Promise<{ tier: TierRow; availableCount: number }> {
   const tier = await ownTier(ctx, id);
   refuseRetired(tier);
   const start = changes.onSaleStart !== undefined ? changes.onSaleStart : tier.onSaleStart;
@@ -135,11 +158,18 @@ export async function updateTier(ctx: Ctx, id: string, changes: TierChanges): Pr
   tier.updatedAt = now;
   await ctx.em.flush();
   const availableCount = await poolAvailable(ctx.em, tier.poolId);
-  await emitEvent(ctx.em, { shopId: tier.shopId, type: 'tier.updated', data: { tier: tierOut(tier, availableCount), changed: Object.keys(changes) }, now });
+  await emitEvent(ctx.em, {
+    shopId: tier.shopId,
+    type: 'tier.updated',
+    data: { tier: tierOut(tier, availableCount), changed: Object.keys(changes) },
+    now,
+  });
   return { tier, availableCount };
 }
 
-/** Retires a tier for good: no new quote or reserve (`tier_retired`), gone from the public window; emits `tier.retired`. */
+/**
+ * Retires a tier for good: no new quote or reserve (`tier_retired`), gone from the public window; emits `tier.retired`.
+ */
 export async function retireTier(ctx: Ctx, id: string): Promise<{ tier: TierRow; availableCount: number }> {
   const tier = await ownTier(ctx, id);
   refuseRetired(tier);
@@ -148,7 +178,12 @@ export async function retireTier(ctx: Ctx, id: string): Promise<{ tier: TierRow;
   tier.updatedAt = now;
   await ctx.em.flush();
   const availableCount = await poolAvailable(ctx.em, tier.poolId);
-  await emitEvent(ctx.em, { shopId: tier.shopId, type: 'tier.retired', data: { tier: tierOut(tier, availableCount) }, now });
+  await emitEvent(ctx.em, {
+    shopId: tier.shopId,
+    type: 'tier.retired',
+    data: { tier: tierOut(tier, availableCount) },
+    now,
+  });
   return { tier, availableCount };
 }
 

@@ -5,7 +5,16 @@
 import type { ToolContext } from '../context.ts';
 import { ToolError } from '../../kernel/errors.ts';
 import { organizationOf } from '../../kernel/principal.ts';
-import { Event, Pool, Shop, Tier, type EventRow, type PoolRow, type ShopRow, type TierRow } from '../../storage/entities/catalog.ts';
+import {
+  Event,
+  Pool,
+  Shop,
+  Tier,
+  type EventRow,
+  type PoolRow,
+  type ShopRow,
+  type TierRow,
+} from '../../storage/entities/catalog.ts';
 import { newId } from '../../storage/ids.ts';
 import { requireShop } from './access.ts';
 import { refuseInvertedOnSaleWindow } from './restrictions.ts';
@@ -139,7 +148,9 @@ export async function createPool({ em, principal, clock }: Ctx, input: NewPool):
 }
 
 /** A shop's pools with their live `availableCount`, in id order. */
-/** A page of a shop's pools in id order (keyset on (shop_id, id)), and the cursor of the next page when there is one. */
+/**
+ * A page of a shop's pools in id order (keyset on (shop_id, id)), and the cursor of the next page when there is one.
+ */
 export async function listPools(
   { em, principal }: Ctx,
   input: { shopId: string; limit: number; cursor?: string | undefined },
@@ -167,7 +178,10 @@ export interface NewTier {
 }
 
 /** A tier with its six restriction fields saved in the same write (spec §4.2), and its pool's live availability. */
-export async function createTier({ em, principal, clock }: Ctx, input: NewTier): Promise<{ tier: TierRow; availableCount: number }> {
+export async function createTier(
+  { em, principal, clock }: Ctx,
+  input: NewTier,
+): Promise<{ tier: TierRow; availableCount: number }> {
   const event = await em.findOne(Event, { id: input.eventId });
   if (!event) throw new ToolError('not_found', `No event ${input.eventId}.`, { eventId: input.eventId });
   const shop = await requireShop(em, principal, event.shopId);
@@ -177,7 +191,9 @@ export async function createTier({ em, principal, clock }: Ctx, input: NewTier):
     throw new ToolError('invalid_input', 'The pool belongs to another event.', { field: 'poolId' });
   }
   if (input.currency && input.currency !== shop.currency) {
-    throw new ToolError('invalid_input', `Tiers are priced in the shop currency ${shop.currency}.`, { field: 'currency' });
+    throw new ToolError('invalid_input', `Tiers are priced in the shop currency ${shop.currency}.`, {
+      field: 'currency',
+    });
   }
   refuseInvertedOnSaleWindow(input.onSaleStart, input.onSaleEnd);
   const tier = em.create(Tier, {

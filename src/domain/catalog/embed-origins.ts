@@ -26,7 +26,11 @@ export type EmbedOriginRule =
   | 'host';
 
 function refuse(entry: string, rule: EmbedOriginRule, why: string): ToolError {
-  return new ToolError('invalid_embed_origin', `Embed origin ${JSON.stringify(entry)}: ${why}`, { field: 'embedOrigin', entry, rule });
+  return new ToolError('invalid_embed_origin', `Embed origin ${JSON.stringify(entry)}: ${why}`, {
+    field: 'embedOrigin',
+    entry,
+    rule,
+  });
 }
 
 /** Splits the setting into entries: by commas when there is one (spaces around them allowed), else by spaces. */
@@ -37,7 +41,13 @@ function splitEntries(value: string): string[] {
   const parts = text.split(',').map((p) => p.trim());
   parts.forEach((p, i) => {
     if (p === '') {
-      throw refuse(value, 'trailing_separator', i === parts.length - 1 || i === 0 ? 'remove the comma at the end or start.' : 'remove the empty entry between two commas.');
+      throw refuse(
+        value,
+        'trailing_separator',
+        i === parts.length - 1 || i === 0
+          ? 'remove the comma at the end or start.'
+          : 'remove the empty entry between two commas.',
+      );
     }
     if (/\s/.test(p)) throw refuse(p, 'mixed_separators', 'separate origins either by commas or by spaces, not both.');
   });
@@ -52,7 +62,8 @@ export function normaliseOrigin(entry: string): string {
   const m = /^([a-zA-Z][a-zA-Z0-9+.-]*):(.*)$/s.exec(entry);
   if (!m) throw refuse(entry, 'not_an_origin', 'write it as scheme://host[:port], for example https://shop.example.');
   const scheme = m[1]!.toLowerCase();
-  if (scheme !== 'https' && scheme !== 'http') throw refuse(entry, 'scheme', 'only https:// origins (http:// for localhost) may embed.');
+  if (scheme !== 'https' && scheme !== 'http')
+    throw refuse(entry, 'scheme', 'only https:// origins (http:// for localhost) may embed.');
   if (!m[2]!.startsWith('//')) throw refuse(entry, 'not_an_origin', 'write it as scheme://host[:port].');
   let url: URL;
   try {
@@ -61,13 +72,15 @@ export function normaliseOrigin(entry: string): string {
     throw refuse(entry, 'not_an_origin', 'write it as scheme://host[:port], for example https://shop.example.');
   }
   const authority = m[2]!.slice(2);
-  if (url.username || url.password || authority.includes('@')) throw refuse(entry, 'user_info', 'an origin has no user name or password.');
+  if (url.username || url.password || authority.includes('@'))
+    throw refuse(entry, 'user_info', 'an origin has no user name or password.');
   if (/[?]/.test(authority)) throw refuse(entry, 'query', 'an origin has no query (?…).');
   if (/[#]/.test(authority)) throw refuse(entry, 'fragment', 'an origin has no fragment (#…).');
   if (/[/\\]/.test(authority)) throw refuse(entry, 'path', 'an origin has no path, not even a trailing slash.');
   const host = url.hostname;
   if (host.startsWith('[') || IPV4.test(host)) throw refuse(entry, 'ip_literal', 'use a host name, not an IP address.');
-  if (scheme === 'http' && host !== 'localhost') throw refuse(entry, 'http_only_for_localhost', 'use https:// (http:// is accepted only for localhost).');
+  if (scheme === 'http' && host !== 'localhost')
+    throw refuse(entry, 'http_only_for_localhost', 'use https:// (http:// is accepted only for localhost).');
   if (host !== 'localhost' && !DOMAIN.test(host)) throw refuse(entry, 'host', 'the host is not a valid domain name.');
   return url.origin;
 }
@@ -77,7 +90,11 @@ export function parseEmbedOrigins(value: string | null): string[] {
   if (value === null) return [];
   const origins = [...new Set(splitEntries(value).map(normaliseOrigin))];
   if (origins.length > MAX_EMBED_ORIGINS) {
-    throw refuse(value, 'too_many', `at most ${MAX_EMBED_ORIGINS} origins may embed the shop (${origins.length} given).`);
+    throw refuse(
+      value,
+      'too_many',
+      `at most ${MAX_EMBED_ORIGINS} origins may embed the shop (${origins.length} given).`,
+    );
   }
   return origins;
 }

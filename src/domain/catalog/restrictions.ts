@@ -23,7 +23,8 @@ export function refuseInvertedOnSaleWindow(
   end: string | Date | null | undefined,
   field: 'onSaleStart' | 'onSaleEnd' = 'onSaleEnd',
 ): void {
-  if (start && end && new Date(end) <= new Date(start)) throw new ToolError('invalid_input', 'onSaleEnd must be after onSaleStart.', { field });
+  if (start && end && new Date(end) <= new Date(start))
+    throw new ToolError('invalid_input', 'onSaleEnd must be after onSaleStart.', { field });
 }
 
 export interface PurchaseRequest {
@@ -36,10 +37,16 @@ export interface PurchaseRequest {
 export function checkRestrictions(tier: TierRow, req: PurchaseRequest, now: Date): void {
   if (!tier.sellable) throw new ToolError('not_sellable', undefined, { tierId: tier.id });
   if (tier.onSaleStart && now < new Date(tier.onSaleStart)) {
-    throw new ToolError('not_on_sale_yet', undefined, { tierId: tier.id, onSaleStart: new Date(tier.onSaleStart).toISOString() });
+    throw new ToolError('not_on_sale_yet', undefined, {
+      tierId: tier.id,
+      onSaleStart: new Date(tier.onSaleStart).toISOString(),
+    });
   }
   if (tier.onSaleEnd && now >= new Date(tier.onSaleEnd)) {
-    throw new ToolError('sale_ended', undefined, { tierId: tier.id, onSaleEnd: new Date(tier.onSaleEnd).toISOString() });
+    throw new ToolError('sale_ended', undefined, {
+      tierId: tier.id,
+      onSaleEnd: new Date(tier.onSaleEnd).toISOString(),
+    });
   }
   if (tier.maxQtyPerPurchase != null && req.quantity > tier.maxQtyPerPurchase) {
     throw new ToolError('quantity_over_limit', `At most ${tier.maxQtyPerPurchase} per purchase.`, {

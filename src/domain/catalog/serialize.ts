@@ -2,7 +2,6 @@
 import { iso, isoOrNull } from '../../kernel/wire.ts';
 import type { EventRow, PoolRow, ShopRow, TierRow } from '../../storage/entities/catalog.ts';
 
-
 export function shopOut(s: ShopRow) {
   return {
     id: s.id,

@@ -22,7 +22,11 @@ export interface ShopSettings {
 }
 
 /** Changes the given settings and leaves the others as they are. */
-export async function updateShopSettings({ em, principal, clock }: Ctx, shopId: string, input: ShopSettings): Promise<ShopRow> {
+export async function updateShopSettings(
+  { em, principal, clock }: Ctx,
+  shopId: string,
+  input: ShopSettings,
+): Promise<ShopRow> {
   const shop = await requireShop(em, principal, shopId);
   const origins = input.embedOrigin !== undefined ? parseEmbedOrigins(input.embedOrigin) : undefined;
   if (input.name !== undefined) shop.name = input.name;

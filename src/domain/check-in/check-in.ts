@@ -1,9 +1,9 @@
 /**
- * Check-in at the door. A scan presents a ticket's signed code (or its opaque code): the first scan admits and
- * records when and on which device; a later one answers `already_checked_in` with when; a voided ticket
- * `ticket_void`; a forged or tampered code, or another organization's ticket, `invalid_ticket_code`; another event's
- * ticket `ticket_wrong_event`. Offline scanners download the event's check-in list, verify codes with the published JWKS, and upload their
- * scans later: the earliest scan of a ticket wins, whichever device or upload it came from.
+ * Check-in at the door. A scan presents a ticket's signed code (or its opaque code): the first scan admits and records
+ * when and on which device; a later one answers `already_checked_in` with when; a voided ticket `ticket_void`; a forged
+ * or tampered code, or another organization's ticket, `invalid_ticket_code`; another event's ticket
+ * `ticket_wrong_event`. Offline scanners download the event's check-in list, verify codes with the published JWKS, and
+ * upload their scans later: the earliest scan of a ticket wins, whichever device or upload it came from.
  */
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -49,7 +49,9 @@ async function ticketIdForCode(em: EntityManager, keys: readonly PublicTicketKey
     if (claims.evt !== eventId) throw await wrongEvent(claims.tid, claims.evt);
     return claims.tid;
   }
-  const [row] = await sql<{ id: string; event_id: string }>(em, 'select id, event_id from tickets where code = ?', [code]);
+  const [row] = await sql<{ id: string; event_id: string }>(em, 'select id, event_id from tickets where code = ?', [
+    code,
+  ]);
   if (!row) throw new ToolError('invalid_ticket_code');
   if (row.event_id !== eventId) throw await wrongEvent(row.id, row.event_id);
   return row.id;
@@ -69,10 +71,18 @@ export async function checkIn(ctx: Ctx, eventId: string, code: string, device: s
   await requireMerchantEvent(em, ctx.principal, eventId);
   const ticket = await ticketForCode(em, await ctx.services.ticketKeys.publicKeys(ctx.em), eventId, code);
   if (ticket.state === 'void') {
-    throw new ToolError('ticket_void', undefined, { ticketId: ticket.id, voidReason: ticket.voidReason, voidedAt: isoOrNull(ticket.voidedAt) });
+    throw new ToolError('ticket_void', undefined, {
+      ticketId: ticket.id,
+      voidReason: ticket.voidReason,
+      voidedAt: isoOrNull(ticket.voidedAt),
+    });
   }
   if (ticket.checkedInAt) {
-    throw new ToolError('already_checked_in', undefined, { ticketId: ticket.id, checkedInAt: iso(ticket.checkedInAt), device: ticket.checkedInDevice });
+    throw new ToolError('already_checked_in', undefined, {
+      ticketId: ticket.id,
+      checkedInAt: iso(ticket.checkedInAt),
+      device: ticket.checkedInDevice,
+    });
   }
   const now = ctx.clock.now();
   await admit(em, ticket, now, device, now);
@@ -86,7 +96,12 @@ async function admit(em: EntityManager, ticket: TicketRow, at: Date, device: str
   await em.flush();
   if (first) {
     const [order] = await sql<{ shop_id: string }>(em, 'select shop_id from orders where id = ?', [ticket.orderId]);
-    await emitEvent(em, { shopId: order!.shop_id, type: 'ticket.checked_in', data: { orderId: ticket.orderId, eventId: ticket.eventId, ticket: ticketView(ticket) }, now });
+    await emitEvent(em, {
+      shopId: order!.shop_id,
+      type: 'ticket.checked_in',
+      data: { orderId: ticket.orderId, eventId: ticket.eventId, ticket: ticketView(ticket) },
+      now,
+    });
   }
 }
 
@@ -98,11 +113,23 @@ export async function checkInList(ctx: Ctx, eventId: string) {
     eventId,
     generatedAt: iso(ctx.clock.now()),
     keys: await ctx.services.ticketKeys.publicKeys(ctx.em),
-    tickets: tickets.map((t) => ({ ticketId: t.id, tierId: t.tierId, state: t.state, checkedInAt: isoOrNull(t.checkedInAt), checkedInDevice: t.checkedInDevice ?? null })),
+    tickets: tickets.map((t) => ({
+      ticketId: t.id,
+      tierId: t.tierId,
+      state: t.state,
+      checkedInAt: isoOrNull(t.checkedInAt),
+      checkedInDevice: t.checkedInDevice ?? null,
+    })),
   };
 }
 
-export const SCAN_RESULTS = ['admitted', 'already_checked_in', 'ticket_void', 'invalid_ticket_code', 'ticket_wrong_event'] as const;
+export const SCAN_RESULTS = [
+  'admitted',
+  'already_checked_in',
+  'ticket_void',
+  'invalid_ticket_code',
+  'ticket_wrong_event',
+] as const;
 export type ScanResult = (typeof SCAN_RESULTS)[number];
 
 export interface Scan {

@@ -28,7 +28,11 @@ export interface VoidList {
 }
 
 /** The event's voided tickets (voided at or after `since` when given), oldest first, signed. */
-export async function voidedTicketList(ctx: Pick<ToolContext, 'em' | 'principal' | 'services' | 'clock'>, eventId: string, since?: Date): Promise<VoidList> {
+export async function voidedTicketList(
+  ctx: Pick<ToolContext, 'em' | 'principal' | 'services' | 'clock'>,
+  eventId: string,
+  since?: Date,
+): Promise<VoidList> {
   const em: EntityManager = ctx.em;
   await requireMerchantEvent(em, ctx.principal, eventId);
   const rows = await em.find(

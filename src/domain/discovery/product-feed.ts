@@ -9,7 +9,10 @@ import type { ShopRow } from '../../storage/entities/catalog.ts';
 import { onSaleNow, type WindowEvent, type WindowTier } from './shop-window.ts';
 
 /** The feed's category for every ticket, in Google's product taxonomy (id 499978 "Event Tickets"). */
-export const TICKET_CATEGORY = { value: 'Arts & Entertainment > Event Tickets', taxonomy: 'google_product_category' } as const;
+export const TICKET_CATEGORY = {
+  value: 'Arts & Entertainment > Event Tickets',
+  taxonomy: 'google_product_category',
+} as const;
 
 /**
  * A variant's availability: `out_of_stock` when the pool is empty, `not_on_sale_yet` (an extension of ACP's

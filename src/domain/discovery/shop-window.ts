@@ -8,7 +8,16 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ToolError } from '../../kernel/errors.ts';
 import { iso, isoOrNull } from '../../kernel/wire.ts';
 import { sql } from '../../storage/database.ts';
-import { Event, Pool, Shop, Tier, type EventRow, type PoolRow, type ShopRow, type TierRow } from '../../storage/entities/catalog.ts';
+import {
+  Event,
+  Pool,
+  Shop,
+  Tier,
+  type EventRow,
+  type PoolRow,
+  type ShopRow,
+  type TierRow,
+} from '../../storage/entities/catalog.ts';
 
 /** How many upcoming events a window or feed shows at most (the soonest first). */
 export const WINDOW_EVENT_LIMIT = 200;
@@ -44,14 +53,21 @@ export async function upcomingCatalog(em: EntityManager, shop: ShopRow, now: Dat
   if (events.length === 0) return [];
   const tiers = await em.find(
     Tier,
-    { eventId: { $in: events.map((e) => e.id) }, sellable: true, retiredAt: null, $or: [{ onSaleEnd: null }, { onSaleEnd: { $gt: now } }] },
+    {
+      eventId: { $in: events.map((e) => e.id) },
+      sellable: true,
+      retiredAt: null,
+      $or: [{ onSaleEnd: null }, { onSaleEnd: { $gt: now } }],
+    },
     { orderBy: { id: 'asc' } },
   );
   const pools = await em.find(Pool, { id: { $in: [...new Set(tiers.map((t) => t.poolId))] } });
   const poolById = new Map(pools.map((p) => [p.id, p]));
   return events.map((event) => ({
     event,
-    tiers: tiers.filter((t) => t.eventId === event.id && poolById.has(t.poolId)).map((tier) => ({ tier, pool: poolById.get(tier.poolId)! })),
+    tiers: tiers
+      .filter((t) => t.eventId === event.id && poolById.has(t.poolId))
+      .map((tier) => ({ tier, pool: poolById.get(tier.poolId)! })),
   }));
 }
 

@@ -25,7 +25,12 @@ export interface AcpWebhookView {
 
 type Ctx = Pick<ToolContext, 'em' | 'principal' | 'clock' | 'services'>;
 
-const view = (w: WebhookSubscriptionRow): AcpWebhookView => ({ id: w.id, url: w.url, events: [...w.events], createdAt: iso(w.createdAt) });
+const view = (w: WebhookSubscriptionRow): AcpWebhookView => ({
+  id: w.id,
+  url: w.url,
+  events: [...w.events],
+  createdAt: iso(w.createdAt),
+});
 
 async function liveEndpoint(ctx: Pick<Ctx, 'em'>, shopId: string): Promise<WebhookSubscriptionRow | null> {
   return ctx.em.findOne(WebhookSubscription, { shopId, kind: 'acp', deletedAt: null });
@@ -36,11 +41,15 @@ async function liveEndpoint(ctx: Pick<Ctx, 'em'>, shopId: string): Promise<Webho
  * shared secret is sealed at rest and never returned. Deliveries still waiting for a retry go to the new URL,
  * signed with the new secret.
  */
-export async function setAcpWebhook(ctx: Ctx, input: { merchantId: string; url: string; secret: string }): Promise<AcpWebhookView> {
+export async function setAcpWebhook(
+  ctx: Ctx,
+  input: { merchantId: string; url: string; secret: string },
+): Promise<AcpWebhookView> {
   const { em, clock, services } = ctx;
   const shop = await requireShop(em, ctx.principal, input.merchantId);
   const refusal = refuseWebhookUrl(input.url, services.webhooks.addressPolicy);
-  if (refusal) throw new ToolError('invalid_webhook_url', URL_REFUSAL_MESSAGES[refusal], { field: 'url', reason: refusal });
+  if (refusal)
+    throw new ToolError('invalid_webhook_url', URL_REFUSAL_MESSAGES[refusal], { field: 'url', reason: refusal });
   await sql(em, 'select id from shops where id = ? for update', [shop.id]); // one live endpoint per shop, even under races
   const url = new URL(input.url).toString();
   const existing = await liveEndpoint(ctx, shop.id);
@@ -67,14 +76,20 @@ export async function setAcpWebhook(ctx: Ctx, input: { merchantId: string; url: 
 }
 
 /** The shop's ACP endpoint, or null when none is set. */
-export async function getAcpWebhook(ctx: Ctx, merchantId: string): Promise<{ merchantId: string; webhook: AcpWebhookView | null }> {
+export async function getAcpWebhook(
+  ctx: Ctx,
+  merchantId: string,
+): Promise<{ merchantId: string; webhook: AcpWebhookView | null }> {
   const shop = await requireShop(ctx.em, ctx.principal, merchantId);
   const row = await liveEndpoint(ctx, shop.id);
   return { merchantId: shop.id, webhook: row ? view(row) : null };
 }
 
 /** Removes the shop's ACP endpoint (no further order events are sent; pending deliveries are cancelled). */
-export async function deleteAcpWebhook(ctx: Ctx, merchantId: string): Promise<{ merchantId: string; deleted: boolean; cancelledDeliveries: number }> {
+export async function deleteAcpWebhook(
+  ctx: Ctx,
+  merchantId: string,
+): Promise<{ merchantId: string; deleted: boolean; cancelledDeliveries: number }> {
   const shop = await requireShop(ctx.em, ctx.principal, merchantId);
   const row = await liveEndpoint(ctx, shop.id);
   if (!row) return { merchantId: shop.id, deleted: false, cancelledDeliveries: 0 };

@@ -83,15 +83,33 @@ export async function attestAvailable(em: EntityManager, organizationId: string)
 }
 
 /** Creates a key under the role rules; the token is returned once. */
-export async function createKey(em: EntityManager, user: ConsoleUser, input: { name: string; scopes: Scope[] }, now: Date): Promise<{ key: ApiKeyRow; issued: IssuedKey }> {
+export async function createKey(
+  em: EntityManager,
+  user: ConsoleUser,
+  input: { name: string; scopes: Scope[] },
+  now: Date,
+): Promise<{ key: ApiKeyRow; issued: IssuedKey }> {
   const scopes = [...new Set(input.scopes)];
   const refused = scopes.find((s) => !KEY_SCOPES_FOR[user.role].includes(s));
   if (refused) throw new ToolError('forbidden', `An ${user.role} may never grant ${refused}.`, { scope: refused });
   if (scopes.includes('mandates:attest')) {
-    if (scopes.length > 1) throw new ToolError('invalid_input', 'mandates:attest is held alone: create an attest-only key.', { field: 'scopes' });
-    if (!(await attestAvailable(em, user.organizationId))) throw new ToolError('merchant_consent_not_enabled', 'Attest-only keys are available to organizations enabled for attested consent.');
+    if (scopes.length > 1)
+      throw new ToolError('invalid_input', 'mandates:attest is held alone: create an attest-only key.', {
+        field: 'scopes',
+      });
+    if (!(await attestAvailable(em, user.organizationId)))
+      throw new ToolError(
+        'merchant_consent_not_enabled',
+        'Attest-only keys are available to organizations enabled for attested consent.',
+      );
   }
-  const issued = issueApiKey(em, { organizationId: user.organizationId, name: input.name, scopes, createdByUserId: user.userId, now });
+  const issued = issueApiKey(em, {
+    organizationId: user.organizationId,
+    name: input.name,
+    scopes,
+    createdByUserId: user.userId,
+    now,
+  });
   await em.flush();
   return { key: await em.findOneOrFail(ApiKey, { id: issued.id }), issued };
 }
@@ -99,7 +117,8 @@ export async function createKey(em: EntityManager, user: ConsoleUser, input: { n
 /** Revokes a key of the caller's organization (404 otherwise); an integrator only keys it minted (403). */
 export async function revokeKey(em: EntityManager, user: ConsoleUser, id: string, now: Date): Promise<ApiKeyRow> {
   const key = await em.findOne(ApiKey, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-  if (!key || key.organizationId !== user.organizationId) throw new ToolError('not_found', `No API key ${id}.`, { keyId: id });
+  if (!key || key.organizationId !== user.organizationId)
+    throw new ToolError('not_found', `No API key ${id}.`, { keyId: id });
   if (user.role === 'integrator' && key.createdByUserId !== user.userId) {
     throw new ToolError('forbidden', 'An integrator may revoke only the keys it minted.', { keyId: id });
   }

@@ -64,7 +64,11 @@ export async function openConsoleSession(
 ): Promise<ConsoleSession> {
   const all = await membershipsOf(ctx.em, userId);
   const chosen = organizationId ? all.find((m) => m.organizationId === organizationId) : all[0];
-  if (!chosen) throw new ToolError('not_found', organizationId ? `No organization ${organizationId} for this person.` : 'This person belongs to no organization.');
+  if (!chosen)
+    throw new ToolError(
+      'not_found',
+      organizationId ? `No organization ${organizationId} for this person.` : 'This person belongs to no organization.',
+    );
   const orgs = opts.invitation ? [chosen] : all;
   const [user] = await sql<{ email: string }>(ctx.em, 'select email from users where id = ?', [userId]);
   const ttl = CONSOLE_SESSION_TTL_SECONDS;
@@ -72,7 +76,16 @@ export async function openConsoleSession(
   if (opts.invitation) claims.inv = true;
   const token = await ctx.services.identity.sign(claims, ttl);
   const expiresAt = new Date(Math.floor(ctx.clock.now().getTime() / 1000) * 1000 + ttl * 1000).toISOString();
-  return { token, tokenType: 'Bearer', expiresAt, userId, email: user?.email ?? '', organizationId: chosen.organizationId, role: chosen.role, organizations: orgs };
+  return {
+    token,
+    tokenType: 'Bearer',
+    expiresAt,
+    userId,
+    email: user?.email ?? '',
+    organizationId: chosen.organizationId,
+    role: chosen.role,
+    organizations: orgs,
+  };
 }
 
 /**
@@ -93,7 +106,10 @@ export async function switchConsoleOrganization(
 }
 
 /** Stores a link and emails it when the address is a member's; answers the same either way. */
-export async function requestConsoleSignInLink(ctx: ToolContext, emailInput: string): Promise<{ sent: true; expiresAt: string }> {
+export async function requestConsoleSignInLink(
+  ctx: ToolContext,
+  emailInput: string,
+): Promise<{ sent: true; expiresAt: string }> {
   const { services, clock } = ctx;
   const now = clock.now();
   const email = normalizeEmail(emailInput);
@@ -101,22 +117,32 @@ export async function requestConsoleSignInLink(ctx: ToolContext, emailInput: str
   const expiresAt = new Date(now.getTime() + CONSOLE_SIGN_IN_TTL_MINUTES * 60_000);
   const member = await services.db.transaction(async (em) => {
     await throttleMail(em, 'consoleSignIn', email, now);
-    const [row] = await sql<{ n: string }>(em, 'select count(*) as n from memberships m join users u on u.id = m.user_id where u.email = ?', [email]);
-    await sql(em, 'insert into console_sign_in_links (id, token_hash, email, expires_at, used_at, created_at) values (?, ?, ?, ?, null, ?)', [
-      newId('consoleSignInLink', now),
-      hashToken(token),
-      email,
-      expiresAt,
-      now,
-    ]);
+    const [row] = await sql<{ n: string }>(
+      em,
+      'select count(*) as n from memberships m join users u on u.id = m.user_id where u.email = ?',
+      [email],
+    );
+    await sql(
+      em,
+      'insert into console_sign_in_links (id, token_hash, email, expires_at, used_at, created_at) values (?, ?, ?, ?, null, ?)',
+      [newId('consoleSignInLink', now), hashToken(token), email, expiresAt, now],
+    );
     return Number(row?.n ?? 0) > 0;
   });
-  if (member) await services.mail.send({ to: email, ...consoleSignInMail(consoleSignInUrl(services.publicUrl(), token), CONSOLE_SIGN_IN_TTL_MINUTES) });
+  if (member)
+    await services.mail.send({
+      to: email,
+      ...consoleSignInMail(consoleSignInUrl(services.publicUrl(), token), CONSOLE_SIGN_IN_TTL_MINUTES),
+    });
   return { sent: true, expiresAt: expiresAt.toISOString() };
 }
 
 /** Redeems a link exactly once (an atomic conditional update) and opens a console session. */
-export async function completeConsoleSignIn(ctx: ToolContext, token: string, organizationId?: string): Promise<ConsoleSession> {
+export async function completeConsoleSignIn(
+  ctx: ToolContext,
+  token: string,
+  organizationId?: string,
+): Promise<ConsoleSession> {
   const now = ctx.clock.now();
   const rows = await sql<{ email: string }>(
     ctx.em,

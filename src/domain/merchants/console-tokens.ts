@@ -19,7 +19,10 @@ export interface ConsoleToken {
   expiresAt: string;
 }
 
-function authenticator(opts: TokenOptions): { auth: { sign(c: SessionClaims, ttl: number): Promise<string> }; clock: Clock } {
+function authenticator(opts: TokenOptions): {
+  auth: { sign(c: SessionClaims, ttl: number): Promise<string> };
+  clock: Clock;
+} {
   const clock = opts.clock ?? systemClock;
   const key = sessionKey(opts.secret);
   return { auth: { sign: (claims, ttl) => signSession(key, clock, claims, ttl) }, clock };
@@ -36,7 +39,8 @@ export async function issueConsoleToken(
     [args.email.trim().toLowerCase(), args.organizationId],
   );
   const row = rows[0];
-  if (!row || !(ROLES as readonly string[]).includes(row.role)) throw new Error(`${args.email} is not a member of ${args.organizationId}.`);
+  if (!row || !(ROLES as readonly string[]).includes(row.role))
+    throw new Error(`${args.email} is not a member of ${args.organizationId}.`);
   const { auth, clock } = authenticator(opts);
   const ttl = opts.ttlSeconds ?? 8 * 3600;
   const role = row.role as Role;
@@ -46,8 +50,14 @@ export async function issueConsoleToken(
 }
 
 /** A staff JWT for a user marked as service staff (`users.is_staff`), 1 hour by default. */
-export async function issueStaffToken(db: Database, args: { email: string }, opts: TokenOptions): Promise<{ token: string; userId: string; expiresAt: string }> {
-  const rows = await db.execute<{ id: string }>('select id from users where email = ? and is_staff', [args.email.trim().toLowerCase()]);
+export async function issueStaffToken(
+  db: Database,
+  args: { email: string },
+  opts: TokenOptions,
+): Promise<{ token: string; userId: string; expiresAt: string }> {
+  const rows = await db.execute<{ id: string }>('select id from users where email = ? and is_staff', [
+    args.email.trim().toLowerCase(),
+  ]);
   const row = rows[0];
   if (!row) throw new Error(`${args.email} is not service staff.`);
   const { auth, clock } = authenticator(opts);

@@ -35,7 +35,16 @@ export async function seedDemo(em: EntityManager, now: Date): Promise<DemoData> 
     createdAt: now,
   });
   const poolId = newId('pool', now);
-  em.create(Pool, { id: poolId, shopId: base.shopId, eventId, title: 'Arena floor and stands', capacity: 500, availableCount: 500, authority: 'tessera', createdAt: now });
+  em.create(Pool, {
+    id: poolId,
+    shopId: base.shopId,
+    eventId,
+    title: 'Arena floor and stands',
+    capacity: 500,
+    availableCount: 500,
+    authority: 'tessera',
+    createdAt: now,
+  });
   const tiers = [
     { name: 'General admission', priceMinor: 4500, maxQtyPerPurchase: 8 },
     { name: 'VIP', priceMinor: 12000, maxQtyPerPurchase: 4 },

@@ -54,7 +54,11 @@ export interface BootstrapResult {
 }
 
 /** Organization + owner + shop + API key in one transaction (the CLI's `bootstrap` and the demo seed). */
-export async function bootstrapOrganization(em: EntityManager, input: BootstrapInput, now: Date): Promise<BootstrapResult> {
+export async function bootstrapOrganization(
+  em: EntityManager,
+  input: BootstrapInput,
+  now: Date,
+): Promise<BootstrapResult> {
   const organizationId = newId('organization', now);
   em.create(Organization, {
     id: organizationId,
@@ -84,7 +88,13 @@ export async function bootstrapOrganization(em: EntityManager, input: BootstrapI
     createdAt: now,
     deletedAt: null,
   });
-  const key = issueApiKey(em, { organizationId, name: 'bootstrap', scopes: input.scopes, createdByUserId: owner.id, now });
+  const key = issueApiKey(em, {
+    organizationId,
+    name: 'bootstrap',
+    scopes: input.scopes,
+    createdByUserId: owner.id,
+    now,
+  });
   await em.flush();
   return { organizationId, ownerId: owner.id, shopId, apiKey: key.token };
 }

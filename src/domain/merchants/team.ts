@@ -41,8 +41,22 @@ interface InvitationRow {
 }
 
 export function invitationOut(r: InvitationRow, now: Date) {
-  const state: 'accepted' | 'revoked' | 'expired' | 'pending' = r.accepted_at ? 'accepted' : r.revoked_at ? 'revoked' : new Date(r.expires_at) <= now ? 'expired' : 'pending';
-  return { id: r.id, email: r.email, role: r.role, state, invitedBy: r.invited_by, expiresAt: iso(r.expires_at), createdAt: iso(r.created_at) };
+  const state: 'accepted' | 'revoked' | 'expired' | 'pending' = r.accepted_at
+    ? 'accepted'
+    : r.revoked_at
+      ? 'revoked'
+      : new Date(r.expires_at) <= now
+        ? 'expired'
+        : 'pending';
+  return {
+    id: r.id,
+    email: r.email,
+    role: r.role,
+    state,
+    invitedBy: r.invited_by,
+    expiresAt: iso(r.expires_at),
+    createdAt: iso(r.created_at),
+  };
 }
 
 /**
@@ -56,19 +70,39 @@ export async function inviteMember(ctx: ToolContext, input: { email: string; rol
   const email = normalizeEmail(input.email);
   const token = randomToken(32);
   const { row, orgName } = await services.db.transaction(async (em) => {
-    const [member] = await sql(em, 'select 1 from memberships m join users u on u.id = m.user_id where m.organization_id = ? and u.email = ?', [organizationId, email]);
+    const [member] = await sql(
+      em,
+      'select 1 from memberships m join users u on u.id = m.user_id where m.organization_id = ? and u.email = ?',
+      [organizationId, email],
+    );
     if (member) throw new ToolError('already_member', `${email} is already a member of this organization.`, { email });
-    await sql(em, 'update team_invitations set revoked_at = ? where organization_id = ? and email = ? and accepted_at is null and revoked_at is null', [now, organizationId, email]);
+    await sql(
+      em,
+      'update team_invitations set revoked_at = ? where organization_id = ? and email = ? and accepted_at is null and revoked_at is null',
+      [now, organizationId, email],
+    );
     const [inserted] = await sql<InvitationRow>(
       em,
       `insert into team_invitations (id, organization_id, email, role, token_hash, invited_by, expires_at, created_at)
        values (?, ?, ?, ?, ?, ?, ?, ?) returning *`,
-      [newId('invitation', now), organizationId, email, input.role, hashToken(token), userId, new Date(now.getTime() + INVITATION_TTL_DAYS * 86_400_000), now],
+      [
+        newId('invitation', now),
+        organizationId,
+        email,
+        input.role,
+        hashToken(token),
+        userId,
+        new Date(now.getTime() + INVITATION_TTL_DAYS * 86_400_000),
+        now,
+      ],
     );
     const [org] = await sql<{ name: string }>(em, 'select name from organizations where id = ?', [organizationId]);
     return { row: inserted!, orgName: org?.name ?? organizationId };
   });
-  await services.mail.send({ to: email, ...invitationMail(invitationUrl(services.publicUrl(), token), orgName, input.role, INVITATION_TTL_DAYS) });
+  await services.mail.send({
+    to: email,
+    ...invitationMail(invitationUrl(services.publicUrl(), token), orgName, input.role, INVITATION_TTL_DAYS),
+  });
   return invitationOut(row, now);
 }
 
@@ -99,7 +133,11 @@ export async function acceptInvitation(ctx: ToolContext, token: string): Promise
     [now, hashToken(token), now],
   );
   if (!inv) throw new ToolError('invitation_invalid');
-  await sql(em, 'insert into users (id, email, name, is_staff, created_at) values (?, ?, null, false, ?) on conflict (email) do nothing', [newId('user', now), inv.email, now]);
+  await sql(
+    em,
+    'insert into users (id, email, name, is_staff, created_at) values (?, ?, null, false, ?) on conflict (email) do nothing',
+    [newId('user', now), inv.email, now],
+  );
   const [user] = await sql<{ id: string }>(em, 'select id from users where email = ?', [inv.email]);
   await sql(
     em,
@@ -115,7 +153,13 @@ export async function acceptInvitation(ctx: ToolContext, token: string): Promise
 export async function listTeam(ctx: ToolContext) {
   const { organizationId } = organizationOfCaller(ctx);
   const now = ctx.clock.now();
-  const members = await sql<{ user_id: string; email: string; role: Role; invited_by: string | null; created_at: Date }>(
+  const members = await sql<{
+    user_id: string;
+    email: string;
+    role: Role;
+    invited_by: string | null;
+    created_at: Date;
+  }>(
     ctx.em,
     `select m.user_id, u.email, m.role, m.invited_by, m.created_at from memberships m join users u on u.id = m.user_id
       where m.organization_id = ? order by (m.role = 'owner') desc, m.created_at, u.email`,
@@ -127,13 +171,23 @@ export async function listTeam(ctx: ToolContext) {
     [organizationId],
   );
   return {
-    members: members.map((m) => ({ userId: m.user_id, email: m.email, role: m.role, invitedBy: m.invited_by, joinedAt: iso(m.created_at) })),
+    members: members.map((m) => ({
+      userId: m.user_id,
+      email: m.email,
+      role: m.role,
+      invitedBy: m.invited_by,
+      joinedAt: iso(m.created_at),
+    })),
     invitations: invitations.map((r) => invitationOut(r, now)),
   };
 }
 
 async function lockMembers(em: EntityManager, organizationId: string): Promise<{ user_id: string; role: Role }[]> {
-  return sql<{ user_id: string; role: Role }>(em, 'select user_id, role from memberships where organization_id = ? order by user_id for update', [organizationId]);
+  return sql<{ user_id: string; role: Role }>(
+    em,
+    'select user_id, role from memberships where organization_id = ? order by user_id for update',
+    [organizationId],
+  );
 }
 
 /** Changes a member's role; the last owner cannot be demoted. */
@@ -145,7 +199,11 @@ export async function changeMemberRole(ctx: ToolContext, memberId: string, role:
   if (target.role === 'owner' && role !== 'owner' && members.filter((m) => m.role === 'owner').length === 1) {
     throw new ToolError('last_owner', undefined, { userId: memberId });
   }
-  await sql(ctx.em, 'update memberships set role = ? where organization_id = ? and user_id = ?', [role, organizationId, memberId]);
+  await sql(ctx.em, 'update memberships set role = ? where organization_id = ? and user_id = ?', [
+    role,
+    organizationId,
+    memberId,
+  ]);
   return (await listTeam(ctx)).members.find((m) => m.userId === memberId)!;
 }
 
@@ -161,7 +219,8 @@ export async function removeMember(
   const members = await lockMembers(ctx.em, organizationId);
   const target = members.find((m) => m.user_id === memberId);
   if (!target) throw new ToolError('not_found', `No member ${memberId}.`, { userId: memberId });
-  if (target.role === 'owner' && members.filter((m) => m.role === 'owner').length === 1) throw new ToolError('last_owner', undefined, { userId: memberId });
+  if (target.role === 'owner' && members.filter((m) => m.role === 'owner').length === 1)
+    throw new ToolError('last_owner', undefined, { userId: memberId });
   const now = ctx.clock.now();
   await sql(ctx.em, 'delete from memberships where organization_id = ? and user_id = ?', [organizationId, memberId]);
   const revokedApiKeyIds = await revokeKeysMintedBy(ctx.em, organizationId, memberId, now);

@@ -43,10 +43,20 @@ export function webhookView(w: WebhookSubscriptionRow): WebhookView {
  * Loads a live subscription whose shop the principal may act on, or throws `not_found`. Only the merchant's own
  * subscriptions unless `anyKind` (the delivery log also shows the shop's ACP endpoint, `acp-webhook.ts`).
  */
-export async function requireWebhook(em: EntityManager, principal: Principal, id: string, anyKind = false): Promise<WebhookSubscriptionRow> {
-  const webhook = await em.findOne(WebhookSubscription, { id, deletedAt: null, ...(anyKind ? {} : { kind: 'merchant' as const }) });
+export async function requireWebhook(
+  em: EntityManager,
+  principal: Principal,
+  id: string,
+  anyKind = false,
+): Promise<WebhookSubscriptionRow> {
+  const webhook = await em.findOne(WebhookSubscription, {
+    id,
+    deletedAt: null,
+    ...(anyKind ? {} : { kind: 'merchant' as const }),
+  });
   const shop = webhook ? await em.findOne(Shop, { id: webhook.shopId, deletedAt: null }) : null;
-  if (!webhook || !shop || !mayAccessShop(principal, shop)) throw new ToolError('not_found', `No webhook ${id}.`, { id });
+  if (!webhook || !shop || !mayAccessShop(principal, shop))
+    throw new ToolError('not_found', `No webhook ${id}.`, { id });
   return webhook;
 }
 
@@ -57,9 +67,11 @@ export async function createWebhookSubscription(
 ): Promise<WebhookView & { secret: string }> {
   const shop = await requireShop(em, principal, input.merchantId);
   const refusal = refuseWebhookUrl(input.url, services.webhooks.addressPolicy);
-  if (refusal) throw new ToolError('invalid_webhook_url', URL_REFUSAL_MESSAGES[refusal], { field: 'url', reason: refusal });
+  if (refusal)
+    throw new ToolError('invalid_webhook_url', URL_REFUSAL_MESSAGES[refusal], { field: 'url', reason: refusal });
   const live = await em.count(WebhookSubscription, { shopId: shop.id, deletedAt: null, kind: 'merchant' });
-  if (live >= MAX_WEBHOOKS_PER_SHOP) throw new ToolError('webhook_limit_reached', undefined, { limit: MAX_WEBHOOKS_PER_SHOP });
+  if (live >= MAX_WEBHOOKS_PER_SHOP)
+    throw new ToolError('webhook_limit_reached', undefined, { limit: MAX_WEBHOOKS_PER_SHOP });
   const now = clock.now();
   const id = newId('webhook', now);
   const secret = generateSigningSecret();
@@ -78,9 +90,16 @@ export async function createWebhookSubscription(
 }
 
 /** A shop's live subscriptions in id order. */
-export async function listWebhookSubscriptions({ em, principal }: Pick<ToolContext, 'em' | 'principal'>, shopId: string): Promise<WebhookView[]> {
+export async function listWebhookSubscriptions(
+  { em, principal }: Pick<ToolContext, 'em' | 'principal'>,
+  shopId: string,
+): Promise<WebhookView[]> {
   await requireShop(em, principal, shopId);
-  const rows = await em.find(WebhookSubscription, { shopId, deletedAt: null, kind: 'merchant' }, { orderBy: { id: 'asc' } });
+  const rows = await em.find(
+    WebhookSubscription,
+    { shopId, deletedAt: null, kind: 'merchant' },
+    { orderBy: { id: 'asc' } },
+  );
   return rows.map(webhookView);
 }
 
@@ -201,14 +220,18 @@ export async function sendTestEvent(
   const webhook = await requireWebhook(em, principal, id);
   const now = clock.now();
   const eventId = newId('webhookEvent', now);
-  await sql(em, 'insert into webhook_events (id, shop_id, type, data, created_at, dispatched_at) values (?, ?, ?, ?::jsonb, ?, ?)', [
-    eventId,
-    webhook.shopId,
-    TEST_EVENT_TYPE,
-    JSON.stringify({ webhookId: webhook.id, merchantId: webhook.shopId, test: true }),
-    now,
-    now,
-  ]);
+  await sql(
+    em,
+    'insert into webhook_events (id, shop_id, type, data, created_at, dispatched_at) values (?, ?, ?, ?::jsonb, ?, ?)',
+    [
+      eventId,
+      webhook.shopId,
+      TEST_EVENT_TYPE,
+      JSON.stringify({ webhookId: webhook.id, merchantId: webhook.shopId, test: true }),
+      now,
+      now,
+    ],
+  );
   const deliveryId = newId('delivery', now);
   await sql(
     em,
@@ -237,12 +260,23 @@ export async function redeliver(
     [now, input.deliveryId, webhook.id],
   );
   const delivery = await deliveryById(em, webhook.id, input.deliveryId);
-  if (!delivery) throw new ToolError('not_found', `No delivery ${input.deliveryId} of webhook ${webhook.id}.`, { deliveryId: input.deliveryId });
-  if (!updated.length) throw new ToolError('delivery_pending', undefined, { deliveryId: delivery.id, nextAttemptAt: delivery.nextAttemptAt });
+  if (!delivery)
+    throw new ToolError('not_found', `No delivery ${input.deliveryId} of webhook ${webhook.id}.`, {
+      deliveryId: input.deliveryId,
+    });
+  if (!updated.length)
+    throw new ToolError('delivery_pending', undefined, {
+      deliveryId: delivery.id,
+      nextAttemptAt: delivery.nextAttemptAt,
+    });
   return delivery;
 }
 
-async function deliveryById(em: EntityManager, webhookId: string, deliveryId: string): Promise<DeliveryView | undefined> {
+async function deliveryById(
+  em: EntityManager,
+  webhookId: string,
+  deliveryId: string,
+): Promise<DeliveryView | undefined> {
   const [row] = await sql<DeliveryRow>(
     em,
     `select d.*, e.type from webhook_deliveries d join webhook_events e on e.id = d.event_id

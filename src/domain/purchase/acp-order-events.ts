@@ -11,7 +11,8 @@ import { Order, Refund, Reservation, Ticket, type OrderRow } from '../../storage
 import { emitEvent } from '../../webhooks/outbox.ts';
 
 /** ACP's order status for ours: paid and delivered → `confirmed`; every ticket refunded → `canceled`. */
-export const acpOrderStatus = (order: Pick<OrderRow, 'state'>): 'confirmed' | 'canceled' => (order.state === 'refunded' ? 'canceled' : 'confirmed');
+export const acpOrderStatus = (order: Pick<OrderRow, 'state'>): 'confirmed' | 'canceled' =>
+  order.state === 'refunded' ? 'canceled' : 'confirmed';
 
 /** The line item id of a session's tier (the same in the checkout session and the order). */
 export const acpLineItemId = (tierId: string): string => `li_${tierId}`;
@@ -21,8 +22,15 @@ export const orderPermalinkPath = (orderId: string): string => `/v1/ticketing/or
 
 const ADJUSTMENT_STATUS = { pending: 'pending', succeeded: 'completed', failed: 'failed' } as const;
 
-/** The order as ACP's `Order` (`type: "order"`, line items with quantities, digital fulfillment, refunds as adjustments, totals). */
-export async function acpOrder(em: EntityManager, order: OrderRow, checkoutSessionId: string): Promise<Record<string, unknown>> {
+/**
+ * The order as ACP's `Order` (`type: "order"`, line items with quantities, digital fulfillment, refunds as adjustments,
+ * totals).
+ */
+export async function acpOrder(
+  em: EntityManager,
+  order: OrderRow,
+  checkoutSessionId: string,
+): Promise<Record<string, unknown>> {
   const [r, tier, event, tickets, refunds] = await Promise.all([
     em.findOneOrFail(Reservation, { id: order.reservationId }),
     em.findOne(Tier, { id: order.tierId }),
@@ -76,7 +84,9 @@ export async function acpOrder(em: EntityManager, order: OrderRow, checkoutSessi
       { type: 'subtotal', display_text: 'Subtotal', amount: subtotal },
       ...(fees > 0 ? [{ type: 'fee', display_text: 'Service fee', amount: fees }] : []),
       { type: 'total', display_text: 'Total', amount: order.totalMinor },
-      ...(order.refundedMinor > 0 ? [{ type: 'amount_refunded', display_text: 'Refunded', amount: order.refundedMinor }] : []),
+      ...(order.refundedMinor > 0
+        ? [{ type: 'amount_refunded', display_text: 'Refunded', amount: order.refundedMinor }]
+        : []),
     ],
   };
 }
@@ -85,7 +95,12 @@ export async function acpOrder(em: EntityManager, order: OrderRow, checkoutSessi
  * Records ACP's `order_create` (the order was placed) or `order_update` (a refund settled or failed, the order was
  * canceled) for the reservation's order, when an ACP checkout session made it; inside the caller's transaction.
  */
-export async function emitAcpOrderEvent(em: EntityManager, reservationId: string, kind: 'order_create' | 'order_update', now: Date): Promise<void> {
+export async function emitAcpOrderEvent(
+  em: EntityManager,
+  reservationId: string,
+  kind: 'order_create' | 'order_update',
+  now: Date,
+): Promise<void> {
   const session = await em.findOne(AcpCheckoutSession, { reservationId });
   if (!session) return;
   const order = await em.findOne(Order, { reservationId });

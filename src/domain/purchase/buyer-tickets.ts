@@ -36,7 +36,8 @@ export interface BuyerOrderTickets {
   tickets: BuyerTicket[];
 }
 
-const statusOf = (t: OrderView['tickets'][number]): TicketStatus => (t.state === 'void' ? 'void' : t.checkedInAt ? 'checked_in' : 'valid');
+const statusOf = (t: OrderView['tickets'][number]): TicketStatus =>
+  t.state === 'void' ? 'void' : t.checkedInAt ? 'checked_in' : 'valid';
 
 /** A page of the buyer's orders with their tickets, newest first. */
 export async function listBuyerTickets(

@@ -59,8 +59,15 @@ export interface PaymentPlan {
 }
 
 /** Confirms a reservation with a payment method; returns the purchase view (payment pending ⇒ 202). */
-export function confirmReservation(ctx: ToolContext, reservationId: string, paymentMethod: string): Promise<PurchaseView> {
-  return payReservation(ctx, { reservation: (em) => requireReservation(em, ctx.principal, reservationId, { lock: true }), paymentMethod });
+export function confirmReservation(
+  ctx: ToolContext,
+  reservationId: string,
+  paymentMethod: string,
+): Promise<PurchaseView> {
+  return payReservation(ctx, {
+    reservation: (em) => requireReservation(em, ctx.principal, reservationId, { lock: true }),
+    paymentMethod,
+  });
 }
 
 /** Runs one payment attempt: tx1 (checks, authorization, pending payment), the provider call, tx2 (its answer). */
@@ -75,7 +82,9 @@ export async function payReservation(ctx: ToolContext, plan: PaymentPlan): Promi
   } catch (err) {
     ctx.log.error({ paymentId: attempt.paymentId, err: describeError(err) }, 'provider charge failed');
   }
-  const applied = await deps.db.transaction((em) => applyOutcome(em, attempt.paymentId, outcome, ctx.clock.now(), deps));
+  const applied = await deps.db.transaction((em) =>
+    applyOutcome(em, attempt.paymentId, outcome, ctx.clock.now(), deps),
+  );
   if (applied.refundDue) {
     await refundOwedPayment(deps, attempt.paymentId).catch((err: unknown) => {
       ctx.log.error({ paymentId: attempt.paymentId, err: describeError(err) }, 'refund failed; will retry');
@@ -104,7 +113,11 @@ function mintedLang(p: ToolContext['principal']): string | null {
   return p.kind === 'buyer' && p.mode === 'bounded' ? (p.lang ?? null) : null;
 }
 
-async function beginAttempt(em: EntityManager, ctx: ToolContext, plan: PaymentPlan): Promise<{ view: PurchaseView } | { attempt: Attempt }> {
+async function beginAttempt(
+  em: EntityManager,
+  ctx: ToolContext,
+  plan: PaymentPlan,
+): Promise<{ view: PurchaseView } | { attempt: Attempt }> {
   const now = ctx.clock.now();
   const r = await plan.reservation(em);
   const id = r.id;
@@ -122,16 +135,24 @@ async function beginAttempt(em: EntityManager, ctx: ToolContext, plan: PaymentPl
   const { paymentMethod, networkCredential } = plan;
   const shop = await em.findOneOrFail(Shop, { id: r.shopId });
   const provider = ctx.services.payments.provider(shop.paymentProvider);
-  const method = networkCredential ? provider.describeNetworkCredential(networkCredential.credentialRef) : provider.describeMethod(paymentMethod);
+  const method = networkCredential
+    ? provider.describeNetworkCredential(networkCredential.credentialRef)
+    : provider.describeMethod(paymentMethod);
   if (!method) {
-    const message = networkCredential ? 'The shop’s payment provider cannot charge the mandate’s credentialRef.' : undefined;
+    const message = networkCredential
+      ? 'The shop’s payment provider cannot charge the mandate’s credentialRef.'
+      : undefined;
     throw new ToolError('unknown_payment_method', message, { paymentMethod });
   }
   const tier = await em.findOneOrFail(Tier, { id: r.tierId });
   checkScheme(tier, method.scheme);
   const paymentId = newId('payment', now);
   if (plan.authorize) await plan.authorize({ em, reservation: r, shop, paymentId, now });
-  else await authorizePurchase({ ...ctx, em }, { shop, amountMinor: r.totalMinor, currency: r.currency, stage: 'pay', reservationId: r.id, paymentMethod });
+  else
+    await authorizePurchase(
+      { ...ctx, em },
+      { shop, amountMinor: r.totalMinor, currency: r.currency, stage: 'pay', reservationId: r.id, paymentMethod },
+    );
   const deadline = new Date(now.getTime() + PAYMENT_WINDOW_MS);
   r.state = 'confirming';
   r.paymentDeadline = deadline;
@@ -159,7 +180,14 @@ async function beginAttempt(em: EntityManager, ctx: ToolContext, plan: PaymentPl
     mailLang: mintedLang(ctx.principal),
   });
   await em.flush();
-  const attempt: Attempt = { paymentId: payment.id, provider: provider.name, paymentMethod, networkCredential, amountMinor: r.totalMinor, currency: r.currency };
+  const attempt: Attempt = {
+    paymentId: payment.id,
+    provider: provider.name,
+    paymentMethod,
+    networkCredential,
+    amountMinor: r.totalMinor,
+    currency: r.currency,
+  };
   return { attempt };
 }
 
@@ -185,7 +213,12 @@ async function applyOutcome(
   } else if (outcome.status === 'succeeded') {
     ({ refundDue, view: emitted } = await applyPaymentSuccess(em, payment, outcome.reference, now, deps.ticketKeys));
   } else if (outcome.status === 'failed') {
-    emitted = await applyPaymentFailure(em, payment, { code: outcome.code, reference: outcome.reference, mode: 'decline' }, now);
+    emitted = await applyPaymentFailure(
+      em,
+      payment,
+      { code: outcome.code, reference: outcome.reference, mode: 'decline' },
+      now,
+    );
   } else {
     emitted = await markPaymentPending(em, payment, outcome.reference, now);
   }
@@ -208,11 +241,28 @@ async function applyOutcome(
  * attempt to ask the provider again with the same payment id; undefined when there is none.
  */
 async function unknownOutcomeAttempt(em: EntityManager, reservationId: string): Promise<Attempt | undefined> {
-  const [p] = await em.find(Payment, { reservationId, state: 'pending', providerReference: null }, { orderBy: { attempt: 'desc' }, limit: 1 });
+  const [p] = await em.find(
+    Payment,
+    { reservationId, state: 'pending', providerReference: null },
+    { orderBy: { attempt: 'desc' }, limit: 1 },
+  );
   if (!p) return undefined;
-  const [spent] = await sql<{ network: string; mandate_id: string }>(em, 'select network, mandate_id from mandate_jtis where reference = ?', [p.id]);
-  const networkCredential = spent ? { network: spent.network, credentialRef: p.paymentMethod, mandateId: spent.mandate_id } : undefined;
-  return { paymentId: p.id, provider: p.provider, paymentMethod: p.paymentMethod, networkCredential, amountMinor: p.amountMinor, currency: p.currency };
+  const [spent] = await sql<{ network: string; mandate_id: string }>(
+    em,
+    'select network, mandate_id from mandate_jtis where reference = ?',
+    [p.id],
+  );
+  const networkCredential = spent
+    ? { network: spent.network, credentialRef: p.paymentMethod, mandateId: spent.mandate_id }
+    : undefined;
+  return {
+    paymentId: p.id,
+    provider: p.provider,
+    paymentMethod: p.paymentMethod,
+    networkCredential,
+    amountMinor: p.amountMinor,
+    currency: p.currency,
+  };
 }
 
 /** How long an unanswered charge waits before the sweeper asks the provider again. */
@@ -237,7 +287,10 @@ export async function reconcileUnknownPayments(deps: SpineDeps, now: Date, limit
     try {
       outcome = await deps.payments.provider(attempt.provider).charge({ ...attempt, now });
     } catch (err) {
-      deps.log.warn({ paymentId: attempt.paymentId, err: describeError(err) }, 'provider still unreachable; will ask again');
+      deps.log.warn(
+        { paymentId: attempt.paymentId, err: describeError(err) },
+        'provider still unreachable; will ask again',
+      );
       continue;
     }
     const applied = await deps.db.transaction((em) => applyOutcome(em, attempt.paymentId, outcome, now, deps));

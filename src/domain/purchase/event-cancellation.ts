@@ -1,4 +1,6 @@
-/** Calling an event off: the catalog change, and the refund of every paid order as a background job, in one transaction. */
+/**
+ * Calling an event off: the catalog change, and the refund of every paid order as a background job, in one transaction.
+ */
 import type { ToolContext } from '../context.ts';
 import { organizationOf } from '../../kernel/principal.ts';
 import type { EventRow } from '../../storage/entities/catalog.ts';
@@ -14,7 +16,13 @@ export async function cancelEventAndRefundOrders(
   const event = await cancelEvent(ctx, id, reason);
   await startEventRefunds(
     ctx.em,
-    { eventId: event.id, shopId: event.shopId, organizationId: organizationOf(ctx.principal) ?? '', reason: reason ?? 'event_cancelled', returnToPool: false },
+    {
+      eventId: event.id,
+      shopId: event.shopId,
+      organizationId: organizationOf(ctx.principal) ?? '',
+      reason: reason ?? 'event_cancelled',
+      returnToPool: false,
+    },
     ctx.clock.now(),
   );
   return event;

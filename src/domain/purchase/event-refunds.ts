@@ -75,14 +75,25 @@ export async function startEventRefunds(
 }
 
 /** The job's progress, or undefined when the event has none. */
-export async function eventRefundProgress(em: EntityManager, eventId: string): Promise<EventRefundProgress | undefined> {
-  const [j] = await sql<{ reason: string; return_to_pool: boolean; state: 'running' | 'done'; started_at: Date; finished_at: Date | null }>(
+export async function eventRefundProgress(
+  em: EntityManager,
+  eventId: string,
+): Promise<EventRefundProgress | undefined> {
+  const [j] = await sql<{
+    reason: string;
+    return_to_pool: boolean;
+    state: 'running' | 'done';
+    started_at: Date;
+    finished_at: Date | null;
+  }>(em, 'select reason, return_to_pool, state, started_at, finished_at from event_refund_jobs where event_id = ?', [
+    eventId,
+  ]);
+  if (!j) return undefined;
+  const counts = await sql<{ state: string; n: number }>(
     em,
-    'select reason, return_to_pool, state, started_at, finished_at from event_refund_jobs where event_id = ?',
+    'select state, count(*)::int as n from event_refund_items where event_id = ? group by state',
     [eventId],
   );
-  if (!j) return undefined;
-  const counts = await sql<{ state: string; n: number }>(em, 'select state, count(*)::int as n from event_refund_items where event_id = ? group by state', [eventId]);
   const n = (s: string) => counts.find((c) => c.state === s)?.n ?? 0;
   return {
     eventId,
@@ -104,7 +115,10 @@ interface Item {
   order_id: string;
 }
 
-/** One pass: leases up to `limit` pending items, refunds each, and closes finished jobs. Returns how many items it settled. */
+/**
+ * One pass: leases up to `limit` pending items, refunds each, and closes finished jobs. Returns how many items it
+ * settled.
+ */
 export async function runEventRefunds(deps: SpineDeps, limit = EVENT_REFUND_BATCH): Promise<number> {
   const now = deps.clock.now();
   const items = await claimDue<Item>(deps.db, ITEMS, { now, limit, returning: 'event_id, order_id' });
@@ -113,7 +127,10 @@ export async function runEventRefunds(deps: SpineDeps, limit = EVENT_REFUND_BATC
     try {
       if (await refundItem(deps, item)) settled++;
     } catch (err) {
-      deps.log.error({ eventId: item.event_id, orderId: item.order_id, err: describeError(err) }, 'event refund failed; will retry');
+      deps.log.error(
+        { eventId: item.event_id, orderId: item.order_id, err: describeError(err) },
+        'event refund failed; will retry',
+      );
     }
   }
   await deps.db.execute(
@@ -138,8 +155,18 @@ async function refundItem(deps: SpineDeps, item: Item): Promise<boolean> {
     if (!row || row.state !== 'pending') return { done: true as const };
     if (row.refund_id) return { refundId: row.refund_id };
     try {
-      const refund = await claimRefund(em, order, { orderId: order.id, reason: row.reason, returnToPool: row.return_to_pool }, deps.clock.now());
-      await sql(em, 'update event_refund_items set refund_id = ?, updated_at = ? where event_id = ? and order_id = ?', [refund.id, deps.clock.now(), item.event_id, item.order_id]);
+      const refund = await claimRefund(
+        em,
+        order,
+        { orderId: order.id, reason: row.reason, returnToPool: row.return_to_pool },
+        deps.clock.now(),
+      );
+      await sql(em, 'update event_refund_items set refund_id = ?, updated_at = ? where event_id = ? and order_id = ?', [
+        refund.id,
+        deps.clock.now(),
+        item.event_id,
+        item.order_id,
+      ]);
       return { refundId: refund.id };
     } catch (err) {
       if (!(err instanceof ToolError) || err.code !== 'order_fully_refunded') throw err;
@@ -153,18 +180,25 @@ async function refundItem(deps: SpineDeps, item: Item): Promise<boolean> {
   if (state === 'pending' && !refund.providerReference) {
     const result = await askProvider(deps, refund);
     if (!result) return false;
-    state = (await deps.db.transaction((em) => applyRefundResult(em, refund.id, result, deps.clock.now()))).refund.state;
+    state = (await deps.db.transaction((em) => applyRefundResult(em, refund.id, result, deps.clock.now()))).refund
+      .state;
   }
   if (state === 'pending') return false; // the provider settles later; a later pass (after the lease) looks again
-  await deps.db.transaction((em) => settleItem(em, item, state === 'succeeded' ? 'refunded' : 'failed', deps.clock.now()));
+  await deps.db.transaction((em) =>
+    settleItem(em, item, state === 'succeeded' ? 'refunded' : 'failed', deps.clock.now()),
+  );
   return true;
 }
 
-async function settleItem(em: EntityManager, item: Item, state: 'refunded' | 'failed' | 'skipped', now: Date): Promise<void> {
-  await sql(em, `update event_refund_items set state = ?, lease_until = null, updated_at = ? where event_id = ? and order_id = ? and state = 'pending'`, [
-    state,
-    now,
-    item.event_id,
-    item.order_id,
-  ]);
+async function settleItem(
+  em: EntityManager,
+  item: Item,
+  state: 'refunded' | 'failed' | 'skipped',
+  now: Date,
+): Promise<void> {
+  await sql(
+    em,
+    `update event_refund_items set state = ?, lease_until = null, updated_at = ? where event_id = ? and order_id = ? and state = 'pending'`,
+    [state, now, item.event_id, item.order_id],
+  );
 }

@@ -40,10 +40,13 @@ export interface MandatePurchase {
  */
 export async function purchaseUnderMandate(ctx: ToolContext, req: MandatePurchaseRequest): Promise<MandatePurchase> {
   if ((req.reservationId === undefined) === (req.quoteId === undefined)) {
-    throw new ToolError('invalid_input', 'Give exactly one of reservationId or quoteId.', { fields: ['reservationId', 'quoteId'] });
+    throw new ToolError('invalid_input', 'Give exactly one of reservationId or quoteId.', {
+      fields: ['reservationId', 'quoteId'],
+    });
   }
   const signature = req.mandate?.signature;
-  if (!signature) throw new ToolError('mandate_required', undefined, { field: req.mandate ? 'mandate.signature' : 'mandate' });
+  if (!signature)
+    throw new ToolError('mandate_required', undefined, { field: req.mandate ? 'mandate.signature' : 'mandate' });
   const merchantId = await targetShop(ctx, req);
   const trust = ctx.services.mandateTrust;
   const input = { payload: req.mandate?.payload, signature, merchantId };
@@ -58,7 +61,13 @@ export async function purchaseUnderMandate(ctx: ToolContext, req: MandatePurchas
     async authorize(spend) {
       const r = spend.reservation;
       checkMandateCovers(mandate, r, spend.now);
-      const intent = { shop: spend.shop, amountMinor: r.totalMinor, currency: r.currency, stage: 'pay' as const, reservationId: r.id };
+      const intent = {
+        shop: spend.shop,
+        amountMinor: r.totalMinor,
+        currency: r.currency,
+        stage: 'pay' as const,
+        reservationId: r.id,
+      };
       await authorizePurchase({ ...ctx, em: spend.em }, { ...intent, authority: 'mandate' });
       spentPeriod = await spendJti(spend, mandate);
     },
@@ -68,7 +77,8 @@ export async function purchaseUnderMandate(ctx: ToolContext, req: MandatePurchas
 
 /** The shop the purchase is in: from the caller's reservation or quote (`not_found` when not the caller's). */
 async function targetShop(ctx: ToolContext, req: MandatePurchaseRequest): Promise<string> {
-  if (req.reservationId !== undefined) return (await requireReservation(ctx.em, ctx.principal, req.reservationId)).shopId;
+  if (req.reservationId !== undefined)
+    return (await requireReservation(ctx.em, ctx.principal, req.reservationId)).shopId;
   const id = req.quoteId!;
   return requireAccess(ctx.principal, await ctx.em.findOne(Quote, { id }), 'quote', id).shopId;
 }
@@ -87,23 +97,35 @@ async function lockTarget(em: EntityManager, ctx: ToolContext, req: MandatePurch
 export function checkMandateCovers(mandate: Mandate, r: ReservationRow, now: Date): void {
   const limit = mandate.amountLimit;
   if (!mandate.merchantScope.merchantIds.includes(r.shopId)) {
-    throw new ToolError('mandate_merchant_mismatch', `The mandate does not authorize purchases at ${r.shopId}.`, { merchantId: r.shopId });
+    throw new ToolError('mandate_merchant_mismatch', `The mandate does not authorize purchases at ${r.shopId}.`, {
+      merchantId: r.shopId,
+    });
   }
   if (now >= new Date(mandate.expiresAt)) {
-    throw new ToolError('mandate_expired', `The mandate expired at ${mandate.expiresAt}.`, { expiresAt: mandate.expiresAt });
+    throw new ToolError('mandate_expired', `The mandate expired at ${mandate.expiresAt}.`, {
+      expiresAt: mandate.expiresAt,
+    });
   }
   if (r.currency !== limit.currency) {
-    throw new ToolError('mandate_currency_mismatch', `The purchase is in ${r.currency}; the mandate's limit is in ${limit.currency}.`, {
-      currency: r.currency,
-      limitCurrency: limit.currency,
-    });
+    throw new ToolError(
+      'mandate_currency_mismatch',
+      `The purchase is in ${r.currency}; the mandate's limit is in ${limit.currency}.`,
+      {
+        currency: r.currency,
+        limitCurrency: limit.currency,
+      },
+    );
   }
   if (r.totalMinor > limit.amountMinor) {
-    throw new ToolError('mandate_amount_exceeded', `The total ${r.totalMinor} is above the mandate's limit of ${limit.amountMinor} ${limit.currency}.`, {
-      amountMinor: r.totalMinor,
-      limitMinor: limit.amountMinor,
-      currency: limit.currency,
-    });
+    throw new ToolError(
+      'mandate_amount_exceeded',
+      `The total ${r.totalMinor} is above the mandate's limit of ${limit.amountMinor} ${limit.currency}.`,
+      {
+        amountMinor: r.totalMinor,
+        limitMinor: limit.amountMinor,
+        currency: limit.currency,
+      },
+    );
   }
 }
 
@@ -114,7 +136,8 @@ export function checkMandateCovers(mandate: Mandate, r: ReservationRow, now: Dat
  */
 async function spendJti({ em, reservation, paymentId, now }: SpendContext, mandate: Mandate): Promise<string> {
   try {
-    return (await consumeMandateJti(em, mandate, { merchantId: reservation.shopId, reference: paymentId, at: now })).period;
+    return (await consumeMandateJti(em, mandate, { merchantId: reservation.shopId, reference: paymentId, at: now }))
+      .period;
   } catch (err) {
     if (!(err instanceof ToolError) || err.code !== 'mandate_jti_used') throw err;
     const period = mandatePeriod(mandate.recurrence, now);

@@ -73,7 +73,11 @@ async function requireNamedVisible(em: EntityManager, principal: Principal, f: O
 }
 
 /** A page of orders (each with its tickets, payments and refunds) and the cursor of the next page when there is one. */
-export async function listOrders(em: EntityManager, principal: Principal, f: OrderFilter): Promise<{ orders: OrderView[]; nextCursor?: string }> {
+export async function listOrders(
+  em: EntityManager,
+  principal: Principal,
+  f: OrderFilter,
+): Promise<{ orders: OrderView[]; nextCursor?: string }> {
   await requireNamedVisible(em, principal, f);
   // The filter is ANDed with the caller's scope: whatever it names, it can only narrow what the caller may see.
   const w = { $and: [scopeOf(principal), filterOf(f)] } as FilterQuery<OrderRow>;
@@ -82,7 +86,9 @@ export async function listOrders(em: EntityManager, principal: Principal, f: Ord
   const ids = page.map((o) => o.id);
   const [tickets, payments, refunds] = await Promise.all([
     ids.length ? em.find(Ticket, { orderId: { $in: ids } }, { orderBy: { id: 'asc' } }) : [],
-    ids.length ? em.find(Payment, { reservationId: { $in: page.map((o) => o.reservationId) } }, { orderBy: { attempt: 'asc' } }) : [],
+    ids.length
+      ? em.find(Payment, { reservationId: { $in: page.map((o) => o.reservationId) } }, { orderBy: { attempt: 'asc' } })
+      : [],
     ids.length ? em.find(Refund, { orderId: { $in: ids } }, { orderBy: { id: 'asc' } }) : [],
   ]);
   const orders = page.map((o) =>

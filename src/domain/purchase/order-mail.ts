@@ -96,14 +96,11 @@ export async function enqueueOrderMail(
     ]);
     if (!known?.email) return;
   }
-  await sql(em, 'insert into order_mail (id, kind, order_id, refund_id, next_attempt_at, created_at) values (?, ?, ?, ?, ?, ?) on conflict do nothing', [
-    newId('orderMail', now),
-    kind,
-    order.id,
-    refundId,
-    now,
-    now,
-  ]);
+  await sql(
+    em,
+    'insert into order_mail (id, kind, order_id, refund_id, next_attempt_at, created_at) values (?, ?, ?, ?, ?, ?) on conflict do nothing',
+    [newId('orderMail', now), kind, order.id, refundId, now, now],
+  );
 }
 
 interface Claimed {
@@ -163,9 +160,19 @@ async function render(deps: OrderMailDeps, row: Claimed) {
   if (!f?.email) throw new Error(`order ${row.order_id} has no buyer to mail`);
   const lang = resolveLang([f.buyer_lang]);
   const t = deps.catalogs.mailTranslator(lang);
-  const common = { lang, merchant: f.merchant, event: f.event, eventStartsAt: new Date(f.starts_at), orderId: row.order_id, currency: f.currency };
+  const common = {
+    lang,
+    merchant: f.merchant,
+    event: f.event,
+    eventStartsAt: new Date(f.starts_at),
+    orderId: row.order_id,
+    currency: f.currency,
+  };
   if (row.kind === 'confirmation') {
-    const tickets = await deps.db.execute<{ id: string; code: string; signed_code: string | null }>('select id, code, signed_code from tickets where order_id = ? order by id', [row.order_id]);
+    const tickets = await deps.db.execute<{ id: string; code: string; signed_code: string | null }>(
+      'select id, code, signed_code from tickets where order_id = ? order by id',
+      [row.order_id],
+    );
     const m = await orderConfirmationMail(t, {
       ...common,
       tier: f.tier,
@@ -177,7 +184,18 @@ async function render(deps: OrderMailDeps, row: Claimed) {
     });
     return { to: f.email, ...m };
   }
-  const [refund] = await deps.db.execute<{ amount_minor: number; reason: string; ticket_ids: string[] }>('select amount_minor, reason, ticket_ids from refunds where id = ?', [row.refund_id]);
+  const [refund] = await deps.db.execute<{ amount_minor: number; reason: string; ticket_ids: string[] }>(
+    'select amount_minor, reason, ticket_ids from refunds where id = ?',
+    [row.refund_id],
+  );
   if (!refund) throw new Error(`refund ${row.refund_id} is missing`);
-  return { to: f.email, ...refundMail(t, { ...common, amountMinor: refund.amount_minor, reason: refund.reason, ticketIds: refund.ticket_ids }) };
+  return {
+    to: f.email,
+    ...refundMail(t, {
+      ...common,
+      amountMinor: refund.amount_minor,
+      reason: refund.reason,
+      ticketIds: refund.ticket_ids,
+    }),
+  };
 }

@@ -14,7 +14,15 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RefundResult } from '../../payments/provider.ts';
-import { Order, Payment, Refund, Reservation, Ticket, type OrderRow, type RefundRow } from '../../storage/entities/purchase.ts';
+import {
+  Order,
+  Payment,
+  Refund,
+  Reservation,
+  Ticket,
+  type OrderRow,
+  type RefundRow,
+} from '../../storage/entities/purchase.ts';
 import { newId } from '../../storage/ids.ts';
 import { emitEvent } from '../../webhooks/outbox.ts';
 import { describeError, ToolError } from '../../kernel/errors.ts';
@@ -88,7 +96,12 @@ export async function askProvider(deps: SpineDeps, refund: RefundRow): Promise<R
 }
 
 async function beginRefund(em: EntityManager, principal: Principal, input: RefundInput, now: Date): Promise<RefundRow> {
-  const order = requireAccess(principal, await em.findOne(Order, { id: input.orderId }, { lockMode: LockMode.PESSIMISTIC_WRITE }), 'order', input.orderId);
+  const order = requireAccess(
+    principal,
+    await em.findOne(Order, { id: input.orderId }, { lockMode: LockMode.PESSIMISTIC_WRITE }),
+    'order',
+    input.orderId,
+  );
   return claimRefund(em, order, input, now);
 }
 
@@ -96,19 +109,34 @@ async function beginRefund(em: EntityManager, principal: Principal, input: Refun
  * Step 1 on an order the caller has locked (FOR UPDATE): picks and claims the tickets and records the pending refund.
  * Throws `order_fully_refunded` when nothing is left to refund.
  */
-export async function claimRefund(em: EntityManager, order: OrderRow, input: RefundInput, now: Date): Promise<RefundRow> {
+export async function claimRefund(
+  em: EntityManager,
+  order: OrderRow,
+  input: RefundInput,
+  now: Date,
+): Promise<RefundRow> {
   const tickets = await em.find(Ticket, { orderId: order.id }, { orderBy: { id: 'asc' } });
   const free = tickets.filter((t) => t.state === 'valid' && !t.refundId);
   if (order.state === 'refunded' || free.length === 0) {
-    throw new ToolError('order_fully_refunded', undefined, { orderId: order.id, state: order.state, refundedMinor: order.refundedMinor });
+    throw new ToolError('order_fully_refunded', undefined, {
+      orderId: order.id,
+      state: order.state,
+      refundedMinor: order.refundedMinor,
+    });
   }
   let chosen = free;
   if (input.ticketIds) {
     const ids = [...new Set(input.ticketIds)];
     chosen = ids.map((id) => {
       const t = tickets.find((x) => x.id === id);
-      if (!t) throw new ToolError('not_found', `No ticket ${id} in order ${order.id}.`, { ticketId: id, orderId: order.id });
-      if (t.state !== 'valid' || t.refundId) throw new ToolError('ticket_not_refundable', undefined, { ticketId: id, state: t.state, refundId: t.refundId ?? null });
+      if (!t)
+        throw new ToolError('not_found', `No ticket ${id} in order ${order.id}.`, { ticketId: id, orderId: order.id });
+      if (t.state !== 'valid' || t.refundId)
+        throw new ToolError('ticket_not_refundable', undefined, {
+          ticketId: id,
+          state: t.state,
+          refundId: t.refundId ?? null,
+        });
       return t;
     });
   }
@@ -148,10 +176,19 @@ export async function claimRefund(em: EntityManager, order: OrderRow, input: Ref
  * Applies the provider's answer to a pending refund (order row locked first, as in tx1); a refund already settled
  * is left as it is, so a duplicate answer or event changes nothing. `undefined`: no answer, the refund stays pending.
  */
-export async function applyRefundResult(em: EntityManager, refundId: string, result: RefundResult | undefined, now: Date): Promise<RefundOutcome> {
+export async function applyRefundResult(
+  em: EntityManager,
+  refundId: string,
+  result: RefundResult | undefined,
+  now: Date,
+): Promise<RefundOutcome> {
   const first = await em.findOneOrFail(Refund, { id: refundId });
   const order = await em.findOneOrFail(Order, { id: first.orderId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-  const refund = await em.findOneOrFail(Refund, { id: refundId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  const refund = await em.findOneOrFail(
+    Refund,
+    { id: refundId },
+    { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+  );
   if (refund.state === 'pending' && result) {
     refund.providerReference ??= result.reference;
     refund.updatedAt = now;
@@ -188,12 +225,24 @@ async function settleSuccess(em: EntityManager, order: OrderRow, refund: RefundR
   await emitEvent(em, {
     shopId: order.shopId,
     type: 'ticket.voided',
-    data: { orderId: order.id, eventId: order.eventId, refundId: refund.id, reason: 'refunded', tickets: tickets.map(ticketView) },
+    data: {
+      orderId: order.id,
+      eventId: order.eventId,
+      refundId: refund.id,
+      reason: 'refunded',
+      tickets: tickets.map(ticketView),
+    },
     now,
   });
 }
 
-async function settleFailure(em: EntityManager, order: OrderRow, refund: RefundRow, code: string, now: Date): Promise<void> {
+async function settleFailure(
+  em: EntityManager,
+  order: OrderRow,
+  refund: RefundRow,
+  code: string,
+  now: Date,
+): Promise<void> {
   refund.state = 'failed';
   refund.failureCode = code;
   refund.settledAt = now;
@@ -205,13 +254,17 @@ async function settleFailure(em: EntityManager, order: OrderRow, refund: RefundR
     type: 'refund.failed',
     data: { refund: refundView(refund), order: await loadOrderView(em, order) },
     now,
-  });  await emitAcpOrderEvent(em, order.reservationId, 'order_update', now);
+  });
+  await emitAcpOrderEvent(em, order.reservationId, 'order_update', now);
 }
 
 /** How long an unanswered refund waits before the sweeper asks the provider again. */
 export const RETRY_REFUND_AFTER_MS = 30_000;
 
-/** Asks the provider again about refunds it never answered (same refund id: never refunded twice); returns how many got an answer. */
+/**
+ * Asks the provider again about refunds it never answered (same refund id: never refunded twice); returns how many got
+ * an answer.
+ */
 export async function retryUnansweredRefunds(deps: SpineDeps, now: Date, limit = 50): Promise<number> {
   const rows = await deps.db.execute<{ id: string }>(
     `select id from refunds where state = 'pending' and provider_reference is null and created_at < ? order by created_at limit ?`,

@@ -74,7 +74,9 @@ async function createOrderWithTickets(
     const key = keys ? await keys.active(em) : undefined;
     for (let i = 0; i < r.quantity; i++) {
       const id = newId('ticket', now);
-      const signedCode = key ? await signTicketCode(key, { id, eventId: r.eventId, tierId: r.tierId, createdAt: now }) : null;
+      const signedCode = key
+        ? await signTicketCode(key, { id, eventId: r.eventId, tierId: r.tierId, createdAt: now })
+        : null;
       const ticket = em.create(Ticket, {
         id,
         orderId: order.id,
@@ -163,7 +165,12 @@ export async function applyPaymentFailure(
 }
 
 /** The provider will answer later: remember its reference and tell the merchant the order is pending. */
-export async function markPaymentPending(em: EntityManager, payment: PaymentRow, reference: string, now: Date): Promise<PurchaseView | undefined> {
+export async function markPaymentPending(
+  em: EntityManager,
+  payment: PaymentRow,
+  reference: string,
+  now: Date,
+): Promise<PurchaseView | undefined> {
   payment.providerReference ??= reference;
   if (payment.state !== 'pending') return undefined;
   payment.updatedAt = now;

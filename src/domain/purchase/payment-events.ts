@@ -14,10 +14,18 @@ import { describeError } from '../../kernel/errors.ts';
 
 export type EventOutcome = 'applied' | 'duplicate' | 'unknown_payment';
 
-export async function applyProviderEvent(deps: SpineDeps, provider: ProviderName, event: ProviderEvent): Promise<EventOutcome> {
+export async function applyProviderEvent(
+  deps: SpineDeps,
+  provider: ProviderName,
+  event: ProviderEvent,
+): Promise<EventOutcome> {
   const now = deps.clock.now();
   const result = await deps.db.transaction(async (em) => {
-    const payment = await em.findOne(Payment, { id: event.paymentId, provider }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const payment = await em.findOne(
+      Payment,
+      { id: event.paymentId, provider },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
     if (!payment || (payment.providerReference && payment.providerReference !== event.reference)) {
       return { outcome: 'unknown_payment' as const, refundDue: false };
     }
@@ -29,7 +37,10 @@ export async function applyProviderEvent(deps: SpineDeps, provider: ProviderName
     if (fresh.length === 0) return { outcome: 'duplicate' as const, refundDue: false };
     if (event.type === 'refund.succeeded' || event.type === 'refund.failed') {
       if (!event.refundId) return { outcome: 'unknown_payment' as const, refundDue: false };
-      const [known] = await sql(em, 'select id from refunds where id = ? and payment_id = ?', [event.refundId, payment.id]);
+      const [known] = await sql(em, 'select id from refunds where id = ? and payment_id = ?', [
+        event.refundId,
+        payment.id,
+      ]);
       if (!known) return { outcome: 'unknown_payment' as const, refundDue: false };
       const result =
         event.type === 'refund.succeeded'
@@ -46,7 +57,8 @@ export async function applyProviderEvent(deps: SpineDeps, provider: ProviderName
     await applyPaymentFailure(em, payment, { code, reference: event.reference, mode: 'release' }, now);
     return { outcome: 'applied' as const, refundDue: false };
   });
-  if (result.outcome === 'unknown_payment') deps.log.warn({ provider, event: event.id }, 'provider event for an unknown payment ignored');
+  if (result.outcome === 'unknown_payment')
+    deps.log.warn({ provider, event: event.id }, 'provider event for an unknown payment ignored');
   if (result.refundDue) {
     await refundOwedPayment(deps, event.paymentId).catch((err: unknown) => {
       deps.log.error({ paymentId: event.paymentId, err: describeError(err) }, 'refund failed; will retry');

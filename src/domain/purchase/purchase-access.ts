@@ -43,7 +43,12 @@ export interface Owned {
 
 /** The shop and owner fields a purchase object hands on to the next one (quote → reservation → payment, order). */
 export function ownershipFrom(row: Owned & { shopId: string }): { shopId: string; organizationId: string } & Ownership {
-  return { shopId: row.shopId, organizationId: row.organizationId, ownerKey: row.ownerKey, buyerId: row.buyerId ?? null };
+  return {
+    shopId: row.shopId,
+    organizationId: row.organizationId,
+    ownerKey: row.ownerKey,
+    buyerId: row.buyerId ?? null,
+  };
 }
 
 /**
@@ -57,7 +62,11 @@ export function mayAccessPurchase(principal: Principal, row: Owned): boolean {
     case 'console_user':
       return row.organizationId === principal.organizationId;
     case 'buyer':
-      return row.buyerId != null && row.buyerId === principal.buyerId && (principal.merchantId === null || principal.merchantId === row.shopId);
+      return (
+        row.buyerId != null &&
+        row.buyerId === principal.buyerId &&
+        (principal.merchantId === null || principal.merchantId === row.shopId)
+      );
     case 'agent':
       return row.ownerKey === `agent:${principal.agentId}`;
     case 'staff':
@@ -67,7 +76,12 @@ export function mayAccessPurchase(principal: Principal, row: Owned): boolean {
 }
 
 /** Throws `not_found` (never 403) unless the principal may see the object. */
-export function requireAccess<T extends Owned>(principal: Principal, row: T | null | undefined, what: string, id: string): T {
+export function requireAccess<T extends Owned>(
+  principal: Principal,
+  row: T | null | undefined,
+  what: string,
+  id: string,
+): T {
   if (!row || !mayAccessPurchase(principal, row)) throw new ToolError('not_found', `No ${what} ${id}.`, { id });
   return row;
 }
@@ -84,34 +98,45 @@ export interface PurchaseIntent {
   reservationId?: string;
   paymentMethod?: string;
   /**
-   * What authorizes the spend: `permission` (default) is the caller's own authority (an agent's permission
-   * from its buyer); `mandate` is a verified network-signed mandate (purchase_initiate), which replaces the
-   * agent's permission: its merchant scope, limit, expiry and single use are enforced by src/domain/purchase/mandate-purchase.ts.
+   * What authorizes the spend: `permission` (default) is the caller's own authority (an agent's permission from its
+   * buyer); `mandate` is a verified network-signed mandate (purchase_initiate), which replaces the agent's permission:
+   * its merchant scope, limit, expiry and single use are enforced by src/domain/purchase/mandate-purchase.ts.
    */
   authority?: 'permission' | 'mandate';
 }
 
 /**
- * Decides whether the caller may buy in this shop for this amount: merchants only in their own
- * organization's shops (404 otherwise), buyers in the shop their session is for, agents only inside an
- * active permission their buyer granted from the hold onwards (src/domain/buyers/agent-purchases.ts: shop scope, caps, rolling
- * allowance, expiry, revocation; at `pay` the permission is locked and the spend recorded in `ctx.em`,
- * which must be the transaction that records the payment). With `authority: 'mandate'` an agent's permission is
- * not consulted (the mandate is the spend authority); merchants still act only in their own shops.
+ * Decides whether the caller may buy in this shop for this amount: merchants only in their own organization's shops
+ * (404 otherwise), buyers in the shop their session is for, agents only inside an active permission their buyer granted
+ * from the hold onwards (src/domain/buyers/agent-purchases.ts: shop scope, caps, rolling allowance, expiry, revocation;
+ * at `pay` the permission is locked and the spend recorded in `ctx.em`, which must be the transaction that records the
+ * payment). With `authority: 'mandate'` an agent's permission is not consulted (the mandate is the spend authority);
+ * merchants still act only in their own shops.
  */
-export async function authorizePurchase(ctx: Pick<ToolContext, 'principal' | 'em' | 'clock'>, intent: PurchaseIntent): Promise<void> {
+export async function authorizePurchase(
+  ctx: Pick<ToolContext, 'principal' | 'em' | 'clock'>,
+  intent: PurchaseIntent,
+): Promise<void> {
   const { principal } = ctx;
   if (principal.kind === 'agent') {
     // Under a network mandate the agent spends the network's credential, not its buyer's card: no permission applies.
     // A quote holds nothing and starts both paths (permission or mandate), so the permission is enforced
     // from the hold onwards (reserve, pay), where the mandate path enforces the mandate instead.
     // An OAuth access token acts inside its one permission: it never spends under a mandate.
-    if (intent.authority === 'mandate' && principal.permissionId) throw new ToolError('forbidden', 'An OAuth access token buys only inside the permission it was granted.');
+    if (intent.authority === 'mandate' && principal.permissionId)
+      throw new ToolError('forbidden', 'An OAuth access token buys only inside the permission it was granted.');
     if (intent.authority === 'mandate' || intent.stage === 'quote') return;
-    await authorizeAgentPurchase(ctx.em, { agentId: principal.agentId, permissionId: principal.permissionId, ...intent }, ctx.clock.now());
+    await authorizeAgentPurchase(
+      ctx.em,
+      { agentId: principal.agentId, permissionId: principal.permissionId, ...intent },
+      ctx.clock.now(),
+    );
     return;
   }
-  if (principal.kind === 'anonymous' || !(mayAccessShop(principal, intent.shop) || (await holdsPermissionAt(ctx.em, principal, intent.shop.id)))) {
+  if (
+    principal.kind === 'anonymous' ||
+    !(mayAccessShop(principal, intent.shop) || (await holdsPermissionAt(ctx.em, principal, intent.shop.id)))
+  ) {
     throw shopNotFound(intent.shop.id);
   }
 }

@@ -18,7 +18,14 @@ import { iso, isoOrNull } from '../../kernel/wire.ts';
 import { requireAccess } from './purchase-access.ts';
 
 /** The purchase states, re-exported for the wire schemas of the tools. */
-export { ORDER_STATES, PAYMENT_STATES, REFUND_STATES, RELEASE_REASONS, RESERVATION_STATES, TICKET_STATES } from '../../storage/entities/purchase.ts';
+export {
+  ORDER_STATES,
+  PAYMENT_STATES,
+  REFUND_STATES,
+  RELEASE_REASONS,
+  RESERVATION_STATES,
+  TICKET_STATES,
+} from '../../storage/entities/purchase.ts';
 
 export function quoteView(q: QuoteRow) {
   return {
@@ -119,7 +126,12 @@ export function refundView(r: RefundRow) {
 }
 
 /** An order with its tickets, the payment attempts of its reservation and its refunds (oldest first). */
-export function orderView(o: OrderRow, tickets: readonly TicketRow[], payments: readonly PaymentRow[] = [], refunds: readonly RefundRow[] = []) {
+export function orderView(
+  o: OrderRow,
+  tickets: readonly TicketRow[],
+  payments: readonly PaymentRow[] = [],
+  refunds: readonly RefundRow[] = [],
+) {
   return {
     id: o.id,
     merchantId: o.shopId,
@@ -181,10 +193,18 @@ export async function loadPurchaseViews(em: EntityManager, rs: readonly Reservat
   if (!rs.length) return [];
   const ids = rs.map((r) => r.id);
   const orders = await em.find(Order, { reservationId: { $in: ids } });
-  const payments = await em.find(Payment, { reservationId: { $in: ids } }, { orderBy: { reservationId: 'asc', attempt: 'asc' } });
+  const payments = await em.find(
+    Payment,
+    { reservationId: { $in: ids } },
+    { orderBy: { reservationId: 'asc', attempt: 'asc' } },
+  );
   const orderIds = orders.map((o) => o.id);
-  const tickets = orderIds.length ? await em.find(Ticket, { orderId: { $in: orderIds } }, { orderBy: { id: 'asc' } }) : [];
-  const refunds = orderIds.length ? await em.find(Refund, { orderId: { $in: orderIds } }, { orderBy: { id: 'asc' } }) : [];
+  const tickets = orderIds.length
+    ? await em.find(Ticket, { orderId: { $in: orderIds } }, { orderBy: { id: 'asc' } })
+    : [];
+  const refunds = orderIds.length
+    ? await em.find(Refund, { orderId: { $in: orderIds } }, { orderBy: { id: 'asc' } })
+    : [];
   const group = <T, K>(rows: readonly T[], key: (row: T) => K) => {
     const map = new Map<K, T[]>();
     for (const row of rows) map.set(key(row), [...(map.get(key(row)) ?? []), row]);

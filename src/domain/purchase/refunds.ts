@@ -40,7 +40,10 @@ export async function refundOwedPayment(deps: SpineDeps, paymentId: string): Pro
     payment.refundedAt = now;
     payment.updatedAt = now;
     if (await em.findOne(Order, { reservationId: r.id })) {
-      deps.log.warn({ paymentId, reservationId: r.id }, 'refunded a second payment for an already completed reservation');
+      deps.log.warn(
+        { paymentId, reservationId: r.id },
+        'refunded a second payment for an already completed reservation',
+      );
       await em.flush();
       return true;
     }
@@ -52,7 +55,10 @@ export async function refundOwedPayment(deps: SpineDeps, paymentId: string): Pro
 
 /** Retries owed refunds (oldest first); errors are logged and the refund stays owed. */
 export async function retryOwedRefunds(deps: SpineDeps, limit = 50): Promise<number> {
-  const rows = await deps.db.execute<{ id: string }>('select id from payments where refund_due order by updated_at limit ?', [limit]);
+  const rows = await deps.db.execute<{ id: string }>(
+    'select id from payments where refund_due order by updated_at limit ?',
+    [limit],
+  );
   let done = 0;
   for (const { id } of rows) {
     try {

@@ -20,7 +20,13 @@ import type { ToolContext } from '../context.ts';
 import { ToolError } from '../../kernel/errors.ts';
 import { returnPlaces, takePlacesOrThrow } from './inventory.ts';
 import type { Principal } from '../../kernel/principal.ts';
-import { authorizePurchase, ownershipFrom, ownershipOf, requireAccess, type PurchaseIntent } from './purchase-access.ts';
+import {
+  authorizePurchase,
+  ownershipFrom,
+  ownershipOf,
+  requireAccess,
+  type PurchaseIntent,
+} from './purchase-access.ts';
 import { loadPurchaseView, type PurchaseView } from './purchase-view.ts';
 import { emitAcpOrderEvent } from './acp-order-events.ts';
 import { checkTierOffered } from '../catalog/catalog-changes.ts';
@@ -137,7 +143,10 @@ async function readOffer(em: EntityManager, quote: QuoteRow): Promise<Offer> {
   return { tier, shop, event };
 }
 
-/** A new hold of `quote`'s places at its price, for `shop`'s hold time, not written yet (the reserve batch writes it by statement). */
+/**
+ * A new hold of `quote`'s places at its price, for `shop`'s hold time, not written yet (the reserve batch writes it by
+ * statement).
+ */
 export function holdOf(quote: QuoteRow, shop: ShopRow, now: Date): ReservationRow {
   const expiresAt = new Date(now.getTime() + shop.holdMinutes * 60_000);
   const hold = {
@@ -170,7 +179,12 @@ export function newHold(em: EntityManager, quote: QuoteRow, shop: ShopRow, now: 
  * The reserve step's compensation: marks a locked reservation released and gives its places back (the caller emits
  * the event). The sweeper releases expired holds the same way, many at once (sweeper.ts).
  */
-export async function releasePlaces(em: EntityManager, r: ReservationRow, reason: 'buyer' | 'expired' | 'payment_failed', now: Date): Promise<void> {
+export async function releasePlaces(
+  em: EntityManager,
+  r: ReservationRow,
+  reason: 'buyer' | 'expired' | 'payment_failed',
+  now: Date,
+): Promise<void> {
   if (r.state !== 'held' && r.state !== 'confirming') throw new Error(`cannot release a ${r.state} reservation`);
   await returnPlaces(em, r.poolId, r.quantity);
   r.state = 'released';
@@ -190,7 +204,10 @@ export async function releaseReservation(ctx: ToolContext, id: string): Promise<
   const r = await requireReservation(em, principal, id, { lock: true });
   if (r.state === 'released') return loadPurchaseView(em, r);
   if (r.state === 'confirming') throw new ToolError('payment_in_flight', undefined, { reservationId: id });
-  if (r.state === 'completed') throw new ToolError('reservation_not_held', 'The reservation is completed; it cannot be released.', { state: r.state });
+  if (r.state === 'completed')
+    throw new ToolError('reservation_not_held', 'The reservation is completed; it cannot be released.', {
+      state: r.state,
+    });
   await releasePlaces(em, r, 'buyer', now);
   return emitPurchaseEvent(em, 'reservation.released', r, now);
 }

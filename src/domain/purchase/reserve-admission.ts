@@ -10,7 +10,10 @@
 import { systemClock, type Clock } from '../../kernel/clock.ts';
 import { ToolError } from '../../kernel/errors.ts';
 
-/** The longest `retryAfter` a refusal gives (seconds): past it, every later slot is full too and the caller is told this. */
+/**
+ * The longest `retryAfter` a refusal gives (seconds): past it, every later slot is full too and the caller is told
+ * this.
+ */
 export const MAX_RETRY_AFTER_S = 30;
 /** The longest queue a process keeps, in full batches: past it every call is refused whatever the estimates say. */
 const QUEUE_CAP_BATCHES = 16;
@@ -78,7 +81,10 @@ export class ReserveAdmission {
   ];
   /** The width of one return window (ms): the bound, within 10 ms and 1 s. */
   private readonly windowMs: number;
-  /** Return slots, a ring over the next MAX_RETRY_AFTER_S seconds: which window each entry counts, and how many were told it. */
+  /**
+   * Return slots, a ring over the next MAX_RETRY_AFTER_S seconds: which window each entry counts, and how many were
+   * told it.
+   */
   private readonly slotWindow: Float64Array;
   private readonly slotCount: Uint32Array;
 
@@ -90,18 +96,23 @@ export class ReserveAdmission {
     this.slotCount = new Uint32Array(size);
   }
 
-  /** How many calls may be inside this process at once: what the recent service rate clears within the bound, at least one full batch. */
+  /**
+   * How many calls may be inside this process at once: what the recent service rate clears within the bound, at least
+   * one full batch.
+   */
   private inside(): number {
-    return this.ratePerSecond > 0 ? Math.max(this.opts.batchMax, (this.opts.maxWaitMs / 1000) * this.ratePerSecond) : Infinity;
+    return this.ratePerSecond > 0
+      ? Math.max(this.opts.batchMax, (this.opts.maxWaitMs / 1000) * this.ratePerSecond)
+      : Infinity;
   }
 
   /**
    * The whole seconds a refused call is told to wait: the first of 1, 2, … MAX_RETRY_AFTER_S whose return window (the
-   * bound's width, at now plus that many seconds) has fewer callers told to return in it than the process holds at once.
-   * A burst refused at one moment is spread over as many seconds as it needs; callers refused at different moments get
-   * one second, as before. (A client waits whole seconds, so callers refused together and told the same come back
-   * together: at ten times the load that returning burst, refused again at the front of the event loop, was the tail of
-   * the admitted calls' latency; docs/performance.md.)
+   * bound's width, at now plus that many seconds) has fewer callers told to return in it than the process holds at
+   * once. A burst refused at one moment is spread over as many seconds as it needs; callers refused at different
+   * moments get one second, as before. (A client waits whole seconds, so callers refused together and told the same
+   * come back together: at ten times the load that returning burst, refused again at the front of the event loop, was
+   * the tail of the admitted calls' latency; docs/performance.md.)
    */
   private retryAfter(): number {
     const now = (this.opts.clock ?? systemClock).now().getTime();

@@ -35,20 +35,28 @@ export interface Written {
   stored: Set<number>;
 }
 
-/** Thrown inside a batch's transaction when a key it wrote was stored already: the batch re-runs with the keys read first. */
+/**
+ * Thrown inside a batch's transaction when a key it wrote was stored already: the batch re-runs with the keys read
+ * first.
+ */
 export class KeysTaken extends Error {
   constructor() {
     super('keys taken');
   }
 }
 
-/** How a batch runs: `allot` locks its pools first and allots in arrival order; `readKeys` reads its stored keys first. */
+/**
+ * How a batch runs: `allot` locks its pools first and allots in arrival order; `readKeys` reads its stored keys first.
+ */
 export interface Mode {
   allot: boolean;
   readKeys: boolean;
 }
 
-/** Re-runs of a batch whose keys were taken between its read and its write (another request's insert committed meanwhile). */
+/**
+ * Re-runs of a batch whose keys were taken between its read and its write (another request's insert committed
+ * meanwhile).
+ */
 export const KEY_RETRIES = 2;
 
 /** Thrown inside a batch's transaction when a pool cannot serve the whole batch: the batch re-runs in allot mode. */
@@ -65,7 +73,13 @@ export class ShortPool extends Error {
  * ShortPool or KeysTaken, having written nothing that stays, when the batch must re-run in another mode.
  * `shortPools`: pools found short recently, whose batches lock the pool first and allot.
  */
-export async function runOneBatch(em: EntityManager, batch: Call[], mode: Mode, clock: Clock, shortPools: Set<string>): Promise<Written> {
+export async function runOneBatch(
+  em: EntityManager,
+  batch: Call[],
+  mode: Mode,
+  clock: Clock,
+  shortPools: Set<string>,
+): Promise<Written> {
   const now = clock.now();
   const results = new Array<Result>(batch.length);
   // The keys first: duplicates in the batch, and (when re-run for a stored key) the stored rows, read with one
@@ -73,7 +87,12 @@ export async function runOneBatch(em: EntityManager, batch: Call[], mode: Mode, 
   const keyed = batch.flatMap((c, index) => (c.ctx.idempotency ? [{ index, key: c.ctx.idempotency }] : []));
   const claims = new Array<ClaimResult | undefined>(batch.length);
   if (keyed.length) {
-    const got = await settleKeys(em, keyed.map((k) => k.key), now, mode.readKeys);
+    const got = await settleKeys(
+      em,
+      keyed.map((k) => k.key),
+      now,
+      mode.readKeys,
+    );
     keyed.forEach((k, j) => {
       const c = got[j]!;
       claims[k.index] = c;
@@ -91,7 +110,10 @@ export async function runOneBatch(em: EntityManager, batch: Call[], mode: Mode, 
   const charges = await Promise.all(
     batch.map((c) =>
       c.ctx.shared?.charged
-        ? c.ctx.shared.charged.then(() => undefined, (err: unknown) => err ?? new Error('charge failed'))
+        ? c.ctx.shared.charged.then(
+            () => undefined,
+            (err: unknown) => err ?? new Error('charge failed'),
+          )
         : Promise.resolve(undefined),
     ),
   );
@@ -187,7 +209,8 @@ export async function runOneBatch(em: EntityManager, batch: Call[], mode: Mode, 
   // One statement inserts the holds, marks their quotes used, takes the pool's places and writes the keys. A pool
   // short of places rolls the batch back and it re-runs in allot mode; a key stored already, with its keys read first.
   const takes = [...taken].sort(([a], [b]) => a.localeCompare(b)).map(([poolId, quantity]) => ({ poolId, quantity }));
-  const written = holds.length || keys.length ? await writeBatch(em, { holds, keys, takes }, now) : { short: [], keysTaken: false };
+  const written =
+    holds.length || keys.length ? await writeBatch(em, { holds, keys, takes }, now) : { short: [], keysTaken: false };
   if (written.short.length) throw new ShortPool(written.short);
   if (written.keysTaken) throw new KeysTaken();
   return { results, stored };

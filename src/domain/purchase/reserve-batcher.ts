@@ -1,14 +1,14 @@
 /**
- * The hot pool (docs/performance.md). Every reserve on one pool must change that pool's row, and a row can
- * be changed by one transaction at a time, so one reserve per transaction can never sell faster than the row's
- * lock-and-commit cycle. Here the reserves arriving in one process while earlier ones are being written are
- * grouped: a batch locks its quotes and reads their tiers, shops and events with one statement, waits for each
- * call's rate-limit charge (started when the call joined, it ran beside that statement), decides each call on its
- * own with the one reserve rule (`decideReserve` in reservations.ts: a new hold, the caller's own hold, or a
- * refusal), then with ONE statement inserts every hold, marks the quotes used, takes the pool's places with one
- * conditional update and inserts every caller's idempotency key with its outcome (refusals too), and commits once:
- * each key is written once, with its hold or its refusal (src/storage/reserve-batch.ts). A key found already stored (a retry, a conflict) makes the batch re-run
- * with the stored keys read first, so a replay or a refused key settles its call before anything is decided
+ * The hot pool (docs/performance.md). Every reserve on one pool must change that pool's row, and a row can be changed
+ * by one transaction at a time, so one reserve per transaction can never sell faster than the row's lock-and-commit
+ * cycle. Here the reserves arriving in one process while earlier ones are being written are grouped: a batch locks its
+ * quotes and reads their tiers, shops and events with one statement, waits for each call's rate-limit charge (started
+ * when the call joined, it ran beside that statement), decides each call on its own with the one reserve rule
+ * (`decideReserve` in reservations.ts: a new hold, the caller's own hold, or a refusal), then with ONE statement
+ * inserts every hold, marks the quotes used, takes the pool's places with one conditional update and inserts every
+ * caller's idempotency key with its outcome (refusals too), and commits once: each key is written once, with its hold
+ * or its refusal (src/storage/reserve-batch.ts). A key found already stored (a retry, a conflict) makes the batch
+ * re-run with the stored keys read first, so a replay or a refused key settles its call before anything is decided
  * (`settleKeys`). One batch's transaction is reserve-batch-run.ts. When a pool has not enough places for the whole
  * batch, the batch is re-run with the pool row locked first and the places are allotted in arrival order: each call
  * that fits gets its hold, the others `sold_out`.
@@ -133,12 +133,13 @@ export class ReserveBatcher {
   }
 
   /**
-   * Runs the batch optimistically (every key taken to be new, the pools not locked first), then as it turns out it must:
-   * with its pools locked first when one is (or was recently) short, with its stored keys read first when one was taken.
+   * Runs the batch optimistically (every key taken to be new, the pools not locked first), then as it turns out it
+   * must: with its pools locked first when one is (or was recently) short, with its stored keys read first when one was
+   * taken.
    */
   private async attempt(batch: Call[]): Promise<Written> {
     const mode: Mode = { allot: false, readKeys: false };
-    for (let keyRetries = 0; ; ) {
+    for (let keyRetries = 0; ;) {
       try {
         return await this.db.transaction((em) => runOneBatch(em, batch, mode, this.services.clock, this.shortPools));
       } catch (err) {
@@ -149,7 +150,8 @@ export class ReserveBatcher {
         } else if (err instanceof KeysTaken && keyRetries++ < KEY_RETRIES) {
           mode.readKeys = true;
         } else if (err instanceof KeysTaken && batch.length === 1) {
-          // Another request kept storing this call's key between the read and the write: it is that request's, in flight.
+          // Another request kept storing this call's key between the read and the write: it is that request's, in
+          // flight.
           const idempotencyKey = batch[0]!.ctx.idempotency?.key;
           throw new ToolError('idempotency_in_flight', undefined, { idempotencyKey }, 1);
         } else throw err;
@@ -165,7 +167,11 @@ export function reserveBatcher(services: Services): ReserveBatcher {
   let b = batchers.get(services);
   if (!b) {
     const c = services.config;
-    b = new ReserveBatcher(services.db, services, { batchMax: c.reserveBatchMax, inFlight: c.reserveBatchesInFlight, maxWaitMs: c.reserveMaxWaitMs });
+    b = new ReserveBatcher(services.db, services, {
+      batchMax: c.reserveBatchMax,
+      inFlight: c.reserveBatchesInFlight,
+      maxWaitMs: c.reserveMaxWaitMs,
+    });
     batchers.set(services, b);
   }
   return b;

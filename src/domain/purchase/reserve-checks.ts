@@ -20,7 +20,8 @@ export interface Offers {
 }
 
 export function offersOf(locked: readonly LockedQuote[]): Offers {
-  const byId = <T extends { id: string }>(rows: (T | undefined)[]) => new Map(rows.flatMap((r) => (r ? [[r.id, r] as const] : [])));
+  const byId = <T extends { id: string }>(rows: (T | undefined)[]) =>
+    new Map(rows.flatMap((r) => (r ? [[r.id, r] as const] : [])));
   return {
     quotes: byId(locked.map((l) => l.quote)),
     tiers: byId(locked.map((l) => l.tier)),
@@ -48,7 +49,11 @@ export async function allotInArrivalOrder<C extends { index: number; quote: Quot
   const poolIds = [...new Set(candidates.map((c) => c.quote.poolId))].sort();
   const left = new Map<string, number>();
   for (const poolId of poolIds) {
-    const [row] = await sql<{ available_count: number }>(em, 'select available_count from pools where id = ? for no key update', [poolId]);
+    const [row] = await sql<{ available_count: number }>(
+      em,
+      'select available_count from pools where id = ? for no key update',
+      [poolId],
+    );
     left.set(poolId, row?.available_count ?? 0);
   }
   const granted: C[] = [];
@@ -59,9 +64,16 @@ export async function allotInArrivalOrder<C extends { index: number; quote: Quot
       left.set(c.quote.poolId, available - c.quote.quantity);
       granted.push(c);
     } else {
-      soldOut.push({ index: c.index, error: new ToolError('sold_out', undefined, { available, requested: c.quote.quantity }) });
+      soldOut.push({
+        index: c.index,
+        error: new ToolError('sold_out', undefined, { available, requested: c.quote.quantity }),
+      });
     }
   }
-  const roomy = poolIds.filter((poolId) => (left.get(poolId) ?? 0) >= candidates.filter((c) => c.quote.poolId === poolId).reduce((n, c) => n + c.quote.quantity, 0));
+  const roomy = poolIds.filter(
+    (poolId) =>
+      (left.get(poolId) ?? 0) >=
+      candidates.filter((c) => c.quote.poolId === poolId).reduce((n, c) => n + c.quote.quantity, 0),
+  );
   return { granted, soldOut, roomy };
 }

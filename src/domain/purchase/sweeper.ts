@@ -50,12 +50,18 @@ export class HoldSweeper {
     return this.loop.exclusive(() => reconcileUnknownPayments(this.deps, now));
   }
 
-  /** One pass of the event-refund job (cancelled events): refunds up to a batch of orders; returns how many were settled. */
+  /**
+   * One pass of the event-refund job (cancelled events): refunds up to a batch of orders; returns how many were
+   * settled.
+   */
   runEventRefunds(): Promise<number> {
     return this.loop.exclusive(() => runEventRefunds(this.deps));
   }
 
-  /** Every `intervalMs` (0: off): sweep expired holds, retry owed refunds, reconcile unknown payment and refund outcomes, refund orders of cancelled events, prune expired records (order e-mails have their own worker). */
+  /**
+   * Every `intervalMs` (0: off): sweep expired holds, retry owed refunds, reconcile unknown payment and refund
+   * outcomes, refund orders of cancelled events, prune expired records (order e-mails have their own worker).
+   */
   start(intervalMs: number): void {
     this.loop.start(intervalMs, async () => {
       const now = this.deps.clock.now();
@@ -89,9 +95,18 @@ export class HoldSweeper {
         // One query per kind of row and one insert for the whole pass, whatever the number of holds released.
         const released = await em.find(Reservation, { id: { $in: rows.map((r) => r.id) } }, { orderBy: { id: 'asc' } });
         const views = await loadPurchaseViews(em, released);
-        await emitEvents(em, released.map((r, i) => ({ shopId: r.shopId, type: 'reservation.expired' as const, data: { ...views[i]! }, now })));
+        await emitEvents(
+          em,
+          released.map((r, i) => ({
+            shopId: r.shopId,
+            type: 'reservation.expired' as const,
+            data: { ...views[i]! },
+            now,
+          })),
+        );
       }
-      // The pool rows last: a hot pool's row stays locked only for these updates and the commit, not while the events are written.
+      // The pool rows last: a hot pool's row stays locked only for these updates and the commit, not while the events
+      // are written.
       for (const poolId of [...perPool.keys()].sort()) await returnPlaces(em, poolId, perPool.get(poolId)!);
       return { released: rows.map((r) => r.id) };
     });

@@ -95,7 +95,11 @@ export function publicCardTools(tools: readonly AnyTool[]): AnyTool[] {
  * card carries the public and agent skills, each with a compact input shape and an example; the authenticated
  * extended card (GetExtendedAgentCard) the caller's own, with `schemas` (the skill-schemas extension).
  */
-export function buildAgentCard(tools: readonly AnyTool[], publicUrl: string, opts: { schemas?: boolean } = {}): AgentCard {
+export function buildAgentCard(
+  tools: readonly AnyTool[],
+  publicUrl: string,
+  opts: { schemas?: boolean } = {},
+): AgentCard {
   const schemas = Object.fromEntries(
     tools.map((t) => [t.name, { inputSchema: protocolInputSchema(t), outputSchema: toolOutputSchema(t) }]),
   );

@@ -1,6 +1,14 @@
-/** The A2A executor: a message's `{ skill, input }` data part becomes one orchestrator call, its outcome a task state. */
+/**
+ * The A2A executor: a message's `{ skill, input }` data part becomes one orchestrator call, its outcome a task state.
+ */
 import { Role, TaskState, type Artifact, type Message, type Part, type Task, type TaskStatus } from '@a2a-js/sdk';
-import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext, type ServerCallContext } from '@a2a-js/sdk/server';
+import {
+  AgentEvent,
+  type AgentExecutor,
+  type ExecutionEventBus,
+  type RequestContext,
+  type ServerCallContext,
+} from '@a2a-js/sdk/server';
 import { ap2Refusal, isAp2Request } from '../../domain/ap2/refusal.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import type { RequestInfo } from '../../domain/context.ts';
@@ -14,7 +22,9 @@ export const STATE_CREDENTIAL = 'tessera.credential';
 export const STATE_REQUEST = 'tessera.request';
 /** ServerCallContext state key: the orchestrator as the caller the router authenticated (no second lookup per call). */
 export const STATE_ORCHESTRATOR = 'tessera.orchestrator';
-/** ServerCallContext state key: the caller's rate-limit charge, in flight while the SDK starts a new task (router.ts). */
+/**
+ * ServerCallContext state key: the caller's rate-limit charge, in flight while the SDK starts a new task (router.ts).
+ */
 export const STATE_CHARGED = 'tessera.charged';
 
 /** Told which task a request makes, so the store can keep it in memory until the answer (task-store.ts). */
@@ -34,8 +44,8 @@ const MECHANISMS: SurfaceMechanisms = {
 
 /**
  * Whether a skill's success answers a new message with a message rather than a task: the tools that only read (their
- * MCP `readOnlyHint`), whose call leaves nothing behind to track. Refusals, every other skill, a follow-up on a task and
- * a call that asked for its task at once (`returnImmediately`) answer with a task.
+ * MCP `readOnlyHint`), whose call leaves nothing behind to track. Refusals, every other skill, a follow-up on a task
+ * and a call that asked for its task at once (`returnImmediately`) answer with a task.
  */
 export const answersWithMessage = (tool: AnyTool): boolean => tool.annotations.readOnlyHint === true;
 
@@ -58,11 +68,32 @@ export function stateForError(status: number, error: ErrorBody, tool?: AnyTool):
   return TaskState.TASK_STATE_REJECTED;
 }
 
-const dataPart = (value: unknown): Part => ({ content: { $case: 'data', value }, mediaType: 'application/json', filename: '', metadata: undefined });
-const textPart = (value: string): Part => ({ content: { $case: 'text', value }, mediaType: 'text/plain', filename: '', metadata: undefined });
-/** An agent message without a task (a read's answer, the explanation of free text) as the bus event that publishes it. */
+const dataPart = (value: unknown): Part => ({
+  content: { $case: 'data', value },
+  mediaType: 'application/json',
+  filename: '',
+  metadata: undefined,
+});
+const textPart = (value: string): Part => ({
+  content: { $case: 'text', value },
+  mediaType: 'text/plain',
+  filename: '',
+  metadata: undefined,
+});
+/**
+ * An agent message without a task (a read's answer, the explanation of free text) as the bus event that publishes it.
+ */
 const agentMessage = (contextId: string, parts: Part[], metadata?: Record<string, unknown>) =>
-  AgentEvent.message({ messageId: crypto.randomUUID(), taskId: '', contextId, role: Role.ROLE_AGENT, parts, metadata, extensions: [], referenceTaskIds: [] });
+  AgentEvent.message({
+    messageId: crypto.randomUUID(),
+    taskId: '',
+    contextId,
+    role: Role.ROLE_AGENT,
+    parts,
+    metadata,
+    extensions: [],
+    referenceTaskIds: [],
+  });
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Artifact metadata naming the reservation of a purchase the provider has not answered yet (a 202: WORKING task). */
@@ -85,12 +116,16 @@ function readCall(message: Message): SkillCall {
   const data = message.parts.flatMap((p) => (p.content?.$case === 'data' ? [p.content.value as unknown] : []));
   const envelope = data.find((d) => isObject(d) && 'skill' in d) ?? data[0];
   const shape = 'send a data part {"skill": "<skill id>", "input": {...}}; the agent card lists the skills';
-  if (envelope === undefined) throw new ToolError('invalid_input', `The message has no data part: ${shape}.`, { field: 'parts' });
-  if (!isObject(envelope)) throw new ToolError('invalid_input', `The data part must be a JSON object: ${shape}.`, { field: 'parts' });
+  if (envelope === undefined)
+    throw new ToolError('invalid_input', `The message has no data part: ${shape}.`, { field: 'parts' });
+  if (!isObject(envelope))
+    throw new ToolError('invalid_input', `The data part must be a JSON object: ${shape}.`, { field: 'parts' });
   const fields = Object.keys(envelope).filter((k) => !ENVELOPE_KEYS.includes(k));
-  if (fields.length) throw new ToolError('unknown_field', `Unknown field: ${fields.join(', ')}.`, { fields, field: fields[0] });
+  if (fields.length)
+    throw new ToolError('unknown_field', `Unknown field: ${fields.join(', ')}.`, { fields, field: fields[0] });
   const { skill, input, idempotencyKey } = envelope;
-  if (typeof skill !== 'string' || !skill) throw new ToolError('invalid_input', `The data part names no skill: ${shape}.`, { field: 'skill' });
+  if (typeof skill !== 'string' || !skill)
+    throw new ToolError('invalid_input', `The data part names no skill: ${shape}.`, { field: 'skill' });
   if (idempotencyKey !== undefined && typeof idempotencyKey !== 'string') {
     throw new ToolError('invalid_input', 'idempotencyKey must be a string.', { field: 'idempotencyKey' });
   }
@@ -119,8 +154,14 @@ export class ToolExecutor implements AgentExecutor {
       state,
       timestamp: this.clock.now().toISOString(),
       message: parts && {
-        messageId: crypto.randomUUID(), taskId, contextId, role: Role.ROLE_AGENT, parts,
-        metadata: undefined, extensions: [], referenceTaskIds: [],
+        messageId: crypto.randomUUID(),
+        taskId,
+        contextId,
+        role: Role.ROLE_AGENT,
+        parts,
+        metadata: undefined,
+        extensions: [],
+        referenceTaskIds: [],
       },
     });
     const base: Task = rc.task
@@ -133,17 +174,29 @@ export class ToolExecutor implements AgentExecutor {
     const end = (state: TaskState, parts?: Part[], artifact?: Artifact) => {
       const final = status(state, parts);
       if (working) {
-        if (artifact) bus.publish(AgentEvent.artifactUpdate({ taskId, contextId, append: false, lastChunk: true, metadata: undefined, artifact }));
+        if (artifact)
+          bus.publish(
+            AgentEvent.artifactUpdate({
+              taskId,
+              contextId,
+              append: false,
+              lastChunk: true,
+              metadata: undefined,
+              artifact,
+            }),
+          );
         bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: final, metadata: undefined }));
         return;
       }
       // As the SDK applies those two events: the artifact joins the task's, the status message its history.
-      bus.publish(AgentEvent.task({
-        ...base,
-        status: final,
-        artifacts: artifact ? [...base.artifacts, artifact] : base.artifacts,
-        history: final.message ? [...base.history, final.message] : base.history,
-      }));
+      bus.publish(
+        AgentEvent.task({
+          ...base,
+          status: final,
+          artifacts: artifact ? [...base.artifacts, artifact] : base.artifacts,
+          history: final.message ? [...base.history, final.message] : base.history,
+        }),
+      );
     };
     const refuse = (httpStatus: number, error: ErrorBody, tool?: AnyTool) =>
       end(stateForError(httpStatus, error, tool), [textPart(`${error.code}: ${error.message}`), dataPart(error)]);
@@ -160,7 +213,9 @@ export class ToolExecutor implements AgentExecutor {
     try {
       call = readCall(rc.userMessage);
       if (!this.orchestrator.get(call.skill)) {
-        throw new ToolError('invalid_input', `No skill ${call.skill}; the agent card lists the skills.`, { field: 'skill' });
+        throw new ToolError('invalid_input', `No skill ${call.skill}; the agent card lists the skills.`, {
+          field: 'skill',
+        });
       }
     } catch (err) {
       const e = err instanceof ToolError ? err : new ToolError('invalid_input');
@@ -168,7 +223,10 @@ export class ToolExecutor implements AgentExecutor {
     }
     const state = rc.context.state;
     // A caller over its budget never reaches the tool: the router answers it 429 and stores nothing.
-    const refused = await (state.get(STATE_CHARGED) as Promise<void> | undefined)?.then(() => undefined, (err: unknown) => err ?? 'refused');
+    const refused = await (state.get(STATE_CHARGED) as Promise<void> | undefined)?.then(
+      () => undefined,
+      (err: unknown) => err ?? 'refused',
+    );
     if (refused !== undefined) {
       const e = refused instanceof ToolError ? refused : new ToolError('rate_limited');
       return refuse(e.status, e.toBody());
@@ -199,8 +257,12 @@ export class ToolExecutor implements AgentExecutor {
     const pending = result.status === 202 ? pendingReservation(result.output) : undefined;
     const metadata = { ...(result.replayed && { replayed: true }), ...(pending && { [PENDING_RESERVATION]: pending }) };
     end(pending ? TaskState.TASK_STATE_WORKING : TaskState.TASK_STATE_COMPLETED, undefined, {
-      artifactId: crypto.randomUUID(), name: call.skill, description: result.tool.title,
-      parts: [dataPart(result.output)], metadata: Object.keys(metadata).length ? metadata : undefined, extensions: [],
+      artifactId: crypto.randomUUID(),
+      name: call.skill,
+      description: result.tool.title,
+      parts: [dataPart(result.output)],
+      metadata: Object.keys(metadata).length ? metadata : undefined,
+      extensions: [],
     });
   }
 
@@ -226,8 +288,12 @@ export class ToolExecutor implements AgentExecutor {
     const payment = (read.output as { payment?: { state?: unknown } }).payment;
     const state = payment?.state === 'succeeded' ? TaskState.TASK_STATE_COMPLETED : TaskState.TASK_STATE_FAILED;
     const artifact: Artifact = {
-      artifactId: crypto.randomUUID(), name: last.name, description: last.description,
-      parts: [dataPart(read.output)], metadata: undefined, extensions: [],
+      artifactId: crypto.randomUUID(),
+      name: last.name,
+      description: last.description,
+      parts: [dataPart(read.output)],
+      metadata: undefined,
+      extensions: [],
     };
     const status: TaskStatus = { state, timestamp: this.clock.now().toISOString(), message: undefined };
     return { ...task, status, artifacts: [...task.artifacts, artifact] };
@@ -246,19 +312,25 @@ export class ToolExecutor implements AgentExecutor {
     const text =
       'I run one Tessera skill per message and do not read free text. Send a message with a data part ' +
       '{"skill": "<skill id>", "input": {...}} (add "idempotencyKey": "<unique string>" to make a retry safe); the result ' +
-      'of a skill that only reads (tag read-only) comes back as a message\'s data part, any other result as the ' +
+      "of a skill that only reads (tag read-only) comes back as a message's data part, any other result as the " +
       `completed task's data artifact, and a refusal as a task state. Skills you may call: ${skills.join(', ')}. ` +
       'To buy tickets: list_events or get_event (find a tier) → quote → reserve → confirm. ' +
       `Example data part: ${JSON.stringify(example)}. The agent card describes every skill and its input schema` +
-      (rc.context.state.get(STATE_CREDENTIAL) ? '.' : '; send an Authorization: Bearer credential to see and call more.');
+      (rc.context.state.get(STATE_CREDENTIAL)
+        ? '.'
+        : '; send an Authorization: Bearer credential to see and call more.');
     bus.publish(agentMessage(rc.contextId, [textPart(text), dataPart({ skills, example })]));
   }
 
   /** Calls finish before anyone could cancel them; this only answers a cancel that races a running call. */
   async cancelTask(taskId: string, bus: ExecutionEventBus): Promise<void> {
-    bus.publish(AgentEvent.statusUpdate({
-      taskId, contextId: '', metadata: undefined,
-      status: { state: TaskState.TASK_STATE_CANCELED, timestamp: this.clock.now().toISOString(), message: undefined },
-    }));
+    bus.publish(
+      AgentEvent.statusUpdate({
+        taskId,
+        contextId: '',
+        metadata: undefined,
+        status: { state: TaskState.TASK_STATE_CANCELED, timestamp: this.clock.now().toISOString(), message: undefined },
+      }),
+    );
   }
 }

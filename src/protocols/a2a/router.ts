@@ -3,7 +3,12 @@ import Router from '@koa/router';
 import { A2A_VERSION_HEADER, AGENT_CARD_PATH, AgentCard } from '@a2a-js/sdk';
 import { ContentTypeNotSupportedError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import {
-  DefaultExecutionEventBusManager, DefaultRequestHandler, JsonRpcTransportHandler, ServerCallContext, validateVersion, type User,
+  DefaultExecutionEventBusManager,
+  DefaultRequestHandler,
+  JsonRpcTransportHandler,
+  ServerCallContext,
+  validateVersion,
+  type User,
 } from '@a2a-js/sdk/server';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import type { Logger } from 'pino';
@@ -31,9 +36,10 @@ export interface A2aDeps {
 /**
  * The SDK's `User` only scopes tasks (GetTask/ListTasks see the owner's own); authorization happens in the
  * orchestrator. The owner is the caller's principal (`principalKey`), so any credential of that principal reads its
- * tasks and no one else does. A caller without a valid credential gets an owner of its own for this one request:
- * its task is answered and never stored, and no other caller (anonymous or not) can ever name that owner.
- * `charged` is the rate-limit charge (the principal's, or the address's for a failed credential), started here and not awaited (the route says who awaits it when).
+ * tasks and no one else does. A caller without a valid credential gets an owner of its own for this one request: its
+ * task is answered and never stored, and no other caller (anonymous or not) can ever name that owner. `charged` is the
+ * rate-limit charge (the principal's, or the address's for a failed credential), started here and not awaited (the
+ * route says who awaits it when).
  */
 async function callerOf(
   orchestrator: Orchestrator,
@@ -51,7 +57,11 @@ async function callerOf(
   const charged = rate ? rate.charge(principal, false) : Promise.resolve(); // the principal's budget, not the address's
   charged.catch(() => undefined); // awaited by the route; never an unhandled rejection meanwhile
   // The request's tool call does not look the credential up again (revocation is checked once per request, as on /mcp).
-  return { user: { isAuthenticated: true, userName: principalKey(principal) }, orchestrator: orchestrator.authenticatedAs(credential, principal), charged };
+  return {
+    user: { isAuthenticated: true, userName: principalKey(principal) },
+    orchestrator: orchestrator.authenticatedAs(credential, principal),
+    charged,
+  };
 }
 
 /**
@@ -174,12 +184,25 @@ export function buildA2aRouter({ orchestrator, services, log }: A2aDeps): Router
       };
       // No interrupted state keeps its event bus: every call finishes synchronously, a follow-up
       // message gets a fresh bus, and streaming is off, so a kept bus would only leak.
-      const handler = new DefaultRequestHandler(card, store, executor, new TaskIdBuses(), undefined, undefined, extendedCard, undefined, {
-        keepBusAliveStates: [],
-      });
+      const handler = new DefaultRequestHandler(
+        card,
+        store,
+        executor,
+        new TaskIdBuses(),
+        undefined,
+        undefined,
+        extendedCard,
+        undefined,
+        {
+          keepBusAliveStates: [],
+        },
+      );
       current = {
-        url, card, json: AgentCard.toJSON(card),
-        rpc: new JsonRpcTransportHandler(handler), legacy: new LegacyJsonRpcTransportHandler(handler),
+        url,
+        card,
+        json: AgentCard.toJSON(card),
+        rpc: new JsonRpcTransportHandler(handler),
+        legacy: new LegacyJsonRpcTransportHandler(handler),
       };
     }
     return current;
@@ -230,12 +253,23 @@ export function buildA2aRouter({ orchestrator, services, log }: A2aDeps): Router
     if (!startsNewTask(body)) await charged;
     // JSON-RPC 2.0: a body that is not JSON is -32700 Parse error (the SDK would answer -32602).
     if (body === undefined) {
-      ctx.body = { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the request body is not valid JSON.' } };
+      ctx.body = {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32700, message: 'Parse error: the request body is not valid JSON.' },
+      };
       return;
     }
     // The SDK converts data parts recursively: a deep message would overflow its stack (and name it in the error).
     if (nestedTooDeep(body)) {
-      ctx.body = { jsonrpc: '2.0', id: idOf(raw), error: { code: -32600, message: `Invalid Request: the message is nested more than ${MAX_JSON_DEPTH} levels deep.` } };
+      ctx.body = {
+        jsonrpc: '2.0',
+        id: idOf(raw),
+        error: {
+          code: -32600,
+          message: `Invalid Request: the message is nested more than ${MAX_JSON_DEPTH} levels deep.`,
+        },
+      };
       return;
     }
     // JSON-RPC 2.0: JSON that is not a request object is -32600 Invalid Request.

@@ -1,11 +1,11 @@
 /**
  * The A2A task store, in PostgreSQL (`src/storage/a2a-tasks.ts`): every server process reads the same tasks; each task
- * belongs to the owner the router resolved from the caller's principal, and any other caller is told task-not-found.
- * A stored task is bounded in bytes: a message larger than `MAX_KEPT_MESSAGE_BYTES` keeps its ids but not its parts,
- * an artifact larger than `MAX_KEPT_ARTIFACT_BYTES` likewise. Tasks expire in the sweeper's retention pass.
- * Secret fields (`src/kernel/secret-fields.ts`) of the skill's input in the caller's message, and of its output in the
- * artifact, are stored as "[redacted]": a task read later (tasks/get, tasks/list, a follow-up message) never shows them,
- * while the call that wrote them reads its own parts back in clear, so its live answer is unchanged.
+ * belongs to the owner the router resolved from the caller's principal, and any other caller is told task-not-found. A
+ * stored task is bounded in bytes: a message larger than `MAX_KEPT_MESSAGE_BYTES` keeps its ids but not its parts, an
+ * artifact larger than `MAX_KEPT_ARTIFACT_BYTES` likewise. Tasks expire in the sweeper's retention pass. Secret fields
+ * (`src/kernel/secret-fields.ts`) of the skill's input in the caller's message, and of its output in the artifact, are
+ * stored as "[redacted]": a task read later (tasks/get, tasks/list, a follow-up message) never shows them, while the
+ * call that wrote them reads its own parts back in clear, so its live answer is unchanged.
  *
  * A task made by a `SendMessage` (`fresh`) is kept in the request's memory while it runs: the SDK loads and saves it
  * once per event (one for a blocking call, three when answered early: task, artifact, status), and nobody else can name
@@ -13,7 +13,15 @@
  * awaited before the answer is sent, writes each such task once, in its state at that moment; a later save (a call that
  * answered early, `returnImmediately`) is written through, after it. An anonymous caller's tasks are never written.
  */
-import { Task, taskStateFromJSON, taskStateToJSON, type ListTasksRequest, type ListTasksResponse, type Message, type Part } from '@a2a-js/sdk';
+import {
+  Task,
+  taskStateFromJSON,
+  taskStateToJSON,
+  type ListTasksRequest,
+  type ListTasksResponse,
+  type Message,
+  type Part,
+} from '@a2a-js/sdk';
 import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
 import type { ZodType } from 'zod';
 import type { Clock } from '../../kernel/clock.ts';
@@ -68,7 +76,8 @@ export function copyOf<T>(v: T): T {
   for (const k of Object.keys(v)) {
     const value = copyOf((v as Record<string, unknown>)[k]);
     // An own "__proto__" key (JSON.parse makes one) stays a key: assigning it would set the copy's prototype.
-    if (k === '__proto__') Object.defineProperty(out, k, { value, enumerable: true, writable: true, configurable: true });
+    if (k === '__proto__')
+      Object.defineProperty(out, k, { value, enumerable: true, writable: true, configurable: true });
     else out[k] = value;
   }
   return out as T;
@@ -77,7 +86,9 @@ export function copyOf<T>(v: T): T {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 type ToolOf = (name: string) => AnyTool | undefined;
 
-/** A data part's value with its secrets redacted: a skill call's input (all of it for an unknown skill), or an output. */
+/**
+ * A data part's value with its secrets redacted: a skill call's input (all of it for an unknown skill), or an output.
+ */
 function redactPart(part: Part, redactValue: (v: unknown) => unknown): Part {
   if (part.content?.$case !== 'data') return part;
   return { ...part, content: { $case: 'data', value: redactValue(part.content.value) } };
@@ -97,7 +108,10 @@ export function redactTask(task: Task, toolOf: ToolOf): Task {
   return {
     ...task,
     history: task.history.map((m) => redactMessage(m, toolOf)),
-    status: task.status && { ...task.status, message: task.status.message && redactMessage(task.status.message, toolOf) },
+    status: task.status && {
+      ...task.status,
+      message: task.status.message && redactMessage(task.status.message, toolOf),
+    },
     artifacts: task.artifacts.map((a) => {
       const tool = toolOf(a.name);
       const paths = tool ? secretPaths(tool.output as ZodType, 'output') : [];
@@ -161,8 +175,8 @@ export class PostgresTaskStore implements TaskStore {
   }
 
   /**
-   * Starts a request whose tasks are written by `settle`: all of them, or (`persist` false: an owner that lives for this
-   * one request) none. A context never begun writes every save through.
+   * Starts a request whose tasks are written by `settle`: all of them, or (`persist` false: an owner that lives for
+   * this one request) none. A context never begun writes every save through.
    */
   begin(context: ServerCallContext, persist: boolean): void {
     this.pending.set(context, { persist, settled: false, fresh: new Map(), writes: Promise.resolve() });
@@ -174,7 +188,10 @@ export class PostgresTaskStore implements TaskStore {
     if (p && !p.settled && !p.fresh.has(taskId)) p.fresh.set(taskId, undefined);
   }
 
-  /** Writes the request's fresh tasks, once each, in their current state; later saves write through. Await before answering. */
+  /**
+   * Writes the request's fresh tasks, once each, in their current state; later saves write through. Await before
+   * answering.
+   */
   async settle(context: ServerCallContext): Promise<void> {
     const p = this.pending.get(context);
     if (!p || p.settled) return;
@@ -187,7 +204,8 @@ export class PostgresTaskStore implements TaskStore {
     const bounded = boundTask(task);
     const clear = this.clear.get(context) ?? new Map<string, Part[]>();
     this.clear.set(context, clear);
-    for (const m of [...bounded.history, ...(bounded.status?.message ? [bounded.status.message] : [])]) clear.set(`m:${m.messageId}`, m.parts);
+    for (const m of [...bounded.history, ...(bounded.status?.message ? [bounded.status.message] : [])])
+      clear.set(`m:${m.messageId}`, m.parts);
     for (const a of bounded.artifacts) clear.set(`a:${a.artifactId}`, a.parts);
     const p = this.pending.get(context);
     if (!p) return this.tasks.save(ownerOf(context), this.rowOf(bounded), this.clock.now());
@@ -202,7 +220,10 @@ export class PostgresTaskStore implements TaskStore {
     await this.write(p, bounded, context);
   }
 
-  /** Writes `bounded` after the request's earlier writes (a failed one does not stop the next); rejects if this one fails. */
+  /**
+   * Writes `bounded` after the request's earlier writes (a failed one does not stop the next); rejects if this one
+   * fails.
+   */
   private write(p: Pending, bounded: Task, context: ServerCallContext): Promise<void> {
     const row = this.rowOf(bounded);
     const owner = ownerOf(context);
@@ -245,7 +266,8 @@ export class PostgresTaskStore implements TaskStore {
   async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
     const pageSize = params.pageSize ?? 50;
     const before = params.pageToken ? parseCursor(params.pageToken) : undefined;
-    if ((params.pageToken && !before) || params.contextId.includes('\u0000')) return { tasks: [], nextPageToken: '', pageSize, totalSize: 0 };
+    if ((params.pageToken && !before) || params.contextId.includes('\u0000'))
+      return { tasks: [], nextPageToken: '', pageSize, totalSize: 0 };
     const { tasks, total } = await this.tasks.list(ownerOf(context), {
       contextId: params.contextId || undefined,
       state: params.status ? taskStateToJSON(taskStateFromJSON(params.status)) : undefined,

@@ -29,7 +29,11 @@ const ACP_CODES: Partial<Record<ErrorCode, string>> = {
  * cannot be vaulted as sent) with our own code leading its message (`not_found: …`), so nothing is lost.
  */
 const DELEGATE_PAYMENT_CODES = new Set([
-  'invalid_card', 'duplicate_request', 'idempotency_conflict', 'too_many_requests', 'idempotency_key_required',
+  'invalid_card',
+  'duplicate_request',
+  'idempotency_conflict',
+  'too_many_requests',
+  'idempotency_key_required',
   'idempotency_in_flight',
 ]);
 
@@ -70,7 +74,13 @@ function acpError(status: number, error: ErrorBody, root: 'body' | 'arguments'):
   // Over MCP a missing meta.api_version fails schema validation; ACP names that case missing_api_version.
   if (error.code === 'invalid_input' && (field === 'meta' || field === 'meta.api_version')) {
     const supported_versions = [...SUPPORTED_ACP_VERSIONS].reverse();
-    return { type, code: 'missing_api_version', message: 'meta.api_version is required.', param: jsonPath(field, root), supported_versions };
+    return {
+      type,
+      code: 'missing_api_version',
+      message: 'meta.api_version is required.',
+      param: jsonPath(field, root),
+      supported_versions,
+    };
   }
   const out: AcpError = { type, code: ACP_CODES[error.code] ?? error.code, message: error.message };
   if (field) out.param = jsonPath(field, root);

@@ -99,7 +99,11 @@ function handler(orchestrator: Orchestrator, route: Route) {
 function notAllowed(allow: string) {
   return (ctx: Context) => {
     ctx.set('Allow', allow);
-    sendAcpError(ctx, 405, new ToolError('method_not_allowed', `${ctx.method} is not allowed here; use ${allow}.`).toBody());
+    sendAcpError(
+      ctx,
+      405,
+      new ToolError('method_not_allowed', `${ctx.method} is not allowed here; use ${allow}.`).toBody(),
+    );
   };
 }
 
@@ -112,7 +116,11 @@ export function buildAcpRouter({ orchestrator }: AcpRouterDeps): Router {
     await next();
   });
   router.get('/.well-known/acp.json', async (ctx) => {
-    const result = await orchestrator.invoke({ tool: 'get_acp_discovery', input: {}, request: requestInfo(ctx, 'rest') });
+    const result = await orchestrator.invoke({
+      tool: 'get_acp_discovery',
+      input: {},
+      request: requestInfo(ctx, 'rest'),
+    });
     if (result.ok) ctx.set('Cache-Control', 'public, max-age=3600');
     respond(ctx, result);
   });

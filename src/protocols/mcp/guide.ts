@@ -1,4 +1,7 @@
-/** The guided flow an MCP host shows its model: the server `instructions` and the `buy_tickets` prompt (quote → reserve → confirm). */
+/**
+ * The guided flow an MCP host shows its model: the server `instructions` and the `buy_tickets` prompt (quote → reserve
+ * → confirm).
+ */
 import type { GetPromptResult, Prompt } from '@modelcontextprotocol/sdk/types.js';
 import { ToolError } from '../../kernel/errors.ts';
 
@@ -21,16 +24,22 @@ export const BUY_TICKETS: Prompt = {
   arguments: [
     { name: 'eventId', description: 'The event (evt_…), if known.', required: false },
     { name: 'quantity', description: 'How many tickets (default 1).', required: false },
-    { name: 'country', description: 'The buyer’s country (ISO 3166-1 alpha-2), when the tier sells only to some countries.', required: false },
+    {
+      name: 'country',
+      description: 'The buyer’s country (ISO 3166-1 alpha-2), when the tier sells only to some countries.',
+      required: false,
+    },
   ],
 };
 
 /** The `buy_tickets` messages for the given arguments; a bad quantity is `invalid_input`. */
 export function buyTicketsPrompt(args: Record<string, string> = {}): GetPromptResult {
   const unknown = Object.keys(args).filter((k) => !BUY_TICKETS.arguments!.some((a) => a.name === k));
-  if (unknown.length) throw new ToolError('unknown_field', `Unknown prompt argument: ${unknown.join(', ')}.`, { fields: unknown });
+  if (unknown.length)
+    throw new ToolError('unknown_field', `Unknown prompt argument: ${unknown.join(', ')}.`, { fields: unknown });
   const quantity = args.quantity ?? '1';
-  if (!/^[1-9]\d{0,2}$/.test(quantity)) throw new ToolError('invalid_input', 'quantity must be a whole number from 1 to 999.', { field: 'quantity' });
+  if (!/^[1-9]\d{0,2}$/.test(quantity))
+    throw new ToolError('invalid_input', 'quantity must be a whole number from 1 to 999.', { field: 'quantity' });
   const event = args.eventId ? `event ${args.eventId}` : 'the event the buyer asked for (find it with list_events)';
   const country = args.country ? `, "country": "${args.country}"` : '';
   const text = [

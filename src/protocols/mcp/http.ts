@@ -1,4 +1,7 @@
-/** MCP over Streamable HTTP at `/mcp`: stateless (no sessions), JSON responses, Host/Origin allow-lists; one server for every POST. */
+/**
+ * MCP over Streamable HTTP at `/mcp`: stateless (no sessions), JSON responses, Host/Origin allow-lists; one server for
+ * every POST.
+ */
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
@@ -71,11 +74,19 @@ async function requireCredential(ctx: Context, deps: McpRouterDeps): Promise<Orc
   }
   // A failed credential is charged to the client address, as the orchestrator does, so guessing stays limited.
   if (credential) await (ctx.state[RATE_GATE_STATE] as RateGate | undefined)?.charge(undefined, false);
-  const error = credential ? ', error="invalid_token", error_description="The bearer credential is unknown, expired or revoked."' : '';
+  const error = credential
+    ? ', error="invalid_token", error_description="The bearer credential is unknown, expired or revoked."'
+    : '';
   // `scope` (RFC 6750 §3, MCP authorization's scope selection): the scope a client should ask for.
   const metadata = resourceMetadataUrl(deps.services.publicUrl());
   ctx.set('WWW-Authenticate', `Bearer resource_metadata="${metadata}", scope="${AGENT_SCOPE}"${error}`);
-  rpcError(ctx, 401, credential ? 'Unauthorized: the bearer credential is unknown, expired or revoked.' : 'Unauthorized: send Authorization: Bearer <token> (an OAuth access token, an API key or an agent token).');
+  rpcError(
+    ctx,
+    401,
+    credential
+      ? 'Unauthorized: the bearer credential is unknown, expired or revoked.'
+      : 'Unauthorized: send Authorization: Bearer <token> (an OAuth access token, an API key or an agent token).',
+  );
   return undefined;
 }
 
@@ -84,14 +95,16 @@ const CLIENT_CLOSED_REQUEST = 499;
 
 /**
  * The Streamable HTTP rules for a POST's headers, as the SDK's transport applies them (same statuses, codes and
- * messages): Accept must list both JSON and SSE (406) and the body must be JSON (415). Returns the refusal, or undefined.
+ * messages): Accept must list both JSON and SSE (406) and the body must be JSON (415). Returns the refusal, or
+ * undefined.
  */
 function transportRefusal(ctx: Context): [status: number, message: string] | undefined {
   const accept = ctx.get('accept');
   if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
     return [406, 'Not Acceptable: Client must accept both application/json and text/event-stream'];
   }
-  if (!isJsonContentType(ctx.get('content-type') || null)) return [415, 'Unsupported Media Type: Content-Type must be application/json'];
+  if (!isJsonContentType(ctx.get('content-type') || null))
+    return [415, 'Unsupported Media Type: Content-Type must be application/json'];
   return undefined;
 }
 
@@ -133,7 +146,11 @@ export function buildMcpRouter(deps: McpRouterDeps): Router {
       ctx.remove('Content-Type');
       return;
     }
-    const caller: McpCaller = { orchestrator: authenticated, credential: bearerOf(ctx), requestInfo: requestInfo(ctx, 'mcp') };
+    const caller: McpCaller = {
+      orchestrator: authenticated,
+      credential: bearerOf(ctx),
+      requestInfo: requestInfo(ctx, 'mcp'),
+    };
     const { answer, abandon } = transport.exchange(message, caller);
     // A client gone before its answer: the request ends now and its exchange is forgotten. A tool call already running
     // still finishes and commits, as when a REST answer is lost.

@@ -26,7 +26,9 @@ export class ExchangeTransport<C> implements Transport {
   onmessage?: Transport['onmessage'];
   onclose?: Transport['onclose'];
   onerror?: Transport['onerror'];
-  /** Exchanges whose answer is not sent yet: one per request in flight, removed on its answer or when its client leaves. */
+  /**
+   * Exchanges whose answer is not sent yet: one per request in flight, removed on its answer or when its client leaves.
+   */
   private readonly open = new Map<number, Exchange<C>>();
   private nextId = 0;
 
@@ -41,7 +43,10 @@ export class ExchangeTransport<C> implements Transport {
    * Hands one request to the server as the caller `context` and resolves with its response under the client's id.
    * `abandon` (the client left) forgets the exchange: the handler still finishes, and its answer is dropped.
    */
-  exchange(request: JSONRPCMessage & { id: RequestId }, context: C): { answer: Promise<JSONRPCMessage>; abandon: () => void } {
+  exchange(
+    request: JSONRPCMessage & { id: RequestId },
+    context: C,
+  ): { answer: Promise<JSONRPCMessage>; abandon: () => void } {
     const id = ++this.nextId;
     const answer = new Promise<JSONRPCMessage>((resolve) => {
       this.open.set(id, { clientId: request.id, context, answer: resolve });

@@ -1,7 +1,13 @@
-/** The MCP projection of the tool registry: one low-level MCP `Server` whose tools are exactly the orchestrator's tools. */
+/**
+ * The MCP projection of the tool registry: one low-level MCP `Server` whose tools are exactly the orchestrator's tools.
+ */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-  ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, ListToolsRequestSchema, McpError,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { ACP_JSONRPC_ERROR_CODE, toAcpError } from '../acp/errors.ts';
@@ -15,12 +21,17 @@ import { protocolInputSchema, type SurfaceMechanisms } from '../../orchestrator/
 import { BUY_TICKETS, buyTicketsPrompt, INSTRUCTIONS } from './guide.ts';
 import type { AnyTool } from '../../orchestrator/tool.ts';
 
-/** The `_meta` key a `tools/call` request carries its idempotency key under (the MCP form of the Idempotency-Key header). */
+/**
+ * The `_meta` key a `tools/call` request carries its idempotency key under (the MCP form of the Idempotency-Key
+ * header).
+ */
 export const IDEMPOTENCY_META_KEY = 'tessera/idempotencyKey';
 /** The `_meta` key set to `true` on a result that replays a stored outcome (the MCP form of Idempotent-Replayed). */
 export const REPLAYED_META_KEY = 'tessera/idempotentReplayed';
 
-/** The MCP tool listing entry of one tool: the input schema OpenAPI and A2A use, the output schema outlined when long. */
+/**
+ * The MCP tool listing entry of one tool: the input schema OpenAPI and A2A use, the output schema outlined when long.
+ */
 export function mcpTool(tool: AnyTool): Tool {
   return {
     name: tool.name,
@@ -62,7 +73,10 @@ export type McpTransportKind = 'http' | 'stdio';
 function mechanismsOf(transport: McpTransportKind): SurfaceMechanisms {
   return {
     idempotencyKey: `an idempotencyKey argument (or params._meta["${IDEMPOTENCY_META_KEY}"])`,
-    credential: transport === 'stdio' ? 'a token in TESSERA_TOKEN (or --token) when starting tessera mcp' : 'an Authorization: Bearer header',
+    credential:
+      transport === 'stdio'
+        ? 'a token in TESSERA_TOKEN (or --token) when starting tessera mcp'
+        : 'an Authorization: Bearer header',
     keyOptional: true,
     keyArgument: true,
   };
@@ -74,7 +88,10 @@ function mechanismsOf(transport: McpTransportKind): SurfaceMechanisms {
  */
 const LooseCallToolRequest = z.object({ method: z.literal('tools/call'), params: z.looseObject({}).optional() });
 
-/** Who a call is made for: the orchestrator (bound to the caller when already authenticated), the credential, the request. */
+/**
+ * Who a call is made for: the orchestrator (bound to the caller when already authenticated), the credential, the
+ * request.
+ */
 export interface McpCaller {
   orchestrator: Orchestrator;
   credential: string | undefined;
@@ -115,7 +132,11 @@ export function mcpServer(
 ): Server {
   const server = new Server(
     { name: 'tessera', version: '1.0.0' },
-    { capabilities: { tools: {}, prompts: {} }, instructions: INSTRUCTIONS, ...(validator && { jsonSchemaValidator: validator }) },
+    {
+      capabilities: { tools: {}, prompts: {} },
+      instructions: INSTRUCTIONS,
+      ...(validator && { jsonSchemaValidator: validator }),
+    },
   );
   const mechanisms = mechanismsOf(transport);
   const toolsOf = ({ orchestrator, credential }: McpCaller) => orchestrator.toolsFor(credential, 'mcp');
@@ -124,10 +145,15 @@ export function mcpServer(
   }));
   // The buying prompt is offered to callers that may quote (like the tools, what is listed can be used).
   const mayBuy = async (caller: McpCaller) => (await toolsOf(caller)).tools.some((t) => t.name === 'quote');
-  server.setRequestHandler(ListPromptsRequestSchema, async (_req, extra) => ({ prompts: (await mayBuy(callerOf(extra))) ? [BUY_TICKETS] : [] }));
+  server.setRequestHandler(ListPromptsRequestSchema, async (_req, extra) => ({
+    prompts: (await mayBuy(callerOf(extra))) ? [BUY_TICKETS] : [],
+  }));
   server.setRequestHandler(GetPromptRequestSchema, async (req, extra) => {
     if (req.params.name !== BUY_TICKETS.name || !(await mayBuy(callerOf(extra)))) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${req.params.name}. prompts/list names the prompts you may use.`);
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown prompt: ${req.params.name}. prompts/list names the prompts you may use.`,
+      );
     }
     try {
       return buyTicketsPrompt(req.params.arguments);
@@ -143,7 +169,10 @@ export function mcpServer(
     // -32602), so it is read as one rather than parsed a second time.
     const req = raw as unknown as CallToolRequest;
     if (!orchestrator.get(req.params.name)) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${req.params.name}. tools/list names the tools you may call.`);
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown tool: ${req.params.name}. tools/list names the tools you may call.`,
+      );
     }
     const key = req.params._meta?.[IDEMPOTENCY_META_KEY];
     if (key !== undefined && typeof key !== 'string') {
@@ -160,7 +189,11 @@ export function mcpServer(
     if (!result.ok && result.error.code === 'rate_limited') caller.rateLimited = result.error;
     // ACP's MCP binding: its errors are JSON-RPC errors (-32000) carrying the ACP Error in `data`.
     if (!result.ok && result.tool?.area === 'acp') {
-      throw new McpError(ACP_JSONRPC_ERROR_CODE, result.error.message, toAcpError(result.status, result.error, 'arguments', req.params.name));
+      throw new McpError(
+        ACP_JSONRPC_ERROR_CODE,
+        result.error.message,
+        toAcpError(result.status, result.error, 'arguments', req.params.name),
+      );
     }
     return toCallResult(result);
   });

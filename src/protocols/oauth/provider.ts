@@ -26,33 +26,46 @@ export const INTERACTION_TTL_SECONDS = 30 * 60;
 /** A registered client that never completed a grant is refused, then deleted by the retention pass, after this long. */
 export const UNUSED_CLIENT_TTL_SECONDS = 24 * 60 * 60;
 /** Bounds of a client's registered metadata (RFC 7591 registration is open, so what one client stores is bounded). */
-export const CLIENT_METADATA_LIMITS = { nameChars: 200, stringChars: 2048, listEntries: 10, totalBytes: 16 * 1024 } as const;
+export const CLIENT_METADATA_LIMITS = {
+  nameChars: 200,
+  stringChars: 2048,
+  listEntries: 10,
+  totalBytes: 16 * 1024,
+} as const;
 
-/** Host names of loopback redirect URIs, the only ones allowed over plain http (MCP authorization, OAuth 2.1 §8.4.2). */
+/**
+ * Host names of loopback redirect URIs, the only ones allowed over plain http (MCP authorization, OAuth 2.1 §8.4.2).
+ */
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /**
  * Why a client's metadata is refused, or undefined: a name over 200 characters, any other string over 2,048, a list of
- * more than 10 entries, more than 16 KiB in all (`invalid_client_metadata`), or a redirect URI that is neither https nor
- * http on loopback (`invalid_redirect_uri`). Runs at registration and whenever a stored client is loaded.
+ * more than 10 entries, more than 16 KiB in all (`invalid_client_metadata`), or a redirect URI that is neither https
+ * nor http on loopback (`invalid_redirect_uri`). Runs at registration and whenever a stored client is loaded.
  */
-function clientMetadataProblem(metadata: Record<string, unknown>): InstanceType<typeof errors.InvalidClientMetadata | typeof errors.InvalidRedirectUri> | undefined {
+function clientMetadataProblem(
+  metadata: Record<string, unknown>,
+): InstanceType<typeof errors.InvalidClientMetadata | typeof errors.InvalidRedirectUri> | undefined {
   const { nameChars, stringChars, listEntries, totalBytes } = CLIENT_METADATA_LIMITS;
   if (typeof metadata.client_name === 'string' && metadata.client_name.length > nameChars) {
     return new errors.InvalidClientMetadata(`client_name must be at most ${nameChars} characters`);
   }
   for (const [key, value] of Object.entries(metadata)) {
-    if (Array.isArray(value) && value.length > listEntries) return new errors.InvalidClientMetadata(`${key} must have at most ${listEntries} entries`);
+    if (Array.isArray(value) && value.length > listEntries)
+      return new errors.InvalidClientMetadata(`${key} must have at most ${listEntries} entries`);
     const strings = Array.isArray(value) ? value : [value];
     if (strings.some((v) => typeof v === 'string' && v.length > stringChars)) {
       return new errors.InvalidClientMetadata(`${key} must hold strings of at most ${stringChars} characters`);
     }
   }
-  if (Buffer.byteLength(JSON.stringify(metadata)) > totalBytes) return new errors.InvalidClientMetadata(`the client metadata must be at most ${totalBytes} bytes`);
+  if (Buffer.byteLength(JSON.stringify(metadata)) > totalBytes)
+    return new errors.InvalidClientMetadata(`the client metadata must be at most ${totalBytes} bytes`);
   for (const uri of Array.isArray(metadata.redirect_uris) ? metadata.redirect_uris : []) {
     const parsed = typeof uri === 'string' ? URL.parse(uri) : null;
     if (parsed?.protocol === 'http:' && !LOOPBACK_HOSTS.has(parsed.hostname)) {
-      return new errors.InvalidRedirectUri('redirect_uris must use https, or http only on a loopback host (localhost, 127.0.0.1, [::1])');
+      return new errors.InvalidRedirectUri(
+        'redirect_uris must use https, or http only on a loopback host (localhost, 127.0.0.1, [::1])',
+      );
     }
   }
   return undefined;
@@ -78,8 +91,11 @@ function policy() {
   const base = interactionPolicy.base();
   const login = base.get('login')!;
   login.checks.add(
-    new interactionPolicy.Check('buyer_authorizes_each_client', 'The buyer authorizes every client on the service’s own screens.', (ctx: KoaContextWithOIDC) =>
-      ctx.oidc.result?.login ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT,
+    new interactionPolicy.Check(
+      'buyer_authorizes_each_client',
+      'The buyer authorizes every client on the service’s own screens.',
+      (ctx: KoaContextWithOIDC) =>
+        ctx.oidc.result?.login ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT,
     ),
     0,
   );
@@ -143,12 +159,18 @@ export async function createOAuthProvider(issuer: string, deps: OAuthProviderDep
     },
     jwks: { keys: [(await signingJwk(db, deps.serverSecret)) as never] },
     cookies: { keys: [deps.cookieKey] },
-    // The account of a login is the permission the buyer granted: a token's subject names it (oauth-access.ts). Once the
-    // permission is revoked or expired, or its agent paused or deleted, there is no account: exchanging a code or a
+    // The account of a login is the permission the buyer granted: a token's subject names it (oauth-access.ts). Once
+    // the permission is revoked or expired, or its agent paused or deleted, there is no account: exchanging a code or a
     // refresh token then answers invalid_grant.
-    findAccount: async (_ctx, sub) => ((await deps.accountIsLive(sub)) ? { accountId: sub, claims: () => ({ sub }) } : undefined),
+    findAccount: async (_ctx, sub) =>
+      (await deps.accountIsLive(sub)) ? { accountId: sub, claims: () => ({ sub }) } : undefined,
     clientAuthMethods: ['none'],
-    clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', id_token_signed_response_alg: 'ES256' },
+    clientDefaults: {
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      id_token_signed_response_alg: 'ES256',
+    },
     enabledJWA: { idTokenSigningAlgValues: ['ES256'] },
     responseTypes: ['code'],
     // The agent scope is also a server scope, so a client may name it when it registers (the MCP SDK sends the
@@ -167,7 +189,12 @@ export async function createOAuthProvider(issuer: string, deps: OAuthProviderDep
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, indicator) => {
           if (indicator !== resource) throw new errors.InvalidTarget(`The only resource is ${resource}.`);
-          return { scope: AGENT_SCOPE, audience: resource, accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS, accessTokenFormat: 'opaque' };
+          return {
+            scope: AGENT_SCOPE,
+            audience: resource,
+            accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS,
+            accessTokenFormat: 'opaque',
+          };
         },
       },
     },
@@ -211,6 +238,8 @@ export async function createOAuthProvider(issuer: string, deps: OAuthProviderDep
   const provider = new Provider(issuer, configuration);
   provider.proxy = false;
   // The client gets `server_error` with a generic description; the log gets the cause, never a stack or a token.
-  provider.on('server_error', (_ctx: unknown, err: unknown) => deps.log.error({ err: describeError(err) }, 'oauth server error'));
+  provider.on('server_error', (_ctx: unknown, err: unknown) =>
+    deps.log.error({ err: describeError(err) }, 'oauth server error'),
+  );
   return provider;
 }

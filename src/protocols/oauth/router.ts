@@ -71,7 +71,8 @@ export function buildOAuthRouter(deps: { services: Services; orchestrator: Orche
     try {
       const details = await (await oauth.provider()).interactionDetails(ctx.req, ctx.res);
       if (details.uid !== uid) throw new Error('interaction mismatch');
-      // The client's `ui_locales` (OpenID Connect) from the authorization request: the first one names the page language.
+      // The client's `ui_locales` (OpenID Connect) from the authorization request: the first one names the page
+      // language.
       locales = details.params.ui_locales;
     } catch {
       return sendError(ctx, 400, new ToolError('oauth_interaction_invalid').toBody());
@@ -82,12 +83,15 @@ export function buildOAuthRouter(deps: { services: Services; orchestrator: Orche
     ctx.redirect(`/buyer/authorize?interaction=${encodeURIComponent(uid)}${lang}`);
   });
 
-  /** Who is asking, for the buyer to see before granting anything: the client's registered name and where it returns. */
+  /**
+   * Who is asking, for the buyer to see before granting anything: the client's registered name and where it returns.
+   */
   router.get(`${OAUTH_PREFIX}/interaction/:uid/details`, async (ctx) => {
     if (!(await chargeUnverified(ctx))) return;
     const provider = await oauth.provider();
     const details = await provider.interactionDetails(ctx.req, ctx.res).catch(() => undefined);
-    if (!details || details.uid !== ctx.params.uid) return sendError(ctx, 400, new ToolError('oauth_interaction_invalid').toBody());
+    if (!details || details.uid !== ctx.params.uid)
+      return sendError(ctx, 400, new ToolError('oauth_interaction_invalid').toBody());
     const client = await provider.Client.find(String(details.params.client_id));
     const redirect = new URL(String(details.params.redirect_uri));
     ctx.body = { clientName: client?.clientName ?? String(details.params.client_id), redirectOrigin: redirect.origin };
@@ -98,13 +102,14 @@ export function buildOAuthRouter(deps: { services: Services; orchestrator: Orche
    * authorizes with the one e-mailed code (`authorize_agent`'s input: name, card, limits, `challengeId`, `code`), or
    * refuses. The interaction is checked first; then `authorize_agent` creates the agent and its permission (and saves a
    * card just entered) and the client's grant is recorded: one outcome, so an authorization whose grant cannot be
-   * recorded is withdrawn. An existing permission cannot be handed over: every client gets authority the code confirmed.
-   * The answer is where the browser goes next (back through the provider to the client).
+   * recorded is withdrawn. An existing permission cannot be handed over: every client gets authority the code
+   * confirmed. The answer is where the browser goes next (back through the provider to the client).
    */
   router.post(`${OAUTH_PREFIX}/interaction/:uid/:outcome`, async (ctx) => {
     const uid = ctx.params.uid ?? '';
     const outcome = ctx.params.outcome;
-    if (!UID.test(uid) || (outcome !== 'complete' && outcome !== 'abort')) return sendError(ctx, 404, new ToolError('route_not_found').toBody());
+    if (!UID.test(uid) || (outcome !== 'complete' && outcome !== 'abort'))
+      return sendError(ctx, 404, new ToolError('route_not_found').toBody());
     if (!(await chargeUnverified(ctx))) return;
     try {
       const provider = await oauth.provider();
@@ -116,22 +121,42 @@ export function buildOAuthRouter(deps: { services: Services; orchestrator: Orche
       }
       if (details.uid !== uid) throw new ToolError('oauth_interaction_invalid');
       if (outcome === 'abort') {
-        const redirectTo = await provider.interactionResult(ctx.req, ctx.res, { error: 'access_denied', error_description: 'The buyer declined.' }, { mergeWithLastSubmission: false });
+        const redirectTo = await provider.interactionResult(
+          ctx.req,
+          ctx.res,
+          { error: 'access_denied', error_description: 'The buyer declined.' },
+          { mergeWithLastSubmission: false },
+        );
         ctx.body = { redirectTo };
         return;
       }
       const input = parseJsonObject(await readRaw(ctx.req, 4096), ctx.get('content-type') || undefined);
       // One consent per interaction: a second (or concurrent) completion creates nothing.
-      if (!(await oauth.claimInteraction(uid, details.exp - Math.floor(Date.now() / 1000)))) throw new ToolError('oauth_interaction_invalid');
+      if (!(await oauth.claimInteraction(uid, details.exp - Math.floor(Date.now() / 1000))))
+        throw new ToolError('oauth_interaction_invalid');
       let created: OAuthAuthorization | undefined;
       try {
-        const result = await orchestrator.invoke({ tool: 'authorize_agent', input, credential: bearerOf(ctx), request: requestInfo(ctx, 'rest') });
+        const result = await orchestrator.invoke({
+          tool: 'authorize_agent',
+          input,
+          credential: bearerOf(ctx),
+          request: requestInfo(ctx, 'rest'),
+        });
         if (!result.ok) {
           await oauth.releaseInteraction(uid); // refused (a wrong code, say): nothing was created; the buyer may retry
           return sendError(ctx, result.status, result.error);
         }
-        const out = result.output as { agent: { id: string }; permission: { id: string }; instrument: { id: string }; cardSaved: boolean };
-        created = { permissionId: out.permission.id, agentId: out.agent.id, savedInstrumentId: out.cardSaved ? out.instrument.id : undefined };
+        const out = result.output as {
+          agent: { id: string };
+          permission: { id: string };
+          instrument: { id: string };
+          cardSaved: boolean;
+        };
+        created = {
+          permissionId: out.permission.id,
+          agentId: out.agent.id,
+          savedInstrumentId: out.cardSaved ? out.instrument.id : undefined,
+        };
         ctx.body = { redirectTo: await grantTo(ctx, provider, details, created.permissionId) };
       } catch (err) {
         const undo = created;

@@ -1,4 +1,7 @@
-/** The OAuth server of one app: its provider (built for the public URL once it is known) and access-token authentication. */
+/**
+ * The OAuth server of one app: its provider (built for the public URL once it is known) and access-token
+ * authentication.
+ */
 import type Provider from 'oidc-provider';
 import type { Logger } from 'pino';
 import { oauthAgentPrincipal } from '../../domain/buyers/oauth-access.ts';
@@ -34,8 +37,21 @@ export class OAuthServer {
     if (!this.built || this.built.issuer !== issuer) {
       const cookieKey = this.services.identity.hmac('tessera/oauth-cookies');
       const { db, clock } = this.services;
-      const accountIsLive = (permissionId: string) => oauthAgentPrincipal(db, permissionId, clock.now()).then(() => true, () => false);
-      this.built = { issuer, provider: createOAuthProvider(issuer, { db, serverSecret: this.serverSecret, cookieKey, accountIsLive, log: this.log }) };
+      const accountIsLive = (permissionId: string) =>
+        oauthAgentPrincipal(db, permissionId, clock.now()).then(
+          () => true,
+          () => false,
+        );
+      this.built = {
+        issuer,
+        provider: createOAuthProvider(issuer, {
+          db,
+          serverSecret: this.serverSecret,
+          cookieKey,
+          accountIsLive,
+          log: this.log,
+        }),
+      };
     }
     return this.built.provider;
   }
@@ -55,7 +71,12 @@ export class OAuthServer {
 
   /** Whether a bearer has the form of one of this server's access tokens. */
   isAccessToken(credential: string | undefined): credential is string {
-    return !!credential && OPAQUE_TOKEN.test(credential) && !credential.startsWith(API_KEY_PREFIX) && !credential.startsWith(AGENT_TOKEN_PREFIX);
+    return (
+      !!credential &&
+      OPAQUE_TOKEN.test(credential) &&
+      !credential.startsWith(API_KEY_PREFIX) &&
+      !credential.startsWith(AGENT_TOKEN_PREFIX)
+    );
   }
 
   /**

@@ -9,4 +9,31 @@ import { Order, Payment, Quote, Refund, Reservation, Ticket } from './purchase.t
 import { Membership, User } from './user.ts';
 import { WebhookDelivery, WebhookSubscription } from './webhook.ts';
 
-export const ENTITIES = [Organization, User, Membership, ApiKey, Shop, Event, Pool, Tier, WebhookSubscription, WebhookDelivery, Quote, Reservation, Payment, Order, Ticket, Buyer, SignInLink, VerificationChallenge, Agent, CardSetup, Instrument, Permission, OutboxMail, AcpCheckoutSession, AcpVaultToken, Refund] as const;
+export const ENTITIES = [
+  Organization,
+  User,
+  Membership,
+  ApiKey,
+  Shop,
+  Event,
+  Pool,
+  Tier,
+  WebhookSubscription,
+  WebhookDelivery,
+  Quote,
+  Reservation,
+  Payment,
+  Order,
+  Ticket,
+  Buyer,
+  SignInLink,
+  VerificationChallenge,
+  Agent,
+  CardSetup,
+  Instrument,
+  Permission,
+  OutboxMail,
+  AcpCheckoutSession,
+  AcpVaultToken,
+  Refund,
+] as const;

@@ -11,7 +11,10 @@ export const WebhookSubscription = defineEntity({
     events: p.array(),
     /** The `whsec_…` signing secret, encrypted (see src/webhooks/secret-box.ts); never returned after creation. */
     secretSealed: p.string(),
-    /** `merchant` (the shop's own systems, Standard Webhooks) or `acp` (the agent platform's order-event receiver, ACP's Merchant-Signature). */
+    /**
+     * `merchant` (the shop's own systems, Standard Webhooks) or `acp` (the agent platform's order-event receiver, ACP's
+     * Merchant-Signature).
+     */
     kind: p.string().$type<'merchant' | 'acp'>().default('merchant'),
     createdAt: p.datetime(),
     deletedAt: p.datetime().nullable(),

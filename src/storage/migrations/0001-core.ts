@@ -1,4 +1,7 @@
-/** Settings (the signing secret), organizations, users, API keys, the catalog (shops, events, pools, tiers) and idempotency keys. */
+/**
+ * Settings (the signing secret), organizations, users, API keys, the catalog (shops, events, pools, tiers) and
+ * idempotency keys.
+ */
 import { Migration } from '@mikro-orm/migrations';
 
 export class Migration0001Core extends Migration {

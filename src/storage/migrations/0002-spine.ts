@@ -1,4 +1,7 @@
-/** The purchase spine: quotes, reservations (holds), payments, orders, tickets, provider events and the sandbox provider's ledger. */
+/**
+ * The purchase spine: quotes, reservations (holds), payments, orders, tickets, provider events and the sandbox
+ * provider's ledger.
+ */
 import { Migration } from '@mikro-orm/migrations';
 
 export class Migration0002Spine extends Migration {

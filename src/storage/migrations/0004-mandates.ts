@@ -1,4 +1,7 @@
-/** Signed mandates: the jtis already spent, one row per (network, jti, recurrence period), unique so a replay cannot commit. */
+/**
+ * Signed mandates: the jtis already spent, one row per (network, jti, recurrence period), unique so a replay cannot
+ * commit.
+ */
 import { Migration } from '@mikro-orm/migrations';
 
 export class Migration0004Mandates extends Migration {

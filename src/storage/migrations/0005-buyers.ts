@@ -1,4 +1,7 @@
-/** Buyers and agents: sign-in links, emailed codes, agents, saved cards (setups, instruments), permissions, spends, the mail outbox. */
+/**
+ * Buyers and agents: sign-in links, emailed codes, agents, saved cards (setups, instruments), permissions, spends, the
+ * mail outbox.
+ */
 import { Migration } from '@mikro-orm/migrations';
 
 export class Migration0005Buyers extends Migration {

@@ -1,4 +1,7 @@
-/** After the sale: order listing indexes, partial refunds (ours and the sandbox provider's), ticket states, signed ticket codes and check-in. */
+/**
+ * After the sale: order listing indexes, partial refunds (ours and the sandbox provider's), ticket states, signed
+ * ticket codes and check-in.
+ */
 import { Migration } from '@mikro-orm/migrations';
 
 export class Migration0011AfterSale extends Migration {

@@ -1,4 +1,7 @@
-/** Shop settings (a public description), cancelled events and retired tiers: columns the discovery area and catalog changes read. */
+/**
+ * Shop settings (a public description), cancelled events and retired tiers: columns the discovery area and catalog
+ * changes read.
+ */
 import { Migration } from '@mikro-orm/migrations';
 
 export class Migration0013aShopSettingsAndCatalogChanges extends Migration {

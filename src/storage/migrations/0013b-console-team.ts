@@ -1,4 +1,6 @@
-/** The console's own sign-in (magic links for merchant people) and team invitations; tokens are stored only as hashes. */
+/**
+ * The console's own sign-in (magic links for merchant people) and team invitations; tokens are stored only as hashes.
+ */
 import { Migration } from '@mikro-orm/migrations';
 
 export class Migration0013bConsoleTeam extends Migration {

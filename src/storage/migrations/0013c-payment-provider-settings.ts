@@ -1,4 +1,6 @@
-/** A shop's settings for a payment provider other than the sandbox: public parts in clear, secrets sealed (AES-256-GCM). */
+/**
+ * A shop's settings for a payment provider other than the sandbox: public parts in clear, secrets sealed (AES-256-GCM).
+ */
 import { Migration } from '@mikro-orm/migrations';
 
 export class Migration0013cPaymentProviderSettings extends Migration {

@@ -1,4 +1,7 @@
-/** The OAuth authorization server's records (oidc-provider models: clients, grants, codes, tokens, sessions, interactions). */
+/**
+ * The OAuth authorization server's records (oidc-provider models: clients, grants, codes, tokens, sessions,
+ * interactions).
+ */
 import { Migration } from '@mikro-orm/migrations';
 
 export class Migration0014Oauth extends Migration {

@@ -1,4 +1,7 @@
-/** The consent view's unfinished setups (one per buyer and shop, kept one day), the `verify_session` code purpose, and an index on embed origins. */
+/**
+ * The consent view's unfinished setups (one per buyer and shop, kept one day), the `verify_session` code purpose, and
+ * an index on embed origins.
+ */
 import { Migration } from '@mikro-orm/migrations';
 
 export class Migration0016ConsentDrafts extends Migration {

@@ -1,4 +1,7 @@
-/** One code for a whole agent authorization: the `authorize_agent` purpose, and the digest of the details a code was e-mailed for. */
+/**
+ * One code for a whole agent authorization: the `authorize_agent` purpose, and the digest of the details a code was
+ * e-mailed for.
+ */
 import { Migration } from '@mikro-orm/migrations';
 
 export class Migration0017AgentAuthorizations extends Migration {

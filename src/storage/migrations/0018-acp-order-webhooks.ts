@@ -1,4 +1,7 @@
-/** ACP order webhooks: a shop's agent-platform endpoint is a webhook subscription of kind `acp` (at most one live per shop). */
+/**
+ * ACP order webhooks: a shop's agent-platform endpoint is a webhook subscription of kind `acp` (at most one live per
+ * shop).
+ */
 import { Migration } from '@mikro-orm/migrations';
 
 export class Migration0018AcpOrderWebhooks extends Migration {

@@ -1,4 +1,7 @@
-/** complete_checkout_session (ACP `POST /checkout_sessions/{id}/complete`): pays with a delegated token, creates the order. */
+/**
+ * complete_checkout_session (ACP `POST /checkout_sessions/{id}/complete`): pays with a delegated token, creates the
+ * order.
+ */
 import { z } from 'zod';
 import { completeSession } from '../../domain/acp/complete.ts';
 import { CheckoutSessionCompleteRequest } from '../../domain/acp/request-schemas.ts';

@@ -13,7 +13,12 @@ export const getAcpDiscovery = defineTool({
     'the checkout tools) and the services (checkout, delegate_payment).',
   input: z.strictObject({}),
   output: z.object({
-    protocol: z.object({ name: z.literal('acp'), version: z.string(), supported_versions: z.array(z.string()), documentation_url: z.string() }),
+    protocol: z.object({
+      name: z.literal('acp'),
+      version: z.string(),
+      supported_versions: z.array(z.string()),
+      documentation_url: z.string(),
+    }),
     api_base_url: z.string(),
     transports: z.array(z.string()),
     capabilities: z.object({ services: z.array(z.string()) }),

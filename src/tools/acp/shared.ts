@@ -15,8 +15,16 @@ import type { Auth, IdempotencyRequest } from '../../orchestrator/tool.ts';
  */
 export const AcpMeta = z
   .looseObject({
-    api_version: z.string().max(40).describe(`The ACP API version (API-Version header): ${SUPPORTED_ACP_VERSIONS.join(', ')}.`),
-    idempotency_key: z.string().min(1).max(255).optional().describe('Idempotency-Key: a retry with the same key and payload replays the outcome.'),
+    api_version: z
+      .string()
+      .max(40)
+      .describe(`The ACP API version (API-Version header): ${SUPPORTED_ACP_VERSIONS.join(', ')}.`),
+    idempotency_key: z
+      .string()
+      .min(1)
+      .max(255)
+      .optional()
+      .describe('Idempotency-Key: a retry with the same key and payload replays the outcome.'),
     request_id: z.string().max(255).optional().describe('Request-Id, for correlation.'),
     user_agent: z.string().max(500).optional(),
     accept_language: z.string().max(200).optional(),
@@ -40,7 +48,10 @@ export function versionOf(meta: AcpMetaInput): string {
  * stored against the key.
  */
 export function acpIdempotency(endpoint: (input: { id?: string }) => string) {
-  return (input: { meta: AcpMetaInput; id?: string; payload?: unknown }, transportKey: string | undefined): IdempotencyRequest => {
+  return (
+    input: { meta: AcpMetaInput; id?: string; payload?: unknown },
+    transportKey: string | undefined,
+  ): IdempotencyRequest => {
     versionOf(input.meta);
     return { key: input.meta.idempotency_key ?? transportKey, endpoint: endpoint(input), body: input.payload ?? null };
   };
@@ -56,6 +67,16 @@ export const ACP_AUTH: Auth = {
 };
 
 /** Codes every checkout tool may answer. */
-export const ACP_ERRORS: readonly ErrorCode[] = ['missing_api_version', 'unsupported_api_version', 'not_found', 'insufficient_scope'];
+export const ACP_ERRORS: readonly ErrorCode[] = [
+  'missing_api_version',
+  'unsupported_api_version',
+  'not_found',
+  'insufficient_scope',
+];
 
-export const ACP_ANNOTATIONS = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false } as const;
+export const ACP_ANNOTATIONS = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+} as const;

@@ -1,4 +1,7 @@
-/** authorize_agent: one emailed code creates an agent and grants its permission (and saves a card just entered), in one step. */
+/**
+ * authorize_agent: one emailed code creates an agent and grants its permission (and saves a card just entered), in one
+ * step.
+ */
 import { z } from 'zod';
 import { secret } from '../../kernel/secret-fields.ts';
 import { agentOut } from '../../domain/buyers/agents.ts';
@@ -6,7 +9,14 @@ import { authorizeAgent } from '../../domain/buyers/agent-authorization.ts';
 import { instrumentOut } from '../../domain/buyers/instruments.ts';
 import { permissionOut } from '../../domain/buyers/permissions.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
-import { AgentAuthorizationIn, AgentOut, CODE_PROOF_ERRORS, codeProof, InstrumentOut, PermissionOut } from './schemas.ts';
+import {
+  AgentAuthorizationIn,
+  AgentOut,
+  CODE_PROOF_ERRORS,
+  codeProof,
+  InstrumentOut,
+  PermissionOut,
+} from './schemas.ts';
 
 export const authorizeAgentTool = defineTool({
   name: 'authorize_agent',
@@ -25,7 +35,16 @@ export const authorizeAgentTool = defineTool({
     instrument: InstrumentOut.describe('The card the permission charges.'),
     cardSaved: z.boolean().describe('True when the card was saved by this call (from `setupId`).'),
   }),
-  errors: ['invalid_input', 'session_shop_required', 'not_found', 'instrument_not_found', 'instrument_provider_mismatch', 'card_setup_not_ready', ...CODE_PROOF_ERRORS, 'verification_code_mismatch'],
+  errors: [
+    'invalid_input',
+    'session_shop_required',
+    'not_found',
+    'instrument_not_found',
+    'instrument_provider_mismatch',
+    'card_setup_not_ready',
+    ...CODE_PROOF_ERRORS,
+    'verification_code_mismatch',
+  ],
   auth: { principals: ['buyer'], fullBuyer: true },
   http: { method: 'POST', path: '/v1/buyer/agent-authorizations', status: 201 },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

@@ -12,7 +12,11 @@ export const changeAgentCardTool = defineTool({
     'Makes the agent’s live permission in this session’s shop charge another saved card of the buyer (saved for this ' +
     'shop and payment connection, else 409 instrument_provider_mismatch). Needs a full session and the emailed code ' +
     '(purpose change_agent_card).',
-  input: z.strictObject({ id: z.string().min(1).max(100).describe('The agent (agt_…).'), instrumentId: z.string().min(1).max(100), ...codeProof }),
+  input: z.strictObject({
+    id: z.string().min(1).max(100).describe('The agent (agt_…).'),
+    instrumentId: z.string().min(1).max(100),
+    ...codeProof,
+  }),
   output: PermissionOut,
   errors: [
     'permission_missing',

@@ -1,4 +1,6 @@
-/** complete_card_setup: the provider prepares the card the hosted form produced; setup errors tell the buyer what to do. */
+/**
+ * complete_card_setup: the provider prepares the card the hosted form produced; setup errors tell the buyer what to do.
+ */
 import { z } from 'zod';
 import { completeCardSetup, formUrlFor, setupOut } from '../../domain/buyers/card-setups.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
@@ -17,7 +19,14 @@ export const completeCardSetupTool = defineTool({
     paymentMethod: z.string().min(1).max(100).describe('The payment method the hosted card form posted.'),
   }),
   output: SetupOut.extend({ reused: z.boolean() }),
-  errors: ['not_found', 'card_preparation_unavailable', 'card_not_chargeable', 'card_customer_mismatch', 'card_setup_not_ready', 'unknown_payment_method'],
+  errors: [
+    'not_found',
+    'card_preparation_unavailable',
+    'card_not_chargeable',
+    'card_customer_mismatch',
+    'card_setup_not_ready',
+    'unknown_payment_method',
+  ],
   auth: { principals: ['buyer'], fullBuyer: true },
   http: { method: 'POST', path: '/v1/buyer/card-setups/{id}/complete' },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },

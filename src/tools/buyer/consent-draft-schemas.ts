@@ -15,7 +15,12 @@ export const DraftOut = z.object({
   step: z.enum(DRAFT_STEPS).describe('Where the consent view resumes: agent, card or limits.'),
   agentId: z.string().nullable(),
   instrumentId: z.string().nullable(),
-  limits: z.object({ perPurchaseCapMinor: z.number().optional(), allowanceMinor: z.number().optional(), windowHours: z.number().optional(), expiresAt: z.string().optional() }),
+  limits: z.object({
+    perPurchaseCapMinor: z.number().optional(),
+    allowanceMinor: z.number().optional(),
+    windowHours: z.number().optional(),
+    expiresAt: z.string().optional(),
+  }),
   updatedAt: z.string(),
   expiresAt: z.string().describe('One day after it was last saved; then the draft is gone.'),
 });

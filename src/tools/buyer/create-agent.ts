@@ -14,7 +14,10 @@ export const createAgentTool = defineTool({
     'service issues `token` (tag_…, shown only here); with one (Ed25519 or P-256) the agent signs short JWTs (iss ' +
     '= sub = agent id, aud = this service). Needs a full session and the e-mailed code (purpose create_agent).',
   input: z.strictObject({ name: z.string().trim().min(1).max(100), publicKeyJwk: PublicJwk.optional(), ...codeProof }),
-  output: z.object({ agent: AgentOut, token: secret(z.string().nullable().describe('The issued credential, shown once; null for brought agents.')) }),
+  output: z.object({
+    agent: AgentOut,
+    token: secret(z.string().nullable().describe('The issued credential, shown once; null for brought agents.')),
+  }),
   errors: [...CODE_PROOF_ERRORS],
   auth: { principals: ['buyer'], fullBuyer: true },
   http: { method: 'POST', path: '/v1/buyer/agents', status: 201 },
@@ -24,4 +27,3 @@ export const createAgentTool = defineTool({
     return createAgent(ctx, input);
   },
 });
-

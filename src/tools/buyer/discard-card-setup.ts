@@ -1,4 +1,7 @@
-/** discard_card_setup: drops the buyer's unsaved card setup so that start_card_setup begins a new one ("use another card"). */
+/**
+ * discard_card_setup: drops the buyer's unsaved card setup so that start_card_setup begins a new one ("use another
+ * card").
+ */
 import { z } from 'zod';
 import { discardCardSetup, formUrlFor, setupOut } from '../../domain/buyers/card-setups.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
@@ -14,7 +17,9 @@ export const discardCardSetupTool = defineTool({
     'card was saved is left as it is (`discarded: false`). Sessions of the same buyer and shop; other setups are ' +
     '404.',
   input: z.strictObject({ id: z.string().min(1).max(100).describe('The setup (cset_…).') }),
-  output: SetupOut.extend({ discarded: z.boolean().describe('False when the setup’s card was already saved (nothing changed).') }),
+  output: SetupOut.extend({
+    discarded: z.boolean().describe('False when the setup’s card was already saved (nothing changed).'),
+  }),
   errors: ['not_found'],
   auth: { principals: ['buyer'] },
   http: { method: 'POST', path: '/v1/buyer/card-setups/{id}/discard' },

@@ -1,4 +1,7 @@
-/** grant_permission: the buyer gives an agent spending authority in the session's shop (emailed code, or attested consent). */
+/**
+ * grant_permission: the buyer gives an agent spending authority in the session's shop (emailed code, or attested
+ * consent).
+ */
 import { z } from 'zod';
 import { grantPermission, permissionOut } from '../../domain/buyers/permissions.ts';
 import { defineTool } from '../../orchestrator/tool.ts';

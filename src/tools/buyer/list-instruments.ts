@@ -8,7 +8,8 @@ export const listInstrumentsTool = defineTool({
   name: 'list_instruments',
   title: 'List saved cards',
   area: 'buyer',
-  description: 'Lists the buyer’s saved cards with the shop and payment connection each is tied to and its spending cap. A bounded session sees only its shop’s.',
+  description:
+    'Lists the buyer’s saved cards with the shop and payment connection each is tied to and its spending cap. A bounded session sees only its shop’s.',
   input: z.strictObject({}),
   output: z.object({ instruments: z.array(InstrumentOut) }),
   errors: [],

@@ -1,4 +1,7 @@
-/** list_my_tickets: the signed-in buyer's orders with their tickets, each with its QR code and door state ("My tickets"). */
+/**
+ * list_my_tickets: the signed-in buyer's orders with their tickets, each with its QR code and door state ("My
+ * tickets").
+ */
 import { z } from 'zod';
 import { listBuyerTickets } from '../../domain/purchase/buyer-tickets.ts';
 import { ORDER_STATES } from '../../domain/purchase/purchase-view.ts';
@@ -9,9 +12,16 @@ const Time = z.string().describe('RFC 3339');
 
 const BuyerTicketOut = z.object({
   id: z.string(),
-  status: z.enum(['valid', 'checked_in', 'void']).describe('valid: admits; checked_in: admitted already; void: refunded, no longer admits.'),
-  qrContent: z.string().describe('What the QR code encodes: the verifiable signed ticket code (get_ticket_keys verifies it offline).'),
-  qrImage: z.string().nullable().describe('The QR code as a data:image/svg+xml URL; null for a void ticket (it no longer admits).'),
+  status: z
+    .enum(['valid', 'checked_in', 'void'])
+    .describe('valid: admits; checked_in: admitted already; void: refunded, no longer admits.'),
+  qrContent: z
+    .string()
+    .describe('What the QR code encodes: the verifiable signed ticket code (get_ticket_keys verifies it offline).'),
+  qrImage: z
+    .string()
+    .nullable()
+    .describe('The QR code as a data:image/svg+xml URL; null for a void ticket (it no longer admits).'),
   voidedAt: Time.nullable(),
   checkedInAt: Time.nullable(),
 });
@@ -55,7 +65,12 @@ export const listMyTicketsTool = defineTool({
     const orders = await Promise.all(
       page.orders.map(async (o) => ({
         ...o,
-        tickets: await Promise.all(o.tickets.map(async (t) => ({ ...t, qrImage: t.status === 'void' ? null : await ticketQrDataUrl(t.qrContent) }))),
+        tickets: await Promise.all(
+          o.tickets.map(async (t) => ({
+            ...t,
+            qrImage: t.status === 'void' ? null : await ticketQrDataUrl(t.qrContent),
+          })),
+        ),
       })),
     );
     return page.nextCursor ? { orders, nextCursor: page.nextCursor } : { orders };

@@ -9,8 +9,12 @@ export const lowerCardCapTool = defineTool({
   name: 'lower_card_cap',
   title: 'Lower a card’s spending cap',
   area: 'buyer',
-  description: 'Lowers the most any single charge to a saved card may be. Narrowing authority needs no code; a bounded session may lower its shop’s cards.',
-  input: z.strictObject({ id: z.string().min(1).max(100).describe('The saved card (ins_…).'), spendingCapMinor: Minor }),
+  description:
+    'Lowers the most any single charge to a saved card may be. Narrowing authority needs no code; a bounded session may lower its shop’s cards.',
+  input: z.strictObject({
+    id: z.string().min(1).max(100).describe('The saved card (ins_…).'),
+    spendingCapMinor: Minor,
+  }),
   output: InstrumentOut,
   errors: ['instrument_not_found'],
   auth: { principals: ['buyer'] },

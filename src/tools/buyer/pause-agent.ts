@@ -8,7 +8,8 @@ export const pauseAgent = defineTool({
   name: 'pause_agent',
   title: 'Pause an agent',
   area: 'buyer',
-  description: 'Pauses an agent: its credential is refused (401) and any purchase in flight is refused with agent_paused, until it is resumed. Pausing twice is harmless.',
+  description:
+    'Pauses an agent: its credential is refused (401) and any purchase in flight is refused with agent_paused, until it is resumed. Pausing twice is harmless.',
   input: z.strictObject({ id: z.string().min(1).max(100).describe('The agent (agt_…).') }),
   output: AgentOut,
   errors: ['not_found'],

@@ -12,7 +12,11 @@ export const raiseCardCapTool = defineTool({
   description:
     'Raises the most any single charge to a saved card may be. Needs a full session and the emailed code (purpose ' +
     'raise_card_cap); the new cap must be higher (lowering is lower_card_cap and needs no code).',
-  input: z.strictObject({ id: z.string().min(1).max(100).describe('The saved card (ins_…).'), spendingCapMinor: Minor, ...codeProof }),
+  input: z.strictObject({
+    id: z.string().min(1).max(100).describe('The saved card (ins_…).'),
+    spendingCapMinor: Minor,
+    ...codeProof,
+  }),
   output: InstrumentOut,
   errors: ['instrument_not_found', ...CODE_PROOF_ERRORS],
   auth: { principals: ['buyer'], fullBuyer: true },

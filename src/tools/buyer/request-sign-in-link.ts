@@ -22,7 +22,9 @@ export const requestSignInLinkTool = defineTool({
       .max(64)
       .regex(/^[A-Za-z0-9_-]{8,64}$/)
       .optional()
-      .describe('The OAuth authorization the buyer is signing in to finish (its interaction id, from /buyer/authorize): the link returns there.'),
+      .describe(
+        'The OAuth authorization the buyer is signing in to finish (its interaction id, from /buyer/authorize): the link returns there.',
+      ),
   }),
   output: z.object({ sent: z.literal(true), expiresAt: z.string() }),
   errors: ['not_found', 'partner_origin_refused', 'rate_limited', 'unavailable'],

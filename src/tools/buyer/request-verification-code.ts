@@ -15,7 +15,9 @@ export const requestVerificationCode = defineTool({
     'except verify_session; refused from a partner origin (partner_origin_refused).',
   input: z.strictObject({
     purpose: Purpose,
-    authorization: AgentAuthorizationIn.optional().describe('Only with purpose authorize_agent (required there): what the code authorizes.'),
+    authorization: AgentAuthorizationIn.optional().describe(
+      'Only with purpose authorize_agent (required there): what the code authorizes.',
+    ),
   }),
   output: z.object({ challengeId: z.string(), expiresAt: z.string() }),
   errors: [

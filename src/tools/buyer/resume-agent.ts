@@ -8,7 +8,8 @@ export const resumeAgent = defineTool({
   name: 'resume_agent',
   title: 'Resume an agent',
   area: 'buyer',
-  description: 'Resumes a paused agent: its credential works again inside its permissions. Full sessions only (it restores authority).',
+  description:
+    'Resumes a paused agent: its credential works again inside its permissions. Full sessions only (it restores authority).',
   input: z.strictObject({ id: z.string().min(1).max(100).describe('The agent (agt_…).') }),
   output: AgentOut,
   errors: ['not_found'],

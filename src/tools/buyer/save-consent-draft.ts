@@ -1,4 +1,7 @@
-/** save_consent_draft: keeps the consent view's setup as a draft for one day (the buyer closed the view, or moved on a step). */
+/**
+ * save_consent_draft: keeps the consent view's setup as a draft for one day (the buyer closed the view, or moved on a
+ * step).
+ */
 import { z } from 'zod';
 import { saveDraft } from '../../domain/buyers/consent-drafts.ts';
 import { defineTool } from '../../orchestrator/tool.ts';

@@ -12,11 +12,19 @@ export const Purpose = z.enum(CODE_PURPOSES);
 /** The emailed-code proof a sensitive operation carries. */
 export const codeProof = {
   challengeId: Id('vch').describe('From request_verification_code (POST /v1/buyer/verification-codes).'),
-  code: secret(z.string().max(6).regex(/^\d{6}$/, 'must be the 6-digit code').describe('The 6-digit code emailed to the buyer.')),
+  code: secret(
+    z
+      .string()
+      .max(6)
+      .regex(/^\d{6}$/, 'must be the 6-digit code')
+      .describe('The 6-digit code emailed to the buyer.'),
+  ),
 };
 /** The same proof, optional: operations open to attested consent run without it under an attested session. */
 export const optionalCodeProof = { challengeId: codeProof.challengeId.optional(), code: codeProof.code.optional() };
-/** The refusals of an operation that checks the emailed-code proof (src/domain/buyers/verification.ts, origin-guard.ts). */
+/**
+ * The refusals of an operation that checks the emailed-code proof (src/domain/buyers/verification.ts, origin-guard.ts).
+ */
 export const CODE_PROOF_ERRORS = [
   'verification_required',
   'verification_code_invalid',
@@ -38,8 +46,23 @@ export const SessionOut = z.object({
 
 export const PublicJwk = z
   .discriminatedUnion('kty', [
-    z.strictObject({ kty: z.literal('OKP'), crv: z.literal('Ed25519'), x: z.string().min(40).max(50), kid: z.string().max(100).optional(), alg: z.string().max(10).optional(), use: z.literal('sig').optional() }),
-    z.strictObject({ kty: z.literal('EC'), crv: z.literal('P-256'), x: z.string().min(40).max(50), y: z.string().min(40).max(50), kid: z.string().max(100).optional(), alg: z.string().max(10).optional(), use: z.literal('sig').optional() }),
+    z.strictObject({
+      kty: z.literal('OKP'),
+      crv: z.literal('Ed25519'),
+      x: z.string().min(40).max(50),
+      kid: z.string().max(100).optional(),
+      alg: z.string().max(10).optional(),
+      use: z.literal('sig').optional(),
+    }),
+    z.strictObject({
+      kty: z.literal('EC'),
+      crv: z.literal('P-256'),
+      x: z.string().min(40).max(50),
+      y: z.string().min(40).max(50),
+      kid: z.string().max(100).optional(),
+      alg: z.string().max(10).optional(),
+      use: z.literal('sig').optional(),
+    }),
   ])
   .describe('The agent’s public key as a JWK: Ed25519 (kty OKP) or P-256 (kty EC). Never send a private key.');
 
@@ -110,6 +133,13 @@ export const SetupOut = z.object({
 export const AgentAuthorizationIn = z.strictObject({
   name: z.string().trim().min(1).max(100).describe('The new agent’s name.'),
   instrumentId: z.string().min(1).max(100).optional().describe('A saved card of this shop (ins_…); or give setupId.'),
-  setupId: z.string().min(1).max(100).optional().describe('A succeeded card setup (a card just entered in the provider’s form): saved with the authorization; or give instrumentId.'),
+  setupId: z
+    .string()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe(
+      'A succeeded card setup (a card just entered in the provider’s form): saved with the authorization; or give instrumentId.',
+    ),
   ...permissionLimits,
 });

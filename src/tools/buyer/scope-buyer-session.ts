@@ -12,7 +12,9 @@ export const scopeBuyerSessionTool = defineTool({
     'Exchanges a full session for a full session of the same buyer for shop `merchantId` (discoverable, or one ' +
     'the buyer holds or held a permission at; else 404), ending when this one ends, so cards are saved and ' +
     'permissions granted there. It widens nothing. Bounded sessions stay bound to their shop (403).',
-  input: z.strictObject({ merchantId: z.string().min(1).max(100).describe('The shop (shop_…), e.g. one of the discoverable shops.') }),
+  input: z.strictObject({
+    merchantId: z.string().min(1).max(100).describe('The shop (shop_…), e.g. one of the discoverable shops.'),
+  }),
   output: SessionOut,
   errors: ['not_found'],
   auth: { principals: ['buyer'], fullBuyer: true },

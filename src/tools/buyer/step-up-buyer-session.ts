@@ -1,4 +1,7 @@
-/** step_up_buyer_session: a bounded session and the emailed `verify_session` code give a full session (the consent view). */
+/**
+ * step_up_buyer_session: a bounded session and the emailed `verify_session` code give a full session (the consent
+ * view).
+ */
 import { z } from 'zod';
 import { stepUpSession } from '../../domain/buyers/session-step-up.ts';
 import { defineTool } from '../../orchestrator/tool.ts';

@@ -8,7 +8,9 @@ export const ShopOut = z.object({
   description: z.string().nullable(),
   currency: z.string(),
   discoverable: z.boolean(),
-  embedOrigin: z.string().describe('The embed-origin setting as the spec writes it: the origins separated by spaces ("" when none).'),
+  embedOrigin: z
+    .string()
+    .describe('The embed-origin setting as the spec writes it: the origins separated by spaces ("" when none).'),
   embedOrigins: z.array(z.string()).describe('The same origins, normalised, as a list.'),
   holdMinutes: z.number().int(),
   feePerTicketMinor: z.number().int(),

@@ -12,7 +12,9 @@ export const acceptTeamInvitation = defineTool({
   description:
     'Public. Accepts the token of an emailed team invitation (once, within 7 days, unless withdrawn): the person joins ' +
     'the organization with the invited role and gets a console session for it. Otherwise invitation_invalid.',
-  input: z.strictObject({ token: secret(z.string().min(20).max(200).describe('The token from the link’s #token= fragment.')) }),
+  input: z.strictObject({
+    token: secret(z.string().min(20).max(200).describe('The token from the link’s #token= fragment.')),
+  }),
   output: ConsoleSessionOut,
   errors: ['invitation_invalid'],
   auth: { public: true, listed: ['anonymous', 'console_user'] },

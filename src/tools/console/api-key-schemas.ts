@@ -7,7 +7,9 @@ export const ApiKeyOut = z.object({
   name: z.string(),
   tokenPrefix: z.string().describe('The first characters of the token, to tell keys apart.'),
   scopes: z.array(z.enum(SCOPES)),
-  state: z.enum(['active', 'revoked', 'attestation_disabled']).describe('attestation_disabled: an attest key while attested consent is off.'),
+  state: z
+    .enum(['active', 'revoked', 'attestation_disabled'])
+    .describe('attestation_disabled: an attest key while attested consent is off.'),
   createdByUserId: z.string().nullable(),
   createdAt: z.string(),
   lastUsedAt: z.string().nullable().describe('null: "No usage recorded".'),

@@ -18,11 +18,28 @@ export const getAttestedConsent = defineTool({
     perBuyerCeilingMinor: z.number().int().nullable(),
     windowHours: z.number().int().nullable(),
     attestKeys: z.array(
-      z.object({ id: z.string(), name: z.string(), tokenPrefix: z.string(), state: z.enum(['active', 'attestation_disabled']), lastUsedAt: z.string().nullable() }),
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        tokenPrefix: z.string(),
+        state: z.enum(['active', 'attestation_disabled']),
+        lastUsedAt: z.string().nullable(),
+      }),
     ),
-    permissionCounts: z.object({ active: z.number().int(), expired: z.number().int(), revoked: z.number().int(), total: z.number().int() }),
+    permissionCounts: z.object({
+      active: z.number().int(),
+      expired: z.number().int(),
+      revoked: z.number().int(),
+      total: z.number().int(),
+    }),
     buyersNearCeiling: z.array(
-      z.object({ buyerId: z.string(), email: z.string(), spentMinor: z.number().int(), ceilingMinor: z.number().int(), remainingMinor: z.number().int() }),
+      z.object({
+        buyerId: z.string(),
+        email: z.string(),
+        spentMinor: z.number().int(),
+        ceilingMinor: z.number().int(),
+        remainingMinor: z.number().int(),
+      }),
     ),
     recentPermissions: z.array(
       z.object({

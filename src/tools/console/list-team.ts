@@ -8,7 +8,8 @@ export const listTeam = defineTool({
   name: 'list_team',
   title: 'The team',
   area: 'console',
-  description: 'Owner only. Lists the organization’s members (owners first) with their roles, and the pending invitations.',
+  description:
+    'Owner only. Lists the organization’s members (owners first) with their roles, and the pending invitations.',
   input: z.strictObject({}),
   output: z.object({ members: z.array(MemberOut), invitations: z.array(InvitationOut) }),
   errors: [],

@@ -9,7 +9,8 @@ export const revokeApiKey = defineTool({
   name: 'revoke_api_key',
   title: 'Revoke an API key',
   area: 'console',
-  description: 'Revokes an API key of the signed-in organization at once (its token answers 401 from now on). Integrators may revoke only keys they minted (403).',
+  description:
+    'Revokes an API key of the signed-in organization at once (its token answers 401 from now on). Integrators may revoke only keys they minted (403).',
   input: z.strictObject({ id: z.string().min(1).max(100).describe('The key (key_…).') }),
   output: ApiKeyOut,
   errors: ['not_found'],

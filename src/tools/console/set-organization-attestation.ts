@@ -1,4 +1,6 @@
-/** set_organization_attestation: staff enable (or disable) attested consent for an organization and set its ceilings. */
+/**
+ * set_organization_attestation: staff enable (or disable) attested consent for an organization and set its ceilings.
+ */
 import { z } from 'zod';
 import { attestationOut, setAttestation } from '../../domain/buyers/attestation.ts';
 import { defineTool } from '../../orchestrator/tool.ts';

@@ -13,7 +13,9 @@ export const switchConsoleOrganization = defineTool({
     'Returns a new console session for another organization the signed-in person belongs to, with their role ' +
     'there. A session opened by accepting an invitation acts only in the inviting organization (403 forbidden ' +
     'elsewhere): sign in by e-mail to reach the others.',
-  input: z.strictObject({ organizationId: IdRef.describe('The organization (org_…) to act for; one you are a member of.') }),
+  input: z.strictObject({
+    organizationId: IdRef.describe('The organization (org_…) to act for; one you are a member of.'),
+  }),
   output: ConsoleSessionOut,
   errors: ['not_found'],
   auth: { principals: ['console_user'] },

@@ -3,10 +3,14 @@ import { z } from 'zod';
 import { secret } from '../../kernel/secret-fields.ts';
 import { ROLES } from '../../kernel/principal.ts';
 
-export const RoleIn = z.enum(ROLES).describe('owner: full console access. integrator: API keys (never merchant:admin), embed origins and reads.');
+export const RoleIn = z
+  .enum(ROLES)
+  .describe('owner: full console access. integrator: API keys (never merchant:admin), embed origins and reads.');
 
 export const ConsoleSessionOut = z.object({
-  token: secret(z.string().describe('The console bearer token (8 hours). Keep it in memory; send it as Authorization: Bearer.')),
+  token: secret(
+    z.string().describe('The console bearer token (8 hours). Keep it in memory; send it as Authorization: Bearer.'),
+  ),
   tokenType: z.literal('Bearer'),
   expiresAt: z.string(),
   userId: z.string(),

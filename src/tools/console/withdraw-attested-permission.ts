@@ -13,7 +13,10 @@ export const withdrawAttestedPermissionTool = defineTool({
     'Owners only: withdraws a permission that attested consent created in this organization, with a `reason`. The ' +
     'agent is refused from now on (permission_revoked). The rolling allowance is not replenished: what was spent ' +
     'stays counted against the per-buyer ceiling.',
-  input: z.strictObject({ id: z.string().min(1).max(100).describe('The permission (perm_…).'), reason: z.string().trim().min(1).max(500) }),
+  input: z.strictObject({
+    id: z.string().min(1).max(100).describe('The permission (perm_…).'),
+    reason: z.string().trim().min(1).max(500),
+  }),
   output: PermissionOut,
   errors: ['not_found'],
   auth: { principals: ['console_user'], roles: ['owner'] },

@@ -1,4 +1,7 @@
-/** Wire schemas of the public discovery area: the shop window and the ACP product feed (ACP 2026-04-17 `schema.feed.json`). */
+/**
+ * Wire schemas of the public discovery area: the shop window and the ACP product feed (ACP 2026-04-17
+ * `schema.feed.json`).
+ */
 import { z } from 'zod';
 
 export const PublicShopOut = z.object({

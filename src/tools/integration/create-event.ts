@@ -10,7 +10,8 @@ export const createEvent = defineTool({
   name: 'create_event',
   title: 'Create an event',
   area: 'integration',
-  description: 'Creates an event (a show, match or festival day) in a shop. Tiers and pools are attached to it afterwards.',
+  description:
+    'Creates an event (a show, match or festival day) in a shop. Tiers and pools are attached to it afterwards.',
   input: z.strictObject({
     merchantId: IdRef.describe('The shop (shop_…) the event is sold in.'),
     title: z.string().trim().min(1).max(300).describe('The event’s public title.'),

@@ -18,7 +18,13 @@ export const createPool = defineTool({
     eventId: IdRef.optional().describe('An event (evt_…) of the same shop to tie the pool to.'),
     title: z.string().trim().min(1).max(300).optional().describe('A name for the pool, e.g. Stalls.'),
     capacity: z.number().int().min(0).max(1_000_000).describe('How many places the pool holds.'),
-    authority: z.string().trim().min(1).max(100).optional().describe('Who is authoritative for this inventory (default "tessera").'),
+    authority: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .optional()
+      .describe('Who is authoritative for this inventory (default "tessera").'),
   }),
   output: PoolOut,
   errors: ['not_found', 'insufficient_scope'],

@@ -15,11 +15,25 @@ export const createShop = defineTool({
     '`holdMinutes` is how long a reservation holds places before it expires (default 10). Requires merchant:admin.',
   input: z.strictObject({
     name: z.string().trim().min(1).max(200).describe('The shop’s public name.'),
-    description: z.string().trim().max(2000).optional().describe('A public description, shown in the discovery window.'),
+    description: z
+      .string()
+      .trim()
+      .max(2000)
+      .optional()
+      .describe('A public description, shown in the discovery window.'),
     currency: Currency,
-    holdMinutes: z.number().int().min(1).max(120).optional().describe('How long a reservation holds its places, in minutes.'),
+    holdMinutes: z
+      .number()
+      .int()
+      .min(1)
+      .max(120)
+      .optional()
+      .describe('How long a reservation holds its places, in minutes.'),
     feePerTicketMinor: Minor.optional().describe('Service fee added per ticket, in minor units (default 0).'),
-    discoverable: z.boolean().optional().describe('Whether the shop appears in the public discovery window (default false).'),
+    discoverable: z
+      .boolean()
+      .optional()
+      .describe('Whether the shop appears in the public discovery window (default false).'),
   }),
   output: ShopOut,
   errors: ['insufficient_scope'],

@@ -1,4 +1,6 @@
-/** create_tier: a priced tier on an event's pool, with its six restriction fields saved in the same write (spec §4.2). */
+/**
+ * create_tier: a priced tier on an event's pool, with its six restriction fields saved in the same write (spec §4.2).
+ */
 import { z } from 'zod';
 import { createTier as createEventTier } from '../../domain/catalog/catalog.ts';
 import { tierOut } from '../../domain/catalog/serialize.ts';

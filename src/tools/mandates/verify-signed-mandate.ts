@@ -1,4 +1,6 @@
-/** verify_signed_mandate: checks a network-signed mandate (detached JWS) without spending it (docs/signed-mandates.md). */
+/**
+ * verify_signed_mandate: checks a network-signed mandate (detached JWS) without spending it (docs/signed-mandates.md).
+ */
 import { z } from 'zod';
 import { MANDATE_RECURRENCES } from '../../mandates/mandate.ts';
 import { MANDATE_VERIFICATION_ERRORS, verifyMandate } from '../../mandates/verify-mandate.ts';
@@ -34,15 +36,27 @@ export const verifySignedMandate = defineTool({
       .max(16_384)
       .optional()
       .describe('The mandate artefact exactly as signed: the detached JWS payload, as the JSON text itself.'),
-    signature: z.string().min(1).max(16_384).describe('Compact JWS with the payload detached: "<protected>..<signature>".'),
+    signature: z
+      .string()
+      .min(1)
+      .max(16_384)
+      .describe('Compact JWS with the payload detached: "<protected>..<signature>".'),
     merchantId: z.string().min(1).max(100).describe('The shop the mandate is to be spent at.'),
   }),
   output: z.object({
     valid: z.boolean().describe('Always true: every failure is an error response.'),
     mandate: MandateOut,
-    network: z.object({ id: z.string(), name: z.string() }).describe('The trusted network whose key verified the signature.'),
-    signature: z.object({ alg: z.string(), kid: z.string(), b64: z.boolean().describe('False for an unencoded (RFC 7797) payload.') }),
-    period: z.string().describe('The recurrence period a purchase now would spend: "once", or a UTC day, ISO week, month or year.'),
+    network: z
+      .object({ id: z.string(), name: z.string() })
+      .describe('The trusted network whose key verified the signature.'),
+    signature: z.object({
+      alg: z.string(),
+      kid: z.string(),
+      b64: z.boolean().describe('False for an unencoded (RFC 7797) payload.'),
+    }),
+    period: z
+      .string()
+      .describe('The recurrence period a purchase now would spend: "once", or a UTC day, ISO week, month or year.'),
     verifiedAt: z.string(),
   }),
   errors: [

@@ -1,4 +1,6 @@
-/** authorize_payment: the payments-area one-shot authorize: the same attempt as confirm, addressed by reservation id. */
+/**
+ * authorize_payment: the payments-area one-shot authorize: the same attempt as confirm, addressed by reservation id.
+ */
 import { z } from 'zod';
 import { IdRef } from '../../kernel/wire.ts';
 import { confirmReservation } from '../../domain/purchase/confirmation.ts';

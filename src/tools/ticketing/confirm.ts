@@ -35,7 +35,8 @@ export function withNextStep(view: PurchaseView, ctx: ToolContext) {
 }
 
 /** 202 while the payment is pending, else 200. */
-export const purchaseStatus = (out: z.infer<typeof PurchaseOut>): number => (out.payment?.state === 'pending' ? 202 : 200);
+export const purchaseStatus = (out: z.infer<typeof PurchaseOut>): number =>
+  out.payment?.state === 'pending' ? 202 : 200;
 
 export const confirm = defineTool({
   name: 'confirm',

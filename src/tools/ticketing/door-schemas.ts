@@ -9,10 +9,19 @@ export const Jwk = z
   .object({ kty: z.string(), crv: z.string(), x: z.string(), kid: z.string(), alg: z.string(), use: z.string() })
   .describe('An Ed25519 public key (RFC 8037 OKP JWK).');
 
-export const JwksOut = z.object({ keys: z.array(Jwk).describe('Every ticket-signing key ever used, oldest first; retired ones stay so older codes still verify.') });
+export const JwksOut = z.object({
+  keys: z
+    .array(Jwk)
+    .describe('Every ticket-signing key ever used, oldest first; retired ones stay so older codes still verify.'),
+});
 
 export const EventIdIn = z.string().min(1).max(100).describe('The event (evt_…).');
-export const DeviceIn = z.string().trim().min(1).max(100).describe('The scanning device’s name or id, recorded with the check-in.');
+export const DeviceIn = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .describe('The scanning device’s name or id, recorded with the check-in.');
 
 export const ScanOut = z.object({
   index: z.number().int().describe('Position of the scan in the upload.'),

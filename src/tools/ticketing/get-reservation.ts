@@ -1,4 +1,7 @@
-/** get_reservation: a reservation with its order (and tickets) and latest payment; the poll target while a payment is pending. */
+/**
+ * get_reservation: a reservation with its order (and tickets) and latest payment; the poll target while a payment is
+ * pending.
+ */
 import { z } from 'zod';
 import { IdRef } from '../../kernel/wire.ts';
 import { loadPurchaseView } from '../../domain/purchase/purchase-view.ts';

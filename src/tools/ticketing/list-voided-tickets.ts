@@ -12,7 +12,10 @@ export const listVoidedTickets = defineTool({
     'The event’s voided (refunded) tickets, oldest first, with `signed`: a compact JWS (EdDSA) over the list, ' +
     'verifiable with get_ticket_keys. Pass `since` (the previous answer’s `generatedAt`) for only those voided at ' +
     'or after it. Merchants of the event’s organization (merchant:read).',
-  input: z.strictObject({ id: EventIdIn, since: z.iso.datetime({ offset: true }).max(40).optional().describe('RFC 3339.') }),
+  input: z.strictObject({
+    id: EventIdIn,
+    since: z.iso.datetime({ offset: true }).max(40).optional().describe('RFC 3339.'),
+  }),
   output: z.object({
     eventId: z.string(),
     since: z.string().nullable(),

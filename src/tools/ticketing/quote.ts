@@ -18,18 +18,18 @@ export const quote = defineTool({
     'schemes, `sold_out`. Holds nothing. Next: `reserve` with `quoteId` within 15 minutes.',
   input: z.strictObject({
     tierId: IdRef.describe('The tier (tier_…), from get_event.'),
-    quantity: z.number().int().min(1).max(1000).describe('How many places (tickets), 1-1000; at most the tier’s maxQtyPerPurchase.'),
+    quantity: z
+      .number()
+      .int()
+      .min(1)
+      .max(1000)
+      .describe('How many places (tickets), 1-1000; at most the tier’s maxQtyPerPurchase.'),
     country: CountryCode.optional().describe('The buyer’s country, ISO 3166-1 alpha-2 (e.g. DE).'),
     scheme: CardScheme.optional().describe('The card scheme the buyer will pay with, lower case (e.g. visa).'),
   }),
   example: { tierId: 'tier_01jf8k2m9q7r5t', quantity: 2, country: 'DE' },
   output: QuoteOut,
-  errors: [
-    ...AGENT_PURCHASE_ERRORS,
-    'not_found',
-    ...RESTRICTION_ERRORS,
-    'insufficient_scope',
-  ],
+  errors: [...AGENT_PURCHASE_ERRORS, 'not_found', ...RESTRICTION_ERRORS, 'insufficient_scope'],
   auth: { principals: ['api_key', 'buyer', 'agent'], scopes: ['merchant:write'] },
   http: { method: 'POST', path: '/v1/ticketing/quotes', status: 201 },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

@@ -1,4 +1,7 @@
-/** refund_event_orders: refunds every paid order of an event as a background job; get_event_refunds reports its progress. */
+/**
+ * refund_event_orders: refunds every paid order of an event as a background job; get_event_refunds reports its
+ * progress.
+ */
 import { z } from 'zod';
 import { startEventRefundsFor, eventRefundsFor } from '../../domain/purchase/event-refund-access.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
@@ -11,7 +14,10 @@ export const EventRefundsOut = z.object({
   returnToPool: z.boolean(),
   total: z.number().int().describe('Paid orders of the event when the job started.'),
   refunded: z.number().int(),
-  failed: z.number().int().describe('Orders the provider refused to refund: they stay paid (see each order’s refunds).'),
+  failed: z
+    .number()
+    .int()
+    .describe('Orders the provider refused to refund: they stay paid (see each order’s refunds).'),
   skipped: z.number().int().describe('Orders already fully refunded when their turn came.'),
   pending: z.number().int(),
   startedAt: z.string(),
@@ -29,7 +35,10 @@ export const refundEventOrders = defineTool({
   input: z.strictObject({
     id: EventIdIn,
     reason: z.string().trim().min(1).max(500),
-    returnToPool: z.boolean().optional().describe('Put the places back on sale (default false: a cancelled event sells nothing).'),
+    returnToPool: z
+      .boolean()
+      .optional()
+      .describe('Put the places back on sale (default false: a cancelled event sells nothing).'),
   }),
   output: EventRefundsOut,
   errors: ['not_found', 'insufficient_scope'],
@@ -45,7 +54,8 @@ export const getEventRefunds = defineTool({
   name: 'get_event_refunds',
   title: 'Get the progress of an event’s refunds',
   area: 'ticketing',
-  description: 'The progress of the job refunding every order of event `id`: how many orders are refunded, failed, skipped and pending. 404 when there is none.',
+  description:
+    'The progress of the job refunding every order of event `id`: how many orders are refunded, failed, skipped and pending. 404 when there is none.',
   input: z.strictObject({ id: EventIdIn }),
   output: EventRefundsOut,
   errors: ['not_found', 'insufficient_scope'],

@@ -16,14 +16,31 @@ export const refundOrder = defineTool({
     'stays paid). Merchants. A retry with the same key returns the same refund.',
   input: z.strictObject({
     id: IdRef.describe('The order (ord_…).'),
-    ticketIds: z.array(z.string().min(1).max(100)).min(1).max(100).optional().describe('Tickets (tkt_…) to refund; all the refundable ones when omitted.'),
+    ticketIds: z
+      .array(z.string().min(1).max(100))
+      .min(1)
+      .max(100)
+      .optional()
+      .describe('Tickets (tkt_…) to refund; all the refundable ones when omitted.'),
     reason: z.string().trim().min(1).max(500).describe('Why, in words: kept on the refund and sent to the buyer.'),
     returnToPool: z.boolean().describe('Put the refunded places back on sale (true) or keep them out of sale (false).'),
   }),
   output: z.object({ refund: RefundOut, order: OrderOut }),
-  errors: ['not_found', 'order_fully_refunded', 'ticket_not_refundable', 'refund_failed', 'provider_not_enabled', 'unavailable', 'insufficient_scope'],
+  errors: [
+    'not_found',
+    'order_fully_refunded',
+    'ticket_not_refundable',
+    'refund_failed',
+    'provider_not_enabled',
+    'unavailable',
+    'insufficient_scope',
+  ],
   auth: { principals: ['api_key', 'console_user'], scopes: ['merchant:write'], roles: ['owner'] },
-  http: { method: 'POST', path: '/v1/ticketing/orders/{id}/refunds', status: (out) => (out.refund.state === 'pending' ? 202 : 200) },
+  http: {
+    method: 'POST',
+    path: '/v1/ticketing/orders/{id}/refunds',
+    status: (out) => (out.refund.state === 'pending' ? 202 : 200),
+  },
   successStatuses: [200, 202],
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   idempotency: 'required',

@@ -1,6 +1,13 @@
 /** Wire schemas of the purchase spine (ticketing and payments): quotes, reservations, orders, tickets, payments. */
 import { z } from 'zod';
-import { ORDER_STATES, PAYMENT_STATES, REFUND_STATES, RELEASE_REASONS, RESERVATION_STATES, TICKET_STATES } from '../../domain/purchase/purchase-view.ts';
+import {
+  ORDER_STATES,
+  PAYMENT_STATES,
+  REFUND_STATES,
+  RELEASE_REASONS,
+  RESERVATION_STATES,
+  TICKET_STATES,
+} from '../../domain/purchase/purchase-view.ts';
 
 const Minor = z.number().int();
 const Time = z.string().describe('RFC 3339 date-time.');
@@ -37,7 +44,9 @@ export const ReservationOut = z.object({
   currency: z.string(),
   state: z.enum(RESERVATION_STATES).describe('held → confirming → completed | released.'),
   releaseReason: z.enum(RELEASE_REASONS).nullable(),
-  expiresAt: Time.describe('When the places go back unless confirmed: the hold expiry, or the payment deadline while confirming.'),
+  expiresAt: Time.describe(
+    'When the places go back unless confirmed: the hold expiry, or the payment deadline while confirming.',
+  ),
   paymentDeadline: Time.nullable(),
   orderId: z.string().nullable(),
   createdAt: Time,
@@ -69,7 +78,9 @@ export const TicketOut = z.object({
   signedCode: z
     .string()
     .nullable()
-    .describe('The verifiable code a scanner checks offline: a compact JWS (EdDSA) over { tid, evt, tier, iat }, keys in get_ticket_keys (docs/tickets.md). Shown as the QR code.'),
+    .describe(
+      'The verifiable code a scanner checks offline: a compact JWS (EdDSA) over { tid, evt, tier, iat }, keys in get_ticket_keys (docs/tickets.md). Shown as the QR code.',
+    ),
   eventId: z.string(),
   tierId: z.string(),
   state: z.enum(TICKET_STATES).describe('valid, or void (refunded: it no longer admits).'),
@@ -108,9 +119,14 @@ export const OrderOut = z.object({
   refundedMinor: Minor.describe('What refunds have given back so far; never more than totalMinor.'),
   currency: z.string(),
   state: z.enum(ORDER_STATES).describe('completed → partially_refunded → refunded.'),
-  refundReason: z.string().nullable().describe('Why a paid order was refunded, e.g. `sold_out` after a late payment, or the merchant’s reason.'),
+  refundReason: z
+    .string()
+    .nullable()
+    .describe('Why a paid order was refunded, e.g. `sold_out` after a late payment, or the merchant’s reason.'),
   tickets: z.array(TicketOut),
-  payments: z.array(PaymentOut).describe('Every payment attempt of the reservation, oldest first (declined ones included).'),
+  payments: z
+    .array(PaymentOut)
+    .describe('Every payment attempt of the reservation, oldest first (declined ones included).'),
   refunds: z.array(RefundOut).describe('The merchant’s refunds of this order, oldest first.'),
   createdAt: Time,
   refundedAt: Time.nullable().describe('When the order became fully refunded.'),
@@ -121,6 +137,9 @@ export const PurchaseOut = z.object({
   reservation: ReservationOut,
   order: OrderOut.optional(),
   payment: PaymentOut.optional(),
-  pollUrl: z.string().optional().describe('While the payment is pending: GET this (get_reservation) until the state changes.'),
+  pollUrl: z
+    .string()
+    .optional()
+    .describe('While the payment is pending: GET this (get_reservation) until the state changes.'),
   next: z.string().optional().describe('What to do next, in words.'),
 });

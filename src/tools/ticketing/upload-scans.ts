@@ -17,7 +17,12 @@ export const uploadScans = defineTool({
     id: EventIdIn,
     device: DeviceIn,
     scans: z
-      .array(z.strictObject({ code: z.string().min(1).max(2000), scannedAt: z.iso.datetime({ offset: true }).max(40).describe('When it was scanned, RFC 3339.') }))
+      .array(
+        z.strictObject({
+          code: z.string().min(1).max(2000),
+          scannedAt: z.iso.datetime({ offset: true }).max(40).describe('When it was scanned, RFC 3339.'),
+        }),
+      )
       .min(1)
       .max(500),
   }),

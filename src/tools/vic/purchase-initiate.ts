@@ -1,4 +1,7 @@
-/** purchase_initiate: pays for a reservation (or a quote) under a card-network mandate, the spend authority (docs/signed-mandates.md). */
+/**
+ * purchase_initiate: pays for a reservation (or a quote) under a card-network mandate, the spend authority
+ * (docs/signed-mandates.md).
+ */
 import { z } from 'zod';
 import { MANDATE_RECURRENCES } from '../../mandates/mandate.ts';
 import { MANDATE_VERIFICATION_ERRORS } from '../../mandates/verify-mandate.ts';
@@ -45,7 +48,9 @@ const MandateUse = z.object({
   spentPeriod: z
     .string()
     .nullable()
-    .describe('The period this call spent the jti in ("once", or a UTC day, ISO week, month or year); null when the reservation was already paid or in payment, so nothing was spent.'),
+    .describe(
+      'The period this call spent the jti in ("once", or a UTC day, ISO week, month or year); null when the reservation was already paid or in payment, so nothing was spent.',
+    ),
 });
 
 export const purchaseInitiate = defineTool({
@@ -59,11 +64,24 @@ export const purchaseInitiate = defineTool({
     'get_reservation); a refusal (mandate_*) charges nothing. Safe to retry.',
   input: z.strictObject({
     reservationId: z.string().min(1).max(100).optional().describe('Your held reservation (rsv_…); or give quoteId.'),
-    quoteId: z.string().min(1).max(100).optional().describe('Your quote (quo_…): it is reserved and paid in one step; or give reservationId.'),
+    quoteId: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .describe('Your quote (quo_…): it is reserved and paid in one step; or give reservationId.'),
     mandate: z
       .strictObject({
-        payload: z.string().max(16_384).optional().describe('The mandate artefact exactly as signed: the detached JWS payload, as JSON text.'),
-        signature: z.string().max(16_384).optional().describe('Compact JWS with the payload detached: "<protected>..<signature>".'),
+        payload: z
+          .string()
+          .max(16_384)
+          .optional()
+          .describe('The mandate artefact exactly as signed: the detached JWS payload, as JSON text.'),
+        signature: z
+          .string()
+          .max(16_384)
+          .optional()
+          .describe('Compact JWS with the payload detached: "<protected>..<signature>".'),
       })
       .optional()
       .describe('Required: the network-signed mandate. Without it the answer is mandate_required.'),
@@ -71,8 +89,8 @@ export const purchaseInitiate = defineTool({
   output: PurchaseOut.extend({ mandate: MandateUse.describe('The verified mandate the purchase was made under.') }),
   errors: [...SPINE_ERRORS, ...MANDATE_AUTHORITY_ERRORS],
   authRequiredErrors: MANDATE_AUTHORITY_ERRORS,
-  // Agents and merchant platforms (API keys) present mandates; the mandate, not a buyer permission, authorizes the spend,
-  // so an OAuth access token (an agent inside one permission only) may not call it.
+  // Agents and merchant platforms (API keys) present mandates; the mandate, not a buyer permission, authorizes the
+  // spend, so an OAuth access token (an agent inside one permission only) may not call it.
   auth: { principals: ['agent', 'api_key'], scopes: ['merchant:write'], outsidePermission: true },
   http: { method: 'POST', path: '/v1/vic/purchase-initiate', status: purchaseStatus },
   successStatuses: [200, 202],
@@ -83,6 +101,9 @@ export const purchaseInitiate = defineTool({
   async handler(input, ctx) {
     const { view, mandate, spentPeriod } = await purchaseUnderMandate(ctx, input);
     const { mandateId, network, issuer, jti, recurrence, amountLimit, expiresAt } = mandate;
-    return { ...withNextStep(view, ctx), mandate: { mandateId, network, issuer, jti, recurrence, amountLimit, expiresAt, spentPeriod } };
+    return {
+      ...withNextStep(view, ctx),
+      mandate: { mandateId, network, issuer, jti, recurrence, amountLimit, expiresAt, spentPeriod },
+    };
   },
 });

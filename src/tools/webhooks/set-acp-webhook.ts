@@ -1,4 +1,7 @@
-/** set_acp_webhook: where a shop's ACP order webhooks go (the agent platform's receiver) and the HMAC secret agreed with it. */
+/**
+ * set_acp_webhook: where a shop's ACP order webhooks go (the agent platform's receiver) and the HMAC secret agreed with
+ * it.
+ */
 import { z } from 'zod';
 import { IdRef } from '../../kernel/wire.ts';
 import { secret } from '../../kernel/secret-fields.ts';
@@ -19,7 +22,13 @@ export const setAcpWebhook = defineTool({
   input: z.strictObject({
     merchantId: IdRef.describe('The shop (merchant) id, e.g. shop_…'),
     url: z.string().trim().min(1).max(2048).describe('The agent platform’s order-events receiver URL.'),
-    secret: secret(z.string().min(16).max(512).describe('The shared HMAC secret agreed with the agent platform (16–512 characters).')),
+    secret: secret(
+      z
+        .string()
+        .min(16)
+        .max(512)
+        .describe('The shared HMAC secret agreed with the agent platform (16–512 characters).'),
+    ),
   }),
   output: AcpWebhookOut.extend({ merchantId: z.string() }),
   errors: ['not_found', 'insufficient_scope', 'invalid_webhook_url'],

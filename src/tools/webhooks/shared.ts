@@ -25,7 +25,9 @@ export const DeliveryOut = z.object({
   webhookId: z.string(),
   eventId: z.string().describe('Sent as the webhook-id header; the same on every attempt.'),
   type: z.string(),
-  status: DeliveryStatus.describe('pending (an attempt is due at nextAttemptAt), delivered, failed (gave up) or cancelled.'),
+  status: DeliveryStatus.describe(
+    'pending (an attempt is due at nextAttemptAt), delivered, failed (gave up) or cancelled.',
+  ),
   attempts: z.number().int(),
   lastHttpStatus: z.number().int().nullable().describe('The HTTP status of the last attempt, null when none answered.'),
   lastError: z.string().nullable().describe('Why the last attempt failed, in short.'),
