@@ -22,18 +22,13 @@ export interface FieldOptions {
  */
 export function field(o: FieldOptions): Markup {
   return html`<div class="field" id="${o.id}-field">
-    <label for="${o.id}">${o.label}</label>
-    ${o.hint ? html`<p class="hint" id="${o.id}-hint">${o.hint}</p>` : ''}
-    <p class="field-error" id="${o.id}-error" hidden></p>
-    <input
-      id="${o.id}"
-      name="${o.name ?? o.id}"
-      type="${o.type ?? 'text'}"
-      ${o.autocomplete ? html` autocomplete="${o.autocomplete}"` : ''}${
-        o.inputmode ? html` inputmode="${o.inputmode}"` : ''
-      }${o.required ? html` required aria-required="true"` : ''}${o.hint ? html` aria-describedby="${o.id}-hint"` : ''}${o.attrs ? html` ${o.attrs}` : ''}
-    />
-  </div>`;
+  <label for="${o.id}">${o.label}</label>
+  ${o.hint ? html`<p class="hint" id="${o.id}-hint">${o.hint}</p>` : ''}
+  <p class="field-error" id="${o.id}-error" hidden></p>
+  <input id="${o.id}" name="${o.name ?? o.id}" type="${o.type ?? 'text'}"${o.autocomplete ? html` autocomplete="${o.autocomplete}"` : ''}${
+    o.inputmode ? html` inputmode="${o.inputmode}"` : ''
+  }${o.required ? html` required aria-required="true"` : ''}${o.hint ? html` aria-describedby="${o.id}-hint"` : ''}${o.attrs ? html` ${o.attrs}` : ''}>
+</div>`;
 }
 
 /** A labelled select with its options (value, text) and an inline error slot. */
@@ -44,13 +39,13 @@ export function selectField(o: {
   hint?: string;
 }): Markup {
   return html`<div class="field" id="${o.id}-field">
-    <label for="${o.id}">${o.label}</label>
-    ${o.hint ? html`<p class="hint" id="${o.id}-hint">${o.hint}</p>` : ''}
-    <p class="field-error" id="${o.id}-error" hidden></p>
-    <select id="${o.id}" name="${o.id}" ${o.hint ? html` aria-describedby="${o.id}-hint"` : ''}>
-      ${(o.options ?? []).map(([value, text]) => html`<option value="${value}">${text}</option>`)}
-    </select>
-  </div>`;
+  <label for="${o.id}">${o.label}</label>
+  ${o.hint ? html`<p class="hint" id="${o.id}-hint">${o.hint}</p>` : ''}
+  <p class="field-error" id="${o.id}-error" hidden></p>
+  <select id="${o.id}" name="${o.id}"${o.hint ? html` aria-describedby="${o.id}-hint"` : ''}>${(o.options ?? []).map(
+    ([value, text]) => html`<option value="${value}">${text}</option>`,
+  )}</select>
+</div>`;
 }
 
 /**
@@ -60,27 +55,15 @@ export function selectField(o: {
 export function codeStep(t: Translate, prefix: string): Markup {
   const id = `${prefix}-code`;
   return html`<fieldset class="code-step" id="${id}-step" hidden>
-    <legend>${t('code.legend')}</legend>
-    <p class="hint" id="${id}-hint">${t('code.hint')}</p>
-    <div class="field" id="${id}-field">
-      <label for="${id}">${t('code.label')}</label>
-      <p class="field-error" id="${id}-error" hidden></p>
-      <input
-        id="${id}"
-        name="code"
-        type="text"
-        class="code-input"
-        inputmode="numeric"
-        autocomplete="one-time-code"
-        pattern="[0-9]*"
-        maxlength="6"
-        size="7"
-        spellcheck="false"
-        aria-describedby="${id}-hint"
-      />
-    </div>
-    <button type="button" class="link-button" data-resend>${t('code.resend')}</button>
-  </fieldset>`;
+  <legend>${t('code.legend')}</legend>
+  <p class="hint" id="${id}-hint">${t('code.hint')}</p>
+  <div class="field" id="${id}-field">
+    <label for="${id}">${t('code.label')}</label>
+    <p class="field-error" id="${id}-error" hidden></p>
+    <input id="${id}" name="code" type="text" class="code-input" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]*" maxlength="6" size="7" spellcheck="false" aria-describedby="${id}-hint">
+  </div>
+  <button type="button" class="link-button" data-resend>${t('code.resend')}</button>
+</fieldset>`;
 }
 
 /** A label text followed by a slot the page script fills with the shop's currency, e.g. "(EUR)". */
@@ -91,16 +74,14 @@ export function withCurrency(label: string): Markup {
 /** Shown instead of an account page's content when this page holds no session. */
 export function signedOutPanel(t: Translate, signInHref: string): Markup {
   return html`<section id="signed-out" class="panel" aria-labelledby="signed-out-title" hidden>
-    <h2 id="signed-out-title">${t('common.signedOutTitle')}</h2>
-    <p>${t('common.signedOutBody')}</p>
-    <p><a class="button" href="${signInHref}">${t('common.signInWithEmail')}</a></p>
-  </section>`;
+  <h2 id="signed-out-title">${t('common.signedOutTitle')}</h2>
+  <p>${t('common.signedOutBody')}</p>
+  <p><a class="button" href="${signInHref}">${t('common.signInWithEmail')}</a></p>
+</section>`;
 }
 
 /** A notice the page script shows for sessions that cannot do everything on the page (bounded, or not for a shop). */
 export function notices(t: Translate, signInHref: string): Markup {
-  return html`<div id="bounded-notice" class="notice" hidden>
-      <p>${t('common.boundedNotice')} <a href="${signInHref}">${t('common.signInWithEmail')}</a></p>
-    </div>
-    <div id="no-shop-notice" class="notice" hidden><p>${t('common.noShopNotice')}</p></div>`;
+  return html`<div id="bounded-notice" class="notice" hidden><p>${t('common.boundedNotice')} <a href="${signInHref}">${t('common.signInWithEmail')}</a></p></div>
+<div id="no-shop-notice" class="notice" hidden><p>${t('common.noShopNotice')}</p></div>`;
 }

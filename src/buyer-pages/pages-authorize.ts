@@ -18,70 +18,57 @@ export const authorizePage: PageDefinition = {
     const amount = (id: string, key: string) =>
       field({ id, label: withCurrency(t(key)), inputmode: 'decimal', autocomplete: 'off', required: true });
     return html`<p class="intro">${t('authorize.intro')}</p>
-      <p id="authorize-client" class="notice" hidden></p>
-      <p id="authorize-missing" class="notice" hidden>${t('authorize.missing')}</p>
-      <section id="authorize-sign-in" aria-labelledby="authorize-sign-in-title" hidden>
-        <h2 id="authorize-sign-in-title">${t('authorize.signInTitle')}</h2>
-        <form id="authorize-sign-in-form" class="stack" novalidate>
-          ${field({ id: 'authorize-email', label: t('signIn.emailLabel'), hint: t('signIn.emailHint'), type: 'email', autocomplete: 'email', required: true, attrs: html`spellcheck="false" autocapitalize="off"` })}
-          <button type="submit">${t('signIn.submit')}</button>
-        </form>
-        <section id="authorize-sent" class="panel" tabindex="-1" aria-labelledby="authorize-sent-title" hidden>
-          <h2 id="authorize-sent-title">${t('signIn.sentTitle')}</h2>
-          <p id="authorize-sent-text"></p>
-        </section>
-      </section>
-      <section id="authorize-shop-step" aria-labelledby="authorize-shop-title" hidden>
-        <h2 id="authorize-shop-title" tabindex="-1">${t('authorize.shopTitle')}</h2>
-        <p id="authorize-signed-in"></p>
-        <form id="authorize-shop-form" class="stack" novalidate>
-          ${selectField({ id: 'authorize-shop', label: t('authorize.shopLabel'), hint: t('authorize.shopHint') })}
-          <div class="actions"><button type="submit">${t('common.continue')}</button></div>
-        </form>
-      </section>
-      <section id="authorize-grant" aria-labelledby="authorize-grant-title" hidden>
-        <h2 id="authorize-grant-title" tabindex="-1">${t('authorize.grantTitle')}</h2>
-        <p id="authorize-for-shop"></p>
-        <form id="authorize-form" class="stack" novalidate>
-          <fieldset>
-            <legend>${t('authorize.agentLegend')}</legend>
-            ${field({ id: 'authorize-agent-name', label: t('authorize.agentNameLabel'), hint: t('authorize.agentNameHint'), autocomplete: 'off', required: true, attrs: html`maxlength="100"` })}
-          </fieldset>
-          <fieldset>
-            <legend>${t('authorize.cardLegend')}</legend>
-            ${selectField({ id: 'authorize-card', label: t('permissions.cardLabel') })}
-            <div id="authorize-new-card" class="stack" hidden>
-              <p>${t('authorize.newCardIntro')}</p>
-              <p><button type="button" id="authorize-start-card">${t('cards.start')}</button></p>
-              <div id="authorize-card-frame" class="card-frame" hidden>
-                <p>${t('cards.frameIntro')}</p>
-              </div>
-              <p id="authorize-card-ready" class="ready" tabindex="-1" hidden></p>
-              <p>
-                <button type="button" id="authorize-another-card" class="secondary" hidden>
-                  ${t('cards.useAnother')}
-                </button>
-              </p>
-            </div>
-          </fieldset>
-          <fieldset>
-            <legend>${t('permissions.limitsLegend')}</legend>
-            ${amount('authorize-per-purchase', 'permissions.perPurchaseLabel')}
-            ${amount('authorize-allowance', 'permissions.allowanceLabel')}
-            ${selectField({ id: 'authorize-window', label: t('permissions.windowLabel'), options: windows })}
-            ${field({ id: 'authorize-expires', label: t('permissions.expiresLabel'), hint: t('permissions.expiresHint'), type: 'date', required: true })}
-          </fieldset>
-          <p class="hint">${t('authorize.codeHint')}</p>
-          ${codeStep(t, 'authorize')}
-          <div class="actions">
-            <button type="submit" id="authorize-submit" data-final="${t('authorize.submit')}">
-              ${t('common.continue')}
-            </button>
-          </div>
-        </form>
-      </section>
-      <p id="authorize-decline-actions" class="actions" hidden>
-        <button type="button" id="authorize-decline" class="secondary">${t('authorize.decline')}</button>
-      </p>`;
+<p id="authorize-client" class="notice" hidden></p>
+<p id="authorize-missing" class="notice" hidden>${t('authorize.missing')}</p>
+<section id="authorize-sign-in" aria-labelledby="authorize-sign-in-title" hidden>
+  <h2 id="authorize-sign-in-title">${t('authorize.signInTitle')}</h2>
+  <form id="authorize-sign-in-form" class="stack" novalidate>
+    ${field({ id: 'authorize-email', label: t('signIn.emailLabel'), hint: t('signIn.emailHint'), type: 'email', autocomplete: 'email', required: true, attrs: html`spellcheck="false" autocapitalize="off"` })}
+    <button type="submit">${t('signIn.submit')}</button>
+  </form>
+  <section id="authorize-sent" class="panel" tabindex="-1" aria-labelledby="authorize-sent-title" hidden>
+    <h2 id="authorize-sent-title">${t('signIn.sentTitle')}</h2>
+    <p id="authorize-sent-text"></p>
+  </section>
+</section>
+<section id="authorize-shop-step" aria-labelledby="authorize-shop-title" hidden>
+  <h2 id="authorize-shop-title" tabindex="-1">${t('authorize.shopTitle')}</h2>
+  <p id="authorize-signed-in"></p>
+  <form id="authorize-shop-form" class="stack" novalidate>
+    ${selectField({ id: 'authorize-shop', label: t('authorize.shopLabel'), hint: t('authorize.shopHint') })}
+    <div class="actions"><button type="submit">${t('common.continue')}</button></div>
+  </form>
+</section>
+<section id="authorize-grant" aria-labelledby="authorize-grant-title" hidden>
+  <h2 id="authorize-grant-title" tabindex="-1">${t('authorize.grantTitle')}</h2>
+  <p id="authorize-for-shop"></p>
+  <form id="authorize-form" class="stack" novalidate>
+    <fieldset><legend>${t('authorize.agentLegend')}</legend>
+      ${field({ id: 'authorize-agent-name', label: t('authorize.agentNameLabel'), hint: t('authorize.agentNameHint'), autocomplete: 'off', required: true, attrs: html`maxlength="100"` })}
+    </fieldset>
+    <fieldset><legend>${t('authorize.cardLegend')}</legend>
+      ${selectField({ id: 'authorize-card', label: t('permissions.cardLabel') })}
+      <div id="authorize-new-card" class="stack" hidden>
+        <p>${t('authorize.newCardIntro')}</p>
+        <p><button type="button" id="authorize-start-card">${t('cards.start')}</button></p>
+        <div id="authorize-card-frame" class="card-frame" hidden>
+          <p>${t('cards.frameIntro')}</p>
+        </div>
+        <p id="authorize-card-ready" class="ready" tabindex="-1" hidden></p>
+        <p><button type="button" id="authorize-another-card" class="secondary" hidden>${t('cards.useAnother')}</button></p>
+      </div>
+    </fieldset>
+    <fieldset><legend>${t('permissions.limitsLegend')}</legend>
+      ${amount('authorize-per-purchase', 'permissions.perPurchaseLabel')}
+      ${amount('authorize-allowance', 'permissions.allowanceLabel')}
+      ${selectField({ id: 'authorize-window', label: t('permissions.windowLabel'), options: windows })}
+      ${field({ id: 'authorize-expires', label: t('permissions.expiresLabel'), hint: t('permissions.expiresHint'), type: 'date', required: true })}
+    </fieldset>
+    <p class="hint">${t('authorize.codeHint')}</p>
+    ${codeStep(t, 'authorize')}
+    <div class="actions"><button type="submit" id="authorize-submit" data-final="${t('authorize.submit')}">${t('common.continue')}</button></div>
+  </form>
+</section>
+<p id="authorize-decline-actions" class="actions" hidden><button type="button" id="authorize-decline" class="secondary">${t('authorize.decline')}</button></p>`;
   },
 };

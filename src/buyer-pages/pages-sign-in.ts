@@ -9,14 +9,14 @@ export const signInPage: PageDefinition = {
   titleKey: 'signIn.title',
   body({ t, merchantId }) {
     return html`<p class="intro">${t('signIn.intro')}</p>
-      <form id="sign-in-form" class="stack" novalidate${merchantId ? html` data-merchant-id="${merchantId}"` : ''}>
-        ${field({ id: 'email', label: t('signIn.emailLabel'), hint: t('signIn.emailHint'), type: 'email', autocomplete: 'email', required: true, attrs: html`spellcheck="false" autocapitalize="off"` })}
-        <button type="submit">${t('signIn.submit')}</button>
-      </form>
-      <section id="sign-in-sent" class="panel" tabindex="-1" aria-labelledby="sign-in-sent-title" hidden>
-        <h2 id="sign-in-sent-title">${t('signIn.sentTitle')}</h2>
-        <p id="sign-in-sent-text"></p>
-      </section>`;
+<form id="sign-in-form" class="stack" novalidate${merchantId ? html` data-merchant-id="${merchantId}"` : ''}>
+  ${field({ id: 'email', label: t('signIn.emailLabel'), hint: t('signIn.emailHint'), type: 'email', autocomplete: 'email', required: true, attrs: html`spellcheck="false" autocapitalize="off"` })}
+  <button type="submit">${t('signIn.submit')}</button>
+</form>
+<section id="sign-in-sent" class="panel" tabindex="-1" aria-labelledby="sign-in-sent-title" hidden>
+  <h2 id="sign-in-sent-title">${t('signIn.sentTitle')}</h2>
+  <p id="sign-in-sent-text"></p>
+</section>`;
   },
 };
 
@@ -26,10 +26,10 @@ export const verifyPage: PageDefinition = {
   titleKey: 'verify.title',
   body({ t, href }) {
     return html`<p id="verify-working">${t('verify.working')}</p>
-      <section id="verify-failed" class="panel" aria-labelledby="verify-failed-title" hidden>
-        <h2 id="verify-failed-title">${t('verify.failedTitle')}</h2>
-        <p id="verify-failed-text"></p>
-        <p><a class="button" href="${href('/buyer/sign-in')}">${t('verify.askAgain')}</a></p>
-      </section>`;
+<section id="verify-failed" class="panel" aria-labelledby="verify-failed-title" hidden>
+  <h2 id="verify-failed-title">${t('verify.failedTitle')}</h2>
+  <p id="verify-failed-text"></p>
+  <p><a class="button" href="${href('/buyer/sign-in')}">${t('verify.askAgain')}</a></p>
+</section>`;
   },
 };

@@ -15,14 +15,12 @@ export const ticketsPage: PageDefinition = {
     return account(
       ctx,
       html`<p class="intro">${t('tickets.intro')}</p>
-        <section aria-labelledby="tickets-list-title">
-          <h2 id="tickets-list-title" tabindex="-1">${t('tickets.listTitle')}</h2>
-          <p id="tickets-empty" hidden>${t('tickets.empty')}</p>
-          <div id="tickets-orders" class="stack"></div>
-          <div class="actions">
-            <button type="button" id="tickets-more" class="secondary" hidden>${t('tickets.more')}</button>
-          </div>
-        </section>`,
+<section aria-labelledby="tickets-list-title">
+  <h2 id="tickets-list-title" tabindex="-1">${t('tickets.listTitle')}</h2>
+  <p id="tickets-empty" hidden>${t('tickets.empty')}</p>
+  <div id="tickets-orders" class="stack"></div>
+  <div class="actions"><button type="button" id="tickets-more" class="secondary" hidden>${t('tickets.more')}</button></div>
+</section>`,
     );
   },
 };
