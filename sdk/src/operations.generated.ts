@@ -2070,7 +2070,13 @@ export interface ListWebhookDeliveriesInput {
    * Only deliveries in this status.
    */
   status?: 'pending' | 'delivered' | 'failed' | 'cancelled';
+  /**
+   * Deliveries per page, 1 to 100 (default 50).
+   */
   limit?: number;
+  /**
+   * The previous page’s `nextCursor`, to continue the list.
+   */
   cursor?: string;
 }
 
@@ -2418,7 +2424,13 @@ export interface PurchaseInitiateOutput {
 }
 
 export interface MintBuyerSessionInput {
+  /**
+   * The shop (shop_…) the session is bound to; a shop of the key’s organization.
+   */
   merchantId: string;
+  /**
+   * The buyer’s email address (up to 254 characters).
+   */
   email: string;
   /**
    * Default false.
@@ -2445,6 +2457,9 @@ export interface MintBuyerSessionOutput {
 }
 
 export interface RequestSignInLinkInput {
+  /**
+   * The buyer’s email address (up to 254 characters).
+   */
   email: string;
   /**
    * The shop (shop_…) the buyer signs in for.
@@ -2466,6 +2481,9 @@ export interface RequestSignInLinkOutput {
 }
 
 export interface CompleteSignInInput {
+  /**
+   * The token from the sign-in link’s #token= fragment.
+   */
   token: string;
 }
 
@@ -2514,6 +2532,9 @@ export interface SetBuyerLanguageOutput {
 }
 
 export interface RequestVerificationCodeInput {
+  /**
+   * The operation the code will prove, e.g. save_card, create_agent or grant_permission.
+   */
   purpose:
     | 'save_card'
     | 'create_agent'
@@ -2563,26 +2584,68 @@ export interface RequestVerificationCodeOutput {
 }
 
 export interface CreateAgentInput {
+  /**
+   * A name for the agent, shown to the buyer (1 to 100 characters).
+   */
   name: string;
   /**
    * The agent’s public key as a JWK: Ed25519 (kty OKP) or P-256 (kty EC). Never send a private key.
    */
   publicKeyJwk?:
     | {
+        /**
+         * Key type: OKP.
+         */
         kty: 'OKP';
+        /**
+         * Curve: Ed25519.
+         */
         crv: 'Ed25519';
+        /**
+         * The public key, base64url.
+         */
         x: string;
+        /**
+         * Key id (optional).
+         */
         kid?: string;
+        /**
+         * Signing algorithm, e.g. EdDSA or ES256 (optional).
+         */
         alg?: string;
+        /**
+         * Key use: sig (optional).
+         */
         use?: 'sig';
       }
     | {
+        /**
+         * Key type: EC.
+         */
         kty: 'EC';
+        /**
+         * Curve: P-256.
+         */
         crv: 'P-256';
+        /**
+         * The x coordinate, base64url.
+         */
         x: string;
+        /**
+         * The y coordinate, base64url.
+         */
         y: string;
+        /**
+         * Key id (optional).
+         */
         kid?: string;
+        /**
+         * Signing algorithm, e.g. EdDSA or ES256 (optional).
+         */
         alg?: string;
+        /**
+         * Key use: sig (optional).
+         */
         use?: 'sig';
       };
   /**
@@ -2696,6 +2759,9 @@ export interface ChangeAgentCardInput {
    * The agent (agt_…).
    */
   id: string;
+  /**
+   * The saved card (ins_…) the agent’s purchases are charged to from now on.
+   */
   instrumentId: string;
   /**
    * From request_verification_code (POST /v1/buyer/verification-codes).
@@ -2738,6 +2804,9 @@ export interface ChangeAgentCardOutput {
 }
 
 export interface GrantPermissionInput {
+  /**
+   * The agent (agt_…) to grant the permission to.
+   */
   agentId: string;
   /**
    * The saved card (ins_…) the agent’s purchases are charged to.
@@ -2800,6 +2869,9 @@ export interface GrantPermissionOutput {
 }
 
 export interface ListPermissionsInput {
+  /**
+   * Only this agent’s permissions (agt_…).
+   */
   agentId?: string;
 }
 
@@ -2836,7 +2908,13 @@ export interface ListPermissionsOutput {
 }
 
 export interface RevokePermissionInput {
+  /**
+   * The permission (perm_…).
+   */
   id: string;
+  /**
+   * Why it is revoked (1 to 500 characters; default buyer).
+   */
   reason?: string;
 }
 
@@ -2944,6 +3022,9 @@ export interface DiscardCardSetupOutput {
 }
 
 export interface SaveCardInput {
+  /**
+   * The completed card setup (from start_card_setup) to save.
+   */
   setupId: string;
   /**
    * The most any single charge to this card may be, in minor units.
@@ -3005,6 +3086,9 @@ export interface ListMyTicketsInput {
    * Orders per page, 1 to 50 (default 20).
    */
   limit?: number;
+  /**
+   * The previous page’s `nextCursor`, to continue the list.
+   */
   cursor?: string;
 }
 
@@ -3112,8 +3196,13 @@ export interface LowerCardCapOutput {
 }
 
 export interface CreateApiKeyInput {
+  /**
+   * A name for the key (1 to 100 characters).
+   */
   name: string;
   /**
+   * What the key may do: merchant:read, merchant:write, merchant:admin, mandates:attest.
+   *
    * @minItems 1
    * @maxItems 4
    */
@@ -3265,6 +3354,9 @@ export interface WithdrawAttestedPermissionInput {
    * The permission (perm_…).
    */
   id: string;
+  /**
+   * Why it is withdrawn (1 to 500 characters).
+   */
   reason: string;
 }
 
@@ -3303,11 +3395,17 @@ export interface SetOrganizationAttestationInput {
    * The organization (org_…).
    */
   id: string;
+  /**
+   * true enables attested consent (needs perBuyerCeilingMinor and windowHours); false disables it.
+   */
   enabled: boolean;
   /**
    * Amount in minor units (cents).
    */
   perBuyerCeilingMinor?: number;
+  /**
+   * The rolling window of the per-buyer ceiling, in hours (1 to 8760).
+   */
   windowHours?: number;
 }
 
@@ -3335,7 +3433,13 @@ export interface CreateCheckoutSessionInput {
      * Request-Id, for correlation.
      */
     request_id?: string;
+    /**
+     * User-Agent of the calling agent.
+     */
     user_agent?: string;
+    /**
+     * Accept-Language: the buyer’s preferred languages for messages.
+     */
     accept_language?: string;
     /**
      * Request signature (not verified by this server).
@@ -3347,15 +3451,45 @@ export interface CreateCheckoutSessionInput {
     timestamp?: string;
     [k: string]: unknown | undefined;
   };
+  /**
+   * The ACP CheckoutSessionCreateRequest: line_items, currency, capabilities, optional buyer.
+   */
   payload: {
+    /**
+     * The buyer: email required, the rest optional.
+     */
     buyer?: {
+      /**
+       * Buyer first name.
+       */
       first_name?: string;
+      /**
+       * Buyer last name.
+       */
       last_name?: string;
+      /**
+       * Buyer full name, when first and last are not split.
+       */
       full_name?: string;
+      /**
+       * Buyer email address.
+       */
       email: string;
+      /**
+       * Buyer phone number, E.164 recommended.
+       */
       phone_number?: string;
+      /**
+       * The buyer’s customer id in the agent’s or merchant’s system.
+       */
       customer_id?: string;
+      /**
+       * Kind of buyer account: guest, registered or business.
+       */
       account_type?: 'guest' | 'registered' | 'business';
+      /**
+       * Whether the buyer is signed in with the merchant.
+       */
       authentication_status?: 'authenticated' | 'guest' | 'requires_signin';
     };
     /**
@@ -3406,27 +3540,71 @@ export interface CreateCheckoutSessionInput {
      * ISO 4217; must be the shop currency.
      */
     currency: string;
+    /**
+     * Where and to whom the order is fulfilled.
+     */
     fulfillment_details?: {
+      /**
+       * Name of the person receiving the order.
+       */
       name?: string;
+      /**
+       * Recipient phone number, E.164 recommended.
+       */
       phone_number?: string;
+      /**
+       * Recipient email address; the tickets are sent there.
+       */
       email?: string;
+      /**
+       * Recipient address.
+       */
       address?: {
+        /**
+         * Name of the person or business at the address (up to 256 characters).
+         */
         name: string;
+        /**
+         * First line of the street address (up to 60 characters).
+         */
         line_one: string;
+        /**
+         * Second line of the street address (up to 60 characters).
+         */
         line_two?: string;
+        /**
+         * City, district, suburb, town or village (up to 60 characters).
+         */
         city: string;
+        /**
+         * State, county, province or region (up to 60 characters).
+         */
         state: string;
         /**
          * ISO 3166-1 alpha-2 country code; checked against the tier’s allowed countries.
          */
         country: string;
+        /**
+         * Postal or ZIP code (up to 20 characters).
+         */
         postal_code: string;
+        /**
+         * Company name, if any (up to 256 characters).
+         */
         company?: string;
       };
     };
+    /**
+     * What the agent can handle ({} is fine).
+     */
     capabilities: {
+      /**
+       * The interventions (e.g. 3-D Secure) the agent can handle.
+       */
       interventions?: {
         /**
+         * Interventions the agent can present to the buyer (3ds, biometric, address_verification).
+         *
          * @maxItems 10
          */
         supported?:
@@ -3501,9 +3679,21 @@ export interface CreateCheckoutSessionInput {
               '3ds' | 'biometric' | 'address_verification',
               '3ds' | 'biometric' | 'address_verification',
             ];
+        /**
+         * How the agent displays an intervention.
+         */
         display_context?: 'native' | 'webview' | 'modal' | 'redirect';
+        /**
+         * Where a redirect opens, or none if the agent cannot redirect.
+         */
         redirect_context?: 'in_app' | 'external_browser' | 'none';
+        /**
+         * Most redirects the agent follows in one flow.
+         */
         max_redirects?: number;
+        /**
+         * Most nested interaction steps the agent supports.
+         */
         max_interaction_depth?: number;
       };
       /**
@@ -3513,11 +3703,23 @@ export interface CreateCheckoutSessionInput {
        */
       extensions?: string[];
     };
+    /**
+     * The buyer’s locale, a BCP 47 tag (e.g. en-US).
+     */
     locale?: string;
+    /**
+     * The buyer’s time zone, an IANA name (e.g. Europe/Berlin).
+     */
     timezone?: string;
+    /**
+     * Arbitrary key-value metadata for the merchant’s use.
+     */
     metadata?: {
       [k: string]: unknown | undefined;
     };
+    /**
+     * Free-text notes from the buyer for the merchant (up to 5000 characters).
+     */
     order_notes?: string;
   };
 }
@@ -3559,14 +3761,41 @@ export interface CreateCheckoutSessionOutput {
       enforcement: 'always' | 'conditional' | 'optional';
     };
   };
+  /**
+   * The buyer: email required, the rest optional.
+   */
   buyer?: {
+    /**
+     * Buyer first name.
+     */
     first_name?: string;
+    /**
+     * Buyer last name.
+     */
     last_name?: string;
+    /**
+     * Buyer full name, when first and last are not split.
+     */
     full_name?: string;
+    /**
+     * Buyer email address.
+     */
     email: string;
+    /**
+     * Buyer phone number, E.164 recommended.
+     */
     phone_number?: string;
+    /**
+     * The buyer’s customer id in the agent’s or merchant’s system.
+     */
     customer_id?: string;
+    /**
+     * Kind of buyer account: guest, registered or business.
+     */
     account_type?: 'guest' | 'registered' | 'business';
+    /**
+     * Whether the buyer is signed in with the merchant.
+     */
     authentication_status?: 'authenticated' | 'guest' | 'requires_signin';
   };
   status: 'not_ready_for_payment' | 'ready_for_payment' | 'complete_in_progress' | 'completed' | 'canceled' | 'expired';
@@ -3596,21 +3825,57 @@ export interface CreateCheckoutSessionOutput {
       description?: string;
     }[];
   }[];
+  /**
+   * Where and to whom the order is fulfilled.
+   */
   fulfillment_details?: {
+    /**
+     * Name of the person receiving the order.
+     */
     name?: string;
+    /**
+     * Recipient phone number, E.164 recommended.
+     */
     phone_number?: string;
+    /**
+     * Recipient email address; the tickets are sent there.
+     */
     email?: string;
+    /**
+     * Recipient address.
+     */
     address?: {
+      /**
+       * Name of the person or business at the address (up to 256 characters).
+       */
       name: string;
+      /**
+       * First line of the street address (up to 60 characters).
+       */
       line_one: string;
+      /**
+       * Second line of the street address (up to 60 characters).
+       */
       line_two?: string;
+      /**
+       * City, district, suburb, town or village (up to 60 characters).
+       */
       city: string;
+      /**
+       * State, county, province or region (up to 60 characters).
+       */
       state: string;
       /**
        * ISO 3166-1 alpha-2 country code; checked against the tier’s allowed countries.
        */
       country: string;
+      /**
+       * Postal or ZIP code (up to 20 characters).
+       */
       postal_code: string;
+      /**
+       * Company name, if any (up to 256 characters).
+       */
       company?: string;
     };
   };
@@ -3697,7 +3962,13 @@ export interface GetCheckoutSessionInput {
      * Request-Id, for correlation.
      */
     request_id?: string;
+    /**
+     * User-Agent of the calling agent.
+     */
     user_agent?: string;
+    /**
+     * Accept-Language: the buyer’s preferred languages for messages.
+     */
     accept_language?: string;
     /**
      * Request signature (not verified by this server).
@@ -3752,14 +4023,41 @@ export interface GetCheckoutSessionOutput {
       enforcement: 'always' | 'conditional' | 'optional';
     };
   };
+  /**
+   * The buyer: email required, the rest optional.
+   */
   buyer?: {
+    /**
+     * Buyer first name.
+     */
     first_name?: string;
+    /**
+     * Buyer last name.
+     */
     last_name?: string;
+    /**
+     * Buyer full name, when first and last are not split.
+     */
     full_name?: string;
+    /**
+     * Buyer email address.
+     */
     email: string;
+    /**
+     * Buyer phone number, E.164 recommended.
+     */
     phone_number?: string;
+    /**
+     * The buyer’s customer id in the agent’s or merchant’s system.
+     */
     customer_id?: string;
+    /**
+     * Kind of buyer account: guest, registered or business.
+     */
     account_type?: 'guest' | 'registered' | 'business';
+    /**
+     * Whether the buyer is signed in with the merchant.
+     */
     authentication_status?: 'authenticated' | 'guest' | 'requires_signin';
   };
   status: 'not_ready_for_payment' | 'ready_for_payment' | 'complete_in_progress' | 'completed' | 'canceled' | 'expired';
@@ -3789,21 +4087,57 @@ export interface GetCheckoutSessionOutput {
       description?: string;
     }[];
   }[];
+  /**
+   * Where and to whom the order is fulfilled.
+   */
   fulfillment_details?: {
+    /**
+     * Name of the person receiving the order.
+     */
     name?: string;
+    /**
+     * Recipient phone number, E.164 recommended.
+     */
     phone_number?: string;
+    /**
+     * Recipient email address; the tickets are sent there.
+     */
     email?: string;
+    /**
+     * Recipient address.
+     */
     address?: {
+      /**
+       * Name of the person or business at the address (up to 256 characters).
+       */
       name: string;
+      /**
+       * First line of the street address (up to 60 characters).
+       */
       line_one: string;
+      /**
+       * Second line of the street address (up to 60 characters).
+       */
       line_two?: string;
+      /**
+       * City, district, suburb, town or village (up to 60 characters).
+       */
       city: string;
+      /**
+       * State, county, province or region (up to 60 characters).
+       */
       state: string;
       /**
        * ISO 3166-1 alpha-2 country code; checked against the tier’s allowed countries.
        */
       country: string;
+      /**
+       * Postal or ZIP code (up to 20 characters).
+       */
       postal_code: string;
+      /**
+       * Company name, if any (up to 256 characters).
+       */
       company?: string;
     };
   };
@@ -3890,7 +4224,13 @@ export interface UpdateCheckoutSessionInput {
      * Request-Id, for correlation.
      */
     request_id?: string;
+    /**
+     * User-Agent of the calling agent.
+     */
     user_agent?: string;
+    /**
+     * Accept-Language: the buyer’s preferred languages for messages.
+     */
     accept_language?: string;
     /**
      * Request signature (not verified by this server).
@@ -3906,18 +4246,50 @@ export interface UpdateCheckoutSessionInput {
    * The checkout session id (cs_…).
    */
   id: string;
+  /**
+   * The ACP CheckoutSessionUpdateRequest: only the fields to change.
+   */
   payload: {
+    /**
+     * The buyer: email required, the rest optional.
+     */
     buyer?: {
+      /**
+       * Buyer first name.
+       */
       first_name?: string;
+      /**
+       * Buyer last name.
+       */
       last_name?: string;
+      /**
+       * Buyer full name, when first and last are not split.
+       */
       full_name?: string;
+      /**
+       * Buyer email address.
+       */
       email: string;
+      /**
+       * Buyer phone number, E.164 recommended.
+       */
       phone_number?: string;
+      /**
+       * The buyer’s customer id in the agent’s or merchant’s system.
+       */
       customer_id?: string;
+      /**
+       * Kind of buyer account: guest, registered or business.
+       */
       account_type?: 'guest' | 'registered' | 'business';
+      /**
+       * Whether the buyer is signed in with the merchant.
+       */
       authentication_status?: 'authenticated' | 'guest' | 'requires_signin';
     };
     /**
+     * Replaces the line items; exactly one item per session here.
+     *
      * @minItems 1
      * @maxItems 50
      */
@@ -3959,34 +4331,80 @@ export interface UpdateCheckoutSessionInput {
         quantity?: number;
       }[],
     ];
+    /**
+     * Where and to whom the order is fulfilled.
+     */
     fulfillment_details?: {
+      /**
+       * Name of the person receiving the order.
+       */
       name?: string;
+      /**
+       * Recipient phone number, E.164 recommended.
+       */
       phone_number?: string;
+      /**
+       * Recipient email address; the tickets are sent there.
+       */
       email?: string;
+      /**
+       * Recipient address.
+       */
       address?: {
+        /**
+         * Name of the person or business at the address (up to 256 characters).
+         */
         name: string;
+        /**
+         * First line of the street address (up to 60 characters).
+         */
         line_one: string;
+        /**
+         * Second line of the street address (up to 60 characters).
+         */
         line_two?: string;
+        /**
+         * City, district, suburb, town or village (up to 60 characters).
+         */
         city: string;
+        /**
+         * State, county, province or region (up to 60 characters).
+         */
         state: string;
         /**
          * ISO 3166-1 alpha-2 country code; checked against the tier’s allowed countries.
          */
         country: string;
+        /**
+         * Postal or ZIP code (up to 20 characters).
+         */
         postal_code: string;
+        /**
+         * Company name, if any (up to 256 characters).
+         */
         company?: string;
       };
     };
     /**
+     * The fulfillment options the buyer chose, by option id.
+     *
      * @maxItems 10
      */
     selected_fulfillment_options?:
       | []
       | [
           {
+            /**
+             * The kind of fulfillment option.
+             */
             type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
             option_id: string;
             /**
+             * The line item ids this option fulfills.
+             *
              * @maxItems 50
              */
             item_ids: string[];
@@ -3994,43 +4412,33 @@ export interface UpdateCheckoutSessionInput {
         ]
       | [
           {
+            /**
+             * The kind of fulfillment option.
+             */
             type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
             option_id: string;
             /**
+             * The line item ids this option fulfills.
+             *
              * @maxItems 50
              */
             item_ids: string[];
           },
           {
-            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
-            option_id: string;
             /**
-             * @maxItems 50
+             * The kind of fulfillment option.
              */
-            item_ids: string[];
-          },
-        ]
-      | [
-          {
             type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
-            option_id: string;
             /**
-             * @maxItems 50
+             * The id of a fulfillment option the session offers.
              */
-            item_ids: string[];
-          },
-          {
-            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
             option_id: string;
             /**
-             * @maxItems 50
-             */
-            item_ids: string[];
-          },
-          {
-            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
-            option_id: string;
-            /**
+             * The line item ids this option fulfills.
+             *
              * @maxItems 50
              */
             item_ids: string[];
@@ -4038,75 +4446,49 @@ export interface UpdateCheckoutSessionInput {
         ]
       | [
           {
+            /**
+             * The kind of fulfillment option.
+             */
             type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
             option_id: string;
             /**
+             * The line item ids this option fulfills.
+             *
              * @maxItems 50
              */
             item_ids: string[];
           },
           {
+            /**
+             * The kind of fulfillment option.
+             */
             type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
             option_id: string;
             /**
+             * The line item ids this option fulfills.
+             *
              * @maxItems 50
              */
             item_ids: string[];
           },
           {
-            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
-            option_id: string;
             /**
-             * @maxItems 50
+             * The kind of fulfillment option.
              */
-            item_ids: string[];
-          },
-          {
             type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
-            option_id: string;
             /**
-             * @maxItems 50
+             * The id of a fulfillment option the session offers.
              */
-            item_ids: string[];
-          },
-        ]
-      | [
-          {
-            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
             option_id: string;
             /**
-             * @maxItems 50
-             */
-            item_ids: string[];
-          },
-          {
-            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
-            option_id: string;
-            /**
-             * @maxItems 50
-             */
-            item_ids: string[];
-          },
-          {
-            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
-            option_id: string;
-            /**
-             * @maxItems 50
-             */
-            item_ids: string[];
-          },
-          {
-            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
-            option_id: string;
-            /**
-             * @maxItems 50
-             */
-            item_ids: string[];
-          },
-          {
-            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
-            option_id: string;
-            /**
+             * The line item ids this option fulfills.
+             *
              * @maxItems 50
              */
             item_ids: string[];
@@ -4114,107 +4496,65 @@ export interface UpdateCheckoutSessionInput {
         ]
       | [
           {
+            /**
+             * The kind of fulfillment option.
+             */
             type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
             option_id: string;
             /**
+             * The line item ids this option fulfills.
+             *
              * @maxItems 50
              */
             item_ids: string[];
           },
           {
+            /**
+             * The kind of fulfillment option.
+             */
             type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
             option_id: string;
             /**
+             * The line item ids this option fulfills.
+             *
              * @maxItems 50
              */
             item_ids: string[];
           },
           {
+            /**
+             * The kind of fulfillment option.
+             */
             type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
             option_id: string;
             /**
+             * The line item ids this option fulfills.
+             *
              * @maxItems 50
              */
             item_ids: string[];
           },
           {
-            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
-            option_id: string;
             /**
-             * @maxItems 50
+             * The kind of fulfillment option.
              */
-            item_ids: string[];
-          },
-          {
             type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
-            option_id: string;
             /**
-             * @maxItems 50
+             * The id of a fulfillment option the session offers.
              */
-            item_ids: string[];
-          },
-          {
-            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
             option_id: string;
             /**
-             * @maxItems 50
-             */
-            item_ids: string[];
-          },
-        ]
-      | [
-          {
-            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
-            option_id: string;
-            /**
-             * @maxItems 50
-             */
-            item_ids: string[];
-          },
-          {
-            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
-            option_id: string;
-            /**
-             * @maxItems 50
-             */
-            item_ids: string[];
-          },
-          {
-            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
-            option_id: string;
-            /**
-             * @maxItems 50
-             */
-            item_ids: string[];
-          },
-          {
-            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
-            option_id: string;
-            /**
-             * @maxItems 50
-             */
-            item_ids: string[];
-          },
-          {
-            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
-            option_id: string;
-            /**
-             * @maxItems 50
-             */
-            item_ids: string[];
-          },
-          {
-            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
-            option_id: string;
-            /**
-             * @maxItems 50
-             */
-            item_ids: string[];
-          },
-          {
-            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
-            option_id: string;
-            /**
+             * The line item ids this option fulfills.
+             *
              * @maxItems 50
              */
             item_ids: string[];
@@ -4222,139 +4562,81 @@ export interface UpdateCheckoutSessionInput {
         ]
       | [
           {
+            /**
+             * The kind of fulfillment option.
+             */
             type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
             option_id: string;
             /**
+             * The line item ids this option fulfills.
+             *
              * @maxItems 50
              */
             item_ids: string[];
           },
           {
+            /**
+             * The kind of fulfillment option.
+             */
             type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
             option_id: string;
             /**
+             * The line item ids this option fulfills.
+             *
              * @maxItems 50
              */
             item_ids: string[];
           },
           {
+            /**
+             * The kind of fulfillment option.
+             */
             type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
             option_id: string;
             /**
+             * The line item ids this option fulfills.
+             *
              * @maxItems 50
              */
             item_ids: string[];
           },
           {
+            /**
+             * The kind of fulfillment option.
+             */
             type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
             option_id: string;
             /**
+             * The line item ids this option fulfills.
+             *
              * @maxItems 50
              */
             item_ids: string[];
           },
           {
-            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
-            option_id: string;
             /**
-             * @maxItems 50
+             * The kind of fulfillment option.
              */
-            item_ids: string[];
-          },
-          {
             type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
-            option_id: string;
             /**
-             * @maxItems 50
+             * The id of a fulfillment option the session offers.
              */
-            item_ids: string[];
-          },
-          {
-            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
             option_id: string;
             /**
-             * @maxItems 50
-             */
-            item_ids: string[];
-          },
-          {
-            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
-            option_id: string;
-            /**
-             * @maxItems 50
-             */
-            item_ids: string[];
-          },
-        ]
-      | [
-          {
-            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
-            option_id: string;
-            /**
-             * @maxItems 50
-             */
-            item_ids: string[];
-          },
-          {
-            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
-            option_id: string;
-            /**
-             * @maxItems 50
-             */
-            item_ids: string[];
-          },
-          {
-            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
-            option_id: string;
-            /**
-             * @maxItems 50
-             */
-            item_ids: string[];
-          },
-          {
-            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
-            option_id: string;
-            /**
-             * @maxItems 50
-             */
-            item_ids: string[];
-          },
-          {
-            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
-            option_id: string;
-            /**
-             * @maxItems 50
-             */
-            item_ids: string[];
-          },
-          {
-            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
-            option_id: string;
-            /**
-             * @maxItems 50
-             */
-            item_ids: string[];
-          },
-          {
-            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
-            option_id: string;
-            /**
-             * @maxItems 50
-             */
-            item_ids: string[];
-          },
-          {
-            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
-            option_id: string;
-            /**
-             * @maxItems 50
-             */
-            item_ids: string[];
-          },
-          {
-            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
-            option_id: string;
-            /**
+             * The line item ids this option fulfills.
+             *
              * @maxItems 50
              */
             item_ids: string[];
@@ -4362,86 +4644,657 @@ export interface UpdateCheckoutSessionInput {
         ]
       | [
           {
+            /**
+             * The kind of fulfillment option.
+             */
             type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
             option_id: string;
             /**
+             * The line item ids this option fulfills.
+             *
              * @maxItems 50
              */
             item_ids: string[];
           },
           {
+            /**
+             * The kind of fulfillment option.
+             */
             type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
             option_id: string;
             /**
+             * The line item ids this option fulfills.
+             *
              * @maxItems 50
              */
             item_ids: string[];
           },
           {
+            /**
+             * The kind of fulfillment option.
+             */
             type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
             option_id: string;
             /**
+             * The line item ids this option fulfills.
+             *
              * @maxItems 50
              */
             item_ids: string[];
           },
           {
+            /**
+             * The kind of fulfillment option.
+             */
             type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
             option_id: string;
             /**
+             * The line item ids this option fulfills.
+             *
              * @maxItems 50
              */
             item_ids: string[];
           },
           {
+            /**
+             * The kind of fulfillment option.
+             */
             type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
             option_id: string;
             /**
+             * The line item ids this option fulfills.
+             *
              * @maxItems 50
              */
             item_ids: string[];
           },
           {
+            /**
+             * The kind of fulfillment option.
+             */
             type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
             option_id: string;
             /**
+             * The line item ids this option fulfills.
+             *
+             * @maxItems 50
+             */
+            item_ids: string[];
+          },
+        ]
+      | [
+          {
+            /**
+             * The kind of fulfillment option.
+             */
+            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
+            option_id: string;
+            /**
+             * The line item ids this option fulfills.
+             *
              * @maxItems 50
              */
             item_ids: string[];
           },
           {
+            /**
+             * The kind of fulfillment option.
+             */
             type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
             option_id: string;
             /**
+             * The line item ids this option fulfills.
+             *
              * @maxItems 50
              */
             item_ids: string[];
           },
           {
+            /**
+             * The kind of fulfillment option.
+             */
             type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
             option_id: string;
             /**
+             * The line item ids this option fulfills.
+             *
              * @maxItems 50
              */
             item_ids: string[];
           },
           {
+            /**
+             * The kind of fulfillment option.
+             */
             type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
             option_id: string;
             /**
+             * The line item ids this option fulfills.
+             *
              * @maxItems 50
              */
             item_ids: string[];
           },
           {
+            /**
+             * The kind of fulfillment option.
+             */
             type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
             option_id: string;
             /**
+             * The line item ids this option fulfills.
+             *
+             * @maxItems 50
+             */
+            item_ids: string[];
+          },
+          {
+            /**
+             * The kind of fulfillment option.
+             */
+            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
+            option_id: string;
+            /**
+             * The line item ids this option fulfills.
+             *
+             * @maxItems 50
+             */
+            item_ids: string[];
+          },
+          {
+            /**
+             * The kind of fulfillment option.
+             */
+            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
+            option_id: string;
+            /**
+             * The line item ids this option fulfills.
+             *
+             * @maxItems 50
+             */
+            item_ids: string[];
+          },
+        ]
+      | [
+          {
+            /**
+             * The kind of fulfillment option.
+             */
+            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
+            option_id: string;
+            /**
+             * The line item ids this option fulfills.
+             *
+             * @maxItems 50
+             */
+            item_ids: string[];
+          },
+          {
+            /**
+             * The kind of fulfillment option.
+             */
+            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
+            option_id: string;
+            /**
+             * The line item ids this option fulfills.
+             *
+             * @maxItems 50
+             */
+            item_ids: string[];
+          },
+          {
+            /**
+             * The kind of fulfillment option.
+             */
+            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
+            option_id: string;
+            /**
+             * The line item ids this option fulfills.
+             *
+             * @maxItems 50
+             */
+            item_ids: string[];
+          },
+          {
+            /**
+             * The kind of fulfillment option.
+             */
+            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
+            option_id: string;
+            /**
+             * The line item ids this option fulfills.
+             *
+             * @maxItems 50
+             */
+            item_ids: string[];
+          },
+          {
+            /**
+             * The kind of fulfillment option.
+             */
+            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
+            option_id: string;
+            /**
+             * The line item ids this option fulfills.
+             *
+             * @maxItems 50
+             */
+            item_ids: string[];
+          },
+          {
+            /**
+             * The kind of fulfillment option.
+             */
+            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
+            option_id: string;
+            /**
+             * The line item ids this option fulfills.
+             *
+             * @maxItems 50
+             */
+            item_ids: string[];
+          },
+          {
+            /**
+             * The kind of fulfillment option.
+             */
+            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
+            option_id: string;
+            /**
+             * The line item ids this option fulfills.
+             *
+             * @maxItems 50
+             */
+            item_ids: string[];
+          },
+          {
+            /**
+             * The kind of fulfillment option.
+             */
+            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
+            option_id: string;
+            /**
+             * The line item ids this option fulfills.
+             *
+             * @maxItems 50
+             */
+            item_ids: string[];
+          },
+        ]
+      | [
+          {
+            /**
+             * The kind of fulfillment option.
+             */
+            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
+            option_id: string;
+            /**
+             * The line item ids this option fulfills.
+             *
+             * @maxItems 50
+             */
+            item_ids: string[];
+          },
+          {
+            /**
+             * The kind of fulfillment option.
+             */
+            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
+            option_id: string;
+            /**
+             * The line item ids this option fulfills.
+             *
+             * @maxItems 50
+             */
+            item_ids: string[];
+          },
+          {
+            /**
+             * The kind of fulfillment option.
+             */
+            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
+            option_id: string;
+            /**
+             * The line item ids this option fulfills.
+             *
+             * @maxItems 50
+             */
+            item_ids: string[];
+          },
+          {
+            /**
+             * The kind of fulfillment option.
+             */
+            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
+            option_id: string;
+            /**
+             * The line item ids this option fulfills.
+             *
+             * @maxItems 50
+             */
+            item_ids: string[];
+          },
+          {
+            /**
+             * The kind of fulfillment option.
+             */
+            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
+            option_id: string;
+            /**
+             * The line item ids this option fulfills.
+             *
+             * @maxItems 50
+             */
+            item_ids: string[];
+          },
+          {
+            /**
+             * The kind of fulfillment option.
+             */
+            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
+            option_id: string;
+            /**
+             * The line item ids this option fulfills.
+             *
+             * @maxItems 50
+             */
+            item_ids: string[];
+          },
+          {
+            /**
+             * The kind of fulfillment option.
+             */
+            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
+            option_id: string;
+            /**
+             * The line item ids this option fulfills.
+             *
+             * @maxItems 50
+             */
+            item_ids: string[];
+          },
+          {
+            /**
+             * The kind of fulfillment option.
+             */
+            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
+            option_id: string;
+            /**
+             * The line item ids this option fulfills.
+             *
+             * @maxItems 50
+             */
+            item_ids: string[];
+          },
+          {
+            /**
+             * The kind of fulfillment option.
+             */
+            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
+            option_id: string;
+            /**
+             * The line item ids this option fulfills.
+             *
+             * @maxItems 50
+             */
+            item_ids: string[];
+          },
+        ]
+      | [
+          {
+            /**
+             * The kind of fulfillment option.
+             */
+            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
+            option_id: string;
+            /**
+             * The line item ids this option fulfills.
+             *
+             * @maxItems 50
+             */
+            item_ids: string[];
+          },
+          {
+            /**
+             * The kind of fulfillment option.
+             */
+            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
+            option_id: string;
+            /**
+             * The line item ids this option fulfills.
+             *
+             * @maxItems 50
+             */
+            item_ids: string[];
+          },
+          {
+            /**
+             * The kind of fulfillment option.
+             */
+            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
+            option_id: string;
+            /**
+             * The line item ids this option fulfills.
+             *
+             * @maxItems 50
+             */
+            item_ids: string[];
+          },
+          {
+            /**
+             * The kind of fulfillment option.
+             */
+            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
+            option_id: string;
+            /**
+             * The line item ids this option fulfills.
+             *
+             * @maxItems 50
+             */
+            item_ids: string[];
+          },
+          {
+            /**
+             * The kind of fulfillment option.
+             */
+            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
+            option_id: string;
+            /**
+             * The line item ids this option fulfills.
+             *
+             * @maxItems 50
+             */
+            item_ids: string[];
+          },
+          {
+            /**
+             * The kind of fulfillment option.
+             */
+            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
+            option_id: string;
+            /**
+             * The line item ids this option fulfills.
+             *
+             * @maxItems 50
+             */
+            item_ids: string[];
+          },
+          {
+            /**
+             * The kind of fulfillment option.
+             */
+            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
+            option_id: string;
+            /**
+             * The line item ids this option fulfills.
+             *
+             * @maxItems 50
+             */
+            item_ids: string[];
+          },
+          {
+            /**
+             * The kind of fulfillment option.
+             */
+            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
+            option_id: string;
+            /**
+             * The line item ids this option fulfills.
+             *
+             * @maxItems 50
+             */
+            item_ids: string[];
+          },
+          {
+            /**
+             * The kind of fulfillment option.
+             */
+            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
+            option_id: string;
+            /**
+             * The line item ids this option fulfills.
+             *
+             * @maxItems 50
+             */
+            item_ids: string[];
+          },
+          {
+            /**
+             * The kind of fulfillment option.
+             */
+            type: 'shipping' | 'digital' | 'pickup' | 'local_delivery';
+            /**
+             * The id of a fulfillment option the session offers.
+             */
+            option_id: string;
+            /**
+             * The line item ids this option fulfills.
+             *
              * @maxItems 50
              */
             item_ids: string[];
           },
         ];
+    /**
+     * Free-text notes from the buyer for the merchant (up to 5000 characters).
+     */
     order_notes?: string;
   };
 }
@@ -4483,14 +5336,41 @@ export interface UpdateCheckoutSessionOutput {
       enforcement: 'always' | 'conditional' | 'optional';
     };
   };
+  /**
+   * The buyer: email required, the rest optional.
+   */
   buyer?: {
+    /**
+     * Buyer first name.
+     */
     first_name?: string;
+    /**
+     * Buyer last name.
+     */
     last_name?: string;
+    /**
+     * Buyer full name, when first and last are not split.
+     */
     full_name?: string;
+    /**
+     * Buyer email address.
+     */
     email: string;
+    /**
+     * Buyer phone number, E.164 recommended.
+     */
     phone_number?: string;
+    /**
+     * The buyer’s customer id in the agent’s or merchant’s system.
+     */
     customer_id?: string;
+    /**
+     * Kind of buyer account: guest, registered or business.
+     */
     account_type?: 'guest' | 'registered' | 'business';
+    /**
+     * Whether the buyer is signed in with the merchant.
+     */
     authentication_status?: 'authenticated' | 'guest' | 'requires_signin';
   };
   status: 'not_ready_for_payment' | 'ready_for_payment' | 'complete_in_progress' | 'completed' | 'canceled' | 'expired';
@@ -4520,21 +5400,57 @@ export interface UpdateCheckoutSessionOutput {
       description?: string;
     }[];
   }[];
+  /**
+   * Where and to whom the order is fulfilled.
+   */
   fulfillment_details?: {
+    /**
+     * Name of the person receiving the order.
+     */
     name?: string;
+    /**
+     * Recipient phone number, E.164 recommended.
+     */
     phone_number?: string;
+    /**
+     * Recipient email address; the tickets are sent there.
+     */
     email?: string;
+    /**
+     * Recipient address.
+     */
     address?: {
+      /**
+       * Name of the person or business at the address (up to 256 characters).
+       */
       name: string;
+      /**
+       * First line of the street address (up to 60 characters).
+       */
       line_one: string;
+      /**
+       * Second line of the street address (up to 60 characters).
+       */
       line_two?: string;
+      /**
+       * City, district, suburb, town or village (up to 60 characters).
+       */
       city: string;
+      /**
+       * State, county, province or region (up to 60 characters).
+       */
       state: string;
       /**
        * ISO 3166-1 alpha-2 country code; checked against the tier’s allowed countries.
        */
       country: string;
+      /**
+       * Postal or ZIP code (up to 20 characters).
+       */
       postal_code: string;
+      /**
+       * Company name, if any (up to 256 characters).
+       */
       company?: string;
     };
   };
@@ -4621,7 +5537,13 @@ export interface CompleteCheckoutSessionInput {
      * Request-Id, for correlation.
      */
     request_id?: string;
+    /**
+     * User-Agent of the calling agent.
+     */
     user_agent?: string;
+    /**
+     * Accept-Language: the buyer’s preferred languages for messages.
+     */
     accept_language?: string;
     /**
      * Request signature (not verified by this server).
@@ -4637,27 +5559,66 @@ export interface CompleteCheckoutSessionInput {
    * The checkout session id (cs_…).
    */
   id: string;
+  /**
+   * The ACP CheckoutSessionCompleteRequest: payment_data with the delegated token, optional buyer.
+   */
   payload: {
+    /**
+     * The buyer: email required, the rest optional.
+     */
     buyer?: {
+      /**
+       * Buyer first name.
+       */
       first_name?: string;
+      /**
+       * Buyer last name.
+       */
       last_name?: string;
+      /**
+       * Buyer full name, when first and last are not split.
+       */
       full_name?: string;
+      /**
+       * Buyer email address.
+       */
       email: string;
+      /**
+       * Buyer phone number, E.164 recommended.
+       */
       phone_number?: string;
+      /**
+       * The buyer’s customer id in the agent’s or merchant’s system.
+       */
       customer_id?: string;
+      /**
+       * Kind of buyer account: guest, registered or business.
+       */
       account_type?: 'guest' | 'registered' | 'business';
+      /**
+       * Whether the buyer is signed in with the merchant.
+       */
       authentication_status?: 'authenticated' | 'guest' | 'requires_signin';
     };
+    /**
+     * How the buyer pays: the handler and a delegated payment token.
+     */
     payment_data: {
       /**
        * The handler id the session offers (card_tokenized).
        */
       handler_id: string;
+      /**
+       * The payment instrument: a card paid with a delegated token.
+       */
       instrument: {
         /**
          * card
          */
         type: string;
+        /**
+         * The credential: a delegated payment token.
+         */
         credential: {
           /**
            * spt (a delegated payment token).
@@ -4669,20 +5630,47 @@ export interface CompleteCheckoutSessionInput {
           token: string;
         };
       };
+      /**
+       * Billing address of the payment instrument.
+       */
       billing_address?: {
+        /**
+         * Name of the person or business at the address (up to 256 characters).
+         */
         name: string;
+        /**
+         * First line of the street address (up to 60 characters).
+         */
         line_one: string;
+        /**
+         * Second line of the street address (up to 60 characters).
+         */
         line_two?: string;
+        /**
+         * City, district, suburb, town or village (up to 60 characters).
+         */
         city: string;
+        /**
+         * State, county, province or region (up to 60 characters).
+         */
         state: string;
         /**
          * ISO 3166-1 alpha-2 country code; checked against the tier’s allowed countries.
          */
         country: string;
+        /**
+         * Postal or ZIP code (up to 20 characters).
+         */
         postal_code: string;
+        /**
+         * Company name, if any (up to 256 characters).
+         */
         company?: string;
       };
     };
+    /**
+     * Free-text notes from the buyer for the merchant (up to 5000 characters).
+     */
     order_notes?: string;
   };
 }
@@ -4724,14 +5712,41 @@ export interface CompleteCheckoutSessionOutput {
       enforcement: 'always' | 'conditional' | 'optional';
     };
   };
+  /**
+   * The buyer: email required, the rest optional.
+   */
   buyer?: {
+    /**
+     * Buyer first name.
+     */
     first_name?: string;
+    /**
+     * Buyer last name.
+     */
     last_name?: string;
+    /**
+     * Buyer full name, when first and last are not split.
+     */
     full_name?: string;
+    /**
+     * Buyer email address.
+     */
     email: string;
+    /**
+     * Buyer phone number, E.164 recommended.
+     */
     phone_number?: string;
+    /**
+     * The buyer’s customer id in the agent’s or merchant’s system.
+     */
     customer_id?: string;
+    /**
+     * Kind of buyer account: guest, registered or business.
+     */
     account_type?: 'guest' | 'registered' | 'business';
+    /**
+     * Whether the buyer is signed in with the merchant.
+     */
     authentication_status?: 'authenticated' | 'guest' | 'requires_signin';
   };
   status: 'not_ready_for_payment' | 'ready_for_payment' | 'complete_in_progress' | 'completed' | 'canceled' | 'expired';
@@ -4761,21 +5776,57 @@ export interface CompleteCheckoutSessionOutput {
       description?: string;
     }[];
   }[];
+  /**
+   * Where and to whom the order is fulfilled.
+   */
   fulfillment_details?: {
+    /**
+     * Name of the person receiving the order.
+     */
     name?: string;
+    /**
+     * Recipient phone number, E.164 recommended.
+     */
     phone_number?: string;
+    /**
+     * Recipient email address; the tickets are sent there.
+     */
     email?: string;
+    /**
+     * Recipient address.
+     */
     address?: {
+      /**
+       * Name of the person or business at the address (up to 256 characters).
+       */
       name: string;
+      /**
+       * First line of the street address (up to 60 characters).
+       */
       line_one: string;
+      /**
+       * Second line of the street address (up to 60 characters).
+       */
       line_two?: string;
+      /**
+       * City, district, suburb, town or village (up to 60 characters).
+       */
       city: string;
+      /**
+       * State, county, province or region (up to 60 characters).
+       */
       state: string;
       /**
        * ISO 3166-1 alpha-2 country code; checked against the tier’s allowed countries.
        */
       country: string;
+      /**
+       * Postal or ZIP code (up to 20 characters).
+       */
       postal_code: string;
+      /**
+       * Company name, if any (up to 256 characters).
+       */
       company?: string;
     };
   };
@@ -4862,7 +5913,13 @@ export interface CancelCheckoutSessionInput {
      * Request-Id, for correlation.
      */
     request_id?: string;
+    /**
+     * User-Agent of the calling agent.
+     */
     user_agent?: string;
+    /**
+     * Accept-Language: the buyer’s preferred languages for messages.
+     */
     accept_language?: string;
     /**
      * Request signature (not verified by this server).
@@ -4878,13 +5935,25 @@ export interface CancelCheckoutSessionInput {
    * The checkout session id (cs_…).
    */
   id: string;
+  /**
+   * The ACP cancel request: an optional intent_trace.
+   */
   payload?: {
+    /**
+     * Why the buyer cancelled: a reason code, an optional summary and metadata.
+     */
     intent_trace?: {
       /**
        * price_sensitivity, shipping_cost, …, other; unrecognised values are kept and treated as other.
        */
       reason_code: string;
+      /**
+       * Short free-text summary of why the buyer left.
+       */
       trace_summary?: string;
+      /**
+       * Extra context: string, number or boolean values.
+       */
       metadata?: {
         [k: string]: string | number | boolean | undefined;
       };
@@ -4929,14 +5998,41 @@ export interface CancelCheckoutSessionOutput {
       enforcement: 'always' | 'conditional' | 'optional';
     };
   };
+  /**
+   * The buyer: email required, the rest optional.
+   */
   buyer?: {
+    /**
+     * Buyer first name.
+     */
     first_name?: string;
+    /**
+     * Buyer last name.
+     */
     last_name?: string;
+    /**
+     * Buyer full name, when first and last are not split.
+     */
     full_name?: string;
+    /**
+     * Buyer email address.
+     */
     email: string;
+    /**
+     * Buyer phone number, E.164 recommended.
+     */
     phone_number?: string;
+    /**
+     * The buyer’s customer id in the agent’s or merchant’s system.
+     */
     customer_id?: string;
+    /**
+     * Kind of buyer account: guest, registered or business.
+     */
     account_type?: 'guest' | 'registered' | 'business';
+    /**
+     * Whether the buyer is signed in with the merchant.
+     */
     authentication_status?: 'authenticated' | 'guest' | 'requires_signin';
   };
   status: 'not_ready_for_payment' | 'ready_for_payment' | 'complete_in_progress' | 'completed' | 'canceled' | 'expired';
@@ -4966,21 +6062,57 @@ export interface CancelCheckoutSessionOutput {
       description?: string;
     }[];
   }[];
+  /**
+   * Where and to whom the order is fulfilled.
+   */
   fulfillment_details?: {
+    /**
+     * Name of the person receiving the order.
+     */
     name?: string;
+    /**
+     * Recipient phone number, E.164 recommended.
+     */
     phone_number?: string;
+    /**
+     * Recipient email address; the tickets are sent there.
+     */
     email?: string;
+    /**
+     * Recipient address.
+     */
     address?: {
+      /**
+       * Name of the person or business at the address (up to 256 characters).
+       */
       name: string;
+      /**
+       * First line of the street address (up to 60 characters).
+       */
       line_one: string;
+      /**
+       * Second line of the street address (up to 60 characters).
+       */
       line_two?: string;
+      /**
+       * City, district, suburb, town or village (up to 60 characters).
+       */
       city: string;
+      /**
+       * State, county, province or region (up to 60 characters).
+       */
       state: string;
       /**
        * ISO 3166-1 alpha-2 country code; checked against the tier’s allowed countries.
        */
       country: string;
+      /**
+       * Postal or ZIP code (up to 20 characters).
+       */
       postal_code: string;
+      /**
+       * Company name, if any (up to 256 characters).
+       */
       company?: string;
     };
   };
@@ -5067,7 +6199,13 @@ export interface DelegatePaymentInput {
      * Request-Id, for correlation.
      */
     request_id?: string;
+    /**
+     * User-Agent of the calling agent.
+     */
     user_agent?: string;
+    /**
+     * Accept-Language: the buyer’s preferred languages for messages.
+     */
     accept_language?: string;
     /**
      * Request signature (not verified by this server).
@@ -5079,24 +6217,53 @@ export interface DelegatePaymentInput {
     timestamp?: string;
     [k: string]: unknown | undefined;
   };
+  /**
+   * The ACP DelegatePaymentRequest: the card, its allowance and risk signals.
+   */
   payload: {
+    /**
+     * The card to delegate.
+     */
     payment_method: {
+      /**
+       * The payment method type: card.
+       */
       type: 'card';
+      /**
+       * fpan (the card’s own number) or network_token (a network token with a cryptogram).
+       */
       card_number_type: 'fpan' | 'network_token';
       /**
        * A sandbox test card number, e.g. 4242424242424242; never stored.
        */
       number: string;
+      /**
+       * Expiry month, MM (e.g. 12).
+       */
       exp_month?: string;
+      /**
+       * Expiry year, YYYY (e.g. 2030).
+       */
       exp_year?: string;
+      /**
+       * Cardholder name.
+       */
       name?: string;
       /**
        * Checked for shape only; never stored.
        */
       cvc?: string;
+      /**
+       * The network token cryptogram; never stored.
+       */
       cryptogram?: string;
+      /**
+       * Electronic Commerce Indicator of the network token (2 digits).
+       */
       eci_value?: string;
       /**
+       * Checks already performed on the card (avs, cvv, ani, auth0).
+       *
        * @maxItems 4
        */
       checks_performed?:
@@ -5110,22 +6277,52 @@ export interface DelegatePaymentInput {
             'avs' | 'cvv' | 'ani' | 'auth0',
             'avs' | 'cvv' | 'ani' | 'auth0',
           ];
+      /**
+       * Issuer identification number: the first 6–8 digits of the card.
+       */
       iin?: string;
+      /**
+       * Card funding type to display: credit, debit or prepaid.
+       */
       display_card_funding_type: 'credit' | 'debit' | 'prepaid';
+      /**
+       * Wallet the card comes from, to display (e.g. apple_pay).
+       */
       display_wallet_type?: string;
+      /**
+       * Card brand to display (e.g. visa).
+       */
       display_brand?: string;
+      /**
+       * Last 4 digits of the card, to display.
+       */
       display_last4?: string;
+      /**
+       * Payment method metadata: string keys and values.
+       */
       metadata: {
         [k: string]: string | undefined;
       };
+      /**
+       * Whether the card is a virtual card.
+       */
       virtual?: boolean;
     };
+    /**
+     * What the token may pay for: one charge up to max_amount, for one session and merchant, until expires_at.
+     */
     allowance: {
+      /**
+       * Why the token may be used: one_time (a single charge).
+       */
       reason: 'one_time';
       /**
        * Minor units; the most complete may charge.
        */
       max_amount: number;
+      /**
+       * Currency of max_amount, lower-case ISO 4217 (e.g. eur).
+       */
       currency: string;
       /**
        * The checkout session (cs_…) the token may pay for.
@@ -5140,1114 +6337,3033 @@ export interface DelegatePaymentInput {
        */
       expires_at: string;
     };
+    /**
+     * Billing address of the card.
+     */
     billing_address?: {
+      /**
+       * Name of the person or business at the address (up to 256 characters).
+       */
       name: string;
+      /**
+       * First line of the street address (up to 60 characters).
+       */
       line_one: string;
+      /**
+       * Second line of the street address (up to 60 characters).
+       */
       line_two?: string;
+      /**
+       * City, district, suburb, town or village (up to 60 characters).
+       */
       city: string;
+      /**
+       * State, county, province or region (up to 60 characters).
+       */
       state: string;
       /**
        * ISO 3166-1 alpha-2 country code; checked against the tier’s allowed countries.
        */
       country: string;
+      /**
+       * Postal or ZIP code (up to 20 characters).
+       */
       postal_code: string;
+      /**
+       * Company name, if any (up to 256 characters).
+       */
       company?: string;
     };
     /**
+     * Risk signals the agent observed (up to 20; may be empty).
+     *
      * @maxItems 20
      */
     risk_signals:
       | []
       | [
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
         ]
       | [
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-        ]
-      | [
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-        ]
-      | [
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
         ]
       | [
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-        ]
-      | [
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
         ]
       | [
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-        ]
-      | [
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
         ]
       | [
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-        ]
-      | [
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
         ]
       | [
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-        ]
-      | [
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
         ]
       | [
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-        ]
-      | [
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
         ]
       | [
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-        ]
-      | [
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
         ]
       | [
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-        ]
-      | [
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
         ]
       | [
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
-            action: 'blocked' | 'manual_review' | 'authorized';
-          },
-          {
-            type: 'card_testing';
-            score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
         ]
       | [
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+        ]
+      | [
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
           {
+            /**
+             * The kind of risk signal: card_testing.
+             */
             type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
             score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+        ]
+      | [
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+        ]
+      | [
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+        ]
+      | [
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+        ]
+      | [
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+        ]
+      | [
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+        ]
+      | [
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+        ]
+      | [
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+        ]
+      | [
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
+            action: 'blocked' | 'manual_review' | 'authorized';
+          },
+          {
+            /**
+             * The kind of risk signal: card_testing.
+             */
+            type: 'card_testing';
+            /**
+             * The risk score the agent assigned.
+             */
+            score: number;
+            /**
+             * What the agent did on this signal.
+             */
             action: 'blocked' | 'manual_review' | 'authorized';
           },
         ];
+    /**
+     * Correlation metadata: string keys and values.
+     */
     metadata: {
       [k: string]: string | undefined;
     };
@@ -6714,6 +9830,9 @@ export interface UpdatePoolOutput {
 }
 
 export interface RequestConsoleSignInLinkInput {
+  /**
+   * The console user’s email address; the sign-in link is sent there.
+   */
   email: string;
 }
 
@@ -6727,6 +9846,9 @@ export interface CompleteConsoleSignInInput {
    * The token from the link’s #token= fragment.
    */
   token: string;
+  /**
+   * The organization (org_…) to sign in to; default: the person’s first one.
+   */
   organizationId?: string;
 }
 
@@ -6786,6 +9908,9 @@ export interface SwitchConsoleOrganizationOutput {
 }
 
 export interface InviteTeamMemberInput {
+  /**
+   * The email address to invite (up to 254 characters).
+   */
   email: string;
   /**
    * owner: full console access. integrator: API keys (never merchant:admin), embed origins and reads.
@@ -6917,9 +10042,21 @@ export interface ConfigurePaymentProviderInput {
    * The provider to configure (stripe; the sandbox needs no settings).
    */
   provider: 'stripe';
+  /**
+   * The Stripe publishable key: pk_test_… or pk_live_….
+   */
   publishableKey: string;
+  /**
+   * The Stripe secret or restricted key (sk_test_…, rk_test_… or live), the publishable key’s mode; never shown again.
+   */
   secretKey: string;
+  /**
+   * The Stripe webhook signing secret (whsec_…); never shown again.
+   */
   webhookSecret: string;
+  /**
+   * The Stripe account id (acct_…), if any.
+   */
   accountId?: string;
 }
 
@@ -7401,6 +10538,9 @@ export interface CheckInInput {
    * The event (evt_…).
    */
   id: string;
+  /**
+   * The scanned ticket code, as read from the QR code.
+   */
   code: string;
   /**
    * The scanning device’s name or id, recorded with the check-in.
@@ -7483,11 +10623,16 @@ export interface UploadScansInput {
    */
   device: string;
   /**
+   * Scans made offline, 1 to 500, each a code and when it was scanned.
+   *
    * @minItems 1
    * @maxItems 500
    */
   scans: [
     {
+      /**
+       * The scanned ticket code, as read from the QR code.
+       */
       code: string;
       /**
        * When it was scanned, RFC 3339.
@@ -7495,6 +10640,9 @@ export interface UploadScansInput {
       scannedAt: string;
     },
     ...{
+      /**
+       * The scanned ticket code, as read from the QR code.
+       */
       code: string;
       /**
        * When it was scanned, RFC 3339.
@@ -7531,6 +10679,9 @@ export interface RefundEventOrdersInput {
    * The event (evt_…).
    */
   id: string;
+  /**
+   * Why the orders are refunded (1 to 500 characters).
+   */
   reason: string;
   /**
    * Put the places back on sale (default false: a cancelled event sells nothing).
@@ -7742,9 +10893,21 @@ export interface GetConsentDraftOutput {
 }
 
 export interface SaveConsentDraftInput {
+  /**
+   * Where the consent view resumes: agent, card or limits.
+   */
   step: 'agent' | 'card' | 'limits';
+  /**
+   * The agent chosen so far (agt_…), or null.
+   */
   agentId?: string | null;
+  /**
+   * The saved card chosen so far (ins_…), or null.
+   */
   instrumentId?: string | null;
+  /**
+   * The limits chosen so far (all optional).
+   */
   limits?: {
     /**
      * Amount in minor units (cents).
@@ -7754,6 +10917,9 @@ export interface SaveConsentDraftInput {
      * Amount in minor units (cents).
      */
     allowanceMinor?: number;
+    /**
+     * The rolling window of the allowance, in hours.
+     */
     windowHours?: number;
     /**
      * RFC 3339 date-time.

@@ -48,6 +48,49 @@ test(`${verifies('CONTRACT-unknown-field')}every input object (nested too) refus
   }
 });
 
+/**
+ * Every property of an input schema, at every depth (nested objects, array items, union branches), as `path` and
+ * whether it is described: on the property itself, or on the shared schema its `$ref` names.
+ */
+function undescribed(root: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  const resolve = (s: Record<string, unknown>): Record<string, unknown> => {
+    const ref = s.$ref;
+    if (typeof ref !== 'string' || !ref.startsWith('#/')) return s;
+    let node: unknown = root;
+    for (const part of ref.slice(2).split('/')) node = (node as Record<string, unknown>)?.[part];
+    return (node ?? {}) as Record<string, unknown>;
+  };
+  const described = (s: Record<string, unknown>): boolean =>
+    (typeof s.description === 'string' && s.description.trim() !== '') ||
+    (typeof s.$ref === 'string' && s.$ref.startsWith('#/') && described(resolve(s)));
+  const seen = new Set<unknown>();
+  const walk = (schema: unknown, path: string): void => {
+    if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return;
+    const s = resolve(schema as Record<string, unknown>);
+    if (seen.has(s)) return;
+    seen.add(s);
+    for (const [name, sub] of Object.entries((s.properties ?? {}) as Record<string, Record<string, unknown>>)) {
+      const at = path ? `${path}.${name}` : name;
+      if (!described(sub)) out.push(at);
+      walk(sub, at);
+    }
+    if (s.items) walk(s.items, `${path}[]`);
+    for (const key of ['anyOf', 'oneOf', 'allOf']) {
+      ((s[key] ?? []) as unknown[]).forEach((branch) => walk(branch, path));
+    }
+    if (s.additionalProperties && typeof s.additionalProperties === 'object') walk(s.additionalProperties, `${path}{}`);
+    seen.delete(s);
+  };
+  walk(root, '');
+  return out;
+}
+
+test('every input field of every tool, at every depth, is described for the model that reads it', () => {
+  const missing = TOOLS.flatMap((t) => undescribed(toolInputSchema(t)).map((path) => `${t.name}:${path}`));
+  assert.deepEqual(missing, [], `${missing.length} input fields have no description:\n${missing.join('\n')}`);
+});
+
 test('declared error codes exist in the closed table', () => {
   for (const t of TOOLS) for (const code of t.errors) assert.ok(code in ERRORS, `${t.name}: ${code}`);
 });

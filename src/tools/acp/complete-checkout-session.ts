@@ -18,7 +18,13 @@ export const completeCheckoutSession = defineTool({
     'delegate_payment, whose allowance must cover this session (allowance_*, delegated_token_* otherwise). ' +
     'Returns completed with `order`, complete_in_progress while the provider confirms (get it again; do not pay ' +
     'again), or ready_for_payment with payment_declined (still held).',
-  input: z.strictObject({ meta: AcpMeta, id: SessionId, payload: CheckoutSessionCompleteRequest }),
+  input: z.strictObject({
+    meta: AcpMeta,
+    id: SessionId,
+    payload: CheckoutSessionCompleteRequest.describe(
+      'The ACP CheckoutSessionCompleteRequest: payment_data with the delegated token, optional buyer.',
+    ),
+  }),
   output: AcpCheckoutSession,
   errors: [
     ...ACP_ERRORS,

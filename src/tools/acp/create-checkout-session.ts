@@ -15,7 +15,12 @@ export const createCheckoutSession = defineTool({
     'CheckoutSessionCreateRequest: one line item whose `id` is a tier (tier_…), optional `quantity`, the shop ' +
     '`currency`, `capabilities` ({} is fine). The tickets are held at once (ready_for_payment), else status ' +
     'not_ready_for_payment with a message. Next: delegate_payment, then complete_checkout_session.',
-  input: z.strictObject({ meta: AcpMeta, payload: CheckoutSessionCreateRequest }),
+  input: z.strictObject({
+    meta: AcpMeta,
+    payload: CheckoutSessionCreateRequest.describe(
+      'The ACP CheckoutSessionCreateRequest: line_items, currency, capabilities, optional buyer.',
+    ),
+  }),
   output: AcpCheckoutSession,
   errors: [...ACP_ERRORS],
   auth: ACP_AUTH,

@@ -26,8 +26,12 @@ export const AcpMeta = z
       .optional()
       .describe('Idempotency-Key: a retry with the same key and payload replays the outcome.'),
     request_id: z.string().max(255).optional().describe('Request-Id, for correlation.'),
-    user_agent: z.string().max(500).optional(),
-    accept_language: z.string().max(200).optional(),
+    user_agent: z.string().max(500).optional().describe('User-Agent of the calling agent.'),
+    accept_language: z
+      .string()
+      .max(200)
+      .optional()
+      .describe('Accept-Language: the buyer’s preferred languages for messages.'),
     signature: z.string().max(2000).optional().describe('Request signature (not verified by this server).'),
     timestamp: z.string().max(64).optional().describe('Request timestamp, RFC 3339.'),
   })

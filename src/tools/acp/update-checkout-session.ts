@@ -15,7 +15,11 @@ export const updateCheckoutSession = defineTool({
     'fulfillment_details, line_items: one tier of the same shop, selected_fulfillment_options: digital_tickets). ' +
     'A new item, quantity or country, or an expired hold, holds the tickets again. 409 checkout_session_closed ' +
     'once completed or canceled.',
-  input: z.strictObject({ meta: AcpMeta, id: SessionId, payload: CheckoutSessionUpdateRequest }),
+  input: z.strictObject({
+    meta: AcpMeta,
+    id: SessionId,
+    payload: CheckoutSessionUpdateRequest.describe('The ACP CheckoutSessionUpdateRequest: only the fields to change.'),
+  }),
   output: AcpCheckoutSession,
   errors: [...ACP_ERRORS, 'checkout_session_closed', 'payment_in_flight'],
   auth: ACP_AUTH,

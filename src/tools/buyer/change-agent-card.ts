@@ -14,7 +14,11 @@ export const changeAgentCardTool = defineTool({
     '(purpose change_agent_card).',
   input: z.strictObject({
     id: z.string().min(1).max(100).describe('The agent (agt_…).'),
-    instrumentId: z.string().min(1).max(100),
+    instrumentId: z
+      .string()
+      .min(1)
+      .max(100)
+      .describe('The saved card (ins_…) the agent’s purchases are charged to from now on.'),
     ...codeProof,
   }),
   output: PermissionOut,

@@ -14,7 +14,9 @@ export const completeSignInTool = defineTool({
     'a bearer JWT for the shop the link was asked for, valid one hour. The link works once (422 ' +
     'sign_in_link_invalid afterwards or once expired). Keep the bearer in memory; never store it in a cookie. ' +
     'Refused with 403 partner_origin_refused from a partner origin.',
-  input: z.strictObject({ token: secret(z.string().min(20).max(200)) }),
+  input: z.strictObject({
+    token: secret(z.string().min(20).max(200).describe('The token from the sign-in link’s #token= fragment.')),
+  }),
   output: SessionOut,
   errors: ['sign_in_link_invalid', 'partner_origin_refused'],
   auth: { public: true, listed: ['anonymous'] }, // a signed-in caller has no use for it

@@ -13,7 +13,11 @@ export const createAgentTool = defineTool({
     'Creates an agent that buys for the buyer inside the permissions granted to it. Without `publicKeyJwk` the ' +
     'service issues `token` (tag_…, shown only here); with one (Ed25519 or P-256) the agent signs short JWTs (iss ' +
     '= sub = agent id, aud = this service). Needs a full session and the e-mailed code (purpose create_agent).',
-  input: z.strictObject({ name: z.string().trim().min(1).max(100), publicKeyJwk: PublicJwk.optional(), ...codeProof }),
+  input: z.strictObject({
+    name: z.string().trim().min(1).max(100).describe('A name for the agent, shown to the buyer (1 to 100 characters).'),
+    publicKeyJwk: PublicJwk.optional(),
+    ...codeProof,
+  }),
   output: z.object({
     agent: AgentOut,
     token: secret(z.string().nullable().describe('The issued credential, shown once; null for brought agents.')),

@@ -17,7 +17,7 @@ export const grantPermissionTool = defineTool({
     'its live permission here. Needs a full session and the e-mailed code; an attested session grants without one ' +
     'within the organization’s ceilings.',
   input: z.strictObject({
-    agentId: z.string().min(1).max(100),
+    agentId: z.string().min(1).max(100).describe('The agent (agt_…) to grant the permission to.'),
     instrumentId: z.string().min(1).max(100).describe('The saved card (ins_…) the agent’s purchases are charged to.'),
     ...permissionLimits,
     ...optionalCodeProof,

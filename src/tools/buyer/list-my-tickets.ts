@@ -36,7 +36,7 @@ export const listMyTicketsTool = defineTool({
     '(an SVG data URL encoding the signed ticket code). Pass `nextCursor` as `cursor` for the next page.',
   input: z.strictObject({
     limit: z.coerce.number().int().min(1).max(50).optional().describe('Orders per page, 1 to 50 (default 20).'),
-    cursor: z.string().min(1).max(100).optional(),
+    cursor: z.string().min(1).max(100).optional().describe('The previous page’s `nextCursor`, to continue the list.'),
   }),
   output: z.object({
     orders: z.array(

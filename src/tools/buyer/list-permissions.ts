@@ -11,7 +11,9 @@ export const listPermissionsTool = defineTool({
   description:
     'Lists the buyer’s permissions, newest first, with status (active, expired, revoked), label, and what the agent ' +
     'spent and has left in the current window. A bounded session sees only its shop’s. Filter with `agentId`.',
-  input: z.strictObject({ agentId: z.string().min(1).max(100).optional() }),
+  input: z.strictObject({
+    agentId: z.string().min(1).max(100).optional().describe('Only this agent’s permissions (agt_…).'),
+  }),
   output: z.object({ permissions: z.array(PermissionOut) }),
   errors: [],
   auth: { principals: ['buyer'] },

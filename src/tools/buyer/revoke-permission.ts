@@ -11,7 +11,16 @@ export const revokePermission = defineTool({
   description:
     'Revokes a permission: the agent’s next quote, reservation or payment under it is refused with ' +
     'permission_revoked. What was spent stays counted. Needs no code; a bounded session may revoke its shop’s.',
-  input: z.strictObject({ id: z.string().min(1).max(100), reason: z.string().trim().min(1).max(500).optional() }),
+  input: z.strictObject({
+    id: z.string().min(1).max(100).describe('The permission (perm_…).'),
+    reason: z
+      .string()
+      .trim()
+      .min(1)
+      .max(500)
+      .optional()
+      .describe('Why it is revoked (1 to 500 characters; default buyer).'),
+  }),
   output: PermissionOut,
   errors: ['not_found'],
   auth: { principals: ['buyer'] },

@@ -14,7 +14,7 @@ export const saveCardTool = defineTool({
     'with a spending cap (the most any one charge may be). Needs a full session and the emailed code (purpose ' +
     'save_card). Retrying after the card was saved returns the same card (`reused: true`, 200) without a new code.',
   input: z.strictObject({
-    setupId: z.string().min(1).max(100),
+    setupId: z.string().min(1).max(100).describe('The completed card setup (from start_card_setup) to save.'),
     spendingCapMinor: Minor.describe('The most any single charge to this card may be, in minor units.'),
     ...codeProof,
   }),

@@ -6,8 +6,10 @@ import { LANGS } from '../../i18n/langs.ts';
 import { DateTime, Id, Minor } from '../../kernel/wire.ts';
 
 export const Lang = z.enum(LANGS).describe('Buyer-page language: en, de, es, fr, hu or pt-BR.');
-export const Email = z.email().max(254);
-export const Purpose = z.enum(CODE_PURPOSES);
+export const Email = z.email().max(254).describe('The buyer’s email address (up to 254 characters).');
+export const Purpose = z
+  .enum(CODE_PURPOSES)
+  .describe('The operation the code will prove, e.g. save_card, create_agent or grant_permission.');
 
 /** The emailed-code proof a sensitive operation carries. */
 export const codeProof = {
@@ -44,24 +46,28 @@ export const SessionOut = z.object({
   lang: z.string().nullable(),
 });
 
+const JwkKid = z.string().max(100).optional().describe('Key id (optional).');
+const JwkAlg = z.string().max(10).optional().describe('Signing algorithm, e.g. EdDSA or ES256 (optional).');
+const JwkUse = z.literal('sig').optional().describe('Key use: sig (optional).');
+
 export const PublicJwk = z
   .discriminatedUnion('kty', [
     z.strictObject({
-      kty: z.literal('OKP'),
-      crv: z.literal('Ed25519'),
-      x: z.string().min(40).max(50),
-      kid: z.string().max(100).optional(),
-      alg: z.string().max(10).optional(),
-      use: z.literal('sig').optional(),
+      kty: z.literal('OKP').describe('Key type: OKP.'),
+      crv: z.literal('Ed25519').describe('Curve: Ed25519.'),
+      x: z.string().min(40).max(50).describe('The public key, base64url.'),
+      kid: JwkKid,
+      alg: JwkAlg,
+      use: JwkUse,
     }),
     z.strictObject({
-      kty: z.literal('EC'),
-      crv: z.literal('P-256'),
-      x: z.string().min(40).max(50),
-      y: z.string().min(40).max(50),
-      kid: z.string().max(100).optional(),
-      alg: z.string().max(10).optional(),
-      use: z.literal('sig').optional(),
+      kty: z.literal('EC').describe('Key type: EC.'),
+      crv: z.literal('P-256').describe('Curve: P-256.'),
+      x: z.string().min(40).max(50).describe('The x coordinate, base64url.'),
+      y: z.string().min(40).max(50).describe('The y coordinate, base64url.'),
+      kid: JwkKid,
+      alg: JwkAlg,
+      use: JwkUse,
     }),
   ])
   .describe('The agent’s public key as a JWK: Ed25519 (kty OKP) or P-256 (kty EC). Never send a private key.');

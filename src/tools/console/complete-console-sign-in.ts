@@ -16,7 +16,9 @@ export const completeConsoleSignInTool = defineTool({
     'unknown, used or expired token is sign_in_link_invalid.',
   input: z.strictObject({
     token: secret(z.string().min(20).max(200).describe('The token from the link’s #token= fragment.')),
-    organizationId: IdRef.optional(),
+    organizationId: IdRef.optional().describe(
+      'The organization (org_…) to sign in to; default: the person’s first one.',
+    ),
   }),
   output: ConsoleSessionOut,
   errors: ['sign_in_link_invalid', 'not_found'],

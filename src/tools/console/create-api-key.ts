@@ -16,7 +16,14 @@ export const createApiKey = defineTool({
     'Integrators may not grant merchant:admin or mandates:attest; mandates:attest is held alone, by organizations ' +
     'enabled for attested consent. The key acts with no more than its creator’s current role and stops when the ' +
     'creator leaves.',
-  input: z.strictObject({ name: z.string().trim().min(1).max(100), scopes: z.array(z.enum(SCOPES)).min(1).max(4) }),
+  input: z.strictObject({
+    name: z.string().trim().min(1).max(100).describe('A name for the key (1 to 100 characters).'),
+    scopes: z
+      .array(z.enum(SCOPES))
+      .min(1)
+      .max(4)
+      .describe('What the key may do: merchant:read, merchant:write, merchant:admin, mandates:attest.'),
+  }),
   output: z.object({ apiKey: ApiKeyOut, token: secret(z.string().describe('The secret bearer (tsk_…), shown once.')) }),
   errors: ['merchant_consent_not_enabled'],
   auth: { principals: ['console_user'], roles: ['owner', 'integrator'] },

@@ -12,7 +12,10 @@ export const inviteTeamMember = defineTool({
     'Owner only. E-mails `email` a single-use invitation (7 days) to join the organization with `role` (owner or ' +
     'integrator); accepting it signs them in. A pending invitation to the same address is replaced. Someone already ' +
     'a member is already_member.',
-  input: z.strictObject({ email: z.email().max(254), role: RoleIn }),
+  input: z.strictObject({
+    email: z.email().max(254).describe('The email address to invite (up to 254 characters).'),
+    role: RoleIn,
+  }),
   output: InvitationOut,
   errors: ['already_member'],
   auth: { principals: ['console_user'], roles: ['owner'] },

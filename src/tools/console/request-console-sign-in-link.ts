@@ -11,7 +11,9 @@ export const requestConsoleSignInLinkTool = defineTool({
     'Public. E-mails a single-use link (15 minutes) that signs a merchant console member in. The answer is the same ' +
     'whether or not the address belongs to a member, and only members get mail. At most 5 links per address per 15 ' +
     'minutes (rate_limited with retryAfter).',
-  input: z.strictObject({ email: z.email().max(254) }),
+  input: z.strictObject({
+    email: z.email().max(254).describe('The console user’s email address; the sign-in link is sent there.'),
+  }),
   output: z.object({ sent: z.literal(true), expiresAt: z.string() }),
   errors: ['rate_limited'],
   auth: { public: true, listed: ['anonymous'] }, // a signed-in caller has no use for it

@@ -23,9 +23,17 @@ export const setOrganizationAttestation = defineTool({
     'attest-only keys may mint attested buyer sessions.',
   input: z.strictObject({
     id: z.string().min(1).max(100).describe('The organization (org_…).'),
-    enabled: z.boolean(),
+    enabled: z
+      .boolean()
+      .describe('true enables attested consent (needs perBuyerCeilingMinor and windowHours); false disables it.'),
     perBuyerCeilingMinor: Minor.optional(),
-    windowHours: z.number().int().min(1).max(8760).optional(),
+    windowHours: z
+      .number()
+      .int()
+      .min(1)
+      .max(8760)
+      .optional()
+      .describe('The rolling window of the per-buyer ceiling, in hours (1 to 8760).'),
   }),
   output: AttestationOut,
   errors: ['not_found'],

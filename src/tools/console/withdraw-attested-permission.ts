@@ -15,7 +15,7 @@ export const withdrawAttestedPermissionTool = defineTool({
     'stays counted against the per-buyer ceiling.',
   input: z.strictObject({
     id: z.string().min(1).max(100).describe('The permission (perm_…).'),
-    reason: z.string().trim().min(1).max(500),
+    reason: z.string().trim().min(1).max(500).describe('Why it is withdrawn (1 to 500 characters).'),
   }),
   output: PermissionOut,
   errors: ['not_found'],

@@ -14,7 +14,11 @@ export const mintBuyerSession = defineTool({
     '`merchantAttested: true` (organizations staff enabled, key with mandates:attest) lets a permission be ' +
     'granted without the e-mailed code. Open the buyer pages at `/buyer/agents#session=<token>`.',
   input: z.strictObject({
-    merchantId: z.string().min(1).max(100),
+    merchantId: z
+      .string()
+      .min(1)
+      .max(100)
+      .describe('The shop (shop_…) the session is bound to; a shop of the key’s organization.'),
     email: Email,
     merchantAttested: z.boolean().optional().describe('Default false.'),
     lang: Lang.optional(),

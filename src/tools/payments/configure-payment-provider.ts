@@ -18,10 +18,20 @@ export const configurePaymentProvider = defineTool({
   input: z.strictObject({
     id: IdRef.describe('The shop id (shop_…).'),
     provider: z.literal('stripe').describe('The provider to configure (stripe; the sandbox needs no settings).'),
-    publishableKey: z.string().min(1).max(255),
-    secretKey: secret(z.string().min(1).max(255)),
-    webhookSecret: secret(z.string().min(1).max(255)),
-    accountId: z.string().min(1).max(255).optional(),
+    publishableKey: z.string().min(1).max(255).describe('The Stripe publishable key: pk_test_… or pk_live_….'),
+    secretKey: secret(
+      z
+        .string()
+        .min(1)
+        .max(255)
+        .describe(
+          'The Stripe secret or restricted key (sk_test_…, rk_test_… or live), the publishable key’s mode; never shown again.',
+        ),
+    ),
+    webhookSecret: secret(
+      z.string().min(1).max(255).describe('The Stripe webhook signing secret (whsec_…); never shown again.'),
+    ),
+    accountId: z.string().min(1).max(255).optional().describe('The Stripe account id (acct_…), if any.'),
   }),
   output: ProviderSettingsOut,
   errors: ['not_found', 'invalid_provider_settings'],

@@ -14,7 +14,11 @@ export const checkIn = defineTool({
     'scan admits (`result: admitted`). Refusals: `already_checked_in` (details: the first scan), `ticket_void` ' +
     '(refunded), `invalid_ticket_code` (forged, unknown or another organization’s), `ticket_wrong_event`. ' +
     'Merchants (merchant:write).',
-  input: z.strictObject({ id: EventIdIn, code: z.string().min(1).max(2000), device: DeviceIn }),
+  input: z.strictObject({
+    id: EventIdIn,
+    code: z.string().min(1).max(2000).describe('The scanned ticket code, as read from the QR code.'),
+    device: DeviceIn,
+  }),
   output: z.object({ result: z.literal('admitted'), ticket: TicketOut }),
   errors: [
     'not_found',

@@ -34,7 +34,7 @@ export const refundEventOrders = defineTool({
     'Starting it again returns the same job. Merchants (API key with merchant:write, or a console owner).',
   input: z.strictObject({
     id: EventIdIn,
-    reason: z.string().trim().min(1).max(500),
+    reason: z.string().trim().min(1).max(500).describe('Why the orders are refunded (1 to 500 characters).'),
     returnToPool: z
       .boolean()
       .optional()

@@ -19,12 +19,13 @@ export const uploadScans = defineTool({
     scans: z
       .array(
         z.strictObject({
-          code: z.string().min(1).max(2000),
+          code: z.string().min(1).max(2000).describe('The scanned ticket code, as read from the QR code.'),
           scannedAt: z.iso.datetime({ offset: true }).max(40).describe('When it was scanned, RFC 3339.'),
         }),
       )
       .min(1)
-      .max(500),
+      .max(500)
+      .describe('Scans made offline, 1 to 500, each a code and when it was scanned.'),
   }),
   output: z.object({ eventId: z.string(), device: z.string(), results: z.array(ScanOut) }),
   errors: ['not_found', 'insufficient_scope', 'scan_time_out_of_range'],

@@ -16,8 +16,8 @@ export const listWebhookDeliveries = defineTool({
   input: z.strictObject({
     id: IdRef.describe('The webhook id, e.g. whk_…'),
     status: DeliveryStatus.optional().describe('Only deliveries in this status.'),
-    limit: z.coerce.number().int().min(1).max(100).optional(),
-    cursor: z.string().min(1).max(100).optional(),
+    limit: z.coerce.number().int().min(1).max(100).optional().describe('Deliveries per page, 1 to 100 (default 50).'),
+    cursor: z.string().min(1).max(100).optional().describe('The previous page’s `nextCursor`, to continue the list.'),
   }),
   output: z.object({ deliveries: z.array(DeliveryOut), nextCursor: z.string().optional() }),
   errors: ['not_found', 'insufficient_scope'],
