@@ -22,6 +22,7 @@ import type { Services } from './domain/context.ts';
 import { buildRestRouter } from './app-router.ts';
 import { OAuthServer } from './protocols/oauth/server.ts';
 import { errorGuard, HttpMetrics, noStoreByDefault } from './http/middleware.ts';
+import { requestLog } from './http/request-log.ts';
 import { rateLimit, RateLimits } from './http/rate-limit.ts';
 import { securityHeaders, setSecurityHeaders } from './http/security-headers.ts';
 import { buyerApiCors } from './http/cors.ts';
@@ -142,6 +143,7 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
   collectDefaultMetrics({ register: metrics });
   const koa = new Koa({ proxy: false });
   koa.use(securityHeaders());
+  koa.use(requestLog(log)); // outside the error guard: it logs the status sent
   koa.use(errorGuard(log));
   const httpMetrics = new HttpMetrics(metrics);
   registerAdmissionMetrics(metrics, () => reserveBatcher(services).admissions);

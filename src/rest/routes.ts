@@ -8,6 +8,7 @@ import { pathParams } from './openapi.ts';
 import { parseJsonObject, readRaw } from '../http/read-body.ts';
 import { requestInfo, bearerOf, sendError } from '../http/http.ts';
 import { answerCacheable } from '../http/conditional.ts';
+import { PRINCIPAL_KIND_STATE } from '../http/request-log.ts';
 
 /** `/v1/a/{id}` → `/v1/a/:id`. */
 export function koaPath(path: string): string {
@@ -71,6 +72,7 @@ export function buildToolRouter(orchestrator: Orchestrator): Router {
         idempotencyKey: ctx.get('idempotency-key') || undefined,
         request: requestInfo(ctx, 'rest'),
       });
+      if (result.ok) ctx.state[PRINCIPAL_KIND_STATE] = result.principal.kind; // for the request log
       if (tool.http.cache && answerCacheable(ctx, tool.http.cache, result.ok, result.ok ? result.output : undefined))
         return;
       respond(ctx, result);
