@@ -34,6 +34,7 @@ import { resolve } from 'node:path';
 import { TOOLS } from './tools/index.ts';
 import { admitBeforeKoa, admitBeforeRouting } from './http/early-admission.ts';
 import { registerAdmissionMetrics } from './http/admission-metrics.ts';
+import { registerBusinessMetrics } from './http/business-metrics.ts';
 import { reserveBatcher } from './domain/purchase/reserve-batcher.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 import { SecretBox } from './webhooks/secret-box.ts';
@@ -111,6 +112,8 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
     timeoutMs: config.smtpTimeoutMs,
   });
   const catalogs = loadCatalogs();
+  const metrics = new Registry();
+  collectDefaultMetrics({ register: metrics });
   const orderMail = new OrderMailQueue({ db, mail, catalogs, clock, log: log.child({ component: 'order-mail' }) });
   const services: Services = {
     config,
@@ -126,6 +129,7 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
     catalogs,
     ticketKeys,
     vaultTokenHash: vaultTokenHasher(secret),
+    metrics: registerBusinessMetrics(metrics),
   };
   const oauth = new OAuthServer(services, secret, log);
   const sweeper = new HoldSweeper({ ...services, log: log.child({ component: 'sweeper' }) });
@@ -139,8 +143,6 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
     replaySealer: new SecretBox(secret, 'tessera/idempotent-replays'),
     requestHash: requestHasher(secret),
   });
-  const metrics = new Registry();
-  collectDefaultMetrics({ register: metrics });
   const koa = new Koa({ proxy: false });
   koa.use(securityHeaders());
   koa.use(requestLog(log)); // outside the error guard: it logs the status sent

@@ -16,6 +16,7 @@ import type { Database } from '../storage/database.ts';
 import type { CallKey } from '../storage/idempotency-store.ts';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.ts';
 import type { TicketKeys } from '../tickets/ticket-keys.ts';
+import type { BusinessMetrics } from '../kernel/metrics.ts';
 
 /** What the adapter knows about the transport-level request (nothing transport-specific leaks further). */
 export interface RequestInfo {
@@ -95,4 +96,6 @@ export interface Services {
   ticketKeys: TicketKeys;
   /** The stored form of a delegated payment token (`vt_…`): a keyed hash, never the token (kernel/tokens.ts). */
   vaultTokenHash: (token: string) => string;
+  /** Business metrics (purchases, payment failures, hold expiries): counted after the change committed. */
+  metrics: BusinessMetrics;
 }

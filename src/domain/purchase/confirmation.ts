@@ -85,6 +85,8 @@ export async function payReservation(ctx: ToolContext, plan: PaymentPlan): Promi
   const applied = await deps.db.transaction((em) =>
     applyOutcome(em, attempt.paymentId, outcome, ctx.clock.now(), deps),
   );
+  if (applied.completed) deps.metrics.purchaseCompleted();
+  if (outcome?.status === 'failed') deps.metrics.paymentFailed(outcome.code);
   if (applied.refundDue) {
     await refundOwedPayment(deps, attempt.paymentId).catch((err: unknown) => {
       ctx.log.error({ paymentId: attempt.paymentId, err: describeError(err) }, 'refund failed; will retry');
@@ -197,10 +199,11 @@ async function applyOutcome(
   outcome: ChargeResult | undefined,
   now: Date,
   deps: Pick<SpineDeps, 'ticketKeys'>,
-): Promise<{ view: PurchaseView; error?: ToolError; refundDue?: boolean }> {
+): Promise<{ view: PurchaseView; error?: ToolError; refundDue?: boolean; completed?: boolean }> {
   const payment = await em.findOneOrFail(Payment, { id: paymentId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   let error: ToolError | undefined;
   let refundDue = false;
+  let completed = false;
   // The view the last emitted event carried is the final state; it is loaded again only when nothing was emitted.
   let emitted: PurchaseView | undefined;
   if (!outcome) {
@@ -212,6 +215,7 @@ async function applyOutcome(
     );
   } else if (outcome.status === 'succeeded') {
     ({ refundDue, view: emitted } = await applyPaymentSuccess(em, payment, outcome.reference, now, deps.ticketKeys));
+    completed = emitted !== undefined && !refundDue;
   } else if (outcome.status === 'failed') {
     emitted = await applyPaymentFailure(
       em,
@@ -233,7 +237,7 @@ async function applyOutcome(
       expiresAt: r.expiresAt.toISOString(),
     });
   }
-  return { view, refundDue, ...(error ? { error } : {}) };
+  return { view, refundDue, completed, ...(error ? { error } : {}) };
 }
 
 /**

@@ -50,13 +50,15 @@ export async function applyProviderEvent(
       return { outcome: 'applied' as const, refundDue: false };
     }
     if (event.type === 'payment.succeeded') {
-      const { refundDue } = await applyPaymentSuccess(em, payment, event.reference, now, deps.ticketKeys);
-      return { outcome: 'applied' as const, refundDue };
+      const { refundDue, view } = await applyPaymentSuccess(em, payment, event.reference, now, deps.ticketKeys);
+      return { outcome: 'applied' as const, refundDue, completed: view !== undefined && !refundDue };
     }
     const code = event.failureCode ?? 'payment_declined';
-    await applyPaymentFailure(em, payment, { code, reference: event.reference, mode: 'release' }, now);
-    return { outcome: 'applied' as const, refundDue: false };
+    const failed = await applyPaymentFailure(em, payment, { code, reference: event.reference, mode: 'release' }, now);
+    return { outcome: 'applied' as const, refundDue: false, failedCode: failed ? code : undefined };
   });
+  if ('completed' in result && result.completed) deps.metrics.purchaseCompleted();
+  if ('failedCode' in result && result.failedCode) deps.metrics.paymentFailed(result.failedCode);
   if (result.outcome === 'unknown_payment')
     deps.log.warn({ provider, event: event.id }, 'provider event for an unknown payment ignored');
   if (result.refundDue) {

@@ -13,7 +13,10 @@ import { emitPurchaseEvent } from './reservations.ts';
 import { describeError } from '../../kernel/errors.ts';
 
 /** What the money-moving services need beyond a transaction. */
-export type SpineDeps = Pick<Services, 'db' | 'payments' | 'ticketKeys' | 'mail' | 'catalogs' | 'orderMail'> & {
+export type SpineDeps = Pick<
+  Services,
+  'db' | 'payments' | 'ticketKeys' | 'mail' | 'catalogs' | 'orderMail' | 'metrics'
+> & {
   clock: Clock;
   log: Logger;
 };

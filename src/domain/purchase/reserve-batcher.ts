@@ -36,7 +36,7 @@ export type BatcherOptions = AdmissionOptions;
 
 export class ReserveBatcher {
   private readonly db: Database;
-  private readonly services: Pick<Services, 'clock'>;
+  private readonly services: Pick<Services, 'clock' | 'metrics'>;
   private readonly opts: BatcherOptions;
   private readonly queue: Call[] = [];
   private running = 0;
@@ -45,7 +45,7 @@ export class ReserveBatcher {
   private readonly shortPools = new Set<string>();
   private readonly counters = { batches: 0, calls: 0, largest: 0 };
 
-  constructor(db: Database, services: Pick<Services, 'clock'>, opts: BatcherOptions) {
+  constructor(db: Database, services: Pick<Services, 'clock' | 'metrics'>, opts: BatcherOptions) {
     this.db = db;
     this.services = services;
     this.opts = opts;
@@ -100,6 +100,7 @@ export class ReserveBatcher {
       const started = performance.now();
       void this.runBatch(batch).finally(() => {
         this.admission.record(batch.length, performance.now() - started);
+        this.services.metrics.reserveBatch(batch.length);
         this.running--;
         this.pump();
       });

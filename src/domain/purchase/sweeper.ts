@@ -79,7 +79,14 @@ export class HoldSweeper {
     return this.loop.stop();
   }
 
-  private sweep(now: Date, limit: number): Promise<SweepReport> {
+  /** One pass; its releases are counted (`holdsExpired`) once committed. */
+  private async sweep(now: Date, limit: number): Promise<SweepReport> {
+    const report = await this.pass(now, limit);
+    this.deps.metrics.holdsExpired(report.released.length);
+    return report;
+  }
+
+  private pass(now: Date, limit: number): Promise<SweepReport> {
     return this.deps.db.transaction(async (em) => {
       // The release rule: the claim itself marks each hold released for expiry, in this transaction.
       const rows = await claimDue<{ id: string; pool_id: string; quantity: number }>(em, EXPIRED_HOLDS, {

@@ -1,0 +1,67 @@
+/**
+ * Operators' view: `/metrics` exposes the business metrics (purchases, payment failures by code, merchant refunds by
+ * outcome, hold expiries, reserve batch sizes, reserve admissions), and each moves when its event happens.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Harness } from '../support/harness.ts';
+import { restClient } from '../support/rest.ts';
+import { confirmWith, key, must, reserveOne, shopWithTier, startSpineHarness } from '../support/spine.ts';
+
+let h: Harness;
+before(async () => {
+  h = await startSpineHarness();
+});
+after(async () => {
+  await h?.close();
+});
+
+/** The scraped value of `series` (a name with its labels as Prometheus writes them), 0 when absent. */
+async function scrape(series: string): Promise<number> {
+  const res = await restClient(h.url).get('/metrics');
+  assert.equal(res.status, 200);
+  const line = (res.body as string).split('\n').find((l) => l.startsWith(`${series} `));
+  return line ? Number(line.slice(series.length + 1)) : 0;
+}
+
+test('/metrics lists every business metric', async () => {
+  const text = (await restClient(h.url).get('/metrics')).body as string;
+  for (const name of [
+    'tessera_purchases_completed_total',
+    'tessera_payment_failures_total',
+    'tessera_order_refunds_total',
+    'tessera_hold_expiries_total',
+    'tessera_reserve_batch_size',
+    'tessera_reserve_admissions_total',
+  ])
+    assert.ok(text.includes(`# TYPE ${name} `), `${name} is exposed`);
+});
+
+test('a completed purchase, a decline, a refund and an expired hold each move their metric', async () => {
+  const s = await shopWithTier(h, { holdMinutes: 10 });
+  const purchases = await scrape('tessera_purchases_completed_total');
+  const batches = await scrape('tessera_reserve_batch_size_count');
+  const bought = must(
+    await confirmWith(s.api, (await reserveOne(s.api, s.tierId)).reservation.id, 'pm_sandbox_visa'),
+    200,
+  );
+  assert.equal(await scrape('tessera_purchases_completed_total'), purchases + 1);
+  assert.ok((await scrape('tessera_reserve_batch_size_count')) >= batches + 1, 'the reserve ran in a batch');
+
+  const declines = await scrape('tessera_payment_failures_total{code="payment_declined"}');
+  const declined = await confirmWith(s.api, (await reserveOne(s.api, s.tierId)).reservation.id, 'pm_sandbox_declined');
+  assert.equal(declined.body.code, 'payment_declined');
+  assert.equal(await scrape('tessera_payment_failures_total{code="payment_declined"}'), declines + 1);
+  assert.equal(await scrape('tessera_purchases_completed_total'), purchases + 1, 'a decline is no purchase');
+
+  const refunds = await scrape('tessera_order_refunds_total{outcome="succeeded"}');
+  const refund = { reason: 'requested_by_customer', returnToPool: true };
+  must(await s.api.post(`/v1/ticketing/orders/${bought.order.id}/refunds`, refund, key()), 200);
+  assert.equal(await scrape('tessera_order_refunds_total{outcome="succeeded"}'), refunds + 1);
+
+  const expiries = await scrape('tessera_hold_expiries_total');
+  h.clock.advance(11 * 60_000);
+  const swept = await h.app.sweeper.sweepExpiredHolds(h.clock.now(), 100);
+  assert.ok(swept.released.length >= 1, 'the declined hold expired');
+  assert.equal(await scrape('tessera_hold_expiries_total'), expiries + swept.released.length);
+});
