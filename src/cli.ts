@@ -12,7 +12,7 @@ import { seedDemo, type DemoData } from './domain/merchants/demo-seed.ts';
 import { ADMIN_USAGE, adminCommand } from './cli-admin.ts';
 import { NETWORK_USAGE, networkCommand, UsageError } from './cli-network.ts';
 import { runMcpStdio } from './cli-mcp.ts';
-import { connectDatabase } from './storage/connect.ts';
+import { connectDatabase, databaseLocation } from './storage/connect.ts';
 import { EmbeddedPostgresError } from './storage/embedded-postgres.ts';
 
 const USAGE = `Usage: tessera <command> [options]
@@ -28,6 +28,11 @@ ${ADMIN_USAGE}
 
 Environment: PORT, HOST, PUBLIC_URL, DATABASE_URL (unset: embedded PostgreSQL in TESSERA_DATA_DIR), LOG_LEVEL,
 TESSERA_SECRET, TESSERA_TOKEN, SMTP_URL, MAIL_FROM and more: the README's configuration table lists them all.`;
+
+/** This server's version (package.json), on the start line. */
+const VERSION = (
+  JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as { version: string }
+).version;
 
 function fail(message: string, code = 1): never {
   process.stderr.write(`tessera: ${message}\n`);
@@ -73,16 +78,20 @@ async function serve(config: Config): Promise<void> {
     );
   }
   process.stdout.write(`${lines.join('\n')}\n`);
+  log.info({ url, ...databaseLocation(config), version: VERSION }, 'listening');
   let stopping = false;
-  const stop = async () => {
+  const stop = async (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
+    log.info({ signal }, 'shutting down');
     await app.close();
     await conn.close();
+    log.info('stopped');
+    await new Promise<void>((done) => log.flush(() => done())); // the lines are written before the process ends
     process.exit(0);
   };
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
 }
 
 async function migrate(config: Config): Promise<void> {

@@ -1,4 +1,5 @@
 /** Opens the configured database (a real server via DATABASE_URL, else the embedded one) and applies migrations. */
+import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../kernel/config.ts';
 import { Database } from './database.ts';
@@ -9,6 +10,16 @@ export interface Connected {
   embedded: EmbeddedPostgresHandle | undefined;
   /** Closes the connection pool and stops the embedded server, if one was started. */
   close(): Promise<void>;
+}
+
+/**
+ * Where the data lives, for the start line and operators: `{ database: "host:port/name" }` for DATABASE_URL (never its
+ * user or password), else `{ dataDir }`, the embedded PostgreSQL's data directory (absolute).
+ */
+export function databaseLocation(config: Config): { database: string } | { dataDir: string } {
+  if (!config.databaseUrl) return { dataDir: resolve(config.dataDir) };
+  const url = URL.parse(config.databaseUrl);
+  return { database: url ? `${url.hostname}:${url.port || 5432}${url.pathname}` : 'DATABASE_URL' };
 }
 
 export async function connectDatabase(config: Config, log: Logger): Promise<Connected> {

@@ -7,6 +7,8 @@ import { secretFileFor } from './database.ts';
 export interface ServerProcess {
   url: string;
   child: ChildProcess;
+  /** Everything the server wrote on stderr so far (its log lines). */
+  stderr(): string;
   stop(): Promise<void>;
 }
 
@@ -55,7 +57,9 @@ export async function startServerProcess(
   });
   let out = '';
   let err = '';
+  let logged = '';
   child.stderr!.on('data', (d: Buffer) => {
+    logged += d.toString();
     err = (err + d.toString()).slice(-4000);
   });
   const url = await new Promise<string>((resolve, reject) => {
@@ -79,6 +83,7 @@ export async function startServerProcess(
   return {
     url,
     child,
+    stderr: () => logged,
     async stop() {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');
