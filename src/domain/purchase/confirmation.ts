@@ -85,8 +85,7 @@ export async function payReservation(ctx: ToolContext, plan: PaymentPlan): Promi
   const applied = await deps.db.transaction((em) =>
     applyOutcome(em, attempt.paymentId, outcome, ctx.clock.now(), deps),
   );
-  if (applied.completed) deps.metrics.purchaseCompleted();
-  if (outcome?.status === 'failed') deps.metrics.paymentFailed(outcome.code);
+  countOutcome(deps, applied, outcome);
   if (applied.refundDue) {
     await refundOwedPayment(deps, attempt.paymentId).catch((err: unknown) => {
       ctx.log.error({ paymentId: attempt.paymentId, err: describeError(err) }, 'refund failed; will retry');
@@ -95,6 +94,12 @@ export async function payReservation(ctx: ToolContext, plan: PaymentPlan): Promi
   if (applied.view.order) deps.orderMail.kick(); // sent by the worker, not in this request
   if (applied.error) throw ctx.principal.kind === 'agent' ? declineForAgent(applied.error) : applied.error;
   return applied.view;
+}
+
+/** Counts a committed outcome (`BusinessMetrics`): a completed purchase, a payment the provider refused. */
+function countOutcome(deps: SpineDeps, applied: { completed?: boolean }, outcome: ChargeResult | undefined): void {
+  if (applied.completed) deps.metrics.purchaseCompleted();
+  if (outcome?.status === 'failed') deps.metrics.paymentFailed(outcome.code);
 }
 
 /**
@@ -298,6 +303,7 @@ export async function reconcileUnknownPayments(deps: SpineDeps, now: Date, limit
       continue;
     }
     const applied = await deps.db.transaction((em) => applyOutcome(em, attempt.paymentId, outcome, now, deps));
+    countOutcome(deps, applied, outcome);
     if (applied.refundDue) await refundOwedPayment(deps, attempt.paymentId).catch(() => undefined);
     resolved++;
   }
