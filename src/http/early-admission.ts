@@ -12,6 +12,7 @@ import type { Orchestrator } from '../orchestrator/invoke.ts';
 import { ToolError } from '../kernel/errors.ts';
 import type { AnyTool } from '../orchestrator/tool.ts';
 import { BEARER, sendError } from './http.ts';
+import { requestIdOf } from './request-log.ts';
 
 /**
  * The tools with admission control (`tool.admission`: reserve) at a path without parameters (so the path is also its
@@ -41,7 +42,7 @@ export interface EarlyAdmissionDeps {
  * sale's opening, hundreds of refusals are read in the turns the first batch's database replies wait behind;
  * docs/performance.md). So a call the admission already refuses (`orchestrator.refuseForLoad`: the process is past its
  * bound with the calls holding a place and those being authenticated) is answered here, from Node's request handler,
- * with what Koa's middleware would have given it (the security headers, `Cache-Control: no-store`, the JSON error body
+ * with what Koa's middleware would have given it (the security headers, an `X-Request-Id`, `Cache-Control: no-store`, the JSON error body
  * with `Retry-After`, the metrics under the route's label, the address's rate-limit charge after the answer), without
  * Koa's context, middleware chain or response handling. Nothing is taken here: any other call goes on to Koa, reads its
  * body, and takes its place in the orchestrator once its caller is authenticated, so a client that sends the headers
@@ -64,6 +65,8 @@ export function admitBeforeKoa(deps: EarlyAdmissionDeps, next: RequestListener):
       const text = JSON.stringify(body);
       res.statusCode = err.status;
       deps.securityHeaders(req, res);
+      const given = req.headers['x-request-id'];
+      res.setHeader('X-Request-Id', requestIdOf(typeof given === 'string' ? given : undefined));
       res.setHeader('Cache-Control', 'no-store');
       if (body.retryAfter !== undefined) res.setHeader('Retry-After', String(body.retryAfter));
       res.setHeader('Content-Type', 'application/json; charset=utf-8');

@@ -12,6 +12,11 @@ const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
 /** A caller's own `X-Request-Id` is kept only when it is this plain (no spaces, quotes or control characters). */
 const CALLER_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** The id of a request: the caller's `X-Request-Id` when plain, else a new UUID. */
+export function requestIdOf(given: string | undefined): string {
+  return given && CALLER_ID.test(given) ? given : randomUUID();
+}
+
 /**
  * One `info` line per request (`msg: "request"`): `requestId` (the caller's `X-Request-Id` when plain, else a new
  * UUID; echoed as the `X-Request-Id` response header), `method`, `route` (the matched route pattern, `unmatched` when
@@ -22,8 +27,7 @@ const CALLER_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export function requestLog(log: Logger): Middleware {
   return async (ctx: Context, next: Next) => {
     const started = performance.now();
-    const given = ctx.get('x-request-id');
-    const requestId = CALLER_ID.test(given) ? given : randomUUID();
+    const requestId = requestIdOf(ctx.get('x-request-id'));
     ctx.set('X-Request-Id', requestId);
     try {
       await next();

@@ -232,8 +232,10 @@ test('admission control: a reserve that would wait too long is refused at once (
       assert.deepEqual([slash.status, slash.body.code, slash.headers.get('retry-after')], [429, 'rate_limited', '1']);
       const anonymous = await restClient(strict.url).post('/v1/ticketing/reservations', { quoteId: q }, key());
       const withQuery = await api.post('/v1/ticketing/reservations?lang=en', { quoteId: q }, key());
+      // Each answer has its own request id; the rest is the same header for header.
       const headersOf = (r: RestResponse) =>
-        [...r.headers].filter(([name]) => !['date', 'connection', 'keep-alive'].includes(name));
+        [...r.headers].filter(([name]) => !['date', 'connection', 'keep-alive', 'x-request-id'].includes(name));
+      for (const other of [refused, slash, anonymous, withQuery]) assert.ok(other.headers.get('x-request-id'));
       for (const other of [slash, anonymous, withQuery]) {
         assert.deepEqual([other.status, other.body], [refused.status, refused.body]);
         assert.deepEqual(headersOf(other), headersOf(refused));
