@@ -2110,6 +2110,74 @@ export interface ListWebhookDeliveriesOutput {
   nextCursor?: string;
 }
 
+export interface GetWebhookDeliveryInput {
+  /**
+   * The webhook id, e.g. whk_…
+   */
+  id: string;
+  /**
+   * The delivery id, e.g. dlv_…
+   */
+  deliveryId: string;
+}
+
+export interface GetWebhookDeliveryOutput {
+  delivery: {
+    id: string;
+    webhookId: string;
+    /**
+     * Sent as the webhook-id header; the same on every attempt.
+     */
+    eventId: string;
+    type: string;
+    /**
+     * pending (an attempt is due at nextAttemptAt), delivered, failed (gave up) or cancelled.
+     */
+    status: 'pending' | 'delivered' | 'failed' | 'cancelled';
+    attempts: number;
+    /**
+     * The HTTP status of the last attempt, null when none answered.
+     */
+    lastHttpStatus: number | null;
+    /**
+     * Why the last attempt failed, in short.
+     */
+    lastError: string | null;
+    lastAttemptAt: string | null;
+    nextAttemptAt: string | null;
+    deliveredAt: string | null;
+    createdAt: string;
+  };
+  request: {
+    method: 'POST';
+    url: string;
+    /**
+     * The headers every attempt carries.
+     */
+    headers: {
+      [k: string]: string | undefined;
+    };
+    /**
+     * The JSON body as sent, byte for byte.
+     */
+    body: string;
+  };
+  response: {
+    /**
+     * The last attempt’s HTTP status; null when none answered.
+     */
+    status: number | null;
+    /**
+     * Why the last attempt failed, in short; null when it succeeded.
+     */
+    error: string | null;
+    /**
+     * When the last attempt was made; null before the first.
+     */
+    at: string | null;
+  };
+}
+
 export interface VerifySignedMandateInput {
   /**
    * The mandate artefact exactly as signed: the detached JWS payload, as the JSON text itself.
@@ -11200,7 +11268,7 @@ export interface Operations {
   /**
    * Create a webhook (`POST /v1/integration/webhooks`).
    *
-   * Subscribes an HTTPS endpoint to events of a shop (e.g. order.completed). Deliveries follow the Standard Webhooks scheme: headers webhook-id, webhook-timestamp and webhook-signature (v1, HMAC-SHA256). The response carries the signing secret `whsec_…` exactly once: store it, it is never shown again. `url` must be https:// (http:// only for localhost/127.0.0.1). Requires merchant:write.
+   * Subscribes an HTTPS endpoint to events of a shop (e.g. order.completed). Deliveries follow the Standard Webhooks scheme: headers webhook-id, webhook-timestamp and webhook-signature (v1, HMAC-SHA256). The response carries the signing secret `whsec_…` exactly once: store it, it is never shown again. `url` must be https:// to a public address; loopback (and http:// to it) only when the server runs with WEBHOOK_ALLOW_LOOPBACK=true. Requires merchant:write.
    */
   create_webhook: { input: CreateWebhookInput; output: CreateWebhookOutput };
   /**
@@ -11239,6 +11307,12 @@ export interface Operations {
    * The delivery log of a webhook, newest first: for each event, its type, the number of attempts, the status, the last HTTP status and error, when the next retry is due and when it was delivered. Pages with `limit` (default 50) and `cursor` (the previous page’s nextCursor). Requires merchant:read.
    */
   list_webhook_deliveries: { input: ListWebhookDeliveriesInput; output: ListWebhookDeliveriesOutput };
+  /**
+   * A webhook delivery’s request and response (`GET /v1/integration/webhooks/{id}/deliveries/{deliveryId}`).
+   *
+   * One delivery of a webhook’s log with its request (method, URL, the headers that stay the same on every attempt, and the exact JSON body POSTed) and its response (the last attempt’s HTTP status, or why it failed, and when). The per-attempt webhook-timestamp and webhook-signature headers and response bodies are not kept. Requires merchant:read.
+   */
+  get_webhook_delivery: { input: GetWebhookDeliveryInput; output: GetWebhookDeliveryOutput };
   /**
    * Verify a signed mandate (`POST /v1/mandates/verify`).
    *
@@ -11751,6 +11825,7 @@ export const OPERATIONS: Readonly<Record<OperationId, OperationSpec>> = {
   get_acp_webhook: { method: 'GET', path: '/v1/integration/shops/{merchantId}/acp-webhook', pathParams: ['merchantId'], idempotency: 'none', auth: 'bearer' },
   delete_acp_webhook: { method: 'DELETE', path: '/v1/integration/shops/{merchantId}/acp-webhook', pathParams: ['merchantId'], idempotency: 'none', auth: 'bearer' },
   list_webhook_deliveries: { method: 'GET', path: '/v1/integration/webhooks/{id}/deliveries', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
+  get_webhook_delivery: { method: 'GET', path: '/v1/integration/webhooks/{id}/deliveries/{deliveryId}', pathParams: ['id', 'deliveryId'], idempotency: 'none', auth: 'bearer' },
   verify_signed_mandate: { method: 'POST', path: '/v1/mandates/verify', pathParams: [], idempotency: 'none', auth: 'bearer' },
   purchase_initiate: { method: 'POST', path: '/v1/vic/purchase-initiate', pathParams: [], idempotency: 'required', auth: 'bearer' },
   mint_buyer_session: { method: 'POST', path: '/v1/integration/buyer-sessions', pathParams: [], idempotency: 'none', auth: 'bearer' },

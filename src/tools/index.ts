@@ -93,6 +93,7 @@ import { deleteAcpWebhook } from './webhooks/delete-acp-webhook.ts';
 import { getAcpWebhook } from './webhooks/get-acp-webhook.ts';
 import { setAcpWebhook } from './webhooks/set-acp-webhook.ts';
 import { listWebhookDeliveries } from './webhooks/list-webhook-deliveries.ts';
+import { getWebhookDelivery } from './webhooks/get-webhook-delivery.ts';
 import { listWebhooks } from './webhooks/list-webhooks.ts';
 import { listShops } from './catalog/list-shops.ts';
 import { redeliverWebhookDelivery } from './webhooks/redeliver-webhook-delivery.ts';
@@ -129,6 +130,7 @@ export const TOOLS: readonly AnyTool[] = [
   getAcpWebhook,
   deleteAcpWebhook,
   listWebhookDeliveries,
+  getWebhookDelivery,
   verifySignedMandate,
   purchaseInitiate,
   mintBuyerSession,

@@ -180,11 +180,7 @@ export class WebhookDispatcher {
   }
 
   private async attempt(row: ClaimedRow): Promise<'delivered' | 'retrying' | 'failed'> {
-    const data = typeof row.data === 'string' ? (JSON.parse(row.data) as unknown) : row.data;
-    const body =
-      row.kind === 'acp'
-        ? JSON.stringify(acpBody(data, this.publicUrl()))
-        : JSON.stringify({ type: row.type, timestamp: new Date(row.created_at).toISOString(), data });
+    const body = deliveryBody(row, this.publicUrl());
     const secret = this.secrets.open(row.secret_sealed, row.subscription_id);
     const timestamp = Math.floor(this.clock.now().getTime() / 1000);
     const sign = row.kind === 'acp' ? acpWebhookHeaders : webhookHeaders;
@@ -243,6 +239,25 @@ export class WebhookDispatcher {
     await this.loop.stop();
     await this.target.close().catch(() => undefined);
   }
+}
+
+/** An event as recorded (`webhook_events`) and the kind of subscription it goes to. */
+export interface RecordedEvent {
+  kind: 'merchant' | 'acp';
+  type: string;
+  data: unknown;
+  created_at: Date | string;
+}
+
+/**
+ * The JSON body POSTed for an event: the same on every attempt (the console shows it as the delivery's request). A
+ * merchant event is `{ type, timestamp, data }`; an ACP event is sent as recorded, its permalink made absolute.
+ */
+export function deliveryBody(event: RecordedEvent, publicUrl: string): string {
+  const data = typeof event.data === 'string' ? (JSON.parse(event.data) as unknown) : event.data;
+  return event.kind === 'acp'
+    ? JSON.stringify(acpBody(data, publicUrl))
+    : JSON.stringify({ type: event.type, timestamp: new Date(event.created_at).toISOString(), data });
 }
 
 /**

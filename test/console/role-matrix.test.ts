@@ -304,6 +304,7 @@ const OPS: Op[] = [
   },
   { tool: 'list_webhooks', allowed: READERS, scoped: true, input: async (o) => ({ merchantId: o.m.shopId }) },
   { tool: 'list_webhook_deliveries', allowed: READERS, scoped: true, input: async (o) => ({ id: await aWebhook(o) }) },
+  { tool: 'get_webhook_delivery', allowed: READERS, scoped: true, input: async (o) => settledDelivery(o) },
   {
     tool: 'send_test_webhook_event',
     allowed: WEBHOOK_WRITERS,

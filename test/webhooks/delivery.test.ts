@@ -70,6 +70,28 @@ test('an event is delivered once, signed per Standard Webhooks, and verifies ind
   assert.equal(at('/signed').length, 1, 'nothing is sent twice');
 });
 
+test('a delivery shows its request as sent and the response recorded; another organization gets 404', async () => {
+  const { m, api, webhook } = await subscribe('/detail');
+  const eventId = await emit(m.shopId, 'order.completed', { orderId: 'ord_77', totalMinor: 900, currency: 'EUR' });
+  await dispatch();
+  const [msg] = at('/detail');
+  assert.ok(msg);
+  const [d] = (await api.get(`/v1/integration/webhooks/${webhook.id}/deliveries`)).body.deliveries;
+  const res = await api.get(`/v1/integration/webhooks/${webhook.id}/deliveries/${d.id}`);
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  assert.deepEqual(res.body.delivery, d);
+  assert.deepEqual(res.body.request, {
+    method: 'POST',
+    url: `${rx.url}/detail`,
+    headers: { 'content-type': 'application/json', 'webhook-id': eventId },
+    body: msg.body,
+  });
+  assert.deepEqual(res.body.response, { status: 200, error: null, at: d.lastAttemptAt });
+  const other = restClient(h.url, (await h.merchant()).apiKey);
+  assert.equal((await other.get(`/v1/integration/webhooks/${webhook.id}/deliveries/${d.id}`)).status, 404);
+  assert.equal((await api.get(`/v1/integration/webhooks/${webhook.id}/deliveries/dlv_nope`)).status, 404);
+});
+
 test('a tampered body, timestamp or signature fails the independent verification', async () => {
   const { m, webhook } = await subscribe('/tamper');
   await emit(m.shopId, 'order.completed', { orderId: 'ord_9', totalMinor: 100 });

@@ -146,7 +146,8 @@ export interface DeliveryView {
   createdAt: string;
 }
 
-interface DeliveryRow {
+/** A delivery row joined with its event's type (what `deliveryView` reads). */
+export interface DeliveryRow {
   id: string;
   subscription_id: string;
   event_id: string;
@@ -161,7 +162,8 @@ interface DeliveryRow {
   created_at: Date;
 }
 
-function deliveryView(d: DeliveryRow): DeliveryView {
+/** A delivery as the tools show it. */
+export function deliveryView(d: DeliveryRow): DeliveryView {
   return {
     id: d.id,
     webhookId: d.subscription_id,
