@@ -53,6 +53,10 @@ import { getOrder } from './ticketing/get-order.ts';
 import { getReservation } from './ticketing/get-reservation.ts';
 import { listOrders } from './ticketing/list-orders.ts';
 import { refundOrder } from './ticketing/refund-order.ts';
+import { searchOrders } from './ticketing/search-orders.ts';
+import { getOrderDetail } from './ticketing/get-order-detail.ts';
+import { previewRefund } from './ticketing/preview-refund.ts';
+import { resendOrderEmail } from './ticketing/resend-order-email.ts';
 import { checkIn } from './ticketing/check-in.ts';
 import { getCheckInList } from './ticketing/get-check-in-list.ts';
 import { getTicketKeys } from './ticketing/get-ticket-keys.ts';
@@ -194,6 +198,10 @@ export const TOOLS: readonly AnyTool[] = [
   listPaymentProviders,
   listOrders,
   refundOrder,
+  searchOrders,
+  getOrderDetail,
+  previewRefund,
+  resendOrderEmail,
   getTicketKeys,
   rotateTicketSigningKey,
   listVoidedTickets,

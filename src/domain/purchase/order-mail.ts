@@ -22,6 +22,8 @@ export type OrderMailDeps = Pick<Services, 'db' | 'mail' | 'catalogs'> & { clock
 
 /** A failed send waits 60 s, 2 min, 4 min, … at most an hour; after 10 attempts the e-mail is left unsent. */
 const RETRY: RetryPolicy = { maxAttempts: 10, delayMs: doublingDelays(30_000, 3_600_000) };
+/** After this many failed attempts an order e-mail is left unsent (the console shows it as failed). */
+export const ORDER_MAIL_MAX_ATTEMPTS = RETRY.maxAttempts;
 const ORDER_MAIL: WorkTable = {
   table: 'order_mail',
   key: 'id',
@@ -105,7 +107,8 @@ export async function enqueueOrderMail(
 
 interface Claimed {
   id: string;
-  kind: 'confirmation' | 'refund';
+  /** `resend`: the confirmation again, asked for by the merchant (resend_order_email). */
+  kind: 'confirmation' | 'refund' | 'resend';
   order_id: string;
   refund_id: string | null;
   attempts: number;
@@ -119,8 +122,13 @@ async function sendDueOrderMail(deps: OrderMailDeps): Promise<{ claimed: number;
   let sent = 0;
   for (const row of claimed) {
     try {
-      await deps.mail.send(await render(deps, row));
-      await deps.db.execute('update order_mail set sent_at = ? where id = ?', [deps.clock.now(), row.id]);
+      const mail = await render(deps, row);
+      await deps.mail.send(mail);
+      await deps.db.execute('update order_mail set sent_at = ?, sent_to = ? where id = ?', [
+        deps.clock.now(),
+        mail.to,
+        row.id,
+      ]);
       sent++;
     } catch (err) {
       deps.log.error({ orderMail: row.id, err: describeError(err) }, 'order e-mail not sent; will retry');
@@ -168,7 +176,7 @@ async function render(deps: OrderMailDeps, row: Claimed) {
     orderId: row.order_id,
     currency: f.currency,
   };
-  if (row.kind === 'confirmation') {
+  if (row.kind === 'confirmation' || row.kind === 'resend') {
     const tickets = await deps.db.execute<{ id: string; code: string; signed_code: string | null }>(
       'select id, code, signed_code from tickets where order_id = ? order by id',
       [row.order_id],

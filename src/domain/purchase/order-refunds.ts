@@ -22,6 +22,7 @@ import {
   Ticket,
   type OrderRow,
   type RefundRow,
+  type TicketRow,
 } from '../../storage/entities/purchase.ts';
 import { newId } from '../../storage/ids.ts';
 import { emitEvent } from '../../webhooks/outbox.ts';
@@ -107,15 +108,15 @@ async function beginRefund(em: EntityManager, principal: Principal, input: Refun
 }
 
 /**
- * Step 1 on an order the caller has locked (FOR UPDATE): picks and claims the tickets and records the pending refund.
- * Throws `order_fully_refunded` when nothing is left to refund.
+ * Which tickets a refund of `ticketIds` (all the refundable ones when omitted) takes and what it pays back: each
+ * ticket its share of the total, the refund taking the last free tickets the rest. Also what is left to refund after
+ * it. Reads only; `order_fully_refunded`, `not_found` or `ticket_not_refundable` as the refund itself would answer.
  */
-export async function claimRefund(
+export async function priceRefund(
   em: EntityManager,
   order: OrderRow,
-  input: RefundInput,
-  now: Date,
-): Promise<RefundRow> {
+  ticketIds: readonly string[] | undefined,
+): Promise<{ chosen: TicketRow[]; amountMinor: number; remainingMinor: number }> {
   const tickets = await em.find(Ticket, { orderId: order.id }, { orderBy: { id: 'asc' } });
   const free = tickets.filter((t) => t.state === 'valid' && !t.refundId);
   if (order.state === 'refunded' || free.length === 0) {
@@ -126,8 +127,8 @@ export async function claimRefund(
     });
   }
   let chosen = free;
-  if (input.ticketIds) {
-    const ids = [...new Set(input.ticketIds)];
+  if (ticketIds) {
+    const ids = [...new Set(ticketIds)];
     chosen = ids.map((id) => {
       const t = tickets.find((x) => x.id === id);
       if (!t)
@@ -147,6 +148,20 @@ export async function claimRefund(
   // whole order refunds exactly what was paid.
   const share = Math.floor(order.totalMinor / order.quantity);
   const amountMinor = chosen.length === free.length ? remaining : Math.min(remaining, share * chosen.length);
+  return { chosen, amountMinor, remainingMinor: remaining - amountMinor };
+}
+
+/**
+ * Step 1 on an order the caller has locked (FOR UPDATE): picks and claims the tickets and records the pending refund.
+ * Throws `order_fully_refunded` when nothing is left to refund.
+ */
+export async function claimRefund(
+  em: EntityManager,
+  order: OrderRow,
+  input: RefundInput,
+  now: Date,
+): Promise<RefundRow> {
+  const { chosen, amountMinor } = await priceRefund(em, order, input.ticketIds);
   const payment = await em.findOneOrFail(Payment, { id: order.paymentId });
   const refund = em.create(Refund, {
     id: newId('refund', now),

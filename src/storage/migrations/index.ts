@@ -23,6 +23,8 @@ import { Migration0017AgentAuthorizations } from './0017-agent-authorizations.ts
 import { Migration0018AcpOrderWebhooks } from './0018-acp-order-webhooks.ts';
 import { Migration0020AcpVaultTokenHashes } from './0020-acp-vault-token-hashes.ts';
 import { Migration0021PaymentMailLang } from './0021-payment-mail-lang.ts';
+import { Migration0024OrderMailResend } from './0024-order-mail-resend.ts';
+import { Migration0025Exports } from './0025-exports.ts';
 
 export const MIGRATIONS = [
   { name: '0001-core', class: Migration0001Core },
@@ -49,4 +51,6 @@ export const MIGRATIONS = [
   { name: '0019-sealed-replays', class: Migration0019SealedReplays },
   { name: '0020-acp-vault-token-hashes', class: Migration0020AcpVaultTokenHashes },
   { name: '0021-payment-mail-lang', class: Migration0021PaymentMailLang },
+  { name: '0024-order-mail-resend', class: Migration0024OrderMailResend },
+  { name: '0025-exports', class: Migration0025Exports },
 ] as const;
