@@ -57,6 +57,7 @@ import { searchOrders } from './ticketing/search-orders.ts';
 import { getOrderDetail } from './ticketing/get-order-detail.ts';
 import { previewRefund } from './ticketing/preview-refund.ts';
 import { resendOrderEmail } from './ticketing/resend-order-email.ts';
+import { getSalesOverview } from './ticketing/get-sales-overview.ts';
 import { checkIn } from './ticketing/check-in.ts';
 import { getCheckInList } from './ticketing/get-check-in-list.ts';
 import { getTicketKeys } from './ticketing/get-ticket-keys.ts';
@@ -202,6 +203,7 @@ export const TOOLS: readonly AnyTool[] = [
   getOrderDetail,
   previewRefund,
   resendOrderEmail,
+  getSalesOverview,
   getTicketKeys,
   rotateTicketSigningKey,
   listVoidedTickets,
