@@ -11,6 +11,8 @@ import { assertInvariant } from '../support/invariant.ts';
 import { buy, key, merchantShop, must, startWorld, type World } from '../support/buyers.ts';
 
 const pg = createRequire(import.meta.resolve('@mikro-orm/postgresql'))('pg') as typeof import('pg');
+// Kept to be called with its own `this` (apply below) and put back after the file.
+// oxlint-disable-next-line typescript/unbound-method
 const query = pg.Client.prototype.query;
 let counting = false;
 let sent = 0;
