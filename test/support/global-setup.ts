@@ -13,6 +13,7 @@ import {
 } from '../../src/storage/embedded-postgres.ts';
 import pg from 'pg';
 import { resolveChromium } from './chromium.ts';
+import { ensureConsoleBuilt } from '../../src/console-pages/build.ts';
 import { createTemplateDatabase, dropDatabase } from './database.ts';
 
 const TEST_SERVER = 'set TESSERA_TEST_DATABASE_URL to a PostgreSQL server whose user may create databases';
@@ -70,6 +71,8 @@ export async function globalSetup(): Promise<void> {
   // Once per run: the browser test files read TESSERA_CHROMIUM ('' when there is none: they fail saying how to get
   // one).
   process.env.TESSERA_CHROMIUM ??= await resolveChromium();
+  // The console's bundle, built once for the run (found by content hash when the sources have not changed).
+  await ensureConsoleBuilt();
 }
 
 export async function globalTeardown(): Promise<void> {

@@ -1,0 +1,79 @@
+/**
+ * The signed-in person, their organization and shops, and the SDK client acting for them, shared by every view
+ * through `useSession()`. Views never build a client of their own.
+ */
+import { createContext, type ComponentChildren } from 'preact';
+import { useCallback, useContext, useEffect, useMemo, useState } from 'preact/hooks';
+import type { CompleteConsoleSignInOutput, ListShopsOutput } from '@tessera/sdk';
+import { makeClient, type Client } from './api.ts';
+
+/** A console session as the sign-in, invitation and restore operations return it. */
+export type Me = Omit<CompleteConsoleSignInOutput, 'token' | 'tokenType'> & { token?: string };
+export type Shop = ListShopsOutput['shops'][number];
+
+export interface Session {
+  /** The SDK client, acting for the signed-in person (public operations only when signed out). */
+  client: Client;
+  /** The signed-in person, or null. */
+  me: Me | null;
+  /** Whether the start-up restore has finished (views wait for it before deciding to send to sign-in). */
+  restored: boolean;
+  isOwner: boolean;
+  /** The organization's shops (empty until loaded). */
+  shops: readonly Shop[];
+  /** Loads the shops again (after a shop is created, renamed or deleted). */
+  reloadShops: () => Promise<void>;
+  /** Starts acting as `me` (after sign-in, an accepted invitation, or switching organization). */
+  signedIn: (me: Me) => void;
+  /** Ends the session (server-side where the API offers it) and forgets it here. */
+  signOut: () => Promise<void>;
+}
+
+const SessionContext = createContext<Session | null>(null);
+
+/** The session of the view being rendered. */
+export function useSession(): Session {
+  const session = useContext(SessionContext);
+  if (!session) throw new Error('useSession outside <SessionProvider>');
+  return session;
+}
+
+/** Holds the session for the application. */
+export function SessionProvider(props: { children: ComponentChildren }) {
+  const [me, setMe] = useState<Me | null>(null);
+  const [restored, setRestored] = useState(false);
+  const [shops, setShops] = useState<readonly Shop[]>([]);
+  const client = useMemo(() => makeClient(me?.token), [me]);
+
+  const reloadShops = useCallback(async () => {
+    if (!me) return setShops([]);
+    setShops((await client.call('list_shops')).shops);
+  }, [client, me]);
+
+  useEffect(() => {
+    // Until the cookie session exists the console session lives in this page's memory only: nothing to restore.
+    setRestored(true);
+  }, []);
+
+  useEffect(() => {
+    reloadShops().catch(() => setShops([]));
+  }, [reloadShops]);
+
+  const value = useMemo<Session>(
+    () => ({
+      client,
+      me,
+      restored,
+      isOwner: me?.role === 'owner',
+      shops,
+      reloadShops,
+      signedIn: setMe,
+      signOut: async () => {
+        setMe(null);
+        setShops([]);
+      },
+    }),
+    [client, me, restored, shops, reloadShops],
+  );
+  return <SessionContext.Provider value={value}>{props.children}</SessionContext.Provider>;
+}
