@@ -68,6 +68,13 @@ export interface ClientOptions<K extends string = string> {
   headers?: Record<string, string>;
   /** Sends a call again after a refusal that asks for it (`retries`, default 0: never). */
   retry?: RetryOptions;
+  /**
+   * A page served by the service itself acting with its cookie session (`console` for the console, `buyer` for the
+   * buyer pages): every call sends `X-Tessera-Session` and the same-origin cookie, never a bearer. The cookie is set by
+   * the sign-in calls made this way and ended by `end_console_session` / `end_buyer_session`; the server refuses the
+   * header from another site. Browsers only (a page on the service's origin); throws a TypeError with `token`.
+   */
+  session?: 'console' | 'buyer';
 }
 
 /**
@@ -213,6 +220,8 @@ function requestOf(
 export function createClient<K extends string = string>(options: ClientOptions<K>): TesseraClient<IsAttest<K>> {
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const baseUrl = options.baseUrl;
+  if (options.session && options.token)
+    throw new TypeError('A client acts with a cookie session or with a token, not both.');
 
   const retries = options.retry?.retries ?? 0;
   const delay = options.retry?.delay ?? jitteredDelay;
@@ -228,6 +237,7 @@ export function createClient<K extends string = string>(options: ClientOptions<K
     const { url, body } = requestOf(baseUrl, op, input as Record<string, unknown>);
     const headers: Record<string, string> = { ...options.headers, accept: 'application/json' };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
+    if (options.session) headers['x-tessera-session'] = options.session;
     if (body !== undefined) headers['content-type'] = 'application/json';
     // One key for the call and all its retries.
     const idempotencyKey = spec.idempotency === 'none' ? undefined : (call.idempotencyKey ?? uuid());
@@ -258,7 +268,13 @@ export function createClient<K extends string = string>(options: ClientOptions<K
     idempotencyKey: string | undefined,
     signal: AbortSignal | undefined,
   ): Promise<TesseraResponse<unknown>> {
-    const res = await doFetch(url, { method, headers, body, signal: signal ?? null });
+    const res = await doFetch(url, {
+      method,
+      headers,
+      body,
+      signal: signal ?? null,
+      ...(options.session ? { credentials: 'same-origin' as const } : {}),
+    });
     const text = await res.text();
     let parsed: unknown;
     try {

@@ -18,6 +18,7 @@ import { consentViewShop } from '../domain/buyers/embed-access.ts';
 import { deriveTheme, themeCss, themeProblem, type ThemeInput } from '../domain/buyers/consent-theme.ts';
 
 import { authorizePage } from './pages-authorize.ts';
+import { limitRaisePage } from './pages-limit-raise.ts';
 
 export const BUYER_PAGES: readonly PageDefinition[] = [
   signInPage,
@@ -27,12 +28,14 @@ export const BUYER_PAGES: readonly PageDefinition[] = [
   permissionsPage,
   ticketsPage,
   authorizePage,
+  limitRaisePage,
 ];
 
 const ASSETS_DIR = fileURLToPath(new URL('./assets/', import.meta.url));
 const TYPES: Record<string, string> = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
 const SHOP_ID = /^shop_[0-9a-z]{10,40}$/;
 const INTERACTION_ID = /^[A-Za-z0-9_-]{8,64}$/;
+const LIMIT_RAISE_ID = /^lrr_[0-9a-z]{10,40}$/;
 
 /**
  * The pages' CSP over the baseline: scripts and styles only from this origin (no inline code), frames only the card
@@ -133,6 +136,9 @@ export function buildBuyerPagesRouter(deps: { services: Services; catalogs?: Cat
         typeof ctx.query.interaction === 'string' && INTERACTION_ID.test(ctx.query.interaction)
           ? ctx.query.interaction
           : undefined;
+      // The limit-raise request a page answers (/buyer/limit-raise): kept when the buyer changes the language.
+      const raise =
+        typeof ctx.query.request === 'string' && LIMIT_RAISE_ID.test(ctx.query.request) ? ctx.query.request : undefined;
       const pageCtx: PageContext = {
         t: catalogs.translator(lang),
         lang,
@@ -142,6 +148,7 @@ export function buildBuyerPagesRouter(deps: { services: Services; catalogs?: Cat
             lang,
             ...(merchantId ? { merchantId } : {}),
             ...(interaction && path === page.path ? { interaction } : {}),
+            ...(raise && path === page.path ? { request: raise } : {}),
           });
           for (const [k, v] of Object.entries(extra)) if (v !== undefined) q.set(k, v);
           return `${path}?${q}`;

@@ -150,6 +150,10 @@ export const ERRORS = {
   over_purchase_cap: { status: 403, message: 'The amount is above the permission’s per-purchase cap.' },
   over_card_cap: { status: 403, message: 'The amount is above the saved card’s spending cap.' },
   allowance_exhausted: { status: 403, message: 'The permission’s rolling allowance does not cover this amount.' },
+  limit_raise_closed: {
+    status: 409,
+    message: 'This limit-raise request was already answered or has expired.',
+  },
   missing_api_version: { status: 400, message: 'The API-Version header is required.' },
   unsupported_api_version: { status: 400, message: 'This API version is not supported.' },
   checkout_session_not_cancelable: { status: 405, message: 'The checkout session is already completed or canceled.' },

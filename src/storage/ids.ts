@@ -43,6 +43,7 @@ export const ID_PREFIXES = {
   refund: 'rfd',
   ticketKey: 'tkk',
   orderMail: 'omail',
+  limitRaise: 'lrr',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

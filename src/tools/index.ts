@@ -113,6 +113,10 @@ import { discardConsentDraftTool } from './buyer/discard-consent-draft.ts';
 export const TOOLS: readonly AnyTool[] = [
   createShop,
   createEvent,
+import { approveLimitRaiseTool } from './buyer/approve-limit-raise.ts';
+import { declineLimitRaiseTool } from './buyer/decline-limit-raise.ts';
+import { getLimitRaiseTool } from './buyer/get-limit-raise.ts';
+import { requestLimitRaiseTool } from './ticketing/request-limit-raise.ts';
   createPool,
   listPools,
   createTier,
@@ -158,6 +162,10 @@ export const TOOLS: readonly AnyTool[] = [
   discardCardSetupTool,
   saveCardTool,
   listInstrumentsTool,
+  requestLimitRaiseTool,
+  getLimitRaiseTool,
+  approveLimitRaiseTool,
+  declineLimitRaiseTool,
   listMyTicketsTool,
   raiseCardCapTool,
   lowerCardCapTool,

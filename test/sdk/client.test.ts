@@ -312,3 +312,26 @@ test(`${verifies('SPEC-5.6-attested-enabled-only')}the attested mint: an attest 
   );
   assert.deepEqual([alsoRefused.status, alsoRefused.code], [403, 'merchant_consent_not_enabled']);
 });
+
+test('a client with a cookie session sends X-Tessera-Session and same-origin credentials, never a bearer', async () => {
+  const sent: { session: string | null; authorization: string | null; credentials: string | undefined }[] = [];
+  const fetchImpl: typeof fetch = async (input, init) => {
+    const headers = new Headers(init?.headers);
+    sent.push({
+      session: headers.get('x-tessera-session'),
+      authorization: headers.get('authorization'),
+      credentials: init?.credentials,
+    });
+    return fetch(input, init);
+  };
+  const page = Sdk.createClient({ baseUrl: h.url, session: 'console', fetch: fetchImpl });
+  // Node's fetch keeps no cookie: the session is anonymous here, and refused as such.
+  const error = await refusal(page.call('list_shops'));
+  assert.deepEqual([error.status, error.code], [401, 'unauthenticated']);
+  assert.deepEqual(sent, [{ session: 'console', authorization: null, credentials: 'same-origin' }]);
+  assert.throws(
+    () => Sdk.createClient({ baseUrl: h.url, session: 'buyer', token: 'tsk_x' }),
+    TypeError,
+    'a cookie session or a token, not both',
+  );
+});

@@ -11,8 +11,9 @@ import * as permissions from './permissions.js';
 import * as signIn from './sign-in.js';
 import * as tickets from './tickets.js';
 import * as verify from './verify.js';
+import * as limitRaise from './limit-raise.js';
 
-const PAGES = { 'sign-in': signIn, verify, agents, cards, permissions, tickets, authorize };
+const PAGES = { 'sign-in': signIn, verify, agents, cards, permissions, tickets, authorize, 'limit-raise': limitRaise };
 let cleanup = null;
 
 /** Shows the signed-out panel or the content, and the parts the session may use. */

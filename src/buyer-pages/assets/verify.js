@@ -25,9 +25,13 @@ export async function init({ main, navigate }) {
     const lang = s.lang ?? main.dataset.lang;
     // A link asked for while authorizing an MCP client goes back to that authorization (/buyer/authorize).
     const authorization = new URLSearchParams(location.search).get('authorization');
+    // A link asked for on a limit-raise page (an agent's request) goes back to that request.
+    const limitRaise = new URLSearchParams(location.search).get('limitRaise');
     const next = authorization
       ? `/buyer/authorize?interaction=${encodeURIComponent(authorization)}&lang=${encodeURIComponent(lang)}`
-      : `/buyer/agents?lang=${encodeURIComponent(lang)}`;
+      : limitRaise
+        ? `/buyer/limit-raise?request=${encodeURIComponent(limitRaise)}&lang=${encodeURIComponent(lang)}`
+        : `/buyer/agents?lang=${encodeURIComponent(lang)}`;
     await navigate(next, { replace: true, announce: t('verify.success', { email: s.email }) });
   } catch (err) {
     fail(errorMessage(err));

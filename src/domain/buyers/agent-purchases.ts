@@ -133,6 +133,7 @@ async function checkAllowance(
       windowHours: p.windowHours,
       spentMinor: spent,
       remainingMinor: Math.max(0, p.allowanceMinor - spent),
+      amountMinor,
     });
   }
   if (!p.attested) return;

@@ -21,8 +21,18 @@ export const SIGN_IN_LINK_TTL_MINUTES = 15;
  * The page the emailed link opens (the buyer pages' /buyer/verify); the token rides in the fragment so it never reaches
  * server logs or referrers.
  */
-export function signInUrl(publicUrl: string, token: string, lang: string, authorization?: string): string {
-  const back = authorization ? `&authorization=${encodeURIComponent(authorization)}` : '';
+export function signInUrl(
+  publicUrl: string,
+  token: string,
+  lang: string,
+  authorization?: string,
+  limitRaise?: string,
+): string {
+  const back = authorization
+    ? `&authorization=${encodeURIComponent(authorization)}`
+    : limitRaise
+      ? `&limitRaise=${encodeURIComponent(limitRaise)}`
+      : '';
   return `${publicUrl}/buyer/verify?lang=${encodeURIComponent(lang)}${back}#token=${token}`;
 }
 
@@ -34,6 +44,7 @@ export async function requestSignInLink(
     merchantId?: string | undefined;
     lang?: string | undefined;
     authorization?: string | undefined;
+    limitRaise?: string | undefined;
   },
 ): Promise<{ sent: true; expiresAt: string }> {
   refusePartnerOrigin(ctx);
@@ -57,7 +68,7 @@ export async function requestSignInLink(
     return { shopName: shop?.name ?? null, buyerLang: buyer?.lang ?? null };
   });
   const lang = resolveLang([input.lang, buyerLang, ...(ctx.request.languages ?? [])]);
-  const link = signInUrl(services.publicUrl(), token, lang, input.authorization);
+  const link = signInUrl(services.publicUrl(), token, lang, input.authorization, input.limitRaise);
   await services.mail.send({
     to: email,
     ...signInMail(services.catalogs.mailTranslator(lang), link, SIGN_IN_LINK_TTL_MINUTES, shopName),

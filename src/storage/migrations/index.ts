@@ -25,6 +25,7 @@ import { Migration0020AcpVaultTokenHashes } from './0020-acp-vault-token-hashes.
 import { Migration0021PaymentMailLang } from './0021-payment-mail-lang.ts';
 import { Migration0024OrderMailResend } from './0024-order-mail-resend.ts';
 import { Migration0025Exports } from './0025-exports.ts';
+import { Migration0028LimitRaiseRequests } from './0028-limit-raise-requests.ts';
 
 export const MIGRATIONS = [
   { name: '0001-core', class: Migration0001Core },
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   { name: '0021-payment-mail-lang', class: Migration0021PaymentMailLang },
   { name: '0024-order-mail-resend', class: Migration0024OrderMailResend },
   { name: '0025-exports', class: Migration0025Exports },
+  { name: '0028-limit-raise-requests', class: Migration0028LimitRaiseRequests },
 ] as const;

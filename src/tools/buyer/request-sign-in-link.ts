@@ -25,6 +25,12 @@ export const requestSignInLinkTool = defineTool({
       .describe(
         'The OAuth authorization the buyer is signing in to finish (its interaction id, from /buyer/authorize): the link returns there.',
       ),
+    limitRaise: z
+      .string()
+      .max(44)
+      .regex(/^lrr_[0-9a-z]{10,40}$/)
+      .optional()
+      .describe('The limit-raise request (lrr_…) the buyer is signing in to answer: the link returns to its page.'),
   }),
   output: z.object({ sent: z.literal(true), expiresAt: z.string() }),
   errors: ['not_found', 'partner_origin_refused', 'rate_limited', 'unavailable'],
