@@ -109,6 +109,10 @@ import { scopeBuyerSessionTool } from './buyer/scope-buyer-session.ts';
 import { getConsentDraftTool } from './buyer/get-consent-draft.ts';
 import { saveConsentDraftTool } from './buyer/save-consent-draft.ts';
 import { discardConsentDraftTool } from './buyer/discard-consent-draft.ts';
+import { approveLimitRaiseTool } from './buyer/approve-limit-raise.ts';
+import { declineLimitRaiseTool } from './buyer/decline-limit-raise.ts';
+import { getLimitRaiseTool } from './buyer/get-limit-raise.ts';
+import { requestLimitRaiseTool } from './ticketing/request-limit-raise.ts';
 
 export const TOOLS: readonly AnyTool[] = [
   createShop,
@@ -157,6 +161,10 @@ import { requestLimitRaiseTool } from './ticketing/request-limit-raise.ts';
   grantPermissionTool,
   listPermissionsTool,
   revokePermission,
+  requestLimitRaiseTool,
+  getLimitRaiseTool,
+  approveLimitRaiseTool,
+  declineLimitRaiseTool,
   startCardSetupTool,
   completeCardSetupTool,
   discardCardSetupTool,

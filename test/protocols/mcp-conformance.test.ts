@@ -1,7 +1,8 @@
 /**
  * The official MCP conformance suite (`@modelcontextprotocol/conformance`, its `server` mode) against `/mcp`: the
- * scenarios that apply to a stateless, tools-only server. The others, and why they do not apply, are listed in
- * docs/protocols.md ("Conformance").
+ * scenarios that apply to a stateless, tools-only server, with 0.1.16 (npm's `latest`) and with the newest release,
+ * 0.2.0-alpha.12 (`mcp-conformance-next`), whose whole 2025-11-25 requirement set runs against a baseline of the
+ * scenarios that do not apply. Those, and why, are listed in docs/protocols.md ("Conformance").
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -16,10 +17,14 @@ import { startHarness, type Harness } from '../support/harness.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CLI = join(ROOT, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+const CLI_NEXT = join(ROOT, 'node_modules', 'mcp-conformance-next', 'dist', 'index.js');
+const EXPECTED_FAILURES = join(ROOT, 'test', 'protocols', 'mcp-conformance-expected-failures.yaml');
 const TIMEOUT_MS = 120_000;
 
 /** The server scenarios that apply to Tessera's MCP server (tools only, stateless JSON responses). */
 const APPLICABLE_SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection'] as const;
+/** Of the newest release's 2025-11-25 requirement set, the ones that apply (the others are its expected failures). */
+const APPLICABLE_NEXT = [...APPLICABLE_SCENARIOS, 'prompts-list'] as const;
 
 let h: Harness;
 let cwd: string;
@@ -62,9 +67,10 @@ after(async () => {
   if (cwd) await rm(cwd, { recursive: true, force: true });
 });
 
-function conformance(scenario: string): Promise<{ code: number | null; out: string }> {
+/** Runs a conformance CLI (`cli`) in server mode against `/mcp` with `args`; its exit code and plain output. */
+function conformance(args: string[], cli = CLI): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'server', '--url', `${proxyUrl}/mcp`, '--scenario', scenario], {
+    const child = spawn(process.execPath, [cli, 'server', '--url', `${proxyUrl}/mcp`, ...args], {
       cwd,
       env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', HOME: cwd },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -74,20 +80,19 @@ function conformance(scenario: string): Promise<{ code: number | null; out: stri
     child.stderr.setEncoding('utf8').on('data', (d: string) => (out += d));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`conformance ${scenario} timed out\n${out}`));
+      reject(new Error(`conformance ${args.join(' ')} timed out\n${out}`));
     }, TIMEOUT_MS);
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, out });
+      // eslint-disable-next-line no-control-regex
+      resolve({ code, out: out.replace(/\u001b\[[0-9;]*m/g, '') });
     });
   });
 }
 
 for (const scenario of APPLICABLE_SCENARIOS) {
   test(`MCP conformance server scenario ${scenario} passes`, async () => {
-    const { code, out } = await conformance(scenario);
-    // eslint-disable-next-line no-control-regex
-    const text = out.replace(/\u001b\[[0-9;]*m/g, '');
+    const { code, out: text } = await conformance(['--scenario', scenario]);
     const summary = /Passed: (\d+)\/(\d+), (\d+) failed/.exec(text);
     assert.ok(summary, text);
     assert.equal(summary[3], '0', text);
@@ -96,6 +101,19 @@ for (const scenario of APPLICABLE_SCENARIOS) {
     assert.equal(code, 0, text);
   });
 }
+
+test('MCP conformance 0.2.0-alpha.12: every 2025-11-25 server scenario passes but those listed as not applicable', async () => {
+  const { code, out } = await conformance(
+    ['--requirements', '2025-11-25', '--expected-failures', EXPECTED_FAILURES],
+    CLI_NEXT,
+  );
+  assert.match(out, /Baseline check passed: all failures are expected/, out);
+  assert.equal(code, 0, out);
+  for (const scenario of APPLICABLE_NEXT) {
+    const line = new RegExp(`^✓ ${scenario}: (\\d+) passed, 0 failed$`, 'm').exec(out);
+    assert.ok(line && Number(line[1]) >= 1, `${scenario} did not pass\n${out}`);
+  }
+});
 
 /** One raw JSON-RPC POST to /mcp, as a conformance checker sends it. */
 async function post(body: string): Promise<{ status: number; json: any }> {
