@@ -50,7 +50,6 @@ export type ErrorCode =
   | 'invalid_webhook_url'
   | 'invitation_invalid'
   | 'last_owner'
-  | 'limit_raise_closed'
   | 'malformed_request'
   | 'mandate_alg_not_allowed'
   | 'mandate_amount_exceeded'
@@ -2548,10 +2547,6 @@ export interface RequestSignInLinkOutput {
   sent: true;
   expiresAt: string;
 }
-  /**
-   * The limit-raise request (lrr_…) the buyer is signing in to answer: the link returns to its page.
-   */
-  limitRaise?: string;
 
 export interface CompleteSignInInput {
   /**
@@ -3036,217 +3031,6 @@ export interface StartCardSetupOutput {
   last4: string | null;
   failureCode: string | null;
   instrumentId: string | null;
-export interface RequestLimitRaiseInput {
-  /**
-   * The permission (perm_…) named in the refusal.
-   */
-  permissionId: string;
-  /**
-   * The purchase amount (minor units) named in the refusal.
-   */
-  amountMinor: number;
-}
-
-export interface RequestLimitRaiseOutput {
-  /**
-   * The request (lrr_…), also the MCP elicitationId.
-   */
-  id: string;
-  /**
-   * pending until the buyer answers; expired after 15 minutes unanswered.
-   */
-  status: 'pending' | 'approved' | 'declined' | 'expired';
-  /**
-   * The buyer page where the buyer approves or declines (signed-in buyer only).
-   */
-  url: string;
-  expiresAt: string;
-  permissionId: string;
-  amountMinor: number;
-  currency: string;
-  proposedPerPurchaseCapMinor: number;
-  proposedAllowanceMinor: number;
-}
-
-export interface GetLimitRaiseInput {
-  /**
-   * The limit-raise request (lrr_…).
-   */
-  id: string;
-}
-
-export interface GetLimitRaiseOutput {
-  /**
-   * The request (lrr_…).
-   */
-  id: string;
-  /**
-   * pending until the buyer answers; expired after 15 minutes unanswered.
-   */
-  status: 'pending' | 'approved' | 'declined' | 'expired';
-  agentId: string;
-  /**
-   * The agent’s name; null once it was deleted.
-   */
-  agentName: string | null;
-  permissionId: string;
-  /**
-   * The shop of the permission.
-   */
-  merchantId: string;
-  shopName: string | null;
-  /**
-   * The refusal the raise would cure.
-   */
-  reason: 'over_purchase_cap' | 'allowance_exhausted';
-  /**
-   * The purchase amount the agent needs to make.
-   */
-  amountMinor: number;
-  currency: string;
-  /**
-   * The per-purchase cap when the agent asked.
-   */
-  perPurchaseCapMinor: number;
-  /**
-   * The allowance when the agent asked.
-   */
-  allowanceMinor: number;
-  /**
-   * The per-purchase cap an approval sets.
-   */
-  proposedPerPurchaseCapMinor: number;
-  /**
-   * The allowance an approval sets.
-   */
-  proposedAllowanceMinor: number;
-  createdAt: string;
-  expiresAt: string;
-  decidedAt: string | null;
-}
-
-export interface ApproveLimitRaiseInput {
-  /**
-   * The limit-raise request (lrr_…).
-   */
-  id: string;
-  /**
-   * From request_verification_code (POST /v1/buyer/verification-codes).
-   */
-  challengeId: string;
-  /**
-   * The 6-digit code emailed to the buyer.
-   */
-  code: string;
-}
-
-export interface ApproveLimitRaiseOutput {
-  /**
-   * The request (lrr_…).
-   */
-  id: string;
-  /**
-   * pending until the buyer answers; expired after 15 minutes unanswered.
-   */
-  status: 'pending' | 'approved' | 'declined' | 'expired';
-  agentId: string;
-  /**
-   * The agent’s name; null once it was deleted.
-   */
-  agentName: string | null;
-  permissionId: string;
-  /**
-   * The shop of the permission.
-   */
-  merchantId: string;
-  shopName: string | null;
-  /**
-   * The refusal the raise would cure.
-   */
-  reason: 'over_purchase_cap' | 'allowance_exhausted';
-  /**
-   * The purchase amount the agent needs to make.
-   */
-  amountMinor: number;
-  currency: string;
-  /**
-   * The per-purchase cap when the agent asked.
-   */
-  perPurchaseCapMinor: number;
-  /**
-   * The allowance when the agent asked.
-   */
-  allowanceMinor: number;
-  /**
-   * The per-purchase cap an approval sets.
-   */
-  proposedPerPurchaseCapMinor: number;
-  /**
-   * The allowance an approval sets.
-   */
-  proposedAllowanceMinor: number;
-  createdAt: string;
-  expiresAt: string;
-  decidedAt: string | null;
-}
-
-export interface DeclineLimitRaiseInput {
-  /**
-   * The limit-raise request (lrr_…).
-   */
-  id: string;
-}
-
-export interface DeclineLimitRaiseOutput {
-  /**
-   * The request (lrr_…).
-   */
-  id: string;
-  /**
-   * pending until the buyer answers; expired after 15 minutes unanswered.
-   */
-  status: 'pending' | 'approved' | 'declined' | 'expired';
-  agentId: string;
-  /**
-   * The agent’s name; null once it was deleted.
-   */
-  agentName: string | null;
-  permissionId: string;
-  /**
-   * The shop of the permission.
-   */
-  merchantId: string;
-  shopName: string | null;
-  /**
-   * The refusal the raise would cure.
-   */
-  reason: 'over_purchase_cap' | 'allowance_exhausted';
-  /**
-   * The purchase amount the agent needs to make.
-   */
-  amountMinor: number;
-  currency: string;
-  /**
-   * The per-purchase cap when the agent asked.
-   */
-  perPurchaseCapMinor: number;
-  /**
-   * The allowance when the agent asked.
-   */
-  allowanceMinor: number;
-  /**
-   * The per-purchase cap an approval sets.
-   */
-  proposedPerPurchaseCapMinor: number;
-  /**
-   * The allowance an approval sets.
-   */
-  proposedAllowanceMinor: number;
-  createdAt: string;
-  expiresAt: string;
-  decidedAt: string | null;
-}
-
   expiresAt: string;
 }
 
@@ -10755,6 +10539,411 @@ export interface RefundOrderOutput {
   };
 }
 
+export interface SearchOrdersInput {
+  /**
+   * Only orders in this shop (shop_…).
+   */
+  merchantId?: string;
+  /**
+   * Only orders for this event (evt_…).
+   */
+  eventId?: string;
+  /**
+   * Only orders in this state.
+   */
+  state?: 'completed' | 'partially_refunded' | 'refunded';
+  /**
+   * RFC 3339; orders created at or after this instant.
+   */
+  createdFrom?: string;
+  /**
+   * RFC 3339; orders created before this instant.
+   */
+  createdBefore?: string;
+  /**
+   * Order id, ticket id, or part of the buyer’s e-mail.
+   */
+  q?: string;
+  /**
+   * Sort by creation time (default) or total.
+   */
+  sort?: 'created' | 'total';
+  /**
+   * desc (default) or asc.
+   */
+  direction?: 'desc' | 'asc';
+  /**
+   * Page size, 1 to 100 (default 25).
+   */
+  limit?: number;
+  /**
+   * The previous page’s `nextCursor`.
+   */
+  cursor?: string;
+}
+
+export interface SearchOrdersOutput {
+  orders: {
+    id: string;
+    merchantId: string;
+    eventId: string;
+    eventTitle: string;
+    tierId: string;
+    tierName: string;
+    quantity: number;
+    totalMinor: number;
+    refundedMinor: number;
+    currency: string;
+    state: 'completed' | 'partially_refunded' | 'refunded';
+    /**
+     * RFC 3339 date-time.
+     */
+    createdAt: string;
+    buyer: {
+      /**
+       * The buyer’s e-mail address.
+       */
+      email: string;
+      /**
+       * The buyer’s name, when an ACP checkout gave one.
+       */
+      name: string | null;
+    } | null;
+    /**
+     * How many of its tickets were checked in.
+     */
+    checkedIn: number;
+  }[];
+  nextCursor?: string;
+}
+
+export interface GetOrderDetailInput {
+  /**
+   * The order (ord_…).
+   */
+  id: string;
+}
+
+export interface GetOrderDetailOutput {
+  order: {
+    id: string;
+    merchantId: string;
+    reservationId: string;
+    /**
+     * The payment that paid for the order.
+     */
+    paymentId: string;
+    eventId: string;
+    tierId: string;
+    quantity: number;
+    totalMinor: number;
+    /**
+     * What refunds have given back so far; never more than totalMinor.
+     */
+    refundedMinor: number;
+    currency: string;
+    /**
+     * completed → partially_refunded → refunded.
+     */
+    state: 'completed' | 'partially_refunded' | 'refunded';
+    /**
+     * Why a paid order was refunded, e.g. `sold_out` after a late payment, or the merchant’s reason.
+     */
+    refundReason: string | null;
+    tickets: {
+      id: string;
+      /**
+       * The unique, unguessable admission code (opaque; looked up online).
+       */
+      code: string;
+      /**
+       * The verifiable code a scanner checks offline: a compact JWS (EdDSA) over { tid, evt, tier, iat }, keys in get_ticket_keys (docs/tickets.md). Shown as the QR code.
+       */
+      signedCode: string | null;
+      eventId: string;
+      tierId: string;
+      /**
+       * valid, or void (refunded: it no longer admits).
+       */
+      state: 'valid' | 'void';
+      voidReason: string | null;
+      voidedAt: string | null;
+      /**
+       * When the ticket was first admitted (the earliest scan).
+       */
+      checkedInAt: string | null;
+      checkedInDevice: string | null;
+      /**
+       * RFC 3339 date-time.
+       */
+      createdAt: string;
+    }[];
+    /**
+     * Every payment attempt of the reservation, oldest first (declined ones included).
+     */
+    payments: {
+      id: string;
+      merchantId: string;
+      reservationId: string;
+      /**
+       * 1 for the first payment attempt of the reservation, then 2, …
+       */
+      attempt: number;
+      provider: string;
+      paymentMethod: string;
+      scheme: string;
+      amountMinor: number;
+      currency: string;
+      /**
+       * pending → succeeded | failed | refunded.
+       */
+      state: 'pending' | 'succeeded' | 'failed' | 'refunded';
+      failureCode: string | null;
+      providerReference: string | null;
+      /**
+       * True while a refund through the provider is owed but not yet made.
+       */
+      refundDue: boolean;
+      /**
+       * RFC 3339 date-time.
+       */
+      createdAt: string;
+      /**
+       * RFC 3339 date-time.
+       */
+      updatedAt: string;
+      refundedAt: string | null;
+    }[];
+    /**
+     * The merchant’s refunds of this order, oldest first.
+     */
+    refunds: {
+      /**
+       * rfd_…
+       */
+      id: string;
+      orderId: string;
+      paymentId: string;
+      /**
+       * The tickets this refund voids.
+       */
+      ticketIds: string[];
+      amountMinor: number;
+      currency: string;
+      reason: string;
+      /**
+       * Whether the refunded places went back on sale.
+       */
+      returnToPool: boolean;
+      /**
+       * pending (the provider settles later) → succeeded | failed.
+       */
+      state: 'pending' | 'succeeded' | 'failed';
+      failureCode: string | null;
+      providerReference: string | null;
+      /**
+       * RFC 3339 date-time.
+       */
+      createdAt: string;
+      settledAt: string | null;
+    }[];
+    /**
+     * RFC 3339 date-time.
+     */
+    createdAt: string;
+    /**
+     * When the order became fully refunded.
+     */
+    refundedAt: string | null;
+  };
+  buyer: {
+    /**
+     * The buyer’s e-mail address.
+     */
+    email: string;
+    /**
+     * The buyer’s name, when an ACP checkout gave one.
+     */
+    name: string | null;
+  } | null;
+  event: {
+    id: string;
+    title: string;
+    /**
+     * RFC 3339 date-time.
+     */
+    startsAt: string;
+    venue: string | null;
+    cancelled: boolean;
+  };
+  tier: {
+    id: string;
+    name: string;
+  };
+  /**
+   * Oldest first.
+   */
+  emails: {
+    id: string;
+    kind: 'confirmation' | 'refund' | 'resend';
+    /**
+     * Where it went (or goes, while queued).
+     */
+    to: string | null;
+    /**
+     * failed: every attempt failed; it is not retried.
+     */
+    state: 'queued' | 'sent' | 'failed';
+    attempts: number;
+    /**
+     * RFC 3339 date-time.
+     */
+    createdAt: string;
+    sentAt: string | null;
+    refundId: string | null;
+  }[];
+  /**
+   * Oldest first.
+   */
+  checkIns: {
+    ticketId: string;
+    /**
+     * RFC 3339 date-time.
+     */
+    checkedInAt: string;
+    device: string | null;
+  }[];
+}
+
+export interface PreviewRefundInput {
+  /**
+   * The order (ord_…).
+   */
+  id: string;
+  /**
+   * Tickets (tkt_…) to refund; all the refundable ones when omitted.
+   *
+   * @minItems 1
+   * @maxItems 100
+   */
+  ticketIds?: [string, ...string[]];
+}
+
+export interface PreviewRefundOutput {
+  orderId: string;
+  /**
+   * The tickets the refund would void.
+   */
+  ticketIds: string[];
+  /**
+   * What the refund would pay back.
+   */
+  amountMinor: number;
+  currency: string;
+  /**
+   * What would remain refundable after it.
+   */
+  remainingMinor: number;
+}
+
+export interface ResendOrderEmailInput {
+  /**
+   * The order (ord_…).
+   */
+  id: string;
+}
+
+export interface ResendOrderEmailOutput {
+  orderId: string;
+  /**
+   * The queued e-mail (omail_…), as listed by get_order_detail.
+   */
+  emailId: string;
+  /**
+   * The address it goes to.
+   */
+  to: string;
+  /**
+   * RFC 3339 date-time.
+   */
+  queuedAt: string;
+}
+
+export interface GetSalesOverviewInput {
+  /**
+   * The shop (shop_…).
+   */
+  merchantId: string;
+  /**
+   * Only this event (evt_…).
+   */
+  eventId?: string;
+  /**
+   * RFC 3339; the sales range’s start (default: 30 days before `to`).
+   */
+  from?: string;
+  /**
+   * RFC 3339; the sales range’s end, exclusive (default: now).
+   */
+  to?: string;
+  /**
+   * The sales buckets’ size (default day).
+   */
+  bucket?: 'hour' | 'day';
+}
+
+export interface GetSalesOverviewOutput {
+  merchantId: string;
+  /**
+   * RFC 3339 date-time.
+   */
+  from: string;
+  /**
+   * RFC 3339 date-time.
+   */
+  to: string;
+  bucket: 'hour' | 'day';
+  events: {
+    eventId: string;
+    title: string;
+    /**
+     * RFC 3339 date-time.
+     */
+    startsAt: string;
+    cancelled: boolean;
+    pools: {
+      poolId: string;
+      title: string | null;
+      capacity: number;
+      sold: number;
+      held: number;
+      available: number;
+    }[];
+    revenue: {
+      currency: string;
+      grossMinor: number;
+      refundedMinor: number;
+      netMinor: number;
+    };
+    /**
+     * One entry per bucket, oldest first; `start` is the bucket’s UTC start.
+     */
+    sales: {
+      /**
+       * RFC 3339 date-time.
+       */
+      start: string;
+      orders: number;
+      tickets: number;
+      grossMinor: number;
+    }[];
+    checkIns: {
+      checkedIn: number;
+      valid: number;
+    };
+  }[];
+}
+
 export interface GetTicketKeysInput {}
 
 export interface GetTicketKeysOutput {
@@ -11908,6 +12097,36 @@ export interface Operations {
    */
   refund_order: { input: RefundOrderInput; output: RefundOrderOutput };
   /**
+   * Search orders (`GET /v1/ticketing/order-search`).
+   *
+   * Searches the organization’s orders: `q` is an order id (ord_…), a ticket id (tkt_…) or part of the buyer’s e-mail; filters `merchantId`, `eventId`, `state`, `createdFrom` (inclusive), `createdBefore` (exclusive); `sort` created (default) or total, `direction` desc (default) or asc. Each row carries the buyer’s e-mail and name. Continue with `cursor` = `nextCursor` (same sort). Merchants only.
+   */
+  search_orders: { input: SearchOrdersInput; output: SearchOrdersOutput };
+  /**
+   * Get an order’s detail (`GET /v1/ticketing/orders/{id}/detail`).
+   *
+   * An order as its merchant sees it: the order (tickets with check-in, payments, refunds), the buyer’s e-mail and name, the event and tier, the e-mails sent about it (confirmation, refund, resend: to whom, when, queued / sent / failed) and its check-ins. Merchants only; another organization’s order is 404.
+   */
+  get_order_detail: { input: GetOrderDetailInput; output: GetOrderDetailOutput };
+  /**
+   * Preview a refund (`POST /v1/ticketing/orders/{id}/refund-preview`).
+   *
+   * Returns the tickets and amount refund_order would refund now for the same `ticketIds` (all refundable tickets when omitted), and what would remain refundable; changes nothing. Raises what refund_order would (order_fully_refunded, ticket_not_refundable). Merchants only.
+   */
+  preview_refund: { input: PreviewRefundInput; output: PreviewRefundOutput };
+  /**
+   * Resend the tickets e-mail (`POST /v1/ticketing/orders/{id}/resend-email`).
+   *
+   * Queues the order’s tickets e-mail again, to the buyer’s address (the order-mail worker sends it; see get_order_detail’s `emails`). 202 queued. 409 conflict when the order is refunded or has no buyer address; 429 rate_limited after 3 resends of one order within an hour. Merchants (merchant:write). A retry with the same Idempotency-Key returns the same answer and sends one e-mail.
+   */
+  resend_order_email: { input: ResendOrderEmailInput; output: ResendOrderEmailOutput };
+  /**
+   * Get a shop’s sales overview (`GET /v1/ticketing/sales-overview`).
+   *
+   * Per event of shop `merchantId` (or only `eventId`): each pool’s capacity, sold, held and available places; the revenue (gross, refunded, net, in the shop’s currency); the sales per `bucket` (hour or day, UTC) from `from` (default 30 days ago) to `to` (default now), at most 400 buckets, empty ones included; and the check-ins (valid tickets checked in, of valid tickets): poll it for live door counts. Merchants.
+   */
+  get_sales_overview: { input: GetSalesOverviewInput; output: GetSalesOverviewOutput };
+  /**
    * Get the ticket-signing keys (`GET /v1/ticketing/ticket-keys`).
    *
    * The public keys (a JWKS, Ed25519 / EdDSA) that sign ticket codes (`signedCode`) and voided-ticket lists. A scanner fetches it once and verifies codes offline; keys are rotated by adding a new one, and retired keys stay listed so codes issued before a rotation keep verifying. Public: no credential needed.
@@ -12105,6 +12324,11 @@ export const OPERATIONS: Readonly<Record<OperationId, OperationSpec>> = {
   list_payment_providers: { method: 'GET', path: '/v1/integration/shops/{id}/payment-providers', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
   list_orders: { method: 'GET', path: '/v1/ticketing/orders', pathParams: [], idempotency: 'none', auth: 'bearer' },
   refund_order: { method: 'POST', path: '/v1/ticketing/orders/{id}/refunds', pathParams: ['id'], idempotency: 'required', auth: 'bearer' },
+  search_orders: { method: 'GET', path: '/v1/ticketing/order-search', pathParams: [], idempotency: 'none', auth: 'bearer' },
+  get_order_detail: { method: 'GET', path: '/v1/ticketing/orders/{id}/detail', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
+  preview_refund: { method: 'POST', path: '/v1/ticketing/orders/{id}/refund-preview', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
+  resend_order_email: { method: 'POST', path: '/v1/ticketing/orders/{id}/resend-email', pathParams: ['id'], idempotency: 'required', auth: 'bearer' },
+  get_sales_overview: { method: 'GET', path: '/v1/ticketing/sales-overview', pathParams: [], idempotency: 'none', auth: 'bearer' },
   get_ticket_keys: { method: 'GET', path: '/v1/ticketing/ticket-keys', pathParams: [], idempotency: 'none', auth: 'public' },
   rotate_ticket_signing_key: { method: 'POST', path: '/v1/staff/ticket-keys/rotate', pathParams: [], idempotency: 'none', auth: 'bearer' },
   list_voided_tickets: { method: 'GET', path: '/v1/ticketing/events/{id}/voided-tickets', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
@@ -12123,31 +12347,3 @@ export const OPERATIONS: Readonly<Record<OperationId, OperationSpec>> = {
   scope_buyer_session: { method: 'POST', path: '/v1/buyer/session-scopes', pathParams: [], idempotency: 'none', auth: 'bearer' },
   authorize_agent: { method: 'POST', path: '/v1/buyer/agent-authorizations', pathParams: [], idempotency: 'none', auth: 'bearer' },
 };
-  /**
-   * Ask the buyer to raise a limit (`POST /v1/ticketing/limit-raises`).
-   *
-   * After over_purchase_cap or allowance_exhausted: asks the buyer to raise the permission so `amountMinor` fits. Give the buyer `url` (their own page, 15 minutes); retry the refused call once they approved. `declined`: the buyer said no; do not ask again now.
-   */
-  request_limit_raise: { input: RequestLimitRaiseInput; output: RequestLimitRaiseOutput };
-  /**
-   * Read a limit-raise request (`GET /v1/buyer/limit-raises/{id}`).
-   *
-   * One of the buyer’s limit-raise requests: the agent, the amount it needs, the permission’s limits now and the ones an approval sets, and whether it is still pending. Another buyer’s request is not_found.
-   */
-  get_limit_raise: { input: GetLimitRaiseInput; output: GetLimitRaiseOutput };
-  /**
-   * Approve a limit-raise request (`POST /v1/buyer/limit-raises/{id}/approve`).
-   *
-   * Raises the permission’s per-purchase cap and allowance to the proposed ones, so the agent’s retried call proceeds. Needs a full session and the emailed code (purpose grant_permission). A request answered or expired is limit_raise_closed; another buyer’s is not_found.
-   */
-  approve_limit_raise: { input: ApproveLimitRaiseInput; output: ApproveLimitRaiseOutput };
-  /**
-   * Decline a limit-raise request (`POST /v1/buyer/limit-raises/{id}/decline`).
-   *
-   * Declines the request: the limits stay, the agent’s retried call gets its limit error again and it is not asked again for 15 minutes. Needs no code. A request answered or expired is limit_raise_closed.
-   */
-  decline_limit_raise: { input: DeclineLimitRaiseInput; output: DeclineLimitRaiseOutput };
-  request_limit_raise: { method: 'POST', path: '/v1/ticketing/limit-raises', pathParams: [], idempotency: 'none', auth: 'bearer' },
-  get_limit_raise: { method: 'GET', path: '/v1/buyer/limit-raises/{id}', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
-  approve_limit_raise: { method: 'POST', path: '/v1/buyer/limit-raises/{id}/approve', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
-  decline_limit_raise: { method: 'POST', path: '/v1/buyer/limit-raises/{id}/decline', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },

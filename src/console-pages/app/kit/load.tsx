@@ -13,7 +13,7 @@ export interface Load<T> {
   error: unknown;
   loading: boolean;
   /** Fetches again; resolves when done (never rejects). */
-  reload(): Promise<void>;
+  reload: () => Promise<void>;
 }
 
 export function useLoad<T>(fetch: () => Promise<T>, deps: readonly unknown[]): Load<T> {
