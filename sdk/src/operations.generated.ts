@@ -50,6 +50,7 @@ export type ErrorCode =
   | 'invalid_webhook_url'
   | 'invitation_invalid'
   | 'last_owner'
+  | 'limit_raise_closed'
   | 'malformed_request'
   | 'mandate_alg_not_allowed'
   | 'mandate_amount_exceeded'
@@ -2541,6 +2542,10 @@ export interface RequestSignInLinkInput {
    * The OAuth authorization the buyer is signing in to finish (its interaction id, from /buyer/authorize): the link returns there.
    */
   authorization?: string;
+  /**
+   * The limit-raise request (lrr_…) the buyer is signing in to answer: the link returns to its page.
+   */
+  limitRaise?: string;
 }
 
 export interface RequestSignInLinkOutput {
@@ -3014,6 +3019,217 @@ export interface RevokePermissionOutput {
   createdAt: string;
   revokedAt: string | null;
   revokedReason: string | null;
+}
+
+export interface RequestLimitRaiseInput {
+  /**
+   * The permission (perm_…) named in the refusal.
+   */
+  permissionId: string;
+  /**
+   * The purchase amount (minor units) named in the refusal.
+   */
+  amountMinor: number;
+}
+
+export interface RequestLimitRaiseOutput {
+  /**
+   * The request (lrr_…), also the MCP elicitationId.
+   */
+  id: string;
+  /**
+   * pending until the buyer answers; expired after 15 minutes unanswered.
+   */
+  status: 'pending' | 'approved' | 'declined' | 'expired';
+  /**
+   * The buyer page where the buyer approves or declines (signed-in buyer only).
+   */
+  url: string;
+  expiresAt: string;
+  permissionId: string;
+  amountMinor: number;
+  currency: string;
+  proposedPerPurchaseCapMinor: number;
+  proposedAllowanceMinor: number;
+}
+
+export interface GetLimitRaiseInput {
+  /**
+   * The limit-raise request (lrr_…).
+   */
+  id: string;
+}
+
+export interface GetLimitRaiseOutput {
+  /**
+   * The request (lrr_…).
+   */
+  id: string;
+  /**
+   * pending until the buyer answers; expired after 15 minutes unanswered.
+   */
+  status: 'pending' | 'approved' | 'declined' | 'expired';
+  agentId: string;
+  /**
+   * The agent’s name; null once it was deleted.
+   */
+  agentName: string | null;
+  permissionId: string;
+  /**
+   * The shop of the permission.
+   */
+  merchantId: string;
+  shopName: string | null;
+  /**
+   * The refusal the raise would cure.
+   */
+  reason: 'over_purchase_cap' | 'allowance_exhausted';
+  /**
+   * The purchase amount the agent needs to make.
+   */
+  amountMinor: number;
+  currency: string;
+  /**
+   * The per-purchase cap when the agent asked.
+   */
+  perPurchaseCapMinor: number;
+  /**
+   * The allowance when the agent asked.
+   */
+  allowanceMinor: number;
+  /**
+   * The per-purchase cap an approval sets.
+   */
+  proposedPerPurchaseCapMinor: number;
+  /**
+   * The allowance an approval sets.
+   */
+  proposedAllowanceMinor: number;
+  createdAt: string;
+  expiresAt: string;
+  decidedAt: string | null;
+}
+
+export interface ApproveLimitRaiseInput {
+  /**
+   * The limit-raise request (lrr_…).
+   */
+  id: string;
+  /**
+   * From request_verification_code (POST /v1/buyer/verification-codes).
+   */
+  challengeId: string;
+  /**
+   * The 6-digit code emailed to the buyer.
+   */
+  code: string;
+}
+
+export interface ApproveLimitRaiseOutput {
+  /**
+   * The request (lrr_…).
+   */
+  id: string;
+  /**
+   * pending until the buyer answers; expired after 15 minutes unanswered.
+   */
+  status: 'pending' | 'approved' | 'declined' | 'expired';
+  agentId: string;
+  /**
+   * The agent’s name; null once it was deleted.
+   */
+  agentName: string | null;
+  permissionId: string;
+  /**
+   * The shop of the permission.
+   */
+  merchantId: string;
+  shopName: string | null;
+  /**
+   * The refusal the raise would cure.
+   */
+  reason: 'over_purchase_cap' | 'allowance_exhausted';
+  /**
+   * The purchase amount the agent needs to make.
+   */
+  amountMinor: number;
+  currency: string;
+  /**
+   * The per-purchase cap when the agent asked.
+   */
+  perPurchaseCapMinor: number;
+  /**
+   * The allowance when the agent asked.
+   */
+  allowanceMinor: number;
+  /**
+   * The per-purchase cap an approval sets.
+   */
+  proposedPerPurchaseCapMinor: number;
+  /**
+   * The allowance an approval sets.
+   */
+  proposedAllowanceMinor: number;
+  createdAt: string;
+  expiresAt: string;
+  decidedAt: string | null;
+}
+
+export interface DeclineLimitRaiseInput {
+  /**
+   * The limit-raise request (lrr_…).
+   */
+  id: string;
+}
+
+export interface DeclineLimitRaiseOutput {
+  /**
+   * The request (lrr_…).
+   */
+  id: string;
+  /**
+   * pending until the buyer answers; expired after 15 minutes unanswered.
+   */
+  status: 'pending' | 'approved' | 'declined' | 'expired';
+  agentId: string;
+  /**
+   * The agent’s name; null once it was deleted.
+   */
+  agentName: string | null;
+  permissionId: string;
+  /**
+   * The shop of the permission.
+   */
+  merchantId: string;
+  shopName: string | null;
+  /**
+   * The refusal the raise would cure.
+   */
+  reason: 'over_purchase_cap' | 'allowance_exhausted';
+  /**
+   * The purchase amount the agent needs to make.
+   */
+  amountMinor: number;
+  currency: string;
+  /**
+   * The per-purchase cap when the agent asked.
+   */
+  perPurchaseCapMinor: number;
+  /**
+   * The allowance when the agent asked.
+   */
+  allowanceMinor: number;
+  /**
+   * The per-purchase cap an approval sets.
+   */
+  proposedPerPurchaseCapMinor: number;
+  /**
+   * The allowance an approval sets.
+   */
+  proposedAllowanceMinor: number;
+  createdAt: string;
+  expiresAt: string;
+  decidedAt: string | null;
 }
 
 export interface StartCardSetupInput {}
@@ -11821,6 +12037,30 @@ export interface Operations {
    */
   revoke_permission: { input: RevokePermissionInput; output: RevokePermissionOutput };
   /**
+   * Ask the buyer to raise a limit (`POST /v1/ticketing/limit-raises`).
+   *
+   * After over_purchase_cap or allowance_exhausted: asks the buyer to raise the permission so `amountMinor` fits. Give the buyer `url` (their own page, 15 minutes); retry the refused call once they approved. `declined`: the buyer said no; do not ask again now.
+   */
+  request_limit_raise: { input: RequestLimitRaiseInput; output: RequestLimitRaiseOutput };
+  /**
+   * Read a limit-raise request (`GET /v1/buyer/limit-raises/{id}`).
+   *
+   * One of the buyer’s limit-raise requests: the agent, the amount it needs, the permission’s limits now and the ones an approval sets, and whether it is still pending. Another buyer’s request is not_found.
+   */
+  get_limit_raise: { input: GetLimitRaiseInput; output: GetLimitRaiseOutput };
+  /**
+   * Approve a limit-raise request (`POST /v1/buyer/limit-raises/{id}/approve`).
+   *
+   * Raises the permission’s per-purchase cap and allowance to the proposed ones, so the agent’s retried call proceeds. Needs a full session and the emailed code (purpose grant_permission). A request answered or expired is limit_raise_closed; another buyer’s is not_found.
+   */
+  approve_limit_raise: { input: ApproveLimitRaiseInput; output: ApproveLimitRaiseOutput };
+  /**
+   * Decline a limit-raise request (`POST /v1/buyer/limit-raises/{id}/decline`).
+   *
+   * Declines the request: the limits stay, the agent’s retried call gets its limit error again and it is not asked again for 15 minutes. Needs no code. A request answered or expired is limit_raise_closed.
+   */
+  decline_limit_raise: { input: DeclineLimitRaiseInput; output: DeclineLimitRaiseOutput };
+  /**
    * Start saving a card (`POST /v1/buyer/card-setups`).
    *
    * Starts a card setup for the shop this session is for, with the shop’s payment connection. Frame `formUrl` (the provider’s hosted card form: card numbers never reach this API); it yields a payment method to pass to complete_card_setup, then save_card stores the card. An unfinished setup is kept for one day and returned again here (resume). Full sessions only.
@@ -12278,6 +12518,10 @@ export const OPERATIONS: Readonly<Record<OperationId, OperationSpec>> = {
   grant_permission: { method: 'POST', path: '/v1/buyer/permissions', pathParams: [], idempotency: 'optional', auth: 'bearer' },
   list_permissions: { method: 'GET', path: '/v1/buyer/permissions', pathParams: [], idempotency: 'none', auth: 'bearer' },
   revoke_permission: { method: 'POST', path: '/v1/buyer/permissions/{id}/revoke', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
+  request_limit_raise: { method: 'POST', path: '/v1/ticketing/limit-raises', pathParams: [], idempotency: 'none', auth: 'bearer' },
+  get_limit_raise: { method: 'GET', path: '/v1/buyer/limit-raises/{id}', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
+  approve_limit_raise: { method: 'POST', path: '/v1/buyer/limit-raises/{id}/approve', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
+  decline_limit_raise: { method: 'POST', path: '/v1/buyer/limit-raises/{id}/decline', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
   start_card_setup: { method: 'POST', path: '/v1/buyer/card-setups', pathParams: [], idempotency: 'none', auth: 'bearer' },
   complete_card_setup: { method: 'POST', path: '/v1/buyer/card-setups/{id}/complete', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
   discard_card_setup: { method: 'POST', path: '/v1/buyer/card-setups/{id}/discard', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },

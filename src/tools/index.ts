@@ -117,10 +117,6 @@ import { requestLimitRaiseTool } from './ticketing/request-limit-raise.ts';
 export const TOOLS: readonly AnyTool[] = [
   createShop,
   createEvent,
-import { approveLimitRaiseTool } from './buyer/approve-limit-raise.ts';
-import { declineLimitRaiseTool } from './buyer/decline-limit-raise.ts';
-import { getLimitRaiseTool } from './buyer/get-limit-raise.ts';
-import { requestLimitRaiseTool } from './ticketing/request-limit-raise.ts';
   createPool,
   listPools,
   createTier,
@@ -170,10 +166,6 @@ import { requestLimitRaiseTool } from './ticketing/request-limit-raise.ts';
   discardCardSetupTool,
   saveCardTool,
   listInstrumentsTool,
-  requestLimitRaiseTool,
-  getLimitRaiseTool,
-  approveLimitRaiseTool,
-  declineLimitRaiseTool,
   listMyTicketsTool,
   raiseCardCapTool,
   lowerCardCapTool,
