@@ -7,6 +7,13 @@ import { acceptView, signInView, verifyView } from './views/sign-in.tsx';
 import { overviewView } from './views/overview.tsx';
 import { eventsView, eventView } from './views/events.tsx';
 import { ordersView, orderView } from './views/orders.tsx';
+import { checkInView } from './views/check-in.tsx';
+import { webhooksView, webhookView } from './views/webhooks.tsx';
+import { embedOriginsView } from './views/embed-origins.tsx';
+import { paymentProviderView } from './views/payment-provider.tsx';
+import { apiKeysView } from './views/api-keys.tsx';
+import { teamView } from './views/team.tsx';
+import { attestedConsentView } from './views/attested-consent.tsx';
 
 export const VIEWS: readonly ViewDef[] = [
   signInView,
@@ -17,4 +24,12 @@ export const VIEWS: readonly ViewDef[] = [
   eventView,
   ordersView,
   orderView,
+  checkInView,
+  webhooksView,
+  webhookView,
+  embedOriginsView,
+  paymentProviderView,
+  apiKeysView,
+  teamView,
+  attestedConsentView,
 ];
