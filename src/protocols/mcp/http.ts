@@ -20,6 +20,7 @@ import { ToolError } from '../../kernel/errors.ts';
 import { ExchangeTransport } from './json-transport.ts';
 import { readJsonRpcMessage } from './jsonrpc-message.ts';
 import { mcpServer, type McpCaller } from './server.ts';
+import { UrlElicitationClients } from './limit-raise-elicitation.ts';
 
 export interface McpRouterDeps {
   orchestrator: Orchestrator;
@@ -123,6 +124,7 @@ export function buildMcpRouter(deps: McpRouterDeps): Router {
   const transport = new ExchangeTransport<McpCaller>();
   const server = mcpServer((extra) => transport.contextOf(extra.requestId), 'http', new AjvJsonSchemaValidator());
   const connected = server.connect(transport);
+  const elicitation = new UrlElicitationClients();
   router.post('/mcp', async (ctx) => {
     // DNS-rebinding protection: an unknown Host, or a browser Origin other than the public URL's, is refused with 403.
     const refused = hostRefusal(ctx, { publicUrl: services.publicUrl, listenHost: services.config.host });
@@ -146,10 +148,13 @@ export function buildMcpRouter(deps: McpRouterDeps): Router {
       ctx.remove('Content-Type');
       return;
     }
+    const credential = bearerOf(ctx);
+    if (message.method === 'initialize') elicitation.remember(credential, message.params);
     const caller: McpCaller = {
       orchestrator: authenticated,
-      credential: bearerOf(ctx),
+      credential,
       requestInfo: requestInfo(ctx, 'mcp'),
+      urlElicitation: elicitation.declares(credential),
     };
     const { answer, abandon } = transport.exchange(message, caller);
     // A client gone before its answer: the request ends now and its exchange is forgotten. A tool call already running

@@ -19,6 +19,7 @@ import type { InvokeResult, Orchestrator } from '../../orchestrator/invoke.ts';
 import { listedOutputSchema } from '../../orchestrator/json-schema.ts';
 import { protocolInputSchema, type SurfaceMechanisms } from '../../orchestrator/surface-keys.ts';
 import { BUY_TICKETS, buyTicketsPrompt, INSTRUCTIONS } from './guide.ts';
+import { limitRaiseAnswer } from './limit-raise-elicitation.ts';
 import type { AnyTool } from '../../orchestrator/tool.ts';
 
 /**
@@ -101,6 +102,11 @@ export interface McpCaller {
    * as HTTP 429 with `Retry-After` instead of a 200 carrying an error result (http.ts).
    */
   rateLimited?: ErrorBody;
+  /**
+   * Whether the client declared `capabilities.elicitation.url` (limit-raise-elicitation.ts); unset: the server's own
+   * client's capabilities (stdio and in-memory, one client per server).
+   */
+  urlElicitation?: boolean;
 }
 
 /**
@@ -195,6 +201,9 @@ export function mcpServer(
         toAcpError(result.status, result.error, 'arguments', req.params.name),
       );
     }
+    const elicits = caller.urlElicitation ?? Boolean(server.getClientCapabilities()?.elicitation?.url);
+    if (!result.ok && elicits)
+      return (await limitRaiseAnswer(caller, result.error, mechanisms)) ?? toCallResult(result);
     return toCallResult(result);
   });
   return server;
