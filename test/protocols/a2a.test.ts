@@ -293,6 +293,26 @@ test('JSON that is not a JSON-RPC request object is -32600 Invalid Request, with
   }
 });
 
+test('issue #36: a method the A2A version spoken does not have is -32601 Method not found, with or without params', async () => {
+  const m = await h.merchant();
+  const cases: [Record<string, string>, string][] = [
+    [{ 'a2a-version': '1.0' }, 'NoSuchMethod'],
+    [{ 'a2a-version': '1.0' }, 'message/send'], // a v0.3 name spoken as v1.0
+    [{}, 'tasks/list'], // v0.3 has no tasks/list
+    [{}, 'GetTask'], // a v1.0 name spoken as v0.3
+  ];
+  for (const [headers, method] of cases) {
+    for (const params of [undefined, {}]) {
+      const rpc = { jsonrpc: '2.0', id: 9, method, ...(params && { params }) };
+      const res = await restClient(h.url, m.apiKey).post('/a2a/jsonrpc', rpc, headers);
+      const what = `${method} ${JSON.stringify(headers)} ${JSON.stringify(res.body)}`;
+      assert.equal(res.status, 200, what);
+      assert.deepEqual([res.body.id, res.body.error?.code], [9, -32601], what);
+      assert.match(res.body.error.message, /^Method not found/, what);
+    }
+  }
+});
+
 test('an unknown skill or envelope field ends input-required', async () => {
   const m = await h.merchant();
   const client = await a2aClient(h, m.apiKey);

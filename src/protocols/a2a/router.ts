@@ -21,8 +21,16 @@ import { answerCacheable } from '../../http/conditional.ts';
 import { bearerOf, requestInfo } from '../../http/http.ts';
 import type { RateGate } from '../../domain/context.ts';
 import { readRaw } from '../../http/read-body.ts';
-import { MAX_JSON_DEPTH, nestedTooDeep } from '../../kernel/input-shape.ts';
 import { A2A_JSONRPC_PATH, buildAgentCard, publicCardTools } from './agent-card.ts';
+import {
+  envelopeRefusal,
+  idOf,
+  isLegacy,
+  methodNotFound,
+  parsed,
+  startsNewTask,
+  unsupportedPart,
+} from './jsonrpc-envelope.ts';
 import { STATE_CHARGED, STATE_CREDENTIAL, STATE_ORCHESTRATOR, STATE_REQUEST, ToolExecutor } from './executor.ts';
 import { PostgresTaskStore } from './task-store.ts';
 
@@ -65,48 +73,6 @@ async function callerOf(
 }
 
 /**
- * Whether the body is a message that starts a new task: the SDK's only work before the skill runs is then in memory
- * (parsing, the request context, the task's first event), so it may run while the rate-limit charge is in flight.
- * Anything else (a follow-up naming a task, which the SDK reads and writes, or any other method) waits for the charge.
- */
-function startsNewTask(body: unknown): boolean {
-  if (typeof body !== 'object' || body === null) return false;
-  const { method, params } = body as { method?: unknown; params?: { message?: { taskId?: unknown } } };
-  return (method === 'SendMessage' || method === 'message/send') && !params?.message?.taskId;
-}
-
-/** A2A v0.3 (a request without `A2A-Version`, or naming 0.3): its method names and shapes, through the SDK's compat. */
-const isLegacy = (version: string | undefined) => !version || /^0\.3(\.\d+)?$/.test(version.trim());
-
-/** The JSON-RPC request id, echoed in errors raised before the SDK parses the body (null unless a valid id). */
-function idOf(raw: string): string | number | null {
-  try {
-    const id = (JSON.parse(raw) as { id?: unknown } | null)?.id;
-    return typeof id === 'string' || Number.isInteger(id) ? (id as string | number) : null;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Why a parsed body is not a JSON-RPC 2.0 request object, or undefined when it is one: an object (not an array: A2A
- * has no batches) with `jsonrpc: "2.0"`, a non-empty string `method` and, if present, a string, integer or null `id`.
- * The SDK would read `null` as an object (a -32603 naming its own TypeError) and answer the rest -32602.
- */
-function notARequest(body: unknown): string | undefined {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return 'the body must be a JSON-RPC request object';
-  }
-  const { jsonrpc, method, id } = body as { jsonrpc?: unknown; method?: unknown; id?: unknown };
-  if (jsonrpc !== '2.0') return '"jsonrpc" must be "2.0"';
-  if (typeof method !== 'string' || !method) return '"method" must be a non-empty string';
-  if ('id' in body && id !== null && typeof id !== 'string' && !Number.isInteger(id)) {
-    return '"id" must be a string, an integer or null';
-  }
-  return undefined;
-}
-
-/**
  * Event buses keyed by task id alone: the SDK's manager keeps a map per tenant and owner that it never deletes, which
  * would leave one behind for every one-request owner or made-up tenant. Task ids are server-made UUIDs, and a follow-up
  * message is checked against the owner's stored task before any bus is looked up.
@@ -125,39 +91,6 @@ class TaskIdBuses extends DefaultExecutionEventBusManager {
 
 /** How long a client may keep the public agent card without asking again. */
 const CARD_MAX_AGE_SECONDS = 300;
-
-/** The media types a message's parts may have: JSON data parts (the skill call) and text (explained, card says). */
-const ACCEPTED_PART_TYPES = new Set(['application/json', 'text/plain']);
-
-/**
- * Why a SendMessage's parts cannot be read, or undefined: a file part (`raw` or `url`), or a part whose `mediaType`
- * is neither JSON nor text. A2A answers that with -32005 ContentTypeNotSupported (the A2A TCK's MUST), not a task.
- */
-function unsupportedPart(body: unknown): string | undefined {
-  const { method, params } = body as { method?: unknown; params?: { message?: { parts?: unknown } } };
-  const sends = ['SendMessage', 'SendStreamingMessage', 'message/send', 'message/stream'];
-  if (typeof method !== 'string' || !sends.includes(method)) return undefined;
-  const parts = params?.message?.parts;
-  if (!Array.isArray(parts)) return undefined;
-  for (const part of parts as unknown[]) {
-    if (typeof part !== 'object' || part === null) continue;
-    const { mediaType, raw, url, kind } = part as { mediaType?: unknown; raw?: unknown; url?: unknown; kind?: unknown };
-    const file = raw !== undefined || url !== undefined || kind === 'file';
-    if (file) return 'file parts are not accepted; send a data part';
-    const type = typeof mediaType === 'string' ? mediaType.split(';')[0]!.trim().toLowerCase() : '';
-    if (type && !ACCEPTED_PART_TYPES.has(type)) return `parts of media type ${type} are not accepted`;
-  }
-  return undefined;
-}
-
-/** The parsed body, or undefined when it is not JSON. */
-function parsed(raw: string): unknown {
-  try {
-    return JSON.parse(raw) as unknown;
-  } catch {
-    return undefined;
-  }
-}
 
 export function buildA2aRouter({ orchestrator, services, log }: A2aDeps): Router {
   const router = new Router();
@@ -251,36 +184,20 @@ export function buildA2aRouter({ orchestrator, services, log }: A2aDeps): Router
     // charge is awaited here, except for a message starting a new task, whose skill waits for it in the executor and
     // whose task is then never settled.
     if (!startsNewTask(body)) await charged;
-    // JSON-RPC 2.0: a body that is not JSON is -32700 Parse error (the SDK would answer -32602).
-    if (body === undefined) {
-      ctx.body = {
-        jsonrpc: '2.0',
-        id: null,
-        error: { code: -32700, message: 'Parse error: the request body is not valid JSON.' },
-      };
-      return;
-    }
-    // The SDK converts data parts recursively: a deep message would overflow its stack (and name it in the error).
-    if (nestedTooDeep(body)) {
-      ctx.body = {
-        jsonrpc: '2.0',
-        id: idOf(raw),
-        error: {
-          code: -32600,
-          message: `Invalid Request: the message is nested more than ${MAX_JSON_DEPTH} levels deep.`,
-        },
-      };
-      return;
-    }
-    // JSON-RPC 2.0: JSON that is not a request object is -32600 Invalid Request.
-    const invalid = notARequest(body);
-    if (invalid) {
-      ctx.body = { jsonrpc: '2.0', id: idOf(raw), error: { code: -32600, message: `Invalid Request: ${invalid}.` } };
+    // JSON-RPC 2.0: not JSON, not a request object, or nested too deep for the SDK (jsonrpc-envelope.ts).
+    const refused = envelopeRefusal(raw, body);
+    if (refused) {
+      ctx.body = refused;
       return;
     }
     let handled: { out: Awaited<ReturnType<JsonRpcTransportHandler['handle']>> } | { err: unknown };
     try {
       validateVersion(context.requestedVersion, card, 'JSONRPC');
+      const notFound = methodNotFound(raw, body, v03); // its charge was awaited above (it starts no task)
+      if (notFound) {
+        ctx.body = notFound;
+        return;
+      }
       const unsupported = unsupportedPart(body);
       if (unsupported) throw new ContentTypeNotSupportedError(`Content type not supported: ${unsupported}.`);
       const request = body as Record<string, unknown>;
