@@ -51,7 +51,8 @@ export async function limitRaiseAnswer(
   if (request.status === 'pending') {
     throw new UrlElicitationRequiredError(
       [{ mode: 'url', elicitationId: request.id, url: request.url, message: ELICITATION_MESSAGE }],
-      `${error.code}: ${error.message} The buyer can raise the limit at the URL; call the tool again once they approved.`,
+      `${error.code}: ${error.message} The buyer can raise the limit at the URL; once they approved, call the ` +
+        'tool again (with a new idempotencyKey if you sent one: a refusal is kept under its key).',
     );
   }
   return {
