@@ -1,0 +1,190 @@
+/**
+ * The console's settings views in headless Chromium (issue #34): API keys, team, embed origins, webhooks with each
+ * delivery's request and response, payment provider, attested consent and check-in, through the real server. An owner
+ * creates a key (its token shown once) and revokes it by keyboard through the danger confirmation; the only owner is
+ * offered neither demotion nor removal; the webhook form's hint names the setting loopback URLs need; every view passes
+ * axe at 1280 px and at 390 px without horizontal scroll; an invited integrator is never offered the owner's scopes.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { assertAccessible, axeOn, launchBrowser, type TestBrowser } from '../support/browser.ts';
+import { merchantShop, startWorld, type MerchantShop, type World } from '../support/buyers.ts';
+import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
+import { reportOnFailure } from '../browser/flows.ts';
+
+let w: World;
+let browser: TestBrowser;
+let rx: Receiver;
+let m: MerchantShop;
+let ownerEmail: string;
+reportOnFailure(() => ({ browser, h: w?.h }));
+before(async () => {
+  browser = await launchBrowser();
+  rx = await startReceiver();
+  w = await startWorld({ WEBHOOK_ALLOW_LOOPBACK: 'true' });
+  m = await merchantShop(w.h);
+  const [row] = await w.h.db.execute<{ email: string }>('select email from users where id = ?', [m.ownerId]);
+  ownerEmail = row!.email;
+});
+after(async () => {
+  await browser?.close();
+  await w?.close();
+  await rx?.close();
+});
+
+async function noAxeViolations(page: Page, where: string): Promise<void> {
+  const results = await axeOn(page).analyze();
+  const found = results.violations.map(
+    (v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+  );
+  assert.deepEqual(found, [], `axe on ${where}`);
+}
+
+/** Opens the console from the newest e-mailed link of `kind` to `email`, waiting for `view`. */
+async function openLink(page: Page, email: string, kind: 'verify' | 'accept', view: string): Promise<void> {
+  const hit = new RegExp(`/console/${kind}#token=[\\w-]+`).exec(w.box.last(email).text);
+  assert.ok(hit, `a /console/${kind} link in the mail to ${email}`);
+  await page.goto(`${w.h.url}${hit[0]}`);
+  await page.locator(`main[data-view="${view}"]`).waitFor();
+}
+
+/** Signs the owner in through the sign-in view and the e-mailed link. */
+async function ownerSignsIn(page: Page): Promise<void> {
+  await page.goto(`${w.h.url}/console/sign-in`);
+  await page.getByLabel('Work e-mail').fill(ownerEmail);
+  await page.getByRole('button', { name: 'Send me a sign-in link' }).click();
+  await page.locator('.feedback', { hasText: 'a sign-in link is on its way' }).waitFor();
+  await openLink(page, ownerEmail, 'verify', 'overview');
+}
+
+/** Moves to `path` inside the application (History API, as a link does) and waits for `view`. */
+async function go(page: Page, path: string, view: string): Promise<void> {
+  await page.evaluate((to) => {
+    history.pushState(null, '', to);
+    dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+  await page.locator(`main[data-view="${view}"]`).waitFor();
+  await page.locator('main .feedback', { hasText: 'Loading…' }).waitFor({ state: 'detached' });
+}
+
+const shopViews = (shopId: string): [string, string][] => [
+  [`/console/shops/${shopId}/check-in`, 'check-in'],
+  [`/console/shops/${shopId}/webhooks`, 'webhooks'],
+  [`/console/shops/${shopId}/embed-origins`, 'embed-origins'],
+  [`/console/shops/${shopId}/payment-provider`, 'payment-provider'],
+];
+const organizationViews: [string, string][] = [
+  ['/console/api-keys', 'api-keys'],
+  ['/console/team', 'team'],
+  ['/console/attested-consent', 'attested-consent'],
+];
+
+test('an owner manages keys, team and webhooks; a key is revoked by keyboard after a danger confirmation', async () => {
+  const page = await browser.page();
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await ownerSignsIn(page);
+
+  // API keys: create one (its token shown once), then revoke it with the keyboard only.
+  await page.getByRole('link', { name: 'API keys' }).click();
+  await page.locator('main[data-view="api-keys"]').waitFor();
+  await page.getByLabel('Name', { exact: true }).fill('Door scanner');
+  await page.getByRole('checkbox', { name: /merchant:read/ }).check();
+  assert.equal(await page.getByRole('checkbox', { name: /merchant:admin/ }).count(), 1, 'an owner may grant admin');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  await page.locator('#key-create-feedback', { hasText: 'Key Door scanner created.' }).waitFor();
+  assert.match((await page.locator('#new-key [data-secret]').textContent()) ?? '', /^tsk_/);
+  await noAxeViolations(page, 'api-keys after create');
+
+  const revoke = page.getByRole('button', { name: 'Revoke Door scanner' });
+  await revoke.focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Revoke the key Door scanner?' });
+  await dialog.waitFor();
+  const confirm = dialog.getByRole('button', { name: 'Revoke the key' });
+  assert.match((await confirm.getAttribute('class')) ?? '', /\bdanger\b/, 'the confirmation is styled as danger');
+  await noAxeViolations(page, 'api-keys revoke confirmation');
+  await confirm.focus();
+  await page.keyboard.press('Enter');
+  await dialog.waitFor({ state: 'hidden' });
+  await page.getByRole('status').filter({ hasText: 'Key Door scanner revoked.' }).waitFor();
+  await page.locator('td', { hasText: 'Revoked' }).waitFor();
+  assert.equal(await revoke.count(), 0, 'a revoked key offers no revoke');
+
+  // Team: the only owner is offered neither demotion nor removal; an invitation is withdrawn after confirming.
+  await page.getByRole('link', { name: 'Team' }).click();
+  await page.locator('main[data-view="team"]').waitFor();
+  await page.getByText('The only owner').waitFor();
+  assert.equal(await page.getByRole('button', { name: `Remove ${ownerEmail}` }).count(), 0);
+  assert.equal(await page.getByRole('button', { name: `Make ${ownerEmail} an integrator` }).count(), 0);
+  await page.getByLabel('E-mail', { exact: true }).fill('not-an-address');
+  await page.getByRole('button', { name: 'Send invitation' }).click();
+  const email = page.getByLabel('E-mail', { exact: true });
+  assert.equal(await email.getAttribute('aria-invalid'), 'true');
+  assert.match((await email.getAttribute('aria-describedby')) ?? '', /invite-email-error/, 'the error is tied');
+  await email.fill('someone@example.test');
+  await page.getByRole('button', { name: 'Send invitation' }).click();
+  await page.locator('#invite-feedback', { hasText: 'Invitation sent to someone@example.test.' }).waitFor();
+  await page.getByRole('button', { name: 'Withdraw the invitation to someone@example.test' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Withdraw the invitation' }).click();
+  await page.getByText('No pending invitations.').waitFor();
+
+  // Webhooks: the hint tells the truth; subscribe (secret once), send a test event, read its request and response.
+  await go(page, `/console/shops/${m.shopId}/webhooks`, 'webhooks');
+  assert.match((await page.locator('#webhook-url-hint').textContent()) ?? '', /WEBHOOK_ALLOW_LOOPBACK=true/);
+  await page.getByLabel('URL').fill(`${rx.url}/console-hook`);
+  await page.getByRole('checkbox', { name: 'order.completed' }).check();
+  await page.getByRole('button', { name: 'Create webhook' }).click();
+  await page.locator('#webhook-create-feedback', { hasText: 'created' }).waitFor();
+  assert.match((await page.locator('#new-webhook [data-secret]').textContent()) ?? '', /^whsec_/);
+  await page.getByRole('button', { name: `Send a test event to ${rx.url}/console-hook` }).click();
+  await page.locator('#webhook-test-feedback', { hasText: 'A test event is on its way' }).waitFor();
+  await w.h.app.services.webhooks.dispatchOnce();
+  await page.getByRole('link', { name: `${rx.url}/console-hook` }).click();
+  await page.locator('main[data-view="webhook"]').waitFor();
+  await page.getByRole('button', { name: /^Request and response of / }).click();
+  await page.locator('#delivery-detail-title').waitFor();
+  const sent = rx.received.find((r) => r.path === '/console-hook');
+  assert.ok(sent, 'the receiver got the test event');
+  const body = JSON.parse((await page.locator('.delivery-detail pre').textContent()) ?? '') as unknown;
+  assert.deepEqual(body, JSON.parse(sent.body), 'the console shows the body as sent');
+  await page.locator('.delivery-detail', { hasText: 'HTTP 200' }).waitFor();
+  await noAxeViolations(page, 'webhook deliveries');
+  await assertAccessible(page);
+  assert.deepEqual(browser.problems, []);
+  await page.close();
+});
+
+test('every settings view passes axe at 1280 and 390 px without horizontal scroll; an integrator gets no owner scopes', async () => {
+  const page = await browser.page();
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await ownerSignsIn(page);
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    for (const [path, view] of [...shopViews(m.shopId), ...organizationViews]) {
+      await go(page, path, view);
+      await noAxeViolations(page, `${view} at ${width} px`);
+      const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(wide <= width, `${view} at ${width} px is ${wide} px wide`);
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await go(page, '/console/team', 'team');
+  const integratorEmail = `integrator-${Date.now()}@example.test`;
+  await page.getByLabel('E-mail', { exact: true }).fill(integratorEmail);
+  await page.getByLabel('Role').selectOption('integrator');
+  await page.getByRole('button', { name: 'Send invitation' }).click();
+  await page.locator('#invite-feedback', { hasText: `Invitation sent to ${integratorEmail}.` }).waitFor();
+  await page.close();
+
+  const integrator = await browser.page();
+  await openLink(integrator, integratorEmail, 'accept', 'overview');
+  assert.equal(await integrator.getByRole('link', { name: 'Team' }).count(), 0, 'no team for an integrator');
+  await integrator.getByRole('link', { name: 'API keys' }).click();
+  await integrator.locator('main[data-view="api-keys"]').waitFor();
+  await integrator.getByRole('checkbox', { name: /merchant:read/ }).waitFor();
+  assert.equal(await integrator.getByRole('checkbox', { name: /merchant:admin/ }).count(), 0);
+  assert.equal(await integrator.getByRole('checkbox', { name: /mandates:attest/ }).count(), 0);
+  await go(integrator, '/console/team', 'not-found');
+  assert.deepEqual(browser.problems, []);
+});
