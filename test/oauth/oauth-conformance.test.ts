@@ -76,7 +76,13 @@ function runAuthorization(args: string[], onAuthorizeUrl: (url: string) => Promi
 
 test('MCP conformance authorization scenarios: the metadata and an authorization-code grant pass', async () => {
   const port = await freePort();
-  const client = must(await registerClient(w.h.url, { redirect_uris: [`http://127.0.0.1:${port}/callback`] }), 201);
+  const client = must(
+    {
+      ...(await registerClient(w.h.url, { redirect_uris: [`http://127.0.0.1:${port}/callback`] })),
+      headers: new Headers(),
+    },
+    201,
+  );
   const buyer = await buyerWithAgent(w, shop, { perPurchaseCapMinor: 10_000, allowanceMinor: 15_000 });
   const args = ['--client-id', client.client_id, '--resource', `${w.h.url}/mcp`, '--port', String(port)];
   const { code, out } = await runAuthorization(args, async (url) => {
