@@ -74,7 +74,7 @@ export function buildRestRouter(deps: RestDeps): Router {
 
   router.use(buildPaymentsRouter({ services, log: deps.log }).routes());
 
-  const tools = buildToolRouter(orchestrator);
+  const tools = buildToolRouter(orchestrator, services.publicUrl);
   router.use(tools.routes());
   router.use(tools.allowedMethods({ throw: false }));
 

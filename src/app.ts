@@ -12,6 +12,7 @@ import { createLogger } from './log.ts';
 import { Mailer } from './mail/mailer.ts';
 import { TrustList, trustListLocation } from './mandates/trust-list.ts';
 import { Authenticator } from './orchestrator/authenticate.ts';
+import { ToolError } from './kernel/errors.ts';
 import { systemClock, type Clock } from './kernel/clock.ts';
 import { Orchestrator } from './orchestrator/invoke.ts';
 import { HoldSweeper } from './domain/purchase/sweeper.ts';
@@ -137,8 +138,16 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
     tools: TOOLS,
     services,
     // OAuth access tokens are accepted only where they are addressed: the MCP endpoint (RFC 8707 audience).
-    authenticate: (c, surface) =>
-      surface === 'mcp' && oauth.isAccessToken(c) ? oauth.authenticate(c) : authenticator.authenticate(c),
+    // A page session (cookie) is read by REST alone (docs/console.md, "Sessions"): any other surface is refused it.
+    authenticate: (c, surface, page) =>
+      page
+        ? surface === 'rest' && c
+          ? authenticator.pageSession(page, c)
+          : Promise.reject(new ToolError('unauthenticated', 'A page session is accepted only by the REST API.'))
+        : surface === 'mcp' && oauth.isAccessToken(c)
+          ? oauth.authenticate(c)
+          : authenticator.authenticate(c),
+    pageSessions: authenticator,
     log,
     replaySealer: new SecretBox(secret, 'tessera/idempotent-replays'),
     requestHash: requestHasher(secret),

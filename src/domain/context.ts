@@ -28,6 +28,8 @@ export interface RequestInfo {
   surface: 'rest' | 'mcp' | 'a2a' | 'internal';
   /** Extra protocol headers a tool may need (e.g. ACP's API-Version), lower-cased names. */
   headers?: Record<string, string>;
+  /** The HTTP request's id (`X-Request-Id`, src/http/request-log.ts), when the transport is HTTP. */
+  requestId?: string;
   /** The request's rate-limit budget, when the transport keeps one (HTTP does; stdio and internal calls do not). */
   rate?: RateGate;
 }

@@ -29,6 +29,8 @@ export function requestInfo(ctx: Context, surface: RequestInfo['surface']): Requ
   const info: RequestInfo = { surface, headers, languages: languagesOf(ctx) };
   const origin = ctx.get('origin');
   if (origin) info.origin = origin;
+  const requestId = ctx.response.get('x-request-id');
+  if (requestId) info.requestId = requestId;
   const rate = ctx.state[RATE_GATE_STATE] as RateGate | undefined;
   if (rate) info.rate = rate;
   return info;

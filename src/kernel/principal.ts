@@ -23,6 +23,10 @@ export type Principal =
       role: Role;
       /** A session opened by accepting an invitation: it acts only in the inviting organization (no switching). */
       invitation?: true;
+      /** When the session ends (epoch seconds). */
+      expiresAt?: number;
+      /** The page session (cookie) the call was made with, when it was (docs/console.md, "Sessions"). */
+      webSessionId?: string;
     }
   | { kind: 'staff'; userId: string }
   | {
@@ -37,6 +41,8 @@ export type Principal =
       lang?: string;
       /** When the session ends (epoch seconds, its JWT's exp): a session rescoped to a shop ends no later. */
       expiresAt?: number;
+      /** The page session (cookie) the call was made with, when it was. */
+      webSessionId?: string;
     }
   | {
       kind: 'agent';

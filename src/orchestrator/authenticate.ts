@@ -1,6 +1,7 @@
 /**
  * Turns a bearer credential into a Principal. API keys (`tsk_…`) and agent tokens (`tag_…`) are
- * opaque and looked up by SHA-256 hash; console, staff and buyer sessions are JWTs signed by the server.
+ * opaque and looked up by SHA-256 hash; console, staff and buyer sessions are JWTs signed by the server. A page
+ * session (the console's or buyer pages' HttpOnly cookie) is an opaque reference to a session's verified claims.
  */
 import { decodeJwt, jwtVerify } from 'jose';
 import type { Database } from '../storage/database.ts';
@@ -18,6 +19,10 @@ import {
   type SessionClaims,
 } from '../kernel/tokens.ts';
 import { ANONYMOUS, ROLES, type Principal, type Role } from '../kernel/principal.ts';
+import { WebSessions, type WebSessionKind } from '../storage/web-sessions.ts';
+
+/** Claims of a verified session JWT that are not the session itself (kept out of a page session's stored claims). */
+const ENVELOPE_CLAIMS = new Set(['iss', 'iat', 'exp', 'nbf', 'jti', 'aud']);
 
 interface ApiKeyLookup {
   id: string;
@@ -37,6 +42,7 @@ export class Authenticator {
   private readonly db: Database;
   private readonly clock: Clock;
   private readonly audience: () => string;
+  private readonly pages: WebSessions;
 
   /** `audience`: the service's own identifier (its public URL), the `aud` a brought agent's JWT must carry. */
   constructor(secret: string, db: Database, clock: Clock, audience: () => string = () => SESSION_ISSUER) {
@@ -44,6 +50,39 @@ export class Authenticator {
     this.db = db;
     this.clock = clock;
     this.audience = audience;
+    this.pages = new WebSessions(db);
+  }
+
+  /**
+   * Opens a page session for a session JWT this server just issued (a console or buyer sign-in answered to a page):
+   * its verified claims are stored behind a new opaque reference, valid until the JWT's own expiry. `replaces`: the
+   * page session the call was made with, ended now (an organization switch, a shop scope).
+   */
+  async openPageSession(
+    kind: WebSessionKind,
+    jwt: string,
+    replaces?: string,
+  ): Promise<{ token: string; expiresAt: Date }> {
+    const payload = await this.verify(jwt);
+    if (payload.typ !== kind || typeof payload.exp !== 'number') {
+      throw new ToolError('unauthenticated', 'The session token is invalid or expired.');
+    }
+    const claims = Object.fromEntries(Object.entries(payload).filter(([name]) => !ENVELOPE_CLAIMS.has(name)));
+    const now = this.clock.now();
+    const expiresAt = new Date(payload.exp * 1000);
+    const { token } = await this.pages.open(kind, claims, expiresAt, now);
+    if (replaces) await this.pages.end(replaces, now);
+    return { token, expiresAt };
+  }
+
+  /** The principal of a page session's reference (its cookie); unknown, signed out or expired is `unauthenticated`. */
+  async pageSession(kind: WebSessionKind, token: string): Promise<Principal> {
+    const found = await this.pages.find(token, kind, this.clock.now());
+    if (!found) throw new ToolError('unauthenticated', 'The session has ended or expired: sign in again.');
+    const expiresAt = Math.floor(found.expiresAt.getTime() / 1000);
+    const principal = await this.fromClaims({ ...found.claims, exp: expiresAt });
+    if (principal.kind === 'console_user' || principal.kind === 'buyer') principal.webSessionId = found.id;
+    return principal;
   }
 
   /** Signs a session JWT valid for `ttlSeconds`. */
@@ -112,22 +151,32 @@ export class Authenticator {
   }
 
   private async session(jwt: string): Promise<Principal> {
-    let payload: Record<string, unknown>;
+    return this.fromClaims(await this.verify(jwt));
+  }
+
+  /** A session JWT's verified payload; a bad signature, issuer or expiry is `unauthenticated`. */
+  private async verify(jwt: string): Promise<Record<string, unknown>> {
     try {
-      ({ payload } = await jwtVerify(jwt, this.key, {
+      const { payload } = await jwtVerify(jwt, this.key, {
         issuer: SESSION_ISSUER,
         algorithms: ['HS256'],
         currentDate: this.clock.now(),
-      }));
+      });
+      return payload;
     } catch {
       throw new ToolError('unauthenticated', 'The session token is invalid or expired.');
     }
+  }
+
+  /** The principal a session's claims describe (from a JWT, or stored behind a page session). */
+  private async fromClaims(payload: Record<string, unknown>): Promise<Principal> {
     const sub = typeof payload.sub === 'string' ? payload.sub : undefined;
     if (!sub) throw new ToolError('unauthenticated', 'The session token is invalid or expired.');
     if (payload.typ === 'console' && typeof payload.org === 'string' && ROLES.includes(payload.role as Role)) {
       const role = await this.consoleRole(sub, payload.org, payload.role as Role);
       const principal: Principal = { kind: 'console_user', userId: sub, organizationId: payload.org, role };
       if (payload.inv === true) principal.invitation = true;
+      if (typeof payload.exp === 'number') principal.expiresAt = payload.exp;
       return principal;
     }
     if (payload.typ === 'staff') return { kind: 'staff', userId: await this.staffUser(sub) };

@@ -17,14 +17,21 @@ import { principalKey, type Principal } from '../kernel/principal.ts';
 import type { AnyTool } from './tool.ts';
 import type { Arrival } from '../domain/purchase/reserve-admission.ts';
 import { CallParts } from './call-parts.ts';
+import { auditCall, auditAfterCommit } from './audit.ts';
 import { parseInput } from './validate.ts';
 import { REST_MECHANISMS, splitIdempotencyArgument, type SurfaceMechanisms } from './surface-keys.ts';
+import type { WebSessionKind } from '../storage/web-sessions.ts';
 
 export interface InvokeRequest {
   tool: string;
   input: unknown;
   /** The bearer credential as presented (without the `Bearer ` prefix), if any. */
   credential?: string | undefined;
+  /**
+   * The credential is the reference of a page session of this kind, read from its HttpOnly cookie by REST after the
+   * page asked for it (docs/console.md, "Sessions"); no other surface sets it.
+   */
+  pageSession?: WebSessionKind | undefined;
   idempotencyKey?: string | undefined;
   request: RequestInfo;
   /** How this surface carries keys and credentials (default: REST's); refusals name them. */
@@ -55,7 +62,16 @@ const refusal = (tool: AnyTool | undefined, error: ToolError): InvokeResult => (
  * `surface`: where the credential was presented (an OAuth access token is accepted only on the MCP endpoint it was
  * issued for).
  */
-export type Authenticator = (credential: string | undefined, surface?: RequestInfo['surface']) => Promise<Principal>;
+export type Authenticator = (
+  credential: string | undefined,
+  surface?: RequestInfo['surface'],
+  pageSession?: WebSessionKind,
+) => Promise<Principal>;
+
+/** Opens page sessions (HttpOnly cookies) for session JWTs the server issued: REST's sign-in answers to its pages. */
+export interface PageSessionIssuer {
+  openPageSession(kind: WebSessionKind, jwt: string, replaces?: string): Promise<{ token: string; expiresAt: Date }>;
+}
 
 export interface OrchestratorDeps {
   tools: readonly AnyTool[];
@@ -71,6 +87,8 @@ export interface OrchestratorDeps {
    * secrets (a card number and CVC, a sign-in token) cannot be searched for offline from the stored hash.
    */
   requestHash: (canonical: string) => string;
+  /** Opens page sessions for the REST surface's pages (absent: pages get no cookie). */
+  pageSessions?: PageSessionIssuer;
 }
 
 export class Orchestrator {
@@ -83,6 +101,7 @@ export class Orchestrator {
   private readonly idempotency: IdempotencyStore;
   private readonly requestHash: (canonical: string) => string;
   readonly authenticate: Authenticator;
+  readonly pageSessions: PageSessionIssuer | undefined;
 
   constructor(deps: OrchestratorDeps) {
     this.tools = deps.tools;
@@ -94,6 +113,7 @@ export class Orchestrator {
     this.authenticate = deps.authenticate;
     this.idempotency = new IdempotencyStore(deps.services.db, deps.replaySealer);
     this.requestHash = deps.requestHash;
+    this.pageSessions = deps.pageSessions;
   }
 
   /**
@@ -102,8 +122,8 @@ export class Orchestrator {
    */
   authenticatedAs(credential: string, principal: Principal): Orchestrator {
     const view = Object.create(this) as Orchestrator;
-    const authenticate: Authenticator = (c, surface) =>
-      c === credential ? Promise.resolve(principal) : this.authenticate(c, surface);
+    const authenticate: Authenticator = (c, surface, page) =>
+      c === credential && !page ? Promise.resolve(principal) : this.authenticate(c, surface, page);
     Object.defineProperty(view, 'authenticate', { value: authenticate });
     return view;
   }
@@ -159,7 +179,8 @@ export class Orchestrator {
       arrival = tool.admission?.arrive(this.services);
       const strict = tool.rateLimit === 'strict';
       let failed = false;
-      const principal = await this.authenticate(req.credential, req.request.surface).catch(async (err: unknown) => {
+      const presented = this.authenticate(req.credential, req.request.surface, req.pageSession);
+      const principal = await presented.catch(async (err: unknown) => {
         // A failed credential is charged to the client address before it is answered, so guessing is limited.
         failed = true;
         await req.request.rate?.charge(undefined, strict);
@@ -241,6 +262,13 @@ export class Orchestrator {
     );
     const result = finished ?? finish(raw);
     await idem?.settle({ status: result.status, body: result.output });
+    await auditAfterCommit(this.services, this.log, {
+      tool,
+      input,
+      principal,
+      request: req.request,
+      output: result.output,
+    });
     return result;
   }
 
@@ -260,6 +288,13 @@ export class Orchestrator {
         ),
       );
       await idem?.settle({ status: result.status, body: result.output });
+      await auditAfterCommit(this.services, this.log, {
+        tool,
+        input,
+        principal,
+        request: req.request,
+        output: result.output,
+      });
       return result;
     }
     return this.services.db.transaction(async (em) => {
@@ -270,6 +305,7 @@ export class Orchestrator {
         ),
       );
       await idem?.settle({ status: result.status, body: result.output }, em);
+      await auditCall(this.services, em, { tool, input, principal, request: req.request, output: result.output }); // same tx
       return result;
     });
   }

@@ -140,6 +140,11 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
    * charged to a stricter budget (`RATE_LIMIT_STRICT_PER_MINUTE`) as well as the ordinary one.
    */
   rateLimit?: 'strict';
+  /**
+   * The tool opens (its output carries a session JWT in `token`) or ends a page session of this kind. REST only, and
+   * only when the page asks (`X-Tessera-Session`): it then sets or clears the HttpOnly cookie (docs/console.md).
+   */
+  pageSession?: { kind: 'console' | 'buyer'; effect: 'opens' | 'ends' };
   handler: (input: z.infer<I>, ctx: ToolContext) => Promise<z.infer<O>>;
 }
 

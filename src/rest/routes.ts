@@ -9,6 +9,7 @@ import { parseJsonObject, readRaw } from '../http/read-body.ts';
 import { requestInfo, bearerOf, sendError } from '../http/http.ts';
 import { answerCacheable } from '../http/conditional.ts';
 import { PRINCIPAL_KIND_STATE } from '../http/request-log.ts';
+import { applyPageSession, presentedPageSession } from '../http/page-session.ts';
 
 /** `/v1/a/{id}` → `/v1/a/:id`. */
 export function koaPath(path: string): string {
@@ -49,29 +50,37 @@ export function respond(ctx: Context, result: InvokeResult): void {
   sendError(ctx, result.status, result.error);
 }
 
-export function buildToolRouter(orchestrator: Orchestrator): Router {
+/** `publicUrl`: the service's base URL (its origin is the pages' own, beside the request's). */
+export function buildToolRouter(orchestrator: Orchestrator, publicUrl: () => string = () => ''): Router {
   const router = new Router();
   for (const tool of orchestrator.tools) {
     const method = tool.http.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     const names = pathParams(tool.http.path);
     router[method](koaPath(tool.http.path), async (ctx) => {
       let input: Record<string, unknown>;
+      let page: ReturnType<typeof presentedPageSession>;
       // Refused for load before the body is read when that is certain (src/http/early-admission.ts); a call
       // takes its place for load in the orchestrator, once its body is read and its caller authenticated.
       try {
         input = await collectInput(ctx, tool, names);
+        page = presentedPageSession(ctx, publicUrl());
       } catch (err) {
         const e = err instanceof ToolError ? err : new ToolError('invalid_input');
         sendError(ctx, e.status, e.toBody());
         return;
       }
-      const result = await orchestrator.invoke({
+      // A bearer wins over a page session; the page's cookie counts only with its header (src/http/page-session.ts).
+      const bearer = bearerOf(ctx);
+      const fromPage = !bearer && page?.token ? page.kind : undefined;
+      const invoked = await orchestrator.invoke({
         tool: tool.name,
         input,
-        credential: bearerOf(ctx),
+        credential: bearer ?? page?.token,
+        pageSession: fromPage,
         idempotencyKey: ctx.get('idempotency-key') || undefined,
         request: requestInfo(ctx, 'rest'),
       });
+      const result = await applyPageSession(ctx, publicUrl(), orchestrator.pageSessions, tool, page, invoked);
       if (result.ok) ctx.state[PRINCIPAL_KIND_STATE] = result.principal.kind; // for the request log
       if (tool.http.cache && answerCacheable(ctx, tool.http.cache, result.ok, result.ok ? result.output : undefined))
         return;

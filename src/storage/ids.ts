@@ -44,6 +44,8 @@ export const ID_PREFIXES = {
   ticketKey: 'tkk',
   orderMail: 'omail',
   limitRaise: 'lrr',
+  webSession: 'wss',
+  auditEntry: 'aud',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

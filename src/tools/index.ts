@@ -14,6 +14,7 @@ import { createAgentTool } from './buyer/create-agent.ts';
 import { deleteAgent } from './buyer/delete-agent.ts';
 import { discardCardSetupTool } from './buyer/discard-card-setup.ts';
 import { getBuyerSession } from './buyer/get-buyer-session.ts';
+import { endBuyerSession } from './buyer/end-buyer-session.ts';
 import { grantPermissionTool } from './buyer/grant-permission.ts';
 import { listAgentsTool } from './buyer/list-agents.ts';
 import { listInstrumentsTool } from './buyer/list-instruments.ts';
@@ -90,6 +91,9 @@ import { removeTeamMember } from './console/remove-team-member.ts';
 import { requestConsoleSignInLinkTool } from './console/request-console-sign-in-link.ts';
 import { revokeTeamInvitation } from './console/revoke-team-invitation.ts';
 import { switchConsoleOrganization } from './console/switch-console-organization.ts';
+import { getConsoleSession } from './console/get-console-session.ts';
+import { endConsoleSession } from './console/end-console-session.ts';
+import { listAuditLog } from './console/list-audit-log.ts';
 import { configurePaymentProvider } from './payments/configure-payment-provider.ts';
 import { listPaymentProviders } from './payments/list-payment-providers.ts';
 import { createWebhook } from './webhooks/create-webhook.ts';
@@ -146,6 +150,7 @@ export const TOOLS: readonly AnyTool[] = [
   requestSignInLinkTool,
   completeSignInTool,
   getBuyerSession,
+  endBuyerSession,
   setBuyerLanguageTool,
   requestVerificationCode,
   createAgentTool,
@@ -197,6 +202,9 @@ export const TOOLS: readonly AnyTool[] = [
   requestConsoleSignInLinkTool,
   completeConsoleSignInTool,
   switchConsoleOrganization,
+  getConsoleSession,
+  endConsoleSession,
+  listAuditLog,
   inviteTeamMember,
   acceptTeamInvitation,
   revokeTeamInvitation,

@@ -384,6 +384,9 @@ const OPS: Op[] = [
     allowed: CONSOLE,
     input: async (o) => ({ organizationId: o.m.organizationId }),
   },
+  { tool: 'get_console_session', allowed: CONSOLE, input: async () => ({}) },
+  { tool: 'end_console_session', allowed: CONSOLE, input: async () => ({}) },
+  { tool: 'list_audit_log', allowed: READERS, input: async () => ({}) },
   { tool: 'list_team', allowed: OWNER, input: async () => ({}) },
   {
     tool: 'invite_team_member',

@@ -12,6 +12,7 @@ import type { Role } from '../../kernel/principal.ts';
 import { consoleSignInMail } from '../../mail/console-templates.ts';
 import { sql } from '../../storage/database.ts';
 import { newId, randomToken } from '../../storage/ids.ts';
+import { WebSessions } from '../../storage/web-sessions.ts';
 import { throttleMail } from '../buyers/throttle.ts';
 import { normalizeEmail } from '../buyers/sessions.ts';
 
@@ -105,11 +106,15 @@ export async function switchConsoleOrganization(
   return openConsoleSession(ctx, principal.userId, organizationId, { invitation: principal.invitation === true });
 }
 
-/** Stores a link and emails it when the address is a member's; answers the same either way. */
+/**
+ * Stores a link and emails it when the address is a member's; answers the same either way. `delivery` says how mail
+ * leaves this server (the same for every address, so it tells nothing about one): `smtp`, or `outbox` when no SMTP
+ * server is set and mail is kept in the development outbox (`/dev/mail` on a loopback server, `npx tessera mail`).
+ */
 export async function requestConsoleSignInLink(
   ctx: ToolContext,
   emailInput: string,
-): Promise<{ sent: true; expiresAt: string }> {
+): Promise<{ sent: true; expiresAt: string; delivery: 'smtp' | 'outbox' }> {
   const { services, clock } = ctx;
   const now = clock.now();
   const email = normalizeEmail(emailInput);
@@ -134,7 +139,8 @@ export async function requestConsoleSignInLink(
       to: email,
       ...consoleSignInMail(consoleSignInUrl(services.publicUrl(), token), CONSOLE_SIGN_IN_TTL_MINUTES),
     });
-  return { sent: true, expiresAt: expiresAt.toISOString() };
+  const delivery = services.config.smtpUrl ? 'smtp' : 'outbox';
+  return { sent: true, expiresAt: expiresAt.toISOString(), delivery };
 }
 
 /** Redeems a link exactly once (an atomic conditional update) and opens a console session. */
@@ -154,4 +160,33 @@ export async function completeConsoleSignIn(
   const [user] = await sql<{ id: string }>(ctx.em, 'select id from users where email = ?', [link.email]);
   if (!user) throw new ToolError('sign_in_link_invalid', 'This address belongs to no console member.');
   return openConsoleSession(ctx, user.id, organizationId);
+}
+
+/** The calling console session as the console restores it after a reload: who, where, with which role, until when. */
+export async function describeConsoleSession(ctx: Pick<ToolContext, 'em' | 'principal'>) {
+  const { principal } = ctx;
+  if (principal.kind !== 'console_user') throw new ToolError('forbidden');
+  const all = await membershipsOf(ctx.em, principal.userId);
+  const organizations = principal.invitation ? all.filter((m) => m.organizationId === principal.organizationId) : all;
+  const [user] = await sql<{ email: string }>(ctx.em, 'select email from users where id = ?', [principal.userId]);
+  const expiresAt = principal.expiresAt === undefined ? null : new Date(principal.expiresAt * 1000).toISOString();
+  return {
+    userId: principal.userId,
+    email: user?.email ?? '',
+    organizationId: principal.organizationId,
+    role: principal.role,
+    organizations,
+    expiresAt,
+  };
+}
+
+/**
+ * Signs out: the page session (cookie) the call was made with ends now, server-side, for console and buyer pages
+ * alike. A bearer JWT cannot be ended early (it expires on its own): `ended` is false then.
+ */
+export async function endPageSession(ctx: Pick<ToolContext, 'principal' | 'services' | 'clock'>) {
+  const { principal } = ctx;
+  const id = principal.kind === 'console_user' || principal.kind === 'buyer' ? principal.webSessionId : undefined;
+  const ended = id ? await new WebSessions(ctx.services.db).end(id, ctx.clock.now()) : false;
+  return { ended };
 }

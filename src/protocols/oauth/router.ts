@@ -9,7 +9,8 @@ import type Provider from 'oidc-provider';
 import { errors, type Interaction } from 'oidc-provider';
 import type { Services } from '../../domain/context.ts';
 import { withdrawOAuthAuthorization, type OAuthAuthorization } from '../../domain/buyers/oauth-access.ts';
-import { bearerOf, requestInfo, sendError } from '../../http/http.ts';
+import { requestInfo, sendError } from '../../http/http.ts';
+import { credentialOf } from '../../http/page-session.ts';
 import { chargeUnverified } from '../../http/rate-limit.ts';
 import { parseJsonObject, readRaw } from '../../http/read-body.ts';
 import { ToolError } from '../../kernel/errors.ts';
@@ -131,6 +132,8 @@ export function buildOAuthRouter(deps: { services: Services; orchestrator: Orche
         return;
       }
       const input = parseJsonObject(await readRaw(ctx.req, 4096), ctx.get('content-type') || undefined);
+      // The buyer page's session: its bearer, or its page session's cookie (docs/console.md, "Sessions").
+      const presented = credentialOf(ctx, services.publicUrl());
       // One consent per interaction: a second (or concurrent) completion creates nothing.
       if (!(await oauth.claimInteraction(uid, details.exp - Math.floor(Date.now() / 1000))))
         throw new ToolError('oauth_interaction_invalid');
@@ -139,7 +142,7 @@ export function buildOAuthRouter(deps: { services: Services; orchestrator: Orche
         const result = await orchestrator.invoke({
           tool: 'authorize_agent',
           input,
-          credential: bearerOf(ctx),
+          ...presented,
           request: requestInfo(ctx, 'rest'),
         });
         if (!result.ok) {

@@ -23,6 +23,8 @@ import { Migration0017AgentAuthorizations } from './0017-agent-authorizations.ts
 import { Migration0018AcpOrderWebhooks } from './0018-acp-order-webhooks.ts';
 import { Migration0020AcpVaultTokenHashes } from './0020-acp-vault-token-hashes.ts';
 import { Migration0021PaymentMailLang } from './0021-payment-mail-lang.ts';
+import { Migration0022WebSessions } from './0022-web-sessions.ts';
+import { Migration0023AuditLog } from './0023-audit-log.ts';
 import { Migration0024OrderMailResend } from './0024-order-mail-resend.ts';
 import { Migration0025Exports } from './0025-exports.ts';
 import { Migration0028LimitRaiseRequests } from './0028-limit-raise-requests.ts';
@@ -52,6 +54,8 @@ export const MIGRATIONS = [
   { name: '0019-sealed-replays', class: Migration0019SealedReplays },
   { name: '0020-acp-vault-token-hashes', class: Migration0020AcpVaultTokenHashes },
   { name: '0021-payment-mail-lang', class: Migration0021PaymentMailLang },
+  { name: '0022-web-sessions', class: Migration0022WebSessions },
+  { name: '0023-audit-log', class: Migration0023AuditLog },
   { name: '0024-order-mail-resend', class: Migration0024OrderMailResend },
   { name: '0025-exports', class: Migration0025Exports },
   { name: '0028-limit-raise-requests', class: Migration0028LimitRaiseRequests },

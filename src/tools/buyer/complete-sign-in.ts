@@ -22,6 +22,7 @@ export const completeSignInTool = defineTool({
   auth: { public: true, listed: ['anonymous'] }, // a signed-in caller has no use for it
   http: { method: 'POST', path: '/v1/buyer/sessions', status: 201 },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  pageSession: { kind: 'buyer', effect: 'opens' }, // REST sets the page's cookie when asked (docs/console.md)
   rateLimit: 'strict',
   async handler(input, ctx) {
     return completeSignIn(ctx, input.token);

@@ -20,6 +20,7 @@ export const scopeBuyerSessionTool = defineTool({
   auth: { principals: ['buyer'], fullBuyer: true },
   http: { method: 'POST', path: '/v1/buyer/session-scopes', status: 201 },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  pageSession: { kind: 'buyer', effect: 'opens' }, // REST sets the page's cookie when asked (docs/console.md)
   async handler(input, ctx) {
     return scopeSession(ctx, input.merchantId);
   },

@@ -22,6 +22,7 @@ export const stepUpBuyerSessionTool = defineTool({
   auth: { principals: ['buyer'] },
   http: { method: 'POST', path: '/v1/buyer/session-step-ups', status: 201 },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  pageSession: { kind: 'buyer', effect: 'opens' }, // REST sets the page's cookie when asked (docs/console.md)
   transactional: false,
   rateLimit: 'strict',
   async handler(input, ctx) {

@@ -20,6 +20,7 @@ export const acceptTeamInvitation = defineTool({
   auth: { public: true, listed: ['anonymous', 'console_user'] },
   http: { method: 'POST', path: '/v1/console/team/invitations/accept' },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  pageSession: { kind: 'console', effect: 'opens' }, // REST sets the page's cookie when asked (docs/console.md)
   rateLimit: 'strict',
   async handler({ token }, ctx) {
     return acceptInvitation(ctx, token);

@@ -25,6 +25,7 @@ export const completeConsoleSignInTool = defineTool({
   auth: { public: true, listed: ['anonymous'] }, // a signed-in caller has no use for it
   http: { method: 'POST', path: '/v1/console/sign-in/complete' },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  pageSession: { kind: 'console', effect: 'opens' }, // REST sets the page's cookie when asked (docs/console.md)
   rateLimit: 'strict',
   async handler({ token, organizationId }, ctx) {
     return completeConsoleSignIn(ctx, token, organizationId);

@@ -21,6 +21,7 @@ export const switchConsoleOrganization = defineTool({
   auth: { principals: ['console_user'] },
   http: { method: 'POST', path: '/v1/console/session/organization' },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  pageSession: { kind: 'console', effect: 'opens' }, // REST sets the page's cookie when asked (docs/console.md)
   async handler({ organizationId }, ctx) {
     return switchOrganization(ctx, organizationId);
   },

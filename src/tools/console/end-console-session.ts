@@ -1,0 +1,24 @@
+/** end_console_session: sign out of the console: the page session ends server-side and its cookie is cleared. */
+import { z } from 'zod';
+import { endPageSession } from '../../domain/merchants/console-sign-in.ts';
+import { defineTool } from '../../orchestrator/tool.ts';
+
+export const endConsoleSession = defineTool({
+  name: 'end_console_session',
+  title: 'Sign out of the console',
+  area: 'console',
+  description:
+    'Signs out: the console page session (its HttpOnly cookie) the call is made with ends now, server-side, and ' +
+    'REST clears the cookie. `ended` is false for a bearer token, which cannot be ended early: it expires.',
+  input: z.strictObject({}),
+  output: z.object({ ended: z.boolean().describe('Whether a page session was ended by this call.') }),
+  errors: [],
+  auth: { principals: ['console_user'] },
+  http: { method: 'POST', path: '/v1/console/session/end' },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  pageSession: { kind: 'console', effect: 'ends' },
+  transactional: false, // one statement of its own (src/storage/web-sessions.ts)
+  async handler(_input, ctx) {
+    return endPageSession(ctx);
+  },
+});
