@@ -2585,6 +2585,15 @@ export interface GetBuyerSessionOutput {
   lang: string | null;
 }
 
+export interface EndBuyerSessionInput {}
+
+export interface EndBuyerSessionOutput {
+  /**
+   * Whether a page session was ended by this call.
+   */
+  ended: boolean;
+}
+
 export interface SetBuyerLanguageInput {
   /**
    * Buyer-page language: en, de, es, fr, hu or pt-BR.
@@ -10123,6 +10132,10 @@ export interface RequestConsoleSignInLinkInput {
 export interface RequestConsoleSignInLinkOutput {
   sent: true;
   expiresAt: string;
+  /**
+   * How mail leaves this server, the same for every address: smtp, or outbox (no SMTP server is set: mail is kept in the development outbox, /dev/mail on a loopback server, or `npx tessera mail`).
+   */
+  delivery: 'smtp' | 'outbox';
 }
 
 export interface CompleteConsoleSignInInput {
@@ -10189,6 +10202,117 @@ export interface SwitchConsoleOrganizationOutput {
     organizationName: string;
     role: 'owner' | 'integrator';
   }[];
+}
+
+export interface GetConsoleSessionInput {}
+
+export interface GetConsoleSessionOutput {
+  userId: string;
+  email: string;
+  /**
+   * The organization this session acts for.
+   */
+  organizationId: string;
+  /**
+   * Every organization the person belongs to (switch with switch_console_organization).
+   */
+  organizations: {
+    organizationId: string;
+    organizationName: string;
+    role: 'owner' | 'integrator';
+  }[];
+  role: 'owner' | 'integrator';
+  /**
+   * When the session ends (RFC 3339); null when not known.
+   */
+  expiresAt: string | null;
+}
+
+export interface EndConsoleSessionInput {}
+
+export interface EndConsoleSessionOutput {
+  /**
+   * Whether a page session was ended by this call.
+   */
+  ended: boolean;
+}
+
+export interface ListAuditLogInput {
+  /**
+   * Only writes by this console user (usr_…) or API key (key_…).
+   */
+  actor?: string;
+  /**
+   * Only calls of this operation, e.g. create_event.
+   */
+  tool?: string;
+  /**
+   * Only writes that named this id (shop_…, evt_…, pool_…, ord_…, …).
+   */
+  targetId?: string;
+  /**
+   * RFC 3339; records at or after this instant.
+   */
+  from?: string;
+  /**
+   * RFC 3339; records before this instant.
+   */
+  to?: string;
+  /**
+   * Page size, 1 to 100 (default 50).
+   */
+  limit?: number;
+  /**
+   * The previous page’s `nextCursor`.
+   */
+  cursor?: string;
+}
+
+export interface ListAuditLogOutput {
+  entries: {
+    /**
+     * The record (aud_…).
+     */
+    id: string;
+    /**
+     * When the write was made (RFC 3339).
+     */
+    at: string;
+    actorKind: 'console_user' | 'api_key';
+    /**
+     * The console user, or the person who made the API key.
+     */
+    userId: string | null;
+    /**
+     * That person’s e-mail address.
+     */
+    email: string | null;
+    /**
+     * The API key (key_…), for a key’s write.
+     */
+    keyId: string | null;
+    /**
+     * The API key’s name, for a key’s write.
+     */
+    keyName: string | null;
+    /**
+     * The operation, e.g. create_event.
+     */
+    tool: string;
+    /**
+     * The ids the call named or returned (shop_…, evt_…, ord_…, key_…, …).
+     */
+    targetIds: string[];
+    /**
+     * Where the call came in.
+     */
+    surface: 'rest' | 'mcp' | 'a2a' | 'internal';
+    /**
+     * The HTTP request’s X-Request-Id, when it came over HTTP.
+     */
+    requestId: string | null;
+  }[];
+  nextCursor?: string;
 }
 
 export interface InviteTeamMemberInput {
@@ -11971,6 +12095,12 @@ export interface Operations {
    */
   get_buyer_session: { input: GetBuyerSessionInput; output: GetBuyerSessionOutput };
   /**
+   * Sign out of the buyer pages (`POST /v1/buyer/session/end`).
+   *
+   * Signs out: the buyer page session (its HttpOnly cookie) the call is made with ends now, server-side, and REST clears the cookie. `ended` is false for a bearer token, which cannot be ended early: it expires.
+   */
+  end_buyer_session: { input: EndBuyerSessionInput; output: EndBuyerSessionOutput };
+  /**
    * Remember the buyer’s language (`PUT /v1/buyer/language`).
    *
    * Saves the language the buyer chose (en, de, es, fr, hu or pt-BR) on the buyer, so later sessions, sign-in links and emailed codes use it when no other language was given. A session a merchant minted with `lang` keeps that language (`sessionLang` in the answer); a full session follows the new choice at once. Open to bounded sessions too: it changes no spending authority.
@@ -12261,7 +12391,7 @@ export interface Operations {
   /**
    * Ask for a console sign-in link (`POST /v1/console/sign-in`).
    *
-   * Public. E-mails a single-use link (15 minutes) that signs a merchant console member in. The answer is the same whether or not the address belongs to a member, and only members get mail. At most 5 links per address per 15 minutes (rate_limited with retryAfter).
+   * Public. E-mails a single-use link (15 minutes) that signs a merchant console member in. The answer is the same whether or not the address belongs to a member, and only members get mail: say so to the person. At most 5 links per address per 15 minutes (rate_limited with retryAfter).
    */
   request_console_sign_in_link: { input: RequestConsoleSignInLinkInput; output: RequestConsoleSignInLinkOutput };
   /**
@@ -12276,6 +12406,24 @@ export interface Operations {
    * Returns a new console session for another organization the signed-in person belongs to, with their role there. A session opened by accepting an invitation acts only in the inviting organization (403 forbidden elsewhere): sign in by e-mail to reach the others.
    */
   switch_console_organization: { input: SwitchConsoleOrganizationInput; output: SwitchConsoleOrganizationOutput };
+  /**
+   * Describe the console session (`GET /v1/console/session`).
+   *
+   * Describes the calling console session: the person, the organization it acts for, their role there, the organizations they may switch to, and when the session ends. What the console reads at load to restore itself.
+   */
+  get_console_session: { input: GetConsoleSessionInput; output: GetConsoleSessionOutput };
+  /**
+   * Sign out of the console (`POST /v1/console/session/end`).
+   *
+   * Signs out: the console page session (its HttpOnly cookie) the call is made with ends now, server-side, and REST clears the cookie. `ended` is false for a bearer token, which cannot be ended early: it expires.
+   */
+  end_console_session: { input: EndConsoleSessionInput; output: EndConsoleSessionOutput };
+  /**
+   * Read the audit log (`GET /v1/console/audit-log`).
+   *
+   * Lists the caller’s organization’s audit log, newest first: every successful write made by a console user or an API key (who, which operation, which ids, when, from which surface and request). Read-only; failed calls and reads are not recorded, nor any secret. Filters only narrow: `actor` (a usr_… or key_… id), `tool`, `targetId`, `from` inclusive, `to` exclusive. Continue with `cursor` = `nextCursor`.
+   */
+  list_audit_log: { input: ListAuditLogInput; output: ListAuditLogOutput };
   /**
    * Invite a teammate (`POST /v1/console/team/invitations`).
    *
@@ -12507,6 +12655,7 @@ export const OPERATIONS: Readonly<Record<OperationId, OperationSpec>> = {
   request_sign_in_link: { method: 'POST', path: '/v1/buyer/sign-in-links', pathParams: [], idempotency: 'none', auth: 'public' },
   complete_sign_in: { method: 'POST', path: '/v1/buyer/sessions', pathParams: [], idempotency: 'none', auth: 'public' },
   get_buyer_session: { method: 'GET', path: '/v1/buyer/session', pathParams: [], idempotency: 'none', auth: 'bearer' },
+  end_buyer_session: { method: 'POST', path: '/v1/buyer/session/end', pathParams: [], idempotency: 'none', auth: 'bearer' },
   set_buyer_language: { method: 'PUT', path: '/v1/buyer/language', pathParams: [], idempotency: 'none', auth: 'bearer' },
   request_verification_code: { method: 'POST', path: '/v1/buyer/verification-codes', pathParams: [], idempotency: 'none', auth: 'bearer' },
   create_agent: { method: 'POST', path: '/v1/buyer/agents', pathParams: [], idempotency: 'none', auth: 'bearer' },
@@ -12558,6 +12707,9 @@ export const OPERATIONS: Readonly<Record<OperationId, OperationSpec>> = {
   request_console_sign_in_link: { method: 'POST', path: '/v1/console/sign-in', pathParams: [], idempotency: 'none', auth: 'public' },
   complete_console_sign_in: { method: 'POST', path: '/v1/console/sign-in/complete', pathParams: [], idempotency: 'none', auth: 'public' },
   switch_console_organization: { method: 'POST', path: '/v1/console/session/organization', pathParams: [], idempotency: 'none', auth: 'bearer' },
+  get_console_session: { method: 'GET', path: '/v1/console/session', pathParams: [], idempotency: 'none', auth: 'bearer' },
+  end_console_session: { method: 'POST', path: '/v1/console/session/end', pathParams: [], idempotency: 'none', auth: 'bearer' },
+  list_audit_log: { method: 'GET', path: '/v1/console/audit-log', pathParams: [], idempotency: 'none', auth: 'bearer' },
   invite_team_member: { method: 'POST', path: '/v1/console/team/invitations', pathParams: [], idempotency: 'none', auth: 'bearer' },
   accept_team_invitation: { method: 'POST', path: '/v1/console/team/invitations/accept', pathParams: [], idempotency: 'none', auth: 'public' },
   revoke_team_invitation: { method: 'DELETE', path: '/v1/console/team/invitations/{id}', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
