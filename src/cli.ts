@@ -8,7 +8,7 @@ import { ConfigError, loadConfig, type Config } from './kernel/config.ts';
 import { createLogger } from './log.ts';
 import { bootstrapOrganization } from './domain/merchants/merchants.ts';
 import { SCOPES, type Scope } from './kernel/principal.ts';
-import { seedDemo, type DemoData } from './domain/merchants/demo-seed.ts';
+import { DEMO_OWNER_EMAIL, seedDemo, type DemoData } from './domain/merchants/demo-seed.ts';
 import { ADMIN_USAGE, adminCommand } from './cli-admin.ts';
 import { NETWORK_USAGE, networkCommand, UsageError } from './cli-network.ts';
 import { runMcpStdio } from './cli-mcp.ts';
@@ -55,6 +55,7 @@ async function serve(config: Config): Promise<void> {
   const url = await app.listen();
   const lines = [
     `Tessera is running at ${url}`,
+    `  Console   ${url}/console   (merchants: sign in by e-mail)`,
     `  REST      ${url}/v1   (OpenAPI: ${url}/v1/openapi.json, reference: ${url}/docs)`,
     `  MCP       ${url}/mcp  (Streamable HTTP; stdio: npx tessera mcp)`,
     `  A2A       ${url}/.well-known/agent-card.json`,
@@ -69,6 +70,7 @@ async function serve(config: Config): Promise<void> {
     lines.push(
       '',
       'Demo data (embedded database):',
+      `  Owner     ${DEMO_OWNER_EMAIL}   (sign in at ${url}/console; the link arrives in the mail outbox)`,
       `  API key   ${demo.apiKey}   (scopes merchant:read, merchant:write, merchant:admin)`,
       `  Shop      ${demo.shopId}`,
       `  Event     ${demo.eventId}   Pool ${demo.poolId}`,

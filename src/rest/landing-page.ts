@@ -1,6 +1,6 @@
 /**
- * `GET /`: a small page for a person who opens the server's address: where the API, its reference, the buyer pages and
- * the health checks are.
+ * `GET /`: a small page for a person who opens the server's address: where the console, the API, its reference, the
+ * buyer pages and the health checks are.
  */
 import Router from '@koa/router';
 
@@ -10,6 +10,7 @@ export interface LandingLinks {
 }
 
 const LINKS: readonly (readonly [string, string, string])[] = [
+  ['/console', 'Merchant console', 'sign in by e-mail to run your events, orders, refunds, team and API keys'],
   ['/docs', 'API reference', 'every operation, generated from the tools (OpenAPI 3.1 at /v1/openapi.json)'],
   ['/v1/openapi.json', 'OpenAPI document', 'for REST clients and code generators'],
   ['/buyer/sign-in', 'Buyer pages', 'sign in by e-mail, then manage agents, saved cards and permissions'],

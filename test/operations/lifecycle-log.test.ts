@@ -33,6 +33,8 @@ test('the server logs where it listens, where its data lives and its version, an
     .split('\n')
     .filter((l) => l.startsWith('{'))
     .map((l) => JSON.parse(l) as Record<string, unknown>);
+  // The banner names the console, where merchants sign in (issue #34, "Getting in").
+  assert.ok(server.stdout().includes(`  Console   ${server.url}/console `), server.stdout());
   const start = lines.find((l) => l.msg === 'listening');
   assert.ok(start, `a start line: ${server.stderr()}`);
   assert.equal(start.url, server.url);

@@ -11,12 +11,13 @@ after(async () => {
   await h?.close();
 });
 
-test('GET / is a small landing page linking the API reference, the buyer pages, the dev mail and the health endpoints', async () => {
+test('GET / is a small landing page linking the console, the API reference, the buyer pages, the dev mail and the health endpoints', async () => {
   const res = await fetch(`${h.url}/`);
   assert.equal(res.status, 200);
   assert.match(res.headers.get('content-type') ?? '', /^text\/html/);
   const html = await res.text();
   for (const href of [
+    '/console',
     '/docs',
     '/v1/openapi.json',
     '/buyer/sign-in',

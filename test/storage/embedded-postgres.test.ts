@@ -49,6 +49,9 @@ test('the embedded database keeps data across restarts and survives a killed ser
   try {
     const first = await startServerProcess({ TESSERA_DATA_DIR: dir });
     const demo = JSON.parse(readFileSync(join(dir, 'demo.json'), 'utf8'));
+    // The banner names the console and the demo owner who signs in there (issue #34, "Getting in").
+    assert.match(first.stdout(), new RegExp(`Console {3}${first.url}/console `));
+    assert.match(first.stdout(), /Owner {5}owner@demo\.tessera\.local {3}\(sign in at \S+\/console/);
     const api = (url: string) => restClient(url, demo.apiKey);
     const created = await api(first.url).post('/v1/integration/pools', {
       merchantId: demo.shopId,

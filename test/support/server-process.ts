@@ -9,6 +9,8 @@ export interface ServerProcess {
   child: ChildProcess;
   /** Everything the server wrote on stderr so far (its log lines). */
   stderr(): string;
+  /** Everything the server wrote on stdout so far (its start banner). */
+  stdout(): string;
   stop(): Promise<void>;
 }
 
@@ -84,6 +86,7 @@ export async function startServerProcess(
     url,
     child,
     stderr: () => logged,
+    stdout: () => out,
     async stop() {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');

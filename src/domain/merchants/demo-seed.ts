@@ -4,6 +4,9 @@ import { Event, Pool, Tier } from '../../storage/entities/catalog.ts';
 import { newId } from '../../storage/ids.ts';
 import { bootstrapOrganization, type BootstrapResult } from './merchants.ts';
 
+/** The demo organization's owner: sign in to the console with this address (the link lands in the mail outbox). */
+export const DEMO_OWNER_EMAIL = 'owner@demo.tessera.local';
+
 export interface DemoData extends BootstrapResult {
   eventId: string;
   poolId: string;
@@ -15,7 +18,7 @@ export async function seedDemo(em: EntityManager, now: Date): Promise<DemoData> 
     em,
     {
       organization: 'Demo Promotions',
-      email: 'owner@demo.tessera.local',
+      email: DEMO_OWNER_EMAIL,
       shop: 'Demo Arena',
       currency: 'EUR',
       scopes: ['merchant:read', 'merchant:write', 'merchant:admin'],
