@@ -15,6 +15,7 @@ import { ToolError } from './kernel/errors.ts';
 import { buildBuyerPagesRouter } from './buyer-pages/router.ts';
 import { buildConsolePagesRouter } from './console-pages/router.ts';
 import { buildPaymentsRouter } from './rest/provider-routes.ts';
+import { buildExportDownloadRouter } from './rest/export-download.ts';
 import { buildA2aRouter } from './protocols/a2a/router.ts';
 import { buildMcpRouter } from './protocols/mcp/http.ts';
 import { buildOAuthRouter } from './protocols/oauth/router.ts';
@@ -73,6 +74,8 @@ export function buildRestRouter(deps: RestDeps): Router {
   });
 
   router.use(buildPaymentsRouter({ services, log: deps.log }).routes());
+  // create_export's single-use CSV download links.
+  router.use(buildExportDownloadRouter({ services, log: deps.log }).routes());
 
   const tools = buildToolRouter(orchestrator, services.publicUrl);
   router.use(tools.routes());

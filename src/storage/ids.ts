@@ -43,6 +43,7 @@ export const ID_PREFIXES = {
   refund: 'rfd',
   ticketKey: 'tkk',
   orderMail: 'omail',
+  exportDownload: 'exd',
   limitRaise: 'lrr',
   webSession: 'wss',
   auditEntry: 'aud',

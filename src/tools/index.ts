@@ -59,6 +59,7 @@ import { getOrderDetail } from './ticketing/get-order-detail.ts';
 import { previewRefund } from './ticketing/preview-refund.ts';
 import { resendOrderEmail } from './ticketing/resend-order-email.ts';
 import { getSalesOverview } from './ticketing/get-sales-overview.ts';
+import { createExport } from './ticketing/create-export.ts';
 import { checkIn } from './ticketing/check-in.ts';
 import { getCheckInList } from './ticketing/get-check-in-list.ts';
 import { getTicketKeys } from './ticketing/get-ticket-keys.ts';
@@ -220,6 +221,7 @@ export const TOOLS: readonly AnyTool[] = [
   previewRefund,
   resendOrderEmail,
   getSalesOverview,
+  createExport,
   getTicketKeys,
   rotateTicketSigningKey,
   listVoidedTickets,
