@@ -80,11 +80,19 @@ export class TicketKeys {
     // the sealed private key is read and opened once per key id.
     const [row] = await this.read<{ kid: string }>(em, 'select kid from ticket_signing_keys where retired_at is null');
     if (!row) throw new Error('no active ticket-signing key');
-    const cached = this.cache.get(row.kid);
-    if (cached) return { kid: row.kid, key: cached };
+    return this.byKid(row.kid, em);
+  }
+
+  /**
+   * The key `kid` that the caller has just read as the active one (e.g. in a statement of its own): opened from memory
+   * once this process has opened it, else read (on `em`'s connection when given) and opened once.
+   */
+  async byKid(kid: string, em?: EntityManager): Promise<SigningKey> {
+    const cached = this.cache.get(kid);
+    if (cached) return { kid, key: cached };
     const [full] = await (em
-      ? sql<KeyRow>(em, 'select * from ticket_signing_keys where kid = ?', [row.kid])
-      : this.db.execute<KeyRow>('select * from ticket_signing_keys where kid = ?', [row.kid]));
+      ? sql<KeyRow>(em, 'select * from ticket_signing_keys where kid = ?', [kid])
+      : this.db.execute<KeyRow>('select * from ticket_signing_keys where kid = ?', [kid]));
     if (!full) throw new Error('no active ticket-signing key');
     return { kid: full.kid, key: await this.privateKey(full) };
   }

@@ -10,17 +10,16 @@
  * `payReservation` is the same attempt for other payment sources (purchase_initiate: a network credential
  * under a signed mandate), with the source's own authorization step inside tx1.
  */
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Shop, Tier, type ShopRow } from '../../storage/entities/catalog.ts';
-import { Payment, Reservation, type ReservationRow } from '../../storage/entities/purchase.ts';
+import type { ShopRow, TierRow } from '../../storage/entities/catalog.ts';
+import type { ReservationRow } from '../../storage/entities/purchase.ts';
+import { insertPendingPayment, readReservationForPayment, readShopAndTier } from '../../storage/confirm-statements.ts';
 import { newId } from '../../storage/ids.ts';
 import type { ChargeResult, NetworkCredential } from '../../payments/provider.ts';
 import type { ToolContext } from '../context.ts';
 import { describeError, ToolError } from '../../kernel/errors.ts';
-import { sql } from '../../storage/database.ts';
-import { applyPaymentFailure, applyPaymentSuccess, markPaymentPending } from './orders.ts';
-import { authorizePurchase, ownershipFrom } from './purchase-access.ts';
+import { authorizePurchase, ownershipFrom, requireAccess } from './purchase-access.ts';
+import { applyOutcome, countOutcome, unknownOutcomeAttempt, type Attempt } from './payment-outcome.ts';
 import { loadPurchaseView, type PurchaseView } from './purchase-view.ts';
 import { refundOwedPayment, type SpineDeps } from './refunds.ts';
 import { requireReservation } from './reservations.ts';
@@ -28,15 +27,6 @@ import { checkScheme } from '../catalog/restrictions.ts';
 
 /** While a payment is in flight the hold is extended to at least now + this (the payment deadline). */
 export const PAYMENT_WINDOW_MS = 15 * 60 * 1000;
-
-interface Attempt {
-  paymentId: string;
-  provider: string;
-  paymentMethod: string;
-  networkCredential?: NetworkCredential | undefined;
-  amountMinor: number;
-  currency: string;
-}
 
 /** What tx1 knows when the spend is authorized: the locked, held reservation, its shop and the new payment's id. */
 export interface SpendContext {
@@ -51,6 +41,11 @@ export interface SpendContext {
 export interface PaymentPlan {
   /** Loads (or creates) the caller's reservation inside tx1, locked FOR UPDATE; `not_found` when not the caller's. */
   reservation: (em: EntityManager) => Promise<ReservationRow>;
+  /**
+   * The reservation's id when it exists already: tx1 may then run as two statements without a transaction (see
+   * `beginUnlocked`).
+   */
+  reservationId?: string;
   /** A payment-method token, or a network credential's reference when `networkCredential` is set. */
   paymentMethod: string;
   networkCredential?: NetworkCredential;
@@ -66,6 +61,7 @@ export function confirmReservation(
 ): Promise<PurchaseView> {
   return payReservation(ctx, {
     reservation: (em) => requireReservation(em, ctx.principal, reservationId, { lock: true }),
+    reservationId,
     paymentMethod,
   });
 }
@@ -73,7 +69,8 @@ export function confirmReservation(
 /** Runs one payment attempt: tx1 (checks, authorization, pending payment), the provider call, tx2 (its answer). */
 export async function payReservation(ctx: ToolContext, plan: PaymentPlan): Promise<PurchaseView> {
   const deps: SpineDeps = { ...ctx.services, clock: ctx.clock, log: ctx.log };
-  const started = await deps.db.transaction((em) => beginAttempt(em, ctx, plan));
+  const started =
+    (await beginUnlocked(deps, ctx, plan)) ?? (await deps.db.transaction((em) => beginAttempt(em, ctx, plan)));
   if ('view' in started) return started.view;
   const { attempt } = started;
   let outcome: ChargeResult | undefined;
@@ -91,15 +88,10 @@ export async function payReservation(ctx: ToolContext, plan: PaymentPlan): Promi
       ctx.log.error({ paymentId: attempt.paymentId, err: describeError(err) }, 'refund failed; will retry');
     });
   }
-  if (applied.view.order) deps.orderMail.kick(); // sent by the worker, not in this request
+  // Sent by the worker, not in this request; kicked only when this confirm may have queued one.
+  if (applied.mailQueued ?? applied.view.order) deps.orderMail.kick();
   if (applied.error) throw ctx.principal.kind === 'agent' ? declineForAgent(applied.error) : applied.error;
   return applied.view;
-}
-
-/** Counts a committed outcome (`BusinessMetrics`): a completed purchase, a payment the provider refused. */
-function countOutcome(deps: SpineDeps, applied: { completed?: boolean }, outcome: ChargeResult | undefined): void {
-  if (applied.completed) deps.metrics.purchaseCompleted();
-  if (outcome?.status === 'failed') deps.metrics.paymentFailed(outcome.code);
 }
 
 /**
@@ -120,11 +112,27 @@ function mintedLang(p: ToolContext['principal']): string | null {
   return p.kind === 'buyer' && p.mode === 'bounded' ? (p.lang ?? null) : null;
 }
 
-async function beginAttempt(
-  em: EntityManager,
-  ctx: ToolContext,
-  plan: PaymentPlan,
-): Promise<{ view: PurchaseView } | { attempt: Attempt }> {
+type Started = { view: PurchaseView } | { attempt: Attempt };
+
+/**
+ * The common first step in two statements and no transaction: a held reservation, paid for by a caller whose
+ * authorization writes nothing (not an agent, whose spend is recorded, nor a mandate's jti). One statement reads the
+ * reservation with its shop and tier; the checks and the authorization run as under the lock; one statement moves it to
+ * `confirming` and records the pending payment only if it is still held and unchanged since the read. Undefined
+ * (nothing written) when any of that does not hold: `beginAttempt` then decides under the lock, as always.
+ */
+async function beginUnlocked(deps: SpineDeps, ctx: ToolContext, plan: PaymentPlan): Promise<Started | undefined> {
+  if (plan.reservationId === undefined || plan.authorize || ctx.principal.kind === 'agent') return undefined;
+  const now = ctx.clock.now();
+  const em = deps.db.fork();
+  const found = await readReservationForPayment(em, plan.reservationId, { lock: false });
+  if (!found?.shop || !found.tier) return undefined;
+  const r = requireAccess(ctx.principal, found.reservation, 'reservation', plan.reservationId);
+  if (r.state !== 'held' || r.expiresAt <= now) return undefined;
+  return startAttempt(em, ctx, plan, { reservation: r, shop: found.shop, tier: found.tier, now, unlocked: true });
+}
+
+async function beginAttempt(em: EntityManager, ctx: ToolContext, plan: PaymentPlan): Promise<Started> {
   const now = ctx.clock.now();
   const r = await plan.reservation(em);
   const id = r.id;
@@ -139,8 +147,25 @@ async function beginAttempt(
   if (r.state === 'released' || r.expiresAt <= now) {
     throw new ToolError('reservation_expired', undefined, { reservationId: id, expiresAt: r.expiresAt.toISOString() });
   }
+  const read = await readShopAndTier(em, r.shopId, r.tierId);
+  if (!read) throw new Error(`reservation ${r.id}: its shop or tier is gone`);
+  const started = await startAttempt(em, ctx, plan, { reservation: r, ...read, now, unlocked: false });
+  if (!started) throw new Error(`reservation ${r.id}: locked, yet not written`);
+  return started;
+}
+
+/**
+ * A held reservation's payment attempt, from its method's check to the pending payment: undefined only when
+ * `unlocked` and the reservation changed since it was read.
+ */
+async function startAttempt(
+  em: EntityManager,
+  ctx: ToolContext,
+  plan: PaymentPlan,
+  held: { reservation: ReservationRow; shop: ShopRow; tier: TierRow; now: Date; unlocked: boolean },
+): Promise<Started | undefined> {
+  const { reservation: r, shop, tier, now } = held;
   const { paymentMethod, networkCredential } = plan;
-  const shop = await em.findOneOrFail(Shop, { id: r.shopId });
   const provider = ctx.services.payments.provider(shop.paymentProvider);
   const method = networkCredential
     ? provider.describeNetworkCredential(networkCredential.credentialRef)
@@ -151,7 +176,6 @@ async function beginAttempt(
       : undefined;
     throw new ToolError('unknown_payment_method', message, { paymentMethod });
   }
-  const tier = await em.findOneOrFail(Tier, { id: r.tierId });
   checkScheme(tier, method.scheme);
   const paymentId = newId('payment', now);
   if (plan.authorize) await plan.authorize({ em, reservation: r, shop, paymentId, now });
@@ -161,151 +185,43 @@ async function beginAttempt(
       { shop, amountMinor: r.totalMinor, currency: r.currency, stage: 'pay', reservationId: r.id, paymentMethod },
     );
   const deadline = new Date(now.getTime() + PAYMENT_WINDOW_MS);
-  r.state = 'confirming';
-  r.paymentDeadline = deadline;
-  r.expiresAt = r.expiresAt > deadline ? r.expiresAt : deadline;
-  r.updatedAt = now;
-  const payment = em.create(Payment, {
-    id: paymentId,
-    ...ownershipFrom(r),
+  // One statement: the reservation to `confirming` (the hold extended to the payment deadline) and the pending payment.
+  const attempt = await insertPendingPayment(em, {
     reservationId: r.id,
-    attempt: (await em.count(Payment, { reservationId: r.id })) + 1,
-    provider: provider.name,
-    paymentMethod,
-    scheme: method.scheme,
-    amountMinor: r.totalMinor,
-    currency: r.currency,
-    state: 'pending',
-    failureCode: null,
-    providerReference: null,
-    refundDue: false,
-    refundReason: null,
-    refundReference: null,
-    createdAt: now,
-    updatedAt: now,
-    refundedAt: null,
-    mailLang: mintedLang(ctx.principal),
-  });
-  await em.flush();
-  const attempt: Attempt = {
-    paymentId: payment.id,
-    provider: provider.name,
-    paymentMethod,
-    networkCredential,
-    amountMinor: r.totalMinor,
-    currency: r.currency,
-  };
-  return { attempt };
-}
-
-async function applyOutcome(
-  em: EntityManager,
-  paymentId: string,
-  outcome: ChargeResult | undefined,
-  now: Date,
-  deps: Pick<SpineDeps, 'ticketKeys'>,
-): Promise<{ view: PurchaseView; error?: ToolError; refundDue?: boolean; completed?: boolean }> {
-  const payment = await em.findOneOrFail(Payment, { id: paymentId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-  let error: ToolError | undefined;
-  let refundDue = false;
-  let completed = false;
-  // The view the last emitted event carried is the final state; it is loaded again only when nothing was emitted.
-  let emitted: PurchaseView | undefined;
-  if (!outcome) {
-    error = new ToolError(
-      'unavailable',
-      'The payment provider could not be reached, so the outcome is unknown. Retry confirm: it asks the provider about the same payment and never charges twice.',
-      { paymentId, outcome: 'unknown' },
-      5,
-    );
-  } else if (outcome.status === 'succeeded') {
-    ({ refundDue, view: emitted } = await applyPaymentSuccess(em, payment, outcome.reference, now, deps.ticketKeys));
-    completed = emitted !== undefined && !refundDue;
-  } else if (outcome.status === 'failed') {
-    emitted = await applyPaymentFailure(
-      em,
-      payment,
-      { code: outcome.code, reference: outcome.reference, mode: 'decline' },
-      now,
-    );
-  } else {
-    emitted = await markPaymentPending(em, payment, outcome.reference, now);
-  }
-  await em.flush();
-  const r = await em.findOneOrFail(Reservation, { id: payment.reservationId });
-  const view = emitted ?? (await loadPurchaseView(em, r));
-  if (outcome?.status === 'failed') {
-    error = new ToolError(outcome.code, undefined, {
+    paymentDeadline: deadline,
+    expiresAt: r.expiresAt > deadline ? r.expiresAt : deadline,
+    now,
+    ...(held.unlocked ? { unchangedSince: r.updatedAt } : {}),
+    payment: {
+      id: paymentId,
+      ...ownershipFrom(r),
       reservationId: r.id,
-      paymentId,
-      reservationState: r.state,
-      expiresAt: r.expiresAt.toISOString(),
-    });
-  }
-  return { view, refundDue, completed, ...(error ? { error } : {}) };
-}
-
-/**
- * The reservation's payment whose outcome is unknown (pending, and the provider never answered), as an
- * attempt to ask the provider again with the same payment id; undefined when there is none.
- */
-async function unknownOutcomeAttempt(em: EntityManager, reservationId: string): Promise<Attempt | undefined> {
-  const [p] = await em.find(
-    Payment,
-    { reservationId, state: 'pending', providerReference: null },
-    { orderBy: { attempt: 'desc' }, limit: 1 },
-  );
-  if (!p) return undefined;
-  const [spent] = await sql<{ network: string; mandate_id: string }>(
-    em,
-    'select network, mandate_id from mandate_jtis where reference = ?',
-    [p.id],
-  );
-  const networkCredential = spent
-    ? { network: spent.network, credentialRef: p.paymentMethod, mandateId: spent.mandate_id }
-    : undefined;
+      provider: provider.name,
+      paymentMethod,
+      scheme: method.scheme,
+      amountMinor: r.totalMinor,
+      currency: r.currency,
+      state: 'pending',
+      failureCode: null,
+      providerReference: null,
+      refundDue: false,
+      refundReason: null,
+      refundReference: null,
+      createdAt: now,
+      updatedAt: now,
+      refundedAt: null,
+      mailLang: mintedLang(ctx.principal),
+    },
+  });
+  if (attempt === undefined) return undefined;
   return {
-    paymentId: p.id,
-    provider: p.provider,
-    paymentMethod: p.paymentMethod,
-    networkCredential,
-    amountMinor: p.amountMinor,
-    currency: p.currency,
+    attempt: {
+      paymentId,
+      provider: provider.name,
+      paymentMethod,
+      networkCredential,
+      amountMinor: r.totalMinor,
+      currency: r.currency,
+    },
   };
-}
-
-/** How long an unanswered charge waits before the sweeper asks the provider again. */
-export const RECONCILE_AFTER_MS = 30_000;
-
-/**
- * Asks the provider again about payments whose outcome is unknown (older than RECONCILE_AFTER_MS) and
- * applies each answer, so a purchase whose client never retries still completes, releases or is refunded.
- * Returns how many were resolved.
- */
-export async function reconcileUnknownPayments(deps: SpineDeps, now: Date, limit = 50): Promise<number> {
-  const rows = await deps.db.execute<{ reservation_id: string }>(
-    `select reservation_id from payments where state = 'pending' and provider_reference is null and created_at < ?
-      order by created_at limit ?`,
-    [new Date(now.getTime() - RECONCILE_AFTER_MS), limit],
-  );
-  let resolved = 0;
-  for (const { reservation_id } of rows) {
-    const attempt = await deps.db.transaction((em) => unknownOutcomeAttempt(em, reservation_id));
-    if (!attempt) continue;
-    let outcome: ChargeResult | undefined;
-    try {
-      outcome = await deps.payments.provider(attempt.provider).charge({ ...attempt, now });
-    } catch (err) {
-      deps.log.warn(
-        { paymentId: attempt.paymentId, err: describeError(err) },
-        'provider still unreachable; will ask again',
-      );
-      continue;
-    }
-    const applied = await deps.db.transaction((em) => applyOutcome(em, attempt.paymentId, outcome, now, deps));
-    countOutcome(deps, applied, outcome);
-    if (applied.refundDue) await refundOwedPayment(deps, attempt.paymentId).catch(() => undefined);
-    resolved++;
-  }
-  return resolved;
 }

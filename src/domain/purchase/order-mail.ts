@@ -81,6 +81,13 @@ const acpBuyerEmail = (reservation: string) => `(select a.buyer->>'email' from a
   where a.reservation_id = ${reservation} and a.buyer->>'email' is not null limit 1)`;
 
 /**
+ * Whether an order gets its e-mails: one with a buyer does, and so does an ACP order whose checkout session names the
+ * buyer's e-mail (`acpEmail`); other orders (a merchant's own sale, an API key's purchase without an e-mail) get none.
+ */
+export const queuesOrderMail = (order: { buyerId?: string | null }, acpEmail: string | null): boolean =>
+  Boolean(order.buyerId) || Boolean(acpEmail);
+
+/**
  * Queues an order e-mail inside the caller's transaction, for an order with a buyer or an ACP order whose session
  * names the buyer's e-mail; other orders (a merchant's own sale, an API key's purchase without an e-mail) get none.
  */
@@ -96,7 +103,7 @@ export async function enqueueOrderMail(
     const [known] = await sql<{ email: string | null }>(em, `select ${acpBuyerEmail('?')} as email`, [
       order.reservationId,
     ]);
-    if (!known?.email) return;
+    if (!queuesOrderMail(order, known?.email ?? null)) return;
   }
   await sql(
     em,

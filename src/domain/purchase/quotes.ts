@@ -6,10 +6,10 @@ import { newId } from '../../storage/ids.ts';
 import { mayAccessShop } from '../catalog/access.ts';
 import type { ToolContext } from '../context.ts';
 import { ToolError } from '../../kernel/errors.ts';
-import { availableIn } from './inventory.ts';
 import { authorizePurchase, ownershipOf } from './purchase-access.ts';
 import { checkRestrictions } from '../catalog/restrictions.ts';
-import { checkTierStillOffered } from '../catalog/catalog-changes.ts';
+import { checkTierOffered } from '../catalog/catalog-changes.ts';
+import { readTierOffer } from '../../storage/offer-read.ts';
 
 /** How long a quote may be turned into a reservation. */
 export const QUOTE_TTL_MS = 15 * 60 * 1000;
@@ -31,6 +31,16 @@ export async function requireSellableTier(
 ): Promise<{ tier: TierRow; shop: ShopRow }> {
   const tier = await em.findOne(Tier, { id: tierId });
   const shop = tier ? await em.findOne(Shop, { id: tier.shopId, deletedAt: null }) : null;
+  return sellable(ctx, tierId, tier, shop);
+}
+
+/** The tier and its live shop when both exist and the principal may buy from that shop; otherwise `not_found`. */
+function sellable(
+  ctx: Pick<ToolContext, 'principal'>,
+  tierId: string,
+  tier: TierRow | null | undefined,
+  shop: ShopRow | null | undefined,
+): { tier: TierRow; shop: ShopRow } {
   if (!tier || !shop || (ctx.principal.kind !== 'agent' && !mayAccessShop(ctx.principal, shop))) {
     throw new ToolError('not_found', `No tier ${tierId}.`, { tierId });
   }
@@ -41,10 +51,12 @@ export async function requireSellableTier(
 export async function createQuote(ctx: ToolContext, input: QuoteInput): Promise<QuoteRow> {
   const { em, clock } = ctx;
   const now = clock.now();
-  const { tier, shop } = await requireSellableTier(em, ctx, input.tierId);
-  await checkTierStillOffered(em, tier);
+  // One statement reads the tier, its live shop, its event and the pool's available places.
+  const offer = await readTierOffer(em, input.tierId);
+  const { tier, shop } = sellable(ctx, input.tierId, offer?.tier, offer?.shop);
+  checkTierOffered(tier, tier.retiredAt ? undefined : offer?.event); // a retired tier is refused whatever its event
   checkRestrictions(tier, input, now);
-  const available = await availableIn(em, tier.poolId);
+  const available = offer?.available ?? 0;
   if (available < input.quantity) throw new ToolError('sold_out', undefined, { available, requested: input.quantity });
   const feesMinor = shop.feePerTicketMinor * input.quantity;
   const totalMinor = tier.priceMinor * input.quantity + feesMinor;

@@ -11,7 +11,7 @@ import { returnPlaces } from './inventory.ts';
 import { Periodic } from '../../kernel/periodic.ts';
 import { retryOwedRefunds, type SpineDeps } from './refunds.ts';
 import { pruneExpired } from '../../storage/retention.ts';
-import { reconcileUnknownPayments } from './confirmation.ts';
+import { reconcileUnknownPayments } from './payment-outcome.ts';
 import { retryUnansweredRefunds } from './order-refunds.ts';
 import { runEventRefunds } from './event-refunds.ts';
 import { loadPurchaseViews } from './purchase-view.ts';

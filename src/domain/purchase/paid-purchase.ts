@@ -1,0 +1,114 @@
+/**
+ * The common case of a confirm's second transaction, in two statements: the provider took the money for a pending
+ * payment whose reservation still holds its places (held or confirming), made outside ACP. One statement locks the
+ * payment and its reservation and reads what completing needs; one writes the completion (payment, reservation, order,
+ * tickets, the confirmation e-mail when the order gets one, the outbox event). Any other case answers undefined and
+ * `applyPaymentSuccess` (orders.ts) decides it, under the same locks: the rules are the same, written twice for speed.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { OrderRow, PaymentRow, ReservationRow, TicketRow } from '../../storage/entities/purchase.ts';
+import { lockPaymentWithPurchase, writeCompletion } from '../../storage/confirm-statements.ts';
+import { newId, randomToken } from '../../storage/ids.ts';
+import { signTicketCode } from '../../tickets/ticket-codes.ts';
+import type { TicketKeys } from '../../tickets/ticket-keys.ts';
+import { queuesOrderMail } from './order-mail.ts';
+import { orderView, paymentView, reservationView, type PurchaseView } from './purchase-view.ts';
+
+/** A completed purchase: its view (as the `order.completed` event carries it) and whether an e-mail was queued. */
+export interface PaidPurchase {
+  view: PurchaseView;
+  mailQueued: boolean;
+}
+
+/**
+ * Completes the purchase of a pending payment the provider says succeeded (`reference`), inside the caller's
+ * transaction; undefined (nothing written, the rows locked) when this is not the common case.
+ */
+export async function completePaidPurchase(
+  em: EntityManager,
+  paymentId: string,
+  reference: string,
+  now: Date,
+  keys: TicketKeys,
+): Promise<PaidPurchase | undefined> {
+  const locked = await lockPaymentWithPurchase(em, paymentId);
+  if (!locked || locked.acpSession || !locked.activeKid) return undefined;
+  const { payment: before, reservation: held } = locked;
+  if (before.state !== 'pending' || (held.state !== 'held' && held.state !== 'confirming')) return undefined;
+  const payment: PaymentRow = {
+    ...before,
+    state: 'succeeded',
+    failureCode: null,
+    providerReference: before.providerReference ?? reference,
+    updatedAt: now,
+  };
+  const r: ReservationRow = {
+    ...held,
+    state: 'completed',
+    releaseReason: null,
+    releasedAt: null,
+    paymentDeadline: null,
+    completedAt: now,
+    updatedAt: now,
+  };
+  const order = {
+    id: newId('order', now),
+    shopId: r.shopId,
+    organizationId: r.organizationId,
+    ownerKey: r.ownerKey,
+    buyerId: r.buyerId ?? null,
+    reservationId: r.id,
+    paymentId: payment.id,
+    eventId: r.eventId,
+    tierId: r.tierId,
+    quantity: r.quantity,
+    totalMinor: r.totalMinor,
+    currency: r.currency,
+    state: 'completed',
+    refundReason: null,
+    refundedMinor: 0,
+    createdAt: now,
+    refundedAt: null,
+  } as OrderRow;
+  const key = await keys.byKid(locked.activeKid, em);
+  const tickets: TicketRow[] = [];
+  for (let i = 0; i < r.quantity; i++) {
+    const id = newId('ticket', now);
+    const signedCode = await signTicketCode(key, { id, eventId: r.eventId, tierId: r.tierId, createdAt: now });
+    tickets.push({
+      id,
+      orderId: order.id,
+      eventId: r.eventId,
+      tierId: r.tierId,
+      code: randomToken(16),
+      state: 'valid',
+      refundId: null,
+      voidReason: null,
+      voidedAt: null,
+      signingKeyId: key.kid,
+      signedCode,
+      checkedInAt: null,
+      checkedInDevice: null,
+      createdAt: now,
+    } as TicketRow);
+  }
+  tickets.sort((a, b) => (a.id < b.id ? -1 : 1));
+  const attempts = [...locked.otherAttempts, payment].sort((a, b) => a.attempt - b.attempt);
+  const view: PurchaseView = {
+    reservation: reservationView(r, order.id),
+    order: orderView(order, tickets, attempts),
+    payment: paymentView(attempts[attempts.length - 1]!),
+  };
+  // Outside ACP (checked above) the order's e-mail address is its buyer's.
+  const mailQueued = queuesOrderMail(order, null);
+  await writeCompletion(em, {
+    payment,
+    reservationId: r.id,
+    order,
+    tickets,
+    mailId: mailQueued ? newId('orderMail', now) : null,
+    event: { id: newId('webhookEvent', now), type: 'order.completed', data: { ...view } },
+    now,
+  });
+  return { view, mailQueued };
+}
