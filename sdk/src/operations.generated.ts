@@ -11284,6 +11284,42 @@ export interface GetSalesOverviewOutput {
   }[];
 }
 
+export interface CreateExportInput {
+  /**
+   * The shop (shop_…).
+   */
+  merchantId: string;
+  /**
+   * orders: one row per order; tickets: one row per ticket.
+   */
+  kind: 'orders' | 'tickets';
+  /**
+   * Only this event (evt_…).
+   */
+  eventId?: string;
+  /**
+   * RFC 3339; orders created at or after this instant.
+   */
+  createdFrom?: string;
+  /**
+   * RFC 3339; orders created before this instant.
+   */
+  createdBefore?: string;
+}
+
+export interface CreateExportOutput {
+  exportId: string;
+  /**
+   * GET it once, before `expiresAt`: the CSV file (an attachment).
+   */
+  downloadUrl: string;
+  /**
+   * RFC 3339 date-time.
+   */
+  expiresAt: string;
+  filename: string;
+}
+
 export interface GetTicketKeysInput {}
 
 export interface GetTicketKeysOutput {
@@ -12515,6 +12551,12 @@ export interface Operations {
    */
   get_sales_overview: { input: GetSalesOverviewInput; output: GetSalesOverviewOutput };
   /**
+   * Export orders or tickets as CSV (`POST /v1/ticketing/exports`).
+   *
+   * Creates a download of shop `merchantId`’s orders or tickets (optionally one event, a creation range) as CSV: GET `downloadUrl` once within 5 minutes, no credential needed (a browser link). The file is UTF-8 with a BOM, RFC 4180, every row streamed; cells starting with = + - @ tab or CR are prefixed with ' so spreadsheets do not run them. Columns: docs/console.md. No ticket codes. Merchants (merchant:read).
+   */
+  create_export: { input: CreateExportInput; output: CreateExportOutput };
+  /**
    * Get the ticket-signing keys (`GET /v1/ticketing/ticket-keys`).
    *
    * The public keys (a JWKS, Ed25519 / EdDSA) that sign ticket codes (`signedCode`) and voided-ticket lists. A scanner fetches it once and verifies codes offline; keys are rotated by adding a new one, and retired keys stay listed so codes issued before a rotation keep verifying. Public: no credential needed.
@@ -12725,6 +12767,7 @@ export const OPERATIONS: Readonly<Record<OperationId, OperationSpec>> = {
   preview_refund: { method: 'POST', path: '/v1/ticketing/orders/{id}/refund-preview', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
   resend_order_email: { method: 'POST', path: '/v1/ticketing/orders/{id}/resend-email', pathParams: ['id'], idempotency: 'required', auth: 'bearer' },
   get_sales_overview: { method: 'GET', path: '/v1/ticketing/sales-overview', pathParams: [], idempotency: 'none', auth: 'bearer' },
+  create_export: { method: 'POST', path: '/v1/ticketing/exports', pathParams: [], idempotency: 'none', auth: 'bearer' },
   get_ticket_keys: { method: 'GET', path: '/v1/ticketing/ticket-keys', pathParams: [], idempotency: 'none', auth: 'public' },
   rotate_ticket_signing_key: { method: 'POST', path: '/v1/staff/ticket-keys/rotate', pathParams: [], idempotency: 'none', auth: 'bearer' },
   list_voided_tickets: { method: 'GET', path: '/v1/ticketing/events/{id}/voided-tickets', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
