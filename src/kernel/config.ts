@@ -68,6 +68,8 @@ const EnvSchema = z.object({
   DATABASE_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(50).max(600000).default(10000),
   /** Development only: webhooks may target loopback (and plain http:// to it). */
   WEBHOOK_ALLOW_LOOPBACK: z.enum(['true', 'false']).default('false'),
+  /** Development only: OAuth client ID metadata documents may be served from loopback (certificate not verified). */
+  OAUTH_CLIENT_ID_DOCUMENTS_ALLOW_LOOPBACK: z.enum(['true', 'false']).default('false'),
 });
 
 export type Config = {
@@ -109,6 +111,8 @@ export type Config = {
   requestTimeoutMs: number;
   /** Development only: webhook subscriptions and deliveries may target loopback addresses. */
   webhookAllowLoopback: boolean;
+  /** Development only: client ID metadata documents may be fetched from loopback (docs/oauth.md). */
+  oauthClientIdDocumentsAllowLoopback: boolean;
   /** The longest wait for a pooled database connection; past it the call gets 503 `unavailable` with Retry-After. */
   databaseAcquireTimeoutMs: number;
 };
@@ -151,6 +155,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     listenSockets: e.LISTEN_SOCKETS,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     webhookAllowLoopback: e.WEBHOOK_ALLOW_LOOPBACK === 'true',
+    oauthClientIdDocumentsAllowLoopback: e.OAUTH_CLIENT_ID_DOCUMENTS_ALLOW_LOOPBACK === 'true',
     databaseAcquireTimeoutMs: e.DATABASE_ACQUIRE_TIMEOUT_MS,
   };
 }

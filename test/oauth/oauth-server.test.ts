@@ -116,8 +116,8 @@ test('the authorization server metadata (RFC 8414) offers code + PKCE S256, regi
     assert.equal(m.registration_endpoint, `${w.h.url}/oauth/register`);
     assert.equal(m.revocation_endpoint, `${w.h.url}/oauth/revoke`);
     assert.ok(m.grant_types_supported.includes('refresh_token'));
-    // Client ID metadata documents are not supported, so not advertised (docs/oauth.md says why).
-    assert.equal(m.client_id_metadata_document_supported, undefined);
+    // Client ID metadata documents (test/oauth/client-id-documents.test.ts).
+    assert.equal(m.client_id_metadata_document_supported, true);
   }
 });
 

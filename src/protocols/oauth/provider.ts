@@ -13,6 +13,8 @@ import type { Database } from '../../storage/database.ts';
 import { OAuthStore } from '../../storage/oauth-store.ts';
 import { ensureSetting } from '../../storage/settings.ts';
 import { SecretBox } from '../../webhooks/secret-box.ts';
+import type { AddressPolicy } from '../../webhooks/url-policy.ts';
+import { clientIdDocumentBodyLimits, clientIdDocumentFeature, policyFetch } from './client-id-documents.ts';
 
 /** Where the server's OAuth endpoints live; the metadata documents stay at the root well-known paths. */
 export const OAUTH_PREFIX = '/oauth';
@@ -41,7 +43,8 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 /**
  * Why a client's metadata is refused, or undefined: a name over 200 characters, any other string over 2,048, a list of
  * more than 10 entries, more than 16 KiB in all (`invalid_client_metadata`), or a redirect URI that is neither https
- * nor http on loopback (`invalid_redirect_uri`). Runs at registration and whenever a stored client is loaded.
+ * nor http on loopback (`invalid_redirect_uri`). Runs at registration and whenever a stored client is loaded, and on
+ * the client a metadata document describes (client-id-documents.ts).
  */
 function clientMetadataProblem(
   metadata: Record<string, unknown>,
@@ -111,6 +114,8 @@ export interface OAuthProviderDeps {
   cookieKey: string;
   /** Whether the permission an account names still allows a token (a refused account ends code and refresh grants). */
   accountIsLive: (permissionId: string) => Promise<boolean>;
+  /** Where a client ID metadata document may be fetched from (the webhooks' address policy). */
+  documentPolicy: AddressPolicy;
   log: Logger;
 }
 
@@ -181,6 +186,8 @@ export async function createOAuthProvider(issuer: string, deps: OAuthProviderDep
       devInteractions: { enabled: false },
       userinfo: { enabled: false },
       registration: { enabled: true, initialAccessToken: false },
+      // An https client_id URL names the client's metadata document, fetched instead of a registration.
+      clientIdMetadataDocument: clientIdDocumentFeature(deps.documentPolicy, clientMetadataProblem),
       // A client revokes only its own tokens (RFC 7009 §2.1).
       revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
       resourceIndicators: {
@@ -198,6 +205,8 @@ export async function createOAuthProvider(issuer: string, deps: OAuthProviderDep
         },
       },
     },
+    fetch: policyFetch(deps.documentPolicy),
+    fetchResponseBodyLimits: clientIdDocumentBodyLimits,
     issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     rotateRefreshToken: () => true,
     expiresWithSession: () => false,

@@ -49,6 +49,7 @@ export class OAuthServer {
           serverSecret: this.serverSecret,
           cookieKey,
           accountIsLive,
+          documentPolicy: { allowLoopback: this.services.config.oauthClientIdDocumentsAllowLoopback },
           log: this.log,
         }),
       };
