@@ -7,13 +7,28 @@ import { has, t } from './i18n.ts';
 
 export type Client = TesseraClient;
 
-/** A client for this origin, acting with the console session `token` (none: public operations only). */
+/**
+ * The client for this origin: the console's cookie session (HttpOnly, set by the sign-in calls made with this client,
+ * sent with `X-Tessera-Session: console`), or a bearer `token` when a server answered one instead.
+ */
 export function makeClient(token?: string): Client {
-  return createClient({ baseUrl: location.origin, ...(token ? { token } : {}) });
+  return token
+    ? createClient({ baseUrl: location.origin, token })
+    : createClient({ baseUrl: location.origin, session: 'console' });
+}
+
+/** Problems a form found before calling the API: field id → message (shown at each field by `useForm`). */
+export class FormProblems extends Error {
+  readonly problems: Record<string, string>;
+  constructor(problems: Record<string, string>) {
+    super('form problems');
+    this.problems = problems;
+  }
 }
 
 /** The text to show for a failed call: the catalog's for its code (`errors.<code>`), else the API's own message. */
 export function errorText(err: unknown): string {
+  if (err instanceof FormProblems) return t('errors.form');
   if (!isTesseraError(err)) return t('errors.network');
   if (has(`errors.${err.code}`)) return t(`errors.${err.code}`);
   return err.message || t('errors.generic');

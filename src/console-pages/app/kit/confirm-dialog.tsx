@@ -68,7 +68,8 @@ export function ConfirmDialog(p: ConfirmDialogProps) {
         >
           {p.confirmLabel}
         </button>
-        <button type="button" class="secondary" onClick={() => close(false)}>
+        {/* Focus starts on the way back, so a stray Enter never confirms a destructive action. */}
+        <button type="button" class="secondary" autofocus onClick={() => close(false)}>
           {t('kit.dialog.keep')}
         </button>
       </div>

@@ -45,16 +45,27 @@ export interface DataTableProps<Row> {
   empty: ComponentChildren;
   /** The initial sort. */
   initialSort?: { key: string; dir: 'ascending' | 'descending' };
+  /**
+   * The server sorts (with `pager`): the table shows `sort` and calls `onSort` when a sortable header is pressed,
+   * instead of sorting the rows it holds.
+   */
+  serverSort?: { sort: Sort; onSort: (sort: Sort) => void };
+}
+
+export interface Sort {
+  key: string;
+  dir: 'ascending' | 'descending';
 }
 
 export function DataTable<Row>(props: DataTableProps<Row>) {
   const { columns, rows, pager } = props;
-  const [sort, setSort] = useState(props.initialSort);
+  const [localSort, setSort] = useState(props.initialSort);
+  const sort = props.serverSort?.sort ?? localSort;
   const [page, setPage] = useState(0);
   const size = props.pageSize ?? 20;
   const sorted = useMemo(() => {
     const col = sort && columns.find((c) => c.key === sort.key);
-    if (!sort || !col?.sortBy) return rows;
+    if (props.serverSort || !sort || !col?.sortBy) return rows;
     const by = col.sortBy;
     const factor = sort.dir === 'ascending' ? 1 : -1;
     return [...rows].sort((a, b) => {
@@ -62,13 +73,16 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
       const y = by(b);
       return (typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y))) * factor;
     });
-  }, [rows, columns, sort]);
+  }, [rows, columns, sort, props.serverSort]);
   if (!rows.length && !(pager && pager.page > 0)) return <div class="table-empty">{props.empty}</div>;
   const pages = pager ? 1 : Math.max(1, Math.ceil(sorted.length / size));
   const current = Math.min(page, pages - 1);
   const shown = pager ? sorted : sorted.slice(current * size, current * size + size);
-  const toggle = (key: string) =>
-    setSort((s) => ({ key, dir: s?.key === key && s.dir === 'ascending' ? 'descending' : 'ascending' }));
+  const toggle = (key: string) => {
+    const next: Sort = { key, dir: sort?.key === key && sort.dir === 'ascending' ? 'descending' : 'ascending' };
+    if (props.serverSort) props.serverSort.onSort(next);
+    else setSort(next);
+  };
   return (
     <div class="data-table">
       <table class="data">

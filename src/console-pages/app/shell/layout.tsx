@@ -75,7 +75,7 @@ export function Layout(p: LayoutProps) {
                 <h2 class="nav-heading">{shop.name}</h2>
                 <ul>
                   {listed('shop').map((v) => (
-                    <NavLink key={v.id} href={hrefOf(v)} current={p.viewId === v.id} label={t(v.title)} />
+                    <NavLink key={v.id} id={v.id} href={hrefOf(v)} current={p.viewId === v.id} label={t(v.title)} />
                   ))}
                 </ul>
               </>
@@ -83,7 +83,7 @@ export function Layout(p: LayoutProps) {
             <h2 class="nav-heading">{t('shell.organization')}</h2>
             <ul>
               {listed('organization').map((v) => (
-                <NavLink key={v.id} href={hrefOf(v)} current={p.viewId === v.id} label={t(v.title)} />
+                <NavLink key={v.id} id={v.id} href={hrefOf(v)} current={p.viewId === v.id} label={t(v.title)} />
               ))}
             </ul>
             <p class="who">{t('shell.signedInAs', { email: session.me.email, role: t(`roles.${session.me.role}`) })}</p>
@@ -110,10 +110,10 @@ export function Layout(p: LayoutProps) {
   );
 }
 
-function NavLink(p: { href: string; current: boolean; label: string }) {
+function NavLink(p: { id: string; href: string; current: boolean; label: string }) {
   return (
     <li>
-      <a href={p.href} aria-current={p.current ? 'page' : undefined}>
+      <a id={`nav-${p.id}`} href={p.href} aria-current={p.current ? 'page' : undefined}>
         {p.label}
       </a>
     </li>

@@ -1,14 +1,211 @@
-/** Events: the shop's events; an event's page with its pools and tiers; create, edit, cancel. */
+/**
+ * Events: the shop's events (sortable, paged), creating one, and the shop window (description, discoverable). The
+ * writes are an owner's; an integrator sees the lists.
+ */
+import { useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
+import { FormProblems } from '../api.ts';
+import { DataTable } from '../kit/data-table.tsx';
+import { EmptyState } from '../kit/empty-state.tsx';
+import { Feedback, useAction } from '../kit/feedback.tsx';
+import { CheckboxField, TextAreaField, TextField } from '../kit/field.tsx';
+import { instantOf, useForm } from '../kit/form.ts';
+import { when } from '../kit/format.ts';
+import { Loaded, useLoad } from '../kit/load.tsx';
 import { PageHeader } from '../kit/page-header.tsx';
 import { t } from '../i18n.ts';
-import type { ViewDef } from '../view.ts';
+import { useSession, type Shop } from '../session.tsx';
+import { shopPath, type ViewDef, type ViewProps } from '../view.ts';
+import { eventView } from './event.tsx';
 
-function Events() {
-  return <PageHeader title={t('views.events.title')} />;
+function Events({ shop }: ViewProps) {
+  const { client, isOwner } = useSession();
+  const events = useLoad(async () => (await client.call('list_events', { id: shop!.id, limit: 100 })).events, [shop]);
+  return (
+    <>
+      <PageHeader title={t('views.events.title')} intro={t('views.events.intro', { shop: shop!.name })} />
+      <Loaded of={events}>
+        {(list) => (
+          <DataTable
+            caption={t('views.events.caption')}
+            rows={list}
+            rowKey={(e) => e.id}
+            initialSort={{ key: 'startsAt', dir: 'ascending' }}
+            empty={<EmptyState>{t('views.events.none')}</EmptyState>}
+            columns={[
+              {
+                key: 'title',
+                label: t('views.events.colTitle'),
+                sortBy: (e) => e.title,
+                render: (e) => <a href={shopPath(shop!.id, 'events', e.id)}>{e.title}</a>,
+              },
+              {
+                key: 'startsAt',
+                label: t('views.events.colStarts'),
+                sortBy: (e) => e.startsAt,
+                render: (e) => when(e.startsAt),
+              },
+              {
+                key: 'venue',
+                label: t('views.events.colVenue'),
+                sortBy: (e) => e.venue ?? '',
+                render: (e) => e.venue ?? '',
+              },
+              {
+                key: 'state',
+                label: t('views.events.colState'),
+                sortBy: (e) => (e.cancelledAt ? 1 : 0),
+                render: (e) => (e.cancelledAt ? t('views.events.cancelled') : t('views.events.active')),
+              },
+            ]}
+          />
+        )}
+      </Loaded>
+      {isOwner ? <CreateEvent shop={shop!} /> : null}
+      <ShopWindow shop={shop!} />
+    </>
+  );
 }
 
-function Event() {
-  return <PageHeader title={t('views.event.title')} />;
+function CreateEvent({ shop }: { shop: Shop }) {
+  const { client } = useSession();
+  const { route } = useLocation();
+  const [title, setTitle] = useState('');
+  const [venue, setVenue] = useState('');
+  const [startsAt, setStartsAt] = useState('');
+  const [endsAt, setEndsAt] = useState('');
+  const create = useAction();
+  const form = useForm({ title: 'event-title', venue: 'event-venue', startsAt: 'event-starts', endsAt: 'event-ends' });
+  return (
+    <section class="panel-section" aria-labelledby="create-event-title">
+      <h2 id="create-event-title">{t('views.events.create')}</h2>
+      <form
+        novalidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void form.submit(create, async () => {
+            const problems: Record<string, string> = {};
+            if (!title.trim()) problems['event-title'] = t('views.events.needTitle');
+            const starts = instantOf(startsAt);
+            if (!starts) problems['event-starts'] = t('views.events.needStart');
+            const ends = instantOf(endsAt);
+            if (ends && starts && ends <= starts) problems['event-ends'] = t('views.events.endAfterStart');
+            if (Object.keys(problems).length) throw new FormProblems(problems);
+            const event = await client.call('create_event', {
+              merchantId: shop.id,
+              title: title.trim(),
+              startsAt: starts!,
+              ...(venue.trim() ? { venue: venue.trim() } : {}),
+              ...(ends ? { endsAt: ends } : {}),
+            });
+            route(`${shopPath(shop.id, 'events', event.id)}?created=1`);
+          });
+        }}
+      >
+        <div class="form-grid">
+          <TextField
+            id="event-title"
+            label={t('views.events.fieldTitle')}
+            required
+            maxLength={200}
+            value={title}
+            onValue={setTitle}
+            error={form.errors['event-title']}
+          />
+          <TextField
+            id="event-venue"
+            label={t('views.events.fieldVenue')}
+            maxLength={200}
+            value={venue}
+            onValue={setVenue}
+            error={form.errors['event-venue']}
+          />
+          <TextField
+            id="event-starts"
+            type="datetime-local"
+            label={t('views.events.fieldStarts')}
+            hint={t('views.events.localTime')}
+            required
+            value={startsAt}
+            onValue={setStartsAt}
+            error={form.errors['event-starts']}
+          />
+          <TextField
+            id="event-ends"
+            type="datetime-local"
+            label={t('views.events.fieldEnds')}
+            value={endsAt}
+            onValue={setEndsAt}
+            error={form.errors['event-ends']}
+          />
+        </div>
+        <div class="actions">
+          <button type="submit" aria-busy={create.busy ? 'true' : undefined}>
+            {t('views.events.createButton')}
+          </button>
+          <Feedback of={create} />
+        </div>
+      </form>
+    </section>
+  );
+}
+
+/** The shop's public window: its description and whether discovery lists it (owner writes). */
+function ShopWindow({ shop }: { shop: Shop }) {
+  const { client, isOwner, reloadShops } = useSession();
+  const [description, setDescription] = useState(shop.description ?? '');
+  const [discoverable, setDiscoverable] = useState(shop.discoverable);
+  const save = useAction();
+  const form = useForm({ description: 'shop-description' });
+  return (
+    <section class="panel-section" aria-labelledby="shop-window-title">
+      <h2 id="shop-window-title">{t('views.events.window')}</h2>
+      {isOwner ? (
+        <form
+          novalidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            void form.submit(save, async () => {
+              await client.call('update_shop_settings', {
+                id: shop.id,
+                description: description.trim() ? description.trim() : null,
+                discoverable,
+              });
+              await reloadShops();
+              return t('views.events.windowSaved');
+            });
+          }}
+        >
+          <TextAreaField
+            id="shop-description"
+            label={t('views.events.description')}
+            hint={t('views.events.descriptionHint')}
+            maxLength={2000}
+            value={description}
+            onValue={setDescription}
+            error={form.errors['shop-description']}
+          />
+          <CheckboxField
+            id="shop-discoverable"
+            label={t('views.events.discoverable')}
+            checked={discoverable}
+            onChecked={setDiscoverable}
+          />
+          <div class="actions">
+            <button type="submit" aria-busy={save.busy ? 'true' : undefined}>
+              {t('views.events.saveWindow')}
+            </button>
+            <Feedback of={save} />
+          </div>
+        </form>
+      ) : (
+        <p>
+          {shop.discoverable ? t('views.events.isDiscoverable') : t('views.events.notDiscoverable')}{' '}
+          {shop.description ?? ''}
+        </p>
+      )}
+    </section>
+  );
 }
 
 export const eventsView: ViewDef = {
@@ -18,10 +215,4 @@ export const eventsView: ViewDef = {
   component: Events,
   nav: 'shop',
 };
-export const eventView: ViewDef = {
-  id: 'event',
-  path: '/console/shops/:shopId/events/:eventId',
-  title: 'views.event.title',
-  component: Event,
-  nav: false,
-};
+export { eventView };

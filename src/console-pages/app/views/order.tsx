@@ -1,0 +1,294 @@
+/**
+ * An order's page: buyer, event, tickets (with check-ins), payments, refunds and the e-mails sent; refunding all or
+ * some tickets with the amount shown before confirming; sending the tickets e-mail again.
+ */
+import { useState } from 'preact/hooks';
+import type { GetOrderDetailOutput, PreviewRefundOutput } from '@tessera/sdk';
+import { FormProblems } from '../api.ts';
+import { ChoiceGroup } from '../kit/choice-group.tsx';
+import { ConfirmDialog } from '../kit/confirm-dialog.tsx';
+import { DataTable } from '../kit/data-table.tsx';
+import { EmptyState } from '../kit/empty-state.tsx';
+import { Feedback, useAction } from '../kit/feedback.tsx';
+import { CheckboxField, TextField } from '../kit/field.tsx';
+import { useForm } from '../kit/form.ts';
+import { money, when } from '../kit/format.ts';
+import { Loaded, useLoad } from '../kit/load.tsx';
+import { PageHeader } from '../kit/page-header.tsx';
+import { t } from '../i18n.ts';
+import { useSession } from '../session.tsx';
+import { shopPath, type ViewDef, type ViewProps } from '../view.ts';
+
+type Detail = GetOrderDetailOutput;
+
+function OrderPage({ params, shop }: ViewProps) {
+  const { client } = useSession();
+  const detail = useLoad(() => client.call('get_order_detail', { id: params.orderId! }), [client, params.orderId]);
+  const d = detail.data;
+  return (
+    <>
+      <PageHeader
+        title={t('views.order.heading', { id: params.orderId })}
+        intro={
+          d
+            ? t('views.order.summary', { event: d.event.title, tier: d.tier.name, when: when(d.order.createdAt) })
+            : undefined
+        }
+      />
+      <p>
+        <a href={shopPath(shop!.id, 'orders')}>{t('views.order.back')}</a>
+      </p>
+      <Loaded of={detail}>{(data) => <OrderBody d={data} reload={detail.reload} />}</Loaded>
+    </>
+  );
+}
+
+function OrderBody({ d, reload }: { d: Detail; reload: () => Promise<void> }) {
+  const o = d.order;
+  const checkIn = (ticketId: string) => d.checkIns.find((c) => c.ticketId === ticketId);
+  return (
+    <>
+      <dl class="stats">
+        <div>
+          <dt>{t('views.order.buyer')}</dt>
+          <dd class="small">
+            {d.buyer ? `${d.buyer.name ? `${d.buyer.name} · ` : ''}${d.buyer.email}` : t('views.orders.noBuyer')}
+          </dd>
+        </div>
+        <div>
+          <dt>{t('views.order.total')}</dt>
+          <dd>{money(o.totalMinor, o.currency)}</dd>
+        </div>
+        <div>
+          <dt>{t('views.order.refunded')}</dt>
+          <dd>{money(o.refundedMinor, o.currency)}</dd>
+        </div>
+        <div>
+          <dt>{t('views.order.state')}</dt>
+          <dd class="small">{t(`views.orders.states.${o.state}`)}</dd>
+        </div>
+      </dl>
+      <DataTable
+        caption={t('views.order.tickets')}
+        rows={o.tickets}
+        rowKey={(x) => x.id}
+        empty={<EmptyState>{t('views.order.noTickets')}</EmptyState>}
+        columns={[
+          { key: 'id', label: t('views.order.ticket'), render: (x) => <code>{x.id}</code> },
+          {
+            key: 'state',
+            label: t('views.order.ticketState'),
+            sortBy: (x) => x.state,
+            render: (x) => t(`views.order.ticketStates.${x.state}`),
+          },
+          {
+            key: 'checkedIn',
+            label: t('views.order.checkedIn'),
+            render: (x) => {
+              const c = checkIn(x.id);
+              return c ? when(c.checkedInAt) : x.checkedInAt ? when(x.checkedInAt) : t('views.order.notCheckedIn');
+            },
+          },
+        ]}
+      />
+      <DataTable
+        caption={t('views.order.payments')}
+        rows={o.payments}
+        rowKey={(x) => x.id}
+        empty={<EmptyState>{t('views.order.noPayments')}</EmptyState>}
+        columns={[
+          { key: 'id', label: t('views.order.payment'), render: (x) => <code>{x.id}</code> },
+          {
+            key: 'amount',
+            label: t('views.order.amount'),
+            numeric: true,
+            render: (x) => money(x.amountMinor, x.currency),
+          },
+          { key: 'method', label: t('views.order.method'), render: (x) => `${x.provider} · ${x.scheme}` },
+          { key: 'state', label: t('views.order.paymentState'), render: (x) => x.state },
+          { key: 'when', label: t('views.order.when'), render: (x) => when(x.createdAt) },
+        ]}
+      />
+      <DataTable
+        caption={t('views.order.refunds')}
+        rows={o.refunds}
+        rowKey={(x) => x.id}
+        empty={<EmptyState>{t('views.order.noRefunds')}</EmptyState>}
+        columns={[
+          { key: 'when', label: t('views.order.when'), render: (x) => when(x.createdAt) },
+          {
+            key: 'amount',
+            label: t('views.order.amount'),
+            numeric: true,
+            render: (x) => money(x.amountMinor, x.currency),
+          },
+          { key: 'tickets', label: t('views.order.tickets'), render: (x) => x.ticketIds.length },
+          { key: 'reason', label: t('views.order.reason'), render: (x) => x.reason },
+          { key: 'state', label: t('views.order.refundState'), render: (x) => x.state },
+        ]}
+      />
+      <DataTable
+        caption={t('views.order.emails')}
+        rows={d.emails}
+        rowKey={(x) => x.id}
+        empty={<EmptyState>{t('views.order.noEmails')}</EmptyState>}
+        columns={[
+          { key: 'kind', label: t('views.order.emailKind'), render: (x) => t(`views.order.emailKinds.${x.kind}`) },
+          { key: 'to', label: t('views.order.emailTo'), render: (x) => x.to ?? '' },
+          { key: 'state', label: t('views.order.emailState'), render: (x) => t(`views.order.emailStates.${x.state}`) },
+          { key: 'when', label: t('views.order.when'), render: (x) => when(x.sentAt ?? x.createdAt) },
+        ]}
+      />
+      <Refund d={d} reload={reload} />
+      <Resend d={d} reload={reload} />
+    </>
+  );
+}
+
+/** Refund all or some tickets: the amount comes from preview_refund and is shown in the confirmation. */
+function Refund({ d, reload }: { d: Detail; reload: () => Promise<void> }) {
+  const { client, isOwner } = useSession();
+  const refundable = d.order.tickets.filter((x) => x.state === 'valid');
+  const [chosen, setChosen] = useState<string[]>([]);
+  const [reason, setReason] = useState('');
+  const [returnToPool, setReturnToPool] = useState(true);
+  const [preview, setPreview] = useState<PreviewRefundOutput | null>(null);
+  const [done, setDone] = useState('');
+  const check = useAction();
+  const form = useForm({
+    reason: 'refund-reason',
+    ticketIds: 'refund-tickets',
+    'code:ticket_not_refundable': 'refund-tickets',
+  });
+  if (!isOwner || d.order.state === 'refunded' || !refundable.length) return null;
+  const all = chosen.length === 0 || chosen.length === refundable.length;
+  const ids = all ? undefined : (chosen as [string, ...string[]]);
+  return (
+    <section class="panel-section" aria-labelledby="refund-title">
+      <h2 id="refund-title">{t('views.refund.title')}</h2>
+      <form
+        novalidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void form.submit(check, async () => {
+            if (!reason.trim()) throw new FormProblems({ 'refund-reason': t('views.refund.needReason') });
+            setPreview(await client.call('preview_refund', { id: d.order.id, ...(ids ? { ticketIds: ids } : {}) }));
+          });
+        }}
+      >
+        <ChoiceGroup
+          id="refund-tickets"
+          legend={t('views.refund.which')}
+          hint={t('views.refund.whichHint')}
+          error={form.errors['refund-tickets']}
+          choices={refundable.map((x) => ({ value: x.id, label: <code>{x.id}</code> }))}
+          selected={chosen}
+          onSelected={setChosen}
+        />
+        <TextField
+          id="refund-reason"
+          label={t('views.refund.reason')}
+          required
+          maxLength={500}
+          value={reason}
+          onValue={setReason}
+          error={form.errors['refund-reason']}
+        />
+        <CheckboxField
+          id="refund-return"
+          label={t('views.refund.returnToPool')}
+          hint={t('views.refund.returnHint')}
+          checked={returnToPool}
+          onChecked={setReturnToPool}
+        />
+        <div class="actions">
+          <button type="submit" class="danger" aria-busy={check.busy ? 'true' : undefined}>
+            {all ? t('views.refund.refundAll') : t('views.refund.refundSome', { count: chosen.length })}
+          </button>
+          <Feedback of={check} />
+          <p class="feedback" role="status" aria-live="polite">
+            {done}
+          </p>
+        </div>
+      </form>
+      <ConfirmDialog
+        open={preview !== null}
+        id="confirm-refund"
+        title={t('views.refund.confirmTitle', { amount: preview ? money(preview.amountMinor, preview.currency) : '' })}
+        confirmLabel={t('views.refund.confirm', {
+          amount: preview ? money(preview.amountMinor, preview.currency) : '',
+        })}
+        danger
+        onConfirm={async () => {
+          const p = preview!;
+          await client.call('refund_order', {
+            id: d.order.id,
+            reason: reason.trim(),
+            returnToPool,
+            ...(ids ? { ticketIds: ids } : {}),
+          });
+          return t('views.refund.done', { amount: money(p.amountMinor, p.currency) });
+        }}
+        onClose={(ok, message) => {
+          setPreview(null);
+          if (ok) {
+            setDone(message);
+            setChosen([]);
+            void reload();
+          }
+        }}
+      >
+        {preview ? (
+          <>
+            <p>
+              {t('views.refund.body', {
+                count: preview.ticketIds.length,
+                amount: money(preview.amountMinor, preview.currency),
+              })}
+            </p>
+            <p>{t('views.refund.remaining', { amount: money(preview.remainingMinor, preview.currency) })}</p>
+            <p>{returnToPool ? t('views.refund.placesBack') : t('views.refund.placesNotBack')}</p>
+          </>
+        ) : null}
+      </ConfirmDialog>
+    </section>
+  );
+}
+
+/** Sends the tickets e-mail again to the buyer's address. */
+function Resend({ d, reload }: { d: Detail; reload: () => Promise<void> }) {
+  const { client, isOwner } = useSession();
+  const send = useAction();
+  if (!isOwner || !d.buyer || d.order.state === 'refunded') return null;
+  return (
+    <section class="panel-section" aria-labelledby="resend-title">
+      <h2 id="resend-title">{t('views.resend.title')}</h2>
+      <p>{t('views.resend.intro', { email: d.buyer.email })}</p>
+      <div class="actions">
+        <button
+          type="button"
+          class="secondary"
+          aria-busy={send.busy ? 'true' : undefined}
+          onClick={() =>
+            void send.run(async () => {
+              const r = await client.call('resend_order_email', { id: d.order.id });
+              void reload();
+              return t('views.resend.done', { email: r.to });
+            })
+          }
+        >
+          {t('views.resend.button')}
+        </button>
+        <Feedback of={send} />
+      </div>
+    </section>
+  );
+}
+
+export const orderView: ViewDef = {
+  id: 'order',
+  path: '/console/shops/:shopId/orders/:orderId',
+  title: 'views.order.title',
+  component: OrderPage,
+  nav: false,
+};
