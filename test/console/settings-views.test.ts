@@ -7,6 +7,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { assertAccessible, axeOn, launchBrowser, type TestBrowser } from '../support/browser.ts';
 import { merchantShop, startWorld, type MerchantShop, type World } from '../support/buyers.ts';
@@ -70,14 +71,17 @@ async function go(page: Page, path: string, view: string): Promise<void> {
 
 const shopViews = (shopId: string): [string, string][] => [
   [`/console/shops/${shopId}/check-in`, 'check-in'],
+  [`/console/shops/${shopId}/exports`, 'exports'],
   [`/console/shops/${shopId}/webhooks`, 'webhooks'],
   [`/console/shops/${shopId}/embed-origins`, 'embed-origins'],
   [`/console/shops/${shopId}/payment-provider`, 'payment-provider'],
 ];
 const organizationViews: [string, string][] = [
+  ['/console/shops', 'shops'],
   ['/console/api-keys', 'api-keys'],
   ['/console/team', 'team'],
   ['/console/attested-consent', 'attested-consent'],
+  ['/console/audit-log', 'audit-log'],
 ];
 
 test('an owner manages keys, team and webhooks; a key is revoked by keyboard after a danger confirmation', async () => {
@@ -129,6 +133,16 @@ test('an owner manages keys, team and webhooks; a key is revoked by keyboard aft
   await page.getByRole('dialog').getByRole('button', { name: 'Withdraw the invitation' }).click();
   await page.getByText('No pending invitations.').waitFor();
 
+  // Shops: one is created, then deleted after a danger confirmation.
+  await go(page, '/console/shops', 'shops');
+  await page.getByLabel('Name', { exact: true }).fill('Summer stage');
+  await page.getByRole('button', { name: 'Create shop' }).click();
+  await page.locator('#shop-create-feedback', { hasText: 'Shop Summer stage created' }).waitFor();
+  await page.getByRole('button', { name: 'Delete Summer stage' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete the shop' }).click();
+  await page.getByRole('status').filter({ hasText: 'Shop Summer stage deleted.' }).waitFor();
+  await page.getByRole('link', { name: 'Summer stage' }).waitFor({ state: 'detached' });
+
   // Webhooks: the hint tells the truth; subscribe (secret once), send a test event, read its request and response.
   await go(page, `/console/shops/${m.shopId}/webhooks`, 'webhooks');
   assert.match((await page.locator('#webhook-url-hint').textContent()) ?? '', /WEBHOOK_ALLOW_LOOPBACK=true/);
@@ -151,6 +165,28 @@ test('an owner manages keys, team and webhooks; a key is revoked by keyboard aft
   await page.locator('.delivery-detail', { hasText: 'HTTP 200' }).waitFor();
   await noAxeViolations(page, 'webhook deliveries');
   await assertAccessible(page);
+
+  // Exports: the orders CSV downloads, UTF-8 with a BOM.
+  await go(page, `/console/shops/${m.shopId}/exports`, 'exports');
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download CSV' }).click(),
+  ]);
+  const csv = await readFile((await download.path())!, 'utf8');
+  assert.ok(csv.startsWith('\uFEFForder_id,'), csv.slice(0, 40));
+  await page.locator('#export-feedback', { hasText: 'is downloading' }).waitFor();
+
+  // The audit log shows each of these writes, filtered by operation.
+  await go(page, '/console/audit-log', 'audit-log');
+  for (const tool of ['create_api_key', 'revoke_api_key', 'create_shop', 'delete_shop', 'create_webhook'])
+    await page
+      .locator('main td code', { hasText: new RegExp(`^${tool}$`) })
+      .first()
+      .waitFor();
+  await page.getByLabel('Operation').selectOption('revoke_api_key');
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await page.locator('main td code', { hasText: /^create_api_key$/ }).waitFor({ state: 'detached' });
+  assert.equal(await page.locator('main td code', { hasText: /^revoke_api_key$/ }).count(), 1);
   assert.deepEqual(browser.problems, []);
   await page.close();
 });
@@ -185,6 +221,8 @@ test('every settings view passes axe at 1280 and 390 px without horizontal scrol
   await integrator.getByRole('checkbox', { name: /merchant:read/ }).waitFor();
   assert.equal(await integrator.getByRole('checkbox', { name: /merchant:admin/ }).count(), 0);
   assert.equal(await integrator.getByRole('checkbox', { name: /mandates:attest/ }).count(), 0);
+  await go(integrator, '/console/shops', 'shops');
+  assert.equal(await integrator.getByRole('button', { name: /^Delete / }).count(), 0, 'no shop deletion');
   await go(integrator, '/console/team', 'not-found');
   assert.deepEqual(browser.problems, []);
 });

@@ -8,12 +8,15 @@ import { overviewView } from './views/overview.tsx';
 import { eventsView, eventView } from './views/events.tsx';
 import { ordersView, orderView } from './views/orders.tsx';
 import { checkInView } from './views/check-in.tsx';
+import { exportsView } from './views/exports.tsx';
 import { webhooksView, webhookView } from './views/webhooks.tsx';
 import { embedOriginsView } from './views/embed-origins.tsx';
 import { paymentProviderView } from './views/payment-provider.tsx';
+import { shopsView } from './views/shops.tsx';
 import { apiKeysView } from './views/api-keys.tsx';
 import { teamView } from './views/team.tsx';
 import { attestedConsentView } from './views/attested-consent.tsx';
+import { auditLogView } from './views/audit-log.tsx';
 
 export const VIEWS: readonly ViewDef[] = [
   signInView,
@@ -25,11 +28,14 @@ export const VIEWS: readonly ViewDef[] = [
   ordersView,
   orderView,
   checkInView,
+  exportsView,
   webhooksView,
   webhookView,
   embedOriginsView,
   paymentProviderView,
+  shopsView,
   apiKeysView,
   teamView,
   attestedConsentView,
+  auditLogView,
 ];
