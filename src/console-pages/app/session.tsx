@@ -4,11 +4,14 @@
  */
 import { createContext, type ComponentChildren } from 'preact';
 import { useCallback, useContext, useEffect, useMemo, useState } from 'preact/hooks';
-import type { CompleteConsoleSignInOutput, ListShopsOutput } from '@tessera/sdk';
+import type { GetConsoleSessionOutput, ListShopsOutput } from '@tessera/sdk';
 import { makeClient, type Client } from './api.ts';
 
-/** A console session as the sign-in, invitation and restore operations return it. */
-export type Me = Omit<CompleteConsoleSignInOutput, 'token' | 'tokenType'> & { token?: string };
+/**
+ * A console session as the restore, sign-in and invitation operations return it; `token` only when the server answered
+ * a bearer instead of setting the cookie.
+ */
+export type Me = GetConsoleSessionOutput & { token?: string };
 export type Shop = ListShopsOutput['shops'][number];
 
 export interface Session {
@@ -51,8 +54,14 @@ export function SessionProvider(props: { children: ComponentChildren }) {
   }, [client, me]);
 
   useEffect(() => {
-    // Until the cookie session exists the console session lives in this page's memory only: nothing to restore.
-    setRestored(true);
+    // A reload keeps the session: the cookie is still there, and the server says whose it is (401: signed out).
+    client
+      .call('get_console_session')
+      .then(
+        (restoredMe) => setMe(restoredMe),
+        () => setMe(null),
+      )
+      .finally(() => setRestored(true));
   }, []);
 
   useEffect(() => {
@@ -69,6 +78,8 @@ export function SessionProvider(props: { children: ComponentChildren }) {
       reloadShops,
       signedIn: setMe,
       signOut: async () => {
+        // Ended server-side (the cookie is cleared too); forgotten here whatever the answer.
+        await client.call('end_console_session').catch(() => undefined);
         setMe(null);
         setShops([]);
       },
