@@ -99,7 +99,8 @@ test('MCP conformance authorization scenarios: the metadata and an authorization
     assert.equal(back.url.origin + back.url.pathname, `http://127.0.0.1:${port}/callback`);
     assert.equal((await fetch(back.url)).status, 200);
   });
-  assert.match(out, /✓ authorization-server-metadata-endpoint: 1 passed, 0 failed\n/, out);
+  // Two checks: the metadata, and client_id_metadata_document_supported (a warning without it).
+  assert.match(out, /✓ authorization-server-metadata-endpoint: 2 passed, 0 failed\n/, out);
   assert.match(out, /✓ authorization-code-grant: 1 passed, 0 failed\n/, out);
   assert.equal(code, 0, out);
 });
