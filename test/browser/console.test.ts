@@ -1,15 +1,14 @@
 /**
- * The merchant console in headless Chromium (issue #12): an owner signs in by e-mail and invites an integrator, who
- * signs in through the invitation, manages API keys without ever being offered merchant:admin and sees no team; the
- * owner withdraws an attested permission with a reason and the summary shows it; the shops, webhooks and payment
- * provider pages do what they say. Mail goes over SMTP to a loopback mailbox; every console page passes axe (no
- * serious or critical violation) and the house accessibility check.
+ * The console application's owner-only settings in headless Chromium (issue #12, moved to the application of issue
+ * #34): the owner withdraws an attested permission with a reason after confirming and the summary reflects it; the
+ * second payment provider is configured and its secret never shown again; a delivered webhook is redelivered; a shop
+ * with a hold in flight is refused deletion with the numbers, next to the action. axe finds no violation on each.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { restClient } from '../support/rest.ts';
-import { assertAccessible, axeOn, focusIs, launchBrowser, tabTo, type TestBrowser } from '../support/browser.ts';
+import { assertAccessible, axeOn, launchBrowser, type TestBrowser } from '../support/browser.ts';
 import {
   createAgent,
   key,
@@ -46,109 +45,42 @@ after(async () => {
   await rx?.close();
 });
 
-async function noSeriousAxeViolations(page: Page, where: string): Promise<void> {
-  const results = await axeOn(page).analyze();
-  const serious = results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  assert.deepEqual(serious, [], `axe on ${where}`);
-}
-
 /**
- * The path and fragment of the newest console link to `email` (the link is to PUBLIC_URL; the test opens it on its
- * server).
+ * Console errors other than the session probe's 401: at load the application asks whether a session exists
+ * (`get_console_session`), which Chromium reports as a failed resource while signed out.
  */
-function consoleLink(email: string, kind: 'verify' | 'accept'): string {
-  const hit = new RegExp(`/console/${kind}#token=[\\w-]+`).exec(w.box.last(email).text);
-  assert.ok(hit, `no /console/${kind} link in the mail to ${email}`);
-  return `${w.h.url}${hit[0]}`;
+const problems = (): string[] => browser.problems.filter((p) => !p.includes('status of 401 (Unauthorized)'));
+
+async function noAxeViolations(page: Page, where: string): Promise<void> {
+  const results = await axeOn(page).analyze();
+  const found = results.violations.map(
+    (v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+  );
+  assert.deepEqual(found, [], `axe on ${where}`);
 }
 
-/** Opens the console from an e-mailed link and waits until it shows who is signed in and its lists are loaded. */
-async function openFromLink(page: Page, link: string, email: string, role: string): Promise<void> {
-  await page.goto(link);
-  await page.locator('#who', { hasText: `Signed in as ${email}, ${role} of` }).waitFor();
-  await page.locator('#shop-rows tr').first().waitFor();
-  await page.locator('#provider-rows tr').first().waitFor();
-  assert.ok(!page.url().includes('token'), 'the one-time token is gone from the address bar');
-}
-
-/** Signs the owner in through the sign-in page and the e-mailed link; the same document then holds the console. */
-async function ownerSignsIn(page: Page, opts: { keyboard?: boolean } = {}): Promise<void> {
-  const before = w.box.count(ownerEmail);
+/** Signs the owner in through the sign-in view and the e-mailed link. */
+async function ownerSignsIn(page: Page): Promise<void> {
   await page.goto(`${w.h.url}/console/sign-in`);
-  if (opts.keyboard) {
-    // Keyboard only: Tab to the field, type, Enter.
-    await tabTo(page, 'email');
-    await page.keyboard.type(ownerEmail);
-    await page.keyboard.press('Enter');
-  } else {
-    await page.getByLabel('Work e-mail').fill(ownerEmail);
-    await page.getByRole('button', { name: 'Send me a sign-in link' }).click();
-  }
-  await page.locator('#status', { hasText: 'a sign-in link is on its way' }).waitFor();
-  assert.equal(w.box.count(ownerEmail), before + 1);
-  await openFromLink(page, consoleLink(ownerEmail, 'verify'), ownerEmail, 'owner');
+  await page.getByLabel('Work e-mail').fill(ownerEmail);
+  await page.getByRole('button', { name: 'Send me a sign-in link' }).click();
+  await page.locator('.feedback', { hasText: 'a sign-in link is on its way' }).waitFor();
+  const hit = /\/console\/verify#token=[\w-]+/.exec(w.box.last(ownerEmail).text);
+  assert.ok(hit, 'a /console/verify link in the mail');
+  await page.goto(`${w.h.url}${hit[0]}`);
+  await page.locator('main[data-view="overview"]').waitFor();
 }
 
-const status = (page: Page, text: string | RegExp) => page.locator('#status', { hasText: text }).waitFor();
+/** Moves to `path` inside the application (History API, as a link does) and waits for `view`. */
+async function go(page: Page, path: string, view: string): Promise<void> {
+  await page.evaluate((to) => {
+    history.pushState(null, '', to);
+    dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+  await page.locator(`main[data-view="${view}"]`).waitFor();
+}
 
-test('an owner signs in by e-mail and invites an integrator, who signs in, creates and revokes a key without merchant:admin, and sees no team', async () => {
-  const page = await browser.page();
-  await page.goto(`${w.h.url}/console/sign-in`);
-  await assertAccessible(page);
-  await noSeriousAxeViolations(page, '/console/sign-in');
-  await ownerSignsIn(page, { keyboard: true });
-  await assertAccessible(page);
-  await noSeriousAxeViolations(page, '/console/verify (owner)');
-  assert.equal(await page.locator('#scope-merchant-admin').count(), 1, 'the owner may grant merchant:admin');
-
-  const integratorEmail = newEmail();
-  await page.getByRole('link', { name: 'Team' }).click();
-  await page.getByLabel('E-mail', { exact: true }).fill(integratorEmail);
-  await page.getByLabel('Role').selectOption('integrator');
-  await page.getByRole('button', { name: 'Send invitation' }).click();
-  await status(page, `Invitation sent to ${integratorEmail}.`);
-  await page.locator('#invitation-rows li', { hasText: `${integratorEmail} (integrator, pending)` }).waitFor();
-
-  const integrator = await browser.page();
-  await openFromLink(integrator, consoleLink(integratorEmail, 'accept'), integratorEmail, 'integrator');
-  await assertAccessible(integrator);
-  await noSeriousAxeViolations(integrator, '/console/accept (integrator)');
-  assert.equal(await integrator.locator('#scope-merchant-admin').count(), 0, 'merchant:admin cannot be picked');
-  assert.equal(await integrator.locator('#scope-mandates-attest').count(), 0, 'mandates:attest cannot be picked');
-  assert.equal(await integrator.locator('#team').count(), 0, 'no team page');
-  assert.equal(await integrator.getByRole('link', { name: 'Team' }).count(), 0, 'no team link');
-  for (const ownerOnly of ['#shop-create-form', '#shop-settings-form', '#withdraw-form', '#provider-form'])
-    assert.equal(await integrator.locator(ownerOnly).count(), 0, ownerOnly);
-  assert.equal(await integrator.getByRole('button', { name: /^Delete / }).count(), 0, 'no shop deletion');
-  assert.equal(await integrator.locator('#webhook-form').count(), 1, 'integrators manage webhooks');
-
-  await integrator.locator('#key-name').fill('CI deploy');
-  await integrator.getByLabel(/merchant:read/).check();
-  await integrator.getByLabel(/merchant:write/).check();
-  await integrator.getByRole('button', { name: 'Create key' }).click();
-  await integrator.locator('#new-key:not([hidden])', { hasText: 'Key CI deploy created' }).waitFor();
-  const row = integrator.locator('#key-rows tr', { hasText: 'CI deploy' });
-  await row.locator('td', { hasText: 'No usage recorded' }).waitFor();
-  assert.match(await row.innerText(), /merchant:read, merchant:write/);
-  assert.doesNotMatch(await row.innerText(), /merchant:admin/);
-  await integrator.getByRole('button', { name: 'Revoke CI deploy' }).focus();
-  await integrator.keyboard.press('Enter');
-  await status(integrator, 'Key CI deploy revoked.');
-  await focusIs(integrator, 'keys-title');
-  await integrator
-    .locator('#key-rows tr', { hasText: 'CI deploy' })
-    .locator('td', { hasText: /^revoked$/ })
-    .waitFor();
-  const team = await restClient(w.h.url, await signInToken(integratorEmail)).get('/v1/console/team');
-  assert.deepEqual([team.status, team.body.code], [403, 'forbidden'], 'and the team is refused by the server too');
-  assert.deepEqual(browser.problems, [], 'no console error (CSP included)');
-  await integrator.close();
-  await page.close();
-});
-
-/** A console session for `email` through the API (the e-mailed link), to check what the server answers. */
+/** A console session for `email` through the API (the e-mailed link). */
 async function signInToken(email: string): Promise<string> {
   const anon = restClient(w.h.url);
   must(await anon.post('/v1/console/sign-in', { email }), 202);
@@ -156,7 +88,7 @@ async function signInToken(email: string): Promise<string> {
   return must(await anon.post('/v1/console/sign-in/complete', { token }), 200).token;
 }
 
-test('the owner withdraws an attested permission with a reason and the summary reflects it', async () => {
+test('the owner withdraws an attested permission with a reason, after confirming, and the summary reflects it', async () => {
   // Set up through the API: attestation switched on by staff, an attest key, a buyer with a card and an agent, and a
   // permission granted in a session the attest key minted.
   const staff = restClient(w.h.url, await w.h.staffToken());
@@ -199,28 +131,27 @@ test('the owner withdraws an attested permission with a reason and the summary r
   await page.getByRole('link', { name: 'Attested consent' }).click();
   await page.locator('#consent-state', { hasText: 'Attestation is on' }).waitFor();
   assert.equal(await page.locator('#permission-counts dd[data-count=active]').innerText(), '1');
-  await page.locator('#attest-key-rows tr', { hasText: 'Attest' }).waitFor();
-  await page
-    .locator('#permission-rows tr', { hasText: permission.id })
-    .locator('td', { hasText: /^active$/ })
-    .waitFor();
+  await page.locator('td', { hasText: /^Attest$/ }).waitFor();
+  const row = page.locator('tr', { hasText: permission.id });
+  await row.locator('td', { hasText: /^Active$/ }).waitFor();
   await assertAccessible(page);
-  await noSeriousAxeViolations(page, '/console/verify (attested consent)');
+  await noAxeViolations(page, 'attested consent');
 
   await page.getByLabel('Permission', { exact: true }).selectOption(permission.id);
-  await page.getByLabel('Reason').fill('The buyer called to say the agent is not theirs.');
-  await page.getByRole('button', { name: 'Withdraw permission' }).click();
-  await status(page, `Permission ${permission.id} withdrawn.`);
-  const row = page.locator('#permission-rows tr', { hasText: permission.id });
-  await row.locator('td', { hasText: /^withdrawn$/ }).waitFor();
+  await page.getByLabel('Withdrawal reason').fill('The buyer called to say the agent is not theirs.');
+  await page.getByRole('button', { name: 'Withdraw the permission' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.waitFor();
+  await dialog.getByRole('button', { name: 'Withdraw the permission' }).click();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `Permission ${permission.id} withdrawn.` })
+    .waitFor();
+  await row.locator('td', { hasText: /^Withdrawn$/ }).waitFor();
   assert.match(await row.innerText(), /The buyer called to say the agent is not theirs\./);
   assert.equal(await page.locator('#permission-counts dd[data-count=active]').innerText(), '0');
-  assert.equal(await page.locator('#permission-counts dd[data-count=withdrawn]').innerText(), '1');
-  assert.equal(
-    await page.locator('#withdraw-permission option', { hasText: permission.id }).count(),
-    0,
-    'no longer offered for withdrawal',
-  );
+  assert.equal(await page.locator('#permission-counts dd[data-count=revoked]').innerText(), '1');
+  assert.equal(await page.locator('#withdraw-permission option', { hasText: permission.id }).count(), 0);
 
   const summary = must(await owner.get('/v1/console/attested-consent'), 200);
   const listed = summary.recentPermissions.find((p: { id: string }) => p.id === permission.id);
@@ -228,95 +159,70 @@ test('the owner withdraws an attested permission with a reason and the summary r
     [listed.status, listed.revokedReason],
     ['revoked', 'The buyer called to say the agent is not theirs.'],
   );
-  assert.deepEqual(browser.problems, []);
+  assert.deepEqual(problems(), []);
   await page.close();
 });
 
-test('the owner walks the shops, webhooks and payment provider pages', async () => {
+test('the owner configures the second provider, redelivers a delivery and is refused deleting a shop in use', async () => {
   const page = await browser.page();
   await ownerSignsIn(page);
 
-  // Shops: create one, change its public settings, and delete it; the shop with a hold in flight is refused.
-  await page.getByRole('link', { name: 'Shops' }).click();
-  await page.locator('#new-shop-name').fill('Summer stage');
-  await page.locator('#new-shop-description').fill('Open-air concerts');
-  await page.getByRole('button', { name: 'Create shop' }).click();
-  await status(page, /Shop Summer stage created/);
-  const created = page.locator('#shop-rows tr', { hasText: 'Summer stage' });
-  await created.waitFor();
-  assert.match(await created.innerText(), /EUR\s+No\s+Open-air concerts/);
-  const newId = /shop_\w+/.exec(await created.innerText())![0];
-  await page.locator('#settings-shop').selectOption(newId);
-  await page.locator('#settings-description').fill('Open-air concerts by the lake');
-  await page.locator('#settings-discoverable').check();
-  await page.getByRole('button', { name: 'Save settings' }).click();
-  await status(page, 'Settings of Summer stage saved.');
-  await page.locator('#shop-rows tr', { hasText: 'by the lake' }).locator('td', { hasText: /^Yes$/ }).waitFor();
-  await assertAccessible(page);
-  await noSeriousAxeViolations(page, '/console/verify (shops)');
-
-  const api = restClient(w.h.url, m.apiKey);
-  const q = must(await api.post('/v1/ticketing/quotes', { tierId: m.tierId, quantity: 1 }), 201);
-  must(await api.post('/v1/ticketing/reservations', { quoteId: q.quoteId }, key()), 201);
-  const [shop] = await w.h.db.execute<{ name: string }>('select name from shops where id = ?', [m.shopId]);
-  await page.getByRole('button', { name: `Delete ${shop!.name}` }).click();
-  await focusIs(page, 'error-summary');
-  assert.match(
-    await page.locator('#error-text').innerText(),
-    /1 held or confirming reservation\(s\) and 0 pending payment\(s\)/,
-  );
-  await page.getByRole('button', { name: 'Delete Summer stage' }).click();
-  await status(page, 'Shop Summer stage deleted.');
-  await page.locator('#shop-rows tr', { hasText: 'Summer stage' }).waitFor({ state: 'detached' });
-  assert.equal(await page.locator('#shop-rows tr', { hasText: shop!.name }).count(), 1, 'the refused shop stays');
-
-  // Webhooks: subscribe the local receiver, send a test event, see it in the log, deliver it, redeliver it.
-  await page.getByRole('link', { name: 'Webhooks' }).click();
-  await page.locator('#webhook-shop').selectOption(m.shopId);
-  const url = `${rx.url}/console-hook`;
-  await page.getByLabel('URL').fill(url);
-  await page.getByLabel('order.completed').check();
-  await page.getByRole('button', { name: 'Create webhook' }).click();
-  await page.locator('#new-webhook:not([hidden])', { hasText: 'whsec_' }).waitFor();
-  await page.getByRole('button', { name: `Send a test event to ${url}` }).click();
-  await status(page, /Test event whe_\w+ queued/);
-  const testRow = page.locator('#delivery-rows tr', { hasText: 'webhook.test' });
-  await testRow.locator('td', { hasText: /^pending$/ }).waitFor();
-  await w.h.app.services.webhooks.dispatchOnce();
-  assert.equal(rx.received.filter((r) => r.path === '/console-hook').length, 1, 'the test event reached the endpoint');
-  await page.getByRole('button', { name: `Delivery log of ${url}` }).click();
-  await focusIs(page, 'delivery-log-title');
-  await testRow.locator('td', { hasText: /^delivered$/ }).waitFor();
-  assert.match(await testRow.innerText(), /HTTP 200/);
-  await assertAccessible(page);
-  await noSeriousAxeViolations(page, '/console/verify (webhooks and delivery log)');
-  await testRow.getByRole('button', { name: /^Redeliver webhook\.test / }).click();
-  await status(page, /Delivery dlv_\w+ queued again\./);
-  await testRow.locator('td', { hasText: /^pending$/ }).waitFor();
-  await w.h.app.services.webhooks.dispatchOnce();
-  assert.equal(rx.received.filter((r) => r.path === '/console-hook').length, 2, 'redelivered');
-
   // The payment provider: the sandbox in use, the second provider configured but not switched on in the sandbox.
-  await page.getByRole('link', { name: 'Payment provider' }).click();
-  await page.locator('#provider-shop').selectOption(m.shopId);
-  await page
-    .locator('#provider-rows tr', { has: page.locator('td:first-child', { hasText: /^stripe$/ }) })
-    .locator('td', { hasText: /^not configured$/ })
-    .waitFor();
+  await go(page, `/console/shops/${m.shopId}/payment-provider`, 'payment-provider');
+  const stripe = page.locator('tr', { has: page.locator('td', { hasText: /^stripe$/ }) });
+  await stripe.locator('td', { hasText: /^not configured$/ }).waitFor();
   await page.getByLabel('Publishable key').fill('pk_test_51AbCdEfGhIjKlMnOpQrSt');
   await page.getByLabel('Secret key').fill('sk_test_51ZyXwVuTsRqPoNmLkJi9x8Y');
   await page.getByLabel('Webhook signing secret').fill('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2La');
   await page.getByRole('button', { name: 'Save provider settings' }).click();
-  await status(page, 'Stripe settings saved: configured, not switched on in the sandbox.');
-  const stripe = page.locator('#provider-rows tr', { has: page.locator('td:first-child', { hasText: /^stripe$/ }) });
+  await page
+    .locator('#provider-feedback', { hasText: 'Stripe settings saved: configured, not switched on in the sandbox.' })
+    .waitFor();
   await stripe.locator('td', { hasText: 'configured, not switched on in the sandbox' }).waitFor();
   assert.match(await stripe.innerText(), /…9x8Y/);
   assert.doesNotMatch(await stripe.innerText(), /sk_test_51ZyXw/, 'the secret is never shown again');
-  const sandbox = page.locator('#provider-rows tr', { has: page.locator('td:first-child', { hasText: /^sandbox$/ }) });
-  assert.match(await sandbox.innerText(), /in use: the provider to test with\s+Yes/);
+  assert.equal(await page.getByLabel('Secret key').inputValue(), '', 'nor kept in the form');
+  await noAxeViolations(page, 'payment provider');
+
+  // Webhooks: a delivered test event is redelivered with the same event id.
+  const api = restClient(w.h.url, m.apiKey);
+  const hook = must(
+    await api.post('/v1/integration/webhooks', {
+      merchantId: m.shopId,
+      url: `${rx.url}/redeliver`,
+      events: ['order.completed'],
+    }),
+    201,
+  );
+  must(await api.post(`/v1/integration/webhooks/${hook.id}/test`, {}), 201);
+  await w.h.app.services.webhooks.dispatchOnce();
+  await go(page, `/console/shops/${m.shopId}/webhooks/${hook.id}`, 'webhook');
+  const delivered = page.locator('tr', { hasText: 'webhook.test' });
+  await delivered.locator('td', { hasText: /^Delivered$/ }).waitFor();
+  await delivered.getByRole('button', { name: /^Redeliver / }).click();
+  await page.locator('#delivery-redeliver-feedback', { hasText: /is queued again\./ }).waitFor();
+  await delivered.locator('td', { hasText: /^Pending$/ }).waitFor();
+  await w.h.app.services.webhooks.dispatchOnce();
+  const got = rx.received.filter((r) => r.path === '/redeliver');
+  assert.equal(got.length, 2, 'redelivered');
+  assert.equal(got[0]!.headers['webhook-id'], got[1]!.headers['webhook-id'], 'with the same event id');
+
+  // Shops: a shop with a hold in flight is refused, the numbers shown in the confirmation, next to the action.
+  const q = must(await api.post('/v1/ticketing/quotes', { tierId: m.tierId, quantity: 1 }), 201);
+  must(await api.post('/v1/ticketing/reservations', { quoteId: q.quoteId }, key()), 201);
+  const [shop] = await w.h.db.execute<{ name: string }>('select name from shops where id = ?', [m.shopId]);
+  await go(page, '/console/shops', 'shops');
+  await page.getByRole('button', { name: `Delete ${shop!.name}` }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('button', { name: 'Delete the shop' }).click();
+  await dialog
+    .getByRole('status')
+    .filter({ hasText: /1 held or confirming reservation\(s\) and 0 pending payment\(s\)/ })
+    .waitFor();
+  await dialog.getByRole('button', { name: 'Go back' }).click();
+  await page.getByRole('link', { name: shop!.name }).waitFor();
   await assertAccessible(page);
-  await noSeriousAxeViolations(page, '/console/verify (payment provider)');
   // The refused deletion is the one failed request Chromium reports; no other console error (CSP included).
-  assert.deepEqual(browser.problems, ['Failed to load resource: the server responded with a status of 409 (Conflict)']);
+  assert.deepEqual(problems(), ['Failed to load resource: the server responded with a status of 409 (Conflict)']);
   await page.close();
 });

@@ -34,6 +34,12 @@ after(async () => {
   await rx?.close();
 });
 
+/**
+ * Console errors other than the session probe's 401: at load the application asks whether a session exists
+ * (`get_console_session`), which Chromium reports as a failed resource while signed out.
+ */
+const problems = (): string[] => browser.problems.filter((p) => !p.includes('status of 401 (Unauthorized)'));
+
 async function noAxeViolations(page: Page, where: string): Promise<void> {
   const results = await axeOn(page).analyze();
   const found = results.violations.map(
@@ -187,7 +193,7 @@ test('an owner manages keys, team and webhooks; a key is revoked by keyboard aft
   await page.getByRole('button', { name: 'Apply filters' }).click();
   await page.locator('main td code', { hasText: /^create_api_key$/ }).waitFor({ state: 'detached' });
   assert.equal(await page.locator('main td code', { hasText: /^revoke_api_key$/ }).count(), 1);
-  assert.deepEqual(browser.problems, []);
+  assert.deepEqual(problems(), []);
   await page.close();
 });
 
@@ -224,5 +230,5 @@ test('every settings view passes axe at 1280 and 390 px without horizontal scrol
   await go(integrator, '/console/shops', 'shops');
   assert.equal(await integrator.getByRole('button', { name: /^Delete / }).count(), 0, 'no shop deletion');
   await go(integrator, '/console/team', 'not-found');
-  assert.deepEqual(browser.problems, []);
+  assert.deepEqual(problems(), []);
 });
