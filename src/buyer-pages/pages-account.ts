@@ -105,7 +105,8 @@ export const cardsPage: PageDefinition = {
     ${codeStep(t, 'card')}
     <div class="actions"><button type="submit" data-final="${t('cards.saveSubmit')}">${t('common.continue')}</button> <button type="button" id="discard-card-setup" class="secondary">${t('cards.useAnother')}</button></div>
   </form>
-</section>`,
+</section>
+${confirmDialog('confirm-remove-card', t, t('cards.remove'))}`,
     );
   },
 };

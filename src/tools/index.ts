@@ -60,6 +60,7 @@ import { previewRefund } from './ticketing/preview-refund.ts';
 import { resendOrderEmail } from './ticketing/resend-order-email.ts';
 import { getSalesOverview } from './ticketing/get-sales-overview.ts';
 import { createExport } from './ticketing/create-export.ts';
+import { removeInstrumentTool } from './buyer/remove-instrument.ts';
 import { checkIn } from './ticketing/check-in.ts';
 import { getCheckInList } from './ticketing/get-check-in-list.ts';
 import { getTicketKeys } from './ticketing/get-ticket-keys.ts';
@@ -222,6 +223,7 @@ export const TOOLS: readonly AnyTool[] = [
   resendOrderEmail,
   getSalesOverview,
   createExport,
+  removeInstrumentTool,
   getTicketKeys,
   rotateTicketSigningKey,
   listVoidedTickets,

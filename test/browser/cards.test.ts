@@ -265,3 +265,31 @@ test('a merchant’s bounded session lowers a card’s cap but is told that rais
   assert.equal(w.mail.count(email), sent, 'no code was e-mailed');
   await assertAccessible(bounded);
 });
+
+test('a buyer removes a saved card after a danger confirmation, by keyboard; cancelling keeps it', async () => {
+  const page = await w.browser.page();
+  const email = newEmail();
+  await signIn(w, page, email);
+  await openFromNav(page, 'Saved cards', /\/buyer\/cards/);
+  await saveCard(w, page, email, '4242 4242 4242 4242', '150');
+  const remove = page.getByRole('button', { name: 'Remove Visa ending in 4242' });
+  await remove.focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Remove Visa ending in 4242?' });
+  await dialog.waitFor();
+  assert.match(await dialog.innerText(), /permissions that use it end now/);
+  assert.equal(await dialog.getByRole('button', { name: 'Remove' }).getAttribute('class'), 'danger');
+  await assertAccessible(page);
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'hidden' });
+  await page.getByRole('row', { name: /Visa ending in 4242/ }).waitFor();
+
+  await remove.click();
+  await dialog.getByRole('button', { name: 'Remove' }).click();
+  await page.locator('#status', { hasText: 'Visa ending in 4242 was removed.' }).waitFor();
+  await page.locator('#cards-empty:not([hidden])').waitFor();
+  await focusIs(page, 'cards-list-title');
+  assert.equal(await page.getByRole('row', { name: /Visa ending in 4242/ }).count(), 0);
+  await assertAccessible(page);
+  assert.deepEqual(w.browser.problems, []);
+});

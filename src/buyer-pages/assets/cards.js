@@ -8,6 +8,7 @@ import { codeStep } from './code-step.js';
 import { t } from './i18n.js';
 import {
   byId,
+  confirmDialog,
   el,
   errorMessage,
   formatDate,
@@ -42,6 +43,31 @@ export async function init() {
     return b;
   }
 
+  function removeButton(i) {
+    const card = cardName(i.scheme, i.last4);
+    const b = el('button', {
+      type: 'button',
+      id: `remove-card-${i.id}`,
+      className: 'danger',
+      'aria-label': t('cards.removeNamed', { card }),
+      text: t('cards.remove'),
+    });
+    b.addEventListener('click', () =>
+      run(b, async () => {
+        const ok = await confirmDialog('confirm-remove-card', {
+          title: t('cards.confirmRemoveTitle', { card }),
+          body: t('cards.confirmRemoveBody'),
+        });
+        if (!ok) return;
+        await api('DELETE', `/v1/buyer/instruments/${encodeURIComponent(i.id)}`);
+        await refresh();
+        byId('cards-list-title').focus();
+        setStatus(t('cards.removed', { card }));
+      }),
+    );
+    return b;
+  }
+
   async function refresh() {
     const { instruments } = await api('GET', '/v1/buyer/instruments');
     byId('cards-empty').hidden = instruments.length > 0;
@@ -55,7 +81,7 @@ export async function init() {
           el('td', { text: formatMoney(i.spendingCapMinor, i.currency) }),
           el('td', { text: s.shop && s.shop.id === i.merchantId ? s.shop.name : i.merchantId }),
           el('td', { text: formatDate(i.createdAt) }),
-          el('td', { className: 'actions' }, capButton(i)),
+          el('td', { className: 'actions' }, capButton(i), ' ', removeButton(i)),
         ),
       ),
     );
