@@ -11320,6 +11320,21 @@ export interface CreateExportOutput {
   filename: string;
 }
 
+export interface RemoveInstrumentInput {
+  /**
+   * The saved card (ins_…).
+   */
+  id: string;
+}
+
+export interface RemoveInstrumentOutput {
+  removed: true;
+  /**
+   * How many live permissions charging the card were revoked.
+   */
+  revokedPermissions: number;
+}
+
 export interface GetTicketKeysInput {}
 
 export interface GetTicketKeysOutput {
@@ -12557,6 +12572,12 @@ export interface Operations {
    */
   create_export: { input: CreateExportInput; output: CreateExportOutput };
   /**
+   * Remove a saved card (`DELETE /v1/buyer/instruments/{id}`).
+   *
+   * Removes a saved card: it is no longer listed nor charged, and the permissions that charge it are revoked (reason card_removed). Narrowing authority needs no code; a bounded session may remove its shop’s cards.
+   */
+  remove_instrument: { input: RemoveInstrumentInput; output: RemoveInstrumentOutput };
+  /**
    * Get the ticket-signing keys (`GET /v1/ticketing/ticket-keys`).
    *
    * The public keys (a JWKS, Ed25519 / EdDSA) that sign ticket codes (`signedCode`) and voided-ticket lists. A scanner fetches it once and verifies codes offline; keys are rotated by adding a new one, and retired keys stay listed so codes issued before a rotation keep verifying. Public: no credential needed.
@@ -12768,6 +12789,7 @@ export const OPERATIONS: Readonly<Record<OperationId, OperationSpec>> = {
   resend_order_email: { method: 'POST', path: '/v1/ticketing/orders/{id}/resend-email', pathParams: ['id'], idempotency: 'required', auth: 'bearer' },
   get_sales_overview: { method: 'GET', path: '/v1/ticketing/sales-overview', pathParams: [], idempotency: 'none', auth: 'bearer' },
   create_export: { method: 'POST', path: '/v1/ticketing/exports', pathParams: [], idempotency: 'none', auth: 'bearer' },
+  remove_instrument: { method: 'DELETE', path: '/v1/buyer/instruments/{id}', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
   get_ticket_keys: { method: 'GET', path: '/v1/ticketing/ticket-keys', pathParams: [], idempotency: 'none', auth: 'public' },
   rotate_ticket_signing_key: { method: 'POST', path: '/v1/staff/ticket-keys/rotate', pathParams: [], idempotency: 'none', auth: 'bearer' },
   list_voided_tickets: { method: 'GET', path: '/v1/ticketing/events/{id}/voided-tickets', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
