@@ -172,6 +172,19 @@ test('an owner manages keys, team and webhooks; a key is revoked by keyboard aft
   await noAxeViolations(page, 'webhook deliveries');
   await assertAccessible(page);
 
+  // Check-in: the event's offline list downloads as the scanner's JSON.
+  await go(page, `/console/shops/${m.shopId}/check-in`, 'check-in');
+  const [list] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download the offline list of Concert' }).click(),
+  ]);
+  assert.equal(list.suggestedFilename(), `check-in-${m.eventId}.json`);
+  const offline = JSON.parse(await readFile((await list.path())!, 'utf8')) as { tickets: unknown[]; keys: unknown[] };
+  assert.ok(
+    Array.isArray(offline.tickets) && offline.keys.length > 0,
+    'the list holds the tickets and the keys to verify them',
+  );
+
   // Exports: the orders CSV downloads, UTF-8 with a BOM.
   await go(page, `/console/shops/${m.shopId}/exports`, 'exports');
   const [download] = await Promise.all([
