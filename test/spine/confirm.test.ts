@@ -179,3 +179,27 @@ test('order.completed and payment.failed are recorded in the outbox with the sta
     ['payment.failed', 'order.completed'],
   );
 });
+
+test('eight concurrent confirms of one reservation with different keys charge once and answer one completed order', async () => {
+  const s = await shopWithTier(h, { capacity: 4 });
+  const { reservation } = await reserveOne(s.api, s.tierId, 2);
+  const outs = await Promise.all(
+    Array.from({ length: 8 }, () => confirmWith(s.api, reservation.id, 'pm_sandbox_visa').then((r) => must(r, 200))),
+  );
+  const orders = new Set(outs.map((o) => o.order.id));
+  assert.equal(orders.size, 1);
+  for (const o of outs) assert.equal(o.order.tickets.length, 2);
+  assert.equal(await count(h.db, 'from payments where reservation_id = ?', [reservation.id]), 1);
+  assert.equal(await count(h.db, 'from orders where reservation_id = ?', [reservation.id]), 1);
+  assert.equal(await count(h.db, 'from tickets where order_id = ?', [outs[0].order.id]), 2);
+  const charged = 'from sandbox_charges c join payments p on p.id = c.payment_reference where p.reservation_id = ?';
+  assert.equal(await count(h.db, charged, [reservation.id]), 1);
+  assert.equal(
+    await count(h.db, "from webhook_events where type = 'order.completed' and data->'order'->>'id' = ?", [
+      outs[0].order.id,
+    ]),
+    1,
+  );
+  const c = await assertInvariant(h.db, s.poolId);
+  assert.deepEqual([c.available, c.held, c.sold], [2, 0, 2]);
+});

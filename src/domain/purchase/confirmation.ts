@@ -12,14 +12,15 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ShopRow, TierRow } from '../../storage/entities/catalog.ts';
-import type { ReservationRow } from '../../storage/entities/purchase.ts';
+import type { PaymentRow, ReservationRow } from '../../storage/entities/purchase.ts';
 import { insertPendingPayment, readReservationForPayment, readShopAndTier } from '../../storage/confirm-statements.ts';
 import { newId } from '../../storage/ids.ts';
 import type { ChargeResult, NetworkCredential } from '../../payments/provider.ts';
 import type { ToolContext } from '../context.ts';
 import { describeError, ToolError } from '../../kernel/errors.ts';
 import { authorizePurchase, ownershipFrom, requireAccess } from './purchase-access.ts';
-import { applyOutcome, countOutcome, unknownOutcomeAttempt, type Attempt } from './payment-outcome.ts';
+import { commitOutcome, countOutcome, unknownOutcomeAttempt, type Attempt } from './payment-outcome.ts';
+import type { PurchaseState } from '../../storage/completion-statements.ts';
 import { loadPurchaseView, type PurchaseView } from './purchase-view.ts';
 import { refundOwedPayment, type SpineDeps } from './refunds.ts';
 import { requireReservation } from './reservations.ts';
@@ -79,9 +80,7 @@ export async function payReservation(ctx: ToolContext, plan: PaymentPlan): Promi
   } catch (err) {
     ctx.log.error({ paymentId: attempt.paymentId, err: describeError(err) }, 'provider charge failed');
   }
-  const applied = await deps.db.transaction((em) =>
-    applyOutcome(em, attempt.paymentId, outcome, ctx.clock.now(), deps),
-  );
+  const applied = await commitOutcome(deps, attempt.paymentId, outcome, ctx.clock.now(), started.known);
   countOutcome(deps, applied, outcome);
   if (applied.refundDue) {
     await refundOwedPayment(deps, attempt.paymentId).catch((err: unknown) => {
@@ -112,7 +111,8 @@ function mintedLang(p: ToolContext['principal']): string | null {
   return p.kind === 'buyer' && p.mode === 'bounded' ? (p.lang ?? null) : null;
 }
 
-type Started = { view: PurchaseView } | { attempt: Attempt };
+/** tx1's result: a view to answer with, or an attempt to charge (`known`: the state it wrote, when it read it all). */
+type Started = { view: PurchaseView } | { attempt: Attempt; known?: PurchaseState };
 
 /**
  * The common first step in two statements and no transaction: a held reservation, paid for by a caller whose
@@ -125,11 +125,21 @@ async function beginUnlocked(deps: SpineDeps, ctx: ToolContext, plan: PaymentPla
   if (plan.reservationId === undefined || plan.authorize || ctx.principal.kind === 'agent') return undefined;
   const now = ctx.clock.now();
   const em = deps.db.fork();
-  const found = await readReservationForPayment(em, plan.reservationId, { lock: false });
+  const found = await readReservationForPayment(em, plan.reservationId);
   if (!found?.shop || !found.tier) return undefined;
   const r = requireAccess(ctx.principal, found.reservation, 'reservation', plan.reservationId);
   if (r.state !== 'held' || r.expiresAt <= now) return undefined;
-  return startAttempt(em, ctx, plan, { reservation: r, shop: found.shop, tier: found.tier, now, unlocked: true });
+  const started = await startAttempt(em, ctx, plan, {
+    reservation: r,
+    shop: found.shop,
+    tier: found.tier,
+    now,
+    unlocked: true,
+  });
+  if (!started) return undefined;
+  const { payment, reservation } = started.written;
+  const context = { ...found.context, attempts: [...found.context.attempts, payment] };
+  return { attempt: started.attempt, known: { payment, reservation, context } };
 }
 
 async function beginAttempt(em: EntityManager, ctx: ToolContext, plan: PaymentPlan): Promise<Started> {
@@ -151,7 +161,7 @@ async function beginAttempt(em: EntityManager, ctx: ToolContext, plan: PaymentPl
   if (!read) throw new Error(`reservation ${r.id}: its shop or tier is gone`);
   const started = await startAttempt(em, ctx, plan, { reservation: r, ...read, now, unlocked: false });
   if (!started) throw new Error(`reservation ${r.id}: locked, yet not written`);
-  return started;
+  return { attempt: started.attempt };
 }
 
 /**
@@ -163,7 +173,7 @@ async function startAttempt(
   ctx: ToolContext,
   plan: PaymentPlan,
   held: { reservation: ReservationRow; shop: ShopRow; tier: TierRow; now: Date; unlocked: boolean },
-): Promise<Started | undefined> {
+): Promise<{ attempt: Attempt; written: { payment: PaymentRow; reservation: ReservationRow } } | undefined> {
   const { reservation: r, shop, tier, now } = held;
   const { paymentMethod, networkCredential } = plan;
   const provider = ctx.services.payments.provider(shop.paymentProvider);
@@ -186,32 +196,35 @@ async function startAttempt(
     );
   const deadline = new Date(now.getTime() + PAYMENT_WINDOW_MS);
   // One statement: the reservation to `confirming` (the hold extended to the payment deadline) and the pending payment.
+  const expiresAt = r.expiresAt > deadline ? r.expiresAt : deadline;
+  const payment: Omit<PaymentRow, 'attempt'> = {
+    id: paymentId,
+    ...ownershipFrom(r),
+    reservationId: r.id,
+    provider: provider.name,
+    paymentMethod,
+    scheme: method.scheme,
+    amountMinor: r.totalMinor,
+    currency: r.currency,
+    state: 'pending',
+    failureCode: null,
+    providerReference: null,
+    refundDue: false,
+    refundReason: null,
+    refundReference: null,
+    createdAt: now,
+    updatedAt: now,
+    refundedAt: null,
+    mailLang: mintedLang(ctx.principal),
+  };
+  // One statement: the reservation to `confirming` (the hold extended to the payment deadline) and the pending payment.
   const attempt = await insertPendingPayment(em, {
     reservationId: r.id,
     paymentDeadline: deadline,
-    expiresAt: r.expiresAt > deadline ? r.expiresAt : deadline,
+    expiresAt,
     now,
     ...(held.unlocked ? { unchangedSince: r.updatedAt } : {}),
-    payment: {
-      id: paymentId,
-      ...ownershipFrom(r),
-      reservationId: r.id,
-      provider: provider.name,
-      paymentMethod,
-      scheme: method.scheme,
-      amountMinor: r.totalMinor,
-      currency: r.currency,
-      state: 'pending',
-      failureCode: null,
-      providerReference: null,
-      refundDue: false,
-      refundReason: null,
-      refundReference: null,
-      createdAt: now,
-      updatedAt: now,
-      refundedAt: null,
-      mailLang: mintedLang(ctx.principal),
-    },
+    payment,
   });
   if (attempt === undefined) return undefined;
   return {
@@ -222,6 +235,16 @@ async function startAttempt(
       networkCredential,
       amountMinor: r.totalMinor,
       currency: r.currency,
+    },
+    written: {
+      payment: { ...payment, attempt } as PaymentRow,
+      reservation: {
+        ...r,
+        state: 'confirming',
+        paymentDeadline: deadline,
+        expiresAt,
+        updatedAt: now,
+      } as ReservationRow,
     },
   };
 }

@@ -1,13 +1,14 @@
 /**
- * The common case of a confirm's second transaction, in two statements: the provider took the money for a pending
- * payment whose reservation still holds its places (held or confirming), made outside ACP. One statement locks the
- * payment and its reservation and reads what completing needs; one writes the completion (payment, reservation, order,
- * tickets, the confirmation e-mail when the order gets one, the outbox event). Any other case answers undefined and
- * `applyPaymentSuccess` (orders.ts) decides it, under the same locks: the rules are the same, written twice for speed.
+ * The common case of applying a provider's "succeeded", in one statement and no transaction of its own (two when the
+ * purchase's state must be read first): a pending payment whose reservation still holds its places (held or
+ * confirming), made outside ACP. The statement locks the payment and its reservation and writes the completion
+ * (payment, reservation, order, tickets, the confirmation e-mail when the order gets one, the outbox event) only if
+ * both are as they were read. Any other case, or a change since the read, answers undefined with nothing written, and
+ * `applyPaymentSuccess` (orders.ts) decides under its locks: the rules are the same, written twice for speed.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { OrderRow, PaymentRow, ReservationRow, TicketRow } from '../../storage/entities/purchase.ts';
-import { lockPaymentWithPurchase, writeCompletion } from '../../storage/confirm-statements.ts';
+import { readPurchaseState, writeCompletion, type PurchaseState } from '../../storage/completion-statements.ts';
 import { newId, randomToken } from '../../storage/ids.ts';
 import { signTicketCode } from '../../tickets/ticket-codes.ts';
 import type { TicketKeys } from '../../tickets/ticket-keys.ts';
@@ -21,8 +22,9 @@ export interface PaidPurchase {
 }
 
 /**
- * Completes the purchase of a pending payment the provider says succeeded (`reference`), inside the caller's
- * transaction; undefined (nothing written, the rows locked) when this is not the common case.
+ * Completes the purchase of a pending payment the provider says succeeded (`reference`), on `em` outside any
+ * transaction; `known`: the payment's state as the caller has just written it (else it is read). Undefined, with
+ * nothing written, when this is not the common case or the rows changed since.
  */
 export async function completePaidPurchase(
   em: EntityManager,
@@ -30,10 +32,11 @@ export async function completePaidPurchase(
   reference: string,
   now: Date,
   keys: TicketKeys,
+  known?: PurchaseState,
 ): Promise<PaidPurchase | undefined> {
-  const locked = await lockPaymentWithPurchase(em, paymentId);
-  if (!locked || locked.acpSession || !locked.activeKid) return undefined;
-  const { payment: before, reservation: held } = locked;
+  const state = known ?? (await readPurchaseState(em, paymentId));
+  if (!state || state.context.acpSession || !state.context.activeKid) return undefined;
+  const { payment: before, reservation: held } = state;
   if (before.state !== 'pending' || (held.state !== 'held' && held.state !== 'confirming')) return undefined;
   const payment: PaymentRow = {
     ...before,
@@ -70,7 +73,7 @@ export async function completePaidPurchase(
     createdAt: now,
     refundedAt: null,
   } as OrderRow;
-  const key = await keys.byKid(locked.activeKid, em);
+  const key = await keys.byKid(state.context.activeKid, em);
   const tickets: TicketRow[] = [];
   for (let i = 0; i < r.quantity; i++) {
     const id = newId('ticket', now);
@@ -93,7 +96,7 @@ export async function completePaidPurchase(
     } as TicketRow);
   }
   tickets.sort((a, b) => (a.id < b.id ? -1 : 1));
-  const attempts = [...locked.otherAttempts, payment].sort((a, b) => a.attempt - b.attempt);
+  const attempts = state.context.attempts.map((a) => (a.id === payment.id ? payment : a));
   const view: PurchaseView = {
     reservation: reservationView(r, order.id),
     order: orderView(order, tickets, attempts),
@@ -101,14 +104,15 @@ export async function completePaidPurchase(
   };
   // Outside ACP (checked above) the order's e-mail address is its buyer's.
   const mailQueued = queuesOrderMail(order, null);
-  await writeCompletion(em, {
+  const wrote = await writeCompletion(em, {
     payment,
-    reservationId: r.id,
+    reservation: held,
     order,
     tickets,
+    kid: key.kid,
     mailId: mailQueued ? newId('orderMail', now) : null,
     event: { id: newId('webhookEvent', now), type: 'order.completed', data: { ...view } },
     now,
   });
-  return { view, mailQueued };
+  return wrote ? { view, mailQueued } : undefined;
 }

@@ -12,6 +12,7 @@ import { describeError, ToolError } from '../../kernel/errors.ts';
 import { sql } from '../../storage/database.ts';
 import { applyPaymentFailure, applyPaymentSuccess, markPaymentPending } from './orders.ts';
 import { completePaidPurchase } from './paid-purchase.ts';
+import type { PurchaseState } from '../../storage/completion-statements.ts';
 import { loadPurchaseView, type PurchaseView } from './purchase-view.ts';
 import { refundOwedPayment, type SpineDeps } from './refunds.ts';
 
@@ -45,19 +46,34 @@ export function countOutcome(
   if (outcome?.status === 'failed') deps.metrics.paymentFailed(outcome.code);
 }
 
+/**
+ * Applies and commits the provider's answer (`undefined`: none) to a payment attempt: a success in the common case in
+ * one statement (paid-purchase.ts; `known`: the payment's state as the caller has just written it), any other answer or
+ * case in a transaction (`applyOutcome`).
+ */
+export async function commitOutcome(
+  deps: SpineDeps,
+  paymentId: string,
+  outcome: ChargeResult | undefined,
+  now: Date,
+  known?: PurchaseState,
+): Promise<AppliedOutcome> {
+  if (outcome?.status === 'succeeded') {
+    const em = deps.db.fork();
+    const paid = await completePaidPurchase(em, paymentId, outcome.reference, now, deps.ticketKeys, known);
+    if (paid) return { view: paid.view, completed: true, mailQueued: paid.mailQueued };
+  }
+  return deps.db.transaction((em) => applyOutcome(em, paymentId, outcome, now, deps));
+}
+
 /** Applies the provider's answer (`undefined`: none) to a payment attempt, inside the caller's transaction. */
-export async function applyOutcome(
+async function applyOutcome(
   em: EntityManager,
   paymentId: string,
   outcome: ChargeResult | undefined,
   now: Date,
   deps: Pick<SpineDeps, 'ticketKeys'>,
 ): Promise<AppliedOutcome> {
-  if (outcome?.status === 'succeeded') {
-    // The common case in two statements (paid-purchase.ts); any other case is decided below, under the same locks.
-    const paid = await completePaidPurchase(em, paymentId, outcome.reference, now, deps.ticketKeys);
-    if (paid) return { view: paid.view, completed: true, mailQueued: paid.mailQueued };
-  }
   const payment = await em.findOneOrFail(Payment, { id: paymentId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   let error: ToolError | undefined;
   let refundDue = false;
@@ -155,7 +171,7 @@ export async function reconcileUnknownPayments(deps: SpineDeps, now: Date, limit
       );
       continue;
     }
-    const applied = await deps.db.transaction((em) => applyOutcome(em, attempt.paymentId, outcome, now, deps));
+    const applied = await commitOutcome(deps, attempt.paymentId, outcome, now);
     countOutcome(deps, applied, outcome);
     if (applied.refundDue) await refundOwedPayment(deps, attempt.paymentId).catch(() => undefined);
     resolved++;
