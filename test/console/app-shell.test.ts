@@ -89,6 +89,17 @@ test('sign-in from the e-mailed link opens the shell; deep links, back and forwa
   await page.goForward();
   await page.locator('main[data-view="orders"]').waitFor();
 
+  // Six languages: the picker reloads the messages; the choice outlives a reload.
+  await page.getByLabel('Language').selectOption('de');
+  await page.locator('#view-title', { hasText: 'Bestellungen' }).waitFor();
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'de');
+  await page.reload();
+  await page.locator('main[data-view="orders"] #view-title', { hasText: 'Bestellungen' }).waitFor();
+  await assertAccessible(page, 'de');
+  await noAxeViolations(page, 'orders in German');
+  await page.getByLabel('Sprache').selectOption('en');
+  await page.locator('#view-title', { hasText: 'Orders' }).waitFor();
+
   // An unknown view, and another organization's shop, answer the not-found view (signed in: the cookie session).
   const other = await w.h.merchant();
   for (const path of ['/console/no-such-view', `/console/shops/${other.shopId}/orders`]) {
