@@ -6,7 +6,7 @@ import { createApp } from './app.ts';
 import { devMailEnabled } from './rest/dev-mail-page.ts';
 import { ConfigError, loadConfig, type Config } from './kernel/config.ts';
 import { createLogger } from './log.ts';
-import { bootstrapOrganization } from './domain/merchants/merchants.ts';
+import { bootstrapOrganization, EMAIL_MAX, NAME_MAX } from './domain/merchants/merchants.ts';
 import { SCOPES, type Scope } from './kernel/principal.ts';
 import { DEMO_OWNER_EMAIL, seedDemo, type DemoData } from './domain/merchants/demo-seed.ts';
 import { ADMIN_USAGE, adminCommand } from './cli-admin.ts';
@@ -128,7 +128,13 @@ async function bootstrap(config: Config, args: string[]): Promise<void> {
     strict: true,
   });
   if (!values.org || !values.email || !values.shop) fail('bootstrap needs --org, --email and --shop', 2);
-  if (!/^[^@\s]+@[^@\s]+$/.test(values.email)) fail('--email is not an e-mail address', 2);
+  if (!/^[^@\s]+@[^@\s]+$/.test(values.email) || values.email.length > EMAIL_MAX)
+    fail('--email is not an e-mail address', 2);
+  for (const [flag, name] of [
+    ['--org', values.org],
+    ['--shop', values.shop],
+  ] as const)
+    if (!name.trim() || name.length > NAME_MAX) fail(`${flag} must be a name of 1 to ${NAME_MAX} characters`, 2);
   const currency = (values.currency ?? 'EUR').toUpperCase();
   if (!/^[A-Z]{3}$/.test(currency)) fail('--currency must be an ISO 4217 code such as EUR', 2);
   const scopes = parseScopes(values.scopes);

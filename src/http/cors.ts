@@ -13,7 +13,7 @@ import { bearerOf } from './http.ts';
 const BUYER_API = '/v1/buyer/';
 const METHODS = 'GET, POST, PUT, PATCH, DELETE';
 const HEADERS = 'authorization, content-type, accept, idempotency-key';
-const EXPOSED = 'retry-after, idempotent-replayed';
+const EXPOSED = 'retry-after, idempotent-replayed, ratelimit, ratelimit-policy';
 
 export function buyerApiCors(
   services: Services,

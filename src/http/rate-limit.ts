@@ -34,6 +34,17 @@ export interface RateLimitOptions {
   strictPerMinute: number;
 }
 
+/**
+ * What one budget said about a request: its policy name, points per window, points left and seconds until the window
+ * resets; sent back as the IETF `RateLimit-Policy` and `RateLimit` headers (draft-ietf-httpapi-ratelimit-headers).
+ */
+export interface BudgetState {
+  policy: 'address' | 'caller' | 'strict';
+  limit: number;
+  remaining: number;
+  resetSeconds: number;
+}
+
 /** The seconds until a spent budget has room again, at least 1. */
 const retryAfterOf = (res: RateLimiterRes) => Math.max(1, Math.ceil(res.msBeforeNext / 1000));
 const limited = (res: RateLimiterRes) => new ToolError('rate_limited', undefined, undefined, retryAfterOf(res));
@@ -81,7 +92,11 @@ export class RateLimits {
   /** Charges waiting for their key's counter: the next statement charges all of them at once. */
   private readonly waiting = new Map<
     string,
-    { limiter: RateLimiterAbstract; key: string; calls: { resolve: () => void; reject: (err: unknown) => void }[] }
+    {
+      limiter: RateLimiterAbstract;
+      key: string;
+      calls: { resolve: (b: BudgetState) => void; reject: (err: unknown) => void; seen?: (b: BudgetState) => void }[];
+    }
   >();
   /** Keys whose counter statement is running. */
   private readonly busy = new Set<string>();
@@ -93,12 +108,12 @@ export class RateLimits {
    * (`consume(key, n)`), and the counter it returns decides each charge in arrival order: exact, and shared by every
    * process as before.
    */
-  private consume(limiter: RateLimiterAbstract, key: string): Promise<void> {
+  private consume(limiter: RateLimiterAbstract, key: string, seen?: (b: BudgetState) => void): Promise<BudgetState> {
     const id = `${limiter === this.address ? 'addr' : limiter === this.principal ? 'who' : 'strict'}\u0000${key}`;
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<BudgetState>((resolve, reject) => {
       let group = this.waiting.get(id);
       if (!group) this.waiting.set(id, (group = { limiter, key, calls: [] }));
-      group.calls.push({ resolve, reject });
+      group.calls.push({ resolve, reject, seen });
       this.charge(id);
     });
   }
@@ -110,9 +125,22 @@ export class RateLimits {
     this.waiting.delete(id);
     this.busy.add(id);
     const n = group.calls.length;
+    const limiter = group.limiter;
+    const policy = limiter === this.address ? 'address' : limiter === this.principal ? 'caller' : 'strict';
     const settle = (res: RateLimiterRes) => {
       const before = res.consumedPoints - n;
-      group.calls.forEach((c, i) => (before + i + 1 <= group.limiter.points ? c.resolve() : c.reject(limited(res))));
+      group.calls.forEach((c, i) => {
+        const used = before + i + 1;
+        const state = {
+          policy,
+          limit: limiter.points,
+          remaining: Math.max(0, limiter.points - used),
+          resetSeconds: retryAfterOf(res),
+        } as const;
+        c.seen?.(state);
+        if (used <= limiter.points) c.resolve(state);
+        else c.reject(limited(res));
+      });
     };
     void group.limiter
       .consume(group.key, n)
@@ -133,31 +161,46 @@ export class RateLimits {
     const gate: RequestGate = {
       charged: addressCharged,
       verified: undefined,
+      budgets: [],
       charge: async (principal: Principal | undefined, strict: boolean) => {
         const key = principal ? budgetKey(principal) : `ip:${ip}`;
+        const seen = (b: BudgetState) => gate.budgets.push(b);
         if (!gate.charged) {
           gate.charged = true;
-          await this.consume(principal ? this.principal : this.address, key);
+          await this.consume(principal ? this.principal : this.address, key, seen);
         }
-        if (strict) await this.consume(this.strict, key);
+        if (strict) await this.consume(this.strict, key, seen);
       },
     };
     return gate;
   }
 
   /** Charges the address for a request without a credential, or refuses it. */
-  async chargeAddress(ip: string): Promise<void> {
-    await this.consume(this.address, `ip:${ip}`);
+  async chargeAddress(ip: string, seen?: (b: BudgetState) => void): Promise<void> {
+    await this.consume(this.address, `ip:${ip}`, seen);
   }
 
   /** Charges a verified principal's own budget, or refuses it. */
-  async chargePrincipal(principal: Principal): Promise<void> {
-    await this.consume(this.principal, budgetKey(principal));
+  async chargePrincipal(principal: Principal, seen?: (b: BudgetState) => void): Promise<void> {
+    await this.consume(this.principal, budgetKey(principal), seen);
   }
 }
 
-/** One request's gate: whether it was charged, and the principal a surface verified without charging it. */
-export type RequestGate = RateGate & { charged: boolean; verified: Principal | undefined };
+/**
+ * One request's gate: whether it was charged, the principal a surface verified without charging it, and what each
+ * budget charged said (for the answer's headers).
+ */
+export type RequestGate = RateGate & { charged: boolean; verified: Principal | undefined; budgets: BudgetState[] };
+
+/**
+ * Sets `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers: `"caller";q=600;w=60` and
+ * `"caller";r=599;t=60`) from the budgets the request was charged to, when the answer is not on its way yet.
+ */
+function setRateLimitHeaders(ctx: Context, budgets: readonly BudgetState[]): void {
+  if (budgets.length === 0 || ctx.headerSent || ctx.respond === false) return;
+  ctx.set('RateLimit-Policy', budgets.map((b) => `"${b.policy}";q=${b.limit};w=60`).join(', '));
+  ctx.set('RateLimit', budgets.map((b) => `"${b.policy}";r=${b.remaining};t=${b.resetSeconds}`).join(', '));
+}
 
 /**
  * The middleware: a request without a credential is charged to its address up front; one with a credential is charged
@@ -179,23 +222,29 @@ export function rateLimit(limits: RateLimits) {
     }
     const ip = ctx.ip;
     const hasCredential = Boolean(bearerOf(ctx));
+    const gate = limits.gate(ip, !hasCredential);
+    const seen = (b: BudgetState) => gate.budgets.push(b);
     if (!hasCredential) {
       try {
-        await limits.chargeAddress(ip);
+        await limits.chargeAddress(ip, seen);
       } catch (err) {
         if (!(err instanceof ToolError)) throw err;
         sendError(ctx, err.status, err.toBody());
+        setRateLimitHeaders(ctx, gate.budgets);
         return;
       }
     }
-    const gate = limits.gate(ip, !hasCredential);
     ctx.state[RATE_GATE_STATE] = gate;
-    await next();
+    try {
+      await next();
+    } finally {
+      setRateLimitHeaders(ctx, gate.budgets);
+    }
     if (gate.charged) return;
     gate.charged = true;
     // A credential a surface verified pays its principal's budget; any other, the address's.
     const verified = gate.verified;
-    const charge = () => (verified ? limits.chargePrincipal(verified) : limits.chargeAddress(ip));
+    const charge = () => (verified ? limits.chargePrincipal(verified, seen) : limits.chargeAddress(ip, seen));
     // A load refusal, or an answer some route already wrote itself: charged without holding anything back. The charge
     // joins its key's queue now, so a later request of this address is charged after it.
     if (ctx.status === 429 || ctx.status === 503 || ctx.respond === false || ctx.headerSent) {
@@ -211,6 +260,7 @@ export function rateLimit(limits: RateLimits) {
       ctx.set('Cache-Control', 'no-store');
       sendError(ctx, err.status, err.toBody());
     }
+    setRateLimitHeaders(ctx, gate.budgets);
   };
 }
 

@@ -8,7 +8,12 @@ export type Recurrence = (typeof MANDATE_RECURRENCES)[number];
 /** A trust-list network id, as the artefact's `network` names it. */
 export const NETWORK_ID = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 
-const Text = z.string().min(1).max(200);
+/** The longest text member (mandateId, issuer, credentialRef), jti and network id an artefact may carry. */
+export const MANDATE_TEXT_MAX = 200;
+export const MANDATE_JTI_MAX = 128;
+export const NETWORK_ID_MAX = 64;
+
+const Text = z.string().min(1).max(MANDATE_TEXT_MAX);
 const looksLikeCardNumber = (s: string) => /^\d{12,19}$/.test(s.replace(/[\s-]/g, ''));
 
 /**

@@ -4,6 +4,7 @@ import { toolExample, toolInputSchema, toolOutputSchema, type JsonSchema } from 
 import { AP2_ALTERNATIVES } from '../domain/ap2/refusal.ts';
 import { AREA_DESCRIPTIONS } from '../orchestrator/areas.ts';
 import { AREAS, type AnyTool } from '../orchestrator/tool.ts';
+import { responseBounds, withIntegerFormats, type ResponseBounder } from './openapi-bounds.ts';
 
 /** Codes any authenticated operation may answer, beyond those a tool declares. */
 const COMMON_ERRORS: readonly ErrorCode[] = ['invalid_input', 'unknown_field', 'rate_limited', 'internal_error'];
@@ -40,11 +41,48 @@ function errorResponses(tool: AnyTool): Record<string, unknown> {
 }
 
 /**
+ * The rate-limit headers of every answer a budget was charged for (src/http/rate-limit.ts): the IETF draft's
+ * `RateLimit-Policy` and `RateLimit`. Not on load refusals (429, 503 given before any charge), hence not required.
+ */
+const RATE_LIMIT_HEADERS = {
+  RateLimit: {
+    description:
+      'What is left of each budget charged for this request: `"caller";r=599;t=42` (requests left, seconds until the ' +
+      'window resets); policies `address` (no or failed credential), `caller`, `strict` (sign-in and code endpoints).',
+    schema: { type: 'string', maxLength: 200, pattern: '^"[a-z]+";r=\\d+;t=\\d+(, "[a-z]+";r=\\d+;t=\\d+)*$' },
+  },
+  'RateLimit-Policy': {
+    description: 'Each charged budget: `"caller";q=600;w=60` (requests per 60-second window).',
+    schema: { type: 'string', maxLength: 200, pattern: '^"[a-z]+";q=\\d+;w=60(, "[a-z]+";q=\\d+;w=60)*$' },
+  },
+};
+
+/** Sent on the buyer API (`/v1/buyer/…`) to a shop's embed origin only (src/http/cors.ts). */
+const CORS_HEADERS = {
+  'Access-Control-Allow-Origin': {
+    description: 'The caller’s Origin, when it is an embed origin of the session’s shop; absent otherwise.',
+    schema: { type: 'string', format: 'uri', maxLength: 2048 },
+  },
+};
+
+/** Adds the rate-limit headers to every answer, and the CORS header on the buyer API. */
+function withAnswerHeaders(path: string, op: Record<string, unknown>): Record<string, unknown> {
+  for (const r of Object.values(op.responses as Record<string, Record<string, unknown>>)) {
+    r.headers = {
+      ...(r.headers as Record<string, unknown> | undefined),
+      ...RATE_LIMIT_HEADERS,
+      ...(path.startsWith('/v1/buyer/') && CORS_HEADERS),
+    };
+  }
+  return op;
+}
+
+/**
  * The Retry-After header's value: whole seconds (the longest wait the service asks for is the 15-minute e-mail budget).
  */
 const RETRY_AFTER = { type: 'integer', minimum: 1, maximum: 86_400 };
 
-function operation(tool: AnyTool): Record<string, unknown> {
+function operation(tool: AnyTool, bound: ResponseBounder): Record<string, unknown> {
   const input = toolInputSchema(tool);
   const example = toolExample(tool);
   const props = (input.properties ?? {}) as Record<string, JsonSchema>;
@@ -113,7 +151,7 @@ function operation(tool: AnyTool): Record<string, unknown> {
   for (const status of success) {
     responses[String(status)] = {
       description: status === 202 ? 'Accepted: the payment provider confirms asynchronously.' : 'Success.',
-      content: { 'application/json': { schema: toolOutputSchema(tool) } },
+      content: { 'application/json': { schema: bound(toolOutputSchema(tool), tool.name) } },
     };
   }
   if (tool.http.cache) addCaching(parameters, responses, tool.http.cache.maxAgeSeconds);
@@ -172,6 +210,10 @@ function ap2Paths(): Record<string, Record<string, unknown>> {
           headers: { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: RETRY_AFTER } },
           content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
         },
+        '500': {
+          description: 'Error: `internal_error`.',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        },
       },
     },
   });
@@ -192,12 +234,15 @@ export interface OpenApiOptions {
 /** The whole OpenAPI 3.1.0 document for the given tools. */
 export function buildOpenApi(tools: readonly AnyTool[], opts: OpenApiOptions): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
+  const bound = responseBounds(tools, opts.serverUrl);
   for (const tool of tools) {
     const item = (paths[tool.http.path] ??= {});
-    item[tool.http.method.toLowerCase()] = operation(tool);
+    item[tool.http.method.toLowerCase()] = withAnswerHeaders(tool.http.path, operation(tool, bound));
   }
-  Object.assign(paths, ap2Paths());
-  return {
+  for (const [path, item] of Object.entries(ap2Paths())) {
+    paths[path] = { post: withAnswerHeaders(path, item.post as Record<string, unknown>) };
+  }
+  return withIntegerFormats({
     openapi: '3.1.0',
     info: {
       title: 'Tessera',
@@ -209,7 +254,8 @@ export function buildOpenApi(tools: readonly AnyTool[], opts: OpenApiOptions): R
         'What changed: `/docs/changelog`.',
       license: { name: 'MIT', identifier: 'MIT' },
     },
-    servers: [{ url: opts.serverUrl, description: 'This server' }],
+    // Public (x-internal: false): merchants, agents and buyers call it. Payments run against the sandbox provider only.
+    servers: [{ url: opts.serverUrl, description: 'This server (sandbox payments)', 'x-internal': false }],
     security: [{ bearerAuth: [] }],
     // Every area of the spec is a tag, those without a tool too (ap2: the refusal routes; protocols: MCP and A2A).
     tags: AREAS.map((name) => ({ name, description: AREA_DESCRIPTIONS[name] })),
@@ -220,7 +266,10 @@ export function buildOpenApi(tools: readonly AnyTool[], opts: OpenApiOptions): R
           type: 'http',
           scheme: 'bearer',
           bearerFormat: 'JWT',
-          description: 'An API key (`tsk_…`), a console or buyer session JWT, or an agent token (`tag_…`).',
+          description:
+            'An API key (`tsk_…`), a console or buyer session JWT, or an agent token (`tag_…`). Session JWTs follow ' +
+            'RFC8725 on algorithms: HS256 only, pinned when verifying (never `alg: none` or a key the token names); ' +
+            'issuer and expiry are checked.',
         },
       },
       schemas: {
@@ -236,5 +285,5 @@ export function buildOpenApi(tools: readonly AnyTool[], opts: OpenApiOptions): R
         },
       },
     },
-  };
+  });
 }

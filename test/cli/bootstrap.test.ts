@@ -65,4 +65,8 @@ test('bootstrap refuses missing options and unknown scopes with a usage error', 
   assert.match(bad.stderr, /unknown scope merchant:everything/);
   const unknownFlag = tessera(['bootstrap', '--frobnicate'], { DATABASE_URL });
   assert.equal(unknownFlag.status, 2);
+  // Names are held to create_shop's 200 characters, so the documented bound of every name the API answers is true.
+  const long = tessera(['bootstrap', '--org', 'O'.repeat(201), '--email', 'a@b.test', '--shop', 'S'], { DATABASE_URL });
+  assert.equal(long.status, 2);
+  assert.match(long.stderr, /--org must be a name of 1 to 200 characters/);
 });

@@ -134,7 +134,7 @@ test('every area is a tag, the AP2 routes are documented, and every operation ha
     if (limited)
       assert.deepEqual(
         limited.headers['Retry-After'].schema,
-        { type: 'integer', minimum: 1, maximum: 86_400 },
+        { type: 'integer', minimum: 1, maximum: 86_400, format: 'int32' },
         op.operationId,
       );
   }

@@ -74,6 +74,9 @@ export async function withdrawAttestedPermission(ctx: ToolContext, id: string, r
   return p;
 }
 
+/** How many of the latest attested permissions the console's summary shows. */
+export const RECENT_ATTESTED_PERMISSIONS = 20;
+
 /** The console's attested-consent summary for the caller's organization (spec §2.3). */
 export async function attestedConsentSummary(ctx: ToolContext) {
   const { em, principal } = ctx;
@@ -105,7 +108,7 @@ export async function attestedConsentSummary(ctx: ToolContext) {
   const recent = await em.find(
     Permission,
     { organizationId: org.id, attested: true },
-    { orderBy: { createdAt: 'desc', id: 'desc' }, limit: 20 },
+    { orderBy: { createdAt: 'desc', id: 'desc' }, limit: RECENT_ATTESTED_PERMISSIONS },
   );
   return {
     ...attestationOut(org),

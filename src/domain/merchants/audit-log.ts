@@ -39,7 +39,7 @@ const TARGET_PREFIXES = new Set<string>(
 /** An identifier as `newId` makes them: a known prefix and 26 base32 characters. */
 const ID_SHAPE = /^([a-z]+)_[0-9a-hjkmnp-tv-z]{26}$/;
 /** At most this many ids per record (a batch call names its first ones). */
-const MAX_TARGETS = 50;
+export const MAX_TARGETS = 50;
 /** How deep the walk goes into an input or output. */
 const MAX_DEPTH = 6;
 

@@ -53,6 +53,11 @@ export interface BootstrapResult {
   apiKey: string;
 }
 
+/** The longest organization or shop name (create_shop's bound): the CLI's `bootstrap` holds names to it too. */
+export const NAME_MAX = 200;
+/** The longest e-mail address (RFC 5321's path limit), as every e-mail input accepts. */
+export const EMAIL_MAX = 320;
+
 /** Organization + owner + shop + API key in one transaction (the CLI's `bootstrap` and the demo seed). */
 export async function bootstrapOrganization(
   em: EntityManager,

@@ -15,13 +15,13 @@ export const getAcpDiscovery = defineTool({
   output: z.object({
     protocol: z.object({
       name: z.literal('acp'),
-      version: z.string(),
-      supported_versions: z.array(z.string()),
+      version: z.string().max(20),
+      supported_versions: z.array(z.string().max(20)).max(10),
       documentation_url: z.string(),
     }),
     api_base_url: z.string(),
-    transports: z.array(z.string()),
-    capabilities: z.object({ services: z.array(z.string()) }),
+    transports: z.array(z.string().max(10)).max(4),
+    capabilities: z.object({ services: z.array(z.string().max(50)).max(4) }),
   }),
   errors: [],
   auth: { public: true, listed: ['anonymous', 'api_key'] }, // the ACP caller's discovery

@@ -2,23 +2,24 @@
  * verify_signed_mandate: checks a network-signed mandate (detached JWS) without spending it (docs/signed-mandates.md).
  */
 import { z } from 'zod';
-import { MANDATE_RECURRENCES } from '../../mandates/mandate.ts';
+import { MANDATE_JTI_MAX, MANDATE_RECURRENCES, MANDATE_TEXT_MAX, NETWORK_ID_MAX } from '../../mandates/mandate.ts';
 import { MANDATE_VERIFICATION_ERRORS, verifyMandate } from '../../mandates/verify-mandate.ts';
 import { requireShop } from '../../domain/catalog/access.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 
+/** The artefact as verified, within the bounds its schema (src/mandates/mandate.ts) held it to. */
 const MandateOut = z.object({
-  mandateId: z.string(),
-  network: z.string(),
-  issuer: z.string(),
-  credentialRef: z.string(),
-  merchantScope: z.object({ merchantIds: z.array(z.string()) }),
+  mandateId: z.string().max(MANDATE_TEXT_MAX),
+  network: z.string().max(NETWORK_ID_MAX),
+  issuer: z.string().max(MANDATE_TEXT_MAX),
+  credentialRef: z.string().max(MANDATE_TEXT_MAX),
+  merchantScope: z.object({ merchantIds: z.array(z.string().max(100)).max(100) }),
   amountLimit: z.object({ amountMinor: z.number().int(), currency: z.string() }),
   issuedAt: z.string(),
   notBefore: z.string().nullable(),
   expiresAt: z.string(),
   recurrence: z.enum(MANDATE_RECURRENCES),
-  jti: z.string(),
+  jti: z.string().max(MANDATE_JTI_MAX),
 });
 
 export const verifySignedMandate = defineTool({
@@ -47,15 +48,16 @@ export const verifySignedMandate = defineTool({
     valid: z.boolean().describe('Always true: every failure is an error response.'),
     mandate: MandateOut,
     network: z
-      .object({ id: z.string(), name: z.string() })
+      .object({ id: z.string().max(NETWORK_ID_MAX), name: z.string().max(200) })
       .describe('The trusted network whose key verified the signature.'),
     signature: z.object({
-      alg: z.string(),
-      kid: z.string(),
+      alg: z.string().max(10),
+      kid: z.string().max(16_384).describe('The key id the protected header names (within the signature).'),
       b64: z.boolean().describe('False for an unencoded (RFC 7797) payload.'),
     }),
     period: z
       .string()
+      .max(16)
       .describe('The recurrence period a purchase now would spend: "once", or a UTC day, ISO week, month or year.'),
     verifiedAt: z.string(),
   }),

@@ -5,8 +5,16 @@ import { SCAN_RESULTS } from '../../domain/check-in/check-in.ts';
 
 const Time = z.string().describe('RFC 3339 date-time.');
 
+/** An Ed25519 key's JWK: `OKP`, `Ed25519`, 32 bytes in base64url (43 characters), a `tkk_` id, `EdDSA`, `sig`. */
 export const Jwk = z
-  .object({ kty: z.string(), crv: z.string(), x: z.string(), kid: z.string(), alg: z.string(), use: z.string() })
+  .object({
+    kty: z.string().max(3),
+    crv: z.string().max(7),
+    x: z.string().max(43),
+    kid: z.string().max(100),
+    alg: z.string().max(5),
+    use: z.string().max(3),
+  })
   .describe('An Ed25519 public key (RFC 8037 OKP JWK).');
 
 export const JwksOut = z.object({

@@ -3,7 +3,7 @@
  * (docs/signed-mandates.md).
  */
 import { z } from 'zod';
-import { MANDATE_RECURRENCES } from '../../mandates/mandate.ts';
+import { MANDATE_JTI_MAX, MANDATE_RECURRENCES, MANDATE_TEXT_MAX, NETWORK_ID_MAX } from '../../mandates/mandate.ts';
 import { MANDATE_VERIFICATION_ERRORS } from '../../mandates/verify-mandate.ts';
 import type { ErrorCode } from '../../kernel/errors.ts';
 import { purchaseUnderMandate } from '../../domain/purchase/mandate-purchase.ts';
@@ -38,15 +38,16 @@ const SPINE_ERRORS = [
 ] as const satisfies readonly ErrorCode[];
 
 const MandateUse = z.object({
-  mandateId: z.string(),
-  network: z.string().describe('The trusted network whose key verified the signature.'),
-  issuer: z.string(),
-  jti: z.string(),
+  mandateId: z.string().max(MANDATE_TEXT_MAX),
+  network: z.string().max(NETWORK_ID_MAX).describe('The trusted network whose key verified the signature.'),
+  issuer: z.string().max(MANDATE_TEXT_MAX),
+  jti: z.string().max(MANDATE_JTI_MAX),
   recurrence: z.enum(MANDATE_RECURRENCES),
   amountLimit: z.object({ amountMinor: z.number().int(), currency: z.string() }),
   expiresAt: z.string(),
   spentPeriod: z
     .string()
+    .max(16)
     .nullable()
     .describe(
       'The period this call spent the jti in ("once", or a UTC day, ISO week, month or year); null when the reservation was already paid or in payment, so nothing was spent.',

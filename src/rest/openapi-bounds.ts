@@ -1,0 +1,222 @@
+/**
+ * Bounds in the OpenAPI projection only (MCP and A2A list the tools' schemas as they are): every integer gets its
+ * `format`, and every string and array a response carries gets a true `maxLength` or `maxItems`, from where its value
+ * comes from: an input the service stored (the same field's bound in the tools' input schemas), an identifier or a time
+ * the service writes, or a limit the domain keeps (FIELD_BOUNDS).
+ */
+import type { AnyTool } from '../orchestrator/tool.ts';
+import { toolInputSchema, type JsonSchema } from '../orchestrator/json-schema.ts';
+import { CARD_SCHEMES, Cursor, DateTime, IdRef } from '../kernel/wire.ts';
+import { ERRORS } from '../kernel/errors.ts';
+import { LANGS } from '../i18n/langs.ts';
+import { PROVIDER_NAMES } from '../payments/provider.ts';
+import { MAX_SHOPS_LISTED } from '../domain/catalog/catalog.ts';
+import { MAX_EMBED_ORIGINS } from '../domain/catalog/embed-origins.ts';
+import { WINDOW_EVENT_LIMIT } from '../domain/discovery/shop-window.ts';
+import { MAX_WEBHOOKS_PER_SHOP } from '../domain/merchants/webhook-subscriptions.ts';
+import { RECENT_ATTESTED_PERMISSIONS } from '../domain/buyers/attestation.ts';
+import { MAX_TARGETS } from '../domain/merchants/audit-log.ts';
+import { MAX_BUCKETS } from '../domain/purchase/sales-overview.ts';
+
+/** A string's or an array's bound, and what the value is where it says more than the length. */
+interface Bound {
+  maxLength?: number;
+  maxItems?: number;
+  format?: string;
+}
+
+/** What a rule may read: the input bound of a field name, and the length of the public URL the document serves. */
+interface Sources {
+  input(name: string): number;
+  inputItems(name: string): number;
+  urlLength: number;
+}
+
+const INT32 = 2 ** 31;
+const ID = IdRef.maxLength ?? 100;
+const TIME = { maxLength: DateTime.maxLength ?? 40, format: 'date-time' };
+const longest = (values: readonly string[]) => Math.max(...values.map((v) => v.length));
+/** The most tickets one purchase holds (quote's `quantity`): tickets, and refunds (each voids at least one). */
+const QUANTITY_MAX = 1000;
+
+/**
+ * Response fields by name, each with the reason its bound holds. A field takes the largest bound among its rules here
+ * and the input field of the same name (what the service stored is what it accepted), so a rule never lowers what an
+ * input allows. A field that neither names stays unbounded, and UNBOUNDED says why.
+ */
+const FIELD_BOUNDS: readonly (readonly [RegExp, (s: Sources) => Bound])[] = [
+  // Identifiers the service makes (`newId`: a prefix of at most 5 letters, `_`, 26 base32 characters; the sandbox
+  // provider's charge and refund references too) or accepts (IdRef): at most 100 characters.
+  [/^(id|.*Id|.*_id|activeKid|invitedBy|providerReference)$/, () => ({ maxLength: ID })],
+  [/^(.*Ids|item_ids)\[\]$/, () => ({ maxLength: ID })],
+  // Times are written by `iso()` (Date#toISOString, 24 characters) or accepted as DateTime (at most 40).
+  [
+    /^(.*At|.*_at|at|start|startsAt|endsAt|onSaleStart|onSaleEnd|paymentDeadline|expires|created|since|notBefore)$/,
+    () => TIME,
+  ],
+  // Pages: the largest page a list tool gives (list_events 100, the shop window and the product feed
+  // WINDOW_EVENT_LIMIT; list_shops MAX_SHOPS_LISTED; list_pools 1000; orders and deliveries 100), and capped lists.
+  [/^(events|products)$/, () => ({ maxItems: WINDOW_EVENT_LIMIT })],
+  [/^shops$/, () => ({ maxItems: MAX_SHOPS_LISTED })],
+  [/^pools$/, () => ({ maxItems: 1000 })],
+  [/^(orders|deliveries|entries)$/, () => ({ maxItems: 100 })],
+  [/^sales$/, () => ({ maxItems: MAX_BUCKETS })],
+  [/^targetIds$/, () => ({ maxItems: MAX_TARGETS })],
+  [/^embedOrigins$/, () => ({ maxItems: MAX_EMBED_ORIGINS })],
+  [/^webhooks$/, () => ({ maxItems: MAX_WEBHOOKS_PER_SHOP })],
+  [/^providers$/, () => ({ maxItems: PROVIDER_NAMES.length })],
+  [/^(tickets|ticketIds|refunds|checkIns)$/, () => ({ maxItems: QUANTITY_MAX })],
+  [/^recentPermissions$/, () => ({ maxItems: RECENT_ATTESTED_PERMISSIONS })],
+  [/^results$/, (s) => ({ maxItems: s.inputItems('scans') })],
+  // An embed origin is `https://` + a DNS name (at most 253 characters, embed-origins.ts) + a port.
+  [/^embedOrigins\[\]$/, () => ({ maxLength: 8 + 253 + 6 })],
+  // A cursor the service gives must come back through `cursor` (Cursor), so it is never longer.
+  [/^nextCursor$/, () => ({ maxLength: Cursor.maxLength ?? 500 })],
+  // Credentials the service issues: opaque `tsk_`/`tag_` tokens, or a session JWT of a few bounded claims.
+  [/^token$/, () => ({ maxLength: 2000 })],
+  [/^tokenPrefix$/, () => ({ maxLength: 10 })],
+  // Closed vocabularies typed as text on the wire.
+  [/^(scheme|allowedSchemes\[\]|accepted_brands\[\])$/, () => ({ maxLength: longest(CARD_SCHEMES) })],
+  [/^(provider|paymentProvider|linked)$/, () => ({ maxLength: longest(PROVIDER_NAMES) })],
+  [/^(lang|sessionLang)$/, () => ({ maxLength: longest(LANGS) })],
+  [/^failureCode$/, () => ({ maxLength: longest(Object.keys(ERRORS)) })],
+  [/^(mode|statusText)$/, () => ({ maxLength: 100 })],
+  [/^last4$/, () => ({ maxLength: 4 })],
+  [/^secretKey$/, () => ({ maxLength: 10 })],
+  // A webhook delivery's last error, cut to 200 characters (dispatcher.ts); the headers it signs and sends.
+  [/^(lastError|error)$/, () => ({ maxLength: 200 })],
+  [/^headers\.propertyNames$/, () => ({ maxLength: 100 })],
+  [/^headers\.additionalProperties$/, () => ({ maxLength: 1000 })],
+  // `<orders|tickets>-<shop id>-<YYYY-MM-DD>.csv`.
+  [/^filename$/, () => ({ maxLength: 100 })],
+  // Fields that repeat another field the service stored, under another name.
+  [/^(agentName|tierName|shopName|organizationName|keyName|value)$/, (s) => ({ maxLength: s.input('name') })],
+  [/^eventTitle$/, (s) => ({ maxLength: s.input('title') })],
+  [/^eventVenue$/, (s) => ({ maxLength: s.input('venue') })],
+  [/^(revokedReason|refundReason|voidReason)$/, (s) => ({ maxLength: s.input('reason') })],
+  [/^checkedInDevice$/, (s) => ({ maxLength: s.input('device') })],
+  // "Set up by <shop name>".
+  [/^label$/, (s) => ({ maxLength: 10 + s.input('name') })],
+  // A ticket's codes are scanned through check-in's `code`, so none is longer; the QR image is an SVG of at most
+  // 177 x 177 modules (QR version 40), each at most 12 path characters, in base64.
+  [/^(signedCode|qrContent)$/, (s) => ({ maxLength: s.input('code') })],
+  [/^qrImage$/, () => ({ maxLength: 600_000 })],
+  // An agent's public JWK as it was accepted (PublicJwk: member names of at most 3 letters, values of at most 100).
+  [/^publicKeyJwk\.propertyNames$/, () => ({ maxLength: 3 })],
+  [/^publicKeyJwk\.additionalProperties$/, () => ({ maxLength: 100 })],
+  // URLs built from the public URL this document names (PUBLIC_URL): its length plus a path and an id (formUrl also
+  // carries the origin, percent-encoded at most threefold).
+  [/^(api_base_url|documentation_url|delegate_payment_url|permalink_url|pollUrl|downloadUrl)$/, (s) => url(s, 0)],
+  [/^formUrl$/, (s) => url(s, 3 * s.urlLength)],
+  // confirm's `next`: one sentence (under 300 characters) around pollUrl.
+  [/^next$/, (s) => ({ maxLength: url(s, 300).maxLength })],
+];
+
+const url = (s: Sources, extra: number) => ({ maxLength: s.urlLength + 100 + ID + extra });
+
+/**
+ * Response fields no rule bounds, and why: lists that grow with use and that no page or cap limits, by name, or as
+ * `tool.field` where the same name is bounded in other tools. OpenAPI leaves them without `maxItems` or `maxLength`
+ * (docs/protocols.md lists them with Spectral's findings).
+ */
+export const UNBOUNDED: Readonly<Record<string, string>> = {
+  'get_sales_overview.events': 'every event of the shop (no cap on events per shop)',
+  'get_sales_overview.pools': 'every pool of an event (no cap on pools per event)',
+  emails: 'every e-mail of an order: confirmation, refunds and resends (at most 3 an hour, no cap in all)',
+  body: 'a webhook delivery’s JSON body as sent: an order with all its tickets',
+  payments: 'every payment attempt of a reservation (a declined card may be tried again while the hold lasts)',
+  tiers: 'every tier of an event (no cap on tiers per event)',
+  attestKeys: 'an organization’s API keys that may attest (no cap)',
+  buyersNearCeiling: 'the buyers near the attested-spend ceiling (no cap)',
+  variants: 'every tier of an event on sale (the product feed)',
+  keys: 'every ticket-signing key ever used, so older codes still verify (rotation has no cap)',
+  signed: 'a JWS over the event’s voided tickets, which grows with its refunds (ask with `since` for the new ones)',
+  agents: 'a buyer’s agents (no cap)',
+  permissions: 'a buyer’s permissions (no cap)',
+  instruments: 'a buyer’s saved cards (no cap)',
+  apiKeys: 'an organization’s API keys (no cap)',
+  members: 'an organization’s members (no cap)',
+  invitations: 'an organization’s open invitations (no cap)',
+  organizations: 'the organizations a console user belongs to (no cap)',
+  revokedApiKeyIds: 'the API keys a removed member had made (no cap)',
+};
+
+/** Every input field's bound by name across the tools (the largest where names repeat); unbounded ones left out. */
+function inputBounds(tools: readonly AnyTool[]): Map<string, Bound> {
+  const found = new Map<string, Bound | null>();
+  const visit = (s: unknown, name: string): void => {
+    if (typeof s !== 'object' || s === null) return;
+    const node = s as JsonSchema;
+    for (const k of ['anyOf', 'oneOf', 'allOf']) if (Array.isArray(node[k])) for (const b of node[k]) visit(b, name);
+    const key = node.type === 'string' ? 'maxLength' : node.type === 'array' ? 'maxItems' : undefined;
+    if (key && node.enum === undefined && node.const === undefined) {
+      const value = node[key];
+      const before = found.get(name);
+      if (typeof value !== 'number' || before === null) found.set(name, null);
+      else found.set(name, { [key]: Math.max(value, before?.[key] ?? 0) });
+    }
+    if (node.items) visit(node.items, `${name}[]`);
+    for (const k of ['propertyNames', 'additionalProperties']) visit(node[k], `${name}.${k}`);
+    for (const [prop, sub] of Object.entries((node.properties ?? {}) as Record<string, unknown>)) visit(sub, prop);
+  };
+  for (const tool of tools) visit(toolInputSchema(tool), '');
+  return new Map([...found].filter((e): e is [string, Bound] => e[1] !== null));
+}
+
+/**
+ * Adds `format` to every integer schema anywhere in `doc` (parameters, headers, bodies): int32 when its minimum and
+ * maximum fit, else int64. Examples are left as they are.
+ */
+export function withIntegerFormats<T>(doc: T): T {
+  if (Array.isArray(doc)) return doc.map((v: unknown) => withIntegerFormats(v)) as T;
+  if (typeof doc !== 'object' || doc === null) return doc;
+  const node = Object.fromEntries(
+    Object.entries(doc).map(([k, v]) => [k, k === 'example' || k === 'examples' ? v : withIntegerFormats(v)]),
+  );
+  if (node.type !== 'integer' || node.format !== undefined) return node as T;
+  const fits = typeof node.minimum === 'number' && typeof node.maximum === 'number';
+  const int32 = fits && (node.minimum as number) >= -INT32 && (node.maximum as number) < INT32;
+  return { ...node, format: int32 ? 'int32' : 'int64' } as T;
+}
+
+/** Rewrites a response schema: every string and array bounded as the module header says, where a bound is known. */
+export type ResponseBounder = (schema: unknown, tool: string) => unknown;
+
+/** The projection of response schemas for `tools`, in a document served at `serverUrl`. */
+export function responseBounds(tools: readonly AnyTool[], serverUrl: string): ResponseBounder {
+  const inputs = inputBounds(tools);
+  const sources: Sources = {
+    input: (name) => inputs.get(name)?.maxLength ?? 0,
+    inputItems: (name) => inputs.get(name)?.maxItems ?? 0,
+    urlLength: serverUrl.length,
+  };
+  return (schema, tool) =>
+    rewrite(schema, '', (node, name) => {
+      const key = node.type === 'string' ? 'maxLength' : node.type === 'array' ? 'maxItems' : undefined;
+      if (!key || node[key] !== undefined || node.enum !== undefined || node.const !== undefined) return node;
+      if (Object.hasOwn(UNBOUNDED, `${tool}.${name}`)) return node;
+      const bounds = FIELD_BOUNDS.filter(([re]) => re.test(name)).map(([, rule]) => rule(sources));
+      const stored = inputs.get(name);
+      if (stored) bounds.push(stored);
+      const max = Math.max(0, ...bounds.map((b) => b[key] ?? 0));
+      if (max === 0) return node;
+      const format = bounds.find((b) => b.format)?.format;
+      return { ...node, [key]: max, ...(format && node.format === undefined && { format }) };
+    });
+}
+
+/** Rebuilds `schema` bottom up through `fix`, naming each node after its property (`name[]` for an array's items). */
+function rewrite(schema: unknown, name: string, fix: (node: JsonSchema, name: string) => JsonSchema): unknown {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return schema;
+  const out: JsonSchema = {};
+  for (const [k, v] of Object.entries(schema as JsonSchema)) {
+    if (k === 'properties' && typeof v === 'object' && v !== null) {
+      out[k] = Object.fromEntries(Object.entries(v).map(([p, s]) => [p, rewrite(s, p, fix)]));
+    } else if (k === 'items' || k === 'additionalProperties' || k === 'propertyNames') {
+      out[k] = rewrite(v, k === 'items' ? `${name}[]` : `${name}.${k}`, fix);
+    } else if ((k === 'anyOf' || k === 'oneOf' || k === 'allOf' || k === 'prefixItems') && Array.isArray(v)) {
+      out[k] = v.map((s) => rewrite(s, name, fix));
+    } else out[k] = v;
+  }
+  return fix(out, name);
+}
