@@ -2,7 +2,8 @@
  * Verifiable ticket codes: a compact JWS (EdDSA, Ed25519) over `{ tid, evt, tier, iat }`, with the signing
  * key's id in the protected header. A scanner verifies it offline with the published JWKS (docs/tickets.md).
  */
-import { CompactSign, compactVerify, createLocalJWKSet, errors } from 'jose';
+import { KeyObject, sign } from 'node:crypto';
+import { compactVerify, createLocalJWKSet, errors } from 'jose';
 import { ToolError } from '../kernel/errors.ts';
 import { TICKET_CODE_ALG, type PublicTicketKey, type SigningKey } from './ticket-keys.ts';
 
@@ -21,8 +22,13 @@ export interface TicketClaims {
   iat: number;
 }
 
-/** Signs a ticket's claims with `key`; deterministic (Ed25519), so the same ticket always gets the same code. */
-export async function signTicketCode(
+/**
+ * Signs a ticket's claims with `key`; deterministic (Ed25519), so the same ticket always gets the same code. The compact
+ * JWS is assembled here and signed with node:crypto's one-shot Ed25519 signature, synchronously: through WebCrypto
+ * (jose's CompactSign) each signature was a job on the thread pool, about 0.3 ms of a confirm's CPU per ticket on this
+ * machine class (docs/performance-log.md, 2026-11-28). The bytes are the same as jose's (Ed25519 is deterministic).
+ */
+export function signTicketCode(
   key: SigningKey,
   t: { id: string; eventId: string; tierId: string; createdAt: Date },
 ): Promise<string> {
@@ -32,9 +38,20 @@ export async function signTicketCode(
     tier: t.tierId,
     iat: Math.floor(t.createdAt.getTime() / 1000),
   };
-  return new CompactSign(new TextEncoder().encode(JSON.stringify(claims)))
-    .setProtectedHeader({ alg: TICKET_CODE_ALG, kid: key.kid, typ: TICKET_CODE_TYP })
-    .sign(key.key);
+  const header = b64url(JSON.stringify({ alg: TICKET_CODE_ALG, kid: key.kid, typ: TICKET_CODE_TYP }));
+  const input = `${header}.${b64url(JSON.stringify(claims))}`;
+  const signature = sign(null, Buffer.from(input), keyObjectOf(key.key)).toString('base64url');
+  return Promise.resolve(`${input}.${signature}`);
+}
+
+const b64url = (text: string): string => Buffer.from(text).toString('base64url');
+
+/** The node:crypto KeyObject of each imported signing key, made once. */
+const keyObjects = new WeakMap<CryptoKey, KeyObject>();
+function keyObjectOf(key: CryptoKey): KeyObject {
+  let made = keyObjects.get(key);
+  if (!made) keyObjects.set(key, (made = KeyObject.from(key)));
+  return made;
 }
 
 /**
