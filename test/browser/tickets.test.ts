@@ -111,3 +111,32 @@ test('a buyer without orders is told so; signed out, the page asks to sign in', 
   assert.equal(await page.locator('#content').isHidden(), true);
   await page.close();
 });
+
+test('“Show older orders” appends each older order once, then hides when there are no more', async () => {
+  w.browser.problems.length = 0; // only this test's console errors count
+  const m = await merchantShop(w.h, { discoverable: true, priceMinor: 1000, capacity: 30 });
+  const email = newEmail();
+  const anon = restClient(w.h.url);
+  must(await anon.post('/v1/buyer/sign-in-links', { email, lang: 'en' }), 202);
+  const bearer = must(await anon.post('/v1/buyer/sessions', { token: signInTokenIn(w.mail.last(email)) }), 201).token;
+  const buyer = restClient(w.h.url, bearer);
+  const made: string[] = [];
+  for (let i = 0; i < 21; i++) {
+    w.h.clock.advance(1000);
+    made.push(must(await buy(buyer, m.tierId, 1, { paymentMethod: 'pm_sandbox_visa' }), 200).order.id);
+  }
+  const page = await w.browser.page();
+  await page.goto(`${w.h.url}/buyer/tickets?lang=en#session=${bearer}`);
+  const shown = () =>
+    page.locator('#tickets-orders article').evaluateAll((as) => as.map((a) => a.getAttribute('data-order-id')));
+  await page.locator('#tickets-orders article').nth(19).waitFor();
+  assert.deepEqual(await shown(), made.slice(1).reverse());
+  const more = page.getByRole('button', { name: 'Show older orders' });
+  await more.click();
+  await page.locator('#tickets-orders article').nth(20).waitFor();
+  await more.waitFor({ state: 'hidden' });
+  assert.deepEqual(await shown(), [...made].reverse(), 'each order once, newest first');
+  await assertAccessible(page);
+  assert.deepEqual(w.browser.problems, []);
+  await page.close();
+});
