@@ -84,5 +84,8 @@ export async function ensureConsoleBuilt(): Promise<ConsoleBundle> {
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
+  // Older builds go (a server already running read its bundle into memory at start); builds in progress stay.
+  for (const old of readdirSync(CACHE_DIR))
+    if (old !== hash && !old.startsWith('.build-')) rmSync(join(CACHE_DIR, old), { recursive: true, force: true });
   return { dir, hash, script: 'console.js' };
 }
