@@ -64,7 +64,7 @@ export function renderDocument(catalogs: Catalogs, page: PageDefinition, ctx: Pa
   <p class="brand">${t('common.brand')}</p>
   <nav class="site-nav" aria-label="${t('common.navLabel')}"><ul>${NAV.map(
     (n) =>
-      html`<li><a href="${ctx.href(n.path)}"${n.id === page.id || (n.id === 'sign-in' && page.id === 'verify') ? html` aria-current="page"` : ''}>${t(n.key)}</a></li>`,
+      html`<li${n.id === 'sign-in' ? html` data-signed-out-only` : ''}><a href="${ctx.href(n.path)}"${n.id === page.id || (n.id === 'sign-in' && page.id === 'verify') ? html` aria-current="page"` : ''}>${t(n.key)}</a></li>`,
   )}</ul></nav>
   <div id="session-bar" class="session-bar" hidden><span id="session-who"></span> <button type="button" id="sign-out" class="link-button">${t('common.signOut')}</button></div>
   ${languageNav(catalogs, ctx, page.path)}

@@ -112,7 +112,7 @@ test('a buyer without orders is told so; signed out, the page asks to sign in', 
   await page.close();
 });
 
-test('“Show older orders” appends each older order once, then hides when there are no more', async () => {
+test('“Show older orders” appends each older order once, then hides; “Sign in” shows only while signed out', async () => {
   w.browser.problems.length = 0; // only this test's console errors count
   const m = await merchantShop(w.h, { discoverable: true, priceMinor: 1000, capacity: 30 });
   const email = newEmail();
@@ -138,5 +138,12 @@ test('“Show older orders” appends each older order once, then hides when the
   assert.deepEqual(await shown(), [...made].reverse(), 'each order once, newest first');
   await assertAccessible(page);
   assert.deepEqual(w.browser.problems, []);
+  // "Sign in" is offered only while signed out (the hand-off's session lives in memory: a new load is signed out).
+  const nav = page.getByRole('navigation', { name: 'Your account' });
+  assert.equal(await nav.getByRole('link', { name: 'Sign in' }).count(), 0);
+  assert.equal(await nav.getByRole('link', { name: 'My tickets' }).count(), 1);
+  await page.goto(`${w.h.url}/buyer/tickets?lang=en`);
+  await page.locator('main[data-ready] #signed-out:not([hidden])').waitFor();
+  await nav.getByRole('link', { name: 'Sign in' }).waitFor();
   await page.close();
 });

@@ -20,6 +20,8 @@ let cleanup = null;
 function applySession() {
   const main = byId('main');
   const s = current();
+  // "Sign in" is offered only to someone signed out.
+  for (const part of document.querySelectorAll('[data-signed-out-only]')) part.hidden = Boolean(s);
   const bar = byId('session-bar');
   if (bar) {
     bar.hidden = !s;
