@@ -72,8 +72,16 @@ function originOf(url: string): string {
 }
 
 /**
- * After a call a page made with its session header: a tool that opens a session of that kind sets the cookie (and
- * the answer's bearer `token` becomes "", so the page never holds one); one that ends it clears the cookie.
+ * The companion cookie a page's script may read (`<name>_signed_in=1`, no secret, same attributes and end but not
+ * HttpOnly): whether to ask for the session at load, so a signed-out visitor's page makes no call that answers 401.
+ */
+export function pageHintCookieName(kind: WebSessionKind, secure: boolean): string {
+  return `${pageCookieName(kind, secure)}_signed_in`;
+}
+
+/**
+ * After a call a page made with its session header: a tool that opens a session of that kind sets the cookie and its
+ * companion (and the answer's bearer `token` becomes "", so the page never holds one); one that ends it clears both.
  */
 export async function applyPageSession(
   ctx: Context,
@@ -88,9 +96,11 @@ export async function applyPageSession(
   const secure = isSecure(ctx, publicUrl);
   ctx.cookies.secure = secure;
   const name = pageCookieName(page.kind, secure);
+  const hint = pageHintCookieName(page.kind, secure);
   const attributes = { httpOnly: true, sameSite: 'strict', path: '/', secure, overwrite: true } as const;
   if (effect.effect === 'ends') {
     ctx.cookies.set(name, '', { ...attributes, expires: new Date(0) });
+    ctx.cookies.set(hint, '', { ...attributes, httpOnly: false, expires: new Date(0) });
     return result;
   }
   if (!result.ok || !issuer || typeof result.output.token !== 'string') return result;
@@ -98,5 +108,6 @@ export async function applyPageSession(
   const replaces = presented.kind === 'console_user' || presented.kind === 'buyer' ? presented.webSessionId : undefined;
   const opened = await issuer.openPageSession(page.kind, result.output.token, replaces);
   ctx.cookies.set(name, opened.token, { ...attributes, expires: opened.expiresAt });
+  ctx.cookies.set(hint, '1', { ...attributes, httpOnly: false, expires: opened.expiresAt });
   return { ...result, output: { ...result.output, token: '' } };
 }

@@ -136,6 +136,8 @@ async function buyerAuthorizes(
   email: string,
   card: { newCard: string } | { saved: RegExp },
 ): Promise<string> {
+  // Each call is a new buyer: the buyer-page session an earlier one kept (its cookie) is not theirs.
+  await page.context().clearCookies({ name: /^tessera_buyer/ });
   await page.goto(authUrl.href);
   await page.waitForURL(/\/buyer\/authorize\?interaction=/);
   await page.locator('main[data-ready]').waitFor();
@@ -152,7 +154,7 @@ async function buyerAuthorizes(
   const link = linkIn(w.mail.last(email));
   assert.match(link, /[?&]authorization=/);
   await page.goto(link);
-  // The landing page redeems the link and comes back to the authorization (no reload: the session stays in memory).
+  // The landing page redeems the link and comes back to the authorization (the session is in the page's cookie).
   await page.locator('main[data-page="authorize"] #authorize-shop-step:not([hidden])').waitFor();
   assert.match(page.url(), /\/buyer\/authorize\?interaction=/);
   await assertAccessible(page);
@@ -304,6 +306,7 @@ test('the authorize step in German: every step, the script’s own text included
   const { auth, authUrl } = await hostStarts();
   authUrl.searchParams.set('ui_locales', 'de');
   const page = await w.browser.page();
+  await page.context().clearCookies({ name: /^tessera_buyer/ }); // a new buyer: not the one an earlier test kept
   await page.goto(authUrl.href);
   await page.locator('main[data-ready] #authorize-client:not([hidden])').waitFor();
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'de');

@@ -74,15 +74,45 @@ test('a partner origin cannot frame the sign-in page', async () => {
   w.browser.problems.length = 0;
 });
 
-test(`${verifies('SPEC-5.5-bounded-memory-only')}the session lives only in page memory: no cookie or storage, and a reload signs out`, async () => {
+test(`${verifies('SPEC-5.5-bounded-memory-only')}a merchant’s bounded session lives only in page memory: no cookie or storage, and a reload signs out`, async () => {
+  const m = await w.h.merchant();
+  const api = restClient(w.h.url, m.apiKey);
+  const minted = await api.post('/v1/integration/buyer-sessions', { merchantId: m.shopId, email: newEmail() });
+  assert.equal(minted.status, 201, JSON.stringify(minted.body));
+  await w.browser.context.clearCookies();
   const page = await w.browser.page();
-  const email = newEmail();
-  await signIn(w, page, email);
+  await page.goto(`${w.h.url}/buyer/agents#session=${minted.body.token}`);
+  await page.locator('#content:not([hidden])').waitFor();
   assert.deepEqual(await w.browser.context.cookies(w.h.url), []);
   assert.deepEqual(await page.evaluate(() => [localStorage.length, sessionStorage.length]), [0, 0]);
   await page.reload();
   await page.locator('#signed-out:not([hidden])').waitFor();
   assert.equal(await page.locator('#session-bar').isHidden(), true);
+});
+
+test('a buyer who signed in on these pages stays signed in across a reload (an HttpOnly cookie) until signing out', async () => {
+  await w.browser.context.clearCookies();
+  const page = await w.browser.page();
+  const email = newEmail();
+  await signIn(w, page, email);
+  const cookies = await w.browser.context.cookies(w.h.url);
+  assert.deepEqual(cookies.map((c) => [c.name, c.httpOnly, c.sameSite, c.path]).sort(), [
+    ['tessera_buyer', true, 'Strict', '/'],
+    ['tessera_buyer_signed_in', false, 'Strict', '/'],
+  ]);
+  // The script sees only the companion that says a session is there, never the session's reference.
+  assert.deepEqual(await page.evaluate(() => [document.cookie, localStorage.length, sessionStorage.length]), [
+    'tessera_buyer_signed_in=1',
+    0,
+    0,
+  ]);
+  await page.reload();
+  await page.locator('main[data-ready]').waitFor();
+  await page.locator('#session-who', { hasText: email }).waitFor();
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.waitForURL(/\/buyer\/sign-in/);
+  await page.goto(`${w.h.url}/buyer/agents`);
+  await page.locator('main[data-ready] #signed-out:not([hidden])').waitFor();
 });
 
 test('signing out forgets the session and returns to the sign-in page', async () => {

@@ -94,6 +94,12 @@ describe('console page session (cookie)', () => {
     const res = await anon().post('/v1/console/sign-in/complete', { token }, { 'x-tessera-session': 'console' });
     const { attributes } = cookieOf(res.headers);
     for (const a of ['httponly', 'samesite=strict', 'path=/']) assert.ok(attributes.includes(a), a);
+    const hint = res.headers.getSetCookie()[1]!.toLowerCase();
+    assert.match(
+      hint,
+      /^tessera_console_signed_in=1; path=\/; expires=[^;]+; samesite=strict$/,
+      'a readable companion',
+    );
     assert.ok(!attributes.includes('secure'), 'plain http: not Secure');
     const expires = attributes.find((a) => a.startsWith('expires='));
     assert.equal(Date.parse(expires!.slice(8)), Math.floor(Date.parse(res.body.expiresAt) / 1000) * 1000);

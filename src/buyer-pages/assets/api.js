@@ -1,5 +1,6 @@
-// The buyer session and the public REST API. The bearer lives only in this module's memory: never in a cookie,
-// localStorage or sessionStorage, so closing or reloading the page ends the session on this device.
+// The buyer session and the public REST API. A session the buyer opened on these pages lives in an HttpOnly cookie
+// this script cannot read (sent only with the X-Tessera-Session header, docs/console.md "Sessions"), so a reload keeps
+// it; a merchant's hand-off or a partner's session is a bearer held only in this module's memory (spec §5.5).
 
 let bearer = null;
 let session = null;
@@ -30,13 +31,17 @@ export function current() {
   return session;
 }
 
+/** The headers that present the session: the bearer when there is one, else the page session's cookie. */
+function credentials() {
+  return bearer ? { authorization: `Bearer ${bearer}` } : { 'x-tessera-session': 'buyer' };
+}
+
 /**
- * Calls the API at `path` (same origin) with the bearer; resolves with the JSON answer or rejects with an ApiError.
- * `withCookies`: only for the OAuth authorize step, whose endpoint also reads the authorization server's own cookie.
+ * Calls the API at `path` (same origin) with the session; resolves with the JSON answer or rejects with an ApiError.
+ * `withCookies`: for the OAuth authorize step, whose endpoint also reads the authorization server's own cookie.
  */
 export async function api(method, path, body, { withCookies = false } = {}) {
-  const headers = { accept: 'application/json' };
-  if (bearer) headers.authorization = `Bearer ${bearer}`;
+  const headers = { accept: 'application/json', ...credentials() };
   if (body !== undefined) headers['content-type'] = 'application/json';
   let res;
   try {
@@ -44,7 +49,7 @@ export async function api(method, path, body, { withCookies = false } = {}) {
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
-      credentials: withCookies ? 'same-origin' : 'omit',
+      credentials: withCookies || !bearer ? 'same-origin' : 'omit',
       cache: 'no-store',
     });
   } catch {
@@ -57,7 +62,7 @@ export async function api(method, path, body, { withCookies = false } = {}) {
     data = null;
   }
   if (!res.ok) {
-    if (res.status === 401 && bearer) signOut('expired');
+    if (res.status === 401 && (bearer || session)) signOut('expired');
     throw new ApiError(
       typeof data?.code === 'string' ? data.code : 'generic',
       typeof data?.message === 'string' ? data.message : '',
@@ -68,9 +73,12 @@ export async function api(method, path, body, { withCookies = false } = {}) {
   return data;
 }
 
-/** Takes a session bearer (from sign-in or a merchant's hand-off), reads who it is for, and keeps it in memory. */
+/**
+ * Takes a session (a merchant's hand-off bearer, or "" for the page session a sign-in set as a cookie) and reads who it
+ * is for.
+ */
 export async function adopt(token) {
-  bearer = token;
+  bearer = token || null;
   try {
     const who = await api('GET', '/v1/buyer/session');
     let shop = null;
@@ -85,9 +93,23 @@ export async function adopt(token) {
   return session;
 }
 
-/** Forgets the bearer. */
+/**
+ * At load: the page session kept in the cookie, when there is one (a reload keeps the buyer signed in). Its readable
+ * companion cookie says whether to ask, so a signed-out visitor's page makes no call that answers 401.
+ */
+export async function restore() {
+  if (!/(^|;\s*)(__Host-)?tessera_buyer_signed_in=1/.test(document.cookie)) return null;
+  try {
+    return await adopt('');
+  } catch {
+    return null;
+  }
+}
+
+/** Forgets the session; a page session the buyer signs out of is ended on the server too. */
 export function signOut(reason = 'signed-out') {
-  const had = bearer !== null;
+  const had = bearer !== null || session !== null;
+  if (reason === 'signed-out' && !bearer && session) sendKeepalive('POST', '/v1/buyer/session/end', {});
   bearer = null;
   session = null;
   if (had) changed(reason);
@@ -95,12 +117,12 @@ export function signOut(reason = 'signed-out') {
 
 /** Sends a call that may outlive the page (`fetch` with keepalive, e.g. on `pagehide`); its answer is not awaited. */
 export function sendKeepalive(method, path, body) {
-  if (!bearer) return;
+  if (!bearer && !session) return;
   fetch(path, {
     method,
-    headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+    headers: { ...credentials(), 'content-type': 'application/json' },
     body: JSON.stringify(body),
-    credentials: 'omit',
+    credentials: bearer ? 'omit' : 'same-origin',
     keepalive: true,
   }).catch(() => {});
 }

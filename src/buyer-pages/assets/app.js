@@ -1,7 +1,7 @@
 // Entry point of every buyer page: loads the catalog, keeps the in-memory session across page changes
 // (links between buyer pages swap the document's body instead of reloading, so the bearer survives),
 // shows what the session may do, and starts the page's own script.
-import { adopt, api, current, onSessionChange, signOut } from './api.js';
+import { adopt, api, current, onSessionChange, restore, signOut } from './api.js';
 import { loadMessages, t } from './i18n.js';
 import { byId, setStatus } from './ui.js';
 import * as agents from './agents.js';
@@ -158,6 +158,7 @@ async function start() {
   document.addEventListener('click', onClick);
   window.addEventListener('popstate', () => void navigate(location.href, { push: false }));
   if (await takeHandOff()) return;
+  if (!current()) await restore(); // the page session of an earlier load (its cookie), if any
   await mount();
 }
 

@@ -1,5 +1,5 @@
 // The magic-link landing page: redeems the link's token (from the URL fragment, never sent to the server in
-// the request line) for a full session, keeps the bearer in memory and opens the agents page.
+// the request line) for a full session, kept in an HttpOnly cookie (a reload keeps it), and opens the agents page.
 import { adopt, api } from './api.js';
 import { t } from './i18n.js';
 import { byId, errorMessage } from './ui.js';
