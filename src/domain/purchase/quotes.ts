@@ -10,6 +10,7 @@ import { authorizePurchase, ownershipOf } from './purchase-access.ts';
 import { checkRestrictions } from '../catalog/restrictions.ts';
 import { checkTierOffered } from '../catalog/catalog-changes.ts';
 import { readTierOffer } from '../../storage/offer-read.ts';
+import { insertPlainRow } from '../../storage/plain-rows.ts';
 
 /** How long a quote may be turned into a reservation. */
 export const QUOTE_TTL_MS = 15 * 60 * 1000;
@@ -65,29 +66,25 @@ export async function createQuote(ctx: ToolContext, input: QuoteInput): Promise<
   await authorizePurchase(ctx, { shop, amountMinor: totalMinor, currency: tier.currency, stage: 'quote' });
   // One insert statement, outside the unit of work: the quote tool runs without a transaction (a quote holds nothing,
   // and the reserve checks everything again), so a begin, a change-set and a commit are saved per quote.
-  const quote = em.create(
-    Quote,
-    {
-      id: newId('quote', now),
-      shopId: shop.id,
-      organizationId: shop.organizationId,
-      ...ownershipOf(ctx.principal),
-      eventId: tier.eventId,
-      tierId: tier.id,
-      poolId: tier.poolId,
-      quantity: input.quantity,
-      country: input.country ?? null,
-      scheme: input.scheme ?? null,
-      unitPriceMinor: tier.priceMinor,
-      feesMinor,
-      totalMinor,
-      currency: tier.currency,
-      reservationId: null,
-      expiresAt: new Date(now.getTime() + QUOTE_TTL_MS),
-      createdAt: now,
-    },
-    { persist: false },
-  );
-  await em.insert(quote);
+  const quote: QuoteRow = {
+    id: newId('quote', now),
+    shopId: shop.id,
+    organizationId: shop.organizationId,
+    ...ownershipOf(ctx.principal),
+    eventId: tier.eventId,
+    tierId: tier.id,
+    poolId: tier.poolId,
+    quantity: input.quantity,
+    country: input.country ?? null,
+    scheme: input.scheme ?? null,
+    unitPriceMinor: tier.priceMinor,
+    feesMinor,
+    totalMinor,
+    currency: tier.currency,
+    reservationId: null,
+    expiresAt: new Date(now.getTime() + QUOTE_TTL_MS),
+    createdAt: now,
+  };
+  await insertPlainRow(em, Quote, quote);
   return quote;
 }
