@@ -170,6 +170,11 @@ test('an owner manages keys, team and webhooks; a key is revoked by keyboard aft
   assert.deepEqual(body, JSON.parse(sent.body), 'the console shows the body as sent');
   await page.locator('.delivery-detail', { hasText: 'HTTP 200' }).waitFor();
   await noAxeViolations(page, 'webhook deliveries');
+  await page.setViewportSize({ width: 390, height: 900 });
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(wide <= 390, `a delivery's request and response at 390 px is ${wide} px wide`);
+  await noAxeViolations(page, 'webhook deliveries at 390 px');
+  await page.setViewportSize({ width: 1280, height: 900 });
   await assertAccessible(page);
 
   // Check-in: the event's offline list downloads as the scanner's JSON.

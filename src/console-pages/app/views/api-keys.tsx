@@ -165,7 +165,7 @@ function CreateKey(props: { attestAvailable: boolean; isOwner: boolean; onCreate
         <ChoiceGroup
           id="key-scopes"
           legend={t('views.apiKeys.scopes')}
-          hint={props.attestAvailable ? t('views.apiKeys.attestAlone') : undefined}
+          hint={offered.includes('mandates:attest') ? t('views.apiKeys.attestAlone') : undefined}
           error={errors.scopes}
           choices={offered.map((s) => ({
             value: s,
