@@ -100,7 +100,7 @@ export function buildConsolePagesRouter(options: ConsoleRouterOptions = {}): Rou
     ctx.body = css;
   });
   /** The app's messages: the language's over English (an unavailable language: English, said in `lang`). */
-  router.get('/console/i18n/:file', (ctx) => {
+  router.get('/console/assets/i18n/:file', (ctx) => {
     const asked = /^([A-Za-z-]{2,8})\.json$/.exec(ctx.params.file ?? '')?.[1];
     if (!asked) {
       ctx.status = 404;

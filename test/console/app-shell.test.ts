@@ -64,7 +64,7 @@ test('every console path answers the application under a strict CSP, with no inl
   const js = await fetch(`${w.h.url}/console/assets/console.js`);
   assert.equal(js.status, 200);
   assert.match(js.headers.get('content-type') ?? '', /javascript/);
-  const de = (await (await fetch(`${w.h.url}/console/i18n/de.json`)).json()) as { lang: string };
+  const de = (await (await fetch(`${w.h.url}/console/assets/i18n/de.json`)).json()) as { lang: string };
   assert.ok(['de', 'en'].includes(de.lang));
 });
 

@@ -1,5 +1,5 @@
 /**
- * The console's messages: i18next (the buyer pages' library), fed by /console/i18n/<lang>.json, which the server
+ * The console's messages: i18next (the buyer pages' library), fed by /console/assets/i18n/<lang>.json, which the server
  * builds from src/i18n/locales/console/<lang>.json merged over English. Text is always set as text, never as HTML.
  */
 import i18next, { type i18n } from 'i18next';
@@ -31,7 +31,7 @@ export function initialLang(): string {
 
 /** Loads the catalog of `lang` and makes it current (the page's `lang` attribute too); remembers the choice. */
 export async function loadMessages(lang: string, remember = false): Promise<void> {
-  const res = await fetch(`/console/i18n/${encodeURIComponent(lang)}.json`, { credentials: 'omit' });
+  const res = await fetch(`/console/assets/i18n/${encodeURIComponent(lang)}.json`, { credentials: 'omit' });
   const { lang: served, messages } = (await res.json()) as { lang: string; messages: Record<string, unknown> };
   const next = i18next.createInstance();
   await next.init({
