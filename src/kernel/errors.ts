@@ -18,7 +18,10 @@ export const ERRORS = {
   conflict: { status: 409, message: 'The request conflicts with the current state.' },
   idempotency_in_flight: { status: 409, message: 'A request with this idempotency key is still being processed.' },
   idempotency_conflict: { status: 422, message: 'This idempotency key was used with a different request.' },
-  invalid_webhook_url: { status: 400, message: 'Webhook URLs must use https:// (http:// only for localhost).' },
+  invalid_webhook_url: {
+    status: 400,
+    message: 'Webhook URLs must use https:// to a public address (loopback only with WEBHOOK_ALLOW_LOOPBACK=true).',
+  },
   webhook_limit_reached: { status: 409, message: 'This shop already has the maximum number of webhooks.' },
   not_on_sale_yet: { status: 409, message: 'This tier is not on sale yet.' },
   sale_ended: { status: 409, message: 'The sale for this tier has ended.' },
