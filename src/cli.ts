@@ -8,7 +8,7 @@ import { ConfigError, loadConfig, type Config } from './kernel/config.ts';
 import { createLogger } from './log.ts';
 import { bootstrapOrganization, EMAIL_MAX, NAME_MAX } from './domain/merchants/merchants.ts';
 import { SCOPES, type Scope } from './kernel/principal.ts';
-import { DEMO_OWNER_EMAIL, seedDemo, type DemoData } from './domain/merchants/demo-seed.ts';
+import { DEMO_OWNER_EMAIL, demoBuyerSignInUrl, seedDemo, type DemoData } from './domain/merchants/demo-seed.ts';
 import { ADMIN_USAGE, adminCommand } from './cli-admin.ts';
 import { NETWORK_USAGE, networkCommand, UsageError } from './cli-network.ts';
 import { runMcpStdio } from './cli-mcp.ts';
@@ -60,7 +60,7 @@ async function serve(config: Config): Promise<void> {
     `  MCP       ${url}/mcp  (Streamable HTTP; stdio: npx tessera mcp)`,
     `  A2A       ${url}/.well-known/agent-card.json`,
     `  Health    ${url}/healthz  ${url}/readyz  ${url}/metrics`,
-    `  Buyers    ${url}/buyer/sign-in`,
+    `  Buyers    ${demoBuyerSignInUrl(url, demo)}${demo ? '   (demo shop: save a card, grant a permission)' : ''}`,
   ];
   if (devMailEnabled(config))
     lines.push(

@@ -7,6 +7,14 @@ import { bootstrapOrganization, type BootstrapResult } from './merchants.ts';
 /** The demo organization's owner: sign in to the console with this address (the link lands in the mail outbox). */
 export const DEMO_OWNER_EMAIL = 'owner@demo.tessera.local';
 
+/**
+ * Where a buyer signs in to try the demo: for the demo shop, so the session (full, after the e-mailed link) can save a
+ * card there and grant an agent a permission; a sign-in without a shop can do neither (cards belong to a shop).
+ */
+export function demoBuyerSignInUrl(baseUrl: string, demo: { shopId: string } | undefined): string {
+  return demo ? `${baseUrl}/buyer/sign-in?merchantId=${encodeURIComponent(demo.shopId)}` : `${baseUrl}/buyer/sign-in`;
+}
+
 export interface DemoData extends BootstrapResult {
   eventId: string;
   poolId: string;
