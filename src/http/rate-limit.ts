@@ -43,6 +43,8 @@ export interface BudgetState {
   limit: number;
   remaining: number;
   resetSeconds: number;
+  /** Whether this charge went past the budget (the request is refused 429 for it). */
+  exceeded: boolean;
 }
 
 /** The seconds until a spent budget has room again, at least 1. */
@@ -136,6 +138,7 @@ export class RateLimits {
           limit: limiter.points,
           remaining: Math.max(0, limiter.points - used),
           resetSeconds: retryAfterOf(res),
+          exceeded: used > limiter.points,
         } as const;
         c.seen?.(state);
         if (used <= limiter.points) c.resolve(state);
@@ -198,6 +201,10 @@ export type RequestGate = RateGate & { charged: boolean; verified: Principal | u
  */
 function setRateLimitHeaders(ctx: Context, budgets: readonly BudgetState[]): void {
   if (budgets.length === 0 || ctx.headerSent || ctx.respond === false) return;
+  // A refusal for load (admission control, 503 unavailable) is answered the same before Koa, where nothing is
+  // charged: it carries Retry-After only. A 429 of a spent budget says which.
+  const forLoad = (ctx.status === 429 || ctx.status === 503) && !budgets.some((b) => b.exceeded);
+  if (forLoad) return;
   ctx.set('RateLimit-Policy', budgets.map((b) => `"${b.policy}";q=${b.limit};w=60`).join(', '));
   ctx.set('RateLimit', budgets.map((b) => `"${b.policy}";r=${b.remaining};t=${b.resetSeconds}`).join(', '));
 }
