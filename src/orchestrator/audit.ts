@@ -24,6 +24,7 @@ export async function auditCall(services: Services, em: ToolContext['em'], call:
   const record = auditRecordFor({
     tool: call.tool.name,
     readOnly: call.tool.annotations.readOnlyHint === true,
+    unaudited: call.tool.audited === false,
     principal: call.principal,
     input: call.input,
     output: call.output,

@@ -145,6 +145,12 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
    * only when the page asks (`X-Tessera-Session`): it then sets or clears the HttpOnly cookie (docs/console.md).
    */
   pageSession?: { kind: 'console' | 'buyer'; effect: 'opens' | 'ends' };
+  /**
+   * `false`: a write the audit log does not record (docs/console.md, "Audit log"): the purchase spine (quote, reserve,
+   * confirm, release), whose record is the quote, reservation and order themselves, and whose statement count is
+   * measured (docs/performance.md). Default: every successful write by a console user or an API key is recorded.
+   */
+  audited?: false;
   handler: (input: z.infer<I>, ctx: ToolContext) => Promise<z.infer<O>>;
 }
 

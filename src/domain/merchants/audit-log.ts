@@ -47,6 +47,8 @@ const MAX_DEPTH = 6;
 export interface AuditedCall {
   tool: string;
   readOnly: boolean;
+  /** The tool declares it is not recorded (`audited: false`: the purchase spine). */
+  unaudited: boolean;
   principal: Principal;
   input: unknown;
   output: unknown;
@@ -56,13 +58,14 @@ export interface AuditedCall {
 }
 
 /**
- * The record of a successful call, or null when it is not recorded: a read (the tool's `readOnlyHint`), or a caller
- * that is neither a console user nor an API key (buyers, agents, staff and anonymous callers are not merchant
- * actors).
+ * The record of a successful call, or null when it is not recorded: a read (the tool's `readOnlyHint`), a purchase
+ * step (`audited: false`: quote, reserve, confirm, release are recorded as the quote, reservation and order
+ * themselves), or a caller that is neither a console user nor an API key (buyers, agents, staff and anonymous callers
+ * are not merchant actors).
  */
 export function auditRecordFor(call: AuditedCall): AuditRecord | null {
   const p = call.principal;
-  if (call.readOnly || (p.kind !== 'console_user' && p.kind !== 'api_key')) return null;
+  if (call.readOnly || call.unaudited || (p.kind !== 'console_user' && p.kind !== 'api_key')) return null;
   const ids = new Set<string>();
   collectIds(call.input, ids, 0);
   collectIds(call.output, ids, 0);

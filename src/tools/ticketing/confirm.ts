@@ -60,6 +60,7 @@ export const confirm = defineTool({
   successStatuses: [200, 202],
   // Idempotent: the same reservation (and key) again returns the payment made or pending, never a second charge.
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  audited: false, // the purchase spine: its record is the quote, reservation or order itself
   idempotency: 'required',
   transactional: false,
   async handler({ id, paymentMethod, instrumentId }, ctx) {

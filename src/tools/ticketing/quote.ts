@@ -33,6 +33,7 @@ export const quote = defineTool({
   auth: { principals: ['api_key', 'buyer', 'agent'], scopes: ['merchant:write'] },
   http: { method: 'POST', path: '/v1/ticketing/quotes', status: 201 },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  audited: false, // the purchase spine: its record is the quote, reservation or order itself
   idempotency: 'optional',
   // A read and one insert (domain/purchase/quotes.ts): no transaction needed.
   transactional: false,

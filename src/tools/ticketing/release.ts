@@ -19,6 +19,7 @@ export const release = defineTool({
   auth: { principals: ['api_key', 'buyer', 'agent'], scopes: ['merchant:write'] },
   http: { method: 'POST', path: '/v1/ticketing/reservations/{id}/release' },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  audited: false, // the purchase spine: its record is the quote, reservation or order itself
   idempotency: 'optional',
   async handler({ id }, ctx) {
     return releaseReservation(ctx, id);

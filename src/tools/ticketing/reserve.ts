@@ -30,6 +30,7 @@ export const reserve = defineTool({
   auth: { principals: ['api_key', 'buyer', 'agent'], scopes: ['merchant:write'] },
   http: { method: 'POST', path: '/v1/ticketing/reservations', status: 201 },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  audited: false, // the purchase spine: its record is the quote, reservation or order itself
   idempotency: 'required',
   // Concurrent reserves share a transaction (the hot-pool batcher); each keeps its own outcome and replay.
   transactional: 'shared',
