@@ -4,7 +4,8 @@
  * (an expired mandate is refused as expired before its jti is looked at); an A2A task stays readable a day after its
  * last update; a rate-limit counter goes an hour after its window ends; a consent-view draft goes once its day is over;
  * an OAuth record (code, token, grant, interaction, session) goes a day after it expired (it is refused from its expiry
- * on).
+ * on); a page session (the console's or buyer pages' cookie) goes a day after it expired or was signed out. The audit
+ * log is kept: nothing here prunes it.
  */
 import type { Database } from './database.ts';
 import { IDEMPOTENCY_TTL_MS } from './idempotency-store.ts';
@@ -22,6 +23,8 @@ export interface RetentionReport {
   /** Consent-view drafts past their day (src/domain/buyers/consent-drafts.ts: reads already ignore them). */
   consentDrafts: number;
   oauthRecords: number;
+  /** Page sessions a day past their end or their sign-out (src/storage/web-sessions.ts). */
+  webSessions: number;
 }
 
 /** Deletes up to `limit` rows of each kind that are past their retention at `now`. */
@@ -52,6 +55,12 @@ export async function pruneExpired(db: Database, now: Date, limit = RETENTION_BA
     'delete from oauth_records where ctid in (select ctid from oauth_records where expires_at < ? limit ?) returning 1',
     [new Date(now.getTime() - 24 * 60 * 60 * 1000), limit],
   );
+  const dayAgo = new Date(now.getTime() - 24 * 60 * 60 * 1000);
+  const pages = await db.execute(
+    `delete from web_sessions where ctid in (
+       select ctid from web_sessions where expires_at < ? or ended_at < ? limit ?) returning 1`,
+    [dayAgo, dayAgo, limit],
+  );
   return {
     idempotencyKeys: keys.length,
     mandateJtis: jtis.length,
@@ -59,5 +68,6 @@ export async function pruneExpired(db: Database, now: Date, limit = RETENTION_BA
     rateLimits: counters.length,
     consentDrafts: drafts.length,
     oauthRecords: oauth.length,
+    webSessions: pages.length,
   };
 }

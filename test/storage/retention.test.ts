@@ -1,6 +1,6 @@
 /**
- * Housekeeping: idempotency keys past 24 hours, spent jtis of long-expired mandates and long-expired OAuth records are
- * pruned, nothing younger.
+ * Housekeeping: idempotency keys past 24 hours, spent jtis of long-expired mandates, long-expired OAuth records and
+ * page sessions long expired or signed out are pruned, nothing younger.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -53,6 +53,19 @@ test('old idempotency keys and expired mandate jtis are pruned; a key inside its
     ]);
   await insertOAuth('long-expired', new Date(h.clock.now().getTime() - 2 * day));
   await insertOAuth('recently-expired', new Date(h.clock.now().getTime() - 1000));
+  const insertPageSession = (id: string, expiresAt: Date, endedAt: Date | null) =>
+    h.db.execute(
+      `insert into web_sessions (id, token_hash, kind, claims, expires_at, ended_at, created_at)
+       values (?, ?, 'console', '{}', ?, ?, ?)`,
+      [id, `hash-${id}`, expiresAt, endedAt, h.clock.now()],
+    );
+  await insertPageSession('long-expired', new Date(h.clock.now().getTime() - 2 * day), null);
+  await insertPageSession(
+    'long-signed-out',
+    new Date(h.clock.now().getTime() + day),
+    new Date(h.clock.now().getTime() - 2 * day),
+  );
+  await insertPageSession('live', new Date(h.clock.now().getTime() + day), null);
 
   assert.deepEqual(await pruneExpired(h.db, h.clock.now()), {
     idempotencyKeys: 1,
@@ -61,7 +74,12 @@ test('old idempotency keys and expired mandate jtis are pruned; a key inside its
     rateLimits: 0,
     consentDrafts: 0,
     oauthRecords: 1,
+    webSessions: 2,
   });
+  assert.deepEqual(
+    (await h.db.execute<{ id: string }>('select id from web_sessions')).map((r) => r.id),
+    ['live'],
+  );
   assert.equal(await count('idempotency_keys'), 1);
   assert.equal((await h.db.execute('select jti from mandate_jtis'))[0]!.jti, 'recently-expired');
   assert.deepEqual(
@@ -81,5 +99,6 @@ test('old idempotency keys and expired mandate jtis are pruned; a key inside its
     rateLimits: 0,
     consentDrafts: 0,
     oauthRecords: 0,
+    webSessions: 0,
   });
 });
