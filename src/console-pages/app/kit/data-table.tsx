@@ -74,7 +74,13 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
       return (typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y))) * factor;
     });
   }, [rows, columns, sort, props.serverSort]);
-  if (!rows.length && !(pager && pager.page > 0)) return <div class="table-empty">{props.empty}</div>;
+  if (!rows.length && !(pager && pager.page > 0))
+    return (
+      <div class="table-empty">
+        <p class="table-caption">{props.caption}</p>
+        {props.empty}
+      </div>
+    );
   const pages = pager ? 1 : Math.max(1, Math.ceil(sorted.length / size));
   const current = Math.min(page, pages - 1);
   const shown = pager ? sorted : sorted.slice(current * size, current * size + size);
