@@ -4,7 +4,7 @@ import type { BusinessMetrics } from '../kernel/metrics.ts';
 
 /**
  * Registers on `registry` `tessera_purchases_completed_total`, `tessera_payment_failures_total{code}`,
- * `tessera_order_refunds_total{outcome}`, `tessera_hold_expiries_total` and the histogram `tessera_reserve_batch_size`,
+ * `tessera_order_refunds_total{outcome,cause}`, `tessera_hold_expiries_total` and the histogram `tessera_reserve_batch_size`,
  * and returns the port that increments them (counts of this process since it started).
  */
 export function registerBusinessMetrics(registry: Registry): BusinessMetrics {
@@ -21,8 +21,10 @@ export function registerBusinessMetrics(registry: Registry): BusinessMetrics {
   });
   const refunds = new Counter({
     name: 'tessera_order_refunds_total',
-    help: "Refunds merchants asked for (refund_order), by the provider's first answer: succeeded, failed, pending.",
-    labelNames: ['outcome'],
+    help:
+      "Refunds by the provider's first answer (succeeded, failed, pending) and cause (merchant: refund_order; " +
+      'event_cancelled: the refund job of a cancelled event; late_payment: a late payment whose places were gone).',
+    labelNames: ['outcome', 'cause'],
     registers: [registry],
   });
   const expiries = new Counter({
@@ -39,7 +41,7 @@ export function registerBusinessMetrics(registry: Registry): BusinessMetrics {
   return {
     purchaseCompleted: () => purchases.inc(),
     paymentFailed: (code) => failures.inc({ code }),
-    orderRefunded: (outcome) => refunds.inc({ outcome }),
+    orderRefunded: (outcome, cause) => refunds.inc({ outcome, cause }),
     reserveBatch: (size) => batches.observe(size),
     holdsExpired: (count) => {
       if (count > 0) expiries.inc(count);

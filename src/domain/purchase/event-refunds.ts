@@ -182,6 +182,7 @@ async function refundItem(deps: SpineDeps, item: Item): Promise<boolean> {
     if (!result) return false;
     state = (await deps.db.transaction((em) => applyRefundResult(em, refund.id, result, deps.clock.now()))).refund
       .state;
+    deps.metrics.orderRefunded(state, 'event_cancelled'); // once: the provider's first answer for this refund
   }
   if (state === 'pending') return false; // the provider settles later; a later pass (after the lease) looks again
   await deps.db.transaction((em) =>

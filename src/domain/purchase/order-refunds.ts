@@ -58,7 +58,7 @@ export async function refundOrder(ctx: ToolContext, input: RefundInput): Promise
   const refund = await deps.db.transaction((em) => beginRefund(em, ctx.principal, input, ctx.clock.now()));
   const result = await askProvider(deps, refund);
   const outcome = await deps.db.transaction((em) => applyRefundResult(em, refund.id, result, ctx.clock.now()));
-  deps.metrics.orderRefunded(result ? outcome.refund.state : 'pending');
+  deps.metrics.orderRefunded(result ? outcome.refund.state : 'pending', 'merchant');
   if (outcome.refund.state === 'succeeded') deps.orderMail.kick(); // sent by the worker, not in this request
   if (!result) {
     throw new ToolError(

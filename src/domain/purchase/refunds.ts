@@ -32,7 +32,7 @@ export async function refundOwedPayment(deps: SpineDeps, paymentId: string): Pro
     amountMinor: owed.amountMinor,
     now: deps.clock.now(),
   });
-  return deps.db.transaction(async (em) => {
+  const refunded = await deps.db.transaction(async (em) => {
     const payment = await em.findOne(Payment, { id: paymentId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!payment?.refundDue) return false;
     const now = deps.clock.now();
@@ -54,6 +54,8 @@ export async function refundOwedPayment(deps: SpineDeps, paymentId: string): Pro
     await emitPurchaseEvent(em, 'order.refunded', r, now);
     return true;
   });
+  if (refunded) deps.metrics.orderRefunded('succeeded', 'late_payment');
+  return refunded;
 }
 
 /** Retries owed refunds (oldest first); errors are logged and the refund stays owed. */
