@@ -30,7 +30,7 @@ export class FormProblems extends Error {
 export function errorText(err: unknown): string {
   if (err instanceof FormProblems) return t('errors.form');
   if (!isTesseraError(err)) return t('errors.network');
-  if (has(`errors.${err.code}`)) return t(`errors.${err.code}`);
+  if (has(`errors.${err.code}`)) return t(`errors.${err.code}`, err.details ?? {});
   return err.message || t('errors.generic');
 }
 
