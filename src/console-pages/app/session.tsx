@@ -24,6 +24,8 @@ export interface Session {
   isOwner: boolean;
   /** The organization's shops (empty until loaded). */
   shops: readonly Shop[];
+  /** Whether the shops have been loaded for the signed-in person (an organization may have none). */
+  shopsLoaded: boolean;
   /** Loads the shops again (after a shop is created, renamed or deleted). */
   reloadShops: () => Promise<void>;
   /** Starts acting as `me` (after sign-in, an accepted invitation, or switching organization). */
@@ -46,6 +48,8 @@ export function SessionProvider(props: { children: ComponentChildren }) {
   const [me, setMe] = useState<Me | null>(null);
   const [restored, setRestored] = useState(false);
   const [shops, setShops] = useState<readonly Shop[]>([]);
+  // The session the shops were last loaded for: they count as loaded only for the current one.
+  const [shopsFor, setShopsFor] = useState<Me | null | undefined>(undefined);
   const client = useMemo(() => makeClient(me?.token), [me]);
 
   const reloadShops = useCallback(async () => {
@@ -54,7 +58,12 @@ export function SessionProvider(props: { children: ComponentChildren }) {
   }, [client, me]);
 
   useEffect(() => {
-    // A reload keeps the session: the cookie is still there, and the server says whose it is (401: signed out).
+    // A reload keeps the session: the cookie is still there, and the server says whose it is (401: signed out). The
+    // HttpOnly cookie is invisible here; its readable companion says whether there is one to ask about.
+    if (!/(?:^|;\s*)(?:__Host-)?tessera_console_signed_in=1(?:;|$)/.test(document.cookie)) {
+      setRestored(true);
+      return;
+    }
     client
       .call('get_console_session')
       .then(
@@ -65,8 +74,11 @@ export function SessionProvider(props: { children: ComponentChildren }) {
   }, []);
 
   useEffect(() => {
-    reloadShops().catch(() => setShops([]));
+    reloadShops()
+      .catch(() => setShops([]))
+      .finally(() => setShopsFor(me));
   }, [reloadShops]);
+  const shopsLoaded = me !== null && shopsFor === me;
 
   const value = useMemo<Session>(
     () => ({
@@ -75,6 +87,7 @@ export function SessionProvider(props: { children: ComponentChildren }) {
       restored,
       isOwner: me?.role === 'owner',
       shops,
+      shopsLoaded,
       reloadShops,
       signedIn: setMe,
       signOut: async () => {
@@ -84,7 +97,7 @@ export function SessionProvider(props: { children: ComponentChildren }) {
         setShops([]);
       },
     }),
-    [client, me, restored, shops, reloadShops],
+    [client, me, restored, shops, shopsLoaded, reloadShops],
   );
   return <SessionContext.Provider value={value}>{props.children}</SessionContext.Provider>;
 }

@@ -49,12 +49,13 @@ function Shell(props: { changeLang: (lang: string) => Promise<void> }) {
 
   useEffect(() => {
     if (needsSignIn) route(`/console/sign-in?next=${encodeURIComponent(path)}`, true);
-    else if (path === '/console' && session.me && session.shops[0])
-      route(shopPath(session.shops[0].id, 'overview'), true);
-  }, [needsSignIn, path, session.me, session.shops]);
+    else if (path === '/console' && session.me && session.shopsLoaded)
+      // The first shop's overview; an organization without shops starts where one is created.
+      route(session.shops[0] ? shopPath(session.shops[0].id, 'overview') : '/console/shops', true);
+  }, [needsSignIn, path, session.me, session.shops, session.shopsLoaded]);
 
   const denied =
-    !view || (view.ownerOnly && !session.isOwner) || (shopId !== undefined && session.shops.length > 0 && !shop);
+    !view || (view.ownerOnly && !session.isOwner) || (shopId !== undefined && session.shopsLoaded && !shop);
   const title = denied ? t('views.notFound.title') : t(view.title);
   useEffect(() => {
     document.title = `${title} · ${t('shell.product')}`;
@@ -73,7 +74,7 @@ function Shell(props: { changeLang: (lang: string) => Promise<void> }) {
         {view && !denied ? <view.component params={found.params} query={query} shop={undefined} /> : <NotFound />}
       </Layout>
     );
-  if (shopId !== undefined && !session.shops.length) return <p class="loading">{t('shell.loading')}</p>;
+  if (shopId !== undefined && !session.shopsLoaded) return <p class="loading">{t('shell.loading')}</p>;
   return (
     <Layout changeLang={props.changeLang} viewId={denied ? 'not-found' : view.id} shop={shop} view={view}>
       {denied ? <NotFound /> : <view.component key={path} params={found!.params} query={query} shop={shop} />}
