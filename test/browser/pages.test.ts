@@ -96,10 +96,15 @@ test('a buyer who signed in on these pages stays signed in across a reload (an H
   const email = newEmail();
   await signIn(w, page, email);
   const cookies = await w.browser.context.cookies(w.h.url);
-  assert.deepEqual(cookies.map((c) => [c.name, c.httpOnly, c.sameSite, c.path]).sort(), [
-    ['tessera_buyer', true, 'Strict', '/'],
-    ['tessera_buyer_signed_in', false, 'Strict', '/'],
-  ]);
+  assert.deepEqual(
+    cookies
+      .map((c) => [c.name, c.httpOnly, c.sameSite, c.path])
+      .sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+    [
+      ['tessera_buyer', true, 'Strict', '/'],
+      ['tessera_buyer_signed_in', false, 'Strict', '/'],
+    ],
+  );
   // The script sees only the companion that says a session is there, never the session's reference.
   assert.deepEqual(await page.evaluate(() => [document.cookie, localStorage.length, sessionStorage.length]), [
     'tessera_buyer_signed_in=1',
