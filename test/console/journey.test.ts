@@ -109,6 +109,13 @@ test('a merchant runs a sale in the console: set up, sell, watch, refund, cancel
   await page.keyboard.press('Enter');
   await viewIs(page, 'events');
   await focusIs(page, 'view-title');
+  // An empty form: each error sits under its field, tied to it, and focus goes to the first.
+  await tabTo(page, 'event-title');
+  await page.keyboard.press('Enter');
+  await page.locator('#event-title-error', { hasText: 'Enter a title.' }).waitFor();
+  await focusIs(page, 'event-title');
+  assert.match((await page.locator('#event-title').getAttribute('aria-describedby')) ?? '', /event-title-error/);
+  assert.equal(await page.locator('#event-starts').getAttribute('aria-invalid'), 'true');
   await typeInto(page, 'event-title', 'Summer Night');
   await typeInto(page, 'event-venue', 'Harbour Stage');
   await tabTo(page, 'event-starts');
@@ -126,6 +133,9 @@ test('a merchant runs a sale in the console: set up, sell, watch, refund, cancel
   await typeInto(page, 'new-pool-capacity', '100');
   await page.keyboard.press('Enter');
   await feedback(page, 'Pool Stalls added.');
+  await typeInto(page, 'pool-capacity', '120');
+  await page.keyboard.press('Enter');
+  await feedback(page, 'Stalls now holds 120 places.');
   await typeInto(page, 'new-tier-name', 'Standard');
   await typeInto(page, 'new-tier-price', '25');
   await page.keyboard.press('Enter');
