@@ -36,6 +36,7 @@ import { TOOLS } from './tools/index.ts';
 import { admitBeforeKoa, admitBeforeRouting } from './http/early-admission.ts';
 import { registerAdmissionMetrics } from './http/admission-metrics.ts';
 import { registerBusinessMetrics } from './http/business-metrics.ts';
+import { registerQueueLagMetrics } from './http/queue-lag-metrics.ts';
 import { reserveBatcher } from './domain/purchase/reserve-batcher.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 import { SecretBox } from './webhooks/secret-box.ts';
@@ -115,6 +116,7 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
   const catalogs = loadCatalogs();
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
+  registerQueueLagMetrics(metrics, { db, clock, log });
   const orderMail = new OrderMailQueue({ db, mail, catalogs, clock, log: log.child({ component: 'order-mail' }) });
   const services: Services = {
     config,

@@ -6,11 +6,12 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Harness } from '../support/harness.ts';
 import { restClient } from '../support/rest.ts';
+import { closedPortUrl } from '../support/webhook-receiver.ts';
 import { confirmWith, key, must, reserveOne, shopWithTier, startSpineHarness } from '../support/spine.ts';
 
 let h: Harness;
 before(async () => {
-  h = await startSpineHarness();
+  h = await startSpineHarness({ WEBHOOK_ALLOW_LOOPBACK: 'true' }); // a loopback subscription for the lag gauges
 });
 after(async () => {
   await h?.close();
@@ -92,4 +93,27 @@ test('an event cancellation’s refunds and a late payment’s refund are counte
   assert.equal(view.order.refundReason, 'sold_out');
   assert.equal(await scrape(late), byLate + 1);
   assert.equal(await scrape(MERCHANT_REFUNDS), byMerchant, 'neither is a merchant’s refund');
+});
+
+test('the outbox and webhook lag gauges give the age of the oldest waiting event and delivery', async () => {
+  const dispatch = () => h.app.services.webhooks.dispatchOnce();
+  await dispatch(); // what earlier tests left in the outbox
+  const s = await shopWithTier(h);
+  must(
+    await s.api.post('/v1/integration/webhooks', {
+      merchantId: s.shopId,
+      url: await closedPortUrl(),
+      events: ['pool.updated'],
+    }),
+    201,
+  );
+  await dispatch();
+  assert.equal(await scrape('tessera_outbox_lag_seconds'), 0);
+  must(await s.api.patch(`/v1/integration/pools/${s.poolId}`, { capacity: 20 }), 200);
+  h.clock.advance(90_000);
+  assert.equal(await scrape('tessera_outbox_lag_seconds'), 90, 'the pool.updated event waits in the outbox');
+  await dispatch(); // fanned out; its delivery to the closed port fails and stays pending
+  assert.equal(await scrape('tessera_outbox_lag_seconds'), 0);
+  h.clock.advance(60_000);
+  assert.equal(await scrape('tessera_webhook_lag_seconds'), 60);
 });
