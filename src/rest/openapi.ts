@@ -16,6 +16,9 @@ export function pathParams(path: string): string[] {
 
 function errorResponses(tool: AnyTool): Record<string, unknown> {
   const codes = new Set<ErrorCode>([...COMMON_ERRORS, ...(tool.auth.public ? [] : AUTH_ERRORS), ...tool.errors]);
+  // The orchestrator refuses an API key without the tool's scopes (authorize.ts), whether the tool names it or not.
+  if (!tool.auth.public && tool.auth.principals.includes('api_key') && tool.auth.scopes?.length)
+    codes.add('insufficient_scope');
   if (tool.idempotency && tool.idempotency !== 'none') {
     codes.add('idempotency_conflict').add('idempotency_in_flight');
     if (tool.idempotency === 'required') codes.add('missing_idempotency_key');

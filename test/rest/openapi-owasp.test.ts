@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { UNBOUNDED } from '../../src/rest/openapi-bounds.ts';
+import { TOOLS } from '../../src/tools/index.ts';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { restClient, type RestResponse } from '../support/rest.ts';
 import { key, must } from '../support/spine.ts';
@@ -207,4 +208,20 @@ test('Spectral’s OWASP ruleset finds only what docs/protocols.md lists: CORS, 
     unexpected.map((f) => `${f.code} ${f.path.join('.')}`),
     [],
   );
+});
+
+test('an operation an API key needs a scope for documents 403 insufficient_scope, and a key without it gets it', async () => {
+  const missing = TOOLS.filter(
+    (tool) => !tool.auth.public && tool.auth.principals.includes('api_key') && Boolean(tool.auth.scopes?.length),
+  )
+    .map((tool) => doc.paths[tool.http.path][tool.http.method.toLowerCase()])
+    .filter((op) => !/`insufficient_scope`/.test(op.responses['403']?.description ?? ''))
+    .map((op) => op.operationId);
+  assert.deepEqual(missing, []);
+  // update_event needs merchant:write and does not name the code itself: a read-only key is told so.
+  const m = await h.merchant(['merchant:read']);
+  const res = await restClient(h.url, m.apiKey).patch('/v1/integration/events/evt_00000000000000000000000000', {
+    title: 'x',
+  });
+  assert.deepEqual([res.status, res.body.code], [403, 'insufficient_scope']);
 });
