@@ -229,6 +229,14 @@ test('every settings view passes axe at 1280 and 390 px without horizontal scrol
     }
   }
   await page.setViewportSize({ width: 1280, height: 900 });
+  // In German: the view's own text, and still no axe violation; then back to English for the rest.
+  await go(page, `/console/shops/${m.shopId}/payment-provider`, 'payment-provider');
+  await page.getByLabel('Language').selectOption('de');
+  await page.getByRole('heading', { level: 1, name: 'Zahlungsanbieter' }).waitFor();
+  await page.locator('td', { hasText: 'in Verwendung: der Anbieter zum Testen' }).waitFor();
+  await noAxeViolations(page, 'payment-provider in German');
+  await page.getByLabel('Sprache').selectOption('en');
+  await page.getByRole('heading', { level: 1, name: 'Payment provider' }).waitFor();
   await go(page, '/console/team', 'team');
   const integratorEmail = `integrator-${Date.now()}@example.test`;
   await page.getByLabel('E-mail', { exact: true }).fill(integratorEmail);

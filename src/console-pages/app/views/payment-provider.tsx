@@ -25,7 +25,7 @@ function PaymentProvider({ shop }: ViewProps) {
   if (!shop) return null;
   const columns: Column<Provider>[] = [
     { key: 'provider', label: t('views.provider.provider'), render: (p) => p.provider },
-    { key: 'status', label: t('views.provider.status'), render: (p) => p.statusText },
+    { key: 'status', label: t('views.provider.status'), render: (p) => t(`views.provider.statuses.${p.status}`) },
     {
       key: 'linked',
       label: t('views.provider.linked'),
@@ -91,7 +91,7 @@ function Configure(props: { shopId: string; onSaved: () => Promise<void> }) {
         });
         setValues({ publishableKey: '', secretKey: '', webhookSecret: '', accountId: '' });
         await props.onSaved();
-        return t('views.provider.saved', { status: p.statusText });
+        return t('views.provider.saved', { status: t(`views.provider.statuses.${p.status}`) });
       } catch (err) {
         const byApi = Object.fromEntries(FIELDS.map((f) => [f, f]));
         const field = fieldOf(err, byApi) as Field | undefined;
