@@ -39,6 +39,9 @@ test('the checker fails on an upward import, a cycle, a transport in the domain 
     'storage/entities/catalog.ts': 'export const Pool = 1;\n',
     'payments/a.ts': "import { b } from '../mail/b.ts';\nexport const a = b;\n",
     'mail/b.ts': "import { a } from '../payments/a.ts';\nexport const b = a;\n",
+    // The console application is TSX: its files are read too.
+    'mandates/view.tsx': "import { app } from '../console-pages/app.ts';\nexport const v = app;\n",
+    'console-pages/app.ts': 'export const app = 1;\n',
   });
   t.after(() => rmSync(root, { recursive: true, force: true }));
   const messages = checkLayers(root).map((v) => v.message);
@@ -56,6 +59,7 @@ test('the checker fails on an upward import, a cycle, a transport in the domain 
   );
   expect(/^folders import each other in a cycle: mail ⇄ payments/);
   expect(/^files import each other in a cycle: src\/mail\/b\.ts ⇄ src\/payments\/a\.ts/);
+  expect(/^src\/mandates\/view\.tsx imports src\/console-pages\/app\.ts/);
 });
 
 test('the checker fails on a driver imported by a tool or the orchestrator, and on createRequire unless allowed', (t) => {
