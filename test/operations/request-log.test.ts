@@ -9,6 +9,8 @@ import { createLogger } from '../../src/log.ts';
 import { must, shopWithTier } from '../support/spine.ts';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { restClient } from '../support/rest.ts';
+import { callTool, mcpHttp } from '../support/mcp.ts';
+import { a2aClient, outcomeOf, sendAny } from '../support/a2a.ts';
 
 /** Every line the server logs at `info` and above, through the service's own logger. */
 const logLines: string[] = [];
@@ -84,4 +86,25 @@ test('health, readiness and metrics probes write no info line', async () => {
     assert.ok(id, `${path} carries X-Request-Id`);
     assert.equal(linesOf(id).length, 0, `${path} is logged at debug only`);
   }
+});
+
+test('MCP and A2A request lines name the principal kind too', async () => {
+  const s = await shopWithTier(h);
+  const mcp = await mcpHttp(h, s.apiKey, { 'x-request-id': 'mcp-principal-kind' });
+  const called = await callTool(mcp, 'get_event', { id: s.eventId });
+  assert.ok(called.ok);
+  await mcp.close();
+  const mcpLines = linesOf('mcp-principal-kind').filter((l) => l.method === 'POST');
+  assert.ok(mcpLines.length >= 2, `initialize, tools/list and the call: ${JSON.stringify(mcpLines)}`);
+  for (const line of mcpLines) assert.deepEqual([line.route, line.principal], ['/mcp', 'api_key']);
+
+  const a2a = await a2aClient(h, s.apiKey);
+  const answer = outcomeOf(await sendAny(a2a, [{ data: { skill: 'get_event', input: { id: s.eventId } } }]));
+  assert.ok(answer.ok);
+  const a2aLines = logLines
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+    .filter((l) => l.msg === 'request' && l.method === 'POST' && String(l.route).startsWith('/a2a'));
+  assert.ok(a2aLines.length >= 1);
+  for (const line of a2aLines) assert.equal(line.principal, 'api_key');
+  assert.ok(!logLines.join('\n').includes(s.apiKey), 'no line holds the API key');
 });

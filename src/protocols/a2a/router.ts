@@ -13,7 +13,8 @@ import {
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import type { Logger } from 'pino';
 import { describeError } from '../../kernel/errors.ts';
-import { principalKey } from '../../kernel/principal.ts';
+import { principalKey, type PrincipalKind } from '../../kernel/principal.ts';
+import { PRINCIPAL_KIND_STATE } from '../../http/request-log.ts';
 import { A2aTasks } from '../../storage/a2a-tasks.ts';
 import type { Orchestrator } from '../../orchestrator/invoke.ts';
 import type { Services } from '../../domain/context.ts';
@@ -53,14 +54,15 @@ async function callerOf(
   orchestrator: Orchestrator,
   credential: string | undefined,
   rate: RateGate | undefined,
-): Promise<{ user: User; orchestrator: Orchestrator; charged: Promise<void> }> {
+): Promise<{ user: User; orchestrator: Orchestrator; charged: Promise<void>; kind: PrincipalKind }> {
   const principal = credential ? await orchestrator.authenticate(credential, 'a2a').catch(() => undefined) : undefined;
   if (!credential || !principal || principal.kind === 'anonymous') {
     // A credential that failed is charged to the address (one without a credential was charged already), so a junk
     // bearer reads no task list or extended card past the address's budget.
     const charged = credential && rate ? rate.charge(undefined, false) : Promise.resolve();
     charged.catch(() => undefined);
-    return { user: { isAuthenticated: false, userName: `once:${crypto.randomUUID()}` }, orchestrator, charged };
+    const user = { isAuthenticated: false, userName: `once:${crypto.randomUUID()}` };
+    return { user, orchestrator, charged, kind: 'anonymous' };
   }
   const charged = rate ? rate.charge(principal, false) : Promise.resolve(); // the principal's budget, not the address's
   charged.catch(() => undefined); // awaited by the route; never an unhandled rejection meanwhile
@@ -69,6 +71,7 @@ async function callerOf(
     user: { isAuthenticated: true, userName: principalKey(principal) },
     orchestrator: orchestrator.authenticatedAs(credential, principal),
     charged,
+    kind: principal.kind,
   };
 }
 
@@ -156,7 +159,8 @@ export function buildA2aRouter({ orchestrator, services, log }: A2aDeps): Router
     const raw = (await readRaw(ctx.req)).toString('utf8');
     const credential = bearerOf(ctx);
     const info = requestInfo(ctx, 'a2a');
-    const { user, orchestrator: caller, charged } = await callerOf(orchestrator, credential, info.rate);
+    const { user, orchestrator: caller, charged, kind } = await callerOf(orchestrator, credential, info.rate);
+    ctx.state[PRINCIPAL_KIND_STATE] = kind; // for the request log
     const context = new ServerCallContext({
       user,
       requestedVersion: ctx.get(A2A_VERSION_HEADER) || undefined,

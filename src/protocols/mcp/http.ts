@@ -15,6 +15,7 @@ import type { RateGate } from '../../domain/context.ts';
 import { AGENT_SCOPE } from '../oauth/provider.ts';
 import { resourceMetadataUrl } from '../oauth/router.ts';
 import { readRaw } from '../../http/read-body.ts';
+import { PRINCIPAL_KIND_STATE } from '../../http/request-log.ts';
 import { hostRefusal } from '../../http/host-allow-list.ts';
 import { ToolError } from '../../kernel/errors.ts';
 import { ExchangeTransport } from './json-transport.ts';
@@ -71,6 +72,7 @@ async function requireCredential(ctx: Context, deps: McpRouterDeps): Promise<Orc
     // Verified: a request that runs no tool (initialize, tools/list) is charged to this principal, not the address.
     const gate = ctx.state[RATE_GATE_STATE] as RequestGate | undefined;
     if (gate) gate.verified = principal;
+    ctx.state[PRINCIPAL_KIND_STATE] = principal.kind; // for the request log
     return deps.orchestrator.authenticatedAs(credential, principal);
   }
   // A failed credential is charged to the client address, as the orchestrator does, so guessing stays limited.
