@@ -36,7 +36,7 @@ type Pending =
   | { kind: 'withdraw'; invitation: Invitation };
 
 function TeamView() {
-  const { client, me } = useSession();
+  const { client, me, signedIn, signOut } = useSession();
   const team = useLoad(() => client.call('list_team'), [client]);
   const [pending, setPending] = useState<Pending | null>(null);
   const [note, setNote] = useState('');
@@ -143,11 +143,19 @@ function TeamView() {
           return dialog!.done;
         }}
         onClose={(done, message) => {
+          const p = pending;
           setPending(null);
-          if (done) {
-            setNote(message);
-            void team.reload();
-          }
+          if (!done || !p) return;
+          setNote(message);
+          const self = p.kind !== 'withdraw' && p.member.userId === me?.userId;
+          // Acting on oneself changes the session: a new role applies at once; a removal ends it.
+          if (self && p.kind === 'remove') void signOut();
+          else if (self)
+            void client.call('get_console_session').then(
+              (next) => signedIn({ ...me!, ...next }),
+              () => undefined,
+            );
+          else void team.reload();
         }}
       >
         <p>{dialog?.what}</p>
