@@ -88,7 +88,7 @@ async function signInToken(email: string): Promise<string> {
   return must(await anon.post('/v1/console/sign-in/complete', { token }), 200).token;
 }
 
-test('the owner withdraws an attested permission with a reason, after confirming, and the summary reflects it', async () => {
+test('an owner withdraws an attested permission with a reason after confirming; the summary shows it', async () => {
   // Set up through the API: attestation switched on by staff, an attest key, a buyer with a card and an agent, and a
   // permission granted in a session the attest key minted.
   const staff = restClient(w.h.url, await w.h.staffToken());
@@ -163,7 +163,7 @@ test('the owner withdraws an attested permission with a reason, after confirming
   await page.close();
 });
 
-test('the owner configures the second provider, redelivers a delivery and is refused deleting a shop in use', async () => {
+test('an owner configures Stripe, redelivers a delivery and is refused deleting a shop in use', async () => {
   const page = await browser.page();
   await ownerSignsIn(page);
 

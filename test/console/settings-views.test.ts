@@ -215,7 +215,7 @@ test('an owner manages keys, team and webhooks; a key is revoked by keyboard aft
   await page.close();
 });
 
-test('every settings view passes axe at 1280 and 390 px without horizontal scroll; an integrator gets no owner scopes', async () => {
+test('axe, and no sideways scroll, on every view at 1280 and 390 px; an integrator gets no owner scope', async () => {
   const page = await browser.page();
   await page.setViewportSize({ width: 1280, height: 900 });
   await ownerSignsIn(page);
