@@ -1,13 +1,15 @@
 /**
  * The console application's shell in headless Chromium: every /console path answers the app under a strict CSP; sign-in
  * from the e-mailed link opens the signed-in shell; deep links, back and forward, the 404 view, the shop in the URL,
- * focus on the view's heading, the menu at 390 px, and axe on each view.
+ * focus on the view's heading, languages, sign-out; editing and retiring a tier; an integrator's read-only sale views.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { assertAccessible, axeOn, focusIs, launchBrowser, type TestBrowser } from '../support/browser.ts';
 import { merchantShop, startWorld, type MerchantShop, type World } from '../support/buyers.ts';
+import { restClient } from '../support/rest.ts';
+import { confirmWith, must, reserveOne } from '../support/spine.ts';
 import { reportOnFailure } from '../browser/flows.ts';
 
 let w: World;
@@ -113,5 +115,63 @@ test('sign-in from the e-mailed link opens the shell; deep links, back and forwa
   await page.reload();
   await page.locator('main[data-view="sign-in"]').waitFor();
   // A signed-out page asks the server nothing (the session cookie's readable companion says so): no 401 either.
+  assert.deepEqual(browser.problems, []);
+});
+
+test('an owner edits and retires a tier; an integrator sees the sale views without their forms', async () => {
+  const page = await browser.page();
+  // A sale to look at, made over the API before the tier is retired.
+  const held = await reserveOne(m.api, m.tierId, 2);
+  const { order } = must(await confirmWith(m.api, held.reservation.id, 'pm_sandbox_visa'), 200) as {
+    order: { id: string };
+  };
+  await signIn(page);
+  await page.goto(`${w.h.url}/console/shops/${m.shopId}/events/${m.eventId}`);
+  await page.getByRole('button', { name: 'Edit General admission' }).click();
+  await page.locator('#edit-tier-name').fill('GA');
+  await page.locator('#edit-tier-max').fill('6');
+  await page.locator('#edit-tier-submit').click();
+  await page.locator('.feedback', { hasText: 'Tier GA saved.' }).first().waitFor();
+  await page.getByRole('cell', { name: 'at most 6 per purchase' }).waitFor();
+  await page.getByRole('button', { name: 'Retire GA' }).click();
+  const dialog = page.locator('dialog#retire-tier');
+  await dialog.waitFor();
+  assert.equal(
+    await page.evaluate(() => document.activeElement?.textContent),
+    'Go back',
+    'focus starts on the way back',
+  );
+  await dialog.getByRole('button', { name: 'Retire the tier' }).click();
+  await page.getByRole('cell', { name: 'Retired', exact: true }).waitFor();
+
+  // The owner invites an integrator (over REST, with a console session of the owner's), who accepts in the browser.
+  const anon = restClient(w.h.url);
+  must(await anon.post('/v1/console/sign-in', { email: ownerEmail }), 202);
+  const link = /\/console\/verify#token=([\w-]+)/.exec(w.box.last(ownerEmail).text)!;
+  const owner = restClient(
+    w.h.url,
+    must(await anon.post('/v1/console/sign-in/complete', { token: link[1] }), 200).token,
+  );
+  const integrator = `dev-${m.shopId.slice(-6)}@example.test`;
+  must(await owner.post('/v1/console/team/invitations', { email: integrator, role: 'integrator' }), 201);
+  const accept = /\/console\/accept#token=[\w-]+/.exec(w.box.last(integrator).text)!;
+  await page.locator('#sign-out').click();
+  await page.locator('main[data-view="sign-in"]').waitFor();
+  await page.goto(`${w.h.url}${accept[0]}`);
+  await page.locator('main[data-view="overview"]').waitFor();
+  await page.locator('.who', { hasText: `${integrator} (integrator)` }).waitFor();
+
+  await page.goto(`${w.h.url}/console/shops/${m.shopId}/events`);
+  await page.locator('main[data-view="events"] table.data').waitFor();
+  assert.equal(await page.locator('#event-title').count(), 0, 'no event form');
+  await page.goto(`${w.h.url}/console/shops/${m.shopId}/events/${m.eventId}`);
+  await page.getByRole('cell', { name: 'GA', exact: true }).waitFor();
+  for (const id of ['new-pool-title', 'new-tier-name', 'edit-event-title'])
+    assert.equal(await page.locator(`#${id}`).count(), 0, `no #${id}`);
+  assert.equal(await page.getByRole('button', { name: 'Cancel the event' }).count(), 0);
+  await page.goto(`${w.h.url}/console/shops/${m.shopId}/orders/${order.id}`);
+  await page.locator('main[data-view="order"] table.data').first().waitFor();
+  assert.equal(await page.locator('#refund-title, #resend-title').count(), 0, 'no refund, no resend');
+  await noAxeViolations(page, 'an order for an integrator');
   assert.deepEqual(browser.problems, []);
 });
