@@ -7,6 +7,7 @@
 // flag (package.json), and so do the tests' and benches' server processes (test/support/server-process.ts).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { enableCompileCache, flushCompileCache } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -23,4 +24,7 @@ if (major < 22 || (major === 22 && minor < 17)) {
   });
   process.exit(r.status ?? 1);
 }
+// V8's compile cache keeps the module graph's compiled code across starts (docs/performance.md, "Start time").
+enableCompileCache(join(root, 'node_modules', '.cache', 'tessera', 'compile-cache'));
 await import(join(root, 'src', 'cli.ts'));
+flushCompileCache();

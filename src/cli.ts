@@ -2,20 +2,21 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createApp } from './app.ts';
-import { devMailEnabled } from './rest/dev-mail-page.ts';
 import { ConfigError, loadConfig, type Config } from './kernel/config.ts';
 import { createLogger } from './log.ts';
-import { bootstrapOrganization, EMAIL_MAX, NAME_MAX } from './domain/merchants/merchants.ts';
 import { SCOPES, type Scope } from './kernel/principal.ts';
-import { DEMO_OWNER_EMAIL, demoBuyerSignInUrl, seedDemo, type DemoData } from './domain/merchants/demo-seed.ts';
-import { ADMIN_USAGE, adminCommand } from './cli-admin.ts';
-import { NETWORK_USAGE, networkCommand, UsageError } from './cli-network.ts';
-import { runMcpStdio } from './cli-mcp.ts';
-import { connectDatabase, databaseLocation } from './storage/connect.ts';
-import { EmbeddedPostgresError } from './storage/embedded-postgres.ts';
+import type { DemoData } from './domain/merchants/demo-seed.ts';
+import { EmbeddedPostgresError, startEmbeddedPostgres } from './storage/embedded-postgres.ts';
+import { startMarksSoFar, startPhase } from './kernel/start-phase.ts';
+// The rest is imported where a command needs it: `serve` starts the embedded PostgreSQL first, so that it starts
+// while the rest of the module graph loads (docs/performance.md, "Start time").
 
-const USAGE = `Usage: tessera <command> [options]
+async function usage(): Promise<string> {
+  const [{ NETWORK_USAGE }, { ADMIN_USAGE }] = await Promise.all([
+    import('./cli-network.ts'),
+    import('./cli-admin.ts'),
+  ]);
+  return `Usage: tessera <command> [options]
 
 Commands:
   serve                      Start the HTTP server (REST /v1, MCP /mcp, A2A). Default command.
@@ -28,6 +29,7 @@ ${ADMIN_USAGE}
 
 Environment: PORT, HOST, PUBLIC_URL, DATABASE_URL (unset: embedded PostgreSQL in TESSERA_DATA_DIR), LOG_LEVEL,
 TESSERA_SECRET, TESSERA_TOKEN, SMTP_URL, MAIL_FROM and more: the README's configuration table lists them all.`;
+}
 
 /** This server's version (package.json), on the start line. */
 const VERSION = (
@@ -41,7 +43,21 @@ function fail(message: string, code = 1): never {
 
 async function serve(config: Config): Promise<void> {
   const log = createLogger(config.logLevel);
-  const conn = await connectDatabase(config, log);
+  let at = startMarksSoFar(log);
+  const embedded = config.databaseUrl
+    ? undefined
+    : startEmbeddedPostgres(config.dataDir, (line) => log.debug({ postgres: line }, 'embedded postgres'));
+  embedded?.catch(() => undefined); // awaited by connectDatabase; meanwhile not an unhandled rejection
+  const [{ connectDatabase, databaseLocation }, { createApp }, { devMailEnabled }, demoSeed] = await Promise.all([
+    import('./storage/connect.ts'),
+    import('./app.ts'),
+    import('./rest/dev-mail-page.ts'),
+    import('./domain/merchants/demo-seed.ts'),
+  ]);
+  const { DEMO_OWNER_EMAIL, demoBuyerSignInUrl, seedDemo } = demoSeed;
+  at = startPhase(log, 'modules (while PostgreSQL starts)', at);
+  const conn = await connectDatabase(config, log, embedded);
+  at = performance.now();
   let demo: DemoData | undefined;
   if (conn.embedded) {
     const file = join(resolve(config.dataDir), 'demo.json');
@@ -51,8 +67,11 @@ async function serve(config: Config): Promise<void> {
       writeFileSync(file, JSON.stringify(demo, null, 2), { mode: 0o600 });
     }
   }
+  at = startPhase(log, 'demo seed', at);
   const app = await createApp(config, conn.db, { log });
+  at = startPhase(log, 'create app', at);
   const url = await app.listen();
+  startPhase(log, 'listen', at);
   const lines = [
     `Tessera is running at ${url}`,
     `  Console   ${url}/console   (merchants: sign in by e-mail)`,
@@ -98,6 +117,7 @@ async function serve(config: Config): Promise<void> {
 
 async function migrate(config: Config): Promise<void> {
   const log = createLogger(config.logLevel);
+  const { connectDatabase } = await import('./storage/connect.ts');
   const conn = await connectDatabase(config, log);
   await conn.close();
   process.stdout.write('Migrations are up to date.\n');
@@ -128,6 +148,10 @@ async function bootstrap(config: Config, args: string[]): Promise<void> {
     strict: true,
   });
   if (!values.org || !values.email || !values.shop) fail('bootstrap needs --org, --email and --shop', 2);
+  const [{ bootstrapOrganization, EMAIL_MAX, NAME_MAX }, { connectDatabase }] = await Promise.all([
+    import('./domain/merchants/merchants.ts'),
+    import('./storage/connect.ts'),
+  ]);
   if (!/^[^@\s]+@[^@\s]+$/.test(values.email) || values.email.length > EMAIL_MAX)
     fail('--email is not an e-mail address', 2);
   for (const [flag, name] of [
@@ -162,7 +186,7 @@ async function main(argv: string[]): Promise<void> {
   // `tessera --help`, and `--help`/`-h` after any command (`tessera mail --help`): the usage, exit 0.
   const help = ['--help', '-h'];
   if (command === 'help' || help.includes(command) || rest.some((a) => help.includes(a))) {
-    process.stdout.write(`${USAGE}\n`);
+    process.stdout.write(`${await usage()}\n`);
     return;
   }
   let config: Config;
@@ -180,24 +204,25 @@ async function main(argv: string[]): Promise<void> {
     case 'mail':
     case 'console-token':
     case 'staff':
-      process.stdout.write(`${await adminCommand(config, command, rest)}\n`);
+      process.stdout.write(`${await (await import('./cli-admin.ts')).adminCommand(config, command, rest)}\n`);
       return;
     case 'network':
-      process.stdout.write(`${await networkCommand(config, rest)}\n`);
+      process.stdout.write(`${await (await import('./cli-network.ts')).networkCommand(config, rest)}\n`);
       return;
     case 'mcp': {
       const { values } = parseArgs({ args: rest, options: { token: { type: 'string' } }, strict: true });
-      return runMcpStdio({ config, token: values.token });
+      return (await import('./cli-mcp.ts')).runMcpStdio({ config, token: values.token });
     }
     case 'bootstrap':
       return bootstrap(config, rest);
     default:
-      fail(`unknown command "${command}"\n\n${USAGE}`, 2);
+      fail(`unknown command "${command}"\n\n${await usage()}`, 2);
   }
 }
 
-main(process.argv.slice(2)).catch((err: unknown) => {
+main(process.argv.slice(2)).catch(async (err: unknown) => {
   if (err instanceof EmbeddedPostgresError) fail(err.message);
+  const { UsageError } = await import('./cli-network.ts');
   if (err instanceof UsageError) fail(err.message, 2);
   if (err instanceof Error && /parseArgs|ERR_PARSE_ARGS/.test(`${(err as { code?: string }).code ?? ''}`))
     fail(err.message, 2);

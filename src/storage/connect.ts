@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../kernel/config.ts';
+import { startPhase } from '../kernel/start-phase.ts';
 import { Database } from './database.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './embedded-postgres.ts';
 
@@ -22,14 +23,24 @@ export function databaseLocation(config: Config): { database: string } | { dataD
   return { database: url ? `${url.hostname}:${url.port || 5432}${url.pathname}` : 'DATABASE_URL' };
 }
 
-export async function connectDatabase(config: Config, log: Logger): Promise<Connected> {
+/**
+ * Opens the configured database and applies its migrations. Without DATABASE_URL the embedded PostgreSQL is started,
+ * unless `starting` is its start already under way (`tessera serve` begins it before loading the rest of the server).
+ */
+export async function connectDatabase(
+  config: Config,
+  log: Logger,
+  starting?: Promise<EmbeddedPostgresHandle>,
+): Promise<Connected> {
   let embedded: EmbeddedPostgresHandle | undefined;
   let url = config.databaseUrl;
+  let at = performance.now();
   if (!url) {
-    embedded = await startEmbeddedPostgres(config.dataDir, (line) =>
-      log.debug({ postgres: line }, 'embedded postgres'),
-    );
+    embedded = await (starting ??
+      startEmbeddedPostgres(config.dataDir, (line) => log.debug({ postgres: line }, 'embedded postgres')));
     url = embedded.url;
+    for (const [phase, ms] of Object.entries(embedded.timings)) log.debug({ startPhase: phase, ms }, 'start phase');
+    at = startPhase(log, 'embedded postgres', at);
     for (const notice of embedded.notices) log.info({ clusterDir: embedded.clusterDir }, notice);
     log.info(
       { dataDir: config.dataDir, port: embedded.port },
@@ -37,8 +48,10 @@ export async function connectDatabase(config: Config, log: Logger): Promise<Conn
     );
   }
   const db = await Database.open(url, { acquireTimeoutMs: config.databaseAcquireTimeoutMs });
+  at = startPhase(log, 'orm init', at);
   try {
     const applied = await db.migrate();
+    startPhase(log, 'migrations', at);
     if (applied.length) log.info({ migrations: applied }, 'migrations applied');
   } catch (err) {
     await db.close();

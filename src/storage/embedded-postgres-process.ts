@@ -1,12 +1,15 @@
 /**
- * The embedded PostgreSQL's process: a free port, a server left behind by another or a killed process, stopping on
- * exit.
+ * The embedded PostgreSQL's process: running initdb, starting the server, a free port, a server left behind by
+ * another or a killed process, stopping on exit.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { EmbeddedPostgresError } from './embedded-postgres-binaries.ts';
+import { EmbeddedPostgresError, type Owner } from './embedded-postgres-binaries.ts';
+
+const START_TIMEOUT_MS = 120_000;
 
 export async function freePort(): Promise<number> {
   return new Promise((ok, fail) => {
@@ -87,5 +90,69 @@ export function stopOnExit(pgDir: string): void {
     } catch {
       /* already stopped */
     }
+  });
+}
+
+/**
+ * Runs `bin` (as `owner` when given) to completion; rejects with its exit status (the caller adds its last output
+ * lines).
+ */
+export function run(bin: string, args: string[], owner: Owner | undefined, onLog: (m: unknown) => void): Promise<void> {
+  return new Promise((ok, fail) => {
+    const child = spawn(bin, args, { ...owner, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.on('data', onLog);
+    child.stderr.on('data', onLog);
+    child.once('error', fail);
+    child.once('close', (code, signal) =>
+      code === 0 ? ok() : fail(new Error(`${bin} exited with ${code ?? signal}`)),
+    );
+  });
+}
+
+/** Starts `postgres` and resolves once it accepts connections; an early exit or a spawn error rejects. */
+export function startServer(
+  bin: string,
+  pgDir: string,
+  port: number,
+  owner: Owner | undefined,
+  onLog: (m: unknown) => void,
+): Promise<ChildProcess> {
+  const args = [
+    '-D',
+    pgDir,
+    '-p',
+    String(port),
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'unix_socket_directories=',
+    '-c',
+    'max_connections=200',
+  ];
+  const child = spawn(bin, args, { ...owner, stdio: ['ignore', 'ignore', 'pipe'] });
+  return new Promise((ok, fail) => {
+    let seen = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGINT');
+      fail(new Error(`not ready after ${START_TIMEOUT_MS / 1000} s`));
+    }, START_TIMEOUT_MS);
+    const done = (err?: Error) => {
+      clearTimeout(timer);
+      child.off('exit', onExit);
+      if (err) fail(err);
+      else ok(child);
+    };
+    const onExit = (code: number | null, signal: string | null) =>
+      done(new Error(`postgres exited with ${code ?? signal}`));
+    child.stderr!.on('data', (chunk: Buffer) => {
+      onLog(chunk);
+      seen = (seen + chunk.toString()).slice(-200);
+      if (seen.includes('ready to accept connections')) {
+        seen = '';
+        done();
+      }
+    });
+    child.once('error', (err) => done(err));
+    child.once('exit', onExit);
   });
 }

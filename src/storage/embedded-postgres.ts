@@ -4,7 +4,7 @@
  * binaries, and a cluster directory, that user can reach), and recovers from a stale server left
  * behind by a killed process.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -19,9 +19,14 @@ import {
   packagedNativeDir,
   postgresUser,
   reachableBinaries,
-  type Owner,
 } from './embedded-postgres-binaries.ts';
-import { freePort, inspectExistingServer, stopOnExit } from './embedded-postgres-process.ts';
+import { freePort, inspectExistingServer, run, startServer, stopOnExit } from './embedded-postgres-process.ts';
+import {
+  copyClusterTemplate,
+  INITDB_ARGS,
+  TEMPLATE_USER,
+  takeOverCopiedCluster,
+} from './embedded-postgres-template.ts';
 
 export { EmbeddedPostgresError };
 
@@ -38,6 +43,8 @@ export interface EmbeddedPostgresHandle {
    * level.
    */
   notices: string[];
+  /** Milliseconds each step of this start took (`initdb` only on a new cluster), for the start-time breakdown. */
+  timings: Record<string, number>;
   /** Stops the server (data is kept). */
   stop(): Promise<void>;
   /** Creates another database on this server and returns its URL (tests use one per file). */
@@ -56,14 +63,17 @@ export interface EmbeddedPostgresOptions {
    * Default `/var/lib/tessera`.
    */
   systemDir?: string;
+  /**
+   * Where the pristine cluster copied into each new data directory is kept (made once, by initdb, on first use);
+   * `false` runs initdb for every new cluster. Default `node_modules/.cache/tessera`, as root `<systemDir>/templates`.
+   */
+  templatesDir?: string | false;
 }
 
 interface Credentials {
   user: string;
   password: string;
 }
-
-const START_TIMEOUT_MS = 120_000;
 
 /**
  * Where the cluster of `dataDir` lives. Normally `dataDir/pg`. As root, when the postgres user cannot reach
@@ -142,70 +152,6 @@ function ensureExecutable(bin: string): void {
 }
 
 /**
- * Runs `bin` (as `owner` when given) to completion; rejects with its exit status (the caller adds its last output
- * lines).
- */
-function run(bin: string, args: string[], owner: Owner | undefined, onLog: (m: unknown) => void): Promise<void> {
-  return new Promise((ok, fail) => {
-    const child = spawn(bin, args, { ...owner, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout.on('data', onLog);
-    child.stderr.on('data', onLog);
-    child.once('error', fail);
-    child.once('close', (code, signal) =>
-      code === 0 ? ok() : fail(new Error(`${bin} exited with ${code ?? signal}`)),
-    );
-  });
-}
-
-/** Starts `postgres` and resolves once it accepts connections; an early exit or a spawn error rejects. */
-function startServer(
-  bin: string,
-  pgDir: string,
-  port: number,
-  owner: Owner | undefined,
-  onLog: (m: unknown) => void,
-): Promise<ChildProcess> {
-  const args = [
-    '-D',
-    pgDir,
-    '-p',
-    String(port),
-    '-c',
-    'listen_addresses=127.0.0.1',
-    '-c',
-    'unix_socket_directories=',
-    '-c',
-    'max_connections=200',
-  ];
-  const child = spawn(bin, args, { ...owner, stdio: ['ignore', 'ignore', 'pipe'] });
-  return new Promise((ok, fail) => {
-    let seen = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGINT');
-      fail(new Error(`not ready after ${START_TIMEOUT_MS / 1000} s`));
-    }, START_TIMEOUT_MS);
-    const done = (err?: Error) => {
-      clearTimeout(timer);
-      child.off('exit', onExit);
-      if (err) fail(err);
-      else ok(child);
-    };
-    const onExit = (code: number | null, signal: string | null) =>
-      done(new Error(`postgres exited with ${code ?? signal}`));
-    child.stderr!.on('data', (chunk: Buffer) => {
-      onLog(chunk);
-      seen = (seen + chunk.toString()).slice(-200);
-      if (seen.includes('ready to accept connections')) {
-        seen = '';
-        done();
-      }
-    });
-    child.once('error', (err) => done(err));
-    child.once('exit', onExit);
-  });
-}
-
-/**
  * Starts (initialising on first use) the embedded server of `dataDir` (normally under `dataDir/pg`) and
  * ensures the `tessera` database exists. `log` receives the server's own messages. Every failure is an
  * EmbeddedPostgresError whose message says what to do.
@@ -239,41 +185,69 @@ export async function startEmbeddedPostgres(
     }
   };
   let server: ChildProcess | undefined;
+  const timings: Record<string, number> = {};
+  let templatePassword: string | undefined;
+  const templatesDir =
+    opts.templatesDir ??
+    (asRoot
+      ? join(systemDir, 'templates')
+      : join(import.meta.dirname, '..', '..', 'node_modules', '.cache', 'tessera'));
+  let at = performance.now();
+  const lap = (step: string) => {
+    const now = performance.now();
+    timings[step] = Math.round(now - at);
+    at = now;
+  };
   for (const bin of ['initdb', 'postgres']) ensureExecutable(join(binaries, 'bin', bin));
   try {
-    if (!existsSync(join(pgDir, 'PG_VERSION'))) {
-      rmSync(pgDir, { recursive: true, force: true });
-      mkdirSync(pgDir, { recursive: true, mode: 0o700 });
-      // initdb runs as the server's user: the password file must be readable by it, and by no one else.
-      const pwFile = join(dirname(pgDir), `.pg-password-${randomBytes(6).toString('hex')}`);
-      writeFileSync(pwFile, `${creds.password}\n`, { mode: 0o600 });
-      if (owner) {
-        chownSync(pgDir, owner.uid, owner.gid);
-        chownSync(pwFile, owner.uid, owner.gid);
+    // A cluster copied from the template whose password was not changed yet (the process died) is made anew.
+    const copying = join(dataDir, 'pg-copying');
+    if (!existsSync(join(pgDir, 'PG_VERSION')) || (existsSync(copying) && shared === undefined)) {
+      if (templatesDir && creds.user === TEMPLATE_USER) {
+        try {
+          writeFileSync(copying, '');
+          templatePassword = await copyClusterTemplate(pgDir, templatesDir, binaries, owner, onLog);
+          lap('template copy');
+        } catch (err) {
+          log(`The cluster template could not be used (${(err as Error).message}): running initdb.`);
+          rmSync(copying, { force: true });
+        }
       }
-      try {
-        await run(
-          join(binaries, 'bin', 'initdb'),
-          [
-            `--pgdata=${pgDir}`,
-            '--auth=scram-sha-256',
-            `--username=${creds.user}`,
-            `--pwfile=${pwFile}`,
-            '--encoding=UTF8',
-            '--locale=C',
-            '--locale-provider=builtin',
-            '--builtin-locale=C.UTF-8',
-          ],
-          owner,
-          onLog,
-        );
-      } finally {
-        rmSync(pwFile, { force: true });
+      if (templatePassword === undefined) {
+        rmSync(pgDir, { recursive: true, force: true });
+        mkdirSync(pgDir, { recursive: true, mode: 0o700 });
+        // initdb runs as the server's user: the password file must be readable by it, and by no one else.
+        const pwFile = join(dirname(pgDir), `.pg-password-${randomBytes(6).toString('hex')}`);
+        writeFileSync(pwFile, `${creds.password}\n`, { mode: 0o600 });
+        if (owner) {
+          chownSync(pgDir, owner.uid, owner.gid);
+          chownSync(pwFile, owner.uid, owner.gid);
+        }
+        try {
+          await run(
+            join(binaries, 'bin', 'initdb'),
+            [`--pgdata=${pgDir}`, `--username=${creds.user}`, `--pwfile=${pwFile}`, ...INITDB_ARGS],
+            owner,
+            onLog,
+          );
+        } finally {
+          rmSync(pwFile, { force: true });
+        }
+        lap('initdb');
       }
     }
     if (shared === undefined) {
       server = await startServer(join(binaries, 'bin', 'postgres'), pgDir, port, owner, onLog);
       stopOnExit(pgDir);
+      lap('postgres start');
+      if (templatePassword !== undefined) {
+        await takeOverCopiedCluster(port, creds.user, templatePassword, creds.password).catch((err: unknown) => {
+          server?.kill('SIGINT');
+          throw err;
+        });
+        rmSync(join(dataDir, 'pg-copying'), { force: true });
+        lap('password');
+      }
     }
   } catch (err) {
     const output = lines.length ? `; its last words: ${lines.slice(-5).join(' | ')}` : '';
@@ -304,7 +278,8 @@ export async function startEmbeddedPostgres(
   };
   try {
     const url = await createDatabase('tessera');
-    return { url, port, shared: shared !== undefined, clusterDir: pgDir, notices, stop, createDatabase };
+    lap('tessera database');
+    return { url, port, shared: shared !== undefined, clusterDir: pgDir, notices, timings, stop, createDatabase };
   } catch (err) {
     await stop();
     throw new EmbeddedPostgresError(
