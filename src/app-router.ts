@@ -8,6 +8,7 @@ import type { Registry } from 'prom-client';
 import type { Orchestrator } from './orchestrator/invoke.ts';
 import type { Services } from './domain/context.ts';
 import { buildAcpRouter } from './protocols/acp/router.ts';
+import { buildUcpRouter } from './protocols/ucp/router.ts';
 import { ap2Refusal } from './domain/ap2/refusal.ts';
 import { reserveBatcher } from './domain/purchase/reserve-batcher.ts';
 import { RECENT_WINDOW_MS } from './domain/purchase/reserve-admission.ts';
@@ -92,6 +93,8 @@ export function buildRestRouter(deps: RestDeps): Router {
 
   // ACP's REST binding (protocol-shaped paths at the root) over the ACP tools; AP2 is refused, whatever the method.
   router.use(buildAcpRouter({ orchestrator }).routes());
+  // UCP's business profile and REST binding (/.well-known/ucp, /ucp/v1/checkout-sessions…) over the UCP tools.
+  router.use(buildUcpRouter({ orchestrator, publicUrl: services.publicUrl }).routes());
   for (const path of ['/v1/ap2', '/v1/ap2/{*rest}']) {
     router.all(path, (ctx) => {
       const refusal = ap2Refusal();

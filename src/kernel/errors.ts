@@ -159,6 +159,10 @@ export const ERRORS = {
   },
   missing_api_version: { status: 400, message: 'The API-Version header is required.' },
   unsupported_api_version: { status: 400, message: 'This API version is not supported.' },
+  invalid_profile_url: {
+    status: 400,
+    message: 'The UCP-Agent header must name the platform profile: profile="https://…".',
+  },
   checkout_session_not_cancelable: { status: 405, message: 'The checkout session is already completed or canceled.' },
   checkout_session_closed: {
     status: 409,

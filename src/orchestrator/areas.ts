@@ -6,6 +6,7 @@ export const AREA_DESCRIPTIONS: Record<Area, string> = {
   ticketing: 'The purchase spine: quote, then reserve, then confirm.',
   payments: 'One-shot authorize and result reads.',
   acp: 'Agentic commerce checkout sessions.',
+  ucp: 'Universal Commerce Protocol (UCP 2026-04-08) checkout sessions, for platforms that read /.well-known/ucp.',
   vic: 'Mandate-governed purchase-initiate, where the card-network mandate is the spend authority.',
   'signed-mandate':
     'A detached network signature over the mandate artefact is verified before spend authority is granted.',

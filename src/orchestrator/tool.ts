@@ -11,6 +11,7 @@ export const AREAS = [
   'ticketing',
   'payments',
   'acp',
+  'ucp',
   'vic',
   'signed-mandate',
   'ap2',

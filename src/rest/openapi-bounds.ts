@@ -40,11 +40,12 @@ const longest = (values: readonly string[]) => Math.max(...values.map((v) => v.l
 const QUANTITY_MAX = 1000;
 
 /**
- * Response fields by name, each with the reason its bound holds. A field takes the largest bound among its rules here
+ * Response fields by name, each with the reason its bound holds. A string takes the largest bound among its rules here
  * and the input field of the same name (what the service stored is what it accepted), so a rule never lowers what an
- * input allows. A field that neither names stays unbounded, and UNBOUNDED says why.
+ * input allows; a list only what a rule says (a page of results may share its name with a longer or shorter input
+ * list). A field that neither names stays unbounded, and UNBOUNDED says why.
  */
-const FIELD_BOUNDS: readonly (readonly [RegExp, (s: Sources) => Bound])[] = [
+const FIELD_BOUNDS: readonly (readonly [RegExp, (s: Sources, name: string) => Bound])[] = [
   // Identifiers the service makes (`newId`: a prefix of at most 5 letters, `_`, 26 base32 characters; the sandbox
   // provider's charge and refund references too) or accepts (IdRef): at most 100 characters.
   [/^(id|.*Id|.*_id|activeKid|invitedBy|providerReference)$/, () => ({ maxLength: ID })],
@@ -68,6 +69,21 @@ const FIELD_BOUNDS: readonly (readonly [RegExp, (s: Sources) => Bound])[] = [
   [/^(tickets|ticketIds|refunds|checkIns)$/, () => ({ maxItems: QUANTITY_MAX })],
   [/^recentPermissions$/, () => ({ maxItems: RECENT_ATTESTED_PERMISSIONS })],
   [/^results$/, (s) => ({ maxItems: s.inputItems('scans') })],
+  // Lists the service builds whole (src/domain/acp/session-view.ts, discovery.ts; discovery/product-feed.ts): one
+  // payment handler with one instrument schema and the tier's card schemes, one fulfillment option, each total type
+  // at most once, a message kept from the last write and one the state adds, no links or interventions yet, the
+  // supported versions, two transports and two services, one category and one option per variant; a mandate's shops.
+  [/^(handlers|instrument_schemas|fulfillment_options|categories|variant_options)$/, () => ({ maxItems: 1 })],
+  [/^accepted_brands$/, () => ({ maxItems: CARD_SCHEMES.length })],
+  [/^totals$/, () => ({ maxItems: 8 })],
+  [/^(messages|transports|services)$/, () => ({ maxItems: 2 })],
+  [/^(supported|required|links|supported_versions)$/, () => ({ maxItems: 10 })],
+  [/^merchantIds$/, () => ({ maxItems: 100 })],
+  // Lists stored as their input gave them: a tier's restrictions, an API key's scopes, an ACP session's items.
+  [
+    /^(allowedGeos|allowedSchemes|scopes|line_items|selected_fulfillment_options|item_ids)$/,
+    (s, name) => ({ maxItems: s.inputItems(name) }),
+  ],
   // An embed origin is `https://` + a DNS name (at most 253 characters, embed-origins.ts) + a port.
   [/^embedOrigins\[\]$/, () => ({ maxLength: 8 + 253 + 6 })],
   // A cursor the service gives must come back through `cursor` (Cursor), so it is never longer.
@@ -106,7 +122,10 @@ const FIELD_BOUNDS: readonly (readonly [RegExp, (s: Sources) => Bound])[] = [
   [/^publicKeyJwk\.additionalProperties$/, () => ({ maxLength: 100 })],
   // URLs built from the public URL this document names (PUBLIC_URL): its length plus a path and an id (formUrl also
   // carries the origin, percent-encoded at most threefold).
-  [/^(api_base_url|documentation_url|delegate_payment_url|permalink_url|pollUrl|downloadUrl)$/, (s) => url(s, 0)],
+  [
+    /^(api_base_url|documentation_url|delegate_payment_url|tokenize_url|permalink_url|pollUrl|downloadUrl)$/,
+    (s) => url(s, 0),
+  ],
   [/^formUrl$/, (s) => url(s, 3 * s.urlLength)],
   // confirm's `next`: one sentence (under 300 characters) around pollUrl.
   [/^next$/, (s) => ({ maxLength: url(s, 300).maxLength })],
@@ -195,8 +214,8 @@ export function responseBounds(tools: readonly AnyTool[], serverUrl: string): Re
       const key = node.type === 'string' ? 'maxLength' : node.type === 'array' ? 'maxItems' : undefined;
       if (!key || node[key] !== undefined || node.enum !== undefined || node.const !== undefined) return node;
       if (Object.hasOwn(UNBOUNDED, `${tool}.${name}`)) return node;
-      const bounds = FIELD_BOUNDS.filter(([re]) => re.test(name)).map(([, rule]) => rule(sources));
-      const stored = inputs.get(name);
+      const bounds = FIELD_BOUNDS.filter(([re]) => re.test(name)).map(([, rule]) => rule(sources, name));
+      const stored = key === 'maxLength' ? inputs.get(name) : undefined;
       if (stored) bounds.push(stored);
       const max = Math.max(0, ...bounds.map((b) => b[key] ?? 0));
       if (max === 0) return node;

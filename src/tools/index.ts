@@ -7,6 +7,11 @@ import { delegatePayment } from './acp/delegate-payment.ts';
 import { getAcpDiscovery } from './acp/get-acp-discovery.ts';
 import { getCheckoutSession } from './acp/get-checkout-session.ts';
 import { updateCheckoutSession } from './acp/update-checkout-session.ts';
+import { cancelCheckout } from './ucp/cancel-checkout.ts';
+import { completeCheckout } from './ucp/complete-checkout.ts';
+import { createCheckout } from './ucp/create-checkout.ts';
+import { getCheckout } from './ucp/get-checkout.ts';
+import { updateCheckout } from './ucp/update-checkout.ts';
 import { changeAgentCardTool } from './buyer/change-agent-card.ts';
 import { completeCardSetupTool } from './buyer/complete-card-setup.ts';
 import { completeSignInTool } from './buyer/complete-sign-in.ts';
@@ -189,6 +194,11 @@ export const TOOLS: readonly AnyTool[] = [
   cancelCheckoutSession,
   delegatePayment,
   getAcpDiscovery,
+  createCheckout,
+  getCheckout,
+  updateCheckout,
+  completeCheckout,
+  cancelCheckout,
   listDiscoverableShops,
   getShopWindow,
   getProductFeed,

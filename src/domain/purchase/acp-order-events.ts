@@ -102,7 +102,8 @@ export async function emitAcpOrderEvent(
   now: Date,
 ): Promise<void> {
   const session = await em.findOne(AcpCheckoutSession, { reservationId });
-  if (!session) return;
+  // A UCP session (src/domain/ucp/checkout.ts) shares the row but is no ACP order: no ACP webhook for it.
+  if (!session || session.apiVersion.startsWith('ucp/')) return;
   const order = await em.findOne(Order, { reservationId });
   if (!order) return;
   await emitEvent(em, {

@@ -1,0 +1,53 @@
+/** The Universal Commerce Protocol (UCP 2026-04-08) as this server speaks it: version, names, the sandbox handler. */
+import { CARD_SCHEMES } from '../../kernel/wire.ts';
+
+/** The one UCP version served; a checkout's `ucp.version`. */
+export const UCP_VERSION = '2026-04-08';
+/** The spec's capability names this server knows (the checkout capability is the only one served). */
+export const UCP_CHECKOUT = 'dev.ucp.shopping.checkout';
+export const UCP_SHOPPING_SERVICE = 'dev.ucp.shopping';
+/**
+ * Capabilities the specification defines that this server declines (never advertised, so never negotiated):
+ * tickets are digital (no fulfillment/shipping), AP2 mandates are refused as everywhere (ap2_unsupported), and
+ * order, identity linking, catalog, cart and discount are not built yet (docs/ucp.md).
+ */
+export const UCP_DECLINED = [
+  'dev.ucp.shopping.fulfillment',
+  'dev.ucp.shopping.ap2_mandate',
+  'dev.ucp.shopping.order',
+  'dev.ucp.common.identity_linking',
+  'dev.ucp.shopping.catalog',
+  'dev.ucp.shopping.cart',
+  'dev.ucp.shopping.discount',
+] as const;
+
+/** The sandbox provider's tokenizer handler: its name in `payment_handlers`, and its instance id. */
+export const UCP_SANDBOX_HANDLER = 'com.tessera.sandbox_tokenizer';
+export const UCP_SANDBOX_HANDLER_ID = 'sandbox_card';
+/** The card brands the sandbox handler accepts (a tier's `allowedSchemes` may narrow them at complete). */
+export const UCP_CARD_BRANDS: readonly string[] = CARD_SCHEMES;
+
+const spec = (page: string) => `https://ucp.dev/${UCP_VERSION}/specification/${page}`;
+
+/** The checkout capability's declaration (profile and responses). */
+export function checkoutCapability() {
+  return {
+    version: UCP_VERSION,
+    spec: spec('checkout'),
+    schema: `https://ucp.dev/${UCP_VERSION}/schemas/shopping/checkout.json`,
+  };
+}
+
+/**
+ * The sandbox tokenizer handler: the platform obtains a sandbox payment-method token (`pm_sandbox_…`) from the
+ * sandbox provider's hosted card form at `tokenize_url` (a card number never reaches our API) and completes a checkout
+ * with `{ type: "card", credential: { type: "sandbox_token", token } }`.
+ */
+export function sandboxHandler(publicUrl: string) {
+  return {
+    id: UCP_SANDBOX_HANDLER_ID,
+    version: UCP_VERSION,
+    available_instruments: [{ type: 'card', constraints: { brands: [...UCP_CARD_BRANDS] } }],
+    config: { environment: 'sandbox', tokenize_url: `${publicUrl}/sandbox/card-form` },
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * The UCP business profile (`/.well-known/ucp`), built from the tool registry: the shopping service's REST and MCP
+ * bindings and the checkout capability are declared only when the UCP checkout tools are registered, with the sandbox
+ * tokenizer handler. Capabilities this server declines (docs/ucp.md) are never declared, so never negotiated.
+ */
+import type { Orchestrator } from '../../orchestrator/invoke.ts';
+import {
+  checkoutCapability,
+  sandboxHandler,
+  UCP_CHECKOUT,
+  UCP_SANDBOX_HANDLER,
+  UCP_SHOPPING_SERVICE,
+  UCP_VERSION,
+} from '../../domain/ucp/protocol.ts';
+
+/** The UCP tools the checkout capability needs, as UCP's MCP binding names them. */
+export const UCP_CHECKOUT_TOOLS = [
+  'create_checkout',
+  'get_checkout',
+  'update_checkout',
+  'complete_checkout',
+  'cancel_checkout',
+] as const;
+
+/** The REST binding's base path (the profile's `rest` endpoint). */
+export const UCP_REST_BASE = '/ucp/v1';
+
+/** The business profile for the server at `publicUrl`. */
+export function businessProfile(orchestrator: Orchestrator, publicUrl: string) {
+  const checkout = UCP_CHECKOUT_TOOLS.every((name) => orchestrator.get(name));
+  const binding = (transport: 'rest' | 'mcp', endpoint: string) => ({
+    version: UCP_VERSION,
+    spec: `https://ucp.dev/${UCP_VERSION}/specification/overview`,
+    transport,
+    endpoint,
+  });
+  return {
+    ucp: {
+      version: UCP_VERSION,
+      services: checkout
+        ? {
+            [UCP_SHOPPING_SERVICE]: [
+              binding('rest', `${publicUrl}${UCP_REST_BASE}`),
+              binding('mcp', `${publicUrl}/mcp`),
+            ],
+          }
+        : {},
+      capabilities: checkout ? { [UCP_CHECKOUT]: [checkoutCapability()] } : {},
+      payment_handlers: checkout ? { [UCP_SANDBOX_HANDLER]: [sandboxHandler(publicUrl)] } : {},
+    },
+    // No UCP message is signed yet (order webhooks are not built): no key to publish.
+    signing_keys: [],
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * UCP's REST binding: the business profile at `/.well-known/ucp` and `/ucp/v1/checkout-sessions…` translated onto the
+ * UCP tools via orchestrator.invoke. It only translates: the UCP-Agent and Idempotency-Key headers become the MCP
+ * binding's `meta`, the path id `id`, the body `checkout`; errors become UCP's `{ code, content }`.
+ */
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { ToolError, type ErrorBody } from '../../kernel/errors.ts';
+import type { Orchestrator } from '../../orchestrator/invoke.ts';
+import { bearerOf, requestInfo } from '../../http/http.ts';
+import { parseJsonObject, readRaw } from '../../http/read-body.ts';
+import { businessProfile, UCP_REST_BASE } from './profile.ts';
+
+export interface UcpRouterDeps {
+  orchestrator: Orchestrator;
+  publicUrl: () => string;
+}
+
+/** The UCP-Agent header's `profile` member (an RFC 8941 dictionary; only that member is read). */
+function profileOf(header: string): string {
+  const m = /(?:^|,)\s*profile="([^"\\]{1,2000})"/.exec(header);
+  if (!m) throw new ToolError('invalid_profile_url');
+  return m[1]!;
+}
+
+function sendUcpError(ctx: Context, status: number, error: ErrorBody): void {
+  ctx.status = status;
+  if (error.retryAfter !== undefined) ctx.set('Retry-After', String(error.retryAfter));
+  if (status === 401) ctx.set('WWW-Authenticate', 'Bearer realm="ucp"');
+  ctx.body = { code: error.code, content: error.message, ...(error.details ? { details: error.details } : {}) };
+}
+
+async function inputOf(ctx: Context, withBody: boolean): Promise<Record<string, unknown>> {
+  const meta: Record<string, unknown> = { 'ucp-agent': { profile: profileOf(ctx.get('ucp-agent')) } };
+  const key = ctx.get('idempotency-key');
+  if (key) meta['idempotency-key'] = key;
+  const input: Record<string, unknown> = { meta };
+  const id = (ctx.params as Record<string, string | undefined>).id;
+  if (id !== undefined) input.id = id;
+  if (withBody) input.checkout = parseJsonObject(await readRaw(ctx.req), ctx.get('content-type') || undefined);
+  return input;
+}
+
+function handler(orchestrator: Orchestrator, tool: string, withBody: boolean) {
+  return async (ctx: Context) => {
+    let input: Record<string, unknown>;
+    try {
+      input = await inputOf(ctx, withBody);
+    } catch (err) {
+      const e = err instanceof ToolError ? err : new ToolError('invalid_input');
+      return sendUcpError(ctx, e.status, e.toBody());
+    }
+    const result = await orchestrator.invoke({
+      tool,
+      input,
+      credential: bearerOf(ctx),
+      idempotencyKey: ctx.get('idempotency-key') || undefined,
+      request: requestInfo(ctx, 'rest'),
+    });
+    if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
+    if (!result.ok) return sendUcpError(ctx, result.status, result.error);
+    ctx.status = result.status;
+    ctx.body = result.output;
+  };
+}
+
+export function buildUcpRouter({ orchestrator, publicUrl }: UcpRouterDeps): Router {
+  const router = new Router();
+  router.get('/.well-known/ucp', (ctx) => {
+    ctx.set('Cache-Control', 'public, max-age=3600');
+    ctx.body = businessProfile(orchestrator, publicUrl());
+  });
+  const base = `${UCP_REST_BASE}/checkout-sessions`;
+  router.post(base, handler(orchestrator, 'create_checkout', true));
+  router.get(`${base}/:id`, handler(orchestrator, 'get_checkout', false));
+  router.put(`${base}/:id`, handler(orchestrator, 'update_checkout', true));
+  router.post(`${base}/:id/complete`, handler(orchestrator, 'complete_checkout', true));
+  router.post(`${base}/:id/cancel`, handler(orchestrator, 'cancel_checkout', false));
+  return router;
+}

@@ -1,0 +1,150 @@
+/** UCP checkout through the public surfaces: a platform that read only /.well-known/ucp buys tickets (REST and MCP). */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { startHarness, type Harness } from '../support/harness.ts';
+import { assertInvariant } from '../support/invariant.ts';
+import { callTool, mcpInMemory } from '../support/mcp.ts';
+import { restClient } from '../support/rest.ts';
+import { acpClient, createBody, must, shopWithTier } from '../support/acp.ts';
+
+const AGENT = { 'ucp-agent': 'profile="https://platform.example/profiles/agent.json"' };
+let h: Harness;
+before(async () => {
+  h = await startHarness({ SWEEP_INTERVAL_MS: '0', SANDBOX_DISPATCH_MS: '0', RATE_LIMIT_PER_MINUTE: '100000' });
+});
+after(async () => {
+  await h?.close();
+});
+
+/** What a platform learns from the profile: the REST endpoint and the sandbox card handler's id. */
+async function discover() {
+  const profile = must(await restClient(h.url).get('/.well-known/ucp'), 200);
+  assert.equal(profile.ucp.version, '2026-04-08');
+  assert.deepEqual(Object.keys(profile.ucp.capabilities), ['dev.ucp.shopping.checkout']);
+  assert.ok(Array.isArray(profile.signing_keys));
+  const rest = profile.ucp.services['dev.ucp.shopping'].find((s: { transport: string }) => s.transport === 'rest');
+  const [handler] = Object.values(profile.ucp.payment_handlers).flat() as { id: string }[];
+  return { endpoint: new URL(rest.endpoint).pathname, handlerId: handler!.id };
+}
+
+const instrument = (handlerId: string, token = 'pm_sandbox_visa') => ({
+  payment: {
+    instruments: [{ id: 'ins_1', handler_id: handlerId, type: 'card', credential: { type: 'sandbox_token', token } }],
+  },
+});
+
+test('a platform that read only the profile completes a checkout with a test card; a replay pays once', async () => {
+  const s = await shopWithTier(h, { capacity: 5 });
+  const { endpoint, handlerId } = await discover();
+  const api = restClient(h.url, s.apiKey);
+  const created = must(
+    await api.post(
+      `${endpoint}/checkout-sessions`,
+      { line_items: [{ item: { id: s.tierId }, quantity: 2 }], buyer: { email: 'ada@example.test' } },
+      AGENT,
+    ),
+    201,
+  );
+  assert.equal(created.status, 'ready_for_complete');
+  assert.equal(created.currency, 'USD');
+  assert.deepEqual(created.ucp.capabilities, { 'dev.ucp.shopping.checkout': [{ version: '2026-04-08' }] });
+  assert.equal(created.totals.find((t: { type: string }) => t.type === 'total').amount, 5000);
+  const key = { ...AGENT, 'idempotency-key': randomUUID() };
+  const done = must(
+    await api.post(`${endpoint}/checkout-sessions/${created.id}/complete`, instrument(handlerId), key),
+    200,
+  );
+  assert.equal(done.status, 'completed');
+  assert.match(done.order.id, /^ord_/);
+  const again = await api.post(`${endpoint}/checkout-sessions/${created.id}/complete`, instrument(handlerId), key);
+  assert.equal(again.status, 200);
+  assert.equal(again.headers.get('idempotent-replayed'), 'true');
+  assert.equal(again.body.order.id, done.order.id);
+  const got = must(await api.get(`${endpoint}/checkout-sessions/${created.id}`, AGENT), 200);
+  assert.equal(got.status, 'completed');
+  const counts = await assertInvariant(h.db, s.poolId);
+  assert.deepEqual([counts.sold, counts.held, counts.available], [2, 0, 3]);
+});
+
+test('unknown fields, a missing UCP-Agent and another organization’s session are refused', async () => {
+  const s = await shopWithTier(h);
+  const other = await shopWithTier(h);
+  const { endpoint } = await discover();
+  const api = restClient(h.url, s.apiKey);
+  const body = { line_items: [{ item: { id: s.tierId }, quantity: 1 }] };
+  const unknown = await api.post(`${endpoint}/checkout-sessions`, { ...body, gift_wrap: true }, AGENT);
+  assert.equal(unknown.status, 400);
+  assert.equal(unknown.body.code, 'unknown_field');
+  assert.equal(typeof unknown.body.content, 'string');
+  const anonymous = await api.post(`${endpoint}/checkout-sessions`, body);
+  assert.deepEqual([anonymous.status, anonymous.body.code], [400, 'invalid_profile_url']);
+  const mine = must(await api.post(`${endpoint}/checkout-sessions`, body, AGENT), 201);
+  const theirs = await restClient(h.url, other.apiKey).get(`${endpoint}/checkout-sessions/${mine.id}`, AGENT);
+  assert.deepEqual([theirs.status, theirs.body.code], [404, 'not_found']);
+  const canceled = must(await api.post(`${endpoint}/checkout-sessions/${mine.id}/cancel`, undefined, AGENT), 200);
+  assert.equal(canceled.status, 'canceled');
+  assert.equal((await assertInvariant(h.db, s.poolId)).held, 0);
+});
+
+test('UCP and ACP sell from the same pool without oversell', async () => {
+  const s = await shopWithTier(h, { capacity: 3 });
+  const { endpoint, handlerId } = await discover();
+  const api = restClient(h.url, s.apiKey);
+  const ucp = must(
+    await api.post(`${endpoint}/checkout-sessions`, { line_items: [{ item: { id: s.tierId }, quantity: 2 }] }, AGENT),
+    201,
+  );
+  assert.equal(ucp.status, 'ready_for_complete');
+  const acp = acpClient(h, s.apiKey);
+  const late = must(await acp.post('/checkout_sessions', createBody(s.tierId, {}, 2)), 201);
+  assert.equal(late.status, 'not_ready_for_payment');
+  assert.equal(late.messages[0].code, 'out_of_stock');
+  const wait = must(
+    await api.put(
+      `${endpoint}/checkout-sessions/${ucp.id}`,
+      { line_items: [{ item: { id: s.tierId }, quantity: 4 }] },
+      AGENT,
+    ),
+    200,
+  );
+  assert.equal(wait.status, 'incomplete');
+  assert.equal(wait.messages[0].severity, 'recoverable');
+  const back = must(
+    await api.put(
+      `${endpoint}/checkout-sessions/${ucp.id}`,
+      { line_items: [{ item: { id: s.tierId }, quantity: 2 }] },
+      AGENT,
+    ),
+    200,
+  );
+  assert.equal(back.status, 'ready_for_complete');
+  const done = must(
+    await api.post(`${endpoint}/checkout-sessions/${ucp.id}/complete`, instrument(handlerId), AGENT),
+    200,
+  );
+  assert.equal(done.status, 'completed');
+  const counts = await assertInvariant(h.db, s.poolId);
+  assert.deepEqual([counts.sold, counts.available], [2, 1]);
+});
+
+test('over MCP: create_checkout and complete_checkout as UCP’s MCP binding names them', async () => {
+  const s = await shopWithTier(h, { capacity: 2 });
+  const { handlerId } = await discover();
+  const client = await mcpInMemory(h, s.apiKey);
+  const meta = { 'ucp-agent': { profile: 'https://platform.example/profiles/agent.json' } };
+  const created = await callTool(client, 'create_checkout', {
+    meta,
+    checkout: { line_items: [{ item: { id: s.tierId }, quantity: 1 }] },
+  });
+  assert.ok(created.ok, JSON.stringify(created));
+  const done = await callTool(client, 'complete_checkout', {
+    meta: { ...meta, 'idempotency-key': randomUUID() },
+    id: created.output.id,
+    checkout: instrument(handlerId),
+  });
+  assert.ok(done.ok, JSON.stringify(done));
+  assert.equal(done.output.status, 'completed');
+  await client.close();
+  assert.equal((await assertInvariant(h.db, s.poolId)).sold, 1);
+});
