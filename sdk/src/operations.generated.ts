@@ -44,6 +44,7 @@ export type ErrorCode =
   | 'invalid_embed_origin'
   | 'invalid_input'
   | 'invalid_json'
+  | 'invalid_profile_url'
   | 'invalid_provider_settings'
   | 'invalid_signature'
   | 'invalid_ticket_code'
@@ -9690,6 +9691,2845 @@ export interface GetAcpDiscoveryOutput {
   };
 }
 
+export interface CreateCheckoutInput {
+  /**
+   * Protocol metadata (the UCP HTTP headers); unrecognised fields are ignored as the binding allows.
+   */
+  meta: {
+    /**
+     * The UCP-Agent header: the platform’s profile.
+     */
+    'ucp-agent': {
+      /**
+       * The platform profile URI.
+       */
+      profile: string;
+    };
+    /**
+     * Idempotency-Key: a retry with the same key and checkout replays the outcome.
+     */
+    'idempotency-key'?: string;
+    [k: string]: unknown | undefined;
+  };
+  checkout: {
+    /**
+     * Exactly one item (one tier) per session here.
+     *
+     * @minItems 1
+     * @maxItems 50
+     */
+    line_items: [
+      {
+        /**
+         * The line item id (update only; the session answers li_…).
+         */
+        id?: string;
+        item: {
+          /**
+           * A ticket tier id (tier_…).
+           */
+          id: string;
+        };
+        /**
+         * How many tickets.
+         */
+        quantity: number;
+      },
+      ...{
+        /**
+         * The line item id (update only; the session answers li_…).
+         */
+        id?: string;
+        item: {
+          /**
+           * A ticket tier id (tier_…).
+           */
+          id: string;
+        };
+        /**
+         * How many tickets.
+         */
+        quantity: number;
+      }[],
+    ];
+    buyer?: {
+      first_name?: string;
+      last_name?: string;
+      /**
+       * The buyer’s e-mail: the order’s tickets are sent there.
+       */
+      email?: string;
+      phone_number?: string;
+    };
+  };
+}
+
+export interface CreateCheckoutOutput {
+  ucp: {
+    version: string;
+    status: 'success' | 'error';
+    capabilities: {
+      /**
+       * @maxItems 1
+       */
+      [k: string]:
+        | []
+        | [
+            {
+              version: string;
+            },
+          ]
+        | undefined;
+    };
+    payment_handlers: {
+      /**
+       * @maxItems 1
+       */
+      [k: string]:
+        | []
+        | [
+            {
+              id: string;
+              version: string;
+              /**
+               * @maxItems 2
+               */
+              available_instruments:
+                | []
+                | [
+                    {
+                      type: string;
+                      constraints: {
+                        /**
+                         * @maxItems 10
+                         */
+                        brands:
+                          | []
+                          | [string]
+                          | [string, string]
+                          | [string, string, string]
+                          | [string, string, string, string]
+                          | [string, string, string, string, string]
+                          | [string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string, string, string, string];
+                      };
+                    },
+                  ]
+                | [
+                    {
+                      type: string;
+                      constraints: {
+                        /**
+                         * @maxItems 10
+                         */
+                        brands:
+                          | []
+                          | [string]
+                          | [string, string]
+                          | [string, string, string]
+                          | [string, string, string, string]
+                          | [string, string, string, string, string]
+                          | [string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string, string, string, string];
+                      };
+                    },
+                    {
+                      type: string;
+                      constraints: {
+                        /**
+                         * @maxItems 10
+                         */
+                        brands:
+                          | []
+                          | [string]
+                          | [string, string]
+                          | [string, string, string]
+                          | [string, string, string, string]
+                          | [string, string, string, string, string]
+                          | [string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string, string, string, string];
+                      };
+                    },
+                  ];
+              config: {
+                environment: string;
+                tokenize_url: string;
+              };
+            },
+          ]
+        | undefined;
+    };
+  };
+  /**
+   * The checkout session id (checkout_…).
+   */
+  id: string;
+  status:
+    'incomplete' | 'requires_escalation' | 'ready_for_complete' | 'complete_in_progress' | 'completed' | 'canceled';
+  /**
+   * ISO 4217, upper case.
+   */
+  currency: string;
+  buyer?: {
+    first_name?: string;
+    last_name?: string;
+    email?: string;
+    phone_number?: string;
+  };
+  /**
+   * @maxItems 1
+   */
+  line_items:
+    | []
+    | [
+        {
+          id: string;
+          item: {
+            id: string;
+            title: string;
+            price: number;
+          };
+          quantity: number;
+          /**
+           * @maxItems 4
+           */
+          totals:
+            | []
+            | [
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+              ]
+            | [
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+              ]
+            | [
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+              ]
+            | [
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+              ];
+        },
+      ];
+  /**
+   * @maxItems 6
+   */
+  totals:
+    | []
+    | [
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+      ]
+    | [
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+      ]
+    | [
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+      ]
+    | [
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+      ]
+    | [
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+      ]
+    | [
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+      ];
+  /**
+   * @maxItems 4
+   */
+  messages:
+    | []
+    | [
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+      ]
+    | [
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+      ]
+    | [
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+      ]
+    | [
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+      ];
+  /**
+   * @maxItems 4
+   */
+  links:
+    | []
+    | [
+        {
+          type: string;
+          url: string;
+        },
+      ]
+    | [
+        {
+          type: string;
+          url: string;
+        },
+        {
+          type: string;
+          url: string;
+        },
+      ]
+    | [
+        {
+          type: string;
+          url: string;
+        },
+        {
+          type: string;
+          url: string;
+        },
+        {
+          type: string;
+          url: string;
+        },
+      ]
+    | [
+        {
+          type: string;
+          url: string;
+        },
+        {
+          type: string;
+          url: string;
+        },
+        {
+          type: string;
+          url: string;
+        },
+        {
+          type: string;
+          url: string;
+        },
+      ];
+  /**
+   * When the hold on the tickets ends.
+   */
+  expires_at?: string;
+  order?: {
+    id: string;
+    permalink_url: string;
+  };
+}
+
+export interface GetCheckoutInput {
+  /**
+   * Protocol metadata (the UCP HTTP headers); unrecognised fields are ignored as the binding allows.
+   */
+  meta: {
+    /**
+     * The UCP-Agent header: the platform’s profile.
+     */
+    'ucp-agent': {
+      /**
+       * The platform profile URI.
+       */
+      profile: string;
+    };
+    /**
+     * Idempotency-Key: a retry with the same key and checkout replays the outcome.
+     */
+    'idempotency-key'?: string;
+    [k: string]: unknown | undefined;
+  };
+  /**
+   * The checkout session id (checkout_…).
+   */
+  id: string;
+}
+
+export interface GetCheckoutOutput {
+  ucp: {
+    version: string;
+    status: 'success' | 'error';
+    capabilities: {
+      /**
+       * @maxItems 1
+       */
+      [k: string]:
+        | []
+        | [
+            {
+              version: string;
+            },
+          ]
+        | undefined;
+    };
+    payment_handlers: {
+      /**
+       * @maxItems 1
+       */
+      [k: string]:
+        | []
+        | [
+            {
+              id: string;
+              version: string;
+              /**
+               * @maxItems 2
+               */
+              available_instruments:
+                | []
+                | [
+                    {
+                      type: string;
+                      constraints: {
+                        /**
+                         * @maxItems 10
+                         */
+                        brands:
+                          | []
+                          | [string]
+                          | [string, string]
+                          | [string, string, string]
+                          | [string, string, string, string]
+                          | [string, string, string, string, string]
+                          | [string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string, string, string, string];
+                      };
+                    },
+                  ]
+                | [
+                    {
+                      type: string;
+                      constraints: {
+                        /**
+                         * @maxItems 10
+                         */
+                        brands:
+                          | []
+                          | [string]
+                          | [string, string]
+                          | [string, string, string]
+                          | [string, string, string, string]
+                          | [string, string, string, string, string]
+                          | [string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string, string, string, string];
+                      };
+                    },
+                    {
+                      type: string;
+                      constraints: {
+                        /**
+                         * @maxItems 10
+                         */
+                        brands:
+                          | []
+                          | [string]
+                          | [string, string]
+                          | [string, string, string]
+                          | [string, string, string, string]
+                          | [string, string, string, string, string]
+                          | [string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string, string, string, string];
+                      };
+                    },
+                  ];
+              config: {
+                environment: string;
+                tokenize_url: string;
+              };
+            },
+          ]
+        | undefined;
+    };
+  };
+  /**
+   * The checkout session id (checkout_…).
+   */
+  id: string;
+  status:
+    'incomplete' | 'requires_escalation' | 'ready_for_complete' | 'complete_in_progress' | 'completed' | 'canceled';
+  /**
+   * ISO 4217, upper case.
+   */
+  currency: string;
+  buyer?: {
+    first_name?: string;
+    last_name?: string;
+    email?: string;
+    phone_number?: string;
+  };
+  /**
+   * @maxItems 1
+   */
+  line_items:
+    | []
+    | [
+        {
+          id: string;
+          item: {
+            id: string;
+            title: string;
+            price: number;
+          };
+          quantity: number;
+          /**
+           * @maxItems 4
+           */
+          totals:
+            | []
+            | [
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+              ]
+            | [
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+              ]
+            | [
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+              ]
+            | [
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+              ];
+        },
+      ];
+  /**
+   * @maxItems 6
+   */
+  totals:
+    | []
+    | [
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+      ]
+    | [
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+      ]
+    | [
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+      ]
+    | [
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+      ]
+    | [
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+      ]
+    | [
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+      ];
+  /**
+   * @maxItems 4
+   */
+  messages:
+    | []
+    | [
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+      ]
+    | [
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+      ]
+    | [
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+      ]
+    | [
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+      ];
+  /**
+   * @maxItems 4
+   */
+  links:
+    | []
+    | [
+        {
+          type: string;
+          url: string;
+        },
+      ]
+    | [
+        {
+          type: string;
+          url: string;
+        },
+        {
+          type: string;
+          url: string;
+        },
+      ]
+    | [
+        {
+          type: string;
+          url: string;
+        },
+        {
+          type: string;
+          url: string;
+        },
+        {
+          type: string;
+          url: string;
+        },
+      ]
+    | [
+        {
+          type: string;
+          url: string;
+        },
+        {
+          type: string;
+          url: string;
+        },
+        {
+          type: string;
+          url: string;
+        },
+        {
+          type: string;
+          url: string;
+        },
+      ];
+  /**
+   * When the hold on the tickets ends.
+   */
+  expires_at?: string;
+  order?: {
+    id: string;
+    permalink_url: string;
+  };
+}
+
+export interface UpdateCheckoutInput {
+  /**
+   * Protocol metadata (the UCP HTTP headers); unrecognised fields are ignored as the binding allows.
+   */
+  meta: {
+    /**
+     * The UCP-Agent header: the platform’s profile.
+     */
+    'ucp-agent': {
+      /**
+       * The platform profile URI.
+       */
+      profile: string;
+    };
+    /**
+     * Idempotency-Key: a retry with the same key and checkout replays the outcome.
+     */
+    'idempotency-key'?: string;
+    [k: string]: unknown | undefined;
+  };
+  /**
+   * The checkout session id (checkout_…).
+   */
+  id: string;
+  checkout: {
+    /**
+     * The session id, when repeated in the body; it must match the path.
+     */
+    id?: string;
+    /**
+     * Replaces the line item; one per session.
+     *
+     * @minItems 1
+     * @maxItems 50
+     */
+    line_items: [
+      {
+        /**
+         * The line item id (update only; the session answers li_…).
+         */
+        id?: string;
+        item: {
+          /**
+           * A ticket tier id (tier_…).
+           */
+          id: string;
+        };
+        /**
+         * How many tickets.
+         */
+        quantity: number;
+      },
+      ...{
+        /**
+         * The line item id (update only; the session answers li_…).
+         */
+        id?: string;
+        item: {
+          /**
+           * A ticket tier id (tier_…).
+           */
+          id: string;
+        };
+        /**
+         * How many tickets.
+         */
+        quantity: number;
+      }[],
+    ];
+    buyer?: {
+      first_name?: string;
+      last_name?: string;
+      /**
+       * The buyer’s e-mail: the order’s tickets are sent there.
+       */
+      email?: string;
+      phone_number?: string;
+    };
+  };
+}
+
+export interface UpdateCheckoutOutput {
+  ucp: {
+    version: string;
+    status: 'success' | 'error';
+    capabilities: {
+      /**
+       * @maxItems 1
+       */
+      [k: string]:
+        | []
+        | [
+            {
+              version: string;
+            },
+          ]
+        | undefined;
+    };
+    payment_handlers: {
+      /**
+       * @maxItems 1
+       */
+      [k: string]:
+        | []
+        | [
+            {
+              id: string;
+              version: string;
+              /**
+               * @maxItems 2
+               */
+              available_instruments:
+                | []
+                | [
+                    {
+                      type: string;
+                      constraints: {
+                        /**
+                         * @maxItems 10
+                         */
+                        brands:
+                          | []
+                          | [string]
+                          | [string, string]
+                          | [string, string, string]
+                          | [string, string, string, string]
+                          | [string, string, string, string, string]
+                          | [string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string, string, string, string];
+                      };
+                    },
+                  ]
+                | [
+                    {
+                      type: string;
+                      constraints: {
+                        /**
+                         * @maxItems 10
+                         */
+                        brands:
+                          | []
+                          | [string]
+                          | [string, string]
+                          | [string, string, string]
+                          | [string, string, string, string]
+                          | [string, string, string, string, string]
+                          | [string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string, string, string, string];
+                      };
+                    },
+                    {
+                      type: string;
+                      constraints: {
+                        /**
+                         * @maxItems 10
+                         */
+                        brands:
+                          | []
+                          | [string]
+                          | [string, string]
+                          | [string, string, string]
+                          | [string, string, string, string]
+                          | [string, string, string, string, string]
+                          | [string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string, string, string, string];
+                      };
+                    },
+                  ];
+              config: {
+                environment: string;
+                tokenize_url: string;
+              };
+            },
+          ]
+        | undefined;
+    };
+  };
+  /**
+   * The checkout session id (checkout_…).
+   */
+  id: string;
+  status:
+    'incomplete' | 'requires_escalation' | 'ready_for_complete' | 'complete_in_progress' | 'completed' | 'canceled';
+  /**
+   * ISO 4217, upper case.
+   */
+  currency: string;
+  buyer?: {
+    first_name?: string;
+    last_name?: string;
+    email?: string;
+    phone_number?: string;
+  };
+  /**
+   * @maxItems 1
+   */
+  line_items:
+    | []
+    | [
+        {
+          id: string;
+          item: {
+            id: string;
+            title: string;
+            price: number;
+          };
+          quantity: number;
+          /**
+           * @maxItems 4
+           */
+          totals:
+            | []
+            | [
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+              ]
+            | [
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+              ]
+            | [
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+              ]
+            | [
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+              ];
+        },
+      ];
+  /**
+   * @maxItems 6
+   */
+  totals:
+    | []
+    | [
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+      ]
+    | [
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+      ]
+    | [
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+      ]
+    | [
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+      ]
+    | [
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+      ]
+    | [
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+      ];
+  /**
+   * @maxItems 4
+   */
+  messages:
+    | []
+    | [
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+      ]
+    | [
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+      ]
+    | [
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+      ]
+    | [
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+      ];
+  /**
+   * @maxItems 4
+   */
+  links:
+    | []
+    | [
+        {
+          type: string;
+          url: string;
+        },
+      ]
+    | [
+        {
+          type: string;
+          url: string;
+        },
+        {
+          type: string;
+          url: string;
+        },
+      ]
+    | [
+        {
+          type: string;
+          url: string;
+        },
+        {
+          type: string;
+          url: string;
+        },
+        {
+          type: string;
+          url: string;
+        },
+      ]
+    | [
+        {
+          type: string;
+          url: string;
+        },
+        {
+          type: string;
+          url: string;
+        },
+        {
+          type: string;
+          url: string;
+        },
+        {
+          type: string;
+          url: string;
+        },
+      ];
+  /**
+   * When the hold on the tickets ends.
+   */
+  expires_at?: string;
+  order?: {
+    id: string;
+    permalink_url: string;
+  };
+}
+
+export interface CompleteCheckoutInput {
+  /**
+   * Protocol metadata (the UCP HTTP headers); unrecognised fields are ignored as the binding allows.
+   */
+  meta: {
+    /**
+     * The UCP-Agent header: the platform’s profile.
+     */
+    'ucp-agent': {
+      /**
+       * The platform profile URI.
+       */
+      profile: string;
+    };
+    /**
+     * Idempotency-Key: a retry with the same key and checkout replays the outcome.
+     */
+    'idempotency-key'?: string;
+    [k: string]: unknown | undefined;
+  };
+  /**
+   * The checkout session id (checkout_…).
+   */
+  id: string;
+  checkout: {
+    payment: {
+      /**
+       * @minItems 1
+       * @maxItems 4
+       */
+      instruments:
+        | [
+            {
+              /**
+               * The platform’s id for this instrument.
+               */
+              id: string;
+              /**
+               * The handler instance id from the profile (sandbox_card).
+               */
+              handler_id: string;
+              type: 'card';
+              selected?: boolean;
+              display?: {
+                [k: string]: unknown | undefined;
+              };
+              credential: {
+                /**
+                 * sandbox_token
+                 */
+                type: string;
+                /**
+                 * A sandbox payment-method token (pm_sandbox_visa, …) from the hosted card form.
+                 */
+                token: string;
+              };
+            },
+          ]
+        | [
+            {
+              /**
+               * The platform’s id for this instrument.
+               */
+              id: string;
+              /**
+               * The handler instance id from the profile (sandbox_card).
+               */
+              handler_id: string;
+              type: 'card';
+              selected?: boolean;
+              display?: {
+                [k: string]: unknown | undefined;
+              };
+              credential: {
+                /**
+                 * sandbox_token
+                 */
+                type: string;
+                /**
+                 * A sandbox payment-method token (pm_sandbox_visa, …) from the hosted card form.
+                 */
+                token: string;
+              };
+            },
+            {
+              /**
+               * The platform’s id for this instrument.
+               */
+              id: string;
+              /**
+               * The handler instance id from the profile (sandbox_card).
+               */
+              handler_id: string;
+              type: 'card';
+              selected?: boolean;
+              display?: {
+                [k: string]: unknown | undefined;
+              };
+              credential: {
+                /**
+                 * sandbox_token
+                 */
+                type: string;
+                /**
+                 * A sandbox payment-method token (pm_sandbox_visa, …) from the hosted card form.
+                 */
+                token: string;
+              };
+            },
+          ]
+        | [
+            {
+              /**
+               * The platform’s id for this instrument.
+               */
+              id: string;
+              /**
+               * The handler instance id from the profile (sandbox_card).
+               */
+              handler_id: string;
+              type: 'card';
+              selected?: boolean;
+              display?: {
+                [k: string]: unknown | undefined;
+              };
+              credential: {
+                /**
+                 * sandbox_token
+                 */
+                type: string;
+                /**
+                 * A sandbox payment-method token (pm_sandbox_visa, …) from the hosted card form.
+                 */
+                token: string;
+              };
+            },
+            {
+              /**
+               * The platform’s id for this instrument.
+               */
+              id: string;
+              /**
+               * The handler instance id from the profile (sandbox_card).
+               */
+              handler_id: string;
+              type: 'card';
+              selected?: boolean;
+              display?: {
+                [k: string]: unknown | undefined;
+              };
+              credential: {
+                /**
+                 * sandbox_token
+                 */
+                type: string;
+                /**
+                 * A sandbox payment-method token (pm_sandbox_visa, …) from the hosted card form.
+                 */
+                token: string;
+              };
+            },
+            {
+              /**
+               * The platform’s id for this instrument.
+               */
+              id: string;
+              /**
+               * The handler instance id from the profile (sandbox_card).
+               */
+              handler_id: string;
+              type: 'card';
+              selected?: boolean;
+              display?: {
+                [k: string]: unknown | undefined;
+              };
+              credential: {
+                /**
+                 * sandbox_token
+                 */
+                type: string;
+                /**
+                 * A sandbox payment-method token (pm_sandbox_visa, …) from the hosted card form.
+                 */
+                token: string;
+              };
+            },
+          ]
+        | [
+            {
+              /**
+               * The platform’s id for this instrument.
+               */
+              id: string;
+              /**
+               * The handler instance id from the profile (sandbox_card).
+               */
+              handler_id: string;
+              type: 'card';
+              selected?: boolean;
+              display?: {
+                [k: string]: unknown | undefined;
+              };
+              credential: {
+                /**
+                 * sandbox_token
+                 */
+                type: string;
+                /**
+                 * A sandbox payment-method token (pm_sandbox_visa, …) from the hosted card form.
+                 */
+                token: string;
+              };
+            },
+            {
+              /**
+               * The platform’s id for this instrument.
+               */
+              id: string;
+              /**
+               * The handler instance id from the profile (sandbox_card).
+               */
+              handler_id: string;
+              type: 'card';
+              selected?: boolean;
+              display?: {
+                [k: string]: unknown | undefined;
+              };
+              credential: {
+                /**
+                 * sandbox_token
+                 */
+                type: string;
+                /**
+                 * A sandbox payment-method token (pm_sandbox_visa, …) from the hosted card form.
+                 */
+                token: string;
+              };
+            },
+            {
+              /**
+               * The platform’s id for this instrument.
+               */
+              id: string;
+              /**
+               * The handler instance id from the profile (sandbox_card).
+               */
+              handler_id: string;
+              type: 'card';
+              selected?: boolean;
+              display?: {
+                [k: string]: unknown | undefined;
+              };
+              credential: {
+                /**
+                 * sandbox_token
+                 */
+                type: string;
+                /**
+                 * A sandbox payment-method token (pm_sandbox_visa, …) from the hosted card form.
+                 */
+                token: string;
+              };
+            },
+            {
+              /**
+               * The platform’s id for this instrument.
+               */
+              id: string;
+              /**
+               * The handler instance id from the profile (sandbox_card).
+               */
+              handler_id: string;
+              type: 'card';
+              selected?: boolean;
+              display?: {
+                [k: string]: unknown | undefined;
+              };
+              credential: {
+                /**
+                 * sandbox_token
+                 */
+                type: string;
+                /**
+                 * A sandbox payment-method token (pm_sandbox_visa, …) from the hosted card form.
+                 */
+                token: string;
+              };
+            },
+          ];
+    };
+  };
+}
+
+export interface CompleteCheckoutOutput {
+  ucp: {
+    version: string;
+    status: 'success' | 'error';
+    capabilities: {
+      /**
+       * @maxItems 1
+       */
+      [k: string]:
+        | []
+        | [
+            {
+              version: string;
+            },
+          ]
+        | undefined;
+    };
+    payment_handlers: {
+      /**
+       * @maxItems 1
+       */
+      [k: string]:
+        | []
+        | [
+            {
+              id: string;
+              version: string;
+              /**
+               * @maxItems 2
+               */
+              available_instruments:
+                | []
+                | [
+                    {
+                      type: string;
+                      constraints: {
+                        /**
+                         * @maxItems 10
+                         */
+                        brands:
+                          | []
+                          | [string]
+                          | [string, string]
+                          | [string, string, string]
+                          | [string, string, string, string]
+                          | [string, string, string, string, string]
+                          | [string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string, string, string, string];
+                      };
+                    },
+                  ]
+                | [
+                    {
+                      type: string;
+                      constraints: {
+                        /**
+                         * @maxItems 10
+                         */
+                        brands:
+                          | []
+                          | [string]
+                          | [string, string]
+                          | [string, string, string]
+                          | [string, string, string, string]
+                          | [string, string, string, string, string]
+                          | [string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string, string, string, string];
+                      };
+                    },
+                    {
+                      type: string;
+                      constraints: {
+                        /**
+                         * @maxItems 10
+                         */
+                        brands:
+                          | []
+                          | [string]
+                          | [string, string]
+                          | [string, string, string]
+                          | [string, string, string, string]
+                          | [string, string, string, string, string]
+                          | [string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string, string, string, string];
+                      };
+                    },
+                  ];
+              config: {
+                environment: string;
+                tokenize_url: string;
+              };
+            },
+          ]
+        | undefined;
+    };
+  };
+  /**
+   * The checkout session id (checkout_…).
+   */
+  id: string;
+  status:
+    'incomplete' | 'requires_escalation' | 'ready_for_complete' | 'complete_in_progress' | 'completed' | 'canceled';
+  /**
+   * ISO 4217, upper case.
+   */
+  currency: string;
+  buyer?: {
+    first_name?: string;
+    last_name?: string;
+    email?: string;
+    phone_number?: string;
+  };
+  /**
+   * @maxItems 1
+   */
+  line_items:
+    | []
+    | [
+        {
+          id: string;
+          item: {
+            id: string;
+            title: string;
+            price: number;
+          };
+          quantity: number;
+          /**
+           * @maxItems 4
+           */
+          totals:
+            | []
+            | [
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+              ]
+            | [
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+              ]
+            | [
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+              ]
+            | [
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+              ];
+        },
+      ];
+  /**
+   * @maxItems 6
+   */
+  totals:
+    | []
+    | [
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+      ]
+    | [
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+      ]
+    | [
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+      ]
+    | [
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+      ]
+    | [
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+      ]
+    | [
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+      ];
+  /**
+   * @maxItems 4
+   */
+  messages:
+    | []
+    | [
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+      ]
+    | [
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+      ]
+    | [
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+      ]
+    | [
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+      ];
+  /**
+   * @maxItems 4
+   */
+  links:
+    | []
+    | [
+        {
+          type: string;
+          url: string;
+        },
+      ]
+    | [
+        {
+          type: string;
+          url: string;
+        },
+        {
+          type: string;
+          url: string;
+        },
+      ]
+    | [
+        {
+          type: string;
+          url: string;
+        },
+        {
+          type: string;
+          url: string;
+        },
+        {
+          type: string;
+          url: string;
+        },
+      ]
+    | [
+        {
+          type: string;
+          url: string;
+        },
+        {
+          type: string;
+          url: string;
+        },
+        {
+          type: string;
+          url: string;
+        },
+        {
+          type: string;
+          url: string;
+        },
+      ];
+  /**
+   * When the hold on the tickets ends.
+   */
+  expires_at?: string;
+  order?: {
+    id: string;
+    permalink_url: string;
+  };
+}
+
+export interface CancelCheckoutInput {
+  /**
+   * Protocol metadata (the UCP HTTP headers); unrecognised fields are ignored as the binding allows.
+   */
+  meta: {
+    /**
+     * The UCP-Agent header: the platform’s profile.
+     */
+    'ucp-agent': {
+      /**
+       * The platform profile URI.
+       */
+      profile: string;
+    };
+    /**
+     * Idempotency-Key: a retry with the same key and checkout replays the outcome.
+     */
+    'idempotency-key'?: string;
+    [k: string]: unknown | undefined;
+  };
+  /**
+   * The checkout session id (checkout_…).
+   */
+  id: string;
+}
+
+export interface CancelCheckoutOutput {
+  ucp: {
+    version: string;
+    status: 'success' | 'error';
+    capabilities: {
+      /**
+       * @maxItems 1
+       */
+      [k: string]:
+        | []
+        | [
+            {
+              version: string;
+            },
+          ]
+        | undefined;
+    };
+    payment_handlers: {
+      /**
+       * @maxItems 1
+       */
+      [k: string]:
+        | []
+        | [
+            {
+              id: string;
+              version: string;
+              /**
+               * @maxItems 2
+               */
+              available_instruments:
+                | []
+                | [
+                    {
+                      type: string;
+                      constraints: {
+                        /**
+                         * @maxItems 10
+                         */
+                        brands:
+                          | []
+                          | [string]
+                          | [string, string]
+                          | [string, string, string]
+                          | [string, string, string, string]
+                          | [string, string, string, string, string]
+                          | [string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string, string, string, string];
+                      };
+                    },
+                  ]
+                | [
+                    {
+                      type: string;
+                      constraints: {
+                        /**
+                         * @maxItems 10
+                         */
+                        brands:
+                          | []
+                          | [string]
+                          | [string, string]
+                          | [string, string, string]
+                          | [string, string, string, string]
+                          | [string, string, string, string, string]
+                          | [string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string, string, string, string];
+                      };
+                    },
+                    {
+                      type: string;
+                      constraints: {
+                        /**
+                         * @maxItems 10
+                         */
+                        brands:
+                          | []
+                          | [string]
+                          | [string, string]
+                          | [string, string, string]
+                          | [string, string, string, string]
+                          | [string, string, string, string, string]
+                          | [string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string, string, string]
+                          | [string, string, string, string, string, string, string, string, string, string];
+                      };
+                    },
+                  ];
+              config: {
+                environment: string;
+                tokenize_url: string;
+              };
+            },
+          ]
+        | undefined;
+    };
+  };
+  /**
+   * The checkout session id (checkout_…).
+   */
+  id: string;
+  status:
+    'incomplete' | 'requires_escalation' | 'ready_for_complete' | 'complete_in_progress' | 'completed' | 'canceled';
+  /**
+   * ISO 4217, upper case.
+   */
+  currency: string;
+  buyer?: {
+    first_name?: string;
+    last_name?: string;
+    email?: string;
+    phone_number?: string;
+  };
+  /**
+   * @maxItems 1
+   */
+  line_items:
+    | []
+    | [
+        {
+          id: string;
+          item: {
+            id: string;
+            title: string;
+            price: number;
+          };
+          quantity: number;
+          /**
+           * @maxItems 4
+           */
+          totals:
+            | []
+            | [
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+              ]
+            | [
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+              ]
+            | [
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+              ]
+            | [
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+                {
+                  type: string;
+                  display_text?: string;
+                  amount: number;
+                },
+              ];
+        },
+      ];
+  /**
+   * @maxItems 6
+   */
+  totals:
+    | []
+    | [
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+      ]
+    | [
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+      ]
+    | [
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+      ]
+    | [
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+      ]
+    | [
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+      ]
+    | [
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+        {
+          type: string;
+          display_text?: string;
+          amount: number;
+        },
+      ];
+  /**
+   * @maxItems 4
+   */
+  messages:
+    | []
+    | [
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+      ]
+    | [
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+      ]
+    | [
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+      ]
+    | [
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+        {
+          type: 'error' | 'warning' | 'info';
+          code?: string;
+          path?: string;
+          content: string;
+          severity?: 'recoverable' | 'requires_buyer_input' | 'requires_buyer_review' | 'unrecoverable';
+        },
+      ];
+  /**
+   * @maxItems 4
+   */
+  links:
+    | []
+    | [
+        {
+          type: string;
+          url: string;
+        },
+      ]
+    | [
+        {
+          type: string;
+          url: string;
+        },
+        {
+          type: string;
+          url: string;
+        },
+      ]
+    | [
+        {
+          type: string;
+          url: string;
+        },
+        {
+          type: string;
+          url: string;
+        },
+        {
+          type: string;
+          url: string;
+        },
+      ]
+    | [
+        {
+          type: string;
+          url: string;
+        },
+        {
+          type: string;
+          url: string;
+        },
+        {
+          type: string;
+          url: string;
+        },
+        {
+          type: string;
+          url: string;
+        },
+      ];
+  /**
+   * When the hold on the tickets ends.
+   */
+  expires_at?: string;
+  order?: {
+    id: string;
+    permalink_url: string;
+  };
+}
+
 export interface ListDiscoverableShopsInput {
   /**
    * Page size, 1 to 100 (default 50).
@@ -12368,6 +15208,36 @@ export interface Operations {
    */
   get_acp_discovery: { input: GetAcpDiscoveryInput; output: GetAcpDiscoveryOutput };
   /**
+   * Create a UCP checkout (`POST /v1/ucp/checkout-sessions`).
+   *
+   * UCP (2026-04-08) checkout, MCP binding: `{ meta: { "ucp-agent": { profile } }, checkout: { line_items: [{ item: { id: "tier_…" }, quantity }], buyer?: { email } } }`. The tickets are held at once (status ready_for_complete), else status incomplete with a message saying why. Next: complete_checkout with a sandbox_card instrument.
+   */
+  create_checkout: { input: CreateCheckoutInput; output: CreateCheckoutOutput };
+  /**
+   * Get a UCP checkout (`POST /v1/ucp/checkout-sessions/{id}/get`).
+   *
+   * Returns a UCP checkout session: `{ meta, id }`. Status ready_for_complete while held, incomplete when the hold ran out (update it to hold again), complete_in_progress while a payment settles, completed (with `order`) or canceled. Another caller’s session is 404.
+   */
+  get_checkout: { input: GetCheckoutInput; output: GetCheckoutOutput };
+  /**
+   * Update a UCP checkout (`PUT /v1/ucp/checkout-sessions/{id}`).
+   *
+   * Replaces a UCP checkout session’s line item (one tier, its quantity) and buyer: `{ meta, id, checkout }`. The tickets are held again when the item or quantity changed or the hold ran out. 409 checkout_session_closed once completed or canceled.
+   */
+  update_checkout: { input: UpdateCheckoutInput; output: UpdateCheckoutOutput };
+  /**
+   * Complete a UCP checkout (`POST /v1/ucp/checkout-sessions/{id}/complete`).
+   *
+   * Pays for a ready UCP checkout session: `{ meta: { "ucp-agent", "idempotency-key" }, id, checkout: { payment: { instruments: [{ id, handler_id: "sandbox_card", type: "card", credential: { type: "sandbox_token", token: "pm_sandbox_visa" } }] } } }`. Returns completed with `order`, complete_in_progress while the provider confirms (get it again; do not pay again), or ready_for_complete with a payment_declined message (still held).
+   */
+  complete_checkout: { input: CompleteCheckoutInput; output: CompleteCheckoutOutput };
+  /**
+   * Cancel a UCP checkout (`POST /v1/ucp/checkout-sessions/{id}/cancel`).
+   *
+   * Cancels a UCP checkout session and gives its held tickets back: `{ meta, id }`. 405 checkout_session_not_cancelable once completed or canceled; 409 payment_in_flight while a payment settles.
+   */
+  cancel_checkout: { input: CancelCheckoutInput; output: CancelCheckoutOutput };
+  /**
    * List discoverable shops (`GET /v1/discovery/shops`).
    *
    * Public, no credential needed. Lists the shops that turned on `discoverable` (id, name, description, currency), in id order. Pass `nextCursor` from the previous page as `cursor` to continue. Open a shop with `get_shop_window`.
@@ -12755,6 +15625,11 @@ export const OPERATIONS: Readonly<Record<OperationId, OperationSpec>> = {
   cancel_checkout_session: { method: 'POST', path: '/v1/acp/checkout_sessions/{id}/cancel', pathParams: ['id'], idempotency: 'optional', auth: 'bearer' },
   delegate_payment: { method: 'POST', path: '/v1/acp/delegate_payment', pathParams: [], idempotency: 'optional', auth: 'bearer' },
   get_acp_discovery: { method: 'GET', path: '/v1/acp/discovery', pathParams: [], idempotency: 'none', auth: 'public' },
+  create_checkout: { method: 'POST', path: '/v1/ucp/checkout-sessions', pathParams: [], idempotency: 'optional', auth: 'bearer' },
+  get_checkout: { method: 'POST', path: '/v1/ucp/checkout-sessions/{id}/get', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
+  update_checkout: { method: 'PUT', path: '/v1/ucp/checkout-sessions/{id}', pathParams: ['id'], idempotency: 'optional', auth: 'bearer' },
+  complete_checkout: { method: 'POST', path: '/v1/ucp/checkout-sessions/{id}/complete', pathParams: ['id'], idempotency: 'optional', auth: 'bearer' },
+  cancel_checkout: { method: 'POST', path: '/v1/ucp/checkout-sessions/{id}/cancel', pathParams: ['id'], idempotency: 'optional', auth: 'bearer' },
   list_discoverable_shops: { method: 'GET', path: '/v1/discovery/shops', pathParams: [], idempotency: 'none', auth: 'public' },
   get_shop_window: { method: 'GET', path: '/v1/discovery/shops/{id}', pathParams: ['id'], idempotency: 'none', auth: 'public' },
   get_product_feed: { method: 'GET', path: '/v1/discovery/shops/{id}/feed', pathParams: ['id'], idempotency: 'none', auth: 'public' },
