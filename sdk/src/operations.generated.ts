@@ -9870,7 +9870,7 @@ export interface CreateCheckoutOutput {
     };
   };
   /**
-   * The checkout session id (checkout_…).
+   * The checkout session id (cs_…).
    */
   id: string;
   status:
@@ -10253,7 +10253,7 @@ export interface GetCheckoutInput {
     [k: string]: unknown | undefined;
   };
   /**
-   * The checkout session id (checkout_…).
+   * The checkout session id (cs_…).
    */
   id: string;
 }
@@ -10364,7 +10364,7 @@ export interface GetCheckoutOutput {
     };
   };
   /**
-   * The checkout session id (checkout_…).
+   * The checkout session id (cs_…).
    */
   id: string;
   status:
@@ -10747,7 +10747,7 @@ export interface UpdateCheckoutInput {
     [k: string]: unknown | undefined;
   };
   /**
-   * The checkout session id (checkout_…).
+   * The checkout session id (cs_…).
    */
   id: string;
   checkout: {
@@ -10913,7 +10913,7 @@ export interface UpdateCheckoutOutput {
     };
   };
   /**
-   * The checkout session id (checkout_…).
+   * The checkout session id (cs_…).
    */
   id: string;
   status:
@@ -11296,7 +11296,7 @@ export interface CompleteCheckoutInput {
     [k: string]: unknown | undefined;
   };
   /**
-   * The checkout session id (checkout_…).
+   * The checkout session id (cs_…).
    */
   id: string;
   checkout: {
@@ -11674,7 +11674,7 @@ export interface CompleteCheckoutOutput {
     };
   };
   /**
-   * The checkout session id (checkout_…).
+   * The checkout session id (cs_…).
    */
   id: string;
   status:
@@ -12057,7 +12057,7 @@ export interface CancelCheckoutInput {
     [k: string]: unknown | undefined;
   };
   /**
-   * The checkout session id (checkout_…).
+   * The checkout session id (cs_…).
    */
   id: string;
 }
@@ -12168,7 +12168,7 @@ export interface CancelCheckoutOutput {
     };
   };
   /**
-   * The checkout session id (checkout_…).
+   * The checkout session id (cs_…).
    */
   id: string;
   status:

@@ -79,7 +79,7 @@ export const UcpCheckout = z.object({
         .max(1),
     ),
   }),
-  id: z.string().describe('The checkout session id (checkout_…).'),
+  id: z.string().describe('The checkout session id (cs_…).'),
   status: z.enum([
     'incomplete',
     'requires_escalation',

@@ -23,7 +23,7 @@ export const UcpMeta = z
   .describe('Protocol metadata (the UCP HTTP headers); unrecognised fields are ignored as the binding allows.');
 export type UcpMetaInput = z.infer<typeof UcpMeta>;
 
-export const CheckoutId = z.string().min(1).max(100).describe('The checkout session id (checkout_…).');
+export const CheckoutId = z.string().min(1).max(100).describe('The checkout session id (cs_…).');
 
 /** UCP idempotency for the operation named `op` (its REST method and path). */
 export function ucpIdempotency(op: (input: { id?: string }) => string) {
