@@ -207,6 +207,7 @@ test('an owner manages keys, team and webhooks; a key is revoked by keyboard aft
       .locator('main td code', { hasText: new RegExp(`^${tool}$`) })
       .first()
       .waitFor();
+  await page.getByLabel('Who').selectOption({ label: `Me (${ownerEmail})` });
   await page.getByLabel('Operation').selectOption('revoke_api_key');
   await page.getByRole('button', { name: 'Apply filters' }).click();
   await page.locator('main td code', { hasText: /^create_api_key$/ }).waitFor({ state: 'detached' });

@@ -4,7 +4,6 @@
  */
 import { useState } from 'preact/hooks';
 import { OPERATIONS, type ListAuditLogOutput } from '@tessera/sdk';
-import { fieldOf } from '../api.ts';
 import { DataTable, type Column } from '../kit/data-table.tsx';
 import { dayAfter, dayStart } from '../kit/days.ts';
 import { EmptyState } from '../kit/empty-state.tsx';
@@ -32,7 +31,7 @@ const WRITES = (Object.keys(OPERATIONS) as (keyof typeof OPERATIONS)[])
   .sort();
 
 function AuditLog() {
-  const { client } = useSession();
+  const { client, me, isOwner } = useSession();
   const [draft, setDraft] = useState<Filters>(NONE);
   const [applied, setApplied] = useState<Filters>(NONE);
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
@@ -49,7 +48,20 @@ function AuditLog() {
       ...(cursors[page] ? { cursor: cursors[page] } : {}),
     });
   }, [client, applied, page]);
-  const actorError = fieldOf(log.error, { actor: 'audit-actor' }) ? t('views.audit.badActor') : undefined;
+  // Whose writes to show: me, each teammate (an owner sees the team), each API key.
+  const actors = useLoad(async () => {
+    const keys = (await client.call('list_api_keys')).apiKeys;
+    const members = isOwner ? (await client.call('list_team')).members : [];
+    return { keys, members };
+  }, [client, isOwner]);
+  const actorOptions: (readonly [string, string])[] = [
+    ['', t('views.audit.anyone')],
+    ...(me ? [[me.userId, t('views.audit.me', { email: me.email })] as const] : []),
+    ...(actors.data?.members ?? []).filter((p) => p.userId !== me?.userId).map((p) => [p.userId, p.email] as const),
+    ...(actors.data?.keys ?? []).map(
+      (k) => [k.id, t('views.audit.keyOption', { name: k.name, prefix: k.tokenPrefix })] as const,
+    ),
+  ];
   const columns: Column<Entry>[] = [
     { key: 'at', label: t('views.audit.at'), render: (e) => when(e.at) },
     {
@@ -77,7 +89,7 @@ function AuditLog() {
   ];
   const apply = (e: Event) => {
     e.preventDefault();
-    setApplied({ ...draft, actor: draft.actor.trim() });
+    setApplied(draft);
     setCursors([undefined]);
   };
   return (
@@ -85,14 +97,12 @@ function AuditLog() {
       <PageHeader title={t('views.audit.title')} intro={t('views.audit.intro')} />
       <form noValidate onSubmit={apply} class="filters" aria-labelledby="audit-filters">
         <h2 id="audit-filters">{t('views.audit.filters')}</h2>
-        <TextField
+        <SelectField
           id="audit-actor"
           label={t('views.audit.actor')}
-          hint={t('views.audit.actorHint')}
           value={draft.actor}
           onValue={(actor) => setDraft((d) => ({ ...d, actor }))}
-          error={actorError}
-          autoComplete="off"
+          options={actorOptions}
         />
         <SelectField
           id="audit-tool"
