@@ -4,11 +4,11 @@
 import { z } from 'zod';
 import { AcpBuyer, AcpFulfillmentDetails } from './request-schemas.ts';
 import { ACP_SESSION_STATUSES } from '../../storage/entities/acp.ts';
-import { CARD_SCHEMES } from '../../kernel/wire.ts';
 
 // Bounds of what sessionView builds (constants, ids, the event title and tier name, error messages): true by
-// construction and checked on every answer; OpenAPI carries them. A list of totals holds each AcpTotal type at most
-// once.
+// construction and checked on every answer; OpenAPI carries them (its lists are bounded in src/rest/openapi-bounds.ts,
+// so the SDK's types stay arrays). A line item's name is the event title (300), " — " and the tier name (200); a
+// message's content an error message (2,000) with its code.
 const Text = (max: number) => z.string().max(max);
 
 export const AcpTotal = z.object({
@@ -25,7 +25,7 @@ export const AcpMessage = z.object({
   resolution: z.enum(['recoverable', 'requires_buyer_input', 'requires_buyer_review']).optional(),
   param: Text(200).optional().describe('RFC 9535 JSONPath into the request.'),
   content_type: z.enum(['plain', 'markdown']),
-  content: Text(2100).describe('An error message (at most 2,000 characters), with its code when it is a decline.'),
+  content: Text(2100),
 });
 export type AcpMessage = z.infer<typeof AcpMessage>;
 
@@ -39,11 +39,11 @@ export const AcpPaymentHandler = z.object({
   requires_pci_compliance: z.boolean(),
   psp: Text(50),
   config_schema: Text(200),
-  instrument_schemas: z.array(Text(200)).max(4),
+  instrument_schemas: z.array(Text(200)),
   config: z.object({
     merchant_id: Text(100),
     psp: Text(50),
-    accepted_brands: z.array(Text(20)).max(CARD_SCHEMES.length),
+    accepted_brands: z.array(Text(20)),
     supports_3ds: z.boolean(),
     environment: Text(20),
     delegate_payment_url: z.string(),
@@ -62,11 +62,11 @@ export const AcpLineItem = z.object({
   id: z.string(),
   item: z.object({ id: z.string() }),
   quantity: z.number().int(),
-  name: Text(510).describe('The event title (at most 300 characters), " — " and the tier name (at most 200).'),
+  name: Text(510),
   unit_amount: z.number().int(),
   available_quantity: z.number().int().optional(),
   max_quantity_per_order: z.number().int().optional(),
-  totals: z.array(AcpTotal).max(8),
+  totals: z.array(AcpTotal),
 });
 
 export const AcpFulfillmentOption = z.object({
@@ -74,7 +74,7 @@ export const AcpFulfillmentOption = z.object({
   id: Text(100),
   title: Text(200),
   description: Text(200),
-  totals: z.array(AcpTotal).max(8),
+  totals: z.array(AcpTotal),
 });
 
 /** The authoritative session state every checkout operation answers. */
@@ -82,10 +82,10 @@ export const AcpCheckoutSession = z.object({
   id: z.string().describe('The checkout session id (cs_…).'),
   protocol: z.object({ version: Text(20) }),
   capabilities: z.object({
-    payment: z.object({ handlers: z.array(AcpPaymentHandler).max(4) }),
+    payment: z.object({ handlers: z.array(AcpPaymentHandler) }),
     interventions: z.object({
-      supported: z.array(Text(50)).max(10),
-      required: z.array(Text(50)).max(10),
+      supported: z.array(Text(50)),
+      required: z.array(Text(50)),
       enforcement: z.enum(['always', 'conditional', 'optional']),
     }),
   }),
@@ -96,7 +96,7 @@ export const AcpCheckoutSession = z.object({
   timezone: z.string().optional(),
   line_items: z.array(AcpLineItem),
   fulfillment_details: AcpFulfillmentDetails.optional(),
-  fulfillment_options: z.array(AcpFulfillmentOption).max(4),
+  fulfillment_options: z.array(AcpFulfillmentOption),
   selected_fulfillment_options: z.array(
     z.object({
       type: z.enum(['shipping', 'digital', 'pickup', 'local_delivery']),
@@ -104,9 +104,9 @@ export const AcpCheckoutSession = z.object({
       item_ids: z.array(z.string()),
     }),
   ),
-  totals: z.array(AcpTotal).max(8),
-  messages: z.array(AcpMessage).max(4).describe('At most one kept from the last write and one the state adds.'),
-  links: z.array(z.object({ type: Text(50), url: z.string() })).max(10),
+  totals: z.array(AcpTotal),
+  messages: z.array(AcpMessage),
+  links: z.array(z.object({ type: Text(50), url: z.string() })),
   created_at: z.string(),
   updated_at: z.string(),
   expires_at: z.string().optional().describe('When the hold on the tickets ends.'),

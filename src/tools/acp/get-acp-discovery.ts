@@ -16,12 +16,12 @@ export const getAcpDiscovery = defineTool({
     protocol: z.object({
       name: z.literal('acp'),
       version: z.string().max(20),
-      supported_versions: z.array(z.string().max(20)).max(10),
+      supported_versions: z.array(z.string().max(20)),
       documentation_url: z.string(),
     }),
     api_base_url: z.string(),
-    transports: z.array(z.string().max(10)).max(4),
-    capabilities: z.object({ services: z.array(z.string().max(50)).max(4) }),
+    transports: z.array(z.string().max(10)),
+    capabilities: z.object({ services: z.array(z.string().max(50)) }),
   }),
   errors: [],
   auth: { public: true, listed: ['anonymous', 'api_key'] }, // the ACP caller's discovery

@@ -37,11 +37,12 @@ const Price = z.strictObject({ amount: z.number().int().min(0), currency: z.stri
 /** ACP `Variant`, as far as this feed fills it (the schema forbids any other property). */
 export const FeedVariantOut = z.strictObject({
   id: z.string(),
-  title: z.string().max(1000).describe('The event title (at most 300 characters), " - " and the tier name.'),
+  // The event title (at most 300 characters), " - " and the tier name.
+  title: z.string().max(1000),
   price: Price,
   availability: z.strictObject({ available: z.boolean(), status: z.string().max(20) }),
-  categories: z.array(z.strictObject({ value: z.string().max(100), taxonomy: z.string().max(50) })).max(1),
-  variant_options: z.array(z.strictObject({ name: z.string().max(20), value: z.string() })).max(1),
+  categories: z.array(z.strictObject({ value: z.string().max(100), taxonomy: z.string().max(50) })),
+  variant_options: z.array(z.strictObject({ name: z.string().max(20), value: z.string() })),
   seller: z.strictObject({ name: z.string() }),
 });
 
@@ -49,9 +50,8 @@ export const FeedVariantOut = z.strictObject({
 export const FeedProductOut = z.strictObject({
   id: z.string(),
   title: z.string(),
-  description: z.strictObject({
-    plain: z.string().max(700).describe('Title, venue (at most 300 characters each) and the event’s times.'),
-  }),
+  // Title, venue (at most 300 characters each) and the event's times.
+  description: z.strictObject({ plain: z.string().max(700) }),
   url: z.string(),
   variants: z.array(FeedVariantOut),
 });

@@ -13,7 +13,7 @@ const MandateOut = z.object({
   network: z.string().max(NETWORK_ID_MAX),
   issuer: z.string().max(MANDATE_TEXT_MAX),
   credentialRef: z.string().max(MANDATE_TEXT_MAX),
-  merchantScope: z.object({ merchantIds: z.array(z.string().max(100)).max(100) }),
+  merchantScope: z.object({ merchantIds: z.array(z.string().max(100)) }),
   amountLimit: z.object({ amountMinor: z.number().int(), currency: z.string() }),
   issuedAt: z.string(),
   notBefore: z.string().nullable(),
@@ -52,7 +52,8 @@ export const verifySignedMandate = defineTool({
       .describe('The trusted network whose key verified the signature.'),
     signature: z.object({
       alg: z.string().max(10),
-      kid: z.string().max(16_384).describe('The key id the protected header names (within the signature).'),
+      // The key id the protected header names: within the signature's 16,384 characters.
+      kid: z.string().max(16_384),
       b64: z.boolean().describe('False for an unencoded (RFC 7797) payload.'),
     }),
     period: z
