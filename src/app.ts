@@ -36,6 +36,7 @@ import { TOOLS } from './tools/index.ts';
 import { admitBeforeKoa, admitBeforeRouting } from './http/early-admission.ts';
 import { registerAdmissionMetrics } from './http/admission-metrics.ts';
 import { registerBusinessMetrics } from './http/business-metrics.ts';
+import { businessEventLog } from './http/business-event-log.ts';
 import { registerQueueLagMetrics } from './http/queue-lag-metrics.ts';
 import { reserveBatcher } from './domain/purchase/reserve-batcher.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
@@ -133,6 +134,7 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
     ticketKeys,
     vaultTokenHash: vaultTokenHasher(secret),
     metrics: registerBusinessMetrics(metrics),
+    events: businessEventLog(log),
   };
   const oauth = new OAuthServer(services, secret, log);
   const sweeper = new HoldSweeper({ ...services, log: log.child({ component: 'sweeper' }) });

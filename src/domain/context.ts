@@ -17,6 +17,7 @@ import type { CallKey } from '../storage/idempotency-store.ts';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.ts';
 import type { TicketKeys } from '../tickets/ticket-keys.ts';
 import type { BusinessMetrics } from '../kernel/metrics.ts';
+import type { BusinessEvents } from '../kernel/business-events.ts';
 
 /** What the adapter knows about the transport-level request (nothing transport-specific leaks further). */
 export interface RequestInfo {
@@ -51,6 +52,8 @@ export interface ToolContext {
   log: Logger;
   request: RequestInfo;
   idempotencyKey: string | undefined;
+  /** The business-event log for this call: written once the orchestrator has committed it, dropped if it fails. */
+  events: BusinessEvents;
   /**
    * The call's idempotency key, when it carries one: its one owner (src/storage/idempotency-store.ts). The orchestrator
    * claims it, except for a `transactional: 'shared'` tool, whose shared transaction claims and stores it with the
@@ -100,4 +103,6 @@ export interface Services {
   vaultTokenHash: (token: string) => string;
   /** Business metrics (purchases, payment failures, hold expiries): counted after the change committed. */
   metrics: BusinessMetrics;
+  /** The business-event log (sales, refunds, sign-ins...): written at once, so call it after the commit. */
+  events: BusinessEvents;
 }

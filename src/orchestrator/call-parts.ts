@@ -1,6 +1,6 @@
 /**
- * What running one tool call needs beside its handler (src/orchestrator/invoke.ts): the call's context, and `finish`,
- * the output checked against the tool's schema, with its status.
+ * What running one tool call needs beside its handler (src/orchestrator/invoke.ts): the call's context, `finish`,
+ * the output checked against the tool's schema, with its status, and `flush`, its business events once committed.
  */
 import type { Logger } from 'pino';
 import type { ZodType } from 'zod';
@@ -8,6 +8,7 @@ import type { RequestInfo, Services, SharedCall, ToolContext } from '../domain/c
 import type { CallKey } from '../storage/idempotency-store.ts';
 import { ToolError } from '../kernel/errors.ts';
 import type { Principal } from '../kernel/principal.ts';
+import type { BusinessEvent } from '../kernel/business-events.ts';
 import { successStatus, type AnyTool } from './tool.ts';
 
 export class CallParts {
@@ -30,6 +31,11 @@ export class CallParts {
     let log = this.logs.get(logKey);
     if (!log) this.logs.set(logKey, (log = this.log.child({ tool: tool.name, surface: req.request.surface })));
     const services = this.services;
+    // The call's business events, written by `flush` once the call has committed (never for a failed call).
+    const pending: BusinessEvent[] = [];
+    const flush = () => {
+      for (const event of pending.splice(0)) services.events.record(event);
+    };
     /**
      * The call's context; its EntityManager is made when first asked for (`emOf`): a shared call's work runs on the
      * shared transaction's (a reserve's batch), so most never ask, and forking one per call cost about 15 µs.
@@ -39,6 +45,7 @@ export class CallParts {
       call: { idempotency?: CallKey | undefined; shared?: SharedCall } = {},
     ): ToolContext => {
       let em: ToolContext['em'] | undefined;
+      pending.length = 0; // a retried transaction makes a new context: only the attempt that committed counts
       const ctx: ToolContext = {
         principal,
         get em() {
@@ -49,6 +56,7 @@ export class CallParts {
         log,
         request: req.request,
         idempotencyKey: req.idempotencyKey,
+        events: { record: (event) => void pending.push(event) },
       };
       if (call.idempotency) ctx.idempotency = call.idempotency;
       if (call.shared) ctx.shared = call.shared;
@@ -63,6 +71,6 @@ export class CallParts {
       const output = parsed.data as Record<string, unknown>;
       return { output, status: successStatus(tool, output) };
     };
-    return { makeCtx, finish };
+    return { makeCtx, finish, flush };
   }
 }

@@ -253,7 +253,7 @@ export class Orchestrator {
     idem: CallKey | undefined,
     charged: Promise<void> | undefined,
   ): Promise<{ output: Record<string, unknown>; status: number }> {
-    const { makeCtx, finish } = this.parts.for(tool, principal, req);
+    const { makeCtx, finish, flush } = this.parts.for(tool, principal, req);
     let finished: { output: Record<string, unknown>; status: number } | undefined;
     const shared = { finish: (raw: unknown) => (finished = finish(raw)), charged };
     const raw: unknown = await tool.handler(
@@ -269,6 +269,7 @@ export class Orchestrator {
       request: req.request,
       output: result.output,
     });
+    flush();
     return result;
   }
 
@@ -279,7 +280,7 @@ export class Orchestrator {
     req: InvokeRequest,
     idem: CallKey | undefined,
   ): Promise<{ output: Record<string, unknown>; status: number }> {
-    const { makeCtx, finish } = this.parts.for(tool, principal, req);
+    const { makeCtx, finish, flush } = this.parts.for(tool, principal, req);
     if (tool.transactional === false) {
       const result = finish(
         await tool.handler(
@@ -295,9 +296,10 @@ export class Orchestrator {
         request: req.request,
         output: result.output,
       });
+      flush();
       return result;
     }
-    return this.services.db.transaction(async (em) => {
+    const committed = await this.services.db.transaction(async (em) => {
       const result = finish(
         await tool.handler(
           input,
@@ -308,6 +310,8 @@ export class Orchestrator {
       await auditCall(this.services, em, { tool, input, principal, request: req.request, output: result.output }); // same tx
       return result;
     });
+    flush(); // the business events of a committed call only
+    return committed;
   }
 
   private replay(tool: AnyTool, principal: Principal, stored: { status: number; body: unknown }): InvokeResult {

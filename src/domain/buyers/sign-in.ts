@@ -96,6 +96,7 @@ export async function completeSignIn(ctx: ToolContext, token: string): Promise<I
   const buyer = await findOrCreateBuyer(em, link.email, now);
   if (link.lang) buyer.lang = link.lang;
   await em.flush();
+  ctx.events.record({ event: 'sign_in', surface: 'buyer', buyerId: buyer.id, merchantId: link.merchant_id });
   return issueBuyerSession(services.identity, {
     buyerId: buyer.id,
     mode: 'full',

@@ -13,6 +13,7 @@ import { isoOrNull } from '../../kernel/wire.ts';
 import { ToolError } from '../../kernel/errors.ts';
 import { issueApiKey, type IssuedKey } from './merchants.ts';
 import { ROLES, SCOPES, type Principal, type Role, type Scope } from '../../kernel/principal.ts';
+import type { BusinessEvents } from '../../kernel/business-events.ts';
 
 type ConsoleUser = Extract<Principal, { kind: 'console_user' }>;
 
@@ -82,12 +83,13 @@ export async function attestAvailable(em: EntityManager, organizationId: string)
   return org?.attestationEnabled === true;
 }
 
-/** Creates a key under the role rules; the token is returned once. */
+/** Creates a key under the role rules; the token is returned once (an `api_key_created` event, once committed). */
 export async function createKey(
   em: EntityManager,
   user: ConsoleUser,
   input: { name: string; scopes: Scope[] },
   now: Date,
+  events: BusinessEvents,
 ): Promise<{ key: ApiKeyRow; issued: IssuedKey }> {
   const scopes = [...new Set(input.scopes)];
   const refused = scopes.find((s) => !KEY_SCOPES_FOR[user.role].includes(s));
@@ -111,18 +113,29 @@ export async function createKey(
     now,
   });
   await em.flush();
+  const { organizationId, userId: byUserId } = user;
+  events.record({ event: 'api_key_created', keyId: issued.id, organizationId, byUserId });
   return { key: await em.findOneOrFail(ApiKey, { id: issued.id }), issued };
 }
 
 /** Revokes a key of the caller's organization (404 otherwise); an integrator only keys it minted (403). */
-export async function revokeKey(em: EntityManager, user: ConsoleUser, id: string, now: Date): Promise<ApiKeyRow> {
+export async function revokeKey(
+  em: EntityManager,
+  user: ConsoleUser,
+  id: string,
+  now: Date,
+  events: BusinessEvents,
+): Promise<ApiKeyRow> {
   const key = await em.findOne(ApiKey, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   if (!key || key.organizationId !== user.organizationId)
     throw new ToolError('not_found', `No API key ${id}.`, { keyId: id });
   if (user.role === 'integrator' && key.createdByUserId !== user.userId) {
     throw new ToolError('forbidden', 'An integrator may revoke only the keys it minted.', { keyId: id });
   }
-  key.revokedAt ??= now;
+  if (!key.revokedAt) {
+    key.revokedAt = now;
+    events.record({ event: 'api_key_revoked', keyId: id, organizationId: user.organizationId, byUserId: user.userId });
+  }
   await em.flush();
   return key;
 }

@@ -159,7 +159,9 @@ export async function completeConsoleSignIn(
   if (!link) throw new ToolError('sign_in_link_invalid');
   const [user] = await sql<{ id: string }>(ctx.em, 'select id from users where email = ?', [link.email]);
   if (!user) throw new ToolError('sign_in_link_invalid', 'This address belongs to no console member.');
-  return openConsoleSession(ctx, user.id, organizationId);
+  const session = await openConsoleSession(ctx, user.id, organizationId);
+  ctx.events.record({ event: 'sign_in', surface: 'console', userId: user.id, organizationId: session.organizationId });
+  return session;
 }
 
 /** The calling console session as the console restores it after a reload: who, where, with which role, until when. */

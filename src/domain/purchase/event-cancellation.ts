@@ -7,9 +7,12 @@ import type { EventRow } from '../../storage/entities/catalog.ts';
 import { cancelEvent } from '../catalog/catalog-changes.ts';
 import { startEventRefunds } from './event-refunds.ts';
 
-/** Cancels the event (tiers stop selling) and starts refunding its paid orders; the job survives restarts. */
+/**
+ * Cancels the event (tiers stop selling) and starts refunding its paid orders; the job survives restarts. Its
+ * `event_cancelled` business event is written once the call committed.
+ */
 export async function cancelEventAndRefundOrders(
-  ctx: Pick<ToolContext, 'em' | 'principal' | 'clock'>,
+  ctx: Pick<ToolContext, 'em' | 'principal' | 'clock' | 'events'>,
   id: string,
   reason: string | undefined,
 ): Promise<EventRow> {
@@ -25,5 +28,6 @@ export async function cancelEventAndRefundOrders(
     },
     ctx.clock.now(),
   );
+  ctx.events.record({ event: 'event_cancelled', eventId: event.id, merchantId: event.shopId });
   return event;
 }

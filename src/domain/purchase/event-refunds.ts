@@ -18,7 +18,7 @@ import { iso, isoOrNull } from '../../kernel/wire.ts';
 import { sql } from '../../storage/database.ts';
 import { claimDue, type WorkTable } from '../../storage/work-queue.ts';
 import { Order, Refund } from '../../storage/entities/purchase.ts';
-import { applyRefundResult, askProvider, claimRefund } from './order-refunds.ts';
+import { applyRefundResult, askProvider, claimRefund, refundIds } from './order-refunds.ts';
 import type { SpineDeps } from './refunds.ts';
 
 /** How long a runner owns an item before another may take it over. */
@@ -183,6 +183,7 @@ async function refundItem(deps: SpineDeps, item: Item): Promise<boolean> {
     state = (await deps.db.transaction((em) => applyRefundResult(em, refund.id, result, deps.clock.now()))).refund
       .state;
     deps.metrics.orderRefunded(state, 'event_cancelled'); // once: the provider's first answer for this refund
+    deps.events.record({ event: 'refund', ...refundIds(refund), outcome: state, cause: 'event_cancelled' });
   }
   if (state === 'pending') return false; // the provider settles later; a later pass (after the lease) looks again
   await deps.db.transaction((em) =>

@@ -58,7 +58,9 @@ export async function refundOrder(ctx: ToolContext, input: RefundInput): Promise
   const refund = await deps.db.transaction((em) => beginRefund(em, ctx.principal, input, ctx.clock.now()));
   const result = await askProvider(deps, refund);
   const outcome = await deps.db.transaction((em) => applyRefundResult(em, refund.id, result, ctx.clock.now()));
-  deps.metrics.orderRefunded(result ? outcome.refund.state : 'pending', 'merchant');
+  const state = result ? outcome.refund.state : 'pending';
+  deps.metrics.orderRefunded(state, 'merchant');
+  deps.events.record({ event: 'refund', ...refundIds(refund), outcome: state, cause: 'merchant' });
   if (outcome.refund.state === 'succeeded') deps.orderMail.kick(); // sent by the worker, not in this request
   if (!result) {
     throw new ToolError(
@@ -80,6 +82,12 @@ export async function refundOrder(ctx: ToolContext, input: RefundInput): Promise
 }
 
 /** Asks the provider to make (or report on) a refund, by its id; undefined when it cannot be reached. */
+/** A refund's ids and amount, as its business-event line names it. */
+export function refundIds(refund: RefundRow) {
+  const { id: refundId, orderId, paymentId, amountMinor } = refund;
+  return { refundId, orderId, paymentId, amountMinor };
+}
+
 export async function askProvider(deps: SpineDeps, refund: RefundRow): Promise<RefundResult | undefined> {
   const payment = await deps.db.fork().findOneOrFail(Payment, { id: refund.paymentId });
   try {

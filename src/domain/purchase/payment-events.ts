@@ -10,6 +10,7 @@ import { Payment } from '../../storage/entities/purchase.ts';
 import { applyRefundResult } from './order-refunds.ts';
 import { applyPaymentFailure, applyPaymentSuccess } from './orders.ts';
 import { refundOwedPayment, type SpineDeps } from './refunds.ts';
+import { recordSale } from './payment-outcome.ts';
 import { describeError } from '../../kernel/errors.ts';
 
 export type EventOutcome = 'applied' | 'duplicate' | 'unknown_payment';
@@ -51,13 +52,15 @@ export async function applyProviderEvent(
     }
     if (event.type === 'payment.succeeded') {
       const { refundDue, view } = await applyPaymentSuccess(em, payment, event.reference, now, deps.ticketKeys);
-      return { outcome: 'applied' as const, refundDue, completed: view !== undefined && !refundDue };
+      const completed = view !== undefined && !refundDue;
+      return { outcome: 'applied' as const, refundDue, completed, order: completed ? view?.order : undefined };
     }
     const code = event.failureCode ?? 'payment_declined';
     const failed = await applyPaymentFailure(em, payment, { code, reference: event.reference, mode: 'release' }, now);
     return { outcome: 'applied' as const, refundDue: false, failedCode: failed ? code : undefined };
   });
   if ('completed' in result && result.completed) deps.metrics.purchaseCompleted();
+  if ('order' in result && result.order) recordSale(deps, result.order);
   if ('failedCode' in result && result.failedCode) deps.metrics.paymentFailed(result.failedCode);
   if (result.outcome === 'unknown_payment')
     deps.log.warn({ provider, event: event.id }, 'provider event for an unknown payment ignored');

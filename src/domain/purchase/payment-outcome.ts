@@ -13,7 +13,7 @@ import { sql } from '../../storage/database.ts';
 import { applyPaymentFailure, applyPaymentSuccess, markPaymentPending } from './orders.ts';
 import { completePaidPurchase } from './paid-purchase.ts';
 import type { PurchaseState } from '../../storage/completion-statements.ts';
-import { loadPurchaseView, type PurchaseView } from './purchase-view.ts';
+import { loadPurchaseView, type OrderView, type PurchaseView } from './purchase-view.ts';
 import { refundOwedPayment, type SpineDeps } from './refunds.ts';
 
 /** What the provider is asked to charge: one payment id, charged at most once by the provider. */
@@ -36,14 +36,26 @@ export interface AppliedOutcome {
   mailQueued?: boolean;
 }
 
-/** Counts a committed outcome (`BusinessMetrics`): a completed purchase, a payment the provider refused. */
+/**
+ * Counts a committed outcome (`BusinessMetrics`): a completed purchase, a payment the provider refused; a completed
+ * purchase is also a `sale` business event.
+ */
 export function countOutcome(
   deps: SpineDeps,
-  applied: { completed?: boolean },
+  applied: { completed?: boolean; view?: PurchaseView },
   outcome: ChargeResult | undefined,
 ): void {
-  if (applied.completed) deps.metrics.purchaseCompleted();
+  if (applied.completed) {
+    deps.metrics.purchaseCompleted();
+    if (applied.view?.order) recordSale(deps, applied.view.order);
+  }
   if (outcome?.status === 'failed') deps.metrics.paymentFailed(outcome.code);
+}
+
+/** The `sale` business event of an order just completed (after its commit). */
+export function recordSale(deps: Pick<SpineDeps, 'events'>, order: OrderView): void {
+  const { id: orderId, merchantId, totalMinor, currency } = order;
+  deps.events.record({ event: 'sale', orderId, merchantId, totalMinor, currency });
 }
 
 /**

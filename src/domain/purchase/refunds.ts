@@ -15,7 +15,7 @@ import { describeError } from '../../kernel/errors.ts';
 /** What the money-moving services need beyond a transaction. */
 export type SpineDeps = Pick<
   Services,
-  'db' | 'payments' | 'ticketKeys' | 'mail' | 'catalogs' | 'orderMail' | 'metrics'
+  'db' | 'payments' | 'ticketKeys' | 'mail' | 'catalogs' | 'orderMail' | 'metrics' | 'events'
 > & {
   clock: Clock;
   log: Logger;
@@ -54,7 +54,16 @@ export async function refundOwedPayment(deps: SpineDeps, paymentId: string): Pro
     await emitPurchaseEvent(em, 'order.refunded', r, now);
     return true;
   });
-  if (refunded) deps.metrics.orderRefunded('succeeded', 'late_payment');
+  if (refunded) {
+    deps.metrics.orderRefunded('succeeded', 'late_payment');
+    deps.events.record({
+      event: 'refund',
+      paymentId,
+      amountMinor: owed.amountMinor,
+      outcome: 'succeeded',
+      cause: 'late_payment',
+    });
+  }
   return refunded;
 }
 

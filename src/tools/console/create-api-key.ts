@@ -31,7 +31,7 @@ export const createApiKey = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(input, ctx) {
     if (ctx.principal.kind !== 'console_user') throw new ToolError('forbidden');
-    const { key, issued } = await createKey(ctx.em, ctx.principal, input, ctx.clock.now());
+    const { key, issued } = await createKey(ctx.em, ctx.principal, input, ctx.clock.now(), ctx.events);
     const enabled = key.scopes.includes('mandates:attest');
     return { apiKey: apiKeyOut(key, enabled), token: issued.token };
   },

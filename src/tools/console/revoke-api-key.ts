@@ -19,7 +19,7 @@ export const revokeApiKey = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async handler(input, ctx) {
     if (ctx.principal.kind !== 'console_user') throw new ToolError('forbidden');
-    const key = await revokeKey(ctx.em, ctx.principal, input.id, ctx.clock.now());
+    const key = await revokeKey(ctx.em, ctx.principal, input.id, ctx.clock.now(), ctx.events);
     return apiKeyOut(key, await attestAvailable(ctx.em, ctx.principal.organizationId));
   },
 });
