@@ -176,6 +176,9 @@ test('an owner manages keys, team and webhooks; a key is revoked by keyboard aft
   await noAxeViolations(page, 'webhook deliveries at 390 px');
   await page.setViewportSize({ width: 1280, height: 900 });
   await assertAccessible(page);
+  // A reload keeps the session and this detail view (the cookie session, the view's URL).
+  await page.reload();
+  await page.getByRole('heading', { level: 1, name: `Deliveries to ${rx.url}/console-hook` }).waitFor();
 
   // Check-in: the event's offline list downloads as the scanner's JSON.
   await go(page, `/console/shops/${m.shopId}/check-in`, 'check-in');
