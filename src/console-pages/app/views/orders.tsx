@@ -166,9 +166,17 @@ function Orders({ shop, query }: ViewProps) {
                 key: 'created',
                 label: t('views.orders.colCreated'),
                 sortBy: (o) => o.createdAt,
-                render: (o) => <a href={shopPath(shop!.id, 'orders', o.id)}>{when(o.createdAt)}</a>,
+                render: (o) => when(o.createdAt),
               },
-              { key: 'id', label: t('views.orders.colId'), render: (o) => <code>{o.id}</code> },
+              {
+                key: 'id',
+                label: t('views.orders.colId'),
+                render: (o) => (
+                  <a href={shopPath(shop!.id, 'orders', o.id)}>
+                    <code>{o.id}</code>
+                  </a>
+                ),
+              },
               {
                 key: 'buyer',
                 label: t('views.orders.colBuyer'),
