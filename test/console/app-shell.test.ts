@@ -126,6 +126,15 @@ test('an owner edits and retires a tier; an integrator sees the sale views witho
     order: { id: string };
   };
   await signIn(page);
+  // Orders: a search by order id is kept in the URL, so a reload keeps it.
+  await page.goto(`${w.h.url}/console/shops/${m.shopId}/orders`);
+  await page.getByLabel('Search', { exact: true }).fill(order.id);
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await page.waitForURL((u) => u.searchParams.get('q') === order.id);
+  await page.reload();
+  await page.locator(`main a[href$="/orders/${order.id}"]`).waitFor();
+  assert.equal(await page.locator('main table.data tbody tr').count(), 1);
+  assert.equal(await page.getByLabel('Search', { exact: true }).inputValue(), order.id);
   await page.goto(`${w.h.url}/console/shops/${m.shopId}/events/${m.eventId}`);
   await page.getByRole('button', { name: 'Edit General admission' }).click();
   await page.locator('#edit-tier-name').fill('GA');
