@@ -16,6 +16,7 @@ export type ErrorCode =
   | 'already_member'
   | 'ap2_unsupported'
   | 'attestation_ceiling_exceeded'
+  | 'capabilities_incompatible'
   | 'capacity_below_committed'
   | 'card_customer_mismatch'
   | 'card_not_chargeable'
@@ -90,6 +91,8 @@ export type ErrorCode =
   | 'permission_missing'
   | 'permission_revoked'
   | 'permission_wrong_shop'
+  | 'profile_malformed'
+  | 'profile_unreachable'
   | 'provider_not_enabled'
   | 'quantity_over_limit'
   | 'quote_already_used'
@@ -125,6 +128,7 @@ export type ErrorCode =
   | 'verification_code_invalid'
   | 'verification_code_mismatch'
   | 'verification_required'
+  | 'version_unsupported'
   | 'webhook_limit_reached';
 
 /**

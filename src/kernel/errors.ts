@@ -163,6 +163,13 @@ export const ERRORS = {
     status: 400,
     message: 'The UCP-Agent header must name the platform profile: profile="https://…".',
   },
+  profile_unreachable: { status: 424, message: 'The platform profile could not be fetched.' },
+  profile_malformed: { status: 422, message: 'The platform profile is not a valid UCP profile.' },
+  version_unsupported: { status: 422, message: 'This UCP version is not supported.' },
+  capabilities_incompatible: {
+    status: 422,
+    message: 'The platform profile declares no capability this business offers at a mutual version.',
+  },
   checkout_session_not_cancelable: { status: 405, message: 'The checkout session is already completed or canceled.' },
   checkout_session_closed: {
     status: 409,

@@ -2,19 +2,48 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { assertInvariant } from '../support/invariant.ts';
 import { callTool, mcpInMemory } from '../support/mcp.ts';
 import { restClient } from '../support/rest.ts';
 import { acpClient, createBody, must, shopWithTier } from '../support/acp.ts';
 
-const AGENT = { 'ucp-agent': 'profile="https://platform.example/profiles/agent.json"' };
+/** Platform profiles, served on loopback (WEBHOOK_ALLOW_LOOPBACK lets the server fetch them). */
+const PROFILES: Record<string, unknown> = {
+  '/platform.json': platformProfile('2026-04-08', ['dev.ucp.shopping.checkout', 'dev.ucp.shopping.fulfillment']),
+  '/old.json': platformProfile('2026-01-11', ['dev.ucp.shopping.checkout']),
+  '/no-checkout.json': platformProfile('2026-04-08', ['dev.ucp.shopping.cart']),
+  '/broken.json': { hello: 'world' },
+};
+function platformProfile(version: string, capabilities: string[]) {
+  const caps = Object.fromEntries(capabilities.map((c) => [c, [{ version }]]));
+  return { ucp: { version, services: {}, capabilities: caps, payment_handlers: {} } };
+}
 let h: Harness;
+let profiles: Server;
+let base = '';
+const agent = (path = '/platform.json') => ({ 'ucp-agent': `profile="${base}${path}"` });
+let AGENT: Record<string, string>;
 before(async () => {
-  h = await startHarness({ SWEEP_INTERVAL_MS: '0', SANDBOX_DISPATCH_MS: '0', RATE_LIMIT_PER_MINUTE: '100000' });
+  profiles = createServer((req, res) => {
+    const body = PROFILES[req.url ?? ''];
+    res.writeHead(body ? 200 : 404, { 'content-type': 'application/json' }).end(JSON.stringify(body ?? {}));
+  });
+  await new Promise<void>((resolve) => profiles.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(profiles.address() as AddressInfo).port}`;
+  AGENT = agent();
+  h = await startHarness({
+    SWEEP_INTERVAL_MS: '0',
+    SANDBOX_DISPATCH_MS: '0',
+    RATE_LIMIT_PER_MINUTE: '100000',
+    WEBHOOK_ALLOW_LOOPBACK: 'true',
+  });
 });
 after(async () => {
   await h?.close();
+  profiles?.close();
 });
 
 /** What a platform learns from the profile: the REST endpoint and the sandbox card handler's id. */
@@ -132,7 +161,7 @@ test('over MCP: create_checkout and complete_checkout as UCP’s MCP binding nam
   const s = await shopWithTier(h, { capacity: 2 });
   const { handlerId } = await discover();
   const client = await mcpInMemory(h, s.apiKey);
-  const meta = { 'ucp-agent': { profile: 'https://platform.example/profiles/agent.json' } };
+  const meta = { 'ucp-agent': { profile: `${base}/platform.json` } };
   const created = await callTool(client, 'create_checkout', {
     meta,
     checkout: { line_items: [{ item: { id: s.tierId }, quantity: 1 }] },
@@ -147,4 +176,27 @@ test('over MCP: create_checkout and complete_checkout as UCP’s MCP binding nam
   assert.equal(done.output.status, 'completed');
   await client.close();
   assert.equal((await assertInvariant(h.db, s.poolId)).sold, 1);
+});
+
+test('negotiation: the platform profile is fetched, its version checked and the capabilities intersected', async () => {
+  const s = await shopWithTier(h);
+  const { endpoint } = await discover();
+  const api = restClient(h.url, s.apiKey);
+  const body = { line_items: [{ item: { id: s.tierId }, quantity: 1 }] };
+  const refused = async (path: string) => {
+    const res = await api.post(`${endpoint}/checkout-sessions`, body, agent(path));
+    return [res.status, res.body.code];
+  };
+  assert.deepEqual(await refused('/no-checkout.json'), [422, 'capabilities_incompatible']);
+  assert.deepEqual(await refused('/old.json'), [422, 'version_unsupported']);
+  assert.deepEqual(await refused('/broken.json'), [422, 'profile_malformed']);
+  assert.deepEqual(await refused('/missing.json'), [424, 'profile_unreachable']);
+  const outside = await api.post(`${endpoint}/checkout-sessions`, body, {
+    'ucp-agent': 'profile="https://10.0.0.1/profile.json"',
+  });
+  assert.deepEqual([outside.status, outside.body.code], [400, 'invalid_profile_url']);
+  assert.equal((await assertInvariant(h.db, s.poolId)).held, 0, 'nothing is held for a refused negotiation');
+  // The fulfillment extension the platform declares is declined: only checkout is active.
+  const ok = must(await api.post(`${endpoint}/checkout-sessions`, body, agent()), 201);
+  assert.deepEqual(Object.keys(ok.ucp.capabilities), ['dev.ucp.shopping.checkout']);
 });

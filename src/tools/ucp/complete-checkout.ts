@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { completeUcpCheckout } from '../../domain/ucp/checkout.ts';
 import { UcpCheckout, UcpCheckoutComplete } from '../../domain/ucp/checkout-schema.ts';
+import { negotiateCheckout } from '../../domain/ucp/negotiation.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { CheckoutId, UCP_AUTH, UCP_ERRORS, UcpMeta, ucpIdempotency } from './shared.ts';
 
@@ -32,7 +33,8 @@ export const completeCheckout = defineTool({
   idempotency: 'optional',
   idempotencyRequest: ucpIdempotency(({ id }) => `POST /checkout-sessions/${id}/complete`),
   transactional: false,
-  async handler({ id, checkout }, ctx) {
+  async handler({ meta, id, checkout }, ctx) {
+    await negotiateCheckout(ctx, meta['ucp-agent'].profile);
     return completeUcpCheckout(ctx, id, checkout);
   },
 });

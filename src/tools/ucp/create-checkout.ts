@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { createUcpCheckout } from '../../domain/ucp/checkout.ts';
 import { UcpCheckout, UcpCheckoutCreate } from '../../domain/ucp/checkout-schema.ts';
+import { negotiateCheckout } from '../../domain/ucp/negotiation.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { UCP_ANNOTATIONS, UCP_AUTH, UCP_ERRORS, UcpMeta, ucpIdempotency } from './shared.ts';
 
@@ -22,7 +23,8 @@ export const createCheckout = defineTool({
   annotations: UCP_ANNOTATIONS,
   idempotency: 'optional',
   idempotencyRequest: ucpIdempotency(() => 'POST /checkout-sessions'),
-  async handler({ checkout }, ctx) {
+  async handler({ meta, checkout }, ctx) {
+    await negotiateCheckout(ctx, meta['ucp-agent'].profile);
     return createUcpCheckout(ctx, checkout);
   },
 });

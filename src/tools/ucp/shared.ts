@@ -41,7 +41,15 @@ export function ucpIdempotency(op: (input: { id?: string }) => string) {
 export const UCP_AUTH: Auth = { principals: ['agent', 'api_key'], scopes: ['merchant:write'], listed: ['api_key'] };
 
 /** Codes every checkout tool may answer. */
-export const UCP_ERRORS: readonly ErrorCode[] = ['not_found', 'insufficient_scope'];
+export const UCP_ERRORS: readonly ErrorCode[] = [
+  'not_found',
+  'insufficient_scope',
+  'invalid_profile_url',
+  'profile_unreachable',
+  'profile_malformed',
+  'version_unsupported',
+  'capabilities_incompatible',
+];
 
 export const UCP_ANNOTATIONS = {
   readOnlyHint: false,

@@ -1,0 +1,74 @@
+/**
+ * UCP capability negotiation (overview, "Negotiation Protocol"): the platform's profile, named by the request's
+ * UCP-Agent, is fetched and checked; its protocol version must be ours; the capabilities both sides declare are
+ * intersected at the highest mutual version, extensions whose parent fell out are pruned until none does. A checkout
+ * operation needs the checkout capability in the intersection.
+ */
+import { z } from 'zod';
+import type { ToolContext } from '../context.ts';
+import { ToolError } from '../../kernel/errors.ts';
+import { fetchPublicJson } from '../../webhooks/public-json.ts';
+import { UCP_CHECKOUT, UCP_VERSION } from './protocol.ts';
+
+const Version = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+const Declaration = z.looseObject({ version: Version, extends: z.union([z.string(), z.array(z.string())]).optional() });
+type Declaration = z.infer<typeof Declaration>;
+/** A capability registry: name → its declarations (one per version). */
+export type Capabilities = Record<string, Declaration[]>;
+
+const PlatformProfile = z.looseObject({
+  ucp: z.looseObject({ version: Version, capabilities: z.record(z.string(), z.array(Declaration)).default({}) }),
+});
+
+/** What this business offers (the profile's capabilities, by name and version). */
+export const BUSINESS_CAPABILITIES: Capabilities = { [UCP_CHECKOUT]: [{ version: UCP_VERSION }] };
+
+/** The spec's intersection algorithm: mutual names at their highest mutual version, orphaned extensions pruned. */
+export function intersect(business: Capabilities, platform: Capabilities): Capabilities {
+  const out: Capabilities = {};
+  for (const [name, ours] of Object.entries(business)) {
+    const theirs = new Set((platform[name] ?? []).map((d) => d.version));
+    const mutual = ours.filter((d) => theirs.has(d.version)).sort((a, b) => b.version.localeCompare(a.version));
+    if (mutual[0]) out[name] = [mutual[0]];
+  }
+  for (let pruned = true; pruned;) {
+    pruned = false;
+    for (const [name, [d]] of Object.entries(out)) {
+      const parents = d?.extends === undefined ? [] : [d.extends].flat();
+      if (parents.length && !parents.some((p) => out[p])) {
+        delete out[name];
+        pruned = true;
+      }
+    }
+  }
+  return out;
+}
+
+const FAILURES = {
+  refused: 'invalid_profile_url',
+  unreachable: 'profile_unreachable',
+  malformed: 'profile_malformed',
+} as const;
+
+/** Negotiates with the platform whose profile is at `profileUrl`; returns the capabilities active for checkout. */
+export async function negotiateCheckout(ctx: ToolContext, profileUrl: string): Promise<Capabilities> {
+  const fetched = await fetchPublicJson(profileUrl, { allowLoopback: ctx.services.config.webhookAllowLoopback });
+  if (!fetched.ok) throw new ToolError(FAILURES[fetched.failure], undefined, { profile: profileUrl });
+  const profile = PlatformProfile.safeParse(fetched.json);
+  if (!profile.success) throw new ToolError('profile_malformed', undefined, { profile: profileUrl });
+  const version = profile.data.ucp.version;
+  if (version !== UCP_VERSION) {
+    throw new ToolError(
+      'version_unsupported',
+      `UCP ${version} is not supported; this business implements ${UCP_VERSION}.`,
+    );
+  }
+  const active = intersect(BUSINESS_CAPABILITIES, profile.data.ucp.capabilities);
+  if (!active[UCP_CHECKOUT]) {
+    throw new ToolError(
+      'capabilities_incompatible',
+      `The platform profile does not declare ${UCP_CHECKOUT} ${UCP_VERSION}.`,
+    );
+  }
+  return active;
+}

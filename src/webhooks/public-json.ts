@@ -1,0 +1,50 @@
+/**
+ * Fetching a small JSON document another party publishes (a UCP platform profile) through the webhooks' address
+ * policy: public addresses only, every resolved address checked at connect (loopback, over plain http too, only with
+ * the development setting WEBHOOK_ALLOW_LOOPBACK); bounded in time and size; no redirects.
+ */
+import { Agent, fetch } from 'undici';
+import ipaddr from 'ipaddr.js';
+import { guardedLookup, hostOf, isAllowedAddress, refuseWebhookUrl, type AddressPolicy } from './url-policy.ts';
+
+/** Why a document could not be had: its URL is refused, the fetch failed, or it is not JSON. */
+export type PublicJsonFailure = 'refused' | 'unreachable' | 'malformed';
+
+export const PUBLIC_JSON_MAX_BYTES = 64 * 1024;
+export const PUBLIC_JSON_TIMEOUT_MS = 2500;
+
+/** The parsed document at `url`, or why not. */
+export async function fetchPublicJson(
+  url: string,
+  policy: AddressPolicy,
+): Promise<{ ok: true; json: unknown } | { ok: false; failure: PublicJsonFailure }> {
+  if (refuseWebhookUrl(url, policy)) return { ok: false, failure: 'refused' };
+  const host = hostOf(new URL(url));
+  if (ipaddr.isValid(host) && !isAllowedAddress(host, policy)) return { ok: false, failure: 'refused' };
+  const dispatcher = new Agent({ connect: { lookup: guardedLookup(policy) } });
+  try {
+    const res = await fetch(url, {
+      dispatcher,
+      redirect: 'manual',
+      headers: { accept: 'application/json' },
+      signal: AbortSignal.timeout(PUBLIC_JSON_TIMEOUT_MS),
+    });
+    if (res.status !== 200 || !res.body) return { ok: false, failure: 'unreachable' };
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body) {
+      size += (chunk as Buffer).length;
+      if (size > PUBLIC_JSON_MAX_BYTES) return { ok: false, failure: 'malformed' };
+      chunks.push(chunk as Buffer);
+    }
+    try {
+      return { ok: true, json: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
+    } catch {
+      return { ok: false, failure: 'malformed' };
+    }
+  } catch {
+    return { ok: false, failure: 'unreachable' };
+  } finally {
+    void dispatcher.close();
+  }
+}
