@@ -231,7 +231,7 @@ test('a merchant runs a sale in the console: set up, sell, watch, refund, cancel
   await page.locator('#nav-audit-log').click();
   await viewIs(page, 'audit-log');
   const tools = await page.locator('main table.data td code').allTextContents();
-  for (const tool of ['create_event', 'create_pool', 'create_tier', 'refund_order', 'cancel_event'])
+  for (const tool of ['create_event', 'create_pool', 'update_pool', 'create_tier', 'refund_order', 'cancel_event'])
     assert.ok(tools.includes(tool), `${tool} is in the audit log (${tools.join(', ')})`);
   assert.equal(tools.filter((x) => x === 'create_tier').length, 2);
 
