@@ -114,6 +114,16 @@ test('sign-in from the e-mailed link opens the shell; deep links, back and forwa
   await page.locator('main[data-view="sign-in"]').waitFor();
   await page.reload();
   await page.locator('main[data-view="sign-in"]').waitFor();
+  // A deep link while signed out: sign in, and the e-mailed link lands on the view that was asked for.
+  const deep = `/console/shops/${m.shopId}/events`;
+  await page.goto(`${w.h.url}${deep}`);
+  await page.locator('main[data-view="sign-in"]').waitFor();
+  await page.getByLabel('Work e-mail').fill(ownerEmail);
+  await page.getByRole('button', { name: 'Send me a sign-in link' }).click();
+  await page.locator('.feedback', { hasText: 'a sign-in link is on its way' }).waitFor();
+  await page.goto(`${w.h.url}${/\/console\/verify#token=[\w-]+/.exec(w.box.last(ownerEmail).text)![0]}`);
+  await page.locator('main[data-view="events"]').waitFor();
+  assert.equal(new URL(page.url()).pathname, deep);
   // A signed-out page asks the server nothing (the session cookie's readable companion says so): no 401 either.
   assert.deepEqual(browser.problems, []);
 });

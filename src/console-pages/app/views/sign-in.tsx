@@ -9,8 +9,14 @@ import { t } from '../i18n.ts';
 import { useSession } from '../session.tsx';
 import type { ViewDef } from '../view.ts';
 
+/** Where to go after the e-mailed link (the view that asked for a session), kept in this tab meanwhile. */
+const NEXT = 'tessera.console.next';
+const isConsolePath = (path: string | null | undefined): path is string =>
+  !!path && path.startsWith('/console/') && !path.startsWith('/console/sign-in');
+
 function SignIn() {
   const { client } = useSession();
+  const { query } = useLocation();
   const [email, setEmail] = useState('');
   const send = useAction();
   const emailError = fieldOf(send.error, { email: 'email' }) ? send.message : undefined;
@@ -23,6 +29,11 @@ function SignIn() {
           e.preventDefault();
           void send.run(async () => {
             await client.call('request_console_sign_in_link', { email: email.trim() });
+            try {
+              if (isConsolePath(query.next)) sessionStorage.setItem(NEXT, query.next);
+            } catch {
+              // Storage may be off: the console's start then.
+            }
             return t('views.signIn.sent');
           });
         }}
@@ -63,7 +74,14 @@ function Redeem(props: { kind: 'verify' | 'accept' }) {
           ? await client.call('complete_console_sign_in', { token })
           : await client.call('accept_team_invitation', { token });
       signedIn(me);
-      route(query.next?.startsWith('/console/') ? query.next : '/console', true);
+      let next: string | null = query.next ?? null;
+      try {
+        next ??= sessionStorage.getItem(NEXT);
+        sessionStorage.removeItem(NEXT);
+      } catch {
+        // Storage may be off.
+      }
+      route(isConsolePath(next) ? next : '/console', true);
     });
   }, []);
   return (
