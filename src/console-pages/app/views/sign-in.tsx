@@ -9,7 +9,10 @@ import { t } from '../i18n.ts';
 import { useSession } from '../session.tsx';
 import type { ViewDef } from '../view.ts';
 
-/** Where to go after the e-mailed link (the view that asked for a session), kept in this tab meanwhile. */
+/**
+ * Where to go after the e-mailed link (the view that asked for a session), kept in this browser meanwhile: the link
+ * often opens in a new tab.
+ */
 const NEXT = 'tessera.console.next';
 const isConsolePath = (path: string | null | undefined): path is string =>
   !!path && path.startsWith('/console/') && !path.startsWith('/console/sign-in');
@@ -30,7 +33,7 @@ function SignIn() {
           void send.run(async () => {
             await client.call('request_console_sign_in_link', { email: email.trim() });
             try {
-              if (isConsolePath(query.next)) sessionStorage.setItem(NEXT, query.next);
+              if (isConsolePath(query.next)) localStorage.setItem(NEXT, query.next);
             } catch {
               // Storage may be off: the console's start then.
             }
@@ -76,8 +79,8 @@ function Redeem(props: { kind: 'verify' | 'accept' }) {
       signedIn(me);
       let next: string | null = query.next ?? null;
       try {
-        next ??= sessionStorage.getItem(NEXT);
-        sessionStorage.removeItem(NEXT);
+        next ??= localStorage.getItem(NEXT);
+        localStorage.removeItem(NEXT);
       } catch {
         // Storage may be off.
       }
