@@ -7,7 +7,14 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { assertAccessible, axeOn, focusIs, launchBrowser, type TestBrowser } from '../support/browser.ts';
-import { merchantShop, startWorld, type MerchantShop, type World } from '../support/buyers.ts';
+import {
+  merchantShop,
+  newEmail,
+  signIn as signInBuyer,
+  startWorld,
+  type MerchantShop,
+  type World,
+} from '../support/buyers.ts';
 import { restClient } from '../support/rest.ts';
 import { confirmWith, must, reserveOne } from '../support/spine.ts';
 import { reportOnFailure } from '../browser/flows.ts';
@@ -128,14 +135,22 @@ test('sign-in from the e-mailed link opens the shell; deep links, back and forwa
   assert.deepEqual(browser.problems, []);
 });
 
-test('an owner edits and retires a tier; an integrator sees the sale views without their forms', async () => {
+test('an owner resends an order’s tickets, edits and retires a tier; an integrator gets no write forms', async () => {
   const page = await browser.page();
-  // A sale to look at, made over the API before the tier is retired.
-  const held = await reserveOne(m.api, m.tierId, 2);
-  const { order } = must(await confirmWith(m.api, held.reservation.id, 'pm_sandbox_visa'), 200) as {
+  // A buyer signed in on the buyer pages buys two tickets: the order carries the buyer's e-mail.
+  const buyerEmail = newEmail();
+  const buyer = restClient(w.h.url, await signInBuyer(w, buyerEmail, m.shopId));
+  const held = await reserveOne(buyer, m.tierId, 2);
+  const { order } = must(await confirmWith(buyer, held.reservation.id, 'pm_sandbox_visa'), 200) as {
     order: { id: string };
   };
   await signIn(page);
+  // The order's page sends the tickets e-mail again, to the buyer's address.
+  await page.goto(`${w.h.url}/console/shops/${m.shopId}/orders/${order.id}`);
+  await page.getByText(buyerEmail).first().waitFor();
+  await page.getByRole('button', { name: 'Send the tickets again' }).click();
+  await page.locator('.feedback', { hasText: `The tickets are on their way to ${buyerEmail}.` }).waitFor();
+  await page.getByRole('cell', { name: 'Tickets, sent again' }).waitFor();
   // Orders: a search by order id is kept in the URL, so a reload keeps it.
   await page.goto(`${w.h.url}/console/shops/${m.shopId}/orders`);
   await page.getByLabel('Search', { exact: true }).fill(order.id);
