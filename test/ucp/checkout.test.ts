@@ -129,6 +129,9 @@ test('UCP and ACP sell from the same pool without oversell', async () => {
   const late = must(await acp.post('/checkout_sessions', createBody(s.tierId, {}, 2)), 201);
   assert.equal(late.status, 'not_ready_for_payment');
   assert.equal(late.messages[0].code, 'out_of_stock');
+  // Each protocol sees only its own sessions.
+  assert.equal((await api.get(`${endpoint}/checkout-sessions/${late.id}`, AGENT)).status, 404);
+  assert.equal((await acp.get(`/checkout_sessions/${ucp.id}`)).status, 404);
   const wait = must(
     await api.put(
       `${endpoint}/checkout-sessions/${ucp.id}`,

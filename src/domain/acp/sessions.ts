@@ -17,14 +17,22 @@ import type { AcpItemInput, CancelRequest, CreateRequest, UpdateRequest } from '
 import type { AcpCheckoutSessionOut } from './session-schema.ts';
 import { DIGITAL_OPTION_ID, reservationOf, sessionView, statusOf } from './session-view.ts';
 
-/** Loads a session the caller may see (404 otherwise), optionally locked for a state change. */
+/**
+ * The protocol a session was made through: a UCP session (src/domain/ucp/checkout.ts) is a row of this table whose
+ * `apiVersion` is `ucp/<version>`. Each protocol sees only its own sessions: the other's answer 404.
+ */
+export type SessionProtocol = 'acp' | 'ucp';
+const protocolOf = (s: AcpCheckoutSessionRow): SessionProtocol => (s.apiVersion.startsWith('ucp/') ? 'ucp' : 'acp');
+
+/** Loads a session of `protocol` the caller may see (404 otherwise), optionally locked for a state change. */
 export async function requireSession(
   ctx: Pick<ToolContext, 'em' | 'principal'>,
   id: string,
   lock = false,
+  protocol: SessionProtocol = 'acp',
 ): Promise<AcpCheckoutSessionRow> {
   const row = await ctx.em.findOne(AcpCheckoutSession, { id }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
-  return requireAccess(ctx.principal, row, 'checkout session', id);
+  return requireAccess(ctx.principal, row && protocolOf(row) === protocol ? row : null, 'checkout session', id);
 }
 
 export function viewOf(ctx: ToolContext, s: AcpCheckoutSessionRow): Promise<AcpCheckoutSessionOut> {
@@ -151,8 +159,13 @@ function assertOpen(status: ReturnType<typeof statusOf>, id: string): void {
  * Applies buyer, fulfillment and item changes. The tickets are held again (the old hold released first)
  * when the item or quantity changed, the delivery country changed, or there is no live hold.
  */
-export async function updateSession(ctx: ToolContext, id: string, body: UpdateRequest): Promise<AcpCheckoutSessionOut> {
-  const s = await requireSession(ctx, id, true);
+export async function updateSession(
+  ctx: ToolContext,
+  id: string,
+  body: UpdateRequest,
+  protocol: SessionProtocol = 'acp',
+): Promise<AcpCheckoutSessionOut> {
+  const s = await requireSession(ctx, id, true, protocol);
   const r = await reservationOf(ctx.em, s);
   assertOpen(statusOf(s, r, ctx.clock.now()), id);
   body.selected_fulfillment_options?.forEach((o, i) => {
@@ -194,8 +207,13 @@ export async function updateSession(ctx: ToolContext, id: string, body: UpdateRe
 }
 
 /** Cancels a session and gives its tickets back; 405 once it is completed or canceled. */
-export async function cancelSession(ctx: ToolContext, id: string, body: CancelRequest): Promise<AcpCheckoutSessionOut> {
-  const s = await requireSession(ctx, id, true);
+export async function cancelSession(
+  ctx: ToolContext,
+  id: string,
+  body: CancelRequest,
+  protocol: SessionProtocol = 'acp',
+): Promise<AcpCheckoutSessionOut> {
+  const s = await requireSession(ctx, id, true, protocol);
   const r = await reservationOf(ctx.em, s);
   const status = statusOf(s, r, ctx.clock.now());
   if (status === 'completed' || status === 'canceled') {

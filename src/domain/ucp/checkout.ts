@@ -23,11 +23,8 @@ export const UCP_SESSION_VERSION = `ucp/${UCP_VERSION}`;
 const DECLINES = new Set(['payment_declined', 'insufficient_funds']);
 
 /** A UCP session the caller may see; another caller's, or an ACP session, is 404. */
-async function requireUcpSession(ctx: ToolContext, id: string, lock = false): Promise<AcpCheckoutSessionRow> {
-  const s = await requireSession(ctx, id, lock);
-  if (s.apiVersion !== UCP_SESSION_VERSION) throw new ToolError('not_found', `No checkout session ${id}.`, { id });
-  return s;
-}
+const requireUcpSession = (ctx: ToolContext, id: string, lock = false): Promise<AcpCheckoutSessionRow> =>
+  requireSession(ctx, id, lock, 'ucp');
 
 const acpItems = (items: UcpCreateInput['line_items']) => items.map((i) => ({ id: i.item.id, quantity: i.quantity }));
 
@@ -53,17 +50,16 @@ export async function updateUcpCheckout(ctx: ToolContext, id: string, body: UcpU
   if (body.id !== undefined && body.id !== id) {
     throw new ToolError('invalid_input', 'The body’s id must be the session in the path.', { field: 'id' });
   }
-  await requireUcpSession(ctx, id);
-  const view = await updateSession(ctx, id, {
+  const acpBody = {
     line_items: acpItems(body.line_items),
     ...(body.buyer?.email ? { buyer: { ...body.buyer, email: body.buyer.email } } : {}),
-  });
+  };
+  const view = await updateSession(ctx, id, acpBody, 'ucp');
   return ucpCheckoutView(ctx, view);
 }
 
 export async function cancelUcpCheckout(ctx: ToolContext, id: string) {
-  await requireUcpSession(ctx, id);
-  return ucpCheckoutView(ctx, await cancelSession(ctx, id, {}));
+  return ucpCheckoutView(ctx, await cancelSession(ctx, id, {}, 'ucp'));
 }
 
 /** Checks the session and the instrument in one short transaction; returns what to charge. */
