@@ -72,3 +72,16 @@ export async function negotiateCheckout(ctx: ToolContext, profileUrl: string): P
   }
   return active;
 }
+
+/**
+ * Negotiates first, then runs `work` in one short transaction: the platform profile is fetched while no transaction
+ * (nor database connection) is held, so the UCP tools that change state run with `transactional: false`.
+ */
+export async function negotiatedTransaction<T>(
+  ctx: ToolContext,
+  profileUrl: string,
+  work: (tx: ToolContext) => Promise<T>,
+): Promise<T> {
+  await negotiateCheckout(ctx, profileUrl);
+  return ctx.services.db.transaction((em) => work({ ...ctx, em }));
+}

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { cancelUcpCheckout } from '../../domain/ucp/checkout.ts';
 import { UcpCheckout } from '../../domain/ucp/checkout-schema.ts';
-import { negotiateCheckout } from '../../domain/ucp/negotiation.ts';
+import { negotiatedTransaction } from '../../domain/ucp/negotiation.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { CheckoutId, UCP_AUTH, UCP_ERRORS, UcpMeta, ucpIdempotency } from './shared.ts';
 
@@ -21,8 +21,8 @@ export const cancelCheckout = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   idempotency: 'optional',
   idempotencyRequest: ucpIdempotency(({ id }) => `POST /checkout-sessions/${id}/cancel`),
+  transactional: false,
   async handler({ meta, id }, ctx) {
-    await negotiateCheckout(ctx, meta['ucp-agent'].profile);
-    return cancelUcpCheckout(ctx, id);
+    return negotiatedTransaction(ctx, meta['ucp-agent'].profile, (tx) => cancelUcpCheckout(tx, id));
   },
 });

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { createUcpCheckout } from '../../domain/ucp/checkout.ts';
 import { UcpCheckout, UcpCheckoutCreate } from '../../domain/ucp/checkout-schema.ts';
-import { negotiateCheckout } from '../../domain/ucp/negotiation.ts';
+import { negotiatedTransaction } from '../../domain/ucp/negotiation.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { UCP_ANNOTATIONS, UCP_AUTH, UCP_ERRORS, UcpMeta, ucpIdempotency } from './shared.ts';
 
@@ -23,8 +23,8 @@ export const createCheckout = defineTool({
   annotations: UCP_ANNOTATIONS,
   idempotency: 'optional',
   idempotencyRequest: ucpIdempotency(() => 'POST /checkout-sessions'),
+  transactional: false,
   async handler({ meta, checkout }, ctx) {
-    await negotiateCheckout(ctx, meta['ucp-agent'].profile);
-    return createUcpCheckout(ctx, checkout);
+    return negotiatedTransaction(ctx, meta['ucp-agent'].profile, (tx) => createUcpCheckout(tx, checkout));
   },
 });

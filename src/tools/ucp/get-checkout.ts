@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { getUcpCheckout } from '../../domain/ucp/checkout.ts';
 import { UcpCheckout } from '../../domain/ucp/checkout-schema.ts';
-import { negotiateCheckout } from '../../domain/ucp/negotiation.ts';
+import { negotiatedTransaction } from '../../domain/ucp/negotiation.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { CheckoutId, UCP_AUTH, UCP_ERRORS, UcpMeta } from './shared.ts';
 
@@ -20,8 +20,8 @@ export const getCheckout = defineTool({
   auth: UCP_AUTH,
   http: { method: 'POST', path: '/v1/ucp/checkout-sessions/{id}/get' },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  transactional: false,
   async handler({ meta, id }, ctx) {
-    await negotiateCheckout(ctx, meta['ucp-agent'].profile);
-    return getUcpCheckout(ctx, id);
+    return negotiatedTransaction(ctx, meta['ucp-agent'].profile, (tx) => getUcpCheckout(tx, id));
   },
 });

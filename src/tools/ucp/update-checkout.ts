@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { updateUcpCheckout } from '../../domain/ucp/checkout.ts';
 import { UcpCheckout, UcpCheckoutUpdate } from '../../domain/ucp/checkout-schema.ts';
-import { negotiateCheckout } from '../../domain/ucp/negotiation.ts';
+import { negotiatedTransaction } from '../../domain/ucp/negotiation.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { CheckoutId, UCP_ANNOTATIONS, UCP_AUTH, UCP_ERRORS, UcpMeta, ucpIdempotency } from './shared.ts';
 
@@ -22,8 +22,8 @@ export const updateCheckout = defineTool({
   annotations: { ...UCP_ANNOTATIONS, idempotentHint: true },
   idempotency: 'optional',
   idempotencyRequest: ucpIdempotency(({ id }) => `PUT /checkout-sessions/${id}`),
+  transactional: false,
   async handler({ meta, id, checkout }, ctx) {
-    await negotiateCheckout(ctx, meta['ucp-agent'].profile);
-    return updateUcpCheckout(ctx, id, checkout);
+    return negotiatedTransaction(ctx, meta['ucp-agent'].profile, (tx) => updateUcpCheckout(tx, id, checkout));
   },
 });
