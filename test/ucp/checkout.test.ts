@@ -2,6 +2,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startHarness, type Harness } from '../support/harness.ts';
@@ -177,6 +178,18 @@ test('over MCP: create_checkout and complete_checkout as UCP’s MCP binding nam
   });
   assert.ok(done.ok, JSON.stringify(done));
   assert.equal(done.output.status, 'completed');
+  // UCP's MCP binding: a failed negotiation is JSON-RPC error -32001 with { code, content } in data.
+  const refused = await client
+    .callTool({
+      name: 'get_checkout',
+      arguments: { meta: { 'ucp-agent': { profile: `${base}/old.json` } }, id: created.output.id },
+    })
+    .then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+  assert.ok(refused instanceof McpError, String(refused));
+  assert.deepEqual([refused.code, (refused.data as { code: string }).code], [-32001, 'version_unsupported']);
   await client.close();
   assert.equal((await assertInvariant(h.db, s.poolId)).sold, 1);
 });

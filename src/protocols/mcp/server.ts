@@ -11,6 +11,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { ACP_JSONRPC_ERROR_CODE, toAcpError } from '../acp/errors.ts';
+import { toUcpError, ucpJsonRpcCode } from '../ucp/errors.ts';
 import type { CallToolRequest, CallToolResult, RequestId, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { RequestInfo } from '../../domain/context.ts';
@@ -200,6 +201,10 @@ export function mcpServer(
         result.error.message,
         toAcpError(result.status, result.error, 'arguments', req.params.name),
       );
+    }
+    // UCP's MCP binding likewise: -32001 for a failed negotiation, -32000 otherwise, `{ code, content }` in `data`.
+    if (!result.ok && result.tool?.area === 'ucp') {
+      throw new McpError(ucpJsonRpcCode(result.error), result.error.message, toUcpError(result.error));
     }
     const elicits = caller.urlElicitation ?? Boolean(server.getClientCapabilities()?.elicitation?.url);
     if (!result.ok && elicits)

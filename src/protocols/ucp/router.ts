@@ -9,6 +9,7 @@ import { ToolError, type ErrorBody } from '../../kernel/errors.ts';
 import type { Orchestrator } from '../../orchestrator/invoke.ts';
 import { bearerOf, requestInfo } from '../../http/http.ts';
 import { parseJsonObject, readRaw } from '../../http/read-body.ts';
+import { toUcpError } from './errors.ts';
 import { businessProfile, UCP_REST_BASE } from './profile.ts';
 
 export interface UcpRouterDeps {
@@ -27,7 +28,7 @@ function sendUcpError(ctx: Context, status: number, error: ErrorBody): void {
   ctx.status = status;
   if (error.retryAfter !== undefined) ctx.set('Retry-After', String(error.retryAfter));
   if (status === 401) ctx.set('WWW-Authenticate', 'Bearer realm="ucp"');
-  ctx.body = { code: error.code, content: error.message, ...(error.details ? { details: error.details } : {}) };
+  ctx.body = toUcpError(error);
 }
 
 async function inputOf(ctx: Context, withBody: boolean): Promise<Record<string, unknown>> {
