@@ -5,6 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AgentCard } from '@a2a-js/sdk';
 import { toolInputSchema } from '../../src/orchestrator/json-schema.ts';
+import { withIntegerFormats } from '../../src/rest/openapi-bounds.ts';
 import { protocolInputSchema } from '../../src/orchestrator/surface-keys.ts';
 import { a2aClient } from '../support/a2a.ts';
 import { TOOLS } from '../../src/tools/index.ts';
@@ -45,7 +46,11 @@ test('the OpenAPI document has every tool with the same input schema', async () 
   assert.deepEqual(ops.map((o) => o.operationId as string).sort(), names);
   for (const tool of TOOLS) {
     const op = ops.find((o) => o.operationId === tool.name);
-    const schema = toolInputSchema(tool) as { properties: Record<string, unknown>; required?: string[] };
+    // The document adds one thing to the tool's schema: each integer's format (int32 or int64, from its bounds).
+    const schema = withIntegerFormats(toolInputSchema(tool)) as {
+      properties: Record<string, unknown>;
+      required?: string[];
+    };
     const got = openApiInput(op);
     assert.deepEqual(got.properties, schema.properties, tool.name);
     assert.deepEqual(got.required, [...(schema.required ?? [])].sort(), tool.name);
