@@ -121,6 +121,7 @@ export type ErrorCode =
   | 'unavailable'
   | 'unknown_field'
   | 'unknown_payment_method'
+  | 'unknown_time_zone'
   | 'unsupported_api_version'
   | 'unsupported_media_type'
   | 'verification_attempts_exhausted'
@@ -214,6 +215,10 @@ export interface CreateEventInput {
    * RFC 3339 date-time.
    */
   endsAt?: string;
+  /**
+   * The IANA time zone the event takes place in (e.g. Europe/Budapest); buyers see its times there. Default UTC.
+   */
+  timeZone?: string;
 }
 
 export interface CreateEventOutput {
@@ -223,6 +228,10 @@ export interface CreateEventOutput {
   venue: string | null;
   startsAt: string;
   endsAt: string | null;
+  /**
+   * The IANA time zone buyers see the event’s times in (UTC unless set).
+   */
+  timeZone: string;
   /**
    * When the event was cancelled, or null.
    */
@@ -465,6 +474,10 @@ export interface ListEventsOutput {
     startsAt: string;
     endsAt: string | null;
     /**
+     * The IANA time zone buyers see the event’s times in (UTC unless set).
+     */
+    timeZone: string;
+    /**
      * When the event was cancelled, or null.
      */
     cancelledAt: string | null;
@@ -488,6 +501,10 @@ export interface GetEventOutput {
     venue: string | null;
     startsAt: string;
     endsAt: string | null;
+    /**
+     * The IANA time zone buyers see the event’s times in (UTC unless set).
+     */
+    timeZone: string;
     /**
      * When the event was cancelled, or null.
      */
@@ -3402,6 +3419,10 @@ export interface ListMyTicketsOutput {
      * RFC 3339
      */
     eventStartsAt: string;
+    /**
+     * The event’s IANA time zone: show `eventStartsAt` there, naming it.
+     */
+    eventTimeZone: string;
     tierName: string;
     state: 'completed' | 'partially_refunded' | 'refunded';
     /**
@@ -12575,6 +12596,10 @@ export interface GetShopWindowOutput {
     venue: string | null;
     startsAt: string;
     endsAt: string | null;
+    /**
+     * The IANA time zone the event’s times are shown in (e.g. Europe/Budapest).
+     */
+    timeZone: string;
     tiers: {
       /**
        * The tier id (tier_…): pass it to `quote`, or as an ACP checkout line item id.
@@ -12761,6 +12786,10 @@ export interface UpdateEventInput {
    * When it ends (RFC 3339); null clears it.
    */
   endsAt?: string | null;
+  /**
+   * The IANA time zone the event takes place in (e.g. Europe/Budapest); buyers see its times there. Default UTC.
+   */
+  timeZone?: string;
 }
 
 export interface UpdateEventOutput {
@@ -12770,6 +12799,10 @@ export interface UpdateEventOutput {
   venue: string | null;
   startsAt: string;
   endsAt: string | null;
+  /**
+   * The IANA time zone buyers see the event’s times in (UTC unless set).
+   */
+  timeZone: string;
   /**
    * When the event was cancelled, or null.
    */
@@ -12795,6 +12828,10 @@ export interface CancelEventOutput {
   venue: string | null;
   startsAt: string;
   endsAt: string | null;
+  /**
+   * The IANA time zone buyers see the event’s times in (UTC unless set).
+   */
+  timeZone: string;
   /**
    * When the event was cancelled, or null.
    */
@@ -14812,7 +14849,7 @@ export interface Operations {
   /**
    * Create an event (`POST /v1/integration/events`).
    *
-   * Creates an event (a show, match or festival day) in a shop. Tiers and pools are attached to it afterwards.
+   * Creates an event (a show, match or festival day) in a shop, with the IANA `timeZone` buyers see its times in (default UTC). Tiers and pools are attached to it afterwards.
    */
   create_event: { input: CreateEventInput; output: CreateEventOutput };
   /**
@@ -15286,7 +15323,7 @@ export interface Operations {
   /**
    * Change an event (`PATCH /v1/integration/events/{id}`).
    *
-   * Changes an event’s `title`, `venue` (null clears it), `startsAt` or `endsAt` (null clears it); fields left out keep their value, and the event must still end after it starts. A cancelled event cannot be changed (event_cancelled). Emits the `event.updated` webhook event. Requires merchant:write (console: the owner).
+   * Changes an event’s `title`, `venue` (null clears it), `startsAt`, `endsAt` (null clears it) or `timeZone` (an IANA name); fields left out keep their value, and the event must still end after it starts. A cancelled event cannot be changed (event_cancelled). Emits the `event.updated` webhook event. Requires merchant:write (console: the owner).
    */
   update_event: { input: UpdateEventInput; output: UpdateEventOutput };
   /**

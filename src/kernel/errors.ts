@@ -225,6 +225,7 @@ export const ERRORS = {
   },
   last_owner: { status: 409, message: 'An organization keeps at least one owner: make someone else an owner first.' },
   invalid_provider_settings: { status: 400, message: 'The payment provider settings are not valid.' },
+  unknown_time_zone: { status: 400, message: 'The time zone is not an IANA time zone name (e.g. Europe/Budapest).' },
   rate_limited: { status: 429, message: 'Too many requests; retry later.' },
   order_fully_refunded: { status: 409, message: 'Every ticket of this order is already refunded or being refunded.' },
   ticket_not_refundable: { status: 409, message: 'That ticket is void or already being refunded.' },

@@ -5,6 +5,7 @@
  */
 import QRCode from 'qrcode';
 import type { Translate } from '../i18n/i18n.ts';
+import { formatEventTime } from '../kernel/event-time.ts';
 import type { MailMessage } from './mailer.ts';
 
 export interface MailText {
@@ -41,6 +42,8 @@ export interface OrderMailData {
   merchant: string;
   event: string;
   eventStartsAt: Date;
+  /** The event's IANA time zone: its time is shown there, the zone named (UTC when absent). */
+  eventTimeZone?: string | undefined;
   orderId: string;
   tier: string;
   quantity: number;
@@ -76,9 +79,7 @@ export async function orderConfirmationMail(
   d: OrderMailData,
 ): Promise<MailText & Pick<MailMessage, 'html' | 'inline'>> {
   const money = (minor: number) => formatMoney(d.lang, minor, d.currency);
-  const date = new Intl.DateTimeFormat(d.lang, { dateStyle: 'full', timeStyle: 'short', timeZone: 'UTC' }).format(
-    d.eventStartsAt,
-  );
+  const date = formatEventTime(d.lang, d.eventStartsAt, d.eventTimeZone);
   const intro = t('mail.order.intro', { merchant: d.merchant, event: d.event, date });
   const ticketLines = d.tickets.map((x, i) => t('mail.order.ticket', { n: i + 1, tier: d.tier, ticketId: x.id }));
   const receipt = [

@@ -27,6 +27,7 @@ const key = () => ({ 'idempotency-key': randomUUID() });
 
 test('a buyer sees each ticket’s QR code (encoding its signed code) and state: valid, checked in, void after a refund', async () => {
   const m = await merchantShop(w.h, { discoverable: true, priceMinor: 4000 });
+  const event = must(await m.api.patch(`/v1/integration/events/${m.eventId}`, { timeZone: 'Europe/Budapest' }), 200);
   const email = newEmail();
   const anon = restClient(w.h.url);
   // Signed in without a shop: the buyer buys in any discoverable shop, and sees its orders across shops.
@@ -37,6 +38,17 @@ test('a buyer sees each ticket’s QR code (encoding its signed code) and state:
   const first = must(await buy(buyer, m.tierId, 2, { paymentMethod: 'pm_sandbox_visa' }), 200).order;
   w.h.clock.advance(60_000); // ids sort by creation time: the second order is a minute later
   const second = must(await buy(buyer, m.tierId, 1, { paymentMethod: 'pm_sandbox_visa' }), 200).order;
+  // The event's time, in its zone and naming it, reads the same in the e-mail and on the page.
+  const spaces = (s: string) => s.replace(/[\u00a0\u202f]/g, ' ');
+  const local = new Intl.DateTimeFormat('en', {
+    ...{ weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' },
+    ...{ timeZoneName: 'short', timeZone: 'Europe/Budapest' },
+  } as const).format(new Date(event.startsAt));
+  assert.match(spaces(local), /GMT\+[12]|CES?T/, 'the zone is named');
+  await w.h.app.orderMail.idle(); // the request only queues the e-mail
+  const mail = w.mail.last(email);
+  assert.match(mail.subject, /^Your tickets for /);
+  assert.ok(spaces(mail.text).includes(spaces(local)), `the e-mail shows ${local}: ${mail.text}`);
   const [refunded, kept] = first.tickets;
   must(
     await m.api.post(
@@ -60,6 +72,8 @@ test('a buyer sees each ticket’s QR code (encoding its signed code) and state:
   await openFromNav(page, 'My tickets', /\/buyer\/tickets\?lang=en$/);
   await page.locator('#tickets-orders article').nth(1).waitFor();
   assert.equal(await page.locator('h1').textContent(), 'My tickets');
+  const meta = await page.locator(`article[data-order-id="${second.id}"] > p`).first().textContent();
+  assert.ok(spaces(meta!).includes(spaces(local)), `the page shows ${local}: ${meta}`);
   // Newest order first.
   assert.deepEqual(
     await page.locator('#tickets-orders article').evaluateAll((as) => as.map((a) => a.getAttribute('data-order-id'))),

@@ -95,6 +95,27 @@ describe('events', () => {
     const [cancelEvent] = (await events(s.shopId)).filter((e) => e.type === 'event.cancelled');
     assert.deepEqual([cancelEvent?.data.reason, cancelEvent?.data.event.id], ['Artist unwell', s.eventId]);
   });
+
+  test('an event takes an IANA time zone (UTC by default), shown in every read; an unknown zone is refused', async () => {
+    const s = await shopWithTier(h);
+    must(await patch(s, `/v1/integration/shops/${s.shopId}`, { discoverable: true }), 200);
+    const startsAt = new Date(h.clock.now().getTime() + 30 * 86_400_000).toISOString();
+    const plain = must(await s.api.post('/v1/integration/events', { merchantId: s.shopId, title: 'A', startsAt }), 201);
+    assert.equal(plain.timeZone, 'UTC', 'an event created without a zone is in UTC');
+    const body = { merchantId: s.shopId, title: 'B', startsAt, timeZone: 'europe/budapest' };
+    const zoned = must(await s.api.post('/v1/integration/events', body), 201);
+    assert.equal(zoned.timeZone, 'Europe/Budapest', 'stored in its canonical spelling');
+    for (const timeZone of ['Mars/Olympus', 'CET', '+01:00']) {
+      const bad = await s.api.post('/v1/integration/events', { ...body, timeZone });
+      assert.deepEqual([bad.status, bad.body.code, bad.body.details?.field], [400, 'unknown_time_zone', 'timeZone']);
+    }
+    const badPatch = await patch(s, `/v1/integration/events/${s.eventId}`, { timeZone: 'Nowhere/Town' });
+    assert.deepEqual([badPatch.status, badPatch.body.code], [400, 'unknown_time_zone']);
+    const moved = must(await patch(s, `/v1/integration/events/${s.eventId}`, { timeZone: 'America/New_York' }), 200);
+    assert.deepEqual([moved.timeZone, moved.startsAt], ['America/New_York', startsAt]);
+    const window = must(await restClient(h.url).get(`/v1/discovery/shops/${s.shopId}`), 200);
+    assert.equal(window.events.find((e: { id: string }) => e.id === s.eventId)?.timeZone, 'America/New_York');
+  });
 });
 
 describe('tiers', () => {

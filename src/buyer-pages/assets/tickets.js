@@ -1,6 +1,7 @@
 // "My tickets": the buyer's orders, newest first, each ticket with its QR code (an SVG data: image the API renders,
 // encoding the signed ticket code) and its state: valid, checked in, or void (refunded: no QR, it no longer admits).
 import { api, current } from './api.js';
+import { formatEventTime } from './event-time.js';
 import { lang, t } from './i18n.js';
 import { byId, el, errorMessage, formatDate, run, showErrors } from './ui.js';
 
@@ -53,7 +54,7 @@ export async function init() {
       el('h3', { id: titleId, text: order.eventTitle }),
       el('p', {
         text: t('tickets.orderMeta', {
-          date: formatDateTime(order.eventStartsAt),
+          date: formatEventTime(order.eventStartsAt, order.eventTimeZone),
           tier: order.tierName,
           shop: order.shopName,
         }),

@@ -14,6 +14,7 @@ import { sql } from '../../storage/database.ts';
 import { emitEvent } from '../../webhooks/outbox.ts';
 import { requireShop } from './access.ts';
 import { refuseInvertedOnSaleWindow } from './restrictions.ts';
+import { requireTimeZone } from './time-zone.ts';
 import { eventOut, poolOut, tierOut } from './serialize.ts';
 
 type Ctx = Pick<ToolContext, 'em' | 'principal' | 'clock'>;
@@ -74,9 +75,10 @@ export interface EventChanges {
   venue?: string | null | undefined;
   startsAt?: string | undefined;
   endsAt?: string | null | undefined;
+  timeZone?: string | undefined;
 }
 
-/** Changes an event's title, venue or times (it must still end after it starts); emits `event.updated`. */
+/** Changes an event's title, venue, times or time zone (it must still end after it starts); emits `event.updated`. */
 export async function updateEvent(ctx: Ctx, id: string, changes: EventChanges): Promise<EventRow> {
   const event = await ownEvent(ctx, id);
   refuseCancelled(event);
@@ -89,6 +91,7 @@ export async function updateEvent(ctx: Ctx, id: string, changes: EventChanges): 
     });
   if (changes.title !== undefined) event.title = changes.title;
   if (changes.venue !== undefined) event.venue = changes.venue;
+  if (changes.timeZone !== undefined) event.timeZone = requireTimeZone(changes.timeZone);
   event.startsAt = startsAt;
   event.endsAt = endsAt;
   const now = ctx.clock.now();

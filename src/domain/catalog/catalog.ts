@@ -18,6 +18,7 @@ import {
 import { newId } from '../../storage/ids.ts';
 import { requireShop } from './access.ts';
 import { refuseInvertedOnSaleWindow } from './restrictions.ts';
+import { requireTimeZone } from './time-zone.ts';
 
 type Ctx = Pick<ToolContext, 'em' | 'principal' | 'clock'>;
 
@@ -68,6 +69,7 @@ export interface NewEvent {
   venue?: string | undefined;
   startsAt: string;
   endsAt?: string | undefined;
+  timeZone?: string | undefined;
 }
 
 /** An event in a shop the caller may act on; it must end after it starts. */
@@ -76,6 +78,7 @@ export async function createEvent({ em, principal, clock }: Ctx, input: NewEvent
   if (input.endsAt && new Date(input.endsAt) <= new Date(input.startsAt)) {
     throw new ToolError('invalid_input', 'endsAt must be after startsAt.', { field: 'endsAt' });
   }
+  const timeZone = input.timeZone === undefined ? 'UTC' : requireTimeZone(input.timeZone);
   const event = em.create(Event, {
     id: newId('event'),
     shopId: input.merchantId,
@@ -83,6 +86,7 @@ export async function createEvent({ em, principal, clock }: Ctx, input: NewEvent
     venue: input.venue ?? null,
     startsAt: new Date(input.startsAt),
     endsAt: input.endsAt ? new Date(input.endsAt) : null,
+    timeZone,
     createdAt: clock.now(),
   });
   await em.flush();

@@ -40,6 +40,7 @@ export function eventOut(e: EventRow) {
     venue: e.venue ?? null,
     startsAt: iso(e.startsAt),
     endsAt: isoOrNull(e.endsAt),
+    timeZone: e.timeZone,
     cancelledAt: isoOrNull(e.cancelledAt),
     createdAt: iso(e.createdAt),
   };

@@ -86,6 +86,7 @@ export function shopWindowOut(shop: ShopRow, catalog: WindowEvent[], now: Date) 
       venue: event.venue ?? null,
       startsAt: iso(event.startsAt),
       endsAt: isoOrNull(event.endsAt),
+      timeZone: event.timeZone,
       tiers: tiers.map(({ tier, pool }) => ({
         id: tier.id,
         name: tier.name,

@@ -30,6 +30,7 @@ export interface BuyerOrderTickets {
   eventTitle: string;
   eventVenue: string | null;
   eventStartsAt: string;
+  eventTimeZone: string;
   tierName: string;
   state: OrderView['state'];
   createdAt: string;
@@ -62,6 +63,7 @@ export async function listBuyerTickets(
       eventTitle: event?.title ?? o.eventId,
       eventVenue: event?.venue ?? null,
       eventStartsAt: event ? iso(event.startsAt) : o.createdAt,
+      eventTimeZone: event?.timeZone ?? 'UTC',
       tierName: tiers.find((t) => t.id === o.tierId)?.name ?? o.tierId,
       state: o.state,
       createdAt: o.createdAt,

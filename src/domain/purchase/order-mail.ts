@@ -152,6 +152,7 @@ interface OrderFacts {
   merchant: string;
   event: string;
   starts_at: Date;
+  time_zone: string;
   tier: string;
   quantity: number;
   unit_price_minor: number;
@@ -164,7 +165,7 @@ async function render(deps: OrderMailDeps, row: Claimed) {
   const [f] = await deps.db.execute<OrderFacts>(
     `select coalesce(b.email, ${acpBuyerEmail('o.reservation_id')}) as email,
             coalesce((select p.mail_lang from payments p where p.id = o.payment_id), b.lang) as buyer_lang,
-            s.name as merchant, e.title as event, e.starts_at, t.name as tier,
+            s.name as merchant, e.title as event, e.starts_at, e.time_zone, t.name as tier,
             r.quantity, r.unit_price_minor, r.fees_minor, r.total_minor, r.currency
        from orders o left join buyers b on b.id = o.buyer_id join shops s on s.id = o.shop_id
        join events e on e.id = o.event_id
@@ -180,6 +181,7 @@ async function render(deps: OrderMailDeps, row: Claimed) {
     merchant: f.merchant,
     event: f.event,
     eventStartsAt: new Date(f.starts_at),
+    eventTimeZone: f.time_zone,
     orderId: row.order_id,
     currency: f.currency,
   };

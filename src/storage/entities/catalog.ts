@@ -32,6 +32,8 @@ export const Event = defineEntity({
     venue: p.string().nullable(),
     startsAt: p.datetime(),
     endsAt: p.datetime().nullable(),
+    /** IANA time zone buyers see the event's times in. */
+    timeZone: p.string().default('UTC'),
     createdAt: p.datetime(),
     updatedAt: p.datetime().nullable(),
     cancelledAt: p.datetime().nullable(),

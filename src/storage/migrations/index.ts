@@ -28,6 +28,7 @@ import { Migration0023AuditLog } from './0023-audit-log.ts';
 import { Migration0024OrderMailResend } from './0024-order-mail-resend.ts';
 import { Migration0025Exports } from './0025-exports.ts';
 import { Migration0028LimitRaiseRequests } from './0028-limit-raise-requests.ts';
+import { Migration0032EventTimeZone } from './0032-event-time-zone.ts';
 
 export const MIGRATIONS = [
   { name: '0001-core', class: Migration0001Core },
@@ -59,4 +60,5 @@ export const MIGRATIONS = [
   { name: '0024-order-mail-resend', class: Migration0024OrderMailResend },
   { name: '0025-exports', class: Migration0025Exports },
   { name: '0028-limit-raise-requests', class: Migration0028LimitRaiseRequests },
+  { name: '0032-event-time-zone', class: Migration0032EventTimeZone },
 ] as const;

@@ -56,6 +56,7 @@ export const EventOut = z.object({
   venue: z.string().nullable(),
   startsAt: z.string(),
   endsAt: z.string().nullable(),
+  timeZone: z.string().describe('The IANA time zone buyers see the event’s times in (UTC unless set).'),
   cancelledAt: z.string().nullable().describe('When the event was cancelled, or null.'),
   createdAt: z.string(),
 });

@@ -29,6 +29,7 @@ export const WindowEventOut = z.object({
   venue: z.string().nullable(),
   startsAt: z.string(),
   endsAt: z.string().nullable(),
+  timeZone: z.string().describe('The IANA time zone the event’s times are shown in (e.g. Europe/Budapest).'),
   tiers: z.array(WindowTierOut),
 });
 
