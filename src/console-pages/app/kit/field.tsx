@@ -44,6 +44,8 @@ interface InputAttrs {
   max?: number | string;
   step?: number | string;
   inputMode?: 'text' | 'numeric' | 'decimal' | 'email' | 'search';
+  /** The id of a `<datalist>` of suggestions. */
+  list?: string;
 }
 
 /** A text-like input (`type` text, email, number, datetime-local, …); `onValue` gets the new text. */

@@ -16,6 +16,7 @@ import { useSession, type Shop } from '../session.tsx';
 import type { ViewDef, ViewProps } from '../view.ts';
 import { Pools, type PoolRow } from './event-pools.tsx';
 import { Tiers } from './event-tiers.tsx';
+import { TimeZoneField } from './time-zone-field.tsx';
 
 function EventPage({ params, query, shop }: ViewProps) {
   const { client } = useSession();
@@ -98,6 +99,7 @@ type EventData = {
     venue: string | null;
     startsAt: string;
     endsAt: string | null;
+    timeZone?: string;
     cancelledAt: string | null;
   };
   pools: PoolRow[];
@@ -111,19 +113,23 @@ function EventDetails({ event, onSaved }: { event: EventData['event']; onSaved: 
   const [venue, setVenue] = useState(event.venue ?? '');
   const [startsAt, setStartsAt] = useState(localOf(event.startsAt));
   const [endsAt, setEndsAt] = useState(localOf(event.endsAt));
+  const [timeZone, setTimeZone] = useState(event.timeZone ?? 'UTC');
   const save = useAction();
   const form = useForm({
     title: 'edit-event-title',
     venue: 'edit-event-venue',
     startsAt: 'edit-event-starts',
     endsAt: 'edit-event-ends',
+    timeZone: 'edit-event-time-zone',
   });
   if (!isOwner || event.cancelledAt)
     return (
       <dl class="stats">
         <div>
           <dt>{t('views.events.colStarts')}</dt>
-          <dd>{when(event.startsAt)}</dd>
+          <dd>
+            {when(event.startsAt, event.timeZone)} ({event.timeZone ?? 'UTC'})
+          </dd>
         </div>
         <div>
           <dt>{t('views.events.colVenue')}</dt>
@@ -152,6 +158,7 @@ function EventDetails({ event, onSaved }: { event: EventData['event']; onSaved: 
               venue: venue.trim() || null,
               startsAt: starts!,
               endsAt: ends,
+              timeZone: timeZone.trim() || 'UTC',
             });
             onSaved();
             return t('views.event.saved');
@@ -193,6 +200,12 @@ function EventDetails({ event, onSaved }: { event: EventData['event']; onSaved: 
             value={endsAt}
             onValue={setEndsAt}
             error={form.errors['edit-event-ends']}
+          />
+          <TimeZoneField
+            id="edit-event-time-zone"
+            value={timeZone}
+            onValue={setTimeZone}
+            error={form.errors['edit-event-time-zone']}
           />
         </div>
         <div class="actions">

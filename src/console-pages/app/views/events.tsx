@@ -17,6 +17,7 @@ import { t } from '../i18n.ts';
 import { useSession, type Shop } from '../session.tsx';
 import { shopPath, type ViewDef, type ViewProps } from '../view.ts';
 import { eventView } from './event.tsx';
+import { TimeZoneField } from './time-zone-field.tsx';
 
 function Events({ shop }: ViewProps) {
   const { client, isOwner } = useSession();
@@ -74,8 +75,15 @@ function CreateEvent({ shop }: { shop: Shop }) {
   const [venue, setVenue] = useState('');
   const [startsAt, setStartsAt] = useState('');
   const [endsAt, setEndsAt] = useState('');
+  const [timeZone, setTimeZone] = useState('');
   const create = useAction();
-  const form = useForm({ title: 'event-title', venue: 'event-venue', startsAt: 'event-starts', endsAt: 'event-ends' });
+  const form = useForm({
+    title: 'event-title',
+    venue: 'event-venue',
+    startsAt: 'event-starts',
+    endsAt: 'event-ends',
+    timeZone: 'event-time-zone',
+  });
   return (
     <section class="panel-section" aria-labelledby="create-event-title">
       <h2 id="create-event-title">{t('views.events.create')}</h2>
@@ -97,6 +105,7 @@ function CreateEvent({ shop }: { shop: Shop }) {
               startsAt: starts!,
               ...(venue.trim() ? { venue: venue.trim() } : {}),
               ...(ends ? { endsAt: ends } : {}),
+              ...(timeZone.trim() ? { timeZone: timeZone.trim() } : {}),
             });
             route(`${shopPath(shop.id, 'events', event.id)}?created=1`);
           });
@@ -137,6 +146,12 @@ function CreateEvent({ shop }: { shop: Shop }) {
             value={endsAt}
             onValue={setEndsAt}
             error={form.errors['event-ends']}
+          />
+          <TimeZoneField
+            id="event-time-zone"
+            value={timeZone}
+            onValue={setTimeZone}
+            error={form.errors['event-time-zone']}
           />
         </div>
         <div class="actions">
