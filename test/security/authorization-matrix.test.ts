@@ -27,7 +27,8 @@ import { ACP_VERSION, acpClient, completeBody, createBody } from '../support/acp
 
 let w: World;
 before(async () => {
-  w = await startWorld();
+  // UCP calls name a platform profile the server fetches: the matrix names the server's own, on loopback.
+  w = await startWorld({ WEBHOOK_ALLOW_LOOPBACK: 'true' });
 });
 after(async () => {
   await w?.close();
@@ -445,6 +446,7 @@ test(
         if (namesObject(name)) return idFor(tool, name);
         if (Array.isArray(p.enum)) return p.enum[0];
         if (p.type === 'integer' || p.type === 'number') return 1;
+        if (p.format === 'uri') return `${w.h.url}/.well-known/ucp`;
         if (p.type !== 'object') return 'x';
         const inner = (p.properties ?? {}) as Record<string, JsonSchema>;
         return Object.fromEntries(((p.required ?? []) as string[]).map((k) => [k, fill(k, inner[k] ?? {})]));
