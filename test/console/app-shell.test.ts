@@ -177,6 +177,17 @@ test('an owner resends an order’s tickets, edits and retires a tier; an integr
   );
   await dialog.getByRole('button', { name: 'Retire the tier' }).click();
   await page.getByRole('cell', { name: 'Retired', exact: true }).waitFor();
+  // The shop window renames the shop; an empty name is refused under its field.
+  await page.goto(`${w.h.url}/console/shops/${m.shopId}/events`);
+  await page.locator('#shop-name').fill('');
+  await page.getByRole('button', { name: 'Save the shop window' }).click();
+  await page.locator('#shop-name[aria-invalid="true"]').waitFor();
+  await page.locator('#shop-name-error', { hasText: 'Enter the shop’s name.' }).waitFor();
+  await page.locator('#shop-name').fill('Renamed Hall');
+  await page.getByRole('button', { name: 'Save the shop window' }).click();
+  await page.locator('.feedback', { hasText: 'The shop window is saved.' }).waitFor();
+  const [renamed] = await w.h.db.execute<{ name: string }>('select name from shops where id = ?', [m.shopId]);
+  assert.equal(renamed?.name, 'Renamed Hall');
 
   // The owner invites an integrator (over REST, with a console session of the owner's), who accepts in the browser.
   const anon = restClient(w.h.url);

@@ -168,10 +168,11 @@ function CreateEvent({ shop }: { shop: Shop }) {
 /** The shop's public window: its description and whether discovery lists it (owner writes). */
 function ShopWindow({ shop }: { shop: Shop }) {
   const { client, isOwner, reloadShops } = useSession();
+  const [name, setName] = useState(shop.name);
   const [description, setDescription] = useState(shop.description ?? '');
   const [discoverable, setDiscoverable] = useState(shop.discoverable);
   const save = useAction();
-  const form = useForm({ description: 'shop-description' });
+  const form = useForm({ name: 'shop-name', description: 'shop-description' });
   return (
     <section class="panel-section" aria-labelledby="shop-window-title">
       <h2 id="shop-window-title">{t('views.events.window')}</h2>
@@ -181,8 +182,10 @@ function ShopWindow({ shop }: { shop: Shop }) {
           onSubmit={(e) => {
             e.preventDefault();
             void form.submit(save, async () => {
+              if (!name.trim()) throw new FormProblems({ 'shop-name': t('views.events.needShopName') });
               await client.call('update_shop_settings', {
                 id: shop.id,
+                name: name.trim(),
                 description: description.trim() ? description.trim() : null,
                 discoverable,
               });
@@ -191,6 +194,15 @@ function ShopWindow({ shop }: { shop: Shop }) {
             });
           }}
         >
+          <TextField
+            id="shop-name"
+            label={t('views.events.shopName')}
+            required
+            maxLength={200}
+            value={name}
+            onValue={setName}
+            error={form.errors['shop-name']}
+          />
           <TextAreaField
             id="shop-description"
             label={t('views.events.description')}
