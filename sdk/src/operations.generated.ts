@@ -9736,6 +9736,9 @@ export interface CreateCheckoutInput {
     'idempotency-key'?: string;
     [k: string]: unknown | undefined;
   };
+  /**
+   * The checkout to create (UCP checkout create request).
+   */
   checkout: {
     /**
      * Exactly one item (one tier) per session here.
@@ -9749,6 +9752,9 @@ export interface CreateCheckoutInput {
          * The line item id (update only; the session answers li_…).
          */
         id?: string;
+        /**
+         * The item: a ticket tier.
+         */
         item: {
           /**
            * A ticket tier id (tier_…).
@@ -9765,6 +9771,9 @@ export interface CreateCheckoutInput {
          * The line item id (update only; the session answers li_…).
          */
         id?: string;
+        /**
+         * The item: a ticket tier.
+         */
         item: {
           /**
            * A ticket tier id (tier_…).
@@ -9777,13 +9786,25 @@ export interface CreateCheckoutInput {
         quantity: number;
       }[],
     ];
+    /**
+     * Who buys (UCP buyer); every field optional.
+     */
     buyer?: {
+      /**
+       * The buyer’s first name.
+       */
       first_name?: string;
+      /**
+       * The buyer’s last name.
+       */
       last_name?: string;
       /**
        * The buyer’s e-mail: the order’s tickets are sent there.
        */
       email?: string;
+      /**
+       * The buyer’s phone number.
+       */
       phone_number?: string;
     };
   };
@@ -10775,6 +10796,9 @@ export interface UpdateCheckoutInput {
    * The checkout session id (cs_…).
    */
   id: string;
+  /**
+   * The checkout’s new line item and buyer (UCP checkout update request).
+   */
   checkout: {
     /**
      * The session id, when repeated in the body; it must match the path.
@@ -10792,6 +10816,9 @@ export interface UpdateCheckoutInput {
          * The line item id (update only; the session answers li_…).
          */
         id?: string;
+        /**
+         * The item: a ticket tier.
+         */
         item: {
           /**
            * A ticket tier id (tier_…).
@@ -10808,6 +10835,9 @@ export interface UpdateCheckoutInput {
          * The line item id (update only; the session answers li_…).
          */
         id?: string;
+        /**
+         * The item: a ticket tier.
+         */
         item: {
           /**
            * A ticket tier id (tier_…).
@@ -10820,13 +10850,25 @@ export interface UpdateCheckoutInput {
         quantity: number;
       }[],
     ];
+    /**
+     * Who buys (UCP buyer); every field optional.
+     */
     buyer?: {
+      /**
+       * The buyer’s first name.
+       */
       first_name?: string;
+      /**
+       * The buyer’s last name.
+       */
       last_name?: string;
       /**
        * The buyer’s e-mail: the order’s tickets are sent there.
        */
       email?: string;
+      /**
+       * The buyer’s phone number.
+       */
       phone_number?: string;
     };
   };
@@ -11324,9 +11366,17 @@ export interface CompleteCheckoutInput {
    * The checkout session id (cs_…).
    */
   id: string;
+  /**
+   * The payment to complete the checkout with (UCP checkout complete request).
+   */
   checkout: {
+    /**
+     * How the checkout is paid.
+     */
     payment: {
       /**
+       * The payment instruments; the selected one (or the first) pays.
+       *
        * @minItems 1
        * @maxItems 4
        */
@@ -11341,11 +11391,23 @@ export interface CompleteCheckoutInput {
                * The handler instance id from the profile (sandbox_card).
                */
               handler_id: string;
+              /**
+               * The instrument type: card.
+               */
               type: 'card';
+              /**
+               * Whether this is the instrument to pay with (the first one otherwise).
+               */
               selected?: boolean;
+              /**
+               * What the platform shows of the card (brand, last digits); not read.
+               */
               display?: {
                 [k: string]: unknown | undefined;
               };
+              /**
+               * The token the handler issued for the card.
+               */
               credential: {
                 /**
                  * sandbox_token
@@ -11368,11 +11430,23 @@ export interface CompleteCheckoutInput {
                * The handler instance id from the profile (sandbox_card).
                */
               handler_id: string;
+              /**
+               * The instrument type: card.
+               */
               type: 'card';
+              /**
+               * Whether this is the instrument to pay with (the first one otherwise).
+               */
               selected?: boolean;
+              /**
+               * What the platform shows of the card (brand, last digits); not read.
+               */
               display?: {
                 [k: string]: unknown | undefined;
               };
+              /**
+               * The token the handler issued for the card.
+               */
               credential: {
                 /**
                  * sandbox_token
@@ -11393,88 +11467,23 @@ export interface CompleteCheckoutInput {
                * The handler instance id from the profile (sandbox_card).
                */
               handler_id: string;
+              /**
+               * The instrument type: card.
+               */
               type: 'card';
+              /**
+               * Whether this is the instrument to pay with (the first one otherwise).
+               */
               selected?: boolean;
+              /**
+               * What the platform shows of the card (brand, last digits); not read.
+               */
               display?: {
                 [k: string]: unknown | undefined;
               };
-              credential: {
-                /**
-                 * sandbox_token
-                 */
-                type: string;
-                /**
-                 * A sandbox payment-method token (pm_sandbox_visa, …) from the hosted card form.
-                 */
-                token: string;
-              };
-            },
-          ]
-        | [
-            {
               /**
-               * The platform’s id for this instrument.
+               * The token the handler issued for the card.
                */
-              id: string;
-              /**
-               * The handler instance id from the profile (sandbox_card).
-               */
-              handler_id: string;
-              type: 'card';
-              selected?: boolean;
-              display?: {
-                [k: string]: unknown | undefined;
-              };
-              credential: {
-                /**
-                 * sandbox_token
-                 */
-                type: string;
-                /**
-                 * A sandbox payment-method token (pm_sandbox_visa, …) from the hosted card form.
-                 */
-                token: string;
-              };
-            },
-            {
-              /**
-               * The platform’s id for this instrument.
-               */
-              id: string;
-              /**
-               * The handler instance id from the profile (sandbox_card).
-               */
-              handler_id: string;
-              type: 'card';
-              selected?: boolean;
-              display?: {
-                [k: string]: unknown | undefined;
-              };
-              credential: {
-                /**
-                 * sandbox_token
-                 */
-                type: string;
-                /**
-                 * A sandbox payment-method token (pm_sandbox_visa, …) from the hosted card form.
-                 */
-                token: string;
-              };
-            },
-            {
-              /**
-               * The platform’s id for this instrument.
-               */
-              id: string;
-              /**
-               * The handler instance id from the profile (sandbox_card).
-               */
-              handler_id: string;
-              type: 'card';
-              selected?: boolean;
-              display?: {
-                [k: string]: unknown | undefined;
-              };
               credential: {
                 /**
                  * sandbox_token
@@ -11497,11 +11506,23 @@ export interface CompleteCheckoutInput {
                * The handler instance id from the profile (sandbox_card).
                */
               handler_id: string;
+              /**
+               * The instrument type: card.
+               */
               type: 'card';
+              /**
+               * Whether this is the instrument to pay with (the first one otherwise).
+               */
               selected?: boolean;
+              /**
+               * What the platform shows of the card (brand, last digits); not read.
+               */
               display?: {
                 [k: string]: unknown | undefined;
               };
+              /**
+               * The token the handler issued for the card.
+               */
               credential: {
                 /**
                  * sandbox_token
@@ -11522,11 +11543,23 @@ export interface CompleteCheckoutInput {
                * The handler instance id from the profile (sandbox_card).
                */
               handler_id: string;
+              /**
+               * The instrument type: card.
+               */
               type: 'card';
+              /**
+               * Whether this is the instrument to pay with (the first one otherwise).
+               */
               selected?: boolean;
+              /**
+               * What the platform shows of the card (brand, last digits); not read.
+               */
               display?: {
                 [k: string]: unknown | undefined;
               };
+              /**
+               * The token the handler issued for the card.
+               */
               credential: {
                 /**
                  * sandbox_token
@@ -11547,11 +11580,62 @@ export interface CompleteCheckoutInput {
                * The handler instance id from the profile (sandbox_card).
                */
               handler_id: string;
+              /**
+               * The instrument type: card.
+               */
               type: 'card';
+              /**
+               * Whether this is the instrument to pay with (the first one otherwise).
+               */
               selected?: boolean;
+              /**
+               * What the platform shows of the card (brand, last digits); not read.
+               */
               display?: {
                 [k: string]: unknown | undefined;
               };
+              /**
+               * The token the handler issued for the card.
+               */
+              credential: {
+                /**
+                 * sandbox_token
+                 */
+                type: string;
+                /**
+                 * A sandbox payment-method token (pm_sandbox_visa, …) from the hosted card form.
+                 */
+                token: string;
+              };
+            },
+          ]
+        | [
+            {
+              /**
+               * The platform’s id for this instrument.
+               */
+              id: string;
+              /**
+               * The handler instance id from the profile (sandbox_card).
+               */
+              handler_id: string;
+              /**
+               * The instrument type: card.
+               */
+              type: 'card';
+              /**
+               * Whether this is the instrument to pay with (the first one otherwise).
+               */
+              selected?: boolean;
+              /**
+               * What the platform shows of the card (brand, last digits); not read.
+               */
+              display?: {
+                [k: string]: unknown | undefined;
+              };
+              /**
+               * The token the handler issued for the card.
+               */
               credential: {
                 /**
                  * sandbox_token
@@ -11572,11 +11656,97 @@ export interface CompleteCheckoutInput {
                * The handler instance id from the profile (sandbox_card).
                */
               handler_id: string;
+              /**
+               * The instrument type: card.
+               */
               type: 'card';
+              /**
+               * Whether this is the instrument to pay with (the first one otherwise).
+               */
               selected?: boolean;
+              /**
+               * What the platform shows of the card (brand, last digits); not read.
+               */
               display?: {
                 [k: string]: unknown | undefined;
               };
+              /**
+               * The token the handler issued for the card.
+               */
+              credential: {
+                /**
+                 * sandbox_token
+                 */
+                type: string;
+                /**
+                 * A sandbox payment-method token (pm_sandbox_visa, …) from the hosted card form.
+                 */
+                token: string;
+              };
+            },
+            {
+              /**
+               * The platform’s id for this instrument.
+               */
+              id: string;
+              /**
+               * The handler instance id from the profile (sandbox_card).
+               */
+              handler_id: string;
+              /**
+               * The instrument type: card.
+               */
+              type: 'card';
+              /**
+               * Whether this is the instrument to pay with (the first one otherwise).
+               */
+              selected?: boolean;
+              /**
+               * What the platform shows of the card (brand, last digits); not read.
+               */
+              display?: {
+                [k: string]: unknown | undefined;
+              };
+              /**
+               * The token the handler issued for the card.
+               */
+              credential: {
+                /**
+                 * sandbox_token
+                 */
+                type: string;
+                /**
+                 * A sandbox payment-method token (pm_sandbox_visa, …) from the hosted card form.
+                 */
+                token: string;
+              };
+            },
+            {
+              /**
+               * The platform’s id for this instrument.
+               */
+              id: string;
+              /**
+               * The handler instance id from the profile (sandbox_card).
+               */
+              handler_id: string;
+              /**
+               * The instrument type: card.
+               */
+              type: 'card';
+              /**
+               * Whether this is the instrument to pay with (the first one otherwise).
+               */
+              selected?: boolean;
+              /**
+               * What the platform shows of the card (brand, last digits); not read.
+               */
+              display?: {
+                [k: string]: unknown | undefined;
+              };
+              /**
+               * The token the handler issued for the card.
+               */
               credential: {
                 /**
                  * sandbox_token
@@ -14945,7 +15115,7 @@ export interface Operations {
   /**
    * Create a webhook (`POST /v1/integration/webhooks`).
    *
-   * Subscribes an HTTPS endpoint to events of a shop (e.g. order.completed). Deliveries follow the Standard Webhooks scheme: headers webhook-id, webhook-timestamp and webhook-signature (v1, HMAC-SHA256). The response carries the signing secret `whsec_…` exactly once: store it, it is never shown again. `url` must be https:// to a public address; loopback (and http:// to it) only when the server runs with WEBHOOK_ALLOW_LOOPBACK=true. Requires merchant:write.
+   * Subscribes an HTTPS endpoint to events of a shop (e.g. order.completed). Deliveries follow Standard Webhooks: headers webhook-id, webhook-timestamp, webhook-signature (v1, HMAC-SHA256). The signing secret `whsec_…` is returned once: store it. `url`: https:// to a public address; loopback (http:// too) only with WEBHOOK_ALLOW_LOOPBACK=true. Requires merchant:write.
    */
   create_webhook: { input: CreateWebhookInput; output: CreateWebhookOutput };
   /**
@@ -15269,7 +15439,7 @@ export interface Operations {
   /**
    * Complete a UCP checkout (`POST /v1/ucp/checkout-sessions/{id}/complete`).
    *
-   * Pays for a ready UCP checkout session: `{ meta: { "ucp-agent", "idempotency-key" }, id, checkout: { payment: { instruments: [{ id, handler_id: "sandbox_card", type: "card", credential: { type: "sandbox_token", token: "pm_sandbox_visa" } }] } } }`. Returns completed with `order`, complete_in_progress while the provider confirms (get it again; do not pay again), or ready_for_complete with a payment_declined message (still held).
+   * Pays a ready UCP checkout: `{ meta: { "ucp-agent", "idempotency-key" }, id, checkout: { payment: { instruments: [{ id, handler_id: "sandbox_card", type: "card", credential: { type: "sandbox_token", token: "pm_sandbox_visa" } }] } } }`. Returns completed with `order`, complete_in_progress while the provider confirms (get it again, never pay again), or ready_for_complete with payment_declined.
    */
   complete_checkout: { input: CompleteCheckoutInput; output: CompleteCheckoutOutput };
   /**
@@ -15383,7 +15553,7 @@ export interface Operations {
   /**
    * Read the audit log (`GET /v1/console/audit-log`).
    *
-   * Lists the caller’s organization’s audit log, newest first: every successful write made by a console user or an API key (who, which operation, which ids, when, from which surface and request). Read-only; failed calls and reads are not recorded, nor any secret. Filters only narrow: `actor` (a usr_… or key_… id), `tool`, `targetId`, `from` inclusive, `to` exclusive. Continue with `cursor` = `nextCursor`.
+   * Lists the caller’s organization’s audit log, newest first: every successful write made by a console user or an API key (who, which operation, which ids, when, from which surface and request). Read-only; failed calls and reads are not recorded, nor any secret. Filters narrow: `actor` (a usr_… or key_… id), `tool`, `targetId`, `from` inclusive, `to` exclusive. Continue with `cursor` = `nextCursor`.
    */
   list_audit_log: { input: ListAuditLogInput; output: ListAuditLogOutput };
   /**
@@ -15467,19 +15637,19 @@ export interface Operations {
   /**
    * Resend the tickets e-mail (`POST /v1/ticketing/orders/{id}/resend-email`).
    *
-   * Queues the order’s tickets e-mail again, to the buyer’s address (the order-mail worker sends it; see get_order_detail’s `emails`). 202 queued. 409 conflict when the order is refunded or has no buyer address; 429 rate_limited after 3 resends of one order within an hour. Merchants (merchant:write). A retry with the same Idempotency-Key returns the same answer and sends one e-mail.
+   * Queues the order’s tickets e-mail again, to the buyer’s address (the order-mail worker sends it; see get_order_detail’s `emails`). 202 queued. 409 conflict when the order is refunded or has no buyer address; 429 rate_limited after 3 resends of one order within an hour. Merchants (merchant:write). A retry with the same idempotency key returns the same answer and sends one e-mail.
    */
   resend_order_email: { input: ResendOrderEmailInput; output: ResendOrderEmailOutput };
   /**
    * Get a shop’s sales overview (`GET /v1/ticketing/sales-overview`).
    *
-   * Per event of shop `merchantId` (or only `eventId`): each pool’s capacity, sold, held and available places; the revenue (gross, refunded, net, in the shop’s currency); the sales per `bucket` (hour or day, UTC) from `from` (default 30 days ago) to `to` (default now), at most 400 buckets, empty ones included; and the check-ins (valid tickets checked in, of valid tickets): poll it for live door counts. Merchants.
+   * Per event of shop `merchantId` (or only `eventId`): each pool’s capacity, sold, held and available places; the revenue (gross, refunded, net, in the shop’s currency); the sales per `bucket` (hour or day, UTC) from `from` (default 30 days ago) to `to` (default now), at most 400 buckets, empty ones included; and the check-ins (valid tickets checked in, of all valid): poll it for live door counts.
    */
   get_sales_overview: { input: GetSalesOverviewInput; output: GetSalesOverviewOutput };
   /**
    * Export orders or tickets as CSV (`POST /v1/ticketing/exports`).
    *
-   * Creates a download of shop `merchantId`’s orders or tickets (optionally one event, a creation range) as CSV: GET `downloadUrl` once within 5 minutes, no credential needed (a browser link). The file is UTF-8 with a BOM, RFC 4180, every row streamed; cells starting with = + - @ tab or CR are prefixed with ' so spreadsheets do not run them. Columns: docs/console.md. No ticket codes. Merchants (merchant:read).
+   * Creates a download of shop `merchantId`’s orders or tickets (optionally one event, a creation range) as CSV: GET `downloadUrl` once within 5 minutes, no credential (a browser link). The file is UTF-8 with a BOM, RFC 4180, every row streamed; cells starting with = + - @ tab or CR are prefixed with ' so spreadsheets do not run them. Columns: docs/console.md. No ticket codes. Needs merchant:read.
    */
   create_export: { input: CreateExportInput; output: CreateExportOutput };
   /**

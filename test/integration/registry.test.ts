@@ -132,6 +132,7 @@ const NOT_SECRET: [RegExp, string][] = [
   ],
   [/ output:(agent\/|agents\/\*\/)?credential$/, 'the kind of agent credential (issued or key)'],
   [/^remove_team_member output:revokedApiKeyIds$/, 'the ids of the keys revoked, not the keys'],
+  [/_checkout output:ucp\/payment_handlers\/\*\/\*\/config\/tokenize_url$/, 'the public URL of the card form'],
 ];
 
 test('every field that looks like a secret is marked secret (so kept copies redact it) or is known not to be one', () => {

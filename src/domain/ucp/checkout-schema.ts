@@ -1,48 +1,74 @@
 /** The UCP checkout shapes this server reads and answers (a subset of the 2026-04-08 checkout.json), as zod schemas. */
 import { z } from 'zod';
+import { secret } from '../../kernel/secret-fields.ts';
+import { openObject } from '../acp/request-schemas.ts';
 
 const Text = (max: number) => z.string().max(max);
 
 /** The buyer (UCP types/buyer.json): what a platform may send; unknown fields are refused. */
-export const UcpBuyer = z.strictObject({
-  first_name: Text(256).optional(),
-  last_name: Text(256).optional(),
-  email: z.email().max(320).optional().describe('The buyer’s e-mail: the order’s tickets are sent there.'),
-  phone_number: Text(40).optional(),
-});
+export const UcpBuyer = z
+  .strictObject({
+    first_name: Text(256).optional().describe('The buyer’s first name.'),
+    last_name: Text(256).optional().describe('The buyer’s last name.'),
+    email: z.email().max(320).optional().describe('The buyer’s e-mail: the order’s tickets are sent there.'),
+    phone_number: Text(40).optional().describe('The buyer’s phone number.'),
+  })
+  .describe('Who buys (UCP buyer); every field optional.');
 
 /** One line item in a request: the item is a ticket tier (tier_…). */
 export const UcpLineItemInput = z.strictObject({
   id: Text(100).optional().describe('The line item id (update only; the session answers li_…).'),
-  item: z.strictObject({ id: Text(100).describe('A ticket tier id (tier_…).') }),
+  item: z.strictObject({ id: Text(100).describe('A ticket tier id (tier_…).') }).describe('The item: a ticket tier.'),
   quantity: z.number().int().min(1).max(1000).describe('How many tickets.'),
 });
 
-export const UcpCheckoutCreate = z.strictObject({
-  line_items: z.array(UcpLineItemInput).min(1).max(50).describe('Exactly one item (one tier) per session here.'),
-  buyer: UcpBuyer.optional(),
-});
-export const UcpCheckoutUpdate = z.strictObject({
-  id: Text(100).optional().describe('The session id, when repeated in the body; it must match the path.'),
-  line_items: z.array(UcpLineItemInput).min(1).max(50).describe('Replaces the line item; one per session.'),
-  buyer: UcpBuyer.optional(),
-});
+export const UcpCheckoutCreate = z
+  .strictObject({
+    line_items: z.array(UcpLineItemInput).min(1).max(50).describe('Exactly one item (one tier) per session here.'),
+    buyer: UcpBuyer.optional(),
+  })
+  .describe('The checkout to create (UCP checkout create request).');
+export const UcpCheckoutUpdate = z
+  .strictObject({
+    id: Text(100).optional().describe('The session id, when repeated in the body; it must match the path.'),
+    line_items: z.array(UcpLineItemInput).min(1).max(50).describe('Replaces the line item; one per session.'),
+    buyer: UcpBuyer.optional(),
+  })
+  .describe('The checkout’s new line item and buyer (UCP checkout update request).');
 
 /** A selected card instrument from the sandbox tokenizer handler. */
 export const UcpInstrumentInput = z.strictObject({
   id: Text(100).describe('The platform’s id for this instrument.'),
   handler_id: Text(100).describe('The handler instance id from the profile (sandbox_card).'),
-  type: z.literal('card'),
-  selected: z.boolean().optional(),
-  display: z.record(z.string().max(100), z.unknown()).optional(),
-  credential: z.strictObject({
-    type: Text(50).describe('sandbox_token'),
-    token: Text(100).describe('A sandbox payment-method token (pm_sandbox_visa, …) from the hosted card form.'),
-  }),
+  type: z.literal('card').describe('The instrument type: card.'),
+  selected: z.boolean().optional().describe('Whether this is the instrument to pay with (the first one otherwise).'),
+  display: z
+    .record(z.string().max(100), z.unknown())
+    .meta(openObject('UCP: display data for the platform (brand, last digits); not read'))
+    .optional()
+    .describe('What the platform shows of the card (brand, last digits); not read.'),
+  credential: z
+    .strictObject({
+      type: Text(50).describe('sandbox_token'),
+      token: secret(
+        Text(100).describe('A sandbox payment-method token (pm_sandbox_visa, …) from the hosted card form.'),
+      ),
+    })
+    .describe('The token the handler issued for the card.'),
 });
-export const UcpCheckoutComplete = z.strictObject({
-  payment: z.strictObject({ instruments: z.array(UcpInstrumentInput).min(1).max(4) }),
-});
+export const UcpCheckoutComplete = z
+  .strictObject({
+    payment: z
+      .strictObject({
+        instruments: z
+          .array(UcpInstrumentInput)
+          .min(1)
+          .max(4)
+          .describe('The payment instruments; the selected one (or the first) pays.'),
+      })
+      .describe('How the checkout is paid.'),
+  })
+  .describe('The payment to complete the checkout with (UCP checkout complete request).');
 export type UcpCreateInput = z.infer<typeof UcpCheckoutCreate>;
 export type UcpUpdateInput = z.infer<typeof UcpCheckoutUpdate>;
 export type UcpCompleteInput = z.infer<typeof UcpCheckoutComplete>;

@@ -48,7 +48,10 @@ export const listMyTicketsTool = defineTool({
         eventTitle: z.string(),
         eventVenue: z.string().nullable(),
         eventStartsAt: Time,
-        eventTimeZone: z.string().describe('The event’s IANA time zone: show `eventStartsAt` there, naming it.'),
+        eventTimeZone: z
+          .string()
+          .max(64)
+          .describe('The event’s IANA time zone: show `eventStartsAt` there, naming it.'),
         tierName: z.string(),
         state: z.enum(ORDER_STATES),
         createdAt: Time,

@@ -27,7 +27,7 @@ export const listAuditLog = defineTool({
   description:
     'Lists the caller’s organization’s audit log, newest first: every successful write made by a console user or ' +
     'an API key (who, which operation, which ids, when, from which surface and request). Read-only; failed calls ' +
-    'and reads are not recorded, nor any secret. Filters only narrow: `actor` (a usr_… or key_… id), `tool`, ' +
+    'and reads are not recorded, nor any secret. Filters narrow: `actor` (a usr_… or key_… id), `tool`, ' +
     '`targetId`, `from` inclusive, `to` exclusive. Continue with `cursor` = `nextCursor`.',
   input: z.strictObject({
     actor: Id.optional().describe('Only writes by this console user (usr_…) or API key (key_…).'),

@@ -11,9 +11,9 @@ export const createExport = defineTool({
   area: 'ticketing',
   description:
     'Creates a download of shop `merchantId`’s orders or tickets (optionally one event, a creation range) as CSV: ' +
-    `GET \`downloadUrl\` once within ${EXPORT_TTL_MS / 60_000} minutes, no credential needed (a browser link). The ` +
+    `GET \`downloadUrl\` once within ${EXPORT_TTL_MS / 60_000} minutes, no credential (a browser link). The ` +
     'file is UTF-8 with a BOM, RFC 4180, every row streamed; cells starting with = + - @ tab or CR are prefixed with ' +
-    "' so spreadsheets do not run them. Columns: docs/console.md. No ticket codes. Merchants (merchant:read).",
+    "' so spreadsheets do not run them. Columns: docs/console.md. No ticket codes. Needs merchant:read.",
   input: z.strictObject({
     merchantId: z.string().min(1).max(100).describe('The shop (shop_…).'),
     kind: z.enum(EXPORT_KINDS).describe('orders: one row per order; tickets: one row per ticket.'),

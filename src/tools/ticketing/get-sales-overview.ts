@@ -16,7 +16,7 @@ export const getSalesOverview = defineTool({
     'Per event of shop `merchantId` (or only `eventId`): each pool’s capacity, sold, held and available places; the ' +
     'revenue (gross, refunded, net, in the shop’s currency); the sales per `bucket` (hour or day, UTC) from `from` ' +
     `(default 30 days ago) to \`to\` (default now), at most ${MAX_BUCKETS} buckets, empty ones included; and the ` +
-    'check-ins (valid tickets checked in, of valid tickets): poll it for live door counts. Merchants.',
+    'check-ins (valid tickets checked in, of all valid): poll it for live door counts.',
   input: z.strictObject({
     merchantId: z.string().min(1).max(100).describe('The shop (shop_…).'),
     eventId: z.string().min(1).max(100).optional().describe('Only this event (evt_…).'),

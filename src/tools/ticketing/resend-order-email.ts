@@ -12,7 +12,7 @@ export const resendOrderEmail = defineTool({
     'Queues the order’s tickets e-mail again, to the buyer’s address (the order-mail worker sends it; see ' +
     'get_order_detail’s `emails`). 202 queued. 409 conflict when the order is refunded or has no buyer address; 429 ' +
     'rate_limited after 3 resends of one order within an hour. Merchants (merchant:write). A retry with the same ' +
-    'Idempotency-Key returns the same answer and sends one e-mail.',
+    'idempotency key returns the same answer and sends one e-mail.',
   input: z.strictObject({ id: IdRef.describe('The order (ord_…).') }),
   output: z.object({
     orderId: z.string(),

@@ -11,10 +11,10 @@ export const completeCheckout = defineTool({
   title: 'Complete a UCP checkout',
   area: 'ucp',
   description:
-    'Pays for a ready UCP checkout session: `{ meta: { "ucp-agent", "idempotency-key" }, id, checkout: { payment: ' +
+    'Pays a ready UCP checkout: `{ meta: { "ucp-agent", "idempotency-key" }, id, checkout: { payment: ' +
     '{ instruments: [{ id, handler_id: "sandbox_card", type: "card", credential: { type: "sandbox_token", token: ' +
-    '"pm_sandbox_visa" } }] } } }`. Returns completed with `order`, complete_in_progress while the provider confirms ' +
-    '(get it again; do not pay again), or ready_for_complete with a payment_declined message (still held).',
+    '"pm_sandbox_visa" } }] } } }`. Returns completed with `order`, complete_in_progress while the provider ' +
+    'confirms (get it again, never pay again), or ready_for_complete with payment_declined.',
   input: z.strictObject({ meta: UcpMeta, id: CheckoutId, checkout: UcpCheckoutComplete }),
   output: UcpCheckout,
   errors: [

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { ErrorCode } from '../../kernel/errors.ts';
 import type { Auth, IdempotencyRequest } from '../../orchestrator/tool.ts';
+import { openObject } from '../../domain/acp/request-schemas.ts';
 
 /** The binding's `meta`: `ucp-agent` carries the platform's profile URI (required by the specification). */
 export const UcpMeta = z
@@ -20,6 +21,7 @@ export const UcpMeta = z
       .optional()
       .describe('Idempotency-Key: a retry with the same key and checkout replays the outcome.'),
   })
+  .meta(openObject('UCP MCP binding: meta is extensible; unrecognised fields are ignored'))
   .describe('Protocol metadata (the UCP HTTP headers); unrecognised fields are ignored as the binding allows.');
 export type UcpMetaInput = z.infer<typeof UcpMeta>;
 

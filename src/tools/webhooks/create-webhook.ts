@@ -11,11 +11,10 @@ export const createWebhook = defineTool({
   title: 'Create a webhook',
   area: 'integration',
   description:
-    'Subscribes an HTTPS endpoint to events of a shop (e.g. order.completed). Deliveries follow the Standard Webhooks ' +
-    'scheme: headers webhook-id, webhook-timestamp and webhook-signature (v1, HMAC-SHA256). The response carries the ' +
-    'signing secret `whsec_…` exactly once: store it, it is never shown again. `url` must be https:// to a public ' +
-    'address; loopback (and http:// to it) only when the server runs with WEBHOOK_ALLOW_LOOPBACK=true. Requires ' +
-    'merchant:write.',
+    'Subscribes an HTTPS endpoint to events of a shop (e.g. order.completed). Deliveries follow Standard Webhooks: ' +
+    'headers webhook-id, webhook-timestamp, webhook-signature (v1, HMAC-SHA256). The signing secret `whsec_…` is ' +
+    'returned once: store it. `url`: https:// to a public address; loopback (http:// too) only with ' +
+    'WEBHOOK_ALLOW_LOOPBACK=true. Requires merchant:write.',
   input: z.strictObject({
     merchantId: IdRef.describe('The shop (merchant) id, e.g. shop_…'),
     url: z.string().trim().min(1).max(2048).describe('Where deliveries are POSTed.'),
