@@ -3,93 +3,38 @@
  * run in a transaction, validate the output, map errors through the closed table.
  */
 import type { Logger } from 'pino';
-import type { ZodType } from 'zod';
 import { ap2Refusal, isAp2Payload } from '../domain/ap2/refusal.ts';
 import { authorize, mayList } from './authorize.ts';
 import { canonicalJson, sha256Hex } from '../kernel/canonical-json.ts';
 import type { RequestInfo, Services } from '../domain/context.ts';
 import { describeError, ToolError, type ErrorBody } from '../kernel/errors.ts';
 import { inputShapeProblem, inputShapeError } from '../kernel/input-shape.ts';
-import { IdempotencyStore, Replay, type CallKey, type ReplaySealer } from '../storage/idempotency-store.ts';
+import { IdempotencyStore, Replay, type CallKey } from '../storage/idempotency-store.ts';
 import { isPoolExhausted } from '../storage/database.ts';
-import { secretPaths } from '../kernel/secret-fields.ts';
 import { principalKey, type Principal } from '../kernel/principal.ts';
 import type { AnyTool } from './tool.ts';
 import type { Arrival } from '../domain/purchase/reserve-admission.ts';
 import { CallParts } from './call-parts.ts';
 import { auditCall, auditAfterCommit } from './audit.ts';
 import { parseInput } from './validate.ts';
-import { REST_MECHANISMS, splitIdempotencyArgument, type SurfaceMechanisms } from './surface-keys.ts';
-import type { WebSessionKind } from '../storage/web-sessions.ts';
+import { REST_MECHANISMS, splitIdempotencyArgument } from './surface-keys.ts';
+import {
+  holdsSecret,
+  refusal,
+  type Authenticator,
+  type InvokeRequest,
+  type InvokeResult,
+  type OrchestratorDeps,
+  type PageSessionIssuer,
+} from './invoke-types.ts';
 
-export interface InvokeRequest {
-  tool: string;
-  input: unknown;
-  /** The bearer credential as presented (without the `Bearer ` prefix), if any. */
-  credential?: string | undefined;
-  /**
-   * The credential is the reference of a page session of this kind, read from its HttpOnly cookie by REST after the
-   * page asked for it (docs/console.md, "Sessions"); no other surface sets it.
-   */
-  pageSession?: WebSessionKind | undefined;
-  idempotencyKey?: string | undefined;
-  request: RequestInfo;
-  /** How this surface carries keys and credentials (default: REST's); refusals name them. */
-  mechanisms?: SurfaceMechanisms;
-}
-
-export type InvokeResult =
-  | {
-      ok: true;
-      tool: AnyTool;
-      status: number;
-      output: Record<string, unknown>;
-      replayed: boolean;
-      principal: Principal;
-    }
-  | { ok: false; tool: AnyTool | undefined; status: number; error: ErrorBody; replayed: boolean };
-
-/** A refusal's result: `error` with its status. */
-const refusal = (tool: AnyTool | undefined, error: ToolError): InvokeResult => ({
-  ok: false,
-  tool,
-  status: error.status,
-  error: error.toBody(),
-  replayed: false,
-});
-
-/**
- * `surface`: where the credential was presented (an OAuth access token is accepted only on the MCP endpoint it was
- * issued for).
- */
-export type Authenticator = (
-  credential: string | undefined,
-  surface?: RequestInfo['surface'],
-  pageSession?: WebSessionKind,
-) => Promise<Principal>;
-
-/** Opens page sessions (HttpOnly cookies) for session JWTs the server issued: REST's sign-in answers to its pages. */
-export interface PageSessionIssuer {
-  openPageSession(kind: WebSessionKind, jwt: string, replaces?: string): Promise<{ token: string; expiresAt: Date }>;
-}
-
-export interface OrchestratorDeps {
-  tools: readonly AnyTool[];
-  services: Services;
-  authenticate: Authenticator;
-  log: Logger;
-  /**
-   * Seals stored answers that carry a secret field (`secret(...)` in the tool's output), replayed by idempotency key.
-   */
-  replaySealer: ReplaySealer;
-  /**
-   * Keys the stored fingerprint of a request (an HMAC under a sub-key of the server secret), so that a request's
-   * secrets (a card number and CVC, a sign-in token) cannot be searched for offline from the stored hash.
-   */
-  requestHash: (canonical: string) => string;
-  /** Opens page sessions for the REST surface's pages (absent: pages get no cookie). */
-  pageSessions?: PageSessionIssuer;
-}
+export type {
+  Authenticator,
+  InvokeRequest,
+  InvokeResult,
+  OrchestratorDeps,
+  PageSessionIssuer,
+} from './invoke-types.ts';
 
 export class Orchestrator {
   readonly tools: readonly AnyTool[];
@@ -338,12 +283,4 @@ export class Orchestrator {
     this.log.error({ tool: tool.name, err: describeError(err) }, 'unexpected error in tool');
     return new ToolError('internal_error');
   }
-}
-
-/** Whether a tool's answers carry a secret field (kept sealed when stored for replay); worked out once per tool. */
-const secretOutputs = new WeakMap<AnyTool, boolean>();
-function holdsSecret(tool: AnyTool): boolean {
-  let holds = secretOutputs.get(tool);
-  if (holds === undefined) secretOutputs.set(tool, (holds = secretPaths(tool.output as ZodType, 'output').length > 0));
-  return holds;
 }
