@@ -136,7 +136,7 @@ const url = (s: Sources, extra: number) => ({ maxLength: s.urlLength + 100 + ID 
 /**
  * Response fields no rule bounds, and why: lists that grow with use and that no page or cap limits, by name, or as
  * `tool.field` where the same name is bounded in other tools. OpenAPI leaves them without `maxItems` or `maxLength`
- * (docs/protocols.md lists them with Spectral's findings).
+ * (docs/openapi.md lists them with Spectral's findings).
  */
 export const UNBOUNDED: Readonly<Record<string, string>> = {
   'get_sales_overview.events': 'every event of the shop (no cap on events per shop)',

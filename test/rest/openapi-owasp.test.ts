@@ -1,7 +1,7 @@
 /**
  * What a strict client checks in the OpenAPI document (issue #36): every response string and array bounded, every
  * integer's format, the rate-limit headers declared and sent, real answers within their documented schemas, and
- * Spectral's OWASP ruleset finding only what docs/protocols.md lists.
+ * Spectral's OWASP ruleset finding only what docs/openapi.md lists.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -169,7 +169,7 @@ test('real answers, with names and titles at their longest, are within their doc
   conforms(ajv, 'get_order', await api.get(`/v1/ticketing/orders/${orderId}`));
 });
 
-test('Spectral’s OWASP ruleset finds only what docs/protocols.md lists: CORS, public writes, UNBOUNDED', (t) => {
+test('Spectral’s OWASP ruleset finds only what docs/openapi.md lists: CORS, public writes, UNBOUNDED', (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'tessera-spectral-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   writeFileSync(join(dir, 'openapi.json'), JSON.stringify(doc));
