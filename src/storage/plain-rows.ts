@@ -49,7 +49,7 @@ export function plainRows<T extends object>(fields: readonly Field[], alias: str
 }
 
 /** The insert statement of an entity's every column, from bound parameters cast to each column's type (once per ORM). */
-const insertsByEntity = new WeakMap<object, { text: string; fields: Field[] }>();
+const insertsByEntity = new WeakMap<object, { text: string; fields: Field[]; json: boolean[] }>();
 
 /**
  * Inserts one plain row of an entity (every property; absent ones as null) in one statement with bound parameters:
@@ -68,9 +68,14 @@ export async function insertPlainRow<T extends object>(
     const types = meta.props.map((p) => p.columnTypes[0]!.replace(/^varchar\(\d+\)$/, 'text'));
     const columns = fields.map((f) => `"${f.column}"`).join(', ');
     const values = types.map((type, i) => `$${i + 1}::${type}`).join(', ');
-    insert = { text: `insert into "${meta.tableName}" (${columns}) values (${values})`, fields };
+    const json = types.map((type) => type === 'jsonb' || type === 'json');
+    insert = { text: `insert into "${meta.tableName}" (${columns}) values (${values})`, fields, json };
     insertsByEntity.set(meta, insert);
   }
-  const values = insert.fields.map((f) => (row as Record<string, unknown>)[f.prop] ?? null);
+  // A json column's value goes as JSON text (the driver would send a JavaScript array as a PostgreSQL array).
+  const values = insert.fields.map((f, i) => {
+    const value = (row as Record<string, unknown>)[f.prop] ?? null;
+    return insert.json[i] && value !== null ? JSON.stringify(value) : value;
+  });
   await boundSql(em, insert.text, values);
 }

@@ -16,6 +16,7 @@ import {
 import type { Principal } from '../../kernel/principal.ts';
 import { iso, isoOrNull } from '../../kernel/wire.ts';
 import { requireAccess } from './purchase-access.ts';
+import { linesField, subtotalOf } from './lines.ts';
 
 /** The purchase states, re-exported for the wire schemas of the tools. */
 export {
@@ -38,12 +39,13 @@ export function quoteView(q: QuoteRow) {
     country: q.country ?? null,
     scheme: q.scheme ?? null,
     unitPriceMinor: q.unitPriceMinor,
-    subtotalMinor: q.unitPriceMinor * q.quantity,
+    subtotalMinor: q.lines?.length ? subtotalOf(q.lines) : q.unitPriceMinor * q.quantity,
     feesMinor: q.feesMinor,
     totalMinor: q.totalMinor,
     currency: q.currency,
     expiresAt: iso(q.expiresAt),
     createdAt: iso(q.createdAt),
+    ...linesField(q),
   };
 }
 
@@ -67,6 +69,7 @@ export function reservationView(r: ReservationRow, orderId: string | null = null
     orderId,
     createdAt: iso(r.createdAt),
     updatedAt: iso(r.updatedAt),
+    ...linesField(r),
   };
 }
 

@@ -36,7 +36,7 @@ export async function requireSellableTier(
 }
 
 /** The tier and its live shop when both exist and the principal may buy from that shop; otherwise `not_found`. */
-function sellable(
+export function sellable(
   ctx: Pick<ToolContext, 'principal'>,
   tierId: string,
   tier: TierRow | null | undefined,
@@ -81,6 +81,7 @@ export async function createQuote(ctx: ToolContext, input: QuoteInput): Promise<
     feesMinor,
     totalMinor,
     currency: tier.currency,
+    lines: null,
     reservationId: null,
     expiresAt: new Date(now.getTime() + QUOTE_TTL_MS),
     createdAt: now,

@@ -18,6 +18,19 @@ const ownership = {
   buyerId: p.string().nullable(),
 };
 
+/**
+ * One line of a multi-line purchase (docs/purchase-spine.md, "Several lines in one purchase"): a tier of the event,
+ * its pool, how many places and their price; on a hold, also the places refunds gave back to the pool.
+ */
+export interface PurchaseLineRow {
+  tierId: string;
+  poolId: string;
+  quantity: number;
+  unitPriceMinor: number;
+  subtotalMinor: number;
+  returnedCount?: number;
+}
+
 /** What was priced: the tier and pool, the quantity and the price breakdown (a quote's, locked into its hold). */
 const pricedLine = {
   eventId: p.string(),
@@ -28,6 +41,8 @@ const pricedLine = {
   feesMinor: p.integer(),
   totalMinor: p.integer(),
   currency: p.string(),
+  /** A multi-line purchase's lines (null for one tier: the row's own tier, pool and quantity are its one line). */
+  lines: p.json<PurchaseLineRow[]>().nullable(),
 };
 
 /** The priced-line fields of a quote or reservation, to copy a quote's price into its hold. */
@@ -40,9 +55,11 @@ export function pricedLineOf(row: {
   feesMinor: number;
   totalMinor: number;
   currency: string;
+  lines?: PurchaseLineRow[] | null;
 }) {
   const { eventId, tierId, poolId, quantity, unitPriceMinor, feesMinor, totalMinor, currency } = row;
-  return { eventId, tierId, poolId, quantity, unitPriceMinor, feesMinor, totalMinor, currency };
+  const lines = row.lines ? row.lines.map((l) => ({ ...l, returnedCount: 0 })) : null;
+  return { eventId, tierId, poolId, quantity, unitPriceMinor, feesMinor, totalMinor, currency, lines };
 }
 
 /** A priced offer; holds nothing; single use (`reservationId` is set by the reserve that consumes it). */

@@ -1,12 +1,13 @@
 /** quote: prices a tier for a quantity and checks every restriction; holds nothing. */
 import { z } from 'zod';
 import { AGENT_PURCHASE_ERRORS } from '../../domain/buyers/agent-purchases.ts';
-import { createQuote } from '../../domain/purchase/quotes.ts';
+import { quoteRequest } from '../../domain/purchase/lines-quote.ts';
 import { quoteView } from '../../domain/purchase/purchase-view.ts';
 import { RESTRICTION_ERRORS } from '../../domain/catalog/restrictions.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { CardScheme, CountryCode, IdRef } from '../../kernel/wire.ts';
 import { QuoteOut } from './schemas.ts';
+import { LinesIn } from './line-schemas.ts';
 
 export const quote = defineTool({
   name: 'quote',
@@ -15,15 +16,18 @@ export const quote = defineTool({
   description:
     'Prices `quantity` places of a tier (unit price, fees, total, in minor units) and checks its restrictions: ' +
     'sale window, `quantity_over_limit`, countries (pass `country` when the tier lists allowedGeos), card ' +
-    'schemes, `sold_out`. Holds nothing. Next: `reserve` with `quoteId` within 15 minutes.',
+    'schemes, `sold_out`. Several tiers of one event: `lines` instead. Holds nothing. Next: `reserve` with ' +
+    '`quoteId` within 15 minutes.',
   input: z.strictObject({
-    tierId: IdRef.describe('The tier (tier_…), from get_event.'),
+    tierId: IdRef.optional().describe('The tier (tier_…), from get_event.'),
     quantity: z
       .number()
       .int()
       .min(1)
       .max(1000)
+      .optional()
       .describe('How many places (tickets), 1-1000; at most the tier’s maxQtyPerPurchase.'),
+    lines: LinesIn.optional(),
     country: CountryCode.optional().describe('The buyer’s country, ISO 3166-1 alpha-2 (e.g. DE).'),
     scheme: CardScheme.optional().describe('The card scheme the buyer will pay with, lower case (e.g. visa).'),
   }),
@@ -38,6 +42,6 @@ export const quote = defineTool({
   // A read and one insert (domain/purchase/quotes.ts): no transaction needed.
   transactional: false,
   async handler(input, ctx) {
-    return quoteView(await createQuote(ctx, input));
+    return quoteView(await quoteRequest(ctx, input));
   },
 });

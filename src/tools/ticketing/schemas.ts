@@ -8,6 +8,7 @@ import {
   RESERVATION_STATES,
   TICKET_STATES,
 } from '../../domain/purchase/purchase-view.ts';
+import { LinesOut } from './line-schemas.ts';
 
 const Minor = z.number().int();
 const Time = z.string().describe('RFC 3339 date-time.');
@@ -28,6 +29,7 @@ export const QuoteOut = z.object({
   currency: z.string(),
   expiresAt: Time,
   createdAt: Time,
+  lines: LinesOut,
 });
 
 export const ReservationOut = z.object({
@@ -51,6 +53,7 @@ export const ReservationOut = z.object({
   orderId: z.string().nullable(),
   createdAt: Time,
   updatedAt: Time,
+  lines: LinesOut,
 });
 
 export const PaymentOut = z.object({
