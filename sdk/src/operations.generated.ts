@@ -91,6 +91,7 @@ export type ErrorCode =
   | 'permission_missing'
   | 'permission_revoked'
   | 'permission_wrong_shop'
+  | 'places_available'
   | 'profile_malformed'
   | 'profile_unreachable'
   | 'provider_not_enabled'
@@ -130,6 +131,7 @@ export type ErrorCode =
   | 'verification_code_mismatch'
   | 'verification_required'
   | 'version_unsupported'
+  | 'waiting_list_closed'
   | 'webhook_limit_reached';
 
 /**
@@ -541,11 +543,2158 @@ export interface QuoteInput {
   /**
    * The tier (tier_…), from get_event.
    */
-  tierId: string;
+  tierId?: string;
   /**
    * How many places (tickets), 1-1000; at most the tier’s maxQtyPerPurchase.
    */
-  quantity: number;
+  quantity?: number;
+  /**
+   * Several tiers of one event in one purchase (1-20, each tier once), instead of tierId and quantity.
+   *
+   * @minItems 1
+   * @maxItems 20
+   */
+  lines?:
+    | [
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+      ]
+    | [
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+      ]
+    | [
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+      ]
+    | [
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+      ]
+    | [
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+      ]
+    | [
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+      ]
+    | [
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+      ]
+    | [
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+      ]
+    | [
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+      ]
+    | [
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+      ]
+    | [
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+      ]
+    | [
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+      ]
+    | [
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+      ]
+    | [
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+      ]
+    | [
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+      ]
+    | [
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+      ]
+    | [
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+      ]
+    | [
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+      ]
+    | [
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+      ]
+    | [
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+        {
+          /**
+           * The tier (tier_…), from get_event.
+           */
+          tierId: string;
+          /**
+           * How many places of this tier.
+           */
+          quantity: number;
+        },
+      ];
   /**
    * The buyer’s country, ISO 3166-1 alpha-2 (e.g. DE).
    */
@@ -590,6 +2739,2153 @@ export interface QuoteOutput {
    * RFC 3339 date-time.
    */
   createdAt: string;
+  /**
+   * Per line (only for a purchase quoted with `lines`): tier, pool, quantity and price.
+   *
+   * @maxItems 20
+   */
+  lines?:
+    | []
+    | [
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+      ]
+    | [
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+      ]
+    | [
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+      ]
+    | [
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+      ]
+    | [
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+      ]
+    | [
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+      ]
+    | [
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+      ]
+    | [
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+      ]
+    | [
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+      ]
+    | [
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+      ]
+    | [
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+      ]
+    | [
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+      ]
+    | [
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+      ]
+    | [
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+      ]
+    | [
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+      ]
+    | [
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+      ]
+    | [
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+      ]
+    | [
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+      ]
+    | [
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+      ]
+    | [
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+        {
+          tierId: string;
+          poolId: string;
+          quantity: number;
+          unitPriceMinor: number;
+          /**
+           * unitPriceMinor × quantity.
+           */
+          subtotalMinor: number;
+        },
+      ];
 }
 
 export interface ReserveInput {
@@ -631,6 +4927,2153 @@ export interface ReserveOutput {
      * RFC 3339 date-time.
      */
     updatedAt: string;
+    /**
+     * Per line (only for a purchase quoted with `lines`): tier, pool, quantity and price.
+     *
+     * @maxItems 20
+     */
+    lines?:
+      | []
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ];
   };
   order?: {
     id: string;
@@ -853,6 +7296,2153 @@ export interface ConfirmOutput {
      * RFC 3339 date-time.
      */
     updatedAt: string;
+    /**
+     * Per line (only for a purchase quoted with `lines`): tier, pool, quantity and price.
+     *
+     * @maxItems 20
+     */
+    lines?:
+      | []
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ];
   };
   order?: {
     id: string;
@@ -1067,6 +9657,2153 @@ export interface ReleaseOutput {
      * RFC 3339 date-time.
      */
     updatedAt: string;
+    /**
+     * Per line (only for a purchase quoted with `lines`): tier, pool, quantity and price.
+     *
+     * @maxItems 20
+     */
+    lines?:
+      | []
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ];
   };
   order?: {
     id: string;
@@ -1281,6 +12018,2153 @@ export interface GetReservationOutput {
      * RFC 3339 date-time.
      */
     updatedAt: string;
+    /**
+     * Per line (only for a purchase quoted with `lines`): tier, pool, quantity and price.
+     *
+     * @maxItems 20
+     */
+    lines?:
+      | []
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ];
   };
   order?: {
     id: string;
@@ -1638,6 +14522,2153 @@ export interface AuthorizePaymentOutput {
      * RFC 3339 date-time.
      */
     updatedAt: string;
+    /**
+     * Per line (only for a purchase quoted with `lines`): tier, pool, quantity and price.
+     *
+     * @maxItems 20
+     */
+    lines?:
+      | []
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ];
   };
   order?: {
     id: string;
@@ -2317,6 +17348,2153 @@ export interface PurchaseInitiateOutput {
      * RFC 3339 date-time.
      */
     updatedAt: string;
+    /**
+     * Per line (only for a purchase quoted with `lines`): tier, pool, quantity and price.
+     *
+     * @maxItems 20
+     */
+    lines?:
+      | []
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ]
+      | [
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+          {
+            tierId: string;
+            poolId: string;
+            quantity: number;
+            unitPriceMinor: number;
+            /**
+             * unitPriceMinor × quantity.
+             */
+            subtotalMinor: number;
+          },
+        ];
   };
   order?: {
     id: string;
@@ -15006,6 +32184,275 @@ export interface AuthorizeAgentOutput {
   cardSaved: boolean;
 }
 
+export interface JoinWaitingListInput {
+  /**
+   * The sold-out tier (tier_…).
+   */
+  tierId: string;
+  /**
+   * Places wanted, up to the tier’s maximum per purchase.
+   */
+  quantity: number;
+  /**
+   * Where the offer is mailed (default: the buyer’s own address).
+   */
+  email?: string;
+  /**
+   * Buyer-page language: en, de, es, fr, hu or pt-BR.
+   */
+  lang?: 'en' | 'de' | 'es' | 'fr' | 'hu' | 'pt-BR';
+}
+
+export interface JoinWaitingListOutput {
+  /**
+   * The entry (wle_…).
+   */
+  id: string;
+  merchantId: string;
+  eventId: string;
+  tierId: string;
+  quantity: number;
+  /**
+   * waiting; offered (places held for you: confirm `offer.reservationId` before `offer.expiresAt`); purchased; expired or declined (the offer passed on); left; removed (by the merchant).
+   */
+  state: 'waiting' | 'offered' | 'purchased' | 'expired' | 'declined' | 'left' | 'removed';
+  /**
+   * Place in the tier’s line while waiting.
+   */
+  position?: number;
+  /**
+   * The person’s e-mail (merchant callers only).
+   */
+  email?: string;
+  joinedAt: string;
+  offer?: {
+    /**
+     * The hold for you (rsv_…): `confirm` it to buy.
+     */
+    reservationId: string;
+    /**
+     * When the hold ends and the offer passes to the next in line.
+     */
+    expiresAt: string;
+    totalMinor: number;
+    currency: string;
+  };
+}
+
+export interface LeaveWaitingListInput {
+  /**
+   * The entry (wle_…).
+   */
+  id: string;
+}
+
+export interface LeaveWaitingListOutput {
+  /**
+   * The entry (wle_…).
+   */
+  id: string;
+  merchantId: string;
+  eventId: string;
+  tierId: string;
+  quantity: number;
+  /**
+   * waiting; offered (places held for you: confirm `offer.reservationId` before `offer.expiresAt`); purchased; expired or declined (the offer passed on); left; removed (by the merchant).
+   */
+  state: 'waiting' | 'offered' | 'purchased' | 'expired' | 'declined' | 'left' | 'removed';
+  /**
+   * Place in the tier’s line while waiting.
+   */
+  position?: number;
+  /**
+   * The person’s e-mail (merchant callers only).
+   */
+  email?: string;
+  joinedAt: string;
+  offer?: {
+    /**
+     * The hold for you (rsv_…): `confirm` it to buy.
+     */
+    reservationId: string;
+    /**
+     * When the hold ends and the offer passes to the next in line.
+     */
+    expiresAt: string;
+    totalMinor: number;
+    currency: string;
+  };
+}
+
+export interface GetWaitingListEntryInput {
+  /**
+   * The entry (wle_…).
+   */
+  id: string;
+}
+
+export interface GetWaitingListEntryOutput {
+  /**
+   * The entry (wle_…).
+   */
+  id: string;
+  merchantId: string;
+  eventId: string;
+  tierId: string;
+  quantity: number;
+  /**
+   * waiting; offered (places held for you: confirm `offer.reservationId` before `offer.expiresAt`); purchased; expired or declined (the offer passed on); left; removed (by the merchant).
+   */
+  state: 'waiting' | 'offered' | 'purchased' | 'expired' | 'declined' | 'left' | 'removed';
+  /**
+   * Place in the tier’s line while waiting.
+   */
+  position?: number;
+  /**
+   * The person’s e-mail (merchant callers only).
+   */
+  email?: string;
+  joinedAt: string;
+  offer?: {
+    /**
+     * The hold for you (rsv_…): `confirm` it to buy.
+     */
+    reservationId: string;
+    /**
+     * When the hold ends and the offer passes to the next in line.
+     */
+    expiresAt: string;
+    totalMinor: number;
+    currency: string;
+  };
+}
+
+export interface ListWaitingListInput {
+  /**
+   * Only this tier’s list (tier_…).
+   */
+  tierId?: string;
+  /**
+   * Every tier of this event (evt_…).
+   */
+  eventId?: string;
+  /**
+   * Only entries in this state.
+   */
+  state?: 'waiting' | 'offered' | 'purchased' | 'expired' | 'declined' | 'left' | 'removed';
+  /**
+   * Page size, 1 to 100 (default 50).
+   */
+  limit?: number;
+  /**
+   * The previous page’s `nextCursor`.
+   */
+  cursor?: string;
+}
+
+export interface ListWaitingListOutput {
+  /**
+   * @maxItems 100
+   */
+  entries: {
+    /**
+     * The entry (wle_…).
+     */
+    id: string;
+    merchantId: string;
+    eventId: string;
+    tierId: string;
+    quantity: number;
+    /**
+     * waiting; offered (places held for you: confirm `offer.reservationId` before `offer.expiresAt`); purchased; expired or declined (the offer passed on); left; removed (by the merchant).
+     */
+    state: 'waiting' | 'offered' | 'purchased' | 'expired' | 'declined' | 'left' | 'removed';
+    /**
+     * Place in the tier’s line while waiting.
+     */
+    position?: number;
+    /**
+     * The person’s e-mail (merchant callers only).
+     */
+    email?: string;
+    joinedAt: string;
+    offer?: {
+      /**
+       * The hold for you (rsv_…): `confirm` it to buy.
+       */
+      reservationId: string;
+      /**
+       * When the hold ends and the offer passes to the next in line.
+       */
+      expiresAt: string;
+      totalMinor: number;
+      currency: string;
+    };
+  }[];
+  nextCursor?: string;
+}
+
+export interface RemoveWaitingListEntryInput {
+  /**
+   * The entry (wle_…).
+   */
+  id: string;
+}
+
+export interface RemoveWaitingListEntryOutput {
+  /**
+   * The entry (wle_…).
+   */
+  id: string;
+  merchantId: string;
+  eventId: string;
+  tierId: string;
+  quantity: number;
+  /**
+   * waiting; offered (places held for you: confirm `offer.reservationId` before `offer.expiresAt`); purchased; expired or declined (the offer passed on); left; removed (by the merchant).
+   */
+  state: 'waiting' | 'offered' | 'purchased' | 'expired' | 'declined' | 'left' | 'removed';
+  /**
+   * Place in the tier’s line while waiting.
+   */
+  position?: number;
+  /**
+   * The person’s e-mail (merchant callers only).
+   */
+  email?: string;
+  joinedAt: string;
+  offer?: {
+    /**
+     * The hold for you (rsv_…): `confirm` it to buy.
+     */
+    reservationId: string;
+    /**
+     * When the hold ends and the offer passes to the next in line.
+     */
+    expiresAt: string;
+    totalMinor: number;
+    currency: string;
+  };
+}
+
+export interface SetWaitingListInput {
+  /**
+   * The tier (tier_…).
+   */
+  tierId: string;
+  enabled?: boolean;
+  offerMinutes?: number | null;
+}
+
+export interface SetWaitingListOutput {
+  tierId: string;
+  enabled: boolean;
+  offerMinutes: number;
+  /**
+   * Entries waiting now.
+   */
+  waiting: number;
+  updatedAt: string;
+}
+
 /**
  * Every REST operation by its operationId (the tool name): its input (path, query and body fields together) and its output.
  */
@@ -15061,7 +32508,7 @@ export interface Operations {
   /**
    * Quote a purchase (`POST /v1/ticketing/quotes`).
    *
-   * Prices `quantity` places of a tier (unit price, fees, total, in minor units) and checks its restrictions: sale window, `quantity_over_limit`, countries (pass `country` when the tier lists allowedGeos), card schemes, `sold_out`. Holds nothing. Next: `reserve` with `quoteId` within 15 minutes.
+   * Prices `quantity` places of a tier (unit price, fees, total, in minor units) and checks its restrictions: sale window, `quantity_over_limit`, countries (pass `country` when the tier lists allowedGeos), card schemes, `sold_out`. Several tiers of one event: `lines` instead. Holds nothing. Next: `reserve` with `quoteId` within 15 minutes.
    */
   quote: { input: QuoteInput; output: QuoteOutput };
   /**
@@ -15760,6 +33207,42 @@ export interface Operations {
    * Creates agent `name` and grants it a permission in this session’s shop with ONE e-mailed code: request_verification_code (purpose authorize_agent, `authorization` = these details), then this call with `challengeId` and `code`. The card is a saved card (`instrumentId`) or a succeeded card setup (`setupId`). The agent’s `token` is shown only here. Full sessions only (docs/oauth.md).
    */
   authorize_agent: { input: AuthorizeAgentInput; output: AuthorizeAgentOutput };
+  /**
+   * Join a tier’s waiting list (`POST /v1/ticketing/waiting-list`).
+   *
+   * After `sold_out` with `details.waitingList`: waits for `quantity` places of the tier. When places come back, the first in line gets an offer: a held reservation (`offer.reservationId`) to `confirm` before `offer.expiresAt`, and an e-mail. Joining again returns the same entry. A merchant key must give `email`.
+   */
+  join_waiting_list: { input: JoinWaitingListInput; output: JoinWaitingListOutput };
+  /**
+   * Leave a waiting list (`POST /v1/ticketing/waiting-list/{id}/leave`).
+   *
+   * Takes your entry off the waiting list (state `left`); an open offer’s held places go to the next in line. Leaving again returns the entry unchanged. `payment_in_flight` while the offer is being paid.
+   */
+  leave_waiting_list: { input: LeaveWaitingListInput; output: LeaveWaitingListOutput };
+  /**
+   * Get a waiting-list entry (`GET /v1/ticketing/waiting-list/{id}`).
+   *
+   * An entry’s state and place in line. When `state` is `offered`, places are held for you: `confirm` `offer.reservationId` before `offer.expiresAt`, or the offer passes to the next in line.
+   */
+  get_waiting_list_entry: { input: GetWaitingListEntryInput; output: GetWaitingListEntryOutput };
+  /**
+   * List a waiting list (`GET /v1/integration/waiting-list`).
+   *
+   * A tier’s (`tierId`) or event’s (`eventId`) waiting list, first joined first, with each entry’s state, place in line while waiting, e-mail and offer. Filter by `state`; continue with `cursor` = `nextCursor`.
+   */
+  list_waiting_list: { input: ListWaitingListInput; output: ListWaitingListOutput };
+  /**
+   * Remove a waiting-list entry (`DELETE /v1/integration/waiting-list/{id}`).
+   *
+   * Takes an entry off its waiting list (state `removed`); an open offer’s held places go to the next in line. Removing again returns the entry unchanged. `payment_in_flight` while the offer is being paid.
+   */
+  remove_waiting_list_entry: { input: RemoveWaitingListEntryInput; output: RemoveWaitingListEntryOutput };
+  /**
+   * Set a tier’s waiting list (`PUT /v1/integration/tiers/{tierId}/waiting-list`).
+   *
+   * Turns a tier’s waiting list on or off (on by default) and sets how long an offer holds its places (`offerMinutes`, 1 to 10080; null: 30). Entries stay when it is off but get no offers; turning it on offers places already free.
+   */
+  set_waiting_list: { input: SetWaitingListInput; output: SetWaitingListOutput };
 }
 
 export type OperationId = keyof Operations;
@@ -15893,4 +33376,10 @@ export const OPERATIONS: Readonly<Record<OperationId, OperationSpec>> = {
   discard_consent_draft: { method: 'POST', path: '/v1/buyer/consent-draft/discard', pathParams: [], idempotency: 'none', auth: 'bearer' },
   scope_buyer_session: { method: 'POST', path: '/v1/buyer/session-scopes', pathParams: [], idempotency: 'none', auth: 'bearer' },
   authorize_agent: { method: 'POST', path: '/v1/buyer/agent-authorizations', pathParams: [], idempotency: 'none', auth: 'bearer' },
+  join_waiting_list: { method: 'POST', path: '/v1/ticketing/waiting-list', pathParams: [], idempotency: 'optional', auth: 'bearer' },
+  leave_waiting_list: { method: 'POST', path: '/v1/ticketing/waiting-list/{id}/leave', pathParams: ['id'], idempotency: 'optional', auth: 'bearer' },
+  get_waiting_list_entry: { method: 'GET', path: '/v1/ticketing/waiting-list/{id}', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
+  list_waiting_list: { method: 'GET', path: '/v1/integration/waiting-list', pathParams: [], idempotency: 'none', auth: 'bearer' },
+  remove_waiting_list_entry: { method: 'DELETE', path: '/v1/integration/waiting-list/{id}', pathParams: ['id'], idempotency: 'optional', auth: 'bearer' },
+  set_waiting_list: { method: 'PUT', path: '/v1/integration/tiers/{tierId}/waiting-list', pathParams: ['tierId'], idempotency: 'optional', auth: 'bearer' },
 };

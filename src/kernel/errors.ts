@@ -32,6 +32,11 @@ export const ERRORS = {
   scheme_required: { status: 422, message: 'This tier accepts only some card schemes: give the card scheme.' },
   scheme_not_allowed: { status: 422, message: 'This tier does not accept that card scheme.' },
   sold_out: { status: 409, message: 'Not enough places are left.' },
+  places_available: {
+    status: 409,
+    message: 'Places are available now: quote and reserve them instead of joining the waiting list.',
+  },
+  waiting_list_closed: { status: 409, message: 'This tier has no waiting list.' },
   quote_expired: { status: 410, message: 'The quote has expired; ask for a new one.' },
   quote_already_used: { status: 409, message: 'This quote was already used for a reservation.' },
   reservation_expired: { status: 410, message: 'The reservation has expired and its places were given back.' },

@@ -47,6 +47,7 @@ export const ID_PREFIXES = {
   limitRaise: 'lrr',
   webSession: 'wss',
   auditEntry: 'aud',
+  waitingListEntry: 'wle',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -124,6 +124,12 @@ import { approveLimitRaiseTool } from './buyer/approve-limit-raise.ts';
 import { declineLimitRaiseTool } from './buyer/decline-limit-raise.ts';
 import { getLimitRaiseTool } from './buyer/get-limit-raise.ts';
 import { requestLimitRaiseTool } from './ticketing/request-limit-raise.ts';
+import { joinWaitingList } from './ticketing/join-waiting-list.ts';
+import { leaveWaitingList } from './ticketing/leave-waiting-list.ts';
+import { getWaitingListEntry } from './ticketing/get-waiting-list-entry.ts';
+import { listWaitingList } from './ticketing/list-waiting-list.ts';
+import { removeWaitingListEntry } from './ticketing/remove-waiting-list-entry.ts';
+import { setWaitingList } from './ticketing/set-waiting-list.ts';
 
 export const TOOLS: readonly AnyTool[] = [
   createShop,
@@ -251,4 +257,10 @@ export const TOOLS: readonly AnyTool[] = [
   discardConsentDraftTool,
   scopeBuyerSessionTool,
   authorizeAgentTool,
+  joinWaitingList,
+  leaveWaitingList,
+  getWaitingListEntry,
+  listWaitingList,
+  removeWaitingListEntry,
+  setWaitingList,
 ];

@@ -1,6 +1,6 @@
 /**
  * The inventory invariant, checked straight in the database: per pool, availableCount + held + sold = capacity (sold:
- * less places refunds returned).
+ * less places refunds returned). Per line of a multi-line hold: `reservation_pool_lines` (migration 0033).
  */
 import assert from 'node:assert/strict';
 import type { Database } from '../../src/storage/database.ts';
@@ -19,7 +19,7 @@ export async function poolCounts(db: Database, poolId: string): Promise<PoolCoun
     `select p.capacity, p.available_count as available,
             coalesce(sum(r.quantity) filter (where r.state in ('held', 'confirming')), 0) as held,
             coalesce(sum(r.quantity - r.returned_count) filter (where r.state = 'completed'), 0) as sold
-       from pools p left join reservations r on r.pool_id = p.id
+       from pools p left join reservation_pool_lines r on r.pool_id = p.id
       where p.id = ? group by p.id`,
     [poolId],
   );

@@ -215,7 +215,7 @@ export async function changePoolCapacity(ctx: Ctx, id: string, capacity: number)
       ctx.em,
       `select coalesce(sum(quantity) filter (where state in ('held', 'confirming')), 0) as held,
               coalesce(sum(quantity) filter (where state = 'completed'), 0) as sold
-         from reservations where pool_id = ?`,
+         from reservation_pool_lines where pool_id = ?`,
       [pool.id],
     );
     const held = Number(c?.held ?? 0);

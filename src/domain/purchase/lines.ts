@@ -62,6 +62,11 @@ export async function returnAll(em: EntityManager, row: Lined): Promise<void> {
   for (const { poolId, quantity } of placesPerPool(row)) await returnPlaces(em, poolId, quantity);
 }
 
+/** The tier of each place, in line order (one tier: the row's tier, `quantity` times): a ticket per place. */
+export function placeTiers(row: Lined): string[] {
+  return linesOf(row).flatMap((l) => Array<string>(l.quantity).fill(l.tierId));
+}
+
 /** The lines' subtotals summed. */
 export function subtotalOf(lines: readonly PurchaseLineRow[]): number {
   return lines.reduce((n, l) => n + l.subtotalMinor, 0);

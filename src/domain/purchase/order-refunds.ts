@@ -29,7 +29,8 @@ import { emitEvent } from '../../webhooks/outbox.ts';
 import { describeError, ToolError } from '../../kernel/errors.ts';
 import type { Principal } from '../../kernel/principal.ts';
 import type { ToolContext } from '../context.ts';
-import { returnPlaces } from './inventory.ts';
+import { returnTierPlaces } from './lines.ts';
+import { linesRefundPart, ticketsPerTier } from './lines-refund.ts';
 import { requireAccess } from './purchase-access.ts';
 import { loadOrderView, refundView, ticketView, type OrderView, type RefundView } from './purchase-view.ts';
 import { emitPurchaseEvent } from './reservations.ts';
@@ -155,7 +156,9 @@ export async function priceRefund(
   // Each ticket's share of the total (fees included); the refund that takes the last free tickets takes the rest, so a
   // whole order refunds exactly what was paid.
   const share = Math.floor(order.totalMinor / order.quantity);
-  const amountMinor = chosen.length === free.length ? remaining : Math.min(remaining, share * chosen.length);
+  // Tickets of several tiers (a multi-line purchase) are worth their lines' prices: lines-refund.ts.
+  const part = (await linesRefundPart(em, order, tickets, chosen)) ?? share * chosen.length;
+  const amountMinor = chosen.length === free.length ? remaining : Math.min(remaining, part);
   return { chosen, amountMinor, remainingMinor: remaining - amountMinor };
 }
 
@@ -240,7 +243,7 @@ async function settleSuccess(em: EntityManager, order: OrderRow, refund: RefundR
   if (left === 0) order.refundedAt = now;
   const r = await em.findOneOrFail(Reservation, { id: order.reservationId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   if (refund.returnToPool) {
-    await returnPlaces(em, r.poolId, tickets.length);
+    await returnTierPlaces(em, r, ticketsPerTier(tickets)); // each ticket to its own tier's pool
     r.returnedCount += tickets.length;
     r.updatedAt = now;
   }

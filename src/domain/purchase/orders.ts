@@ -19,7 +19,7 @@ import { newId, randomToken } from '../../storage/ids.ts';
 import { enqueueOrderMail } from './order-mail.ts';
 import { signTicketCode } from '../../tickets/ticket-codes.ts';
 import type { TicketKeys } from '../../tickets/ticket-keys.ts';
-import { takePlaces } from './inventory.ts';
+import { placeTiers, takeAll } from './lines.ts';
 import { ownershipFrom } from './purchase-access.ts';
 import type { PurchaseView } from './purchase-view.ts';
 import { emitPurchaseEvent, releasePlaces } from './reservations.ts';
@@ -72,16 +72,16 @@ async function createOrderWithTickets(
   });
   if (state === 'completed') {
     const key = keys ? await keys.active(em) : undefined;
+    const tierOfPlace = placeTiers(r); // each ticket keeps its line's tier
     for (let i = 0; i < r.quantity; i++) {
       const id = newId('ticket', now);
-      const signedCode = key
-        ? await signTicketCode(key, { id, eventId: r.eventId, tierId: r.tierId, createdAt: now })
-        : null;
+      const tierId = tierOfPlace[i] ?? r.tierId;
+      const signedCode = key ? await signTicketCode(key, { id, eventId: r.eventId, tierId, createdAt: now }) : null;
       const ticket = em.create(Ticket, {
         id,
         orderId: order.id,
         eventId: r.eventId,
-        tierId: r.tierId,
+        tierId,
         code: randomToken(16),
         state: 'valid',
         signingKeyId: key?.kid ?? null,
@@ -120,7 +120,7 @@ export async function applyPaymentSuccess(
     return { refundDue: true };
   };
   if (r.state === 'completed') return owe('already_completed');
-  if (r.state === 'released' && (await takePlaces(em, r.poolId, r.quantity)) === null) return owe('sold_out');
+  if (r.state === 'released' && !(await takeAll(em, r))) return owe('sold_out'); // every line's places, or none
   r.state = 'completed';
   r.releaseReason = null;
   r.releasedAt = null;

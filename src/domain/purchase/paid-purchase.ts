@@ -38,6 +38,7 @@ export async function completePaidPurchase(
   if (!state || state.context.acpSession || !state.context.activeKid) return undefined;
   const { payment: before, reservation: held } = state;
   if (before.state !== 'pending' || (held.state !== 'held' && held.state !== 'confirming')) return undefined;
+  if (held.lines?.length) return undefined; // several lines: tickets of several tiers, written by orders.ts
   const payment: PaymentRow = {
     ...before,
     state: 'succeeded',

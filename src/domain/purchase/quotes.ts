@@ -11,6 +11,7 @@ import { checkRestrictions } from '../catalog/restrictions.ts';
 import { checkTierOffered } from '../catalog/catalog-changes.ts';
 import { readTierOffer } from '../../storage/offer-read.ts';
 import { insertPlainRow } from '../../storage/plain-rows.ts';
+import { waitingListHint } from './waiting-list-view.ts';
 
 /** How long a quote may be turned into a reservation. */
 export const QUOTE_TTL_MS = 15 * 60 * 1000;
@@ -58,7 +59,8 @@ export async function createQuote(ctx: ToolContext, input: QuoteInput): Promise<
   checkTierOffered(tier, tier.retiredAt ? undefined : offer?.event); // a retired tier is refused whatever its event
   checkRestrictions(tier, input, now);
   const available = offer?.available ?? 0;
-  if (available < input.quantity) throw new ToolError('sold_out', undefined, { available, requested: input.quantity });
+  if (available < input.quantity)
+    throw new ToolError('sold_out', undefined, { available, requested: input.quantity, ...waitingListHint(tier) });
   const feesMinor = shop.feePerTicketMinor * input.quantity;
   const totalMinor = tier.priceMinor * input.quantity + feesMinor;
   if (totalMinor > MAX_TOTAL_MINOR)

@@ -18,7 +18,6 @@ import { newId } from '../../storage/ids.ts';
 import { emitEvent, type WebhookEventType } from '../../webhooks/outbox.ts';
 import type { ToolContext } from '../context.ts';
 import { ToolError } from '../../kernel/errors.ts';
-import { returnPlaces, takePlacesOrThrow } from './inventory.ts';
 import type { Principal } from '../../kernel/principal.ts';
 import {
   authorizePurchase,
@@ -31,6 +30,8 @@ import { loadPurchaseView, type PurchaseView } from './purchase-view.ts';
 import { emitAcpOrderEvent } from './acp-order-events.ts';
 import { checkTierOffered } from '../catalog/catalog-changes.ts';
 import { checkRestrictions } from '../catalog/restrictions.ts';
+import { returnAll, takeAllOrThrow } from './lines.ts';
+import { checkOtherLines } from './lines-reserve.ts';
 
 /** Loads a reservation the principal may see, optionally locking its row (FOR UPDATE) for a state change. */
 export async function requireReservation(
@@ -103,6 +104,7 @@ export async function decideReserve(
   if (!tier || !shop) throw new ToolError('not_found', `No quote ${quoteId}.`, { id: quoteId });
   checkTierOffered(tier, event);
   checkRestrictions(tier, quote, now);
+  await checkOtherLines(ctx.em, quote, event, now); // a multi-line quote's other lines (none: nothing read)
   const { totalMinor: amountMinor, currency } = quote;
   await authorizePurchase(ctx, { shop, amountMinor, currency, stage: 'reserve', authority });
   return { kind: 'hold', quote, shop };
@@ -130,7 +132,7 @@ export async function reserveFromQuote(
   await em.flush();
   // Taken last: the pool row is the hot spot every concurrent reserve queues on, so it stays locked
   // only for this statement and the commit. Sold out throws, and the rollback undoes the inserts above.
-  await takePlacesOrThrow(em, decided.quote.poolId, decided.quote.quantity);
+  await takeAllOrThrow(em, decided.quote); // every line's pool, in pool id order (one tier: its pool, as before)
   return reservation;
 }
 
@@ -186,7 +188,7 @@ export async function releasePlaces(
   now: Date,
 ): Promise<void> {
   if (r.state !== 'held' && r.state !== 'confirming') throw new Error(`cannot release a ${r.state} reservation`);
-  await returnPlaces(em, r.poolId, r.quantity);
+  await returnAll(em, r); // every line's places (one tier: its pool, as before)
   r.state = 'released';
   r.releaseReason = reason;
   r.releasedAt = now;

@@ -10,6 +10,7 @@ import type { QuoteRow } from '../../storage/entities/purchase.ts';
 import type { LockedQuote } from '../../storage/reserve-batch.ts';
 import { sql } from '../../storage/database.ts';
 import type { Offer } from './reservations.ts';
+import { placesPerPool } from './lines.ts';
 
 /** What the batch read, by id: its locked quotes, their tiers, live shops and events. */
 export interface Offers {
@@ -46,7 +47,9 @@ export async function allotInArrivalOrder<C extends { index: number; quote: Quot
   em: EntityManager,
   candidates: readonly C[],
 ): Promise<{ granted: C[]; soldOut: { index: number; error: ToolError }[]; roomy: string[] }> {
-  const poolIds = [...new Set(candidates.map((c) => c.quote.poolId))].sort();
+  // A multi-line quote takes from each of its lines' pools, all or none (one tier: its own pool).
+  const takes = new Map(candidates.map((c) => [c, placesPerPool(c.quote)]));
+  const poolIds = [...new Set(candidates.flatMap((c) => takes.get(c)!.map((t) => t.poolId)))].sort();
   const left = new Map<string, number>();
   for (const poolId of poolIds) {
     const [row] = await sql<{ available_count: number }>(
@@ -58,22 +61,22 @@ export async function allotInArrivalOrder<C extends { index: number; quote: Quot
   }
   const granted: C[] = [];
   const soldOut: { index: number; error: ToolError }[] = [];
+  const wanted = new Map<string, number>();
   for (const c of candidates) {
-    const available = left.get(c.quote.poolId) ?? 0;
-    if (c.quote.quantity <= available) {
-      left.set(c.quote.poolId, available - c.quote.quantity);
+    const own = takes.get(c)!;
+    for (const t of own) wanted.set(t.poolId, (wanted.get(t.poolId) ?? 0) + t.quantity);
+    const short = own.find((t) => t.quantity > (left.get(t.poolId) ?? 0));
+    if (!short) {
+      for (const t of own) left.set(t.poolId, (left.get(t.poolId) ?? 0) - t.quantity);
       granted.push(c);
     } else {
+      const available = left.get(short.poolId) ?? 0;
       soldOut.push({
         index: c.index,
-        error: new ToolError('sold_out', undefined, { available, requested: c.quote.quantity }),
+        error: new ToolError('sold_out', undefined, { available, requested: short.quantity }),
       });
     }
   }
-  const roomy = poolIds.filter(
-    (poolId) =>
-      (left.get(poolId) ?? 0) >=
-      candidates.filter((c) => c.quote.poolId === poolId).reduce((n, c) => n + c.quote.quantity, 0),
-  );
+  const roomy = poolIds.filter((poolId) => (left.get(poolId) ?? 0) >= (wanted.get(poolId) ?? 0));
   return { granted, soldOut, roomy };
 }

@@ -67,7 +67,7 @@ export async function salesOverview(em: EntityManager, principal: Principal, q: 
   const pools = await sql<PoolRow>(
     em,
     `select x.event_id, p.id, p.title, p.capacity, p.available_count,
-            coalesce((select sum(r.quantity) from reservations r
+            coalesce((select sum(r.quantity) from reservation_pool_lines r
                        where r.pool_id = p.id and r.state in ('held', 'confirming')), 0) as held
        from (select t.event_id, t.pool_id from tiers t where t.event_id in ${evt}
              union select p2.event_id, p2.id from pools p2 where p2.event_id in ${evt}) x

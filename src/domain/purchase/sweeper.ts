@@ -5,7 +5,7 @@
  * processes on one database never release the same hold twice. A swept confirming reservation keeps its payment
  * pending: the provider's late event then re-takes the places or refunds (see orders.ts).
  */
-import { Reservation } from '../../storage/entities/purchase.ts';
+import { Reservation, type PurchaseLineRow } from '../../storage/entities/purchase.ts';
 import { claimDue, type WorkTable } from '../../storage/work-queue.ts';
 import { returnPlaces } from './inventory.ts';
 import { Periodic } from '../../kernel/periodic.ts';
@@ -89,15 +89,21 @@ export class HoldSweeper {
   private pass(now: Date, limit: number): Promise<SweepReport> {
     return this.deps.db.transaction(async (em) => {
       // The release rule: the claim itself marks each hold released for expiry, in this transaction.
-      const rows = await claimDue<{ id: string; pool_id: string; quantity: number }>(em, EXPIRED_HOLDS, {
+      type Claimed = { id: string; pool_id: string; quantity: number; lines: PurchaseLineRow[] | null };
+      const rows = await claimDue<Claimed>(em, EXPIRED_HOLDS, {
         now,
         limit,
         set: `state = 'released', release_reason = 'expired', released_at = ?, updated_at = ?, payment_deadline = null`,
         setParams: [now, now],
-        returning: 'id, pool_id, quantity',
+        returning: 'id, pool_id, quantity, lines',
       });
       const perPool = new Map<string, number>();
-      for (const row of rows) perPool.set(row.pool_id, (perPool.get(row.pool_id) ?? 0) + row.quantity);
+      for (const row of rows) {
+        // A multi-line hold gives back every line's places (one tier: its row's pool and quantity).
+        for (const l of row.lines ?? [{ poolId: row.pool_id, quantity: row.quantity }]) {
+          perPool.set(l.poolId, (perPool.get(l.poolId) ?? 0) + l.quantity);
+        }
+      }
       if (rows.length) {
         // One query per kind of row and one insert for the whole pass, whatever the number of holds released.
         const released = await em.find(Reservation, { id: { $in: rows.map((r) => r.id) } }, { orderBy: { id: 'asc' } });

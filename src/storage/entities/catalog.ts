@@ -74,6 +74,10 @@ export const Tier = defineEntity({
     sellable: p.boolean().default(true),
     allowedGeos: p.array().default([]),
     allowedSchemes: p.array().default([]),
+    /** Whether buyers may join the tier's waiting list when it is sold out (docs/purchase-spine.md, "Waiting list"). */
+    waitingList: p.boolean().default(true),
+    /** How long a waiting-list offer holds its places; null: 30 minutes. */
+    waitingListOfferMinutes: p.integer().nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime().nullable(),
     retiredAt: p.datetime().nullable(),

@@ -1,7 +1,7 @@
 /** update_pool: change a pool's capacity, never below what is held and sold. */
 import { z } from 'zod';
 import { IdRef } from '../../kernel/wire.ts';
-import { changePoolCapacity } from '../../domain/catalog/catalog-changes.ts';
+import { changeCapacityOfferingFirst } from '../../domain/purchase/waiting-list-admin.ts';
 import { poolOut } from '../../domain/catalog/serialize.ts';
 import { PoolOut } from '../catalog/schemas.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
@@ -26,6 +26,6 @@ export const updatePool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   idempotency: 'optional',
   async handler({ id, capacity }, ctx) {
-    return poolOut(await changePoolCapacity(ctx, id, capacity));
+    return poolOut(await changeCapacityOfferingFirst(ctx, id, capacity));
   },
 });
