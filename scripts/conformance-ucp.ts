@@ -1,10 +1,10 @@
 /**
  * `npm run conformance:ucp -- <reference dir>`: starts Tessera (embedded PostgreSQL, or DATABASE_URL), serves a
- * platform profile on loopback, drives the UCP checkout over the REST binding (profile, create, get, update,
- * complete, cancel) and validates every UCP response body with Ajv (JSON Schema 2020-12) against the UCP 2026-04-08
- * schemas in <reference dir> (its root, holding source/schemas and source/discovery). Protocol errors (`{ code,
- * content }`) have no schema in the release and are not counted. Prints one summary line; exits non-zero on any
- * invalid body or a broken flow.
+ * platform profile on loopback (with an order webhook receiver), drives the UCP checkout over the REST binding
+ * (profile, create, get, update, complete, cancel, a refund) and validates every UCP response body and every order
+ * webhook body with Ajv (JSON Schema 2020-12) against the UCP 2026-04-08 schemas in <reference dir> (its root, holding
+ * source/schemas and source/discovery). Protocol errors (`{ code, content }`) have no schema in the release and are
+ * not counted. Prints one summary line; exits non-zero on any invalid body or a broken flow.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -25,6 +25,7 @@ const CLI = join(ROOT, 'src', 'cli.ts');
  */
 const PROFILE_ID = 'https://ucp.dev/discovery/profile.json';
 const CHECKOUT_ID = 'https://ucp.dev/schemas/shopping/checkout.json';
+const ORDER_ID = 'https://ucp.dev/schemas/shopping/order.json';
 
 /** Every JSON file under `dir`. */
 function jsonFiles(dir: string): string[] {
@@ -79,23 +80,50 @@ async function startServer(env: NodeJS.ProcessEnv): Promise<{ url: string; child
   return { url, child };
 }
 
-/** A platform profile on loopback declaring checkout (and fulfillment, which the business declines). */
-async function platformProfile(): Promise<{ url: string; close(): void }> {
+interface Platform {
+  url: string;
+  /** The order webhook bodies received so far. */
+  orders: unknown[];
+  /** Resolves when `n` order webhooks have arrived (the server's dispatcher sends them within seconds). */
+  waitForOrders(n: number): Promise<void>;
+  close(): void;
+}
+
+/**
+ * A platform on loopback: its profile declares checkout, order (with its webhook URL) and fulfillment (which the
+ * business declines); POSTs to /orders are its order webhook receiver.
+ */
+async function platformProfile(): Promise<Platform> {
   const version = '2026-04-08';
+  const orders: unknown[] = [];
+  const server = createServer((req, res) => {
+    if (req.method !== 'POST') return void res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      orders.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ucp: { version } }));
+    });
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const body = JSON.stringify({
     ucp: {
       version,
       services: {},
-      capabilities: { 'dev.ucp.shopping.checkout': [{ version }], 'dev.ucp.shopping.fulfillment': [{ version }] },
+      capabilities: {
+        'dev.ucp.shopping.checkout': [{ version }],
+        'dev.ucp.shopping.order': [{ version, config: { webhook_url: `${base}/orders` } }],
+        'dev.ucp.shopping.fulfillment': [{ version }],
+      },
       payment_handlers: {},
     },
   });
-  const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body));
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/profile.json`,
-    close: () => server.close(),
+  const waitForOrders = async (n: number) => {
+    for (let i = 0; i < 600 && orders.length < n; i++) await new Promise((ok) => setTimeout(ok, 100));
+    if (orders.length < n) throw new Error(`expected ${n} order webhook(s) within 60 s, got ${orders.length}`);
   };
+  return { url: `${base}/profile.json`, orders, waitForOrders, close: () => server.close() };
 }
 
 async function call(url: string, method: string, path: string, want: number, body: unknown, headers: object) {
@@ -183,6 +211,13 @@ async function main(): Promise<number> {
     check(CHECKOUT_ID, done, 'complete (completed, with the order)');
     const other = await ucp('POST', '', 201, items(1));
     check(CHECKOUT_ID, await ucp('POST', `/${other.id}/cancel`, 200), 'cancel');
+    await platform.waitForOrders(1);
+    check(ORDER_ID, platform.orders[0], 'order webhook (placed)');
+    const order = await call(started.url, 'GET', `/v1/ticketing/orders/${done.order.id}`, 200, undefined, auth);
+    const refund = { ticketIds: [order.tickets[0].id], reason: 'Cannot attend', returnToPool: true };
+    await call(started.url, 'POST', `/v1/ticketing/orders/${done.order.id}/refunds`, 200, refund, auth);
+    await platform.waitForOrders(2);
+    check(ORDER_ID, platform.orders[1], 'order webhook (refunded)');
   } finally {
     if (server && server.exitCode === null) {
       const exited = new Promise((ok) => server!.once('exit', ok));

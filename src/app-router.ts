@@ -94,7 +94,13 @@ export function buildRestRouter(deps: RestDeps): Router {
   // ACP's REST binding (protocol-shaped paths at the root) over the ACP tools; AP2 is refused, whatever the method.
   router.use(buildAcpRouter({ orchestrator }).routes());
   // UCP's business profile and REST binding (/.well-known/ucp, /ucp/v1/checkout-sessions…) over the UCP tools.
-  router.use(buildUcpRouter({ orchestrator, publicUrl: services.publicUrl }).routes());
+  router.use(
+    buildUcpRouter({
+      orchestrator,
+      publicUrl: services.publicUrl,
+      signingKeys: async () => [(await services.webhooks.ucpSigningKey()).publicJwk],
+    }).routes(),
+  );
   for (const path of ['/v1/ap2', '/v1/ap2/{*rest}']) {
     router.all(path, (ctx) => {
       const refusal = ap2Refusal();

@@ -14,6 +14,7 @@ import { SecretBox } from './secret-box.ts';
 import type { AddressPolicy } from './url-policy.ts';
 import { ATTEMPT_TIMEOUT_MS, DeliveryTarget, sendAttempt, type AttemptOutcome } from './send.ts';
 import { acpWebhookHeaders, webhookHeaders } from './signature.ts';
+import { loadUcpSigningKey, ucpWebhookHeaders, type UcpSigningKey } from './ucp-signature.ts';
 
 /** Delay before each retry, in seconds: after attempt n fails, attempt n+1 is due after RETRY_DELAYS_SECONDS[n-1]. */
 export const RETRY_DELAYS_SECONDS = [30, 120, 600, 3600, 21_600, 43_200, 86_400] as const;
@@ -75,7 +76,7 @@ interface ClaimedRow {
   subscription_id: string;
   url: string;
   secret_sealed: string;
-  kind: 'merchant' | 'acp';
+  kind: 'merchant' | 'acp' | 'ucp';
 }
 
 const placeholders = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
@@ -90,6 +91,8 @@ export class WebhookDispatcher {
   private readonly loop: Periodic;
   private readonly target: DeliveryTarget;
   private readonly publicUrl: () => string;
+  private readonly serverSecret: string;
+  private ucpKey: Promise<UcpSigningKey> | undefined;
 
   constructor(deps: DispatcherDeps) {
     this.db = deps.db;
@@ -99,6 +102,16 @@ export class WebhookDispatcher {
     this.target = new DeliveryTarget({ allowLoopback: deps.allowLoopback ?? false });
     this.loop = new Periodic('webhooks', this.log);
     this.publicUrl = deps.publicUrl ?? (() => 'http://localhost');
+    this.serverSecret = deps.serverSecret;
+  }
+
+  /** The key UCP order webhooks are signed with (made once per database; its public JWK is in the UCP profile). */
+  ucpSigningKey(): Promise<UcpSigningKey> {
+    this.ucpKey ??= loadUcpSigningKey(this.db, this.serverSecret).catch((err: unknown) => {
+      this.ucpKey = undefined;
+      throw err;
+    });
+    return this.ucpKey;
   }
 
   /**
@@ -129,6 +142,7 @@ export class WebhookDispatcher {
            from webhook_events e
            join webhook_subscriptions s on s.shop_id = e.shop_id and s.deleted_at is null
                                        and e.type = any(s.events) and s.created_at <= e.created_at
+                                       and (e.subscription_id is null or e.subscription_id = s.id)
           where e.id in (${placeholders(ids.length)})`,
         ids,
       );
@@ -180,6 +194,7 @@ export class WebhookDispatcher {
   }
 
   private async attempt(row: ClaimedRow): Promise<'delivered' | 'retrying' | 'failed'> {
+    if (row.kind === 'ucp') return this.attemptUcp(row);
     const body = deliveryBody(row, this.publicUrl());
     const secret = this.secrets.open(row.secret_sealed, row.subscription_id);
     const timestamp = Math.floor(this.clock.now().getTime() / 1000);
@@ -193,6 +208,28 @@ export class WebhookDispatcher {
           this.stopping.signal,
         )
       : { ok: false, status: null, error: 'signing secret unavailable: the server secret changed' };
+    return this.record(row, outcome);
+  }
+
+  /** A UCP order webhook: signed with the business key (RFC 9421), not a shared secret. */
+  private async attemptUcp(row: ClaimedRow): Promise<'delivered' | 'retrying' | 'failed'> {
+    const publicUrl = this.publicUrl();
+    const body = deliveryBody(row, publicUrl);
+    const timestampSeconds = Math.floor(this.clock.now().getTime() / 1000);
+    const headers = await this.ucpSigningKey().then(
+      (key) =>
+        ucpWebhookHeaders(key, {
+          url: row.url,
+          id: row.event_id,
+          timestampSeconds,
+          body,
+          profileUrl: `${publicUrl.replace(/\/$/, '')}/.well-known/ucp`,
+        }),
+      () => null,
+    );
+    const outcome: AttemptOutcome = headers
+      ? await sendAttempt(this.target, row.url, headers, { id: row.event_id, body }, this.stopping.signal)
+      : { ok: false, status: null, error: 'signing key unavailable: the server secret changed' };
     return this.record(row, outcome);
   }
 
@@ -243,7 +280,7 @@ export class WebhookDispatcher {
 
 /** An event as recorded (`webhook_events`) and the kind of subscription it goes to. */
 export interface RecordedEvent {
-  kind: 'merchant' | 'acp';
+  kind: 'merchant' | 'acp' | 'ucp';
   type: string;
   data: unknown;
   created_at: Date | string;
@@ -255,6 +292,7 @@ export interface RecordedEvent {
  */
 export function deliveryBody(event: RecordedEvent, publicUrl: string): string {
   const data = typeof event.data === 'string' ? (JSON.parse(event.data) as unknown) : event.data;
+  if (event.kind === 'ucp') return JSON.stringify(withAbsolutePermalink(data as Record<string, unknown>, publicUrl));
   return event.kind === 'acp'
     ? JSON.stringify(acpBody(data, publicUrl))
     : JSON.stringify({ type: event.type, timestamp: new Date(event.created_at).toISOString(), data });
@@ -265,7 +303,12 @@ export function deliveryBody(event: RecordedEvent, publicUrl: string): string {
  */
 function acpBody(recorded: unknown, publicUrl: string): unknown {
   const event = recorded as { type: string; data: Record<string, unknown> };
-  const link = event.data['permalink_url'];
-  if (typeof link !== 'string' || !link.startsWith('/')) return event;
-  return { ...event, data: { ...event.data, permalink_url: `${publicUrl.replace(/\/$/, '')}${link}` } };
+  return { ...event, data: withAbsolutePermalink(event.data, publicUrl) };
+}
+
+/** An order whose `permalink_url` was recorded as a path, with the server's base URL before it. */
+function withAbsolutePermalink(order: Record<string, unknown>, publicUrl: string): Record<string, unknown> {
+  const link = order['permalink_url'];
+  if (typeof link !== 'string' || !link.startsWith('/')) return order;
+  return { ...order, permalink_url: `${publicUrl.replace(/\/$/, '')}${link}` };
 }

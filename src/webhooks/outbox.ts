@@ -33,11 +33,20 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export const ACP_ORDER_EVENT_TYPES = ['acp.order_create', 'acp.order_update'] as const;
 export type AcpOrderEventType = (typeof ACP_ORDER_EVENT_TYPES)[number];
 
+/**
+ * Events for one UCP platform's order webhook only (a subscription of kind `ucp`, addressed by `subscriptionId`):
+ * `data` is UCP's order, sent signed with RFC 9421 HTTP Message Signatures (ucp-signature.ts).
+ */
+export const UCP_ORDER_EVENT_TYPES = ['ucp.order_create', 'ucp.order_update'] as const;
+export type UcpOrderEventType = (typeof UCP_ORDER_EVENT_TYPES)[number];
+
 export interface DomainEvent {
   shopId: string;
-  type: WebhookEventType | AcpOrderEventType;
+  type: WebhookEventType | AcpOrderEventType | UcpOrderEventType;
   data: Record<string, unknown>;
   now: Date;
+  /** Delivered to this subscription only (a UCP platform's); absent: to every subscription of the type. */
+  subscriptionId?: string;
 }
 
 /**
@@ -45,6 +54,15 @@ export interface DomainEvent {
  */
 export async function emitEvent(em: EntityManager, event: DomainEvent): Promise<string> {
   const id = newId('webhookEvent', event.now);
+  if (event.subscriptionId) {
+    await sql(
+      em,
+      `insert into webhook_events (id, shop_id, type, data, created_at, subscription_id)
+       values (?, ?, ?, ?::jsonb, ?, ?)`,
+      [id, event.shopId, event.type, JSON.stringify(event.data), event.now, event.subscriptionId],
+    );
+    return id;
+  }
   await sql(em, 'insert into webhook_events (id, shop_id, type, data, created_at) values (?, ?, ?, ?::jsonb, ?)', [
     id,
     event.shopId,

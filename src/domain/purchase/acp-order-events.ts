@@ -9,6 +9,7 @@ import { AcpCheckoutSession } from '../../storage/entities/acp.ts';
 import { Event, Tier } from '../../storage/entities/catalog.ts';
 import { Order, Refund, Reservation, Ticket, type OrderRow } from '../../storage/entities/purchase.ts';
 import { emitEvent } from '../../webhooks/outbox.ts';
+import { emitUcpOrderEvent } from './ucp-order-events.ts';
 
 /** ACP's order status for ours: paid and delivered → `confirmed`; every ticket refunded → `canceled`. */
 export const acpOrderStatus = (order: Pick<OrderRow, 'state'>): 'confirmed' | 'canceled' =>
@@ -102,8 +103,9 @@ export async function emitAcpOrderEvent(
   now: Date,
 ): Promise<void> {
   const session = await em.findOne(AcpCheckoutSession, { reservationId });
-  // A UCP session (src/domain/ucp/checkout.ts) shares the row but is no ACP order: no ACP webhook for it.
-  if (!session || session.apiVersion.startsWith('ucp/')) return;
+  if (!session) return;
+  // A UCP session (src/domain/ucp/checkout.ts) shares the row but is no ACP order: its platform's webhook instead.
+  if (session.apiVersion.startsWith('ucp/')) return emitUcpOrderEvent(em, session.id, reservationId, kind, now);
   const order = await em.findOne(Order, { reservationId });
   if (!order) return;
   await emitEvent(em, {

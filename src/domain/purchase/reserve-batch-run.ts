@@ -18,6 +18,7 @@ import type { ToolContext } from '../context.ts';
 import { decideReserve, holdOf, requireReservation } from './reservations.ts';
 import { allotInArrivalOrder, offerIn, offersOf } from './reserve-checks.ts';
 import { requireAccess } from './purchase-access.ts';
+import { decideDiscountUses, writeDiscountUses } from './discount-uses.ts';
 import { placesPerPool } from './lines.ts';
 import { loadPurchaseView, reservationView, type PurchaseView } from './purchase-view.ts';
 
@@ -157,10 +158,14 @@ export async function runOneBatch(
     }
   }
 
+  // Discount codes (only quotes that carry one): their rows locked after the quotes and before the pools, the uses
+  // decided in arrival order; a call refused here takes no place (discount-uses.ts).
+  const coded = await decideDiscountUses(em, candidates, now);
+  for (const { index, error } of coded.refused) results[index] = { ok: false, error };
   // Allot mode (a pool was short): each pool row is locked now and its places are handed out in arrival order.
-  let granted = candidates;
+  let granted = coded.kept;
   if (mode.allot || candidates.some((c) => placesPerPool(c.quote).some((t) => shortPools.has(t.poolId)))) {
-    const allotted = await allotInArrivalOrder(em, candidates);
+    const allotted = await allotInArrivalOrder(em, granted);
     granted = allotted.granted;
     for (const { index, error } of allotted.soldOut) results[index] = { ok: false, error };
     for (const poolId of allotted.roomy) shortPools.delete(poolId); // back to the optimistic path
@@ -177,6 +182,11 @@ export async function runOneBatch(
     // A new hold has no payment or order yet: its view is the reservation alone.
     results[index] = { ok: true, value: { reservation: reservationView(reservation, null) } };
   }
+  await writeDiscountUses(
+    em,
+    granted.map((g) => ({ reservationId: usedBy.get(g.quote.id)!, quote: g.quote })),
+    now,
+  );
   for (const { index, quoteId } of repeats) {
     const reservationId = usedBy.get(quoteId);
     const winner = results[winnerOf.get(quoteId)!]!;

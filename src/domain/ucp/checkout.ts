@@ -17,6 +17,7 @@ import { reservationOf, statusOf } from '../acp/session-view.ts';
 import { UCP_SANDBOX_HANDLER_ID, UCP_VERSION } from './protocol.ts';
 import type { UcpCompleteInput, UcpCreateInput, UcpUpdateInput } from './checkout-schema.ts';
 import { ucpCheckoutView } from './checkout-view.ts';
+import { checkOrderWebhookUrl, linkOrderWebhook } from './order-webhooks.ts';
 
 /** The `apiVersion` a UCP session's row carries: it tells UCP sessions from ACP ones. */
 export const UCP_SESSION_VERSION = `ucp/${UCP_VERSION}`;
@@ -62,8 +63,12 @@ export async function cancelUcpCheckout(ctx: ToolContext, id: string) {
   return ucpCheckoutView(ctx, await cancelSession(ctx, id, {}, 'ucp'));
 }
 
-/** Checks the session and the instrument in one short transaction; returns what to charge. */
-async function prepare(ctx: ToolContext, id: string, body: UcpCompleteInput) {
+/**
+ * Checks the session and the instrument in one short transaction; returns what to charge. The platform's order webhook
+ * (when it negotiated the order capability) is linked here, so the order's events reach it however the payment ends.
+ */
+async function prepare(ctx: ToolContext, id: string, body: UcpCompleteInput, orderWebhookUrl?: string) {
+  if (orderWebhookUrl) checkOrderWebhookUrl(orderWebhookUrl, ctx.services.webhooks.addressPolicy);
   return ctx.services.db.transaction(async (em) => {
     const tx = { ...ctx, em };
     const s = await requireUcpSession(tx, id, true);
@@ -95,6 +100,9 @@ async function prepare(ctx: ToolContext, id: string, body: UcpCompleteInput) {
         },
       );
     }
+    if (orderWebhookUrl) {
+      await linkOrderWebhook(em, { sessionId: s.id, shopId: s.shopId, url: orderWebhookUrl, now: ctx.clock.now() });
+    }
     return { reservationId: r.id, paymentMethod: chosen.credential.token };
   });
 }
@@ -122,8 +130,13 @@ async function record(ctx: ToolContext, id: string, outcome: PurchaseView | Tool
  * transaction; its own idempotency holds, so money never moves twice). A decline keeps the session ready with a
  * payment_declined message.
  */
-export async function completeUcpCheckout(ctx: ToolContext, id: string, body: UcpCompleteInput) {
-  const { reservationId, paymentMethod } = await prepare(ctx, id, body);
+export async function completeUcpCheckout(
+  ctx: ToolContext,
+  id: string,
+  body: UcpCompleteInput,
+  orderWebhookUrl?: string,
+) {
+  const { reservationId, paymentMethod } = await prepare(ctx, id, body, orderWebhookUrl);
   let outcome: PurchaseView | ToolError;
   try {
     outcome = await confirmReservation(ctx, reservationId, paymentMethod);

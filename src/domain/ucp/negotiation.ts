@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { ToolContext } from '../context.ts';
 import { ToolError } from '../../kernel/errors.ts';
 import { fetchPublicJson } from '../../webhooks/public-json.ts';
-import { UCP_CHECKOUT, UCP_VERSION } from './protocol.ts';
+import { UCP_CHECKOUT, UCP_ORDER, UCP_VERSION } from './protocol.ts';
 
 const Version = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 const Declaration = z.looseObject({ version: Version, extends: z.union([z.string(), z.array(z.string())]).optional() });
@@ -21,7 +21,18 @@ const PlatformProfile = z.looseObject({
 });
 
 /** What this business offers (the profile's capabilities, by name and version). */
-export const BUSINESS_CAPABILITIES: Capabilities = { [UCP_CHECKOUT]: [{ version: UCP_VERSION }] };
+export const BUSINESS_CAPABILITIES: Capabilities = {
+  [UCP_CHECKOUT]: [{ version: UCP_VERSION }],
+  [UCP_ORDER]: [{ version: UCP_VERSION }],
+};
+
+/** What a negotiation yields: the active capabilities, and the platform's order webhook when order is active. */
+export interface Negotiated {
+  capabilities: Capabilities;
+  orderWebhookUrl?: string;
+}
+
+const OrderConfig = z.looseObject({ config: z.looseObject({ webhook_url: z.string().max(2000) }) });
 
 /** The spec's intersection algorithm: mutual names at their highest mutual version, orphaned extensions pruned. */
 export function intersect(business: Capabilities, platform: Capabilities): Capabilities {
@@ -52,6 +63,11 @@ const FAILURES = {
 
 /** Negotiates with the platform whose profile is at `profileUrl`; returns the capabilities active for checkout. */
 export async function negotiateCheckout(ctx: ToolContext, profileUrl: string): Promise<Capabilities> {
+  return (await negotiate(ctx, profileUrl)).capabilities;
+}
+
+/** negotiateCheckout, with the order webhook URL the platform's order declaration names (when order is active). */
+export async function negotiate(ctx: ToolContext, profileUrl: string): Promise<Negotiated> {
   const fetched = await fetchPublicJson(profileUrl, { allowLoopback: ctx.services.config.webhookAllowLoopback });
   if (!fetched.ok) throw new ToolError(FAILURES[fetched.failure], undefined, { profile: profileUrl });
   const profile = PlatformProfile.safeParse(fetched.json);
@@ -70,7 +86,10 @@ export async function negotiateCheckout(ctx: ToolContext, profileUrl: string): P
       `The platform profile does not declare ${UCP_CHECKOUT} ${UCP_VERSION}.`,
     );
   }
-  return active;
+  const order = active[UCP_ORDER]
+    ? OrderConfig.safeParse(profile.data.ucp.capabilities[UCP_ORDER]?.find((d) => d.version === UCP_VERSION))
+    : undefined;
+  return { capabilities: active, ...(order?.success ? { orderWebhookUrl: order.data.config.webhook_url } : {}) };
 }
 
 /**

@@ -6,15 +6,16 @@ export const UCP_VERSION = '2026-04-08';
 /** The spec's capability names this server knows (the checkout capability is the only one served). */
 export const UCP_CHECKOUT = 'dev.ucp.shopping.checkout';
 export const UCP_SHOPPING_SERVICE = 'dev.ucp.shopping';
+/** The order capability: signed order webhooks to the platform's `config.webhook_url` (order-webhooks.ts). */
+export const UCP_ORDER = 'dev.ucp.shopping.order';
 /**
  * Capabilities the specification defines that this server declines (never advertised, so never negotiated):
  * tickets are digital (no fulfillment/shipping), AP2 mandates are refused as everywhere (ap2_unsupported), and
- * order, identity linking, catalog, cart and discount are not built yet (docs/ucp.md).
+ * identity linking, catalog, cart and discount are not built yet (docs/ucp.md).
  */
 export const UCP_DECLINED = [
   'dev.ucp.shopping.fulfillment',
   'dev.ucp.shopping.ap2_mandate',
-  'dev.ucp.shopping.order',
   'dev.ucp.common.identity_linking',
   'dev.ucp.shopping.catalog',
   'dev.ucp.shopping.cart',
@@ -35,6 +36,15 @@ export function checkoutCapability() {
     version: UCP_VERSION,
     spec: spec('checkout'),
     schema: `https://ucp.dev/${UCP_VERSION}/schemas/shopping/checkout.json`,
+  };
+}
+
+/** The order capability's declaration (profile): it stands alone, not an extension of checkout. */
+export function orderCapability() {
+  return {
+    version: UCP_VERSION,
+    spec: spec('order'),
+    schema: `https://ucp.dev/${UCP_VERSION}/schemas/shopping/order.json`,
   };
 }
 

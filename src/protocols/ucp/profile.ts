@@ -4,10 +4,13 @@
  * tokenizer handler. Capabilities this server declines (docs/ucp.md) are never declared, so never negotiated.
  */
 import type { Orchestrator } from '../../orchestrator/invoke.ts';
+import type { JWK } from 'jose';
 import {
   checkoutCapability,
+  orderCapability,
   sandboxHandler,
   UCP_CHECKOUT,
+  UCP_ORDER,
   UCP_SANDBOX_HANDLER,
   UCP_SHOPPING_SERVICE,
   UCP_VERSION,
@@ -25,8 +28,11 @@ export const UCP_CHECKOUT_TOOLS = [
 /** The REST binding's base path (the profile's `rest` endpoint). */
 export const UCP_REST_BASE = '/ucp/v1';
 
-/** The business profile for the server at `publicUrl`. */
-export function businessProfile(orchestrator: Orchestrator, publicUrl: string) {
+/**
+ * The business profile for the server at `publicUrl`; `signingKeys` are the public keys order webhooks are signed
+ * with (the order capability is declared with the checkout: its webhooks follow a checkout's completion).
+ */
+export function businessProfile(orchestrator: Orchestrator, publicUrl: string, signingKeys: JWK[] = []) {
   const checkout = UCP_CHECKOUT_TOOLS.every((name) => orchestrator.get(name));
   const binding = (transport: 'rest' | 'mcp', endpoint: string) => ({
     version: UCP_VERSION,
@@ -45,10 +51,9 @@ export function businessProfile(orchestrator: Orchestrator, publicUrl: string) {
             ],
           }
         : {},
-      capabilities: checkout ? { [UCP_CHECKOUT]: [checkoutCapability()] } : {},
+      capabilities: checkout ? { [UCP_CHECKOUT]: [checkoutCapability()], [UCP_ORDER]: [orderCapability()] } : {},
       payment_handlers: checkout ? { [UCP_SANDBOX_HANDLER]: [sandboxHandler(publicUrl)] } : {},
     },
-    // No UCP message is signed yet (order webhooks are not built): no key to publish.
-    signing_keys: [],
+    signing_keys: signingKeys,
   };
 }

@@ -4,6 +4,7 @@
  * binding's `meta`, the path id `id`, the body `checkout`; errors become UCP's `{ code, content }`.
  */
 import Router from '@koa/router';
+import type { JWK } from 'jose';
 import type { Context } from 'koa';
 import { ToolError, type ErrorBody } from '../../kernel/errors.ts';
 import type { Orchestrator } from '../../orchestrator/invoke.ts';
@@ -15,6 +16,8 @@ import { businessProfile, UCP_REST_BASE } from './profile.ts';
 export interface UcpRouterDeps {
   orchestrator: Orchestrator;
   publicUrl: () => string;
+  /** The public keys UCP order webhooks are signed with (the profile's `signing_keys`). */
+  signingKeys?: () => Promise<JWK[]>;
 }
 
 /** The UCP-Agent header's `profile` member (an RFC 8941 dictionary; only that member is read). */
@@ -65,11 +68,12 @@ function handler(orchestrator: Orchestrator, tool: string, withBody: boolean) {
   };
 }
 
-export function buildUcpRouter({ orchestrator, publicUrl }: UcpRouterDeps): Router {
+export function buildUcpRouter({ orchestrator, publicUrl, signingKeys }: UcpRouterDeps): Router {
   const router = new Router();
-  router.get('/.well-known/ucp', (ctx) => {
+  router.get('/.well-known/ucp', async (ctx) => {
+    const keys = (await signingKeys?.()) ?? [];
     ctx.set('Cache-Control', 'public, max-age=3600');
-    ctx.body = businessProfile(orchestrator, publicUrl());
+    ctx.body = businessProfile(orchestrator, publicUrl(), keys);
   });
   const base = `${UCP_REST_BASE}/checkout-sessions`;
   router.post(base, handler(orchestrator, 'create_checkout', true));

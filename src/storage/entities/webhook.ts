@@ -13,9 +13,9 @@ export const WebhookSubscription = defineEntity({
     secretSealed: p.string(),
     /**
      * `merchant` (the shop's own systems, Standard Webhooks) or `acp` (the agent platform's order-event receiver, ACP's
-     * Merchant-Signature).
+     * Merchant-Signature) or `ucp` (a UCP platform's order webhook, signed with RFC 9421; no shared secret).
      */
-    kind: p.string().$type<'merchant' | 'acp'>().default('merchant'),
+    kind: p.string().$type<'merchant' | 'acp' | 'ucp'>().default('merchant'),
     createdAt: p.datetime(),
     deletedAt: p.datetime().nullable(),
   },

@@ -29,6 +29,7 @@ import { Migration0024OrderMailResend } from './0024-order-mail-resend.ts';
 import { Migration0025Exports } from './0025-exports.ts';
 import { Migration0028LimitRaiseRequests } from './0028-limit-raise-requests.ts';
 import { Migration0032EventTimeZone } from './0032-event-time-zone.ts';
+import { Migration0039UcpOrderWebhooks } from './0039-ucp-order-webhooks.ts';
 import { Migration0038WaitingList } from './0038-waiting-list.ts';
 import { Migration0033PurchaseLines } from './0033-purchase-lines.ts';
 
@@ -63,6 +64,7 @@ export const MIGRATIONS = [
   { name: '0025-exports', class: Migration0025Exports },
   { name: '0028-limit-raise-requests', class: Migration0028LimitRaiseRequests },
   { name: '0032-event-time-zone', class: Migration0032EventTimeZone },
+  { name: '0039-ucp-order-webhooks', class: Migration0039UcpOrderWebhooks },
   { name: '0033-purchase-lines', class: Migration0033PurchaseLines },
   { name: '0038-waiting-list', class: Migration0038WaitingList },
 ] as const;

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { completeUcpCheckout } from '../../domain/ucp/checkout.ts';
 import { UcpCheckout, UcpCheckoutComplete } from '../../domain/ucp/checkout-schema.ts';
-import { negotiateCheckout } from '../../domain/ucp/negotiation.ts';
+import { negotiate } from '../../domain/ucp/negotiation.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { CheckoutId, UCP_AUTH, UCP_ERRORS, UcpMeta, ucpIdempotency } from './shared.ts';
 
@@ -26,6 +26,7 @@ export const completeCheckout = defineTool({
     'payment_handler_unsupported',
     'scheme_not_allowed',
     'unavailable',
+    'invalid_webhook_url',
   ],
   auth: UCP_AUTH,
   http: { method: 'POST', path: '/v1/ucp/checkout-sessions/{id}/complete' },
@@ -34,7 +35,7 @@ export const completeCheckout = defineTool({
   idempotencyRequest: ucpIdempotency(({ id }) => `POST /checkout-sessions/${id}/complete`),
   transactional: false,
   async handler({ meta, id, checkout }, ctx) {
-    await negotiateCheckout(ctx, meta['ucp-agent'].profile);
-    return completeUcpCheckout(ctx, id, checkout);
+    const { orderWebhookUrl } = await negotiate(ctx, meta['ucp-agent'].profile);
+    return completeUcpCheckout(ctx, id, checkout, orderWebhookUrl);
   },
 });
