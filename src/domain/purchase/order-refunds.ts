@@ -31,6 +31,7 @@ import type { Principal } from '../../kernel/principal.ts';
 import type { ToolContext } from '../context.ts';
 import { returnTierPlaces } from './lines.ts';
 import { linesRefundPart, ticketsPerTier } from './lines-refund.ts';
+import { offerFreedPlacesOf } from './waiting-list-offers.ts';
 import { requireAccess } from './purchase-access.ts';
 import { loadOrderView, refundView, ticketView, type OrderView, type RefundView } from './purchase-view.ts';
 import { emitPurchaseEvent } from './reservations.ts';
@@ -244,6 +245,7 @@ async function settleSuccess(em: EntityManager, order: OrderRow, refund: RefundR
   const r = await em.findOneOrFail(Reservation, { id: order.reservationId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   if (refund.returnToPool) {
     await returnTierPlaces(em, r, ticketsPerTier(tickets)); // each ticket to its own tier's pool
+    await offerFreedPlacesOf(em, r, now);
     r.returnedCount += tickets.length;
     r.updatedAt = now;
   }

@@ -32,6 +32,7 @@ import { checkTierOffered } from '../catalog/catalog-changes.ts';
 import { checkRestrictions } from '../catalog/restrictions.ts';
 import { returnAll, takeAllOrThrow } from './lines.ts';
 import { checkOtherLines } from './lines-reserve.ts';
+import { offerFreedPlacesOf } from './waiting-list-offers.ts';
 
 /** Loads a reservation the principal may see, optionally locking its row (FOR UPDATE) for a state change. */
 export async function requireReservation(
@@ -189,6 +190,7 @@ export async function releasePlaces(
 ): Promise<void> {
   if (r.state !== 'held' && r.state !== 'confirming') throw new Error(`cannot release a ${r.state} reservation`);
   await returnAll(em, r); // every line's places (one tier: its pool, as before)
+  await offerFreedPlacesOf(em, r, now); // the next in line gets them first (docs: "Waiting list")
   r.state = 'released';
   r.releaseReason = reason;
   r.releasedAt = now;

@@ -8,6 +8,7 @@
 import { Reservation, type PurchaseLineRow } from '../../storage/entities/purchase.ts';
 import { claimDue, type WorkTable } from '../../storage/work-queue.ts';
 import { returnPlaces } from './inventory.ts';
+import { offerFreedPlaces } from './waiting-list-offers.ts';
 import { Periodic } from '../../kernel/periodic.ts';
 import { retryOwedRefunds, type SpineDeps } from './refunds.ts';
 import { pruneExpired } from '../../storage/retention.ts';
@@ -120,7 +121,10 @@ export class HoldSweeper {
       }
       // The pool rows last: a hot pool's row stays locked only for these updates and the commit, not while the events
       // are written.
-      for (const poolId of [...perPool.keys()].sort()) await returnPlaces(em, poolId, perPool.get(poolId)!);
+      for (const poolId of [...perPool.keys()].sort()) {
+        await returnPlaces(em, poolId, perPool.get(poolId)!);
+        await offerFreedPlaces(em, poolId, now); // an expired offer passes to the next in line
+      }
       return { released: rows.map((r) => r.id) };
     });
   }

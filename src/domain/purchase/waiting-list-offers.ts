@@ -117,3 +117,13 @@ async function writeOffer(em: EntityManager, w: NextInLine, now: Date): Promise<
   );
   return hold.id;
 }
+
+/** `offerFreedPlaces` for each pool of a hold (a multi-line hold's every line's pool, in id order; else its pool). */
+export async function offerFreedPlacesOf(
+  em: EntityManager,
+  r: { poolId: string; lines?: readonly { poolId: string }[] | null },
+  now: Date,
+): Promise<void> {
+  const pools = r.lines?.length ? [...new Set(r.lines.map((l) => l.poolId))].sort() : [r.poolId];
+  for (const poolId of pools) await offerFreedPlaces(em, poolId, now);
+}
