@@ -98,7 +98,8 @@ export interface CompletionWrite {
     currency: string;
   };
   /** The tickets, signed with `kid`, which must still be the active key. */
-  tickets: readonly Pick<TicketRow, 'id' | 'code' | 'signedCode'>[];
+  tickets: readonly (Pick<TicketRow, 'id' | 'code' | 'signedCode'> &
+    Partial<Pick<TicketRow, 'attendeeName' | 'attendeeAnswers'>>)[];
   kid: string;
   /** The confirmation e-mail's queue row id, when one is queued. */
   mailId: string | null;
@@ -116,6 +117,11 @@ export interface CompletionWrite {
  */
 export async function writeCompletion(em: EntityManager, w: CompletionWrite): Promise<boolean> {
   const o = w.order;
+  // Tickets with attendees (src/domain/purchase/attendees.ts) add two columns; without, the statement is unchanged.
+  const attendees = w.tickets.some((t) => t.attendeeName || t.attendeeAnswers);
+  const [cols, vals, recs] = attendees
+    ? [', attendee_name, attendee_answers', ', j.name, j.answers', ', name text, answers jsonb']
+    : ['', '', ''];
   const rows = await boundSql<{ done: number }>(
     em,
     `with lp as (select id from payments where id = $1 and state = 'pending' for update),
@@ -140,9 +146,10 @@ export async function writeCompletion(em: EntityManager, w: CompletionWrite): Pr
               $14::text, 'completed', null, 0, $3, null
         where exists (select from ok)),
      t as (
-       insert into tickets (id, order_id, event_id, tier_id, code, state, signing_key_id, signed_code, created_at)
-       select j.id, $5, $10, $11, j.code, 'valid', $17, j.signed, $3
-         from jsonb_to_recordset($18::jsonb) as j(id text, code text, signed text)
+       insert into tickets (id, order_id, event_id, tier_id, code, state, signing_key_id, signed_code,
+                            created_at${cols})
+       select j.id, $5, $10, $11, j.code, 'valid', $17, j.signed, $3${vals}
+         from jsonb_to_recordset($18::jsonb) as j(id text, code text, signed text${recs})
         where exists (select from ok)),
      m as (
        insert into order_mail (id, kind, order_id, refund_id, next_attempt_at, created_at)
@@ -170,7 +177,14 @@ export async function writeCompletion(em: EntityManager, w: CompletionWrite): Pr
       w.reservation.state,
       w.reservation.updatedAt,
       w.kid,
-      JSON.stringify(w.tickets.map((t) => ({ id: t.id, code: t.code, signed: t.signedCode }))),
+      JSON.stringify(
+        w.tickets.map((t) => ({
+          id: t.id,
+          code: t.code,
+          signed: t.signedCode,
+          ...(attendees ? { name: t.attendeeName ?? null, answers: t.attendeeAnswers ?? null } : {}),
+        })),
+      ),
       w.mailId,
       w.event.id,
       w.event.type,

@@ -16,6 +16,8 @@ import { requireShop } from './access.ts';
 import { refuseInvertedOnSaleWindow } from './restrictions.ts';
 import { requireTimeZone } from './time-zone.ts';
 import { eventOut, poolOut, tierOut } from './serialize.ts';
+import { checkAttendeeForm } from './attendee-form.ts';
+import type { AttendeeFormRow } from '../../storage/attendee-rows.ts';
 
 type Ctx = Pick<ToolContext, 'em' | 'principal' | 'clock'>;
 
@@ -136,6 +138,7 @@ export interface TierChanges {
   sellable?: boolean | undefined;
   allowedGeos?: string[] | undefined;
   allowedSchemes?: string[] | undefined;
+  attendeeForm?: AttendeeFormRow | null | undefined;
 }
 
 /** Changes a tier's name, price (new quotes only) or restrictions; emits `tier.updated`. */
@@ -157,6 +160,7 @@ export async function updateTier(
   if (changes.sellable !== undefined) tier.sellable = changes.sellable;
   if (changes.allowedGeos !== undefined) tier.allowedGeos = [...new Set(changes.allowedGeos)];
   if (changes.allowedSchemes !== undefined) tier.allowedSchemes = [...new Set(changes.allowedSchemes)];
+  if (changes.attendeeForm !== undefined) tier.attendeeForm = checkAttendeeForm(changes.attendeeForm);
   const now = ctx.clock.now();
   tier.updatedAt = now;
   await ctx.em.flush();

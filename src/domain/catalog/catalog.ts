@@ -19,6 +19,8 @@ import { newId } from '../../storage/ids.ts';
 import { requireShop } from './access.ts';
 import { refuseInvertedOnSaleWindow } from './restrictions.ts';
 import { requireTimeZone } from './time-zone.ts';
+import { checkAttendeeForm } from './attendee-form.ts';
+import type { AttendeeFormRow } from '../../storage/attendee-rows.ts';
 
 type Ctx = Pick<ToolContext, 'em' | 'principal' | 'clock'>;
 
@@ -179,6 +181,7 @@ export interface NewTier {
   sellable?: boolean | undefined;
   allowedGeos?: string[] | undefined;
   allowedSchemes?: string[] | undefined;
+  attendeeForm?: AttendeeFormRow | null | undefined;
 }
 
 /** A tier with its six restriction fields saved in the same write (spec §4.2), and its pool's live availability. */
@@ -214,6 +217,7 @@ export async function createTier(
     sellable: input.sellable ?? true,
     allowedGeos: [...new Set(input.allowedGeos ?? [])],
     allowedSchemes: [...new Set(input.allowedSchemes ?? [])],
+    attendeeForm: checkAttendeeForm(input.attendeeForm ?? null),
     createdAt: clock.now(),
   });
   await em.flush();

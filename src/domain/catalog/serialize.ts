@@ -64,5 +64,6 @@ export function tierOut(t: TierRow, availableCount: number) {
     availableCount,
     retiredAt: isoOrNull(t.retiredAt),
     createdAt: iso(t.createdAt),
+    ...(t.attendeeForm ? { attendeeForm: t.attendeeForm } : {}),
   };
 }

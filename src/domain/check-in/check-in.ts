@@ -119,6 +119,7 @@ export async function checkInList(ctx: Ctx, eventId: string) {
       state: t.state,
       checkedInAt: isoOrNull(t.checkedInAt),
       checkedInDevice: t.checkedInDevice ?? null,
+      ...(t.attendeeName ? { attendeeName: t.attendeeName } : {}),
     })),
   };
 }

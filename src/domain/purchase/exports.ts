@@ -14,6 +14,7 @@ import { newId, randomToken } from '../../storage/ids.ts';
 import { requireShop } from '../catalog/access.ts';
 import { requireMerchantEvent } from './event-access.ts';
 import { BUYER_COLUMNS, BUYER_JOIN, requireMerchantPrincipal } from './order-search.ts';
+import { withAttendeeColumns } from './attendee-export.ts';
 
 /** How long a download link works (it works once). */
 export const EXPORT_TTL_MS = 5 * 60_000;
@@ -81,7 +82,7 @@ export async function redeemExport(db: Database, token: string, now: Date): Prom
   );
   if (!row) return undefined;
   const filter = typeof row.filter === 'string' ? (JSON.parse(row.filter) as ExportFilter) : row.filter;
-  const spec = row.kind === 'orders' ? ORDERS : TICKETS;
+  const spec = row.kind === 'orders' ? ORDERS : await withAttendeeColumns(db, TICKETS, row.shop_id, filter.eventId);
   return {
     filename: `${row.kind}-${row.shop_id}-${iso(row.created_at).slice(0, 10)}.csv`,
     header: spec.header,

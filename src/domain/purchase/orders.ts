@@ -17,6 +17,7 @@ import {
 } from '../../storage/entities/purchase.ts';
 import { newId, randomToken } from '../../storage/ids.ts';
 import { enqueueOrderMail } from './order-mail.ts';
+import { assignAttendees } from './attendees.ts';
 import { signTicketCode } from '../../tickets/ticket-codes.ts';
 import type { TicketKeys } from '../../tickets/ticket-keys.ts';
 import { placeTiers, takeAll } from './lines.ts';
@@ -90,6 +91,7 @@ async function createOrderWithTickets(
       });
       tickets.push(ticket);
     }
+    assignAttendees(r, tickets);
     await enqueueOrderMail(em, 'confirmation', order, null, now);
   }
   return { order, tickets };

@@ -13,6 +13,7 @@ import { newId, randomToken } from '../../storage/ids.ts';
 import { signTicketCode } from '../../tickets/ticket-codes.ts';
 import type { TicketKeys } from '../../tickets/ticket-keys.ts';
 import { queuesOrderMail } from './order-mail.ts';
+import { assignAttendees } from './attendees.ts';
 import { orderView, paymentView, reservationView, type PurchaseView } from './purchase-view.ts';
 
 /** A completed purchase: its view (as the `order.completed` event carries it) and whether an e-mail was queued. */
@@ -97,6 +98,7 @@ export async function completePaidPurchase(
     } as TicketRow);
   }
   tickets.sort((a, b) => (a.id < b.id ? -1 : 1));
+  assignAttendees(r, tickets);
   const attempts = state.context.attempts.map((a) => (a.id === payment.id ? payment : a));
   const view: PurchaseView = {
     reservation: reservationView(r, order.id),

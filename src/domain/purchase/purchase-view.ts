@@ -16,6 +16,7 @@ import {
 import type { Principal } from '../../kernel/principal.ts';
 import { iso, isoOrNull } from '../../kernel/wire.ts';
 import { requireAccess } from './purchase-access.ts';
+import { attendeeOut, attendeeQuestionsField } from './attendees.ts';
 import { linesField, subtotalOf } from './lines.ts';
 
 /** The purchase states, re-exported for the wire schemas of the tools. */
@@ -46,6 +47,7 @@ export function quoteView(q: QuoteRow) {
     expiresAt: iso(q.expiresAt),
     createdAt: iso(q.createdAt),
     ...linesField(q),
+    ...attendeeQuestionsField(q),
   };
 }
 
@@ -107,6 +109,7 @@ export function ticketView(t: TicketRow) {
     checkedInAt: isoOrNull(t.checkedInAt),
     checkedInDevice: t.checkedInDevice ?? null,
     createdAt: iso(t.createdAt),
+    ...attendeeOut(t),
   };
 }
 

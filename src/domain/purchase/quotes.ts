@@ -12,6 +12,7 @@ import { checkTierOffered } from '../catalog/catalog-changes.ts';
 import { readTierOffer } from '../../storage/offer-read.ts';
 import { insertPlainRow } from '../../storage/plain-rows.ts';
 import { waitingListHint } from './waiting-list-view.ts';
+import { withAttendeeQuestions } from './attendees.ts';
 
 /** How long a quote may be turned into a reservation. */
 export const QUOTE_TTL_MS = 15 * 60 * 1000;
@@ -89,5 +90,6 @@ export async function createQuote(ctx: ToolContext, input: QuoteInput): Promise<
     createdAt: now,
   };
   await insertPlainRow(em, Quote, quote);
+  withAttendeeQuestions(quote, [tier]); // what the tier asks per ticket, for the output (attendees.ts)
   return quote;
 }

@@ -167,6 +167,7 @@ export function holdOf(quote: QuoteRow, shop: ShopRow, now: Date): ReservationRo
     completedAt: null,
     releasedAt: null,
     returnedCount: 0,
+    attendees: null, // given with the reserve or the confirm (attendees.ts)
   } satisfies Omit<ReservationRow, never>; // every column, so the batch's insert writes them all
   return hold as ReservationRow;
 }

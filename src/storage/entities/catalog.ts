@@ -1,5 +1,6 @@
 /** The catalog: shops, their events, inventory pools (the oversell arbiter) and priced tiers. */
 import { defineEntity, p } from '@mikro-orm/core';
+import type { AttendeeFormRow } from '../attendee-rows.ts';
 
 export const Shop = defineEntity({
   name: 'Shop',
@@ -74,6 +75,8 @@ export const Tier = defineEntity({
     sellable: p.boolean().default(true),
     allowedGeos: p.array().default([]),
     allowedSchemes: p.array().default([]),
+    /** The attendee name and questions the tier asks per ticket (null: none; src/storage/attendee-rows.ts). */
+    attendeeForm: p.json<AttendeeFormRow>().nullable(),
     /** Whether buyers may join the tier's waiting list when it is sold out (docs/purchase-spine.md, "Waiting list"). */
     waitingList: p.boolean().default(true),
     /** How long a waiting-list offer holds its places; null: 30 minutes. */

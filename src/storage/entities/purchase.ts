@@ -1,5 +1,6 @@
 /** The purchase spine's rows: quotes, reservations (holds), payments, orders and their tickets. */
 import { defineEntity, p } from '@mikro-orm/core';
+import type { AnswerValue, AttendeeRow } from '../attendee-rows.ts';
 
 export const RESERVATION_STATES = ['held', 'confirming', 'completed', 'released'] as const;
 export type ReservationState = (typeof RESERVATION_STATES)[number];
@@ -102,6 +103,8 @@ export const Reservation = defineEntity({
     releasedAt: p.datetime().nullable(),
     /** Places of a completed reservation given back to the pool by refunds (sold = quantity − returnedCount). */
     returnedCount: p.integer().default(0),
+    /** The attendee names and answers given so far, per ticket place (null: none; src/storage/attendee-rows.ts). */
+    attendees: p.json<AttendeeRow[]>().nullable(),
   },
 });
 export type ReservationRow = InstanceType<typeof Reservation.class>;
@@ -188,6 +191,9 @@ export const Ticket = defineEntity({
     checkedInAt: p.datetime().nullable(),
     checkedInDevice: p.string().nullable(),
     createdAt: p.datetime(),
+    /** The ticket's attendee, from its purchase's answers (null: none given). */
+    attendeeName: p.string().nullable(),
+    attendeeAnswers: p.json<Record<string, AnswerValue>>().nullable(),
   },
 });
 export type TicketRow = InstanceType<typeof Ticket.class>;

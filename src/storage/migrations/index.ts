@@ -32,6 +32,7 @@ import { Migration0032EventTimeZone } from './0032-event-time-zone.ts';
 import { Migration0039UcpOrderWebhooks } from './0039-ucp-order-webhooks.ts';
 import { Migration0038WaitingList } from './0038-waiting-list.ts';
 import { Migration0033PurchaseLines } from './0033-purchase-lines.ts';
+import { Migration0035Attendees } from './0035-attendees.ts';
 
 export const MIGRATIONS = [
   { name: '0001-core', class: Migration0001Core },
@@ -66,5 +67,6 @@ export const MIGRATIONS = [
   { name: '0032-event-time-zone', class: Migration0032EventTimeZone },
   { name: '0039-ucp-order-webhooks', class: Migration0039UcpOrderWebhooks },
   { name: '0033-purchase-lines', class: Migration0033PurchaseLines },
+  { name: '0035-attendees', class: Migration0035Attendees },
   { name: '0038-waiting-list', class: Migration0038WaitingList },
 ] as const;

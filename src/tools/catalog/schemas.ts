@@ -1,5 +1,6 @@
 /** Wire schemas of catalog objects (shops, pools, events, tiers), shared by the catalog and integration tools. */
 import { z } from 'zod';
+import { AttendeeForm } from '../ticketing/attendee-schemas.ts';
 
 export const ShopOut = z.object({
   id: z.string(),
@@ -47,6 +48,7 @@ export const TierOut = z.object({
   availableCount: z.number().int().describe('Live places left in the tier’s pool.'),
   retiredAt: z.string().nullable().describe('When the tier was retired (no longer sold), or null.'),
   createdAt: z.string(),
+  attendeeForm: AttendeeForm.optional().describe('What the tier asks per ticket (absent: nothing).'),
 });
 
 export const EventOut = z.object({

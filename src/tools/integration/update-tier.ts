@@ -6,6 +6,7 @@ import { IdRef, Minor } from '../../kernel/wire.ts';
 import { TierOut } from '../catalog/schemas.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { TierRestrictionsIn } from './tier-restrictions-input.ts';
+import { AttendeeFormIn } from '../ticketing/attendee-schemas.ts';
 
 export const updateTier = defineTool({
   name: 'update_tier',
@@ -20,6 +21,7 @@ export const updateTier = defineTool({
     name: z.string().trim().min(1).max(200).optional().describe('The new public name.'),
     priceMinor: Minor.optional(),
     ...TierRestrictionsIn,
+    ...AttendeeFormIn,
   }),
   output: TierOut,
   errors: ['not_found', 'tier_retired'],

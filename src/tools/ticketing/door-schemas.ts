@@ -51,6 +51,7 @@ export const CheckInListOut = z.object({
       state: z.enum(TICKET_STATES),
       checkedInAt: Time.nullable(),
       checkedInDevice: z.string().nullable(),
+      attendeeName: z.string().max(200).optional().describe('The ticket’s attendee, when the purchase gave one.'),
     }),
   ),
 });

@@ -6,6 +6,8 @@ import { reserveAdmission, reserveInBatch } from '../../domain/purchase/reserve-
 import { RESTRICTION_ERRORS } from '../../domain/catalog/restrictions.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { PurchaseOut } from './schemas.ts';
+import { AttendeesIn } from './attendee-schemas.ts';
+import { reserveWithAttendees } from '../../domain/purchase/attendees.ts';
 
 export const reserve = defineTool({
   name: 'reserve',
@@ -16,13 +18,14 @@ export const reserve = defineTool({
     'again returns the same reservation. `quote_already_used`: someone else reserved it; `quote_expired`: quote ' +
     'again; `sold_out`: the places are gone. `rate_limited` (retryAfter): the pool is busy, retry after that many ' +
     'seconds. Next: `confirm`.',
-  input: z.strictObject({ quoteId: IdRef.describe('The quote (quo_…) from `quote`.') }),
+  input: z.strictObject({ quoteId: IdRef.describe('The quote (quo_…) from `quote`.'), ...AttendeesIn }),
   output: PurchaseOut,
   errors: [
     ...AGENT_PURCHASE_ERRORS,
     'not_found',
     'quote_already_used',
     'quote_expired',
+    'invalid_answer',
     ...RESTRICTION_ERRORS,
     'insufficient_scope',
     'rate_limited',
@@ -36,5 +39,6 @@ export const reserve = defineTool({
   transactional: 'shared',
   admission: reserveAdmission,
   // The reserve rule, its natural idempotency (the caller's own hold again) and the key's write are the domain's.
-  handler: ({ quoteId }, ctx) => reserveInBatch(ctx, quoteId),
+  handler: ({ quoteId, attendees }, ctx) =>
+    reserveWithAttendees(ctx, quoteId, attendees, () => reserveInBatch(ctx, quoteId)),
 });

@@ -9,6 +9,7 @@ import {
   TICKET_STATES,
 } from '../../domain/purchase/purchase-view.ts';
 import { LinesOut } from './line-schemas.ts';
+import { AttendeeQuestionsOut, TicketAttendeeOut } from './attendee-schemas.ts';
 
 const Minor = z.number().int();
 const Time = z.string().describe('RFC 3339 date-time.');
@@ -30,6 +31,7 @@ export const QuoteOut = z.object({
   expiresAt: Time,
   createdAt: Time,
   lines: LinesOut,
+  attendeeQuestions: AttendeeQuestionsOut,
 });
 
 export const ReservationOut = z.object({
@@ -92,6 +94,7 @@ export const TicketOut = z.object({
   checkedInAt: Time.nullable().describe('When the ticket was first admitted (the earliest scan).'),
   checkedInDevice: z.string().nullable(),
   createdAt: Time,
+  ...TicketAttendeeOut,
 });
 
 export const RefundOut = z.object({
