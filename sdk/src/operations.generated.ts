@@ -53,6 +53,7 @@ export type ErrorCode =
   | 'invitation_invalid'
   | 'last_owner'
   | 'limit_raise_closed'
+  | 'limit_reached'
   | 'malformed_request'
   | 'mandate_alg_not_allowed'
   | 'mandate_amount_exceeded'
@@ -118,6 +119,7 @@ export type ErrorCode =
   | 'ticket_void'
   | 'ticket_wrong_event'
   | 'tier_retired'
+  | 'too_many_payment_attempts'
   | 'unauthenticated'
   | 'unavailable'
   | 'unknown_field'
@@ -31459,6 +31461,10 @@ export interface GetSalesOverviewInput {
    * The sales buckets’ size (default day).
    */
   bucket?: 'hour' | 'day';
+  /**
+   * The previous page’s `nextCursor`, to continue the list.
+   */
+  cursor?: string;
 }
 
 export interface GetSalesOverviewOutput {
@@ -31472,6 +31478,10 @@ export interface GetSalesOverviewOutput {
    */
   to: string;
   bucket: 'hour' | 'day';
+  /**
+   * Present when more events follow: pass it as `cursor`.
+   */
+  nextCursor?: string;
   events: {
     eventId: string;
     title: string;
@@ -31613,6 +31623,10 @@ export interface ListVoidedTicketsInput {
    * RFC 3339.
    */
   since?: string;
+  /**
+   * The previous page’s `nextCursor`, to continue the list.
+   */
+  cursor?: string;
 }
 
 export interface ListVoidedTicketsOutput {
@@ -31624,6 +31638,10 @@ export interface ListVoidedTicketsOutput {
     voidedAt: string;
   }[];
   signed: string;
+  /**
+   * Present when more voided tickets follow: pass it as `cursor`.
+   */
+  nextCursor?: string;
 }
 
 export interface CheckInInput {
@@ -33090,7 +33108,7 @@ export interface Operations {
   /**
    * Get a shop’s sales overview (`GET /v1/ticketing/sales-overview`).
    *
-   * Per event of shop `merchantId` (or only `eventId`): each pool’s capacity, sold, held and available places; the revenue (gross, refunded, net, in the shop’s currency); the sales per `bucket` (hour or day, UTC) from `from` (default 30 days ago) to `to` (default now), at most 400 buckets, empty ones included; and the check-ins (valid tickets checked in, of all valid): poll it for live door counts.
+   * Per event of shop `merchantId` (or only `eventId`; 100 a page, `cursor`): each pool’s capacity, sold, held and available places; the revenue (gross, refunded, net); the sales per `bucket` (hour or day, UTC) from `from` (default 30 days ago) to `to` (default now), at most 400 buckets, empty ones included; and the check-ins (valid tickets checked in, of all valid): poll it for live door counts.
    */
   get_sales_overview: { input: GetSalesOverviewInput; output: GetSalesOverviewOutput };
   /**
@@ -33114,13 +33132,13 @@ export interface Operations {
   /**
    * Rotate the ticket-signing key (`POST /v1/staff/ticket-keys/rotate`).
    *
-   * Service staff only. Retires the active ticket-signing key and activates a new one: new tickets are signed with the new key; the retired key stays in the JWKS, so codes already issued keep verifying.
+   * Service staff only. Retires the active ticket-signing key and activates a new one: new tickets are signed with the new key; the retired key stays in the JWKS, so codes already issued keep verifying. At most 100 keys are kept: past that, limit_reached.
    */
   rotate_ticket_signing_key: { input: RotateTicketSigningKeyInput; output: RotateTicketSigningKeyOutput };
   /**
    * List an event’s voided tickets (signed) (`GET /v1/ticketing/events/{id}/voided-tickets`).
    *
-   * The event’s voided (refunded) tickets, oldest first, with `signed`: a compact JWS (EdDSA) over the list, verifiable with get_ticket_keys. Pass `since` (the previous answer’s `generatedAt`) for only those voided at or after it. Merchants of the event’s organization (merchant:read).
+   * The event’s voided (refunded) tickets, oldest first, with `signed`: a compact JWS (EdDSA) over the list, verifiable with get_ticket_keys. Pass `since` (the previous answer’s `generatedAt`) for only those voided at or after it. 1000 a page: pass `nextCursor` as `cursor` for the next (the payload's `next`). Merchants of the event’s organization (merchant:read).
    */
   list_voided_tickets: { input: ListVoidedTicketsInput; output: ListVoidedTicketsOutput };
   /**

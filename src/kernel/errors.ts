@@ -23,6 +23,14 @@ export const ERRORS = {
     message: 'Webhook URLs must use https:// to a public address (loopback only with WEBHOOK_ALLOW_LOOPBACK=true).',
   },
   webhook_limit_reached: { status: 409, message: 'This shop already has the maximum number of webhooks.' },
+  limit_reached: {
+    status: 409,
+    message: 'This would pass a fixed limit (details: `what` and `limit`): remove or revoke one first.',
+  },
+  too_many_payment_attempts: {
+    status: 409,
+    message: 'This reservation has had the most payment attempts allowed: release it and reserve again.',
+  },
   not_on_sale_yet: { status: 409, message: 'This tier is not on sale yet.' },
   sale_ended: { status: 409, message: 'The sale for this tier has ended.' },
   not_sellable: { status: 409, message: 'This tier is not sellable.' },
@@ -32,14 +40,6 @@ export const ERRORS = {
   scheme_required: { status: 422, message: 'This tier accepts only some card schemes: give the card scheme.' },
   scheme_not_allowed: { status: 422, message: 'This tier does not accept that card scheme.' },
   sold_out: { status: 409, message: 'Not enough places are left.' },
-  attendee_answers_missing: {
-    status: 422,
-    message: 'Some tickets still lack required attendee answers (details.missing: tierId, index, name, questionIds).',
-  },
-  invalid_answer: {
-    status: 422,
-    message: 'An attendee answer does not fit its question (details: tierId, index, questionId, reason).',
-  },
   places_available: {
     status: 409,
     message: 'Places are available now: quote and reserve them instead of joining the waiting list.',

@@ -16,7 +16,9 @@ import { WINDOW_EVENT_LIMIT } from '../domain/discovery/shop-window.ts';
 import { MAX_WEBHOOKS_PER_SHOP } from '../domain/merchants/webhook-subscriptions.ts';
 import { RECENT_ATTESTED_PERMISSIONS } from '../domain/buyers/attestation.ts';
 import { MAX_TARGETS } from '../domain/merchants/audit-log.ts';
-import { MAX_BUCKETS } from '../domain/purchase/sales-overview.ts';
+import { MAX_BUCKETS, OVERVIEW_EVENTS_PAGE } from '../domain/purchase/sales-overview.ts';
+import * as LIMITS from '../domain/limits.ts';
+import { TOP_ATTESTED_SPENDERS } from '../domain/buyers/spending.ts';
 
 /** A string's or an array's bound, and what the value is where it says more than the length. */
 interface Bound {
@@ -57,9 +59,11 @@ const FIELD_BOUNDS: readonly (readonly [RegExp, (s: Sources, name: string) => Bo
   ],
   // Pages: the largest page a list tool gives (list_events 100, the shop window and the product feed
   // WINDOW_EVENT_LIMIT; list_shops MAX_SHOPS_LISTED; list_pools 1000; orders and deliveries 100), and capped lists.
-  [/^(events|products)$/, () => ({ maxItems: WINDOW_EVENT_LIMIT })],
+  // (get_sales_overview's page of OVERVIEW_EVENTS_PAGE events is shorter, and each event's pools are its own pools
+  // and its tiers' pools, at most MAX_POOLS_PER_EVENT + MAX_TIERS_PER_EVENT.)
+  [/^(events|products)$/, () => ({ maxItems: Math.max(WINDOW_EVENT_LIMIT, OVERVIEW_EVENTS_PAGE) })],
   [/^shops$/, () => ({ maxItems: MAX_SHOPS_LISTED })],
-  [/^pools$/, () => ({ maxItems: 1000 })],
+  [/^pools$/, () => ({ maxItems: Math.max(1000, LIMITS.MAX_POOLS_PER_EVENT + LIMITS.MAX_TIERS_PER_EVENT) })],
   [/^(orders|deliveries|entries)$/, () => ({ maxItems: 100 })],
   [/^sales$/, () => ({ maxItems: MAX_BUCKETS })],
   [/^targetIds$/, () => ({ maxItems: MAX_TARGETS })],
@@ -69,6 +73,20 @@ const FIELD_BOUNDS: readonly (readonly [RegExp, (s: Sources, name: string) => Bo
   [/^(tickets|ticketIds|refunds|checkIns)$/, () => ({ maxItems: QUANTITY_MAX })],
   [/^recentPermissions$/, () => ({ maxItems: RECENT_ATTESTED_PERMISSIONS })],
   [/^results$/, (s) => ({ maxItems: s.inputItems('scans') })],
+  // Lists the domain caps (src/domain/limits.ts), each refused past its cap with `limit_reached`, or read capped.
+  [/^(tiers|variants)$/, () => ({ maxItems: LIMITS.MAX_TIERS_PER_EVENT })],
+  [/^agents$/, () => ({ maxItems: LIMITS.MAX_AGENTS_PER_BUYER })],
+  [/^instruments$/, () => ({ maxItems: LIMITS.MAX_CARDS_PER_BUYER })],
+  [/^permissions$/, () => ({ maxItems: LIMITS.MAX_PERMISSIONS_PER_BUYER })],
+  [/^(apiKeys|attestKeys|revokedApiKeyIds)$/, () => ({ maxItems: LIMITS.MAX_API_KEYS_PER_ORGANIZATION })],
+  [/^members$/, () => ({ maxItems: LIMITS.MAX_MEMBERS_PER_ORGANIZATION })],
+  [/^invitations$/, () => ({ maxItems: LIMITS.MAX_OPEN_INVITATIONS })],
+  [/^organizations$/, () => ({ maxItems: LIMITS.MAX_ORGANIZATIONS_PER_USER })],
+  [/^payments$/, () => ({ maxItems: LIMITS.MAX_PAYMENT_ATTEMPTS })],
+  [/^keys$/, () => ({ maxItems: LIMITS.MAX_TICKET_KEYS })],
+  [/^buyersNearCeiling$/, () => ({ maxItems: TOP_ATTESTED_SPENDERS })],
+  // An order's e-mails: its confirmation, one per refund (each voids a ticket at least) and its resends.
+  [/^emails$/, () => ({ maxItems: 1 + QUANTITY_MAX + LIMITS.MAX_RESENDS_PER_ORDER })],
   // Lists the service builds whole (src/domain/acp/session-view.ts, discovery.ts; discovery/product-feed.ts): one
   // payment handler with one instrument schema and the tier's card schemes, one fulfillment option, each total type
   // at most once, a message kept from the last write and one the state adds, no links or interventions yet, the
@@ -139,25 +157,7 @@ const url = (s: Sources, extra: number) => ({ maxLength: s.urlLength + 100 + ID 
  * (docs/openapi.md lists them with Spectral's findings).
  */
 export const UNBOUNDED: Readonly<Record<string, string>> = {
-  'get_sales_overview.events': 'every event of the shop (no cap on events per shop)',
-  'get_sales_overview.pools': 'every pool of an event (no cap on pools per event)',
-  emails: 'every e-mail of an order: confirmation, refunds and resends (at most 3 an hour, no cap in all)',
   body: 'a webhook delivery’s JSON body as sent: an order with all its tickets',
-  payments: 'every payment attempt of a reservation (a declined card may be tried again while the hold lasts)',
-  tiers: 'every tier of an event (no cap on tiers per event)',
-  attestKeys: 'an organization’s API keys that may attest (no cap)',
-  buyersNearCeiling: 'the buyers near the attested-spend ceiling (no cap)',
-  variants: 'every tier of an event on sale (the product feed)',
-  keys: 'every ticket-signing key ever used, so older codes still verify (rotation has no cap)',
-  signed: 'a JWS over the event’s voided tickets, which grows with its refunds (ask with `since` for the new ones)',
-  agents: 'a buyer’s agents (no cap)',
-  permissions: 'a buyer’s permissions (no cap)',
-  instruments: 'a buyer’s saved cards (no cap)',
-  apiKeys: 'an organization’s API keys (no cap)',
-  members: 'an organization’s members (no cap)',
-  invitations: 'an organization’s open invitations (no cap)',
-  organizations: 'the organizations a console user belongs to (no cap)',
-  revokedApiKeyIds: 'the API keys a removed member had made (no cap)',
 };
 
 /** Every input field's bound by name across the tools (the largest where names repeat); unbounded ones left out. */

@@ -110,11 +110,14 @@ export interface PendingPaymentWrite {
    * `updatedAt`); otherwise nothing is written.
    */
   unchangedSince?: Date;
+  /** Write nothing when the reservation has had this many payment attempts already. */
+  maxAttempts?: number;
 }
 
 /**
  * Moves the reservation to `confirming` and inserts its pending payment, numbered after the reservation's earlier
- * attempts, in one statement; returns the attempt number, or undefined when `unchangedSince` found it changed.
+ * attempts, in one statement; returns the attempt number, or undefined when `unchangedSince` found it changed or it
+ * has had `maxAttempts` attempts.
  */
 export async function insertPendingPayment(em: EntityManager, w: PendingPaymentWrite): Promise<number | undefined> {
   const { paymentFields, paymentTypes } = shapesOf(em);
@@ -124,18 +127,27 @@ export async function insertPendingPayment(em: EntityManager, w: PendingPaymentW
   const unchanged = w.unchangedSince
     ? ` and state = 'held' and date_trunc('milliseconds', updated_at) = $5`
     : ' and $5::timestamptz is null';
+  const cap = `coalesce($${first + fields.length}::int, 2147483647)`;
   const rows = await boundSql<{ attempt: number }>(
     em,
     `with r as (
        update reservations set state = 'confirming', payment_deadline = $2, expires_at = $3, updated_at = $4
-        where id = $1${unchanged}
+        where id = $1${unchanged} and (select count(*) from payments where reservation_id = $1) < ${cap}
        returning id)
      insert into payments (attempt, ${fields.map((f) => `"${f.column}"`).join(', ')})
      select (select count(*) + 1 from payments where reservation_id = $1),
        ${fields.map((f, i) => `$${first + i}::${paymentTypes.get(f.column)}`).join(', ')}
        from r
      returning attempt`,
-    [w.reservationId, w.paymentDeadline, w.expiresAt, w.now, w.unchangedSince ?? null, ...values],
+    [
+      w.reservationId,
+      w.paymentDeadline,
+      w.expiresAt,
+      w.now,
+      w.unchangedSince ?? null,
+      ...values,
+      w.maxAttempts ?? null,
+    ],
   );
   return rows[0]?.attempt;
 }

@@ -52,22 +52,25 @@ export class TicketKeys {
    * keep verifying. Returns the new key id. Concurrent rotations run one after the other (a transaction-scoped
    * advisory lock): each then sees and retires the key the one before it activated, so all succeed and one key stays
    * active. Without the lock the second one's update missed the first one's new key, and its insert broke the
-   * one-active index (a 500).
+   * one-active index (a 500). Undefined, and nothing changed, when `maxKeys` keys are kept already.
    */
-  async rotate(): Promise<string> {
+  async rotate(maxKeys = Infinity): Promise<string | undefined> {
     const now = this.clock.now();
     const kid = newId('ticketKey', now);
     const sealed = await this.newSealedKey(kid);
-    await this.db.transaction(async (em) => {
+    const rotated = await this.db.transaction(async (em) => {
       await sql(em, 'select pg_advisory_xact_lock(hashtextextended(?, 0))', ['ticket-signing-keys:rotate']);
+      const [kept] = await sql<{ n: number }>(em, 'select count(*)::int as n from ticket_signing_keys');
+      if ((kept?.n ?? 0) >= maxKeys) return false;
       await sql(em, 'update ticket_signing_keys set retired_at = ? where retired_at is null', [now]);
       await sql(
         em,
         'insert into ticket_signing_keys (kid, alg, public_jwk, private_jwk_sealed, created_at) values (?, ?, ?::jsonb, ?, ?)',
         [kid, TICKET_CODE_ALG, JSON.stringify(sealed.publicJwk), sealed.sealed, now],
       );
+      return true;
     });
-    return kid;
+    return rotated ? kid : undefined;
   }
 
   /**

@@ -15,6 +15,7 @@ import { formatMoney } from '../../mail/templates.ts';
 import { Instrument, type InstrumentRow, type PermissionRow } from '../../storage/entities/buyer-authority.ts';
 import type { AgentRow } from '../../storage/entities/buyer.ts';
 import type { ShopRow } from '../../storage/entities/catalog.ts';
+import { refuseBuyerPastCap } from './buyer-caps.ts';
 import { chargeableInstrument } from './agent-purchases.ts';
 import { insertAgent } from './agents.ts';
 import { CLOSED_MESSAGE, isClosed, requireOwnSetup, sessionShop } from './card-setups.ts';
@@ -169,6 +170,8 @@ export async function authorizeAgent(
       instrument = own;
     }
     await chargeableInstrument(em, instrument.id, shop);
+    await refuseBuyerPastCap(em, principal.buyerId, 'agents', now);
+    await refuseBuyerPastCap(em, principal.buyerId, 'permissions', now);
     const { agent, token } = insertAgent(em, principal.buyerId, { name: input.name }, now);
     const permission = insertPermission(em, {
       buyerId: principal.buyerId,

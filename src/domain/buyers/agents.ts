@@ -10,6 +10,7 @@ import type { ToolContext } from '../context.ts';
 import { ToolError } from '../../kernel/errors.ts';
 import { sql } from '../../storage/database.ts';
 import { Agent, type AgentRow } from '../../storage/entities/buyer.ts';
+import { refuseBuyerPastCap } from './buyer-caps.ts';
 import { newId } from '../../storage/ids.ts';
 import { isoOrNull } from '../../kernel/wire.ts';
 import { assertUsablePublicKey, newAgentToken, type AgentJwk } from './agent-credentials.ts';
@@ -40,6 +41,7 @@ export async function createAgent(
   const now = ctx.clock.now();
   const { agent, token } = await ctx.services.db.transaction(async (em) => {
     await spendConsent(em, consent, now);
+    await refuseBuyerPastCap(em, principal.buyerId, 'agents', now);
     const created = insertAgent(em, principal.buyerId, input, now);
     await em.flush();
     return created;

@@ -9,6 +9,7 @@ import type { ToolContext } from '../context.ts';
 import { ToolError } from '../../kernel/errors.ts';
 import { Instrument, type CardSetupRow, type InstrumentRow } from '../../storage/entities/buyer-authority.ts';
 import { Shop } from '../../storage/entities/catalog.ts';
+import { refuseBuyerPastCap } from './buyer-caps.ts';
 import { Reservation } from '../../storage/entities/purchase.ts';
 import { newId } from '../../storage/ids.ts';
 import { iso } from '../../kernel/wire.ts';
@@ -76,6 +77,7 @@ export async function insertInstrument(
   spendingCapMinor: number,
   now: Date,
 ): Promise<InstrumentRow> {
+  await refuseBuyerPastCap(em, setup.buyerId, 'cards', now);
   const shop = await em.findOneOrFail(Shop, { id: setup.shopId });
   const instrument = em.create(Instrument, {
     id: newId('instrument', now),

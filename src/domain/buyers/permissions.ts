@@ -12,6 +12,8 @@ import { sql } from '../../storage/database.ts';
 import { Agent } from '../../storage/entities/buyer.ts';
 import { Instrument, Permission, type PermissionRow } from '../../storage/entities/buyer-authority.ts';
 import type { ShopRow } from '../../storage/entities/catalog.ts';
+import { refuseBuyerPastCap } from './buyer-caps.ts';
+import { liveFirst, MAX_PERMISSIONS_PER_BUYER } from '../limits.ts';
 import { Organization } from '../../storage/entities/organization.ts';
 import { newId } from '../../storage/ids.ts';
 import { iso, isoOrNull } from '../../kernel/wire.ts';
@@ -118,6 +120,7 @@ export async function grantPermission(
       `update permissions set revoked_at = ?, revoked_reason = 'replaced', revoked_by = 'buyer' where agent_id = ? and shop_id = ? and revoked_at is null`,
       [now, agent.id, shop.id],
     );
+    await refuseBuyerPastCap(em, principal.buyerId, 'permissions', now);
     const permission = insertPermission(em, {
       buyerId: principal.buyerId,
       agentId: agent.id,
@@ -168,19 +171,34 @@ export function insertPermission(
   });
 }
 
-/** The permissions the session may see: all the buyer's for a full session, the session shop's for a bounded one. */
+/**
+ * The permissions the session may see: the buyer's for a full session, the session shop's for a bounded one; every
+ * live one (at most MAX_PERMISSIONS_PER_BUYER) and the newest revoked or expired ones up to that many, newest first.
+ */
 export async function listPermissions(ctx: ToolContext, agentId?: string): Promise<PermissionRow[]> {
   const principal = buyerOf(ctx);
   if (principal.mode === 'bounded' && !principal.merchantId) return [];
-  return ctx.em.find(
-    Permission,
-    {
-      buyerId: principal.buyerId,
-      ...(principal.mode === 'bounded' ? { shopId: principal.merchantId! } : {}),
-      ...(agentId ? { agentId } : {}),
-    },
-    { orderBy: { createdAt: 'desc', id: 'desc' } },
-  );
+  const now = ctx.clock.now();
+  const where = {
+    buyerId: principal.buyerId,
+    ...(principal.mode === 'bounded' ? { shopId: principal.merchantId! } : {}),
+    ...(agentId ? { agentId } : {}),
+  };
+  const max = MAX_PERMISSIONS_PER_BUYER;
+  const order = { orderBy: { createdAt: 'desc', id: 'desc' }, limit: max } as const;
+  const live = await ctx.em.find(Permission, { ...where, revokedAt: null, expiresAt: { $gt: now } }, order);
+  const past =
+    live.length < max
+      ? await ctx.em.find(
+          Permission,
+          { ...where, $or: [{ revokedAt: { $ne: null } }, { expiresAt: { $lte: now } }] },
+          { ...order, limit: max - live.length },
+        )
+      : [];
+  const rows = liveFirst(live, past, max);
+  // Their agents in one read: permissionOut's look-up of each then finds it loaded.
+  if (rows.length) await ctx.em.find(Agent, { id: { $in: [...new Set(rows.map((p) => p.agentId))] } });
+  return rows;
 }
 
 /** The caller's permission, locked; a bounded session reaches only its shop's. Others answer 404. */

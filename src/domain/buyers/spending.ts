@@ -49,6 +49,9 @@ export async function spentUnderAttestation(
   return Number(row?.total ?? 0);
 }
 
+/** How many of an organization's biggest attested spenders the console's summary lists (buyersNearCeiling). */
+export const TOP_ATTESTED_SPENDERS = 50;
+
 /** Per buyer, attested spend in an organization over the window (for the console summary). */
 export async function attestedSpendByBuyer(
   em: EntityManager,
@@ -60,8 +63,8 @@ export async function attestedSpendByBuyer(
     em,
     `select s.buyer_id, b.email, sum(s.amount_minor) as total from permission_spends s join buyers b on b.id = s.buyer_id
       where s.organization_id = ? and s.attested and s.created_at > ? and ${LIVE}
-      group by s.buyer_id, b.email order by total desc limit 50`,
-    [organizationId, windowStart(now, windowHours)],
+      group by s.buyer_id, b.email order by total desc limit ?`,
+    [organizationId, windowStart(now, windowHours), TOP_ATTESTED_SPENDERS],
   );
   return rows.map((r) => ({ buyerId: r.buyer_id, email: r.email, spentMinor: Number(r.total) }));
 }

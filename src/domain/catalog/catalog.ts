@@ -19,8 +19,7 @@ import { newId } from '../../storage/ids.ts';
 import { requireShop } from './access.ts';
 import { refuseInvertedOnSaleWindow } from './restrictions.ts';
 import { requireTimeZone } from './time-zone.ts';
-import { checkAttendeeForm } from './attendee-form.ts';
-import type { AttendeeFormRow } from '../../storage/attendee-rows.ts';
+import { MAX_POOLS_PER_EVENT, MAX_TIERS_PER_EVENT, refuseAtLimit } from '../limits.ts';
 
 type Ctx = Pick<ToolContext, 'em' | 'principal' | 'clock'>;
 
@@ -138,6 +137,7 @@ export async function createPool({ em, principal, clock }: Ctx, input: NewPool):
   if (input.eventId) {
     const event = await em.findOne(Event, { id: input.eventId, shopId: input.merchantId });
     if (!event) throw new ToolError('not_found', `No event ${input.eventId} in this shop.`, { eventId: input.eventId });
+    refuseAtLimit(await em.count(Pool, { eventId: event.id }), MAX_POOLS_PER_EVENT, 'pools_per_event');
   }
   const pool = em.create(Pool, {
     id: newId('pool'),
@@ -181,7 +181,6 @@ export interface NewTier {
   sellable?: boolean | undefined;
   allowedGeos?: string[] | undefined;
   allowedSchemes?: string[] | undefined;
-  attendeeForm?: AttendeeFormRow | null | undefined;
 }
 
 /** A tier with its six restriction fields saved in the same write (spec §4.2), and its pool's live availability. */
@@ -203,6 +202,7 @@ export async function createTier(
     });
   }
   refuseInvertedOnSaleWindow(input.onSaleStart, input.onSaleEnd);
+  refuseAtLimit(await em.count(Tier, { eventId: event.id }), MAX_TIERS_PER_EVENT, 'tiers_per_event');
   const tier = em.create(Tier, {
     id: newId('tier'),
     shopId: shop.id,
@@ -217,7 +217,6 @@ export async function createTier(
     sellable: input.sellable ?? true,
     allowedGeos: [...new Set(input.allowedGeos ?? [])],
     allowedSchemes: [...new Set(input.allowedSchemes ?? [])],
-    attendeeForm: checkAttendeeForm(input.attendeeForm ?? null),
     createdAt: clock.now(),
   });
   await em.flush();

@@ -12,6 +12,7 @@ import { sql } from '../../storage/database.ts';
 import { isoOrNull } from '../../kernel/wire.ts';
 import { ToolError } from '../../kernel/errors.ts';
 import { issueApiKey, type IssuedKey } from './merchants.ts';
+import { liveFirst, MAX_API_KEYS_PER_ORGANIZATION, refuseAtLimit } from '../limits.ts';
 import { ROLES, SCOPES, type Principal, type Role, type Scope } from '../../kernel/principal.ts';
 import type { BusinessEvents } from '../../kernel/business-events.ts';
 
@@ -105,6 +106,8 @@ export async function createKey(
         'Attest-only keys are available to organizations enabled for attested consent.',
       );
   }
+  const live = await em.count(ApiKey, { organizationId: user.organizationId, revokedAt: null });
+  refuseAtLimit(live, MAX_API_KEYS_PER_ORGANIZATION, 'live_api_keys_per_organization');
   const issued = issueApiKey(em, {
     organizationId: user.organizationId,
     name: input.name,
@@ -140,10 +143,20 @@ export async function revokeKey(
   return key;
 }
 
-/** The organization's API keys, newest first, and whether it may hold attest keys. */
+/**
+ * The organization's API keys, newest first: every live one (at most MAX_API_KEYS_PER_ORGANIZATION) and the newest
+ * revoked ones up to that many; and whether it may hold attest keys.
+ */
 export async function listKeys(em: EntityManager, organizationId: string) {
   const enabled = await attestAvailable(em, organizationId);
-  const keys = await em.find(ApiKey, { organizationId }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+  const max = MAX_API_KEYS_PER_ORGANIZATION;
+  const order = { orderBy: { createdAt: 'desc', id: 'desc' }, limit: max } as const;
+  const live = await em.find(ApiKey, { organizationId, revokedAt: null }, order);
+  const past =
+    live.length < max
+      ? await em.find(ApiKey, { organizationId, revokedAt: { $ne: null } }, { ...order, limit: max - live.length })
+      : [];
+  const keys = liveFirst(live, past, max);
   return { apiKeys: keys.map((k) => apiKeyOut(k, enabled)), attestAvailable: enabled };
 }
 

@@ -7,6 +7,7 @@ import { Membership, User } from '../../storage/entities/user.ts';
 import { newId, randomToken } from '../../storage/ids.ts';
 import { API_KEY_PREFIX, hashToken } from '../../kernel/tokens.ts';
 import type { Scope } from '../../kernel/principal.ts';
+import { MAX_ORGANIZATIONS_PER_USER, refuseAtLimit } from '../limits.ts';
 
 export interface IssuedKey {
   id: string;
@@ -77,6 +78,9 @@ export async function bootstrapOrganization(
   let owner = await em.findOne(User, { email });
   if (!owner) {
     owner = em.create(User, { id: newId('user', now), email, name: null, isStaff: false, createdAt: now });
+  } else {
+    const organizations = await em.count(Membership, { userId: owner.id });
+    refuseAtLimit(organizations, MAX_ORGANIZATIONS_PER_USER, 'organizations_per_user');
   }
   em.create(Membership, { userId: owner.id, organizationId, role: 'owner', invitedBy: null, createdAt: now });
   const shopId = newId('shop', now);

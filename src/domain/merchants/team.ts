@@ -16,6 +16,8 @@ import { newId, randomToken } from '../../storage/ids.ts';
 import { normalizeEmail } from '../buyers/sessions.ts';
 import { revokeKeysMintedBy } from './api-keys.ts';
 import { openConsoleSession, type ConsoleSession } from './console-sign-in.ts';
+import { refuseJoinPastCap, refuseTeamPastCap } from './team-caps.ts';
+import { MAX_OPEN_INVITATIONS } from '../limits.ts';
 
 export const INVITATION_TTL_DAYS = 7;
 
@@ -81,6 +83,7 @@ export async function inviteMember(ctx: ToolContext, input: { email: string; rol
       'update team_invitations set revoked_at = ? where organization_id = ? and email = ? and accepted_at is null and revoked_at is null',
       [now, organizationId, email],
     );
+    await refuseTeamPastCap(em, organizationId, now);
     const [inserted] = await sql<InvitationRow>(
       em,
       `insert into team_invitations (id, organization_id, email, role, token_hash, invited_by, expires_at, created_at)
@@ -139,6 +142,7 @@ export async function acceptInvitation(ctx: ToolContext, token: string): Promise
     [newId('user', now), inv.email, now],
   );
   const [user] = await sql<{ id: string }>(em, 'select id from users where email = ?', [inv.email]);
+  await refuseJoinPastCap(em, user!.id, inv.organization_id);
   await sql(
     em,
     `insert into memberships (user_id, organization_id, role, invited_by, created_at) values (?, ?, ?, ?, ?)
@@ -167,8 +171,8 @@ export async function listTeam(ctx: ToolContext) {
   );
   const invitations = await sql<InvitationRow>(
     ctx.em,
-    'select * from team_invitations where organization_id = ? and accepted_at is null and revoked_at is null order by created_at desc limit 100',
-    [organizationId],
+    'select * from team_invitations where organization_id = ? and accepted_at is null and revoked_at is null order by created_at desc limit ?',
+    [organizationId, MAX_OPEN_INVITATIONS],
   );
   return {
     members: members.map((m) => ({

@@ -14,6 +14,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ShopRow, TierRow } from '../../storage/entities/catalog.ts';
 import type { PaymentRow, ReservationRow } from '../../storage/entities/purchase.ts';
 import { insertPendingPayment, readReservationForPayment, readShopAndTier } from '../../storage/confirm-statements.ts';
+import { MAX_PAYMENT_ATTEMPTS, tooManyPaymentAttempts } from './payment-attempts.ts';
 import { newId } from '../../storage/ids.ts';
 import type { ChargeResult, NetworkCredential } from '../../payments/provider.ts';
 import type { ToolContext } from '../context.ts';
@@ -25,8 +26,6 @@ import { loadPurchaseView, type PurchaseView } from './purchase-view.ts';
 import { refundOwedPayment, type SpineDeps } from './refunds.ts';
 import { requireReservation } from './reservations.ts';
 import { checkScheme } from '../catalog/restrictions.ts';
-import { settleAttendees } from './attendees.ts';
-import type { AttendeeRow } from '../../storage/attendee-rows.ts';
 
 /** While a payment is in flight the hold is extended to at least now + this (the payment deadline). */
 export const PAYMENT_WINDOW_MS = 15 * 60 * 1000;
@@ -54,8 +53,6 @@ export interface PaymentPlan {
   networkCredential?: NetworkCredential;
   /** Authorizes the spend inside tx1, after the state and scheme checks (default: authorizePurchase at `pay`). */
   authorize?: (spend: SpendContext) => Promise<void>;
-  /** Attendee answers given with this payment (src/domain/purchase/attendees.ts). */
-  attendees?: AttendeeRow[] | undefined;
 }
 
 /** Confirms a reservation with a payment method; returns the purchase view (payment pending ⇒ 202). */
@@ -63,13 +60,11 @@ export function confirmReservation(
   ctx: ToolContext,
   reservationId: string,
   paymentMethod: string,
-  attendees?: AttendeeRow[],
 ): Promise<PurchaseView> {
   return payReservation(ctx, {
     reservation: (em) => requireReservation(em, ctx.principal, reservationId, { lock: true }),
     reservationId,
     paymentMethod,
-    attendees,
   });
 }
 
@@ -166,7 +161,7 @@ async function beginAttempt(em: EntityManager, ctx: ToolContext, plan: PaymentPl
   const read = await readShopAndTier(em, r.shopId, r.tierId);
   if (!read) throw new Error(`reservation ${r.id}: its shop or tier is gone`);
   const started = await startAttempt(em, ctx, plan, { reservation: r, ...read, now, unlocked: false });
-  if (!started) throw new Error(`reservation ${r.id}: locked, yet not written`);
+  if (!started) throw tooManyPaymentAttempts(r.id); // locked and held: only the attempts' cap writes nothing
   return { attempt: started.attempt };
 }
 
@@ -193,7 +188,6 @@ async function startAttempt(
     throw new ToolError('unknown_payment_method', message, { paymentMethod });
   }
   checkScheme(tier, method.scheme);
-  await settleAttendees(em, r, [tier], plan.attendees); // nothing read or written when the tiers ask nothing
   const paymentId = newId('payment', now);
   if (plan.authorize) await plan.authorize({ em, reservation: r, shop, paymentId, now });
   else
@@ -231,6 +225,7 @@ async function startAttempt(
     expiresAt,
     now,
     ...(held.unlocked ? { unchangedSince: r.updatedAt } : {}),
+    maxAttempts: MAX_PAYMENT_ATTEMPTS,
     payment,
   });
   if (attempt === undefined) return undefined;

@@ -1,7 +1,7 @@
 /**
  * A merchant resends an order's tickets e-mail (the buyer lost it): queued as a `resend` row for the order-mail worker
  * (`OrderMailQueue`), never sent inside the request. At most RESENDS_PER_HOUR per order in any hour, so a console
- * button cannot flood a buyer; the tool's idempotency key makes a retried click one e-mail.
+ * button cannot flood a buyer, and MAX_RESENDS_PER_ORDER in all (`limit_reached`), so an order's e-mails stay bounded; the tool's idempotency key makes a retried click one e-mail.
  */
 import { ToolError } from '../../kernel/errors.ts';
 import { iso } from '../../kernel/wire.ts';
@@ -11,6 +11,7 @@ import { Order } from '../../storage/entities/purchase.ts';
 import type { ToolContext } from '../context.ts';
 import { BUYER_COLUMNS, BUYER_JOIN, requireMerchantPrincipal } from './order-search.ts';
 import { requireAccess } from './purchase-access.ts';
+import { MAX_RESENDS_PER_ORDER, refuseAtLimit } from '../limits.ts';
 
 /** How many resends of one order's tickets e-mail are accepted in any hour. */
 export const RESENDS_PER_HOUR = 3;
@@ -33,6 +34,12 @@ export async function resendOrderEmail(ctx: ToolContext, orderId: string) {
       throw new ToolError('conflict', 'The order has no buyer e-mail address to send to.', { orderId });
     // Serialises resends of one order, so two concurrent calls cannot both pass the bound.
     await sql(em, 'select id from orders where id = ? for update', [orderId]);
+    const [all] = await sql<{ n: number }>(
+      em,
+      `select count(*)::int as n from order_mail where order_id = ? and kind = 'resend'`,
+      [orderId],
+    );
+    refuseAtLimit(all?.n ?? 0, MAX_RESENDS_PER_ORDER, 'resends_per_order', { orderId });
     const recent = await sql<{ created_at: Date }>(
       em,
       `select created_at from order_mail where order_id = ? and kind = 'resend' and created_at > ?

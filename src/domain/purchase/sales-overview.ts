@@ -13,6 +13,8 @@ import { requireMerchantPrincipal } from './order-search.ts';
 
 /** The most buckets one overview returns (a year of days; 16 days of hours). */
 export const MAX_BUCKETS = 400;
+/** The most events one overview returns: a page, in start order; `nextCursor` continues. */
+export const OVERVIEW_EVENTS_PAGE = 100;
 const BUCKET_MS = { hour: 3_600_000, day: 86_400_000 } as const;
 
 export interface OverviewQuery {
@@ -21,6 +23,8 @@ export interface OverviewQuery {
   from: Date;
   to: Date;
   bucket: 'hour' | 'day';
+  /** The previous page's `nextCursor` (the id of its last event). */
+  cursor?: string | undefined;
 }
 
 /** The UTC start of the bucket `at` falls in. */
@@ -53,17 +57,20 @@ export async function salesOverview(em: EntityManager, principal: Principal, q: 
       field: 'bucket',
       buckets: count,
     });
-  const events = await sql<{ id: string; title: string; starts_at: Date; cancelled_at: Date | null }>(
+  const after = q.cursor ? 'and (starts_at, id) > (select starts_at, id from events where id = ? and shop_id = ?)' : '';
+  const rows = await sql<{ id: string; title: string; starts_at: Date; cancelled_at: Date | null }>(
     em,
     `select id, title, starts_at, cancelled_at from events
-      where shop_id = ? ${q.eventId ? 'and id = ?' : ''} order by starts_at, id`,
-    q.eventId ? [shop.id, q.eventId] : [shop.id],
+      where shop_id = ? ${q.eventId ? 'and id = ?' : ''} ${after} order by starts_at, id limit ?`,
+    [shop.id, ...(q.eventId ? [q.eventId] : []), ...(q.cursor ? [q.cursor, shop.id] : []), OVERVIEW_EVENTS_PAGE + 1],
   );
-  if (q.eventId && !events.length) throw new ToolError('not_found', `No event ${q.eventId}.`, { eventId: q.eventId });
-  if (!events.length) return { merchantId: shop.id, from: iso(q.from), to: iso(q.to), bucket: q.bucket, events: [] };
-  // The events asked about, as a subquery (with its parameters) each grouped query filters by.
-  const evt = `(select id from events where shop_id = ? ${q.eventId ? 'and id = ?' : ''})`;
-  const ep = q.eventId ? [shop.id, q.eventId] : [shop.id];
+  if (q.eventId && !rows.length) throw new ToolError('not_found', `No event ${q.eventId}.`, { eventId: q.eventId });
+  if (!rows.length) return { merchantId: shop.id, from: iso(q.from), to: iso(q.to), bucket: q.bucket, events: [] };
+  const events = rows.slice(0, OVERVIEW_EVENTS_PAGE);
+  const nextCursor = rows.length > OVERVIEW_EVENTS_PAGE ? { nextCursor: events.at(-1)!.id } : {};
+  // The page's events, as a list (with its parameters) each grouped query filters by.
+  const evt = `(${events.map(() => '?').join(', ')})`;
+  const ep = events.map((e) => e.id);
   const pools = await sql<PoolRow>(
     em,
     `select x.event_id, p.id, p.title, p.capacity, p.available_count,
@@ -101,6 +108,7 @@ export async function salesOverview(em: EntityManager, principal: Principal, q: 
     from: iso(q.from),
     to: iso(q.to),
     bucket: q.bucket,
+    ...nextCursor,
     events: events.map((e) => {
       const money = revenue.find((r) => r.event_id === e.id);
       const byBucket = new Map(sales.filter((s) => s.event_id === e.id).map((s) => [num(s.bucket) * step, s] as const));

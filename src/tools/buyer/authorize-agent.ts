@@ -36,6 +36,7 @@ export const authorizeAgentTool = defineTool({
     cardSaved: z.boolean().describe('True when the card was saved by this call (from `setupId`).'),
   }),
   errors: [
+    'limit_reached',
     'invalid_input',
     'session_shop_required',
     'not_found',

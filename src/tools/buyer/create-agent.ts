@@ -22,7 +22,7 @@ export const createAgentTool = defineTool({
     agent: AgentOut,
     token: secret(z.string().nullable().describe('The issued credential, shown once; null for brought agents.')),
   }),
-  errors: [...CODE_PROOF_ERRORS],
+  errors: ['limit_reached', ...CODE_PROOF_ERRORS],
   auth: { principals: ['buyer'], fullBuyer: true },
   http: { method: 'POST', path: '/v1/buyer/agents', status: 201 },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

@@ -24,6 +24,7 @@ export const grantPermissionTool = defineTool({
   }),
   output: PermissionOut,
   errors: [
+    'limit_reached',
     'not_found',
     'instrument_not_found',
     'instrument_provider_mismatch',

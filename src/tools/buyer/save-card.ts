@@ -19,7 +19,7 @@ export const saveCardTool = defineTool({
     ...codeProof,
   }),
   output: z.object({ instrument: InstrumentOut, reused: z.boolean() }),
-  errors: ['not_found', 'card_setup_not_ready', ...CODE_PROOF_ERRORS],
+  errors: ['not_found', 'card_setup_not_ready', 'limit_reached', ...CODE_PROOF_ERRORS],
   auth: { principals: ['buyer'], fullBuyer: true },
   http: { method: 'POST', path: '/v1/buyer/instruments', status: (out) => (out.reused ? 200 : 201) },
   successStatuses: [200, 201],

@@ -16,7 +16,7 @@ export const acceptTeamInvitation = defineTool({
     token: secret(z.string().min(20).max(200).describe('The token from the link’s #token= fragment.')),
   }),
   output: ConsoleSessionOut,
-  errors: ['invitation_invalid'],
+  errors: ['invitation_invalid', 'limit_reached'],
   auth: { public: true, listed: ['anonymous', 'console_user'] },
   http: { method: 'POST', path: '/v1/console/team/invitations/accept' },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

@@ -25,7 +25,7 @@ export const createApiKey = defineTool({
       .describe('What the key may do: merchant:read, merchant:write, merchant:admin, mandates:attest.'),
   }),
   output: z.object({ apiKey: ApiKeyOut, token: secret(z.string().describe('The secret bearer (tsk_…), shown once.')) }),
-  errors: ['merchant_consent_not_enabled'],
+  errors: ['merchant_consent_not_enabled', 'limit_reached'],
   auth: { principals: ['console_user'], roles: ['owner', 'integrator'] },
   http: { method: 'POST', path: '/v1/console/api-keys', status: 201 },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

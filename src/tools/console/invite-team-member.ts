@@ -17,7 +17,7 @@ export const inviteTeamMember = defineTool({
     role: RoleIn,
   }),
   output: InvitationOut,
-  errors: ['already_member'],
+  errors: ['already_member', 'limit_reached'],
   auth: { principals: ['console_user'], roles: ['owner'] },
   http: { method: 'POST', path: '/v1/console/team/invitations', status: 201 },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },

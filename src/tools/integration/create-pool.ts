@@ -27,7 +27,7 @@ export const createPool = defineTool({
       .describe('Who is authoritative for this inventory (default "tessera").'),
   }),
   output: PoolOut,
-  errors: ['not_found', 'insufficient_scope'],
+  errors: ['not_found', 'insufficient_scope', 'limit_reached'],
   auth: { principals: ['api_key', 'console_user'], scopes: ['merchant:write'], roles: ['owner'] },
   http: { method: 'POST', path: '/v1/integration/pools', status: 201 },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

@@ -8,7 +8,6 @@ import { Currency, IdRef, Minor } from '../../kernel/wire.ts';
 import { TierOut } from '../catalog/schemas.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { TierRestrictionsIn } from './tier-restrictions-input.ts';
-import { AttendeeFormIn } from '../ticketing/attendee-schemas.ts';
 
 export const createTier = defineTool({
   name: 'create_tier',
@@ -26,10 +25,9 @@ export const createTier = defineTool({
     priceMinor: Minor,
     currency: Currency.optional().describe('Defaults to the shop currency; must equal it when given.'),
     ...TierRestrictionsIn,
-    ...AttendeeFormIn,
   }),
   output: TierOut,
-  errors: ['not_found', 'insufficient_scope'],
+  errors: ['not_found', 'insufficient_scope', 'limit_reached'],
   auth: { principals: ['api_key', 'console_user'], scopes: ['merchant:write'], roles: ['owner'] },
   http: { method: 'POST', path: '/v1/integration/tiers', status: 201 },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

@@ -20,7 +20,7 @@ export const resendOrderEmail = defineTool({
     to: z.string().describe('The address it goes to.'),
     queuedAt: z.string().describe('RFC 3339 date-time.'),
   }),
-  errors: ['not_found', 'conflict', 'rate_limited', 'insufficient_scope'],
+  errors: ['not_found', 'conflict', 'rate_limited', 'limit_reached', 'insufficient_scope'],
   auth: { principals: ['api_key', 'console_user'], scopes: ['merchant:write'] },
   http: { method: 'POST', path: '/v1/ticketing/orders/{id}/resend-email', status: 202 },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
