@@ -40,6 +40,14 @@ export const ERRORS = {
   scheme_required: { status: 422, message: 'This tier accepts only some card schemes: give the card scheme.' },
   scheme_not_allowed: { status: 422, message: 'This tier does not accept that card scheme.' },
   sold_out: { status: 409, message: 'Not enough places are left.' },
+  attendee_answers_missing: {
+    status: 422,
+    message: 'Some tickets still lack required attendee answers (details.missing: tierId, index, name, questionIds).',
+  },
+  invalid_answer: {
+    status: 422,
+    message: 'An attendee answer does not fit its question (details: tierId, index, questionId, reason).',
+  },
   places_available: {
     status: 409,
     message: 'Places are available now: quote and reserve them instead of joining the waiting list.',

@@ -20,6 +20,8 @@ import { requireShop } from './access.ts';
 import { refuseInvertedOnSaleWindow } from './restrictions.ts';
 import { requireTimeZone } from './time-zone.ts';
 import { MAX_POOLS_PER_EVENT, MAX_TIERS_PER_EVENT, refuseAtLimit } from '../limits.ts';
+import { checkAttendeeForm } from './attendee-form.ts';
+import type { AttendeeFormRow } from '../../storage/attendee-rows.ts';
 
 type Ctx = Pick<ToolContext, 'em' | 'principal' | 'clock'>;
 
@@ -181,6 +183,7 @@ export interface NewTier {
   sellable?: boolean | undefined;
   allowedGeos?: string[] | undefined;
   allowedSchemes?: string[] | undefined;
+  attendeeForm?: AttendeeFormRow | null | undefined;
 }
 
 /** A tier with its six restriction fields saved in the same write (spec §4.2), and its pool's live availability. */
@@ -217,6 +220,7 @@ export async function createTier(
     sellable: input.sellable ?? true,
     allowedGeos: [...new Set(input.allowedGeos ?? [])],
     allowedSchemes: [...new Set(input.allowedSchemes ?? [])],
+    attendeeForm: checkAttendeeForm(input.attendeeForm ?? null),
     createdAt: clock.now(),
   });
   await em.flush();

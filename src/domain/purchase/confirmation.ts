@@ -26,6 +26,8 @@ import { loadPurchaseView, type PurchaseView } from './purchase-view.ts';
 import { refundOwedPayment, type SpineDeps } from './refunds.ts';
 import { requireReservation } from './reservations.ts';
 import { checkScheme } from '../catalog/restrictions.ts';
+import { settleAttendees } from './attendees.ts';
+import type { AttendeeRow } from '../../storage/attendee-rows.ts';
 
 /** While a payment is in flight the hold is extended to at least now + this (the payment deadline). */
 export const PAYMENT_WINDOW_MS = 15 * 60 * 1000;
@@ -53,6 +55,8 @@ export interface PaymentPlan {
   networkCredential?: NetworkCredential;
   /** Authorizes the spend inside tx1, after the state and scheme checks (default: authorizePurchase at `pay`). */
   authorize?: (spend: SpendContext) => Promise<void>;
+  /** Attendee answers given with this payment (src/domain/purchase/attendees.ts). */
+  attendees?: AttendeeRow[] | undefined;
 }
 
 /** Confirms a reservation with a payment method; returns the purchase view (payment pending ⇒ 202). */
@@ -60,11 +64,13 @@ export function confirmReservation(
   ctx: ToolContext,
   reservationId: string,
   paymentMethod: string,
+  attendees?: AttendeeRow[],
 ): Promise<PurchaseView> {
   return payReservation(ctx, {
     reservation: (em) => requireReservation(em, ctx.principal, reservationId, { lock: true }),
     reservationId,
     paymentMethod,
+    attendees,
   });
 }
 
@@ -188,6 +194,7 @@ async function startAttempt(
     throw new ToolError('unknown_payment_method', message, { paymentMethod });
   }
   checkScheme(tier, method.scheme);
+  await settleAttendees(em, r, [tier], plan.attendees); // nothing read or written when the tiers ask nothing
   const paymentId = newId('payment', now);
   if (plan.authorize) await plan.authorize({ em, reservation: r, shop, paymentId, now });
   else

@@ -8,6 +8,7 @@ import { Currency, IdRef, Minor } from '../../kernel/wire.ts';
 import { TierOut } from '../catalog/schemas.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { TierRestrictionsIn } from './tier-restrictions-input.ts';
+import { AttendeeFormIn } from '../ticketing/attendee-schemas.ts';
 
 export const createTier = defineTool({
   name: 'create_tier',
@@ -25,6 +26,7 @@ export const createTier = defineTool({
     priceMinor: Minor,
     currency: Currency.optional().describe('Defaults to the shop currency; must equal it when given.'),
     ...TierRestrictionsIn,
+    ...AttendeeFormIn,
   }),
   output: TierOut,
   errors: ['not_found', 'insufficient_scope', 'limit_reached'],

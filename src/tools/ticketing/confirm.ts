@@ -8,6 +8,7 @@ import type { ToolContext } from '../../domain/context.ts';
 import type { PurchaseView } from '../../domain/purchase/purchase-view.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { PurchaseOut } from './schemas.ts';
+import { AttendeesIn } from './attendee-schemas.ts';
 
 export const CONFIRM_ERRORS = [
   'not_found',
@@ -19,6 +20,8 @@ export const CONFIRM_ERRORS = [
   'unknown_payment_method',
   'instrument_not_found',
   'scheme_not_allowed',
+  'attendee_answers_missing',
+  'invalid_answer',
   'provider_not_enabled',
   'unavailable',
   'insufficient_scope',
@@ -52,6 +55,7 @@ export const confirm = defineTool({
     id: IdRef.describe('The reservation (rsv_…).'),
     paymentMethod: z.string().min(1).max(100).optional().describe('A payment-method token, e.g. pm_sandbox_visa.'),
     instrumentId: z.string().min(1).max(100).optional().describe('A saved card (ins_…) of the buyer.'),
+    ...AttendeesIn,
   }),
   example: { id: 'rsv_01jf8k2m9q7r5t', paymentMethod: 'pm_sandbox_visa' },
   output: PurchaseOut,
@@ -64,9 +68,9 @@ export const confirm = defineTool({
   audited: false, // the purchase spine: its record is the quote, reservation or order itself
   idempotency: 'required',
   transactional: false,
-  async handler({ id, paymentMethod, instrumentId }, ctx) {
+  async handler({ id, paymentMethod, instrumentId, attendees }, ctx) {
     // Saved cards and agents (which pay with their permission's card) resolve here: src/domain/buyers/instruments.ts.
     const method = await paymentMethodForConfirm(ctx, id, { paymentMethod, instrumentId });
-    return withNextStep(await confirmReservation(ctx, id, method), ctx);
+    return withNextStep(await confirmReservation(ctx, id, method, attendees), ctx);
   },
 });
