@@ -118,7 +118,15 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
   registerQueueLagMetrics(metrics, { db, clock, log });
-  const orderMail = new OrderMailQueue({ db, mail, catalogs, clock, log: log.child({ component: 'order-mail' }) });
+  const orderMail = new OrderMailQueue({
+    db,
+    mail,
+    catalogs,
+    clock,
+    payments,
+    publicUrl: () => baseUrl,
+    log: log.child({ component: 'order-mail' }),
+  });
   const services: Services = {
     config,
     db,

@@ -246,6 +246,7 @@ export const ERRORS = {
   },
   last_owner: { status: 409, message: 'An organization keeps at least one owner: make someone else an owner first.' },
   invalid_provider_settings: { status: 400, message: 'The payment provider settings are not valid.' },
+  invalid_wallet_settings: { status: 400, message: 'The wallet pass settings are not valid (details: `field`).' },
   unknown_time_zone: { status: 400, message: 'The time zone is not an IANA time zone name (e.g. Europe/Budapest).' },
   rate_limited: { status: 429, message: 'Too many requests; retry later.' },
   order_fully_refunded: { status: 409, message: 'Every ticket of this order is already refunded or being refunded.' },

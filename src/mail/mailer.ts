@@ -17,6 +17,8 @@ export interface MailMessage {
   html?: string;
   /** Inline images the HTML refers to as `cid:<cid>` (e.g. ticket QR codes). */
   inline?: { cid: string; filename: string; contentType: string; content: Buffer }[];
+  /** Files attached to the message (e.g. the tickets PDF); the development outbox keeps the text only. */
+  attachments?: { filename: string; contentType: string; content: Buffer }[];
 }
 
 export interface MailerOptions {
@@ -78,8 +80,13 @@ export class Mailer {
         subject: msg.subject,
         text: msg.text,
         ...(msg.html ? { html: msg.html } : {}),
-        ...(msg.inline?.length
-          ? { attachments: msg.inline.map((a) => ({ ...a, contentDisposition: 'inline' as const })) }
+        ...(msg.inline?.length || msg.attachments?.length
+          ? {
+              attachments: [
+                ...(msg.inline ?? []).map((a) => ({ ...a, contentDisposition: 'inline' as const })),
+                ...(msg.attachments ?? []),
+              ],
+            }
           : {}),
       });
     } catch (err) {

@@ -65,6 +65,9 @@ import { previewRefund } from './ticketing/preview-refund.ts';
 import { resendOrderEmail } from './ticketing/resend-order-email.ts';
 import { getSalesOverview } from './ticketing/get-sales-overview.ts';
 import { createExport } from './ticketing/create-export.ts';
+import { getTicketDownloads } from './ticketing/get-ticket-downloads.ts';
+import { configureWalletPasses } from './integration/configure-wallet-passes.ts';
+import { getWalletPasses } from './integration/get-wallet-passes.ts';
 import { removeInstrumentTool } from './buyer/remove-instrument.ts';
 import { checkIn } from './ticketing/check-in.ts';
 import { getCheckInList } from './ticketing/get-check-in-list.ts';
@@ -239,6 +242,9 @@ export const TOOLS: readonly AnyTool[] = [
   resendOrderEmail,
   getSalesOverview,
   createExport,
+  getTicketDownloads,
+  configureWalletPasses,
+  getWalletPasses,
   removeInstrumentTool,
   getTicketKeys,
   rotateTicketSigningKey,

@@ -17,8 +17,13 @@ import { sql } from '../../storage/database.ts';
 import { newId } from '../../storage/ids.ts';
 import { claimDue, doublingDelays, retryAt, type RetryPolicy, type WorkTable } from '../../storage/work-queue.ts';
 import type { Services } from '../context.ts';
+import { withTicketDocuments } from './ticket-documents.ts';
 
-export type OrderMailDeps = Pick<Services, 'db' | 'mail' | 'catalogs'> & { clock: Clock; log: Logger };
+/** `payments` and `publicUrl` give the e-mail its wallet links (without them: the tickets PDF only). */
+export type OrderMailDeps = Pick<Services, 'db' | 'mail' | 'catalogs' | 'payments' | 'publicUrl'> & {
+  clock: Clock;
+  log: Logger;
+};
 
 /** A failed send waits 60 s, 2 min, 4 min, … at most an hour; after 10 attempts the e-mail is left unsent. */
 const RETRY: RetryPolicy = { maxAttempts: 10, delayMs: doublingDelays(30_000, 3_600_000) };
@@ -199,7 +204,8 @@ async function render(deps: OrderMailDeps, row: Claimed) {
       totalMinor: f.total_minor,
       tickets: tickets.map((x) => ({ id: x.id, code: x.signed_code ?? x.code })),
     });
-    return { to: f.email, ...m };
+    // The tickets PDF attached, wallet links when the shop has them on (issue #37, item 5).
+    return withTicketDocuments(deps, row.order_id, lang, { to: f.email, ...m }, deps.clock.now());
   }
   const [refund] = await deps.db.execute<{ amount_minor: number; reason: string; ticket_ids: string[] }>(
     'select amount_minor, reason, ticket_ids from refunds where id = ?',

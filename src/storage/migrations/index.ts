@@ -30,6 +30,7 @@ import { Migration0025Exports } from './0025-exports.ts';
 import { Migration0028LimitRaiseRequests } from './0028-limit-raise-requests.ts';
 import { Migration0032EventTimeZone } from './0032-event-time-zone.ts';
 import { Migration0039UcpOrderWebhooks } from './0039-ucp-order-webhooks.ts';
+import { Migration0037WalletPasses } from './0037-wallet-passes.ts';
 import { Migration0038WaitingList } from './0038-waiting-list.ts';
 import { Migration0033PurchaseLines } from './0033-purchase-lines.ts';
 import { Migration0035Attendees } from './0035-attendees.ts';
@@ -68,5 +69,6 @@ export const MIGRATIONS = [
   { name: '0039-ucp-order-webhooks', class: Migration0039UcpOrderWebhooks },
   { name: '0033-purchase-lines', class: Migration0033PurchaseLines },
   { name: '0035-attendees', class: Migration0035Attendees },
+  { name: '0037-wallet-passes', class: Migration0037WalletPasses },
   { name: '0038-waiting-list', class: Migration0038WaitingList },
 ] as const;

@@ -1,0 +1,58 @@
+/**
+ * An order's tickets as a PDF: one A4 page per ticket with the event, its time in the event's time zone, the venue,
+ * the tier, the attendee (when the ticket names one), the ticket id and the QR code of the ticket's signed code, in
+ * the buyer's language (words from the catalogs' `mail.ticketPdf`).
+ */
+import QRCode from 'qrcode';
+import type { Translate } from '../i18n/i18n.ts';
+import { formatEventTime } from '../kernel/event-time.ts';
+import { createPdf, PDF_FONTS } from './pdf.ts';
+
+/** What the ticket PDF shows. */
+export interface TicketPdfData {
+  lang: string;
+  merchant: string;
+  event: string;
+  eventStartsAt: Date;
+  eventTimeZone: string;
+  venue: string | null;
+  orderId: string;
+  /** When the document was made (its creation date). */
+  createdAt: Date;
+  tickets: { id: string; tier: string; attendeeName: string | null; code: string }[];
+}
+
+/** The file name the PDF is offered under. */
+export const ticketPdfFilename = (orderId: string): string => `tickets-${orderId}.pdf`;
+
+/** Renders the tickets PDF in the language of `t`. */
+export async function renderTicketPdf(t: Translate, d: TicketPdfData): Promise<Buffer> {
+  const qrs = await Promise.all(
+    d.tickets.map((x) => QRCode.toBuffer(x.code, { type: 'png', errorCorrectionLevel: 'M', margin: 2, width: 480 })),
+  );
+  const title = t('mail.ticketPdf.title', { event: d.event });
+  return createPdf({ title, author: d.merchant, lang: d.lang, createdAt: d.createdAt }, (doc) => {
+    const when = formatEventTime(d.lang, d.eventStartsAt, d.eventTimeZone);
+    d.tickets.forEach((ticket, i) => {
+      doc.addPage();
+      const line = (label: string, value: string) => {
+        doc.font(PDF_FONTS.bold).fontSize(10).fillColor('#555555').text(label);
+        doc.font(PDF_FONTS.body).fontSize(13).fillColor('#000000').text(value).moveDown(0.6);
+      };
+      doc.font(PDF_FONTS.body).fontSize(10).fillColor('#555555');
+      doc.text(t('mail.ticketPdf.page', { n: i + 1, count: d.tickets.length, merchant: d.merchant }));
+      doc.moveDown(0.5).font(PDF_FONTS.bold).fontSize(22).fillColor('#000000').text(d.event).moveDown(0.8);
+      line(t('mail.ticketPdf.when'), when);
+      if (d.venue) line(t('mail.ticketPdf.venue'), d.venue);
+      line(t('mail.ticketPdf.tier'), ticket.tier);
+      if (ticket.attendeeName) line(t('mail.ticketPdf.attendee'), ticket.attendeeName);
+      line(t('mail.ticketPdf.ticketId'), ticket.id);
+      line(t('mail.ticketPdf.order'), d.orderId);
+      const size = 240;
+      const x = (doc.page.width - size) / 2;
+      doc.image(qrs[i]!, x, doc.y + 10, { width: size, height: size });
+      doc.y += size + 30;
+      doc.font(PDF_FONTS.body).fontSize(11).text(t('mail.ticketPdf.admits'), { align: 'center' });
+    });
+  });
+}
