@@ -80,16 +80,25 @@ test('an unanswered offer expires with its hold and passes to the next in line; 
   const settings = must(await s.api.put(`/v1/integration/tiers/${s.tierId}/waiting-list`, { offerMinutes: 5 }), 200);
   assert.deepEqual([settings.enabled, settings.offerMinutes], [true, 5]);
   const one = must(
-    await s.api.post('/v1/ticketing/waiting-list', { tierId: s.tierId, quantity: 1, email: 'a@x.io' }),
+    await s.api.post('/v1/ticketing/waiting-list', { tierId: s.tierId, quantity: 1, email: 'first@x.io' }),
     200,
   );
   const two = must(
-    await s.api.post('/v1/ticketing/waiting-list', { tierId: s.tierId, quantity: 1, email: 'b@x.io' }),
+    await s.api.post('/v1/ticketing/waiting-list', { tierId: s.tierId, quantity: 1, email: 'second@x.io' }),
     200,
   );
   must(await s.api.post(`/v1/ticketing/reservations/${hold.reservation.id}/release`, {}), 200);
   const offer = (await entry(s, one.id)).offer;
   assert.equal(Date.parse(offer.expiresAt) - h.clock.now().getTime(), 5 * 60_000);
+  // The offer is mailed once, in the person's language, naming the reservation to confirm.
+  assert.ok((await h.app.sweeper.mailWaitingListOffers()) >= 1);
+  await h.app.sweeper.mailWaitingListOffers();
+  const mails = await h.db.execute<{ subject: string; text_body: string }>(
+    `select subject, text_body from mail_outbox where to_address = 'first@x.io'`,
+  );
+  assert.equal(mails.length, 1);
+  assert.match(mails[0]!.subject, /Places held for you: Concert/);
+  assert.ok(mails[0]!.text_body.includes(offer.reservationId));
 
   h.clock.advance(5 * 60_000);
   const swept = await sweep();
@@ -103,8 +112,8 @@ test('an unanswered offer expires with its hold and passes to the next in line; 
   assert.deepEqual(
     list.entries.map((e: { email: string; state: string }) => [e.email, e.state]),
     [
-      ['a@x.io', 'expired'],
-      ['b@x.io', 'offered'],
+      ['first@x.io', 'expired'],
+      ['second@x.io', 'offered'],
     ],
   );
   const left = must(await s.api.post(`/v1/ticketing/waiting-list/${two.id}/leave`, {}), 200);

@@ -9,6 +9,7 @@ import { Reservation, type PurchaseLineRow } from '../../storage/entities/purcha
 import { claimDue, type WorkTable } from '../../storage/work-queue.ts';
 import { returnPlaces } from './inventory.ts';
 import { offerFreedPlaces } from './waiting-list-offers.ts';
+import { mailWaitingListOffers } from './waiting-list-mail.ts';
 import { Periodic } from '../../kernel/periodic.ts';
 import { retryOwedRefunds, type SpineDeps } from './refunds.ts';
 import { pruneExpired } from '../../storage/retention.ts';
@@ -61,7 +62,8 @@ export class HoldSweeper {
 
   /**
    * Every `intervalMs` (0: off): sweep expired holds, retry owed refunds, reconcile unknown payment and refund
-   * outcomes, refund orders of cancelled events, prune expired records (order e-mails have their own worker).
+   * outcomes, refund orders of cancelled events, mail waiting-list offers, prune expired records (order e-mails have
+   * their own worker).
    */
   start(intervalMs: number): void {
     this.loop.start(intervalMs, async () => {
@@ -71,9 +73,15 @@ export class HoldSweeper {
       await reconcileUnknownPayments(this.deps, now);
       await retryUnansweredRefunds(this.deps, now);
       await runEventRefunds(this.deps);
+      await mailWaitingListOffers(this.deps);
       await pruneExpired(this.deps.db, now);
       return released.length === SWEEP_BATCH;
     });
+  }
+
+  /** Mails the waiting-list offers made since the last pass (waiting-list-mail.ts); returns how many were sent. */
+  mailWaitingListOffers(): Promise<number> {
+    return this.loop.exclusive(() => mailWaitingListOffers(this.deps));
   }
 
   stop(): Promise<void> {
