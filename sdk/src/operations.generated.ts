@@ -49,6 +49,7 @@ export type ErrorCode =
   | 'invalid_provider_settings'
   | 'invalid_signature'
   | 'invalid_ticket_code'
+  | 'invalid_wallet_settings'
   | 'invalid_webhook_url'
   | 'invitation_invalid'
   | 'last_owner'
@@ -31559,6 +31560,196 @@ export interface CreateExportOutput {
   filename: string;
 }
 
+export interface GetTicketDownloadsInput {
+  /**
+   * The order (ord_…).
+   */
+  id: string;
+  /**
+   * The documents’ language; default the buyer’s.
+   */
+  lang?: 'en' | 'de' | 'es' | 'fr' | 'hu' | 'pt-BR';
+}
+
+export interface GetTicketDownloadsOutput {
+  orderId: string;
+  lang: 'en' | 'de' | 'es' | 'fr' | 'hu' | 'pt-BR';
+  /**
+   * RFC 3339: when the links stop working.
+   */
+  expiresAt: string;
+  /**
+   * Absent when the order has no valid ticket (refunded).
+   */
+  pdf?: {
+    /**
+     * GET: the PDF (an attachment).
+     */
+    url: string;
+    filename: string;
+  };
+  /**
+   * Whether the shop offers Apple Wallet passes.
+   */
+  appleWallet: boolean;
+  /**
+   * Whether the shop offers Google Wallet passes.
+   */
+  googleWallet: boolean;
+  /**
+   * The valid tickets (void ones are left out).
+   *
+   * @maxItems 1000
+   */
+  tickets: {
+    ticketId: string;
+    /**
+     * GET: the .pkpass file.
+     */
+    appleWalletUrl?: string;
+    /**
+     * Opens Google Wallet to save the ticket.
+     */
+    googleWalletUrl?: string;
+  }[];
+}
+
+export interface ConfigureWalletPassesInput {
+  /**
+   * The shop id (shop_…).
+   */
+  id: string;
+  /**
+   * Apple Wallet signing material; null switches Apple Wallet passes off; absent: unchanged.
+   */
+  apple?: {
+    /**
+     * The pass type id, e.g. pass.com.example.tickets.
+     */
+    passTypeIdentifier: string;
+    /**
+     * The 10-character Apple team id.
+     */
+    teamIdentifier: string;
+    /**
+     * Shown on the pass; default the shop’s name.
+     */
+    organizationName?: string;
+    /**
+     * The pass type certificate (PEM).
+     */
+    signerCertificate: string;
+    /**
+     * Its private key (PEM); never shown again.
+     */
+    signerKey: string;
+    /**
+     * The key’s passphrase, if any.
+     */
+    signerKeyPassphrase?: string;
+    /**
+     * Apple’s WWDR intermediate certificate (PEM).
+     */
+    wwdrCertificate: string;
+  } | null;
+  /**
+   * Google Wallet signing material; null switches Google Wallet save links off; absent: unchanged.
+   */
+  google?: {
+    /**
+     * The Google Wallet issuer id (digits).
+     */
+    issuerId: string;
+    /**
+     * The event-ticket class, "<issuerId>.<suffix>".
+     */
+    classId: string;
+    /**
+     * The service account that signs save links.
+     */
+    serviceAccountEmail: string;
+    /**
+     * The service account’s RSA private key (PEM); never shown again.
+     */
+    privateKey: string;
+  } | null;
+}
+
+export interface ConfigureWalletPassesOutput {
+  merchantId: string;
+  /**
+   * null: Apple Wallet passes are off (the default).
+   */
+  apple: {
+    enabled: true;
+    passTypeIdentifier: string;
+    teamIdentifier: string;
+    organizationName: string;
+    /**
+     * The signer certificate’s subject.
+     */
+    certificateSubject: string;
+    /**
+     * RFC 3339: when the signer certificate expires.
+     */
+    certificateExpiresAt: string;
+    configuredAt: string;
+    updatedAt: string;
+  } | null;
+  /**
+   * null: Google Wallet save links are off (the default).
+   */
+  google: {
+    enabled: true;
+    issuerId: string;
+    classId: string;
+    serviceAccountEmail: string;
+    configuredAt: string;
+    updatedAt: string;
+  } | null;
+}
+
+export interface GetWalletPassesInput {
+  /**
+   * The shop id (shop_…).
+   */
+  id: string;
+}
+
+export interface GetWalletPassesOutput {
+  merchantId: string;
+  /**
+   * null: Apple Wallet passes are off (the default).
+   */
+  apple: {
+    enabled: true;
+    passTypeIdentifier: string;
+    teamIdentifier: string;
+    organizationName: string;
+    /**
+     * The signer certificate’s subject.
+     */
+    certificateSubject: string;
+    /**
+     * RFC 3339: when the signer certificate expires.
+     */
+    certificateExpiresAt: string;
+    configuredAt: string;
+    updatedAt: string;
+  } | null;
+  /**
+   * null: Google Wallet save links are off (the default).
+   */
+  google: {
+    enabled: true;
+    issuerId: string;
+    classId: string;
+    serviceAccountEmail: string;
+    configuredAt: string;
+    updatedAt: string;
+  } | null;
+}
+
 export interface RemoveInstrumentInput {
   /**
    * The saved card (ins_…).
@@ -33118,6 +33309,24 @@ export interface Operations {
    */
   create_export: { input: CreateExportInput; output: CreateExportOutput };
   /**
+   * Download an order’s tickets (`GET /v1/ticketing/orders/{id}/downloads`).
+   *
+   * Links to an order’s valid tickets, each working for 60 minutes without a credential: `pdf` (one page per ticket with its QR code, in `lang`, default the buyer’s), and per ticket an Apple Wallet pass and a Google Wallet save link when the shop has them on. Buyers see their own orders, merchants their shops’.
+   */
+  get_ticket_downloads: { input: GetTicketDownloadsInput; output: GetTicketDownloadsOutput };
+  /**
+   * Configure wallet passes (`PUT /v1/integration/shops/{id}/wallet-passes`).
+   *
+   * Switches a shop’s wallet passes on with the merchant’s own signing material, or off with null: `apple` (pass type id, team id, certificate, key, WWDR certificate) and `google` (issuer, class, service account and its RSA key). An absent one stays as it is. Checked (invalid_wallet_settings names the field); keys are encrypted and never shown again. Off by default. Needs merchant:admin.
+   */
+  configure_wallet_passes: { input: ConfigureWalletPassesInput; output: ConfigureWalletPassesOutput };
+  /**
+   * A shop’s wallet passes (`GET /v1/integration/shops/{id}/wallet-passes`).
+   *
+   * Whether a shop offers Apple Wallet passes and Google Wallet save links, with their public settings (ids, the certificate’s subject and expiry); keys are never shown. null: off, the default. Needs merchant:read.
+   */
+  get_wallet_passes: { input: GetWalletPassesInput; output: GetWalletPassesOutput };
+  /**
    * Remove a saved card (`DELETE /v1/buyer/instruments/{id}`).
    *
    * Removes a saved card: it is no longer listed nor charged, and the permissions that charge it are revoked (reason card_removed). Narrowing authority needs no code; a bounded session may remove its shop’s cards.
@@ -33376,6 +33585,9 @@ export const OPERATIONS: Readonly<Record<OperationId, OperationSpec>> = {
   resend_order_email: { method: 'POST', path: '/v1/ticketing/orders/{id}/resend-email', pathParams: ['id'], idempotency: 'required', auth: 'bearer' },
   get_sales_overview: { method: 'GET', path: '/v1/ticketing/sales-overview', pathParams: [], idempotency: 'none', auth: 'bearer' },
   create_export: { method: 'POST', path: '/v1/ticketing/exports', pathParams: [], idempotency: 'none', auth: 'bearer' },
+  get_ticket_downloads: { method: 'GET', path: '/v1/ticketing/orders/{id}/downloads', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
+  configure_wallet_passes: { method: 'PUT', path: '/v1/integration/shops/{id}/wallet-passes', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
+  get_wallet_passes: { method: 'GET', path: '/v1/integration/shops/{id}/wallet-passes', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
   remove_instrument: { method: 'DELETE', path: '/v1/buyer/instruments/{id}', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
   get_ticket_keys: { method: 'GET', path: '/v1/ticketing/ticket-keys', pathParams: [], idempotency: 'none', auth: 'public' },
   rotate_ticket_signing_key: { method: 'POST', path: '/v1/staff/ticket-keys/rotate', pathParams: [], idempotency: 'none', auth: 'bearer' },

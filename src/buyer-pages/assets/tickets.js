@@ -46,7 +46,43 @@ export async function init() {
     return item;
   }
 
+  /**
+   * The order's "download" button: asks for its links (get_ticket_downloads), starts the PDF download, and adds each
+   * ticket's wallet links when the shop offers them.
+   */
+  function downloadButton(order, card) {
+    if (!order.tickets.some((x) => x.status !== 'void')) return null;
+    const button = el('button', { type: 'button', className: 'secondary', text: t('tickets.files.button') });
+    button.addEventListener(
+      'click',
+      () =>
+        void run(button, async () => {
+          const d = await api(
+            'GET',
+            `/v1/ticketing/orders/${encodeURIComponent(order.orderId)}/downloads?lang=${lang()}`,
+          );
+          for (const x of d.tickets) {
+            const item = card.querySelector(`[data-ticket-id="${CSS.escape(x.ticketId)}"]`);
+            if (!item || item.querySelector('.wallet')) continue;
+            const links = [
+              x.appleWalletUrl ? el('a', { href: x.appleWalletUrl, text: t('tickets.files.apple') }) : null,
+              x.googleWalletUrl ? el('a', { href: x.googleWalletUrl, text: t('tickets.files.google') }) : null,
+            ].filter(Boolean);
+            if (links.length) item.append(el('p', { className: 'wallet actions' }, ...links));
+          }
+          if (d.pdf) window.location.assign(d.pdf.url);
+        }),
+    );
+    return el('div', { className: 'actions' }, button);
+  }
+
   function orderCard(order) {
+    const card = orderCardBody(order);
+    card.append(downloadButton(order, card) ?? '');
+    return card;
+  }
+
+  function orderCardBody(order) {
     const titleId = `order-${order.orderId}-title`;
     return el(
       'article',

@@ -11,7 +11,7 @@ export const getWalletPasses = defineTool({
   area: 'integration',
   description:
     'Whether a shop offers Apple Wallet passes and Google Wallet save links, with their public settings (ids, the ' +
-    'certificate’s subject and expiry); keys only as "set". null: off, the default. Needs merchant:read.',
+    'certificate’s subject and expiry); keys are never shown. null: off, the default. Needs merchant:read.',
   input: z.strictObject({ id: IdRef.describe('The shop id (shop_…).') }),
   output: WalletSettingsOut,
   errors: ['not_found'],
