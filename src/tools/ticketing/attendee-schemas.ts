@@ -2,8 +2,12 @@
 import { z } from 'zod';
 import { IdRef } from '../../kernel/wire.ts';
 
-/** The most questions a tier asks, options a question offers and places one call answers. */
-export const MAX_QUESTIONS = 20;
+/**
+ * The most questions a tier asks, options a question offers, labels in other languages and places one call answers
+ * (each above 20: the SDK's type generator spells a shorter bounded list as a union of tuples).
+ */
+export const MAX_QUESTIONS = 30;
+export const MAX_LABELS = 30;
 export const MAX_OPTIONS = 50;
 export const MAX_ATTENDEES = 1000;
 
@@ -33,7 +37,7 @@ export const AttendeeForm = z
           label: Label.describe('The question as buyers read it.'),
           labels: z
             .array(z.strictObject({ lang: z.string().min(2).max(16), label: Label }))
-            .max(10)
+            .max(MAX_LABELS)
             .optional()
             .describe('The label in other languages (BCP 47 tag, e.g. hu).'),
           kind: z.enum(['text', 'choice', 'multiple', 'boolean', 'email']),
@@ -82,7 +86,7 @@ export const AttendeeQuestionsOut = z
             label: z.string().max(200),
             labels: z
               .array(z.object({ lang: z.string().max(16), label: z.string().max(200) }))
-              .max(10)
+              .max(MAX_LABELS)
               .optional(),
             kind: z.string().max(8).describe('text, choice, multiple, boolean or email'),
             required: z.boolean(),
