@@ -15,6 +15,7 @@ export type ErrorCode =
   | 'already_checked_in'
   | 'already_member'
   | 'ap2_unsupported'
+  | 'attendee_answers_missing'
   | 'attestation_ceiling_exceeded'
   | 'capabilities_incompatible'
   | 'capacity_below_committed'
@@ -30,6 +31,8 @@ export type ErrorCode =
   | 'delegated_token_invalid'
   | 'delegated_token_used'
   | 'delivery_pending'
+  | 'discount_code_invalid'
+  | 'discount_code_taken'
   | 'event_cancelled'
   | 'forbidden'
   | 'geo_not_allowed'
@@ -41,6 +44,7 @@ export type ErrorCode =
   | 'insufficient_funds'
   | 'insufficient_scope'
   | 'internal_error'
+  | 'invalid_answer'
   | 'invalid_card'
   | 'invalid_embed_origin'
   | 'invalid_input'
@@ -400,6 +404,53 @@ export interface CreateTierInput {
         'visa' | 'mastercard' | 'amex' | 'discover' | 'jcb' | 'unionpay' | 'diners',
         'visa' | 'mastercard' | 'amex' | 'discover' | 'jcb' | 'unionpay' | 'diners',
       ];
+  /**
+   * Per ticket: the attendee’s name (off, optional, required) and custom questions; null: none.
+   */
+  attendeeForm?: {
+    /**
+     * Whether each ticket asks for its attendee’s name.
+     */
+    name: 'off' | 'optional' | 'required';
+    /**
+     * @maxItems 30
+     */
+    questions: {
+      /**
+       * The question’s id: lower-case letters, digits, - and _ (1-40), e.g. diet.
+       */
+      id: string;
+      /**
+       * The question as buyers read it.
+       */
+      label: string;
+      /**
+       * The label in other languages (BCP 47 tag, e.g. hu).
+       *
+       * @maxItems 30
+       */
+      labels?: {
+        lang: string;
+        label: string;
+      }[];
+      kind: 'text' | 'choice' | 'multiple' | 'boolean' | 'email';
+      /**
+       * Whether confirm refuses a ticket without this answer.
+       */
+      required: boolean;
+      /**
+       * text: the longest answer (default 200).
+       */
+      maxLength?: number;
+      /**
+       * choice and multiple: the options.
+       *
+       * @minItems 1
+       * @maxItems 50
+       */
+      options?: [string, ...string[]];
+    }[];
+  } | null;
 }
 
 export interface CreateTierOutput {
@@ -425,6 +476,53 @@ export interface CreateTierOutput {
    */
   retiredAt: string | null;
   createdAt: string;
+  /**
+   * What the tier asks per ticket (absent: nothing).
+   */
+  attendeeForm?: {
+    /**
+     * Whether each ticket asks for its attendee’s name.
+     */
+    name: 'off' | 'optional' | 'required';
+    /**
+     * @maxItems 30
+     */
+    questions: {
+      /**
+       * The question’s id: lower-case letters, digits, - and _ (1-40), e.g. diet.
+       */
+      id: string;
+      /**
+       * The question as buyers read it.
+       */
+      label: string;
+      /**
+       * The label in other languages (BCP 47 tag, e.g. hu).
+       *
+       * @maxItems 30
+       */
+      labels?: {
+        lang: string;
+        label: string;
+      }[];
+      kind: 'text' | 'choice' | 'multiple' | 'boolean' | 'email';
+      /**
+       * Whether confirm refuses a ticket without this answer.
+       */
+      required: boolean;
+      /**
+       * text: the longest answer (default 200).
+       */
+      maxLength?: number;
+      /**
+       * choice and multiple: the options.
+       *
+       * @minItems 1
+       * @maxItems 50
+       */
+      options?: [string, ...string[]];
+    }[];
+  };
 }
 
 export interface GetShopInput {
@@ -539,6 +637,53 @@ export interface GetEventOutput {
      */
     retiredAt: string | null;
     createdAt: string;
+    /**
+     * What the tier asks per ticket (absent: nothing).
+     */
+    attendeeForm?: {
+      /**
+       * Whether each ticket asks for its attendee’s name.
+       */
+      name: 'off' | 'optional' | 'required';
+      /**
+       * @maxItems 30
+       */
+      questions: {
+        /**
+         * The question’s id: lower-case letters, digits, - and _ (1-40), e.g. diet.
+         */
+        id: string;
+        /**
+         * The question as buyers read it.
+         */
+        label: string;
+        /**
+         * The label in other languages (BCP 47 tag, e.g. hu).
+         *
+         * @maxItems 30
+         */
+        labels?: {
+          lang: string;
+          label: string;
+        }[];
+        kind: 'text' | 'choice' | 'multiple' | 'boolean' | 'email';
+        /**
+         * Whether confirm refuses a ticket without this answer.
+         */
+        required: boolean;
+        /**
+         * text: the longest answer (default 200).
+         */
+        maxLength?: number;
+        /**
+         * choice and multiple: the options.
+         *
+         * @minItems 1
+         * @maxItems 50
+         */
+        options?: [string, ...string[]];
+      }[];
+    };
   }[];
 }
 
@@ -2706,6 +2851,14 @@ export interface QuoteInput {
    * The card scheme the buyer will pay with, lower case (e.g. visa).
    */
   scheme?: 'visa' | 'mastercard' | 'amex' | 'discover' | 'jcb' | 'unionpay' | 'diners';
+  /**
+   * A discount code of the shop; refused with discount_code_invalid (details.reason) when it cannot be used.
+   */
+  discountCode?: string;
+  /**
+   * The payer’s e-mail, for a code’s per-buyer limit when the purchase has no buyer.
+   */
+  buyerEmail?: string;
 }
 
 export interface QuoteOutput {
@@ -4889,6 +5042,531 @@ export interface QuoteOutput {
           subtotalMinor: number;
         },
       ];
+  /**
+   * The tax per rate (rounded per line) and in total; fees carry no tax.
+   */
+  tax?: {
+    /**
+     * true: the prices included the tax; false: the tax was added to them.
+     */
+    pricesIncludeTax: boolean;
+    /**
+     * @maxItems 10
+     */
+    rates:
+      | []
+      | [
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+        ]
+      | [
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+        ]
+      | [
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+        ]
+      | [
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+        ]
+      | [
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+        ]
+      | [
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+        ]
+      | [
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+        ]
+      | [
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+        ]
+      | [
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+        ]
+      | [
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+        ];
+    netMinor: number;
+    taxMinor: number;
+    grossMinor: number;
+  };
+  /**
+   * What each tier asks per ticket: give `attendees` to reserve or confirm.
+   *
+   * @maxItems 100
+   */
+  attendeeQuestions?: {
+    tierId: string;
+    /**
+     * off, optional or required
+     */
+    attendeeName: string;
+    /**
+     * @maxItems 30
+     */
+    questions: {
+      id: string;
+      label: string;
+      /**
+       * @maxItems 30
+       */
+      labels?: {
+        lang: string;
+        label: string;
+      }[];
+      /**
+       * text, choice, multiple, boolean or email
+       */
+      kind: string;
+      required: boolean;
+      maxLength?: number;
+      /**
+       * @maxItems 50
+       */
+      options?: string[];
+    }[];
+  }[];
+  /**
+   * The discount code applied (dsc_…); absent without a code.
+   */
+  discountCodeId?: string;
+  /**
+   * The code’s text as applied (upper case).
+   */
+  discountCode?: string;
+  /**
+   * Taken off subtotalMinor by the code, before fees; totalMinor is already net of it.
+   */
+  discountMinor?: number;
 }
 
 export interface ReserveInput {
@@ -4896,6 +5574,22 @@ export interface ReserveInput {
    * The quote (quo_…) from `quote`.
    */
   quoteId: string;
+  /**
+   * Attendee name and answers per ticket, when the quote has attendeeQuestions.
+   *
+   * @maxItems 1000
+   */
+  attendees?: {
+    tierId: string;
+    /**
+     * 0-based: which ticket of the tier
+     */
+    index: number;
+    name?: string;
+    answers?: {
+      [k: string]: string | boolean | string[] | undefined;
+    };
+  }[];
 }
 
 export interface ReserveOutput {
@@ -7077,6 +7771,14 @@ export interface ReserveOutput {
             subtotalMinor: number;
           },
         ];
+    /**
+     * The discount code applied (dsc_…); absent without a code.
+     */
+    discountCodeId?: string;
+    /**
+     * Taken off subtotalMinor by the code, before fees; totalMinor is already net of it.
+     */
+    discountMinor?: number;
   };
   order?: {
     id: string;
@@ -7130,6 +7832,10 @@ export interface ReserveOutput {
        * RFC 3339 date-time.
        */
       createdAt: string;
+      attendeeName?: string;
+      answers?: {
+        [k: string]: string | boolean | string[] | undefined;
+      };
     }[];
     /**
      * Every payment attempt of the reservation, oldest first (declined ones included).
@@ -7265,6 +7971,22 @@ export interface ConfirmInput {
    * A saved card (ins_…) of the buyer.
    */
   instrumentId?: string;
+  /**
+   * Attendee name and answers per ticket, when the quote has attendeeQuestions.
+   *
+   * @maxItems 1000
+   */
+  attendees?: {
+    tierId: string;
+    /**
+     * 0-based: which ticket of the tier
+     */
+    index: number;
+    name?: string;
+    answers?: {
+      [k: string]: string | boolean | string[] | undefined;
+    };
+  }[];
 }
 
 export interface ConfirmOutput {
@@ -9446,6 +10168,14 @@ export interface ConfirmOutput {
             subtotalMinor: number;
           },
         ];
+    /**
+     * The discount code applied (dsc_…); absent without a code.
+     */
+    discountCodeId?: string;
+    /**
+     * Taken off subtotalMinor by the code, before fees; totalMinor is already net of it.
+     */
+    discountMinor?: number;
   };
   order?: {
     id: string;
@@ -9499,6 +10229,10 @@ export interface ConfirmOutput {
        * RFC 3339 date-time.
        */
       createdAt: string;
+      attendeeName?: string;
+      answers?: {
+        [k: string]: string | boolean | string[] | undefined;
+      };
     }[];
     /**
      * Every payment attempt of the reservation, oldest first (declined ones included).
@@ -11807,6 +12541,14 @@ export interface ReleaseOutput {
             subtotalMinor: number;
           },
         ];
+    /**
+     * The discount code applied (dsc_…); absent without a code.
+     */
+    discountCodeId?: string;
+    /**
+     * Taken off subtotalMinor by the code, before fees; totalMinor is already net of it.
+     */
+    discountMinor?: number;
   };
   order?: {
     id: string;
@@ -11860,6 +12602,10 @@ export interface ReleaseOutput {
        * RFC 3339 date-time.
        */
       createdAt: string;
+      attendeeName?: string;
+      answers?: {
+        [k: string]: string | boolean | string[] | undefined;
+      };
     }[];
     /**
      * Every payment attempt of the reservation, oldest first (declined ones included).
@@ -14168,6 +14914,14 @@ export interface GetReservationOutput {
             subtotalMinor: number;
           },
         ];
+    /**
+     * The discount code applied (dsc_…); absent without a code.
+     */
+    discountCodeId?: string;
+    /**
+     * Taken off subtotalMinor by the code, before fees; totalMinor is already net of it.
+     */
+    discountMinor?: number;
   };
   order?: {
     id: string;
@@ -14221,6 +14975,10 @@ export interface GetReservationOutput {
        * RFC 3339 date-time.
        */
       createdAt: string;
+      attendeeName?: string;
+      answers?: {
+        [k: string]: string | boolean | string[] | undefined;
+      };
     }[];
     /**
      * Every payment attempt of the reservation, oldest first (declined ones included).
@@ -14402,6 +15160,10 @@ export interface GetOrderOutput {
      * RFC 3339 date-time.
      */
     createdAt: string;
+    attendeeName?: string;
+    answers?: {
+      [k: string]: string | boolean | string[] | undefined;
+    };
   }[];
   /**
    * Every payment attempt of the reservation, oldest first (declined ones included).
@@ -16672,6 +17434,14 @@ export interface AuthorizePaymentOutput {
             subtotalMinor: number;
           },
         ];
+    /**
+     * The discount code applied (dsc_…); absent without a code.
+     */
+    discountCodeId?: string;
+    /**
+     * Taken off subtotalMinor by the code, before fees; totalMinor is already net of it.
+     */
+    discountMinor?: number;
   };
   order?: {
     id: string;
@@ -16725,6 +17495,10 @@ export interface AuthorizePaymentOutput {
        * RFC 3339 date-time.
        */
       createdAt: string;
+      attendeeName?: string;
+      answers?: {
+        [k: string]: string | boolean | string[] | undefined;
+      };
     }[];
     /**
      * Every payment attempt of the reservation, oldest first (declined ones included).
@@ -19498,6 +20272,14 @@ export interface PurchaseInitiateOutput {
             subtotalMinor: number;
           },
         ];
+    /**
+     * The discount code applied (dsc_…); absent without a code.
+     */
+    discountCodeId?: string;
+    /**
+     * Taken off subtotalMinor by the code, before fees; totalMinor is already net of it.
+     */
+    discountMinor?: number;
   };
   order?: {
     id: string;
@@ -19551,6 +20333,10 @@ export interface PurchaseInitiateOutput {
        * RFC 3339 date-time.
        */
       createdAt: string;
+      attendeeName?: string;
+      answers?: {
+        [k: string]: string | boolean | string[] | undefined;
+      };
     }[];
     /**
      * Every payment attempt of the reservation, oldest first (declined ones included).
@@ -20231,38 +21017,6 @@ export interface RevokePermissionOutput {
   createdAt: string;
   revokedAt: string | null;
   revokedReason: string | null;
-}
-
-export interface RequestLimitRaiseInput {
-  /**
-   * The permission (perm_…) named in the refusal.
-   */
-  permissionId: string;
-  /**
-   * The purchase amount (minor units) named in the refusal.
-   */
-  amountMinor: number;
-}
-
-export interface RequestLimitRaiseOutput {
-  /**
-   * The request (lrr_…), also the MCP elicitationId.
-   */
-  id: string;
-  /**
-   * pending until the buyer answers; expired after 15 minutes unanswered.
-   */
-  status: 'pending' | 'approved' | 'declined' | 'expired';
-  /**
-   * The buyer page where the buyer approves or declines (signed-in buyer only).
-   */
-  url: string;
-  expiresAt: string;
-  permissionId: string;
-  amountMinor: number;
-  currency: string;
-  proposedPerPurchaseCapMinor: number;
-  proposedAllowanceMinor: number;
 }
 
 export interface GetLimitRaiseInput {
@@ -20993,7 +21747,7 @@ export interface CreateCheckoutSessionInput {
       authentication_status?: 'authenticated' | 'guest' | 'requires_signin';
     };
     /**
-     * Exactly one item (one tier) per session here.
+     * One item per ticket tier, 1-20 items, all tiers of one event (each tier once).
      *
      * @minItems 1
      * @maxItems 50
@@ -21788,7 +22542,7 @@ export interface UpdateCheckoutSessionInput {
       authentication_status?: 'authenticated' | 'guest' | 'requires_signin';
     };
     /**
-     * Replaces the line items; exactly one item per session here.
+     * Replaces the line items: one per ticket tier, 1-20, all tiers of one event.
      *
      * @minItems 1
      * @maxItems 50
@@ -30272,6 +31026,53 @@ export interface UpdateTierInput {
         'visa' | 'mastercard' | 'amex' | 'discover' | 'jcb' | 'unionpay' | 'diners',
         'visa' | 'mastercard' | 'amex' | 'discover' | 'jcb' | 'unionpay' | 'diners',
       ];
+  /**
+   * Per ticket: the attendee’s name (off, optional, required) and custom questions; null: none.
+   */
+  attendeeForm?: {
+    /**
+     * Whether each ticket asks for its attendee’s name.
+     */
+    name: 'off' | 'optional' | 'required';
+    /**
+     * @maxItems 30
+     */
+    questions: {
+      /**
+       * The question’s id: lower-case letters, digits, - and _ (1-40), e.g. diet.
+       */
+      id: string;
+      /**
+       * The question as buyers read it.
+       */
+      label: string;
+      /**
+       * The label in other languages (BCP 47 tag, e.g. hu).
+       *
+       * @maxItems 30
+       */
+      labels?: {
+        lang: string;
+        label: string;
+      }[];
+      kind: 'text' | 'choice' | 'multiple' | 'boolean' | 'email';
+      /**
+       * Whether confirm refuses a ticket without this answer.
+       */
+      required: boolean;
+      /**
+       * text: the longest answer (default 200).
+       */
+      maxLength?: number;
+      /**
+       * choice and multiple: the options.
+       *
+       * @minItems 1
+       * @maxItems 50
+       */
+      options?: [string, ...string[]];
+    }[];
+  } | null;
 }
 
 export interface UpdateTierOutput {
@@ -30297,6 +31098,53 @@ export interface UpdateTierOutput {
    */
   retiredAt: string | null;
   createdAt: string;
+  /**
+   * What the tier asks per ticket (absent: nothing).
+   */
+  attendeeForm?: {
+    /**
+     * Whether each ticket asks for its attendee’s name.
+     */
+    name: 'off' | 'optional' | 'required';
+    /**
+     * @maxItems 30
+     */
+    questions: {
+      /**
+       * The question’s id: lower-case letters, digits, - and _ (1-40), e.g. diet.
+       */
+      id: string;
+      /**
+       * The question as buyers read it.
+       */
+      label: string;
+      /**
+       * The label in other languages (BCP 47 tag, e.g. hu).
+       *
+       * @maxItems 30
+       */
+      labels?: {
+        lang: string;
+        label: string;
+      }[];
+      kind: 'text' | 'choice' | 'multiple' | 'boolean' | 'email';
+      /**
+       * Whether confirm refuses a ticket without this answer.
+       */
+      required: boolean;
+      /**
+       * text: the longest answer (default 200).
+       */
+      maxLength?: number;
+      /**
+       * choice and multiple: the options.
+       *
+       * @minItems 1
+       * @maxItems 50
+       */
+      options?: [string, ...string[]];
+    }[];
+  };
 }
 
 export interface RetireTierInput {
@@ -30329,6 +31177,53 @@ export interface RetireTierOutput {
    */
   retiredAt: string | null;
   createdAt: string;
+  /**
+   * What the tier asks per ticket (absent: nothing).
+   */
+  attendeeForm?: {
+    /**
+     * Whether each ticket asks for its attendee’s name.
+     */
+    name: 'off' | 'optional' | 'required';
+    /**
+     * @maxItems 30
+     */
+    questions: {
+      /**
+       * The question’s id: lower-case letters, digits, - and _ (1-40), e.g. diet.
+       */
+      id: string;
+      /**
+       * The question as buyers read it.
+       */
+      label: string;
+      /**
+       * The label in other languages (BCP 47 tag, e.g. hu).
+       *
+       * @maxItems 30
+       */
+      labels?: {
+        lang: string;
+        label: string;
+      }[];
+      kind: 'text' | 'choice' | 'multiple' | 'boolean' | 'email';
+      /**
+       * Whether confirm refuses a ticket without this answer.
+       */
+      required: boolean;
+      /**
+       * text: the longest answer (default 200).
+       */
+      maxLength?: number;
+      /**
+       * choice and multiple: the options.
+       *
+       * @minItems 1
+       * @maxItems 50
+       */
+      options?: [string, ...string[]];
+    }[];
+  };
 }
 
 export interface UpdatePoolInput {
@@ -30843,6 +31738,10 @@ export interface ListOrdersOutput {
        * RFC 3339 date-time.
        */
       createdAt: string;
+      attendeeName?: string;
+      answers?: {
+        [k: string]: string | boolean | string[] | undefined;
+      };
     }[];
     /**
      * Every payment attempt of the reservation, oldest first (declined ones included).
@@ -31030,6 +31929,10 @@ export interface RefundOrderOutput {
        * RFC 3339 date-time.
        */
       createdAt: string;
+      attendeeName?: string;
+      answers?: {
+        [k: string]: string | boolean | string[] | undefined;
+      };
     }[];
     /**
      * Every payment attempt of the reservation, oldest first (declined ones included).
@@ -31249,6 +32152,10 @@ export interface GetOrderDetailOutput {
        * RFC 3339 date-time.
        */
       createdAt: string;
+      attendeeName?: string;
+      answers?: {
+        [k: string]: string | boolean | string[] | undefined;
+      };
     }[];
     /**
      * Every payment attempt of the reservation, oldest first (declined ones included).
@@ -31558,6 +32465,1611 @@ export interface CreateExportOutput {
    */
   expiresAt: string;
   filename: string;
+}
+
+export interface SetTaxSettingsInput {
+  /**
+   * The shop (shop_…).
+   */
+  merchantId: string;
+  /**
+   * false: no tax and no invoices (the other fields are ignored).
+   */
+  enabled?: boolean;
+  /**
+   * true (default): prices include tax; false: tax is added.
+   */
+  pricesIncludeTax?: boolean;
+  /**
+   * The shop’s tax rates (1-10 when enabled).
+   *
+   * @maxItems 10
+   */
+  rates?:
+    | []
+    | [
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+      ]
+    | [
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+      ]
+    | [
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+      ]
+    | [
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+      ]
+    | [
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+      ]
+    | [
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+      ]
+    | [
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+      ]
+    | [
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+      ]
+    | [
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+      ]
+    | [
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+        {
+          /**
+           * A rate id you choose: a-z, 0-9, _ or -, 1-32.
+           */
+          id: string;
+          /**
+           * Printed on receipts and invoices, e.g. "VAT 19 %".
+           */
+          name: string;
+          /**
+           * 0-100, at most two decimals.
+           */
+          percent: number;
+        },
+      ];
+  /**
+   * The rate of tiers that name none (default: the first).
+   */
+  defaultRateId?: string;
+  /**
+   * Whether orders get numbered invoices (default false).
+   */
+  invoicing?: boolean;
+  /**
+   * Invoice numbers are `<prefix>-<n>` (default INV): letters, digits, -, 1-20.
+   */
+  invoicePrefix?: string;
+  /**
+   * Printed on receipts and invoices; required for invoicing.
+   */
+  seller?: {
+    /**
+     * The seller’s legal name.
+     */
+    legalName: string;
+    /**
+     * The seller’s postal address (lines separated by newlines).
+     */
+    address: string;
+    /**
+     * The seller’s VAT id, e.g. DE123456789.
+     */
+    vatId?: string;
+  };
+  /**
+   * Tiers of this shop and their rate (null: back to the default).
+   *
+   * @maxItems 200
+   */
+  tierRates?: {
+    tierId: string;
+    rateId: string | null;
+  }[];
+}
+
+export interface SetTaxSettingsOutput {
+  merchantId: string;
+  /**
+   * null: prices carry no tax and no invoices are made.
+   */
+  settings: {
+    pricesIncludeTax: boolean;
+    /**
+     * @maxItems 10
+     */
+    rates:
+      | []
+      | [
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+        ]
+      | [
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+        ]
+      | [
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+        ]
+      | [
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+        ]
+      | [
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+        ]
+      | [
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+        ]
+      | [
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+        ]
+      | [
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+        ]
+      | [
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+        ]
+      | [
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+        ];
+    defaultRateId: string;
+    invoicing: boolean;
+    invoicePrefix: string;
+    seller?: {
+      legalName: string;
+      address: string;
+      vatId?: string;
+    };
+  } | null;
+  /**
+   * The tiers that name a rate of their own (the others use defaultRateId).
+   *
+   * @maxItems 10000
+   */
+  tierRates: {
+    tierId: string;
+    rateId: string;
+  }[];
+}
+
+export interface GetTaxSettingsInput {
+  /**
+   * The shop (shop_…).
+   */
+  merchantId: string;
+}
+
+export interface GetTaxSettingsOutput {
+  merchantId: string;
+  /**
+   * null: prices carry no tax and no invoices are made.
+   */
+  settings: {
+    pricesIncludeTax: boolean;
+    /**
+     * @maxItems 10
+     */
+    rates:
+      | []
+      | [
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+        ]
+      | [
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+        ]
+      | [
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+        ]
+      | [
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+        ]
+      | [
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+        ]
+      | [
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+        ]
+      | [
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+        ]
+      | [
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+        ]
+      | [
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+        ]
+      | [
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+          {
+            id: string;
+            name: string;
+            percent: number;
+          },
+        ];
+    defaultRateId: string;
+    invoicing: boolean;
+    invoicePrefix: string;
+    seller?: {
+      legalName: string;
+      address: string;
+      vatId?: string;
+    };
+  } | null;
+  /**
+   * The tiers that name a rate of their own (the others use defaultRateId).
+   *
+   * @maxItems 10000
+   */
+  tierRates: {
+    tierId: string;
+    rateId: string;
+  }[];
+}
+
+export interface GetInvoiceInput {
+  /**
+   * The order (ord_…).
+   */
+  orderId: string;
+}
+
+export interface GetInvoiceOutput {
+  orderId: string;
+  /**
+   * @maxItems 1001
+   */
+  documents: {
+    kind: 'receipt' | 'invoice' | 'credit_note';
+    /**
+     * null for the receipt.
+     */
+    invoiceId: string | null;
+    /**
+     * `<prefix>-<n>`, gapless per shop; null for the receipt.
+     */
+    number: string | null;
+    orderId: string;
+    /**
+     * A credit note’s refund.
+     */
+    refundId: string | null;
+    /**
+     * The order’s total; a credit note’s refunded amount.
+     */
+    totalMinor: number;
+    currency: string;
+    /**
+     * RFC 3339 date-time.
+     */
+    createdAt: string;
+    downloadUrl: string;
+    /**
+     * RFC 3339 date-time.
+     */
+    expiresAt: string;
+  }[];
+}
+
+export interface ListInvoicesInput {
+  /**
+   * The shop (shop_…).
+   */
+  merchantId: string;
+  /**
+   * The previous page’s `nextCursor`, to continue the list.
+   */
+  cursor?: string;
+  /**
+   * At most this many (1-100, default 100).
+   */
+  limit?: number;
+}
+
+export interface ListInvoicesOutput {
+  /**
+   * @maxItems 100
+   */
+  invoices: {
+    kind: 'receipt' | 'invoice' | 'credit_note';
+    /**
+     * null for the receipt.
+     */
+    invoiceId: string | null;
+    /**
+     * `<prefix>-<n>`, gapless per shop; null for the receipt.
+     */
+    number: string | null;
+    orderId: string;
+    /**
+     * A credit note’s refund.
+     */
+    refundId: string | null;
+    /**
+     * The order’s total; a credit note’s refunded amount.
+     */
+    totalMinor: number;
+    currency: string;
+    /**
+     * RFC 3339 date-time.
+     */
+    createdAt: string;
+  }[];
+  /**
+   * Pass as `cursor` for the next page.
+   */
+  nextCursor?: string;
 }
 
 export interface GetTicketDownloadsInput {
@@ -31879,6 +34391,10 @@ export interface CheckInOutput {
      * RFC 3339 date-time.
      */
     createdAt: string;
+    attendeeName?: string;
+    answers?: {
+      [k: string]: string | boolean | string[] | undefined;
+    };
   };
 }
 
@@ -31912,6 +34428,10 @@ export interface GetCheckInListOutput {
     state: 'valid' | 'void';
     checkedInAt: string | null;
     checkedInDevice: string | null;
+    /**
+     * The ticket’s attendee, when the purchase gave one.
+     */
+    attendeeName?: string;
   }[];
 }
 
@@ -32662,6 +35182,317 @@ export interface SetWaitingListOutput {
   updatedAt: string;
 }
 
+export interface CreateDiscountCodeInput {
+  /**
+   * The shop (merchant) id, e.g. shop_…
+   */
+  merchantId: string;
+  /**
+   * A discount code: 3-40 letters, digits, - or _; case-insensitive.
+   */
+  code: string;
+  kind: 'percent' | 'fixed';
+  /**
+   * For kind percent: 1-100.
+   */
+  percentOff?: number;
+  /**
+   * For kind fixed: the amount off, in minor units (more than 0).
+   */
+  amountOffMinor?: number;
+  /**
+   * For kind fixed: defaults to the shop currency.
+   */
+  currency?: string;
+  /**
+   * Tiers (tier_…) of the shop it applies to; absent or null: every tier.
+   */
+  tierIds?: string[] | null;
+  /**
+   * Total uses allowed; null: no limit.
+   */
+  maxUses?: number | null;
+  /**
+   * Uses per buyer (the buyer account, else the payer e-mail given with the quote); null: no limit.
+   */
+  maxUsesPerBuyer?: number | null;
+  /**
+   * Valid from (RFC 3339); null: at once.
+   */
+  startsAt?: string | null;
+  /**
+   * Valid until (RFC 3339); null: no end.
+   */
+  endsAt?: string | null;
+  /**
+   * Whether a full refund gives the use back (default false).
+   */
+  refundReturnsUse?: boolean;
+}
+
+export interface CreateDiscountCodeOutput {
+  /**
+   * dsc_…
+   */
+  id: string;
+  merchantId: string;
+  /**
+   * The code, upper case; buyers may type it in any case.
+   */
+  code: string;
+  kind: 'percent' | 'fixed';
+  /**
+   * For kind percent: 1-100.
+   */
+  percentOff: number | null;
+  /**
+   * For kind fixed: the amount off, in minor units.
+   */
+  amountOffMinor: number | null;
+  /**
+   * For kind fixed: the shop’s currency.
+   */
+  currency: string | null;
+  /**
+   * The tiers it applies to; null: every tier.
+   */
+  tierIds: string[] | null;
+  maxUses: number | null;
+  maxUsesPerBuyer: number | null;
+  /**
+   * Uses held by open holds and completed purchases.
+   */
+  uses: number;
+  startsAt: string | null;
+  endsAt: string | null;
+  refundReturnsUse: boolean;
+  disabled: boolean;
+  /**
+   * RFC 3339 date-time.
+   */
+  createdAt: string;
+  /**
+   * RFC 3339 date-time.
+   */
+  updatedAt: string;
+}
+
+export interface ListDiscountCodesInput {
+  /**
+   * The shop (merchant) id, e.g. shop_…
+   */
+  merchantId: string;
+  /**
+   * Page size, 1 to 200 (default 50).
+   */
+  limit?: number;
+  /**
+   * `nextCursor` of the previous page.
+   */
+  cursor?: string;
+}
+
+export interface ListDiscountCodesOutput {
+  /**
+   * @maxItems 200
+   */
+  codes: {
+    /**
+     * dsc_…
+     */
+    id: string;
+    merchantId: string;
+    /**
+     * The code, upper case; buyers may type it in any case.
+     */
+    code: string;
+    kind: 'percent' | 'fixed';
+    /**
+     * For kind percent: 1-100.
+     */
+    percentOff: number | null;
+    /**
+     * For kind fixed: the amount off, in minor units.
+     */
+    amountOffMinor: number | null;
+    /**
+     * For kind fixed: the shop’s currency.
+     */
+    currency: string | null;
+    /**
+     * The tiers it applies to; null: every tier.
+     */
+    tierIds: string[] | null;
+    maxUses: number | null;
+    maxUsesPerBuyer: number | null;
+    /**
+     * Uses held by open holds and completed purchases.
+     */
+    uses: number;
+    startsAt: string | null;
+    endsAt: string | null;
+    refundReturnsUse: boolean;
+    disabled: boolean;
+    /**
+     * RFC 3339 date-time.
+     */
+    createdAt: string;
+    /**
+     * RFC 3339 date-time.
+     */
+    updatedAt: string;
+  }[];
+  nextCursor?: string;
+}
+
+export interface GetDiscountCodeInput {
+  /**
+   * The discount code id (dsc_…).
+   */
+  id: string;
+}
+
+export interface GetDiscountCodeOutput {
+  /**
+   * dsc_…
+   */
+  id: string;
+  merchantId: string;
+  /**
+   * The code, upper case; buyers may type it in any case.
+   */
+  code: string;
+  kind: 'percent' | 'fixed';
+  /**
+   * For kind percent: 1-100.
+   */
+  percentOff: number | null;
+  /**
+   * For kind fixed: the amount off, in minor units.
+   */
+  amountOffMinor: number | null;
+  /**
+   * For kind fixed: the shop’s currency.
+   */
+  currency: string | null;
+  /**
+   * The tiers it applies to; null: every tier.
+   */
+  tierIds: string[] | null;
+  maxUses: number | null;
+  maxUsesPerBuyer: number | null;
+  /**
+   * Uses held by open holds and completed purchases.
+   */
+  uses: number;
+  startsAt: string | null;
+  endsAt: string | null;
+  refundReturnsUse: boolean;
+  disabled: boolean;
+  /**
+   * RFC 3339 date-time.
+   */
+  createdAt: string;
+  /**
+   * RFC 3339 date-time.
+   */
+  updatedAt: string;
+}
+
+export interface UpdateDiscountCodeInput {
+  /**
+   * The discount code id (dsc_…).
+   */
+  id: string;
+  /**
+   * true disables the code; false enables it again.
+   */
+  disabled?: boolean;
+  /**
+   * Tiers (tier_…) of the shop it applies to; absent or null: every tier.
+   */
+  tierIds?: string[] | null;
+  /**
+   * Total uses allowed; null: no limit.
+   */
+  maxUses?: number | null;
+  /**
+   * Uses per buyer (the buyer account, else the payer e-mail given with the quote); null: no limit.
+   */
+  maxUsesPerBuyer?: number | null;
+  /**
+   * Valid from (RFC 3339); null: at once.
+   */
+  startsAt?: string | null;
+  /**
+   * Valid until (RFC 3339); null: no end.
+   */
+  endsAt?: string | null;
+  /**
+   * Whether a full refund gives the use back (default false).
+   */
+  refundReturnsUse?: boolean;
+}
+
+export interface UpdateDiscountCodeOutput {
+  /**
+   * dsc_…
+   */
+  id: string;
+  merchantId: string;
+  /**
+   * The code, upper case; buyers may type it in any case.
+   */
+  code: string;
+  kind: 'percent' | 'fixed';
+  /**
+   * For kind percent: 1-100.
+   */
+  percentOff: number | null;
+  /**
+   * For kind fixed: the amount off, in minor units.
+   */
+  amountOffMinor: number | null;
+  /**
+   * For kind fixed: the shop’s currency.
+   */
+  currency: string | null;
+  /**
+   * The tiers it applies to; null: every tier.
+   */
+  tierIds: string[] | null;
+  maxUses: number | null;
+  maxUsesPerBuyer: number | null;
+  /**
+   * Uses held by open holds and completed purchases.
+   */
+  uses: number;
+  startsAt: string | null;
+  endsAt: string | null;
+  refundReturnsUse: boolean;
+  disabled: boolean;
+  /**
+   * RFC 3339 date-time.
+   */
+  createdAt: string;
+  /**
+   * RFC 3339 date-time.
+   */
+  updatedAt: string;
+}
+
+export interface DeleteDiscountCodeInput {
+  /**
+   * The discount code id (dsc_…).
+   */
+  id: string;
+}
+
+export interface DeleteDiscountCodeOutput {
+  id: string;
+  deleted: boolean;
+}
+
 /**
  * Every REST operation by its operationId (the tool name): its input (path, query and body fields together) and its output.
  */
@@ -32924,12 +35755,6 @@ export interface Operations {
    * Revokes a permission: the agent’s next quote, reservation or payment under it is refused with permission_revoked. What was spent stays counted. Needs no code; a bounded session may revoke its shop’s.
    */
   revoke_permission: { input: RevokePermissionInput; output: RevokePermissionOutput };
-  /**
-   * Ask the buyer to raise a limit (`POST /v1/ticketing/limit-raises`).
-   *
-   * After over_purchase_cap or allowance_exhausted: asks the buyer to raise the permission so `amountMinor` fits. Give the buyer `url` (their own page, 15 minutes); retry the refused call once they approved. `declined`: the buyer said no; do not ask again now.
-   */
-  request_limit_raise: { input: RequestLimitRaiseInput; output: RequestLimitRaiseOutput };
   /**
    * Read a limit-raise request (`GET /v1/buyer/limit-raises/{id}`).
    *
@@ -33309,6 +36134,30 @@ export interface Operations {
    */
   create_export: { input: CreateExportInput; output: CreateExportOutput };
   /**
+   * Set a shop’s tax and invoicing (`PUT /v1/integration/shops/{merchantId}/tax-settings`).
+   *
+   * Replaces shop `merchantId`’s tax settings: `rates` (1-10), `defaultRateId`, `pricesIncludeTax` (default true: tax is extracted; false: added to totals), `invoicing` (numbered invoices and credit notes; needs `seller`), `invoicePrefix`. `tierRates` gives tiers their own rate. `enabled: false` removes tax. Needs merchant:write.
+   */
+  set_tax_settings: { input: SetTaxSettingsInput; output: SetTaxSettingsOutput };
+  /**
+   * Get a shop’s tax and invoicing (`GET /v1/integration/shops/{merchantId}/tax-settings`).
+   *
+   * Returns shop `merchantId`’s tax settings (null when it has none: no tax, no invoices) and the tiers that name their own rate. Needs merchant:read.
+   */
+  get_tax_settings: { input: GetTaxSettingsInput; output: GetTaxSettingsOutput };
+  /**
+   * Get an order’s receipt and invoices (`GET /v1/ticketing/orders/{orderId}/invoices`).
+   *
+   * Lists order `orderId`’s documents: its receipt, and when its shop invoices, its invoice and a credit note per refund, each with `downloadUrl`: a PDF in the buyer’s language, no credential, for 15 minutes. Merchants see their organization’s orders, a buyer session its own. Needs merchant:read.
+   */
+  get_invoice: { input: GetInvoiceInput; output: GetInvoiceOutput };
+  /**
+   * List a shop’s invoices (`GET /v1/ticketing/invoices`).
+   *
+   * Lists shop `merchantId`’s invoices and credit notes by number (gapless per shop), up to `limit` (default 100) a page; continue with `cursor`. PDFs: get_invoice with the orderId. Needs merchant:read.
+   */
+  list_invoices: { input: ListInvoicesInput; output: ListInvoicesOutput };
+  /**
    * Download an order’s tickets (`GET /v1/ticketing/orders/{id}/downloads`).
    *
    * Links to an order’s valid tickets, each working for 60 minutes without a credential: `pdf` (one page per ticket with its QR code, in `lang`, default the buyer’s), and per ticket an Apple Wallet pass and a Google Wallet save link when the shop has them on. Buyers see their own orders, merchants their shops’.
@@ -33470,6 +36319,36 @@ export interface Operations {
    * Turns a tier’s waiting list on or off (on by default) and sets how long an offer holds its places (`offerMinutes`, 1 to 10080; null: 30). Entries stay when it is off but get no offers; turning it on offers places already free.
    */
   set_waiting_list: { input: SetWaitingListInput; output: SetWaitingListOutput };
+  /**
+   * Create a discount code (`POST /v1/integration/discount-codes`).
+   *
+   * Creates a discount code buyers pass to `quote` as `discountCode`: `percent` (percentOff 1-100) or `fixed` (amountOffMinor, shop currency), for `tierIds` or every tier, with optional maxUses, maxUsesPerBuyer and a startsAt/endsAt window. Codes are unique per shop, case-insensitive (discount_code_taken).
+   */
+  create_discount_code: { input: CreateDiscountCodeInput; output: CreateDiscountCodeOutput };
+  /**
+   * List discount codes (`GET /v1/integration/discount-codes`).
+   *
+   * Lists a shop’s discount codes (deleted ones left out) with `uses` so far, in id order, up to `limit` (default 50) per page; pass `nextCursor` as `cursor` to continue. Requires merchant:read.
+   */
+  list_discount_codes: { input: ListDiscountCodesInput; output: ListDiscountCodesOutput };
+  /**
+   * Get a discount code (`GET /v1/integration/discount-codes/{id}`).
+   *
+   * Returns one discount code (dsc_…) with `uses` so far. Requires merchant:read.
+   */
+  get_discount_code: { input: GetDiscountCodeInput; output: GetDiscountCodeOutput };
+  /**
+   * Change a discount code (`PATCH /v1/integration/discount-codes/{id}`).
+   *
+   * Changes a discount code: `disabled` (true: no new quote or reserve may use it), tierIds, maxUses, maxUsesPerBuyer, startsAt/endsAt, refundReturnsUse; fields left out keep their value, null clears. The text, kind and amount cannot change. Uses already taken stay. Requires merchant:write.
+   */
+  update_discount_code: { input: UpdateDiscountCodeInput; output: UpdateDiscountCodeOutput };
+  /**
+   * Delete a discount code (`DELETE /v1/integration/discount-codes/{id}`).
+   *
+   * Deletes a discount code: no new quote or reserve may use it and its text may be used again; purchases that used it keep their discount. Requires merchant:write.
+   */
+  delete_discount_code: { input: DeleteDiscountCodeInput; output: DeleteDiscountCodeOutput };
 }
 
 export type OperationId = keyof Operations;
@@ -33521,7 +36400,6 @@ export const OPERATIONS: Readonly<Record<OperationId, OperationSpec>> = {
   grant_permission: { method: 'POST', path: '/v1/buyer/permissions', pathParams: [], idempotency: 'optional', auth: 'bearer' },
   list_permissions: { method: 'GET', path: '/v1/buyer/permissions', pathParams: [], idempotency: 'none', auth: 'bearer' },
   revoke_permission: { method: 'POST', path: '/v1/buyer/permissions/{id}/revoke', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
-  request_limit_raise: { method: 'POST', path: '/v1/ticketing/limit-raises', pathParams: [], idempotency: 'none', auth: 'bearer' },
   get_limit_raise: { method: 'GET', path: '/v1/buyer/limit-raises/{id}', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
   approve_limit_raise: { method: 'POST', path: '/v1/buyer/limit-raises/{id}/approve', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
   decline_limit_raise: { method: 'POST', path: '/v1/buyer/limit-raises/{id}/decline', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
@@ -33585,6 +36463,10 @@ export const OPERATIONS: Readonly<Record<OperationId, OperationSpec>> = {
   resend_order_email: { method: 'POST', path: '/v1/ticketing/orders/{id}/resend-email', pathParams: ['id'], idempotency: 'required', auth: 'bearer' },
   get_sales_overview: { method: 'GET', path: '/v1/ticketing/sales-overview', pathParams: [], idempotency: 'none', auth: 'bearer' },
   create_export: { method: 'POST', path: '/v1/ticketing/exports', pathParams: [], idempotency: 'none', auth: 'bearer' },
+  set_tax_settings: { method: 'PUT', path: '/v1/integration/shops/{merchantId}/tax-settings', pathParams: ['merchantId'], idempotency: 'optional', auth: 'bearer' },
+  get_tax_settings: { method: 'GET', path: '/v1/integration/shops/{merchantId}/tax-settings', pathParams: ['merchantId'], idempotency: 'none', auth: 'bearer' },
+  get_invoice: { method: 'GET', path: '/v1/ticketing/orders/{orderId}/invoices', pathParams: ['orderId'], idempotency: 'none', auth: 'bearer' },
+  list_invoices: { method: 'GET', path: '/v1/ticketing/invoices', pathParams: [], idempotency: 'none', auth: 'bearer' },
   get_ticket_downloads: { method: 'GET', path: '/v1/ticketing/orders/{id}/downloads', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
   configure_wallet_passes: { method: 'PUT', path: '/v1/integration/shops/{id}/wallet-passes', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
   get_wallet_passes: { method: 'GET', path: '/v1/integration/shops/{id}/wallet-passes', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
@@ -33612,4 +36494,9 @@ export const OPERATIONS: Readonly<Record<OperationId, OperationSpec>> = {
   list_waiting_list: { method: 'GET', path: '/v1/integration/waiting-list', pathParams: [], idempotency: 'none', auth: 'bearer' },
   remove_waiting_list_entry: { method: 'DELETE', path: '/v1/integration/waiting-list/{id}', pathParams: ['id'], idempotency: 'optional', auth: 'bearer' },
   set_waiting_list: { method: 'PUT', path: '/v1/integration/tiers/{tierId}/waiting-list', pathParams: ['tierId'], idempotency: 'optional', auth: 'bearer' },
+  create_discount_code: { method: 'POST', path: '/v1/integration/discount-codes', pathParams: [], idempotency: 'optional', auth: 'bearer' },
+  list_discount_codes: { method: 'GET', path: '/v1/integration/discount-codes', pathParams: [], idempotency: 'none', auth: 'bearer' },
+  get_discount_code: { method: 'GET', path: '/v1/integration/discount-codes/{id}', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
+  update_discount_code: { method: 'PATCH', path: '/v1/integration/discount-codes/{id}', pathParams: ['id'], idempotency: 'optional', auth: 'bearer' },
+  delete_discount_code: { method: 'DELETE', path: '/v1/integration/discount-codes/{id}', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
 };
