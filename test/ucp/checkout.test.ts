@@ -51,7 +51,11 @@ after(async () => {
 async function discover() {
   const profile = must(await restClient(h.url).get('/.well-known/ucp'), 200);
   assert.equal(profile.ucp.version, '2026-04-08');
-  assert.deepEqual(Object.keys(profile.ucp.capabilities), ['dev.ucp.shopping.checkout', 'dev.ucp.shopping.order']);
+  assert.deepEqual(Object.keys(profile.ucp.capabilities), [
+    'dev.ucp.shopping.checkout',
+    'dev.ucp.shopping.order',
+    'dev.ucp.common.identity_linking',
+  ]);
   assert.ok(Array.isArray(profile.signing_keys));
   const rest = profile.ucp.services['dev.ucp.shopping'].find((s: { transport: string }) => s.transport === 'rest');
   const [handler] = Object.values(profile.ucp.payment_handlers).flat() as { id: string }[];

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { ToolContext } from '../context.ts';
 import { ToolError } from '../../kernel/errors.ts';
 import { fetchPublicJson } from '../../webhooks/public-json.ts';
-import { UCP_CHECKOUT, UCP_ORDER, UCP_VERSION } from './protocol.ts';
+import { UCP_CHECKOUT, UCP_IDENTITY_LINKING, UCP_ORDER, UCP_VERSION } from './protocol.ts';
 
 const Version = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 const Declaration = z.looseObject({ version: Version, extends: z.union([z.string(), z.array(z.string())]).optional() });
@@ -24,6 +24,7 @@ const PlatformProfile = z.looseObject({
 export const BUSINESS_CAPABILITIES: Capabilities = {
   [UCP_CHECKOUT]: [{ version: UCP_VERSION }],
   [UCP_ORDER]: [{ version: UCP_VERSION }],
+  [UCP_IDENTITY_LINKING]: [{ version: UCP_VERSION }],
 };
 
 /** What a negotiation yields: the active capabilities, and the platform's order webhook when order is active. */

@@ -8,15 +8,16 @@ export const UCP_CHECKOUT = 'dev.ucp.shopping.checkout';
 export const UCP_SHOPPING_SERVICE = 'dev.ucp.shopping';
 /** The order capability: signed order webhooks to the platform's `config.webhook_url` (order-webhooks.ts). */
 export const UCP_ORDER = 'dev.ucp.shopping.order';
+/** Identity linking: a platform links a buyer through our OAuth server and acts as that buyer's agent. */
+export const UCP_IDENTITY_LINKING = 'dev.ucp.common.identity_linking';
 /**
  * Capabilities the specification defines that this server declines (never advertised, so never negotiated):
  * tickets are digital (no fulfillment/shipping), AP2 mandates are refused as everywhere (ap2_unsupported), and
- * identity linking, catalog, cart and discount are not built yet (docs/ucp.md).
+ * catalog, cart and discount are not built yet (docs/ucp.md).
  */
 export const UCP_DECLINED = [
   'dev.ucp.shopping.fulfillment',
   'dev.ucp.shopping.ap2_mandate',
-  'dev.ucp.common.identity_linking',
   'dev.ucp.shopping.catalog',
   'dev.ucp.shopping.cart',
   'dev.ucp.shopping.discount',
@@ -45,6 +46,21 @@ export function orderCapability() {
     version: UCP_VERSION,
     spec: spec('order'),
     schema: `https://ucp.dev/${UCP_VERSION}/schemas/shopping/order.json`,
+  };
+}
+
+/**
+ * Identity linking's declaration (profile): OAuth 2.0 at this server (RFC 8414 metadata on the business domain). No
+ * operation is gated behind a user's token (`scopes` is empty: checkout also works with platform credentials), so a
+ * platform asks no UCP scope and gets the default `tessera:agent`; the token then acts as the buyer's agent, inside
+ * the permission the buyer granted on our consent pages (docs/oauth.md).
+ */
+export function identityLinkingCapability() {
+  return {
+    version: UCP_VERSION,
+    spec: spec('identity-linking'),
+    schema: `https://ucp.dev/${UCP_VERSION}/schemas/common/identity_linking.json`,
+    config: { scopes: {} },
   };
 }
 

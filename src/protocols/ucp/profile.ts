@@ -7,9 +7,11 @@ import type { Orchestrator } from '../../orchestrator/invoke.ts';
 import type { JWK } from 'jose';
 import {
   checkoutCapability,
+  identityLinkingCapability,
   orderCapability,
   sandboxHandler,
   UCP_CHECKOUT,
+  UCP_IDENTITY_LINKING,
   UCP_ORDER,
   UCP_SANDBOX_HANDLER,
   UCP_SHOPPING_SERVICE,
@@ -51,7 +53,13 @@ export function businessProfile(orchestrator: Orchestrator, publicUrl: string, s
             ],
           }
         : {},
-      capabilities: checkout ? { [UCP_CHECKOUT]: [checkoutCapability()], [UCP_ORDER]: [orderCapability()] } : {},
+      capabilities: checkout
+        ? {
+            [UCP_CHECKOUT]: [checkoutCapability()],
+            [UCP_ORDER]: [orderCapability()],
+            [UCP_IDENTITY_LINKING]: [identityLinkingCapability()],
+          }
+        : {},
       payment_handlers: checkout ? { [UCP_SANDBOX_HANDLER]: [sandboxHandler(publicUrl)] } : {},
     },
     signing_keys: signingKeys,

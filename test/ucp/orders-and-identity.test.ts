@@ -1,22 +1,36 @@
 /**
- * UCP order webhooks: a platform whose profile declares the order capability with a webhook_url receives the order
- * after a REST complete and after an MCP complete, signed as UCP's signatures.md says (RFC 9421, ES256, Content-Digest
- * RFC 9530), and the full order again after a refund. The signature is checked by a verifier written from the spec with
- * the key our profile publishes, not by our signer's library.
+ * UCP orders and identity linking. Order webhooks: a platform whose profile declares the order capability with a
+ * webhook_url receives the order after a REST complete and after an MCP complete, signed as UCP's signatures.md says
+ * (RFC 9421, ES256, Content-Digest RFC 9530), and the full order again after a refund; the signature is checked by a
+ * verifier written from the spec with the key our profile publishes, not by our signer's library. Identity linking: a
+ * platform the buyer authorized on our consent pages (code + PKCE) creates and completes UCP checkouts with the access
+ * token as the buyer's agent, held to the permission's limits.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, createPublicKey, randomUUID, verify, type JsonWebKey } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startHarness, type Harness } from '../support/harness.ts';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { Harness } from '../support/harness.ts';
+import { buyerWithAgent, merchantShop, startWorld, type World } from '../support/buyers.ts';
 import { assertInvariant } from '../support/invariant.ts';
-import { callTool, mcpInMemory } from '../support/mcp.ts';
+import { callTool, mcpHttp, mcpInMemory } from '../support/mcp.ts';
 import { restClient } from '../support/rest.ts';
 import { startReceiver, type Received, type Receiver } from '../support/webhook-receiver.ts';
 import { must, shopWithTier } from '../support/acp.ts';
+import {
+  authorizeUrl,
+  authorizeWith,
+  Browser,
+  pkce,
+  REDIRECT_URI,
+  registerClient,
+  tokenRequest,
+} from '../oauth/support.ts';
 
 const V = '2026-04-08';
+let w: World;
 let h: Harness;
 let rx: Receiver;
 let profiles: Server;
@@ -35,22 +49,21 @@ before(async () => {
       },
     },
   };
-  profiles = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(profile));
+  // A platform without the order capability (for identity linking): checkout only.
+  const checkoutOnly = { ucp: { ...profile.ucp, capabilities: { 'dev.ucp.shopping.checkout': [{ version: V }] } } };
+  profiles = createServer((req, res) => {
+    const body = req.url === '/checkout-only.json' ? checkoutOnly : profile;
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   });
   await new Promise<void>((resolve) => profiles.listen(0, '127.0.0.1', resolve));
   profileUrl = `http://127.0.0.1:${(profiles.address() as AddressInfo).port}/platform.json`;
   AGENT = { 'ucp-agent': `profile="${profileUrl}"` };
-  h = await startHarness({
-    SWEEP_INTERVAL_MS: '0',
-    SANDBOX_DISPATCH_MS: '0',
-    WEBHOOK_DISPATCH_MS: '0',
-    RATE_LIMIT_PER_MINUTE: '100000',
-    WEBHOOK_ALLOW_LOOPBACK: 'true',
-  });
+  // A world (a harness with a mailbox): the buyer's consent for identity linking is confirmed by an e-mailed code.
+  w = await startWorld({ WEBHOOK_ALLOW_LOOPBACK: 'true' });
+  h = w.h;
 });
 after(async () => {
-  await h?.close();
+  await w?.close();
   await rx?.close();
   profiles?.close();
 });
@@ -189,4 +202,55 @@ test('an order webhook_url outside the address policy is refused before anything
   } finally {
     badProfile.close();
   }
+});
+
+/** The platform links the buyer: registration, the buyer's consent (limits), code exchange with PKCE. */
+async function link(shop: { shopId: string }) {
+  const client = must({ ...(await registerClient(w.h.url)), headers: new Headers() }, 201);
+  const setup = await buyerWithAgent(w, shop, { perPurchaseCapMinor: 10_000, allowanceMinor: 15_000 });
+  const { verifier, challenge } = pkce();
+  const { url: back } = await authorizeWith(w, new Browser(w.h.url), authorizeUrl(client.client_id, challenge), setup);
+  const tokens = await tokenRequest(w.h.url, {
+    grant_type: 'authorization_code',
+    code: back.searchParams.get('code')!,
+    code_verifier: verifier,
+    redirect_uri: REDIRECT_URI,
+    client_id: client.client_id,
+  });
+  assert.equal(tokens.status, 200, JSON.stringify(tokens.body));
+  return { setup, token: tokens.body.access_token as string };
+}
+
+test('a linked platform buys as the buyer’s agent within the limit and is refused beyond it', async () => {
+  const shop = await merchantShop(w.h, { priceMinor: 5000, discoverable: true });
+  const profile = must(await restClient(w.h.url).get('/.well-known/ucp'), 200);
+  assert.deepEqual(profile.ucp.capabilities['dev.ucp.common.identity_linking'][0].config, { scopes: {} });
+  const { token } = await link(shop);
+  const client = await mcpHttp(w.h, token);
+  const meta = { 'ucp-agent': { profile: profileUrl.replace('/platform.json', '/checkout-only.json') } };
+  const create = (quantity: number) =>
+    callTool(client, 'create_checkout', { meta, checkout: { line_items: [{ item: { id: shop.tierId }, quantity }] } });
+  const created = await create(2);
+  assert.ok(created.ok, JSON.stringify(created));
+  const done = await callTool(client, 'complete_checkout', {
+    meta: { ...meta, 'idempotency-key': randomUUID() },
+    id: created.output.id,
+    checkout: instrument,
+  });
+  assert.ok(done.ok, JSON.stringify(done));
+  assert.equal(done.output.status, 'completed', 'within the allowance (2 × 50.00 of 150.00)');
+  // Beyond the allowance: UCP's MCP binding answers a JSON-RPC error carrying the spine's own code.
+  const refused = await create(2).then(
+    () => undefined,
+    (err: unknown) => err as McpError,
+  );
+  assert.ok(refused instanceof McpError, String(refused));
+  assert.equal((refused.data as { code: string }).code, 'allowance_exhausted');
+  const quote = await callTool(client, 'quote', { tierId: shop.tierId, quantity: 2 });
+  assert.ok(quote.ok, JSON.stringify(quote));
+  const reserve = await callTool(client, 'reserve', { quoteId: quote.output.quoteId, idempotencyKey: randomUUID() });
+  assert.equal(!reserve.ok && reserve.code, 'allowance_exhausted', 'the same code as the spine’s own reserve');
+  await client.close();
+  const c = await assertInvariant(w.h.db, shop.poolId);
+  assert.deepEqual([c.sold, c.held], [2, 0]);
 });
