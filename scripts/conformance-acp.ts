@@ -235,6 +235,96 @@ const orderWebhookFlow: Flow = {
   },
 };
 
+const twoLineFlow: Flow = {
+  name: 'two line items: a session of two tiers (two pools), complete, order_create with two lines, a refund of one line',
+  async run(c) {
+    const CO = 'schema.agentic_checkout.json';
+    const startsAt = new Date(Date.now() + 30 * 86_400_000).toISOString();
+    const event = await c.rest('POST', '/v1/integration/events', 201, {
+      merchantId: c.shopId,
+      title: 'Family Matinee',
+      startsAt,
+    });
+    const tiers = [];
+    for (const [name, priceMinor] of [
+      ['Adult', 3000],
+      ['Child', 1500],
+    ] as const) {
+      const pool = await c.rest('POST', '/v1/integration/pools', 201, {
+        merchantId: c.shopId,
+        eventId: event.id,
+        capacity: 10,
+      });
+      tiers.push(
+        await c.rest('POST', '/v1/integration/tiers', 201, { eventId: event.id, poolId: pool.id, name, priceMinor }),
+      );
+    }
+    const createReq = {
+      currency: 'usd',
+      line_items: [
+        { id: tiers[0].id, quantity: 2 },
+        { id: tiers[1].id, quantity: 1 },
+      ],
+      capabilities: {},
+    };
+    const created = await c.acp('POST', '/checkout_sessions', 201, createReq);
+    c.check(CO, 'CheckoutSession', created, 'POST /checkout_sessions (two line items)');
+    if (created.status !== 'ready_for_payment' || created.line_items.length !== 2)
+      throw new Error(`two line items: expected a ready session of 2 line items, got ${JSON.stringify(created)}`);
+    const updated = await c.acp('POST', `/checkout_sessions/${created.id}`, 200, {
+      line_items: [
+        { id: tiers[0].id, quantity: 1 },
+        { id: tiers[1].id, quantity: 2 },
+      ],
+    });
+    c.check(CO, 'CheckoutSession', updated, 'POST /checkout_sessions/{id} (two line items changed)');
+    const total = updated.totals.find((t: { type: string }) => t.type === 'total').amount as number;
+    if (total !== 6000) throw new Error(`two line items: expected a total of 6000, got ${total}`);
+    const token = await c.acp('POST', '/agentic_commerce/delegate_payment', 201, {
+      payment_method: {
+        type: 'card',
+        card_number_type: 'fpan',
+        number: '4242424242424242',
+        exp_month: '11',
+        exp_year: '2099',
+        display_card_funding_type: 'credit',
+        metadata: {},
+      },
+      allowance: {
+        reason: 'one_time',
+        max_amount: total,
+        currency: 'usd',
+        checkout_session_id: created.id,
+        merchant_id: c.shopId,
+        expires_at: '2099-01-01T00:00:00Z',
+      },
+      risk_signals: [],
+      metadata: {},
+    });
+    const done = await c.acp('POST', `/checkout_sessions/${created.id}/complete`, 200, {
+      payment_data: {
+        handler_id: 'card_tokenized',
+        instrument: { type: 'card', credential: { type: 'spt', token: token.id } },
+      },
+    });
+    c.check(CO, 'CheckoutSession', done, 'POST /checkout_sessions/{id}/complete (two line items)');
+    const created1 = JSON.parse((await c.receiver.next()).body);
+    if (created1.type !== 'order_create' || created1.data.line_items.length !== 2)
+      throw new Error(`two line items: expected order_create with 2 line items, got ${JSON.stringify(created1)}`);
+    c.checkWebhook(created1, 'order_create (two line items)');
+    const order = await c.rest('GET', `/v1/ticketing/orders/${done.order.id}`, 200);
+    const child = order.tickets.find((t: { tierId: string }) => t.tierId === tiers[1].id);
+    await c.rest(
+      'POST',
+      `/v1/ticketing/orders/${done.order.id}/refunds`,
+      200,
+      { ticketIds: [child.id], reason: 'Cannot attend', returnToPool: true },
+      { 'idempotency-key': randomUUID() },
+    );
+    c.checkWebhook(JSON.parse((await c.receiver.next()).body), 'order_update (a refund of one line)');
+  },
+};
+
 const checkoutFlow: Flow = {
   name: 'checkout: discovery, create, retrieve, update, delegate payment, complete, cancel, errors',
   async run(c) {
@@ -445,7 +535,7 @@ const feedFlow: Flow = {
 };
 
 /** Every check this command runs. */
-const FLOWS: Flow[] = [checkoutFlow, orderWebhookFlow, feedFlow];
+const FLOWS: Flow[] = [checkoutFlow, orderWebhookFlow, twoLineFlow, feedFlow];
 
 /** `tessera serve` on a free port; resolves with its URL. */
 async function startServer(env: NodeJS.ProcessEnv): Promise<{ url: string; child: ChildProcess }> {

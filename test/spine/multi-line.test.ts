@@ -8,6 +8,7 @@ import { assertInvariant } from '../support/invariant.ts';
 import { callTool, mcpHttp } from '../support/mcp.ts';
 import { buyerWithAgent, merchantShop, startWorld, type World } from '../support/buyers.ts';
 import { confirmWith, key, must, shopWithTier, type Api } from '../support/spine.ts';
+import { acpClient, acpValid, completeBody, delegateBody } from '../support/acp.ts';
 
 let w: World;
 before(async () => {
@@ -243,4 +244,67 @@ test('MCP: an agent buys two tiers in one purchase with tool arguments only, wit
   } finally {
     await client.close();
   }
+});
+
+test('ACP: a checkout session of two line items holds both tiers, pays once and completes with tickets of each', async () => {
+  const s = await shopWithTier(w.h, { capacity: 10, priceMinor: 3000, feePerTicketMinor: 100 });
+  const b = await secondTier(s.api, s, 10, 1500);
+  const acp = acpClient(w.h, s.apiKey);
+  const items = (adults: number, children: number) => [
+    { id: s.tierId, quantity: adults },
+    { id: b.tierId, quantity: children },
+  ];
+  const body = { currency: 'eur', line_items: items(2, 1), capabilities: {} };
+  const created = must(await acp.post('/checkout_sessions', body), 201);
+  acpValid('CheckoutSession', created);
+  assert.equal(created.status, 'ready_for_payment');
+  assert.deepEqual(
+    created.line_items.map((l: { item: { id: string }; quantity: number; unit_amount: number }) => [
+      l.item.id,
+      l.quantity,
+      l.unit_amount,
+    ]),
+    [
+      [s.tierId, 2, 3000],
+      [b.tierId, 1, 1500],
+    ],
+  );
+  const totalOf = (x: { totals: { type: string; amount: number }[] }) =>
+    x.totals.find((t) => t.type === 'total')!.amount;
+  assert.equal(totalOf(created), 7800);
+  assert.deepEqual(
+    [await counts(s.poolId), await counts(b.poolId)],
+    [
+      [8, 2, 0],
+      [9, 1, 0],
+    ],
+  );
+  const updated = must(await acp.post(`/checkout_sessions/${created.id}`, { line_items: items(1, 2) }), 200);
+  acpValid('CheckoutSession', updated);
+  assert.equal(totalOf(updated), 6300);
+  assert.deepEqual(
+    [await counts(s.poolId), await counts(b.poolId)],
+    [
+      [9, 1, 0],
+      [8, 2, 0],
+    ],
+  );
+  const dup = await acp.post('/checkout_sessions', { ...body, line_items: [items(1, 1)[0], items(1, 1)[0]] });
+  assert.deepEqual([dup.status, dup.body.code], [400, 'invalid_input']);
+  const allowance = { max_amount: 6300, currency: 'eur', checkout_session_id: created.id, merchant_id: s.shopId };
+  const token = must(await acp.post('/agentic_commerce/delegate_payment', delegateBody(allowance)), 201);
+  const done = must(await acp.post(`/checkout_sessions/${created.id}/complete`, completeBody(token.id)), 200);
+  assert.equal(done.status, 'completed');
+  const order = must(await s.api.get(`/v1/ticketing/orders/${done.order.id}`), 200);
+  assert.deepEqual(
+    order.tickets.map((t: { tierId: string }) => t.tierId).sort(),
+    [s.tierId, b.tierId, b.tierId].sort(),
+  );
+  assert.deepEqual(
+    [await counts(s.poolId), await counts(b.poolId)],
+    [
+      [9, 0, 1],
+      [8, 0, 2],
+    ],
+  );
 });

@@ -128,7 +128,11 @@ const Metadata = z
 
 export const CheckoutSessionCreateRequest = z.strictObject({
   buyer: AcpBuyer.optional(),
-  line_items: z.array(AcpItem).min(1).max(50).describe('Exactly one item (one tier) per session here.'),
+  line_items: z
+    .array(AcpItem)
+    .min(1)
+    .max(50)
+    .describe('One item per ticket tier, 1-20 items, all tiers of one event (each tier once).'),
   currency: z
     .string()
     .max(3)
@@ -149,7 +153,7 @@ export const CheckoutSessionUpdateRequest = z.strictObject({
     .min(1)
     .max(50)
     .optional()
-    .describe('Replaces the line items; exactly one item per session here.'),
+    .describe('Replaces the line items: one per ticket tier, 1-20, all tiers of one event.'),
   fulfillment_details: AcpFulfillmentDetails.optional(),
   selected_fulfillment_options: z
     .array(AcpSelectedFulfillmentOption)

@@ -10,6 +10,7 @@ import type { AcpCheckoutSessionRow, AcpSessionStatus } from '../../storage/enti
 import { ASYNC_DECLINED, CANCELED, HOLD_EXPIRED, HOLD_RELEASED, PAYMENT_PENDING } from './messages.ts';
 import type { AcpCheckoutSessionOut, AcpMessage } from './session-schema.ts';
 import { ACP_VERSION } from './versions.ts';
+import { sessionLineItems } from './session-lines.ts';
 import { acpLineItemId, acpOrderStatus, orderPermalinkPath } from '../purchase/acp-order-events.ts';
 
 /** The one payment handler offered: a card delegated through the sandbox vault (delegate_payment). */
@@ -72,8 +73,17 @@ export async function sessionView(
   const status = statusOf(s, r, now);
   const priced = r && r.quantity === s.quantity ? r : null;
   const unit = priced ? priced.unitPriceMinor : tier.priceMinor;
-  const base = unit * s.quantity;
-  const fees = priced ? priced.feesMinor : shop.feePerTicketMinor * s.quantity;
+  // Several line items: each its own tier and price (session-lines.ts); fees per ticket over all of them.
+  const several = s.lines?.length ? await sessionLineItems(em, { ...s, lines: s.lines }, r) : undefined;
+  const places = s.lines?.length ? s.lines.reduce((n, l) => n + l.quantity, 0) : s.quantity;
+  const base = several ? several.base : unit * s.quantity;
+  const fees = several
+    ? r?.lines && r.quantity === places
+      ? r.feesMinor
+      : shop.feePerTicketMinor * places
+    : priced
+      ? priced.feesMinor
+      : shop.feePerTicketMinor * s.quantity;
   const liId = lineItemId(s);
   const order = r?.state === 'completed' ? await em.findOne(Order, { reservationId: r.id }) : null;
   const stored = status === 'not_ready_for_payment' || status === 'ready_for_payment' ? s.messages : [];
@@ -109,7 +119,7 @@ export async function sessionView(
     },
     status,
     currency: s.currency.toLowerCase(),
-    line_items: [
+    line_items: several?.items ?? [
       {
         id: liId,
         item: { id: s.tierId },
@@ -134,7 +144,9 @@ export async function sessionView(
         totals: [total('total', 'Delivery', 0)],
       },
     ],
-    selected_fulfillment_options: [{ type: 'digital', option_id: DIGITAL_OPTION_ID, item_ids: [liId] }],
+    selected_fulfillment_options: [
+      { type: 'digital', option_id: DIGITAL_OPTION_ID, item_ids: several ? several.items.map((i) => i.id) : [liId] },
+    ],
     totals: [
       total('items_base_amount', 'Tickets', base),
       total('subtotal', 'Subtotal', base),

@@ -13,7 +13,8 @@ import { AcpCheckoutSession, type AcpCheckoutSessionRow } from '../../storage/en
 import type { ShopRow, TierRow } from '../../storage/entities/catalog.ts';
 import { newId } from '../../storage/ids.ts';
 import { holdMessage } from './messages.ts';
-import type { AcpItemInput, CancelRequest, CreateRequest, UpdateRequest } from './request-schemas.ts';
+import type { CancelRequest, CreateRequest, UpdateRequest } from './request-schemas.ts';
+import { itemsOf, quoteSessionLines } from './session-lines.ts';
 import type { AcpCheckoutSessionOut } from './session-schema.ts';
 import { DIGITAL_OPTION_ID, reservationOf, sessionView, statusOf } from './session-view.ts';
 
@@ -39,20 +40,6 @@ export function viewOf(ctx: ToolContext, s: AcpCheckoutSessionRow): Promise<AcpC
   return sessionView(ctx.em, s, ctx.services.publicUrl(), ctx.clock.now());
 }
 
-/** The one item a session holds (one tier per session; its quantity is the documented deviation). */
-function oneItem(items: readonly AcpItemInput[]): { tierId: string; quantity: number } {
-  if (items.length !== 1) {
-    throw new ToolError(
-      'invalid_input',
-      'A checkout session holds exactly one line item (one ticket tier); set its quantity.',
-      {
-        field: 'payload.line_items',
-      },
-    );
-  }
-  return { tierId: items[0]!.id, quantity: items[0]!.quantity ?? 1 };
-}
-
 async function sellableTier(ctx: ToolContext, tierId: string): Promise<{ tier: TierRow; shop: ShopRow }> {
   try {
     return await requireSellableTier(ctx.em, ctx, tierId);
@@ -76,12 +63,15 @@ const countryOf = (s: AcpCheckoutSessionRow): string | undefined => {
  */
 async function hold(ctx: ToolContext, s: AcpCheckoutSessionRow, tier: TierRow): Promise<void> {
   try {
-    const quote = await createQuote(ctx, {
-      tierId: tier.id,
-      quantity: s.quantity,
-      country: countryOf(s),
-      scheme: tier.allowedSchemes[0],
-    });
+    // Several line items: one quote for them all (session-lines.ts); one item: the one-tier quote, as before.
+    const quote = s.lines?.length
+      ? await quoteSessionLines(ctx, s.lines, countryOf(s), tier.allowedSchemes[0])
+      : await createQuote(ctx, {
+          tierId: tier.id,
+          quantity: s.quantity,
+          country: countryOf(s),
+          scheme: tier.allowedSchemes[0],
+        });
     const reservation = await reserveFromQuote(ctx, quote.id);
     s.reservationId = reservation.id;
     s.messages = [];
@@ -101,7 +91,7 @@ export async function createSession(
   apiVersion: string,
   body: CreateRequest,
 ): Promise<AcpCheckoutSessionOut> {
-  const { tierId, quantity } = oneItem(body.line_items);
+  const { tierId, quantity, lines } = itemsOf(body.line_items);
   const { tier, shop } = await sellableTier(ctx, tierId);
   if (body.currency.toUpperCase() !== tier.currency) {
     throw new ToolError('invalid_input', `This merchant sells in ${tier.currency.toLowerCase()}.`, {
@@ -121,6 +111,7 @@ export async function createSession(
     currency: tier.currency,
     tierId,
     quantity,
+    lines,
     reservationId: null,
     orderId: null,
     buyer: body.buyer ?? null,
@@ -175,13 +166,13 @@ export async function updateSession(
       });
     }
   });
-  const before = { tierId: s.tierId, quantity: s.quantity, country: countryOf(s) };
+  const before = { tierId: s.tierId, quantity: s.quantity, country: countryOf(s), lines: JSON.stringify(s.lines) };
   if (body.buyer) s.buyer = body.buyer;
   if (body.fulfillment_details) s.fulfillmentDetails = body.fulfillment_details;
   if (body.order_notes !== undefined) s.orderNotes = body.order_notes;
   let tier: TierRow | undefined;
   if (body.line_items) {
-    const item = oneItem(body.line_items);
+    const item = itemsOf(body.line_items);
     tier = (await sellableTier(ctx, item.tierId)).tier;
     if (tier.shopId !== s.shopId) {
       throw new ToolError(
@@ -194,9 +185,14 @@ export async function updateSession(
     }
     s.tierId = item.tierId;
     s.quantity = item.quantity;
+    s.lines = item.lines;
   }
   const live = r !== null && r.state === 'held' && r.expiresAt > ctx.clock.now();
-  const changed = before.tierId !== s.tierId || before.quantity !== s.quantity || before.country !== countryOf(s);
+  const changed =
+    before.tierId !== s.tierId ||
+    before.quantity !== s.quantity ||
+    before.country !== countryOf(s) ||
+    before.lines !== JSON.stringify(s.lines);
   if (changed || !live) {
     if (r && r.state === 'held') await releaseReservation(ctx, r.id);
     await hold(ctx, s, tier ?? (await sellableTier(ctx, s.tierId)).tier);

@@ -9,6 +9,7 @@ import { AcpCheckoutSession } from '../../storage/entities/acp.ts';
 import { Event, Tier } from '../../storage/entities/catalog.ts';
 import { Order, Refund, Reservation, Ticket, type OrderRow } from '../../storage/entities/purchase.ts';
 import { emitEvent } from '../../webhooks/outbox.ts';
+import { acpFulfilledLines, acpOrderLineItems, acpRefundLines } from './acp-order-lines.ts';
 import { emitUcpOrderEvent } from './ucp-order-events.ts';
 
 /** ACP's order status for ours: paid and delivered → `confirmed`; every ticket refunded → `canceled`. */
@@ -41,7 +42,8 @@ export async function acpOrder(
   ]);
   const lineId = acpLineItemId(order.tierId);
   const current = tickets.filter((t) => t.state === 'valid').length;
-  const subtotal = r.unitPriceMinor * order.quantity;
+  const several = r.lines?.length ? r.lines : undefined; // a multi-line purchase: a line item per tier
+  const subtotal = several ? several.reduce((n, l) => n + l.subtotalMinor, 0) : r.unitPriceMinor * order.quantity;
   const fees = order.totalMinor - subtotal;
   const currency = order.currency.toLowerCase();
   return {
@@ -50,24 +52,26 @@ export async function acpOrder(
     checkout_session_id: checkoutSessionId,
     permalink_url: orderPermalinkPath(order.id),
     status: acpOrderStatus(order),
-    line_items: [
-      {
-        id: lineId,
-        title: event && tier ? `${event.title} — ${tier.name}` : (tier?.name ?? order.tierId),
-        product_id: order.tierId,
-        // Tickets are delivered with the order; a refunded ticket leaves the order (ordered stays, current drops).
-        quantity: { ordered: order.quantity, current, fulfilled: current },
-        unit_price: r.unitPriceMinor,
-        subtotal,
-        status: current === 0 ? 'removed' : 'fulfilled',
-      },
-    ],
+    line_items: several
+      ? await acpOrderLineItems(em, several, tickets, event)
+      : [
+          {
+            id: lineId,
+            title: event && tier ? `${event.title} — ${tier.name}` : (tier?.name ?? order.tierId),
+            product_id: order.tierId,
+            // Tickets are delivered with the order; a refunded ticket leaves the order (ordered stays, current drops).
+            quantity: { ordered: order.quantity, current, fulfilled: current },
+            unit_price: r.unitPriceMinor,
+            subtotal,
+            status: current === 0 ? 'removed' : 'fulfilled',
+          },
+        ],
     fulfillments: [
       {
         id: `ful_${order.id}`,
         type: 'digital',
         status: 'delivered',
-        line_items: [{ id: lineId, quantity: order.quantity }],
+        line_items: several ? acpFulfilledLines(several) : [{ id: lineId, quantity: order.quantity }],
         description: 'Ticket codes issued with the order (get_order, and the buyer’s e-mail).',
       },
     ],
@@ -76,7 +80,7 @@ export async function acpOrder(
       type: 'refund',
       occurred_at: (f.settledAt ?? f.createdAt).toISOString(),
       status: ADJUSTMENT_STATUS[f.state],
-      line_items: [{ id: lineId, quantity: f.ticketIds.length }],
+      line_items: several ? acpRefundLines(f, tickets) : [{ id: lineId, quantity: f.ticketIds.length }],
       amount: f.amountMinor,
       currency,
       description: f.reason,

@@ -29,6 +29,8 @@ export const AcpCheckoutSession = defineEntity({
     currency: p.string(),
     tierId: p.string(),
     quantity: p.integer(),
+    /** Several line items (tier and quantity each; the first is `tierId`/`quantity`); null for one. */
+    lines: p.json<{ tierId: string; quantity: number }[]>().nullable(),
     reservationId: p.string().nullable(),
     orderId: p.string().nullable(),
     buyer: p.json<Record<string, unknown>>().nullable(),

@@ -2,7 +2,8 @@
  * Several lines in one purchase: a quote and its hold may carry `lines` (jsonb, one entry per tier: tier, pool,
  * quantity, unit price, subtotal, and on a hold the places refunds gave back), written only by multi-line purchases;
  * a single-tier purchase keeps `lines` null and its row's own tier, pool and quantity. `reservation_pool_lines` gives
- * every hold's places per pool either way, for whatever counts held and sold places per pool.
+ * every hold's places per pool either way, for whatever counts held and sold places per pool. A checkout session
+ * (ACP, UCP) with several line items keeps them in its own `lines` (tier and quantity each).
  */
 import { Migration } from '@mikro-orm/migrations';
 
@@ -10,6 +11,7 @@ export class Migration0033PurchaseLines extends Migration {
   override async up(): Promise<void> {
     this.addSql(`alter table quotes add column if not exists lines jsonb;`);
     this.addSql(`alter table reservations add column if not exists lines jsonb;`);
+    this.addSql(`alter table acp_checkout_sessions add column if not exists lines jsonb;`);
     this.addSql(`create index if not exists reservations_multi_line on reservations (state) where lines is not null;`);
     this.addSql(
       `create or replace view reservation_pool_lines as
