@@ -18,6 +18,7 @@ import { PageHeader } from '../kit/page-header.tsx';
 import { t } from '../i18n.ts';
 import { useSession } from '../session.tsx';
 import { shopPath, type ViewDef, type ViewProps } from '../view.ts';
+import { TicketDownloads } from './order-downloads.tsx';
 
 type Detail = GetOrderDetailOutput;
 
@@ -141,6 +142,7 @@ function OrderBody({ d, reload }: { d: Detail; reload: () => Promise<void> }) {
       />
       <Refund d={d} reload={reload} />
       <Resend d={d} reload={reload} />
+      <TicketDownloads d={d} />
     </>
   );
 }
