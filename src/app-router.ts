@@ -17,6 +17,7 @@ import { buildBuyerPagesRouter } from './buyer-pages/router.ts';
 import { buildConsolePagesRouter } from './console-pages/router.ts';
 import { buildPaymentsRouter } from './rest/provider-routes.ts';
 import { buildExportDownloadRouter } from './rest/export-download.ts';
+import { buildInvoiceDownloadRouter } from './rest/invoice-download.ts';
 import { buildTicketFileRouter } from './rest/ticket-file-download.ts';
 import { buildA2aRouter } from './protocols/a2a/router.ts';
 import { buildMcpRouter } from './protocols/mcp/http.ts';
@@ -78,6 +79,7 @@ export function buildRestRouter(deps: RestDeps): Router {
   router.use(buildPaymentsRouter({ services, log: deps.log }).routes());
   // create_export's single-use CSV download links.
   router.use(buildExportDownloadRouter({ services, log: deps.log }).routes());
+  router.use(buildInvoiceDownloadRouter({ services }).routes());
   // get_ticket_downloads' links: the tickets PDF and Apple Wallet passes.
   router.use(buildTicketFileRouter({ services, log: deps.log }).routes());
 

@@ -65,6 +65,10 @@ import { previewRefund } from './ticketing/preview-refund.ts';
 import { resendOrderEmail } from './ticketing/resend-order-email.ts';
 import { getSalesOverview } from './ticketing/get-sales-overview.ts';
 import { createExport } from './ticketing/create-export.ts';
+import { getInvoice } from './ticketing/get-invoice.ts';
+import { listInvoices } from './ticketing/list-invoices.ts';
+import { setTaxSettings } from './integration/set-tax-settings.ts';
+import { getTaxSettings } from './integration/get-tax-settings.ts';
 import { getTicketDownloads } from './ticketing/get-ticket-downloads.ts';
 import { configureWalletPasses } from './integration/configure-wallet-passes.ts';
 import { getWalletPasses } from './integration/get-wallet-passes.ts';
@@ -242,6 +246,10 @@ export const TOOLS: readonly AnyTool[] = [
   resendOrderEmail,
   getSalesOverview,
   createExport,
+  setTaxSettings,
+  getTaxSettings,
+  getInvoice,
+  listInvoices,
   getTicketDownloads,
   configureWalletPasses,
   getWalletPasses,

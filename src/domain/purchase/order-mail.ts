@@ -18,6 +18,7 @@ import { newId } from '../../storage/ids.ts';
 import { claimDue, doublingDelays, retryAt, type RetryPolicy, type WorkTable } from '../../storage/work-queue.ts';
 import type { Services } from '../context.ts';
 import { withTicketDocuments } from './ticket-documents.ts';
+import { withOrderTax } from './order-mail-tax.ts';
 
 /** `payments` and `publicUrl` give the e-mail its wallet links (without them: the tickets PDF only). */
 export type OrderMailDeps = Pick<Services, 'db' | 'mail' | 'catalogs' | 'payments' | 'publicUrl'> & {
@@ -155,6 +156,8 @@ interface OrderFacts {
   email: string | null;
   buyer_lang: string | null;
   merchant: string;
+  /** With tax settings the e-mail lists the tax and attaches the invoice (order-mail-tax.ts). */
+  tax_settings: unknown;
   event: string;
   starts_at: Date;
   time_zone: string;
@@ -170,7 +173,7 @@ async function render(deps: OrderMailDeps, row: Claimed) {
   const [f] = await deps.db.execute<OrderFacts>(
     `select coalesce(b.email, ${acpBuyerEmail('o.reservation_id')}) as email,
             coalesce((select p.mail_lang from payments p where p.id = o.payment_id), b.lang) as buyer_lang,
-            s.name as merchant, e.title as event, e.starts_at, e.time_zone, t.name as tier,
+            s.name as merchant, s.tax_settings, e.title as event, e.starts_at, e.time_zone, t.name as tier,
             r.quantity, r.unit_price_minor, r.fees_minor, r.total_minor, r.currency
        from orders o left join buyers b on b.id = o.buyer_id join shops s on s.id = o.shop_id
        join events e on e.id = o.event_id
@@ -205,7 +208,13 @@ async function render(deps: OrderMailDeps, row: Claimed) {
       tickets: tickets.map((x) => ({ id: x.id, code: x.signed_code ?? x.code })),
     });
     // The tickets PDF attached, wallet links when the shop has them on (issue #37, item 5).
-    return withTicketDocuments(deps, row.order_id, lang, { to: f.email, ...m }, deps.clock.now());
+    const taxed = await withOrderTax(
+      deps.db,
+      { id: row.order_id, taxSettings: f.tax_settings, currency: f.currency },
+      lang,
+      m,
+    );
+    return withTicketDocuments(deps, row.order_id, lang, { to: f.email, ...taxed }, deps.clock.now());
   }
   const [refund] = await deps.db.execute<{ amount_minor: number; reason: string; ticket_ids: string[] }>(
     'select amount_minor, reason, ticket_ids from refunds where id = ?',

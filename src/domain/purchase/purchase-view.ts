@@ -18,6 +18,8 @@ import { iso, isoOrNull } from '../../kernel/wire.ts';
 import { requireAccess } from './purchase-access.ts';
 import { attendeeOut, attendeeQuestionsField } from './attendees.ts';
 import { linesField, subtotalOf } from './lines.ts';
+import { taxField } from './tax-view.ts';
+import type { TaxBreakdown } from './tax.ts';
 
 /** The purchase states, re-exported for the wire schemas of the tools. */
 export {
@@ -29,7 +31,7 @@ export {
   TICKET_STATES,
 } from '../../storage/entities/purchase.ts';
 
-export function quoteView(q: QuoteRow) {
+export function quoteView(q: QuoteRow & { tax?: TaxBreakdown }) {
   return {
     quoteId: q.id,
     merchantId: q.shopId,
@@ -47,6 +49,7 @@ export function quoteView(q: QuoteRow) {
     expiresAt: iso(q.expiresAt),
     createdAt: iso(q.createdAt),
     ...linesField(q),
+    ...taxField(q),
     ...attendeeQuestionsField(q),
   };
 }

@@ -11,6 +11,8 @@ import { checkRestrictions } from '../catalog/restrictions.ts';
 import { checkTierOffered } from '../catalog/catalog-changes.ts';
 import { readTierOffer } from '../../storage/offer-read.ts';
 import { insertPlainRow } from '../../storage/plain-rows.ts';
+import { quoteTax, recordQuoteTax } from './quote-tax.ts';
+import type { TaxBreakdown } from './tax.ts';
 import { waitingListHint } from './waiting-list-view.ts';
 import { withAttendeeQuestions } from './attendees.ts';
 
@@ -51,7 +53,7 @@ export function sellable(
 }
 
 /** Prices `quantity` places of a tier (fees = shop fee per ticket × quantity) and stores a single-use quote. */
-export async function createQuote(ctx: ToolContext, input: QuoteInput): Promise<QuoteRow> {
+export async function createQuote(ctx: ToolContext, input: QuoteInput): Promise<QuoteRow & { tax?: TaxBreakdown }> {
   const { em, clock } = ctx;
   const now = clock.now();
   // One statement reads the tier, its live shop, its event and the pool's available places.
@@ -63,7 +65,11 @@ export async function createQuote(ctx: ToolContext, input: QuoteInput): Promise<
   if (available < input.quantity)
     throw new ToolError('sold_out', undefined, { available, requested: input.quantity, ...waitingListHint(tier) });
   const feesMinor = shop.feePerTicketMinor * input.quantity;
-  const totalMinor = tier.priceMinor * input.quantity + feesMinor;
+  const subtotal = tier.priceMinor * input.quantity;
+  const tax = quoteTax(shop, [
+    { tierId: tier.id, netOrGrossMinor: subtotal, quantity: input.quantity, taxRateId: tier.taxRateId ?? null },
+  ]);
+  const totalMinor = subtotal + feesMinor + (tax?.addedMinor ?? 0);
   if (totalMinor > MAX_TOTAL_MINOR)
     throw new ToolError('invalid_input', 'The total is too large for one purchase.', { field: 'quantity' });
   await authorizePurchase(ctx, { shop, amountMinor: totalMinor, currency: tier.currency, stage: 'quote' });
@@ -90,6 +96,7 @@ export async function createQuote(ctx: ToolContext, input: QuoteInput): Promise<
     createdAt: now,
   };
   await insertPlainRow(em, Quote, quote);
+  if (tax) await recordQuoteTax(em, quote.id, tax);
   withAttendeeQuestions(quote, [tier]); // what the tier asks per ticket, for the output (attendees.ts)
-  return quote;
+  return tax ? Object.assign(quote, { tax }) : quote;
 }

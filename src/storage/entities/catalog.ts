@@ -16,6 +16,8 @@ export const Shop = defineEntity({
     feePerTicketMinor: p.integer().default(0),
     paymentProvider: p.string().default('sandbox'),
     description: p.string().nullable(),
+    /** Tax and invoicing (src/domain/purchase/tax-settings.ts); null: prices carry no tax and no invoices are made. */
+    taxSettings: p.json<Record<string, unknown>>().nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime().nullable(),
     deletedAt: p.datetime().nullable(),
@@ -75,6 +77,8 @@ export const Tier = defineEntity({
     sellable: p.boolean().default(true),
     allowedGeos: p.array().default([]),
     allowedSchemes: p.array().default([]),
+    /** The tax rate (an id of the shop's taxSettings.rates) of this tier's price; null: the shop's default rate. */
+    taxRateId: p.string().nullable(),
     /** The attendee name and questions the tier asks per ticket (null: none; src/storage/attendee-rows.ts). */
     attendeeForm: p.json<AttendeeFormRow>().nullable(),
     /** Whether buyers may join the tier's waiting list when it is sold out (docs/purchase-spine.md, "Waiting list"). */

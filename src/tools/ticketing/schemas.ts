@@ -9,6 +9,7 @@ import {
   TICKET_STATES,
 } from '../../domain/purchase/purchase-view.ts';
 import { LinesOut } from './line-schemas.ts';
+import { TaxOut } from './tax-schemas.ts';
 import { AttendeeQuestionsOut, TicketAttendeeOut } from './attendee-schemas.ts';
 
 const Minor = z.number().int();
@@ -31,6 +32,7 @@ export const QuoteOut = z.object({
   expiresAt: Time,
   createdAt: Time,
   lines: LinesOut,
+  tax: TaxOut.optional(),
   attendeeQuestions: AttendeeQuestionsOut,
 });
 

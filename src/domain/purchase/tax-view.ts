@@ -1,0 +1,22 @@
+/** A purchase's tax as callers read it: the optional `tax` field of a quote (absent for shops without tax). */
+import type { TaxBreakdown } from './tax.ts';
+
+/** The wire form of a breakdown. */
+export function taxView(tax: TaxBreakdown) {
+  return {
+    pricesIncludeTax: tax.pricesIncludeTax,
+    rates: tax.rates.map((r) => ({ ...r })),
+    netMinor: tax.netMinor,
+    taxMinor: tax.taxMinor,
+    grossMinor: tax.grossMinor,
+  };
+}
+
+/**
+ * The fields a quote view gains when its shop has tax: `tax`, and `subtotalMinor` kept as the price before any tax
+ * added on top (`totalMinor` = subtotalMinor + tax added + feesMinor). Nothing for a quote without tax.
+ */
+export function taxField(q: { totalMinor: number; feesMinor: number; tax?: TaxBreakdown | undefined }) {
+  if (!q.tax) return {};
+  return { subtotalMinor: q.totalMinor - q.feesMinor - q.tax.addedMinor, tax: taxView(q.tax) };
+}
