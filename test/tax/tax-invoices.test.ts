@@ -92,6 +92,37 @@ test('quotes carry the tax: extracted from inclusive prices, added to exclusive 
     200,
   );
   assert.equal(paid.payment.amountMinor, 3394);
+  // Several lines at two rates: each line taxed at its tier's rate, summed per rate in the shop's order of rates.
+  const second = must(
+    await excl.api.post('/v1/integration/tiers', {
+      eventId: excl.eventId,
+      poolId: excl.poolId,
+      name: 'Standing',
+      priceMinor: 500,
+    }),
+    201,
+  );
+  const multi = must(
+    await excl.api.post('/v1/ticketing/quotes', {
+      lines: [
+        { tierId: excl.tierId, quantity: 1 },
+        { tierId: second.id, quantity: 2 },
+      ],
+    }),
+    201,
+  );
+  assert.deepEqual(
+    multi.tax.rates.map((r: { rateId: string; netMinor: number; taxMinor: number }) => [
+      r.rateId,
+      r.netMinor,
+      r.taxMinor,
+    ]),
+    [
+      ['std', 1000, 190],
+      ['red', 1055, 76],
+    ],
+  );
+  assert.equal(multi.totalMinor, 2055 + 266);
   // A rate a tier names must exist; invoicing needs the seller.
   assert.equal(
     (

@@ -15,6 +15,7 @@ import type { ToolContext } from '../context.ts';
 import { MAX_LINES, MAX_PLACES } from './lines.ts';
 import { authorizePurchase, ownershipOf } from './purchase-access.ts';
 import { createQuote, MAX_TOTAL_MINOR, QUOTE_TTL_MS, sellable } from './quotes.ts';
+import { quoteTax, recordQuoteTax } from './quote-tax.ts';
 
 /** A quote request: one tier (`tierId` and `quantity`) or several `lines`, exactly one of the two. */
 export interface QuoteRequest {
@@ -82,7 +83,11 @@ async function createLinesQuote(
     subtotalMinor: p.tier.priceMinor * p.quantity,
   }));
   const feesMinor = shop.feePerTicketMinor * places;
-  const totalMinor = lines.reduce((n, l) => n + l.subtotalMinor, 0) + feesMinor;
+  const tax = quoteTax(
+    shop,
+    lines.map((l, i) => ({ ...l, netOrGrossMinor: l.subtotalMinor, taxRateId: priced[i]!.tier.taxRateId ?? null })),
+  );
+  const totalMinor = lines.reduce((n, l) => n + l.subtotalMinor, 0) + feesMinor + (tax?.addedMinor ?? 0);
   if (totalMinor > MAX_TOTAL_MINOR) throw invalid('The total is too large for one purchase.');
   await authorizePurchase(ctx, { shop, amountMinor: totalMinor, currency: tier.currency, stage: 'quote' });
   // The row as a single-tier quote's, for its first line (tier, pool, unit price) and all its places; `lines` splits it.
@@ -108,5 +113,6 @@ async function createLinesQuote(
     createdAt: now,
   } as QuoteRow;
   await insertPlainRow(em, Quote, quote);
-  return quote;
+  if (tax) await recordQuoteTax(em, quote.id, tax);
+  return tax ? Object.assign(quote, { tax }) : quote;
 }
