@@ -8,6 +8,7 @@ import { overviewView } from './views/overview.tsx';
 import { eventsView, eventView } from './views/events.tsx';
 import { ordersView, orderView } from './views/orders.tsx';
 import { checkInView } from './views/check-in.tsx';
+import { waitingListView } from './views/waiting-list.tsx';
 import { exportsView } from './views/exports.tsx';
 import { webhooksView, webhookView } from './views/webhooks.tsx';
 import { embedOriginsView } from './views/embed-origins.tsx';
@@ -28,6 +29,7 @@ export const VIEWS: readonly ViewDef[] = [
   ordersView,
   orderView,
   checkInView,
+  waitingListView,
   exportsView,
   webhooksView,
   webhookView,
