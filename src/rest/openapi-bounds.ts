@@ -19,6 +19,7 @@ import { MAX_TARGETS } from '../domain/merchants/audit-log.ts';
 import { MAX_BUCKETS, OVERVIEW_EVENTS_PAGE } from '../domain/purchase/sales-overview.ts';
 import * as LIMITS from '../domain/limits.ts';
 import { TOP_ATTESTED_SPENDERS } from '../domain/buyers/spending.ts';
+import { maxDeliveryBody } from '../kernel/event-data.ts';
 
 /** A string's or an array's bound, and what the value is where it says more than the length. */
 interface Bound {
@@ -119,6 +120,8 @@ const FIELD_BOUNDS: readonly (readonly [RegExp, (s: Sources, name: string) => Bo
   [/^secretKey$/, () => ({ maxLength: 10 })],
   // A webhook delivery's last error, cut to 200 characters (dispatcher.ts); the headers it signs and sends.
   [/^(lastError|error)$/, () => ({ maxLength: 200 })],
+  // A delivery's body: its event's data as recorded (at most MAX_EVENT_DATA, kernel/event-data.ts) in its envelope.
+  [/^body$/, (s) => ({ maxLength: maxDeliveryBody(s.urlLength) })],
   [/^headers\.propertyNames$/, () => ({ maxLength: 100 })],
   [/^headers\.additionalProperties$/, () => ({ maxLength: 1000 })],
   // `<orders|tickets>-<shop id>-<YYYY-MM-DD>.csv`.
@@ -152,13 +155,11 @@ const FIELD_BOUNDS: readonly (readonly [RegExp, (s: Sources, name: string) => Bo
 const url = (s: Sources, extra: number) => ({ maxLength: s.urlLength + 100 + ID + extra });
 
 /**
- * Response fields no rule bounds, and why: lists that grow with use and that no page or cap limits, by name, or as
- * `tool.field` where the same name is bounded in other tools. OpenAPI leaves them without `maxItems` or `maxLength`
- * (docs/openapi.md lists them with Spectral's findings).
+ * Response fields no rule bounds, and why, by name or as `tool.field`: none. Every list a response carries is a page or
+ * capped by the domain (src/domain/limits.ts), and every string has a bound; a new field needs a rule above or a bound
+ * in its schema (test/rest/openapi-owasp.test.ts), and `test/rest/limits.test.ts` keeps this table empty.
  */
-export const UNBOUNDED: Readonly<Record<string, string>> = {
-  body: 'a webhook delivery’s JSON body as sent: an order with all its tickets',
-};
+export const UNBOUNDED: Readonly<Record<string, string>> = {};
 
 /** Every input field's bound by name across the tools (the largest where names repeat); unbounded ones left out. */
 function inputBounds(tools: readonly AnyTool[]): Map<string, Bound> {

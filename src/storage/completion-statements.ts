@@ -7,6 +7,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Payment, Reservation, type PaymentRow, type ReservationRow, type TicketRow } from './entities/purchase.ts';
 import { boundSql } from './database.ts';
+import { recordedData } from '../kernel/event-data.ts';
 import { fieldsOf, plainRows, selectList, type Reader } from './plain-rows.ts';
 
 /** What completing a reservation's purchase reads beside the reservation and the payment. */
@@ -188,7 +189,7 @@ export async function writeCompletion(em: EntityManager, w: CompletionWrite): Pr
       w.mailId,
       w.event.id,
       w.event.type,
-      JSON.stringify(w.event.data),
+      recordedData(w.event.data),
     ],
   );
   return rows[0]?.done === 1;

@@ -6,6 +6,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from '../storage/database.ts';
 import { newId } from '../storage/ids.ts';
+import { recordedData } from '../kernel/event-data.ts';
 
 /** Event kinds merchants can subscribe to. */
 export const WEBHOOK_EVENT_TYPES = [
@@ -59,7 +60,7 @@ export async function emitEvent(em: EntityManager, event: DomainEvent): Promise<
       em,
       `insert into webhook_events (id, shop_id, type, data, created_at, subscription_id)
        values (?, ?, ?, ?::jsonb, ?, ?)`,
-      [id, event.shopId, event.type, JSON.stringify(event.data), event.now, event.subscriptionId],
+      [id, event.shopId, event.type, recordedData(event.data), event.now, event.subscriptionId],
     );
     return id;
   }
@@ -67,7 +68,7 @@ export async function emitEvent(em: EntityManager, event: DomainEvent): Promise<
     id,
     event.shopId,
     event.type,
-    JSON.stringify(event.data),
+    recordedData(event.data),
     event.now,
   ]);
   return id;
@@ -82,7 +83,7 @@ export async function emitEvents(em: EntityManager, events: readonly DomainEvent
     for (const event of chunk) {
       const id = newId('webhookEvent', event.now);
       ids.push(id);
-      params.push(id, event.shopId, event.type, JSON.stringify(event.data), event.now);
+      params.push(id, event.shopId, event.type, recordedData(event.data), event.now);
     }
     await sql(
       em,

@@ -8,6 +8,10 @@ import assert from 'node:assert/strict';
 import * as LIMITS from '../../src/domain/limits.ts';
 import { OVERVIEW_EVENTS_PAGE } from '../../src/domain/purchase/sales-overview.ts';
 import { VOID_LIST_PAGE } from '../../src/domain/check-in/voided-list.ts';
+import { MAX_EVENT_DATA, maxDeliveryBody } from '../../src/kernel/event-data.ts';
+import { UNBOUNDED } from '../../src/rest/openapi-bounds.ts';
+import { emitEvent } from '../../src/webhooks/outbox.ts';
+import { closedPortUrl } from '../support/webhook-receiver.ts';
 import { restClient, type RestResponse } from '../support/rest.ts';
 import {
   codeFor,
@@ -24,7 +28,7 @@ import {
 
 let w: World;
 before(async () => {
-  w = await startWorld();
+  w = await startWorld({ WEBHOOK_ALLOW_LOOPBACK: 'true' });
 });
 after(async () => {
   await w?.close();
@@ -292,4 +296,29 @@ test('the sales overview and the voided-ticket list are paged: every page within
   const rest = must(await voided(page.nextCursor), 200);
   assert.deepEqual([rest.tickets.length, rest.nextCursor], [1, undefined]);
   assert.equal(new Set([...page.tickets, ...rest.tickets].map((t: { ticketId: string }) => t.ticketId)).size, 1001);
+});
+
+test('an event’s data past its bound is recorded truncated, so a delivery’s body is within its documented maxLength', async () => {
+  const m = await w.h.merchant();
+  const api = restClient(w.h.url, m.apiKey);
+  const hook = { merchantId: m.shopId, url: await closedPortUrl(), events: ['order.completed'] };
+  const webhook = must(await api.post('/v1/integration/webhooks', hook), 201);
+  const data = { kind: 'large', order: { id: 'ord_large', note: 'x'.repeat(MAX_EVENT_DATA) } };
+  await w.h.db.transaction((em) =>
+    emitEvent(em, { shopId: m.shopId, type: 'order.completed', data, now: w.h.clock.now() }),
+  );
+  await w.h.app.services.webhooks.dispatchOnce();
+  const [delivery] = must(await api.get(`/v1/integration/webhooks/${webhook.id}/deliveries`), 200).deliveries;
+  const detail = must(await api.get(`/v1/integration/webhooks/${webhook.id}/deliveries/${delivery.id}`), 200);
+  const sent = JSON.parse(detail.request.body);
+  const length = JSON.stringify(data).length;
+  assert.deepEqual(sent.data, { truncated: true, length, kind: 'large', order: { id: 'ord_large' } });
+
+  const doc = must(await restClient(w.h.url).get('/v1/openapi.json'), 200);
+  const answer = doc.paths['/v1/integration/webhooks/{id}/deliveries/{deliveryId}'].get.responses['200'];
+  const bound = answer.content['application/json'].schema.properties.request.properties.body.maxLength;
+  assert.equal(bound, maxDeliveryBody(doc.servers[0].url.length));
+  assert.ok(detail.request.body.length <= bound);
+  // No response field is left without a bound.
+  assert.deepEqual(UNBOUNDED, {});
 });
