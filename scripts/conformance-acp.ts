@@ -245,7 +245,7 @@ const twoLineFlow: Flow = {
       title: 'Family Matinee',
       startsAt,
     });
-    const tiers = [];
+    const tiers: any[] = [];
     for (const [name, priceMinor] of [
       ['Adult', 3000],
       ['Child', 1500],

@@ -152,7 +152,10 @@ test('race: when one pool sells out under a multi-line reserve, it holds nothing
   const raced = await Promise.all(
     [q1, q2, q3].map((q) => s.api.post('/v1/ticketing/reservations', { quoteId: q.quoteId }, key())),
   );
-  assert.deepEqual(raced.map((r) => r.status).sort(), [201, 409, 409]);
+  assert.deepEqual(
+    raced.map((r) => r.status).sort((x, y) => x - y),
+    [201, 409, 409],
+  );
   for (const r of raced) if (r.status === 409) assert.equal(r.body.code, 'sold_out');
   const won = raced.find((r) => r.status === 201)!.body.reservation;
   assert.deepEqual(await counts(b.poolId), [0, 1, 0]);
