@@ -37,6 +37,14 @@ async function withTax(m: MerchantShop, settings: Record<string, unknown>) {
 const quote = async (m: MerchantShop, tierId: string, quantity: number) =>
   must(await m.api.post('/v1/ticketing/quotes', { tierId, quantity }), 201);
 
+/** One ticket bought with the shop's API key. */
+async function buyPlain(m: MerchantShop) {
+  const q = await quote(m, m.tierId, 1);
+  const r = must(await m.api.post('/v1/ticketing/reservations', { quoteId: q.quoteId }, key()), 201);
+  const url = `/v1/ticketing/reservations/${r.reservation.id}/confirm`;
+  return must(await m.api.post(url, { paymentMethod: 'pm_sandbox_visa' }, key()), 200);
+}
+
 async function pdfText(url: string): Promise<string> {
   const res = await fetch(url);
   assert.equal(res.status, 200);
@@ -92,6 +100,12 @@ test('quotes carry the tax: extracted from inclusive prices, added to exclusive 
     200,
   );
   assert.equal(paid.payment.amountMinor, 3394);
+  const order = must(await excl.api.get(`/v1/ticketing/orders/${paid.order.id}`), 200);
+  assert.deepEqual(order.tax, q2.tax, 'get_order carries the breakdown');
+  assert.equal(
+    must(await plain.api.get(`/v1/ticketing/orders/${(await buyPlain(plain)).order.id}`), 200).tax,
+    undefined,
+  );
   // Several lines at two rates: each line taxed at its tier's rate, summed per rate in the shop's order of rates.
   const second = must(
     await excl.api.post('/v1/integration/tiers', {

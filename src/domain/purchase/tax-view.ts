@@ -1,4 +1,6 @@
-/** A purchase's tax as callers read it: the optional `tax` field of a quote (absent for shops without tax). */
+/** A purchase's tax as callers read it: the optional `tax` field of a quote and an order (absent without tax). */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql } from '../../storage/database.ts';
 import type { TaxBreakdown } from './tax.ts';
 
 /** The wire form of a breakdown. */
@@ -19,4 +21,14 @@ export function taxView(tax: TaxBreakdown) {
 export function taxField(q: { totalMinor: number; feesMinor: number; tax?: TaxBreakdown | undefined }) {
   if (!q.tax) return {};
   return { subtotalMinor: q.totalMinor - q.feesMinor - q.tax.addedMinor, tax: taxView(q.tax) };
+}
+
+/** An order's `tax` field (get_order): its quote's breakdown when its shop had tax at the time; nothing otherwise. */
+export async function orderTaxField(em: EntityManager, reservationId: string) {
+  const [row] = await sql<{ tax: TaxBreakdown }>(
+    em,
+    `select t.tax from quotes q join quote_taxes t on t.quote_id = q.id where q.reservation_id = ? limit 1`,
+    [reservationId],
+  );
+  return row ? { tax: taxView(row.tax) } : {};
 }

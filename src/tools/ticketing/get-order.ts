@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { IdRef } from '../../kernel/wire.ts';
 import { readOrder } from '../../domain/purchase/purchase-view.ts';
+import { orderTaxField } from '../../domain/purchase/tax-view.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { OrderOut } from './schemas.ts';
 
@@ -21,6 +22,7 @@ export const getOrder = defineTool({
   http: { method: 'GET', path: '/v1/ticketing/orders/{id}' },
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler({ id }, { em, principal }) {
-    return readOrder(em, principal, id);
+    const order = await readOrder(em, principal, id);
+    return { ...order, ...(await orderTaxField(em, order.reservationId)) };
   },
 });

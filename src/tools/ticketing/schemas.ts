@@ -138,6 +138,7 @@ export const OrderOut = z.object({
   refunds: z.array(RefundOut).describe('The merchant’s refunds of this order, oldest first.'),
   createdAt: Time,
   refundedAt: Time.nullable().describe('When the order became fully refunded.'),
+  tax: TaxOut.optional().describe('get_order: the tax per rate, when the shop had tax settings at the quote.'),
 });
 
 /** A reservation with its order and latest payment; confirm adds `pollUrl` and `next` while the payment is pending. */
