@@ -2,7 +2,8 @@
  * Tickets people can carry (issue #37, item 5): the order's tickets as a PDF (from get_ticket_downloads' link and
  * attached to the confirmation e-mail, in all six languages), Apple Wallet passes signed with the merchant's own
  * certificate and Google Wallet save links signed with the merchant's own key, both off by default. The certificates
- * and keys are made here: a test root CA, a WWDR-like intermediate and a pass-type certificate.
+ * and keys are made here: a test root CA, a WWDR-like intermediate and a pass-type certificate. In Chromium: My tickets'
+ "Download tickets (PDF)" and each ticket's wallet link, the console's Wallet passes view (axe-clean) and order page.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,8 +16,13 @@ import forge from 'node-forge';
 import { unzipSync } from 'fflate';
 import { importSPKI, jwtVerify } from 'jose';
 import { extractText, getDocumentProxy } from 'unpdf';
+import type { Page } from 'playwright-core';
+import { readFile } from 'node:fs/promises';
 import { restClient } from '../support/rest.ts';
-import { buy, merchantShop, must, newEmail, signIn, startWorld, type World } from '../support/buyers.ts';
+import { signInTokenIn } from '../support/smtp.ts';
+import { axeOn } from '../support/browser.ts';
+import { buy, merchantShop, must } from '../support/buyers.ts';
+import { newEmail, openFromNav, reportOnFailure, startWorld, type World } from '../browser/flows.ts';
 
 const LANGS = ['en', 'de', 'es', 'fr', 'hu', 'pt-BR'] as const;
 const catalog = (lang: string) =>
@@ -26,6 +32,7 @@ const catalog = (lang: string) =>
 const TITLE = 'Őszi fesztivál – űrnapok';
 
 let w: World;
+reportOnFailure(() => ({ browser: w?.browser, h: w?.h }));
 before(async () => {
   w = await startWorld();
 });
@@ -61,10 +68,17 @@ async function boughtOrder() {
     201,
   );
   const email = newEmail();
-  const buyer = restClient(w.h.url, await signIn(w, email));
+  const buyer = restClient(w.h.url, await signIn(email));
   const order = must(await buy(buyer, tier.id, 2, { paymentMethod: 'pm_sandbox_visa' }), 200).order;
   await w.h.app.orderMail.idle();
   return { m, buyer, email, order, tierId: tier.id };
+}
+
+/** A full buyer session for `email` (signed in by the e-mailed link), its bearer. */
+async function signIn(email: string): Promise<string> {
+  const anon = restClient(w.h.url);
+  must(await anon.post('/v1/buyer/sign-in-links', { email, lang: 'en' }), 202);
+  return must(await anon.post('/v1/buyer/sessions', { token: signInTokenIn(w.mail.last(email)) }), 201).token;
 }
 
 async function pdfText(bytes: Uint8Array): Promise<string> {
@@ -106,7 +120,7 @@ test('an order’s tickets download as a PDF in all six languages and come attac
   assert.equal((await download(pdf.url)).status, 404);
 
   // The confirmation e-mail (in the buyer's language, English here) carries the same PDF.
-  const mail = w.box.last(email);
+  const mail = w.mail.last(email);
   const attached = mail.attachments.filter((a) => a.contentType === 'application/pdf');
   assert.equal(attached.length, 1);
   const text = await pdfText(attached[0]!.content);
@@ -178,8 +192,8 @@ test('wallet passes: the merchant’s certificate signs the .pkpass, its service
   // A purchase after wallets are on: the e-mail links each ticket's pass and save link.
   const order = must(await buy(buyer, tierId, 1, { paymentMethod: 'pm_sandbox_visa' }), 200).order;
   await w.h.app.orderMail.idle();
-  assert.match(w.box.last(email).text, /\/v1\/ticket-files\/v1\./);
-  assert.match(w.box.last(email).text, /https:\/\/pay\.google\.com\/gp\/v\/save\//);
+  assert.match(w.mail.last(email).text, /\/v1\/ticket-files\/v1\./);
+  assert.match(w.mail.last(email).text, /https:\/\/pay\.google\.com\/gp\/v\/save\//);
 
   const links = must(await buyer.get(`/v1/ticketing/orders/${order.id}/downloads`), 200);
   const [ticket] = links.tickets;
@@ -248,4 +262,76 @@ test('wallet passes: the merchant’s certificate signs the .pkpass, its service
   const off = must(await buyer.get(`/v1/ticketing/orders/${order.id}/downloads`), 200);
   assert.deepEqual(off.tickets, [{ ticketId: ticket.ticketId }]);
   assert.equal((await download(ticket.appleWalletUrl)).status, 404);
+});
+
+async function noAxeViolations(page: Page, where: string): Promise<void> {
+  const results = await axeOn(page).analyze();
+  assert.deepEqual(
+    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    [],
+    `axe on ${where}`,
+  );
+}
+
+/** Clicks `name` and returns the file the browser downloaded: its suggested name and its first bytes. */
+async function downloadBy(page: Page, name: string): Promise<{ filename: string; head: string }> {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name }).click()]);
+  const path = await download.path();
+  return { filename: download.suggestedFilename(), head: (await readFile(path)).subarray(0, 5).toString('latin1') };
+}
+
+test('buyers and merchants download the tickets PDF; an owner switches Google Wallet links on in the console', async () => {
+  const m = await merchantShop(w.h, { discoverable: true });
+  const bearer = await signIn(newEmail());
+  const order = must(
+    await buy(restClient(w.h.url, bearer), m.tierId, 1, { paymentMethod: 'pm_sandbox_visa' }),
+    200,
+  ).order;
+
+  // The owner switches Google Wallet on in the console's Wallet passes view.
+  const [owner] = await w.h.db.execute<{ email: string }>('select email from users where id = ?', [m.ownerId]);
+  const console = await w.browser.page();
+  await console.goto(`${w.h.url}/console/sign-in`);
+  await console.getByLabel('Work e-mail').fill(owner!.email);
+  await console.getByRole('button', { name: 'Send me a sign-in link' }).click();
+  await console.locator('.feedback', { hasText: 'a sign-in link is on its way' }).waitFor();
+  const link = /\/console\/verify#token=[\w-]+/.exec(w.mail.last(owner!.email).text)!;
+  await console.goto(`${w.h.url}${link[0]}`);
+  await console.locator('main[data-view="overview"]').waitFor();
+  await console.getByRole('link', { name: 'Wallet passes' }).click();
+  await console.locator('main[data-view="wallet-passes"]').waitFor();
+  const googleKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+  await console.getByLabel('Issuer id').fill('3388000000012345');
+  await console.getByLabel('Event-ticket class id').fill('3388000000012345.concerts');
+  await console.getByLabel('Service account e-mail').fill('wallet@tessera-test.iam.gserviceaccount.com');
+  await console
+    .getByLabel('Service account private key (PEM)')
+    .fill(googleKey.export({ type: 'pkcs8', format: 'pem' }).toString());
+  await console.locator('#wallet-google-title ~ form button[type="submit"]').click();
+  await console.locator('dd', { hasText: 'On: issuer 3388000000012345, class 3388000000012345.concerts' }).waitFor();
+  await noAxeViolations(console, 'wallet passes');
+
+  // My tickets: the PDF downloads, and the ticket gets its Google Wallet link.
+  const page = await w.browser.page();
+  await page.goto(`${w.h.url}/buyer/agents#session=${bearer}`);
+  await page.locator('main[data-ready] #content:not([hidden])').waitFor();
+  await openFromNav(page, 'My tickets', /\/buyer\/tickets\?lang=en$/);
+  const pdf = await downloadBy(page, 'Download tickets (PDF)');
+  assert.deepEqual(pdf, { filename: `tickets-${order.id}.pdf`, head: '%PDF-' });
+  const wallet = page.locator(`li[data-ticket-id="${order.tickets[0].id}"] a`, { hasText: 'Save to Google Wallet' });
+  assert.match((await wallet.getAttribute('href'))!, /^https:\/\/pay\.google\.com\/gp\/v\/save\/ey/);
+
+  // The console's order page downloads the same PDF.
+  await console.goto(`${w.h.url}/console/shops/${m.shopId}/orders/${order.id}`);
+  await console.locator('main[data-view="order"]').waitFor();
+  assert.deepEqual(await downloadBy(console, 'Download the tickets (PDF)'), pdf);
+
+  // Switched off again: the view says so.
+  await console.goto(`${w.h.url}/console/shops/${m.shopId}/wallet-passes`);
+  await console.locator('#wallet-google-title ~ form').getByRole('button', { name: 'Switch off' }).click();
+  await console.locator('dd', { hasText: /^Off$/ }).nth(1).waitFor();
+  assert.deepEqual(
+    w.browser.problems.filter((p) => !p.includes('401')),
+    [],
+  );
 });

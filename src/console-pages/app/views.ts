@@ -13,6 +13,7 @@ import { exportsView } from './views/exports.tsx';
 import { webhooksView, webhookView } from './views/webhooks.tsx';
 import { embedOriginsView } from './views/embed-origins.tsx';
 import { paymentProviderView } from './views/payment-provider.tsx';
+import { walletPassesView } from './views/wallet-passes.tsx';
 import { shopsView } from './views/shops.tsx';
 import { apiKeysView } from './views/api-keys.tsx';
 import { teamView } from './views/team.tsx';
@@ -35,6 +36,7 @@ export const VIEWS: readonly ViewDef[] = [
   webhookView,
   embedOriginsView,
   paymentProviderView,
+  walletPassesView,
   shopsView,
   apiKeysView,
   teamView,
