@@ -1,8 +1,8 @@
 /**
  * "My tickets" in Chromium: a buyer who bought opens the page from the account navigation and sees each order with a
  * QR code per valid ticket that encodes the ticket's signed code (rendered again here with the `qrcode` package and
- * compared), a refunded ticket marked void without a QR code, and a checked-in ticket marked so; under the pages'
- * strict CSP (no console error) and without serious accessibility violations.
+ * compared), a refunded ticket marked void without a QR code, a checked-in ticket marked so, and each order's receipt
+ * as a PDF link; under the pages' strict CSP (no console error) and without serious accessibility violations.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -106,6 +106,14 @@ test('a buyer sees each ticket’s QR code (encoding its signed code) and state:
   assert.equal(await stateOf(second.tickets[0].id).getAttribute('data-status'), 'checked_in');
   assert.match((await stateOf(second.tickets[0].id).textContent())!, /Checked in on /);
   assert.equal(await page.locator('li[data-ticket-id] img.qr').count(), 2);
+  // Every order's receipt downloads as a PDF from its "Receipt and invoices" button (get_invoice).
+  const card = page.locator(`article[data-order-id="${second.id}"]`);
+  await card.getByRole('button', { name: 'Receipt and invoices' }).click();
+  const receipt = card.locator('.documents a');
+  await receipt.waitFor();
+  assert.equal(await receipt.textContent(), 'Receipt (PDF)');
+  const pdf = await fetch((await receipt.getAttribute('href'))!);
+  assert.equal(pdf.headers.get('content-type'), 'application/pdf');
   await assertAccessible(page);
   assert.deepEqual(w.browser.problems, [], 'no console error (CSP included)');
   await page.close();

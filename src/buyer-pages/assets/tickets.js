@@ -38,6 +38,7 @@ export async function init() {
       text: t(`tickets.status.${ticket.status}`),
     });
     item.append(el('p', { className: 'ticket-title' }, el('strong', { text: label }), ' ', state));
+    if (ticket.tierName) item.append(el('p', { className: 'ticket-tier', text: ticket.tierName })); // several tiers
     if (ticket.status === 'checked_in')
       item.append(el('p', { text: t('tickets.checkedInAt', { date: formatDateTime(ticket.checkedInAt) }) }));
     if (ticket.status === 'void')
@@ -76,9 +77,31 @@ export async function init() {
     return el('div', { className: 'actions' }, button);
   }
 
+  /**
+   * The order's "receipt and invoices" button: asks for its documents (get_invoice) and lists a PDF link for each (the
+   * receipt, and the invoice and credit notes when the shop invoices), in the order's language.
+   */
+  function documentsButton(order) {
+    const button = el('button', { type: 'button', className: 'secondary', text: t('tickets.documents.button') });
+    const links = el('p', { className: 'documents actions' });
+    button.addEventListener(
+      'click',
+      () =>
+        void run(button, async () => {
+          const d = await api('GET', `/v1/ticketing/orders/${encodeURIComponent(order.orderId)}/invoices`);
+          links.replaceChildren(
+            ...d.documents.map((x) =>
+              el('a', { href: x.downloadUrl, text: t(`tickets.documents.${x.kind}`, { number: x.number ?? '' }) }),
+            ),
+          );
+        }),
+    );
+    return el('div', { className: 'actions' }, button, links);
+  }
+
   function orderCard(order) {
     const card = orderCardBody(order);
-    card.append(downloadButton(order, card) ?? '');
+    card.append(downloadButton(order, card) ?? '', documentsButton(order));
     return card;
   }
 
