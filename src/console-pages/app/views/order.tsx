@@ -76,6 +76,8 @@ function OrderBody({ d, reload }: { d: Detail; reload: () => Promise<void> }) {
         empty={<EmptyState>{t('views.order.noTickets')}</EmptyState>}
         columns={[
           { key: 'id', label: t('views.order.ticket'), render: (x) => <code>{x.id}</code> },
+          // The attendee and their answers (docs/attendees.md), when the purchase gave them.
+          { key: 'attendee', label: t('views.order.attendee'), render: (x) => attendeeText(x) },
           {
             key: 'state',
             label: t('views.order.ticketState'),
@@ -145,6 +147,14 @@ function OrderBody({ d, reload }: { d: Detail; reload: () => Promise<void> }) {
       <TicketDownloads d={d} />
     </>
   );
+}
+
+/** A ticket's attendee as one line: the name, then each answer (`diet: vegan`); empty when none was given. */
+function attendeeText(x: { attendeeName?: string; answers?: Record<string, string | boolean | string[] | undefined> }) {
+  const value = (v: string | boolean | string[]) =>
+    Array.isArray(v) ? v.join(', ') : typeof v === 'boolean' ? t(v ? 'views.order.yes' : 'views.order.no') : v;
+  const answers = Object.entries(x.answers ?? {}).flatMap(([id, v]) => (v === undefined ? [] : [`${id}: ${value(v)}`]));
+  return [x.attendeeName, ...answers].filter(Boolean).join(' · ') || '—';
 }
 
 /** Refund all or some tickets: the amount comes from preview_refund and is shown in the confirmation. */

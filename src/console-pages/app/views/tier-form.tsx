@@ -11,6 +11,7 @@ import { CheckboxField, FieldGroup, SelectField, TextField } from '../kit/field.
 import { amountOf, instantOf, localOf, minorOf, useForm } from '../kit/form.ts';
 import { t } from '../i18n.ts';
 import { useSession } from '../session.tsx';
+import { AttendeeFormFields, attendeeFormOf, useAttendeeDraft } from './attendee-form-fields.tsx';
 
 export type Tier = GetEventOutput['tiers'][number];
 type Scheme = 'visa' | 'mastercard' | 'amex' | 'discover' | 'jcb' | 'unionpay' | 'diners';
@@ -43,6 +44,7 @@ export function TierForm(p: TierFormProps) {
   const [sellable, setSellable] = useState(tier?.sellable ?? true);
   const [geos, setGeos] = useState((tier?.allowedGeos ?? []).join(' '));
   const [schemes, setSchemes] = useState<string[]>(tier?.allowedSchemes ?? []);
+  const attendee = useAttendeeDraft(tier?.attendeeForm);
   const save = useAction();
   const form = useForm({
     name: id('name'),
@@ -73,6 +75,7 @@ export function TierForm(p: TierFormProps) {
       .map((g) => g.toUpperCase());
     if (countries.some((g) => !/^[A-Z]{2}$/.test(g))) problems[id('geos')] = t('views.tiers.badGeos');
     if (!tier && !poolId) problems[id('pool')] = t('views.tiers.needPool');
+    const attendeeForm = attendeeFormOf(attendee, id, problems);
     if (Object.keys(problems).length) throw new FormProblems(problems);
     return {
       name: name.trim(),
@@ -84,6 +87,8 @@ export function TierForm(p: TierFormProps) {
       allowedGeos: countries,
       // The API types the list as tuples of at most seven schemes; the boxes offer each scheme once.
       allowedSchemes: schemes as unknown as NonNullable<CreateTierInput['allowedSchemes']>,
+      // Only a tier that asks (or asked) something sends the form: other tiers' writes stay as they were.
+      ...(attendeeForm || tier?.attendeeForm ? { attendeeForm } : {}),
     };
   };
 
@@ -196,6 +201,7 @@ export function TierForm(p: TierFormProps) {
           onSelected={setSchemes}
         />
       </FieldGroup>
+      <AttendeeFormFields draft={attendee} fieldId={id} errors={form.errors} />
       <div class="actions">
         <button type="submit" id={id('submit')} aria-busy={save.busy ? 'true' : undefined}>
           {tier ? t('views.tiers.save') : t('views.tiers.createButton')}
