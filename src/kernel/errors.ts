@@ -40,6 +40,13 @@ export const ERRORS = {
   scheme_required: { status: 422, message: 'This tier accepts only some card schemes: give the card scheme.' },
   scheme_not_allowed: { status: 422, message: 'This tier does not accept that card scheme.' },
   sold_out: { status: 409, message: 'Not enough places are left.' },
+  discount_code_invalid: {
+    status: 422,
+    message:
+      'The discount code cannot be used (details.reason: unknown, disabled, not_started, expired, exhausted, ' +
+      'buyer_limit, buyer_required, not_applicable, currency_mismatch).',
+  },
+  discount_code_taken: { status: 409, message: 'This shop already has a discount code with that text.' },
   attendee_answers_missing: {
     status: 422,
     message: 'Some tickets still lack required attendee answers (details.missing: tierId, index, name, questionIds).',

@@ -47,6 +47,7 @@ export const ID_PREFIXES = {
   limitRaise: 'lrr',
   webSession: 'wss',
   auditEntry: 'aud',
+  discountCode: 'dsc',
   waitingListEntry: 'wle',
 } as const;
 

@@ -131,6 +131,11 @@ import { approveLimitRaiseTool } from './buyer/approve-limit-raise.ts';
 import { declineLimitRaiseTool } from './buyer/decline-limit-raise.ts';
 import { getLimitRaiseTool } from './buyer/get-limit-raise.ts';
 import { requestLimitRaiseTool } from './ticketing/request-limit-raise.ts';
+import { createDiscountCode } from './integration/create-discount-code.ts';
+import { listDiscountCodes } from './integration/list-discount-codes.ts';
+import { getDiscountCode } from './integration/get-discount-code.ts';
+import { updateDiscountCode } from './integration/update-discount-code.ts';
+import { deleteDiscountCode } from './integration/delete-discount-code.ts';
 import { joinWaitingList } from './ticketing/join-waiting-list.ts';
 import { leaveWaitingList } from './ticketing/leave-waiting-list.ts';
 import { getWaitingListEntry } from './ticketing/get-waiting-list-entry.ts';
@@ -277,4 +282,9 @@ export const TOOLS: readonly AnyTool[] = [
   listWaitingList,
   removeWaitingListEntry,
   setWaitingList,
+  createDiscountCode,
+  listDiscountCodes,
+  getDiscountCode,
+  updateDiscountCode,
+  deleteDiscountCode,
 ];

@@ -39,6 +39,7 @@ import { emitAcpOrderEvent } from './acp-order-events.ts';
 import type { SpineDeps } from './refunds.ts';
 import { enqueueOrderMail } from './order-mail.ts';
 import { settleEventRefundItemOf } from './event-refund-items.ts';
+import { returnDiscountUses } from './discount-uses.ts';
 
 export interface RefundInput {
   orderId: string;
@@ -243,6 +244,7 @@ async function settleSuccess(em: EntityManager, order: OrderRow, refund: RefundR
   order.state = left === 0 ? 'refunded' : 'partially_refunded';
   if (left === 0) order.refundedAt = now;
   const r = await em.findOneOrFail(Reservation, { id: order.reservationId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (left === 0) await returnDiscountUses(em, [r], now, 'refund'); // a code's use, when the code gives it back
   if (refund.returnToPool) {
     await returnTierPlaces(em, r, ticketsPerTier(tickets)); // each ticket to its own tier's pool
     await offerFreedPlacesOf(em, r, now);

@@ -18,6 +18,7 @@ import { iso, isoOrNull } from '../../kernel/wire.ts';
 import { requireAccess } from './purchase-access.ts';
 import { attendeeOut, attendeeQuestionsField } from './attendees.ts';
 import { linesField, subtotalOf } from './lines.ts';
+import { discountField } from './discount-view.ts';
 import { taxField } from './tax-view.ts';
 import type { TaxBreakdown } from './tax.ts';
 
@@ -31,7 +32,7 @@ export {
   TICKET_STATES,
 } from '../../storage/entities/purchase.ts';
 
-export function quoteView(q: QuoteRow & { tax?: TaxBreakdown }) {
+export function quoteView(q: QuoteRow & { tax?: TaxBreakdown; discountCode?: string }) {
   return {
     quoteId: q.id,
     merchantId: q.shopId,
@@ -49,6 +50,7 @@ export function quoteView(q: QuoteRow & { tax?: TaxBreakdown }) {
     expiresAt: iso(q.expiresAt),
     createdAt: iso(q.createdAt),
     ...linesField(q),
+    ...discountField(q),
     ...taxField(q),
     ...attendeeQuestionsField(q),
   };
@@ -75,6 +77,7 @@ export function reservationView(r: ReservationRow, orderId: string | null = null
     createdAt: iso(r.createdAt),
     updatedAt: iso(r.updatedAt),
     ...linesField(r),
+    ...discountField(r),
   };
 }
 

@@ -11,6 +11,7 @@ import { checkRestrictions } from '../catalog/restrictions.ts';
 import { checkTierOffered } from '../catalog/catalog-changes.ts';
 import { readTierOffer } from '../../storage/offer-read.ts';
 import { insertPlainRow } from '../../storage/plain-rows.ts';
+import { buyerKeyOf, discountColumns, discountForQuote } from './discounts.ts';
 import { quoteTax, recordQuoteTax } from './quote-tax.ts';
 import type { TaxBreakdown } from './tax.ts';
 import { waitingListHint } from './waiting-list-view.ts';
@@ -26,6 +27,9 @@ export interface QuoteInput {
   quantity: number;
   country?: string | undefined;
   scheme?: string | undefined;
+  /** A discount code of the shop (discounts.ts), and the payer's e-mail for its per-buyer limit. */
+  discountCode?: string | undefined;
+  buyerEmail?: string | undefined;
 }
 
 /** A tier and its live shop, when the principal may buy from that shop; otherwise `not_found`. */
@@ -65,7 +69,17 @@ export async function createQuote(ctx: ToolContext, input: QuoteInput): Promise<
   if (available < input.quantity)
     throw new ToolError('sold_out', undefined, { available, requested: input.quantity, ...waitingListHint(tier) });
   const feesMinor = shop.feePerTicketMinor * input.quantity;
-  const subtotal = tier.priceMinor * input.quantity;
+  // A discount code comes off the subtotal before tax (docs/discount-codes.md); no statement without a code.
+  const discount = input.discountCode
+    ? await discountForQuote(em, input.discountCode, {
+        shopId: shop.id,
+        currency: tier.currency,
+        lines: [{ tierId: tier.id, unitPriceMinor: tier.priceMinor, quantity: input.quantity }],
+        buyerKey: buyerKeyOf(ownershipOf(ctx.principal).buyerId, input.buyerEmail),
+        now,
+      })
+    : undefined;
+  const subtotal = tier.priceMinor * input.quantity - (discount?.discountMinor ?? 0);
   const tax = quoteTax(shop, [
     { tierId: tier.id, netOrGrossMinor: subtotal, quantity: input.quantity, taxRateId: tier.taxRateId ?? null },
   ]);
@@ -92,6 +106,7 @@ export async function createQuote(ctx: ToolContext, input: QuoteInput): Promise<
     currency: tier.currency,
     lines: null,
     reservationId: null,
+    ...(discount && discountColumns(discount)),
     expiresAt: new Date(now.getTime() + QUOTE_TTL_MS),
     createdAt: now,
   };

@@ -30,6 +30,7 @@ import { loadPurchaseView, type PurchaseView } from './purchase-view.ts';
 import { emitAcpOrderEvent } from './acp-order-events.ts';
 import { checkTierOffered } from '../catalog/catalog-changes.ts';
 import { checkRestrictions } from '../catalog/restrictions.ts';
+import { returnDiscountUses, takeDiscountUse } from './discount-uses.ts';
 import { returnAll, takeAllOrThrow } from './lines.ts';
 import { checkOtherLines } from './lines-reserve.ts';
 import { offerFreedPlacesOf } from './waiting-list-offers.ts';
@@ -130,6 +131,7 @@ export async function reserveFromQuote(
   const lock = opts.lockOwn === true;
   if (decided.kind === 'own') return requireReservation(em, principal, decided.reservationId, { lock });
   const reservation = newHold(em, decided.quote, decided.shop, now);
+  await takeDiscountUse(em, decided.quote, reservation.id, now); // only with a discount code (discount-uses.ts)
   await em.flush();
   // Taken last: the pool row is the hot spot every concurrent reserve queues on, so it stays locked
   // only for this statement and the commit. Sold out throws, and the rollback undoes the inserts above.
@@ -190,6 +192,7 @@ export async function releasePlaces(
   now: Date,
 ): Promise<void> {
   if (r.state !== 'held' && r.state !== 'confirming') throw new Error(`cannot release a ${r.state} reservation`);
+  await returnDiscountUses(em, [r], now); // only with a discount code (discount-uses.ts)
   await returnAll(em, r); // every line's places (one tier: its pool, as before)
   await offerFreedPlacesOf(em, r, now); // the next in line gets them first (docs: "Waiting list")
   r.state = 'released';

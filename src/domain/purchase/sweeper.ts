@@ -8,6 +8,7 @@
 import { Reservation, type PurchaseLineRow } from '../../storage/entities/purchase.ts';
 import { claimDue, type WorkTable } from '../../storage/work-queue.ts';
 import { returnPlaces } from './inventory.ts';
+import { returnDiscountUses } from './discount-uses.ts';
 import { offerFreedPlaces } from './waiting-list-offers.ts';
 import { mailWaitingListOffers } from './waiting-list-mail.ts';
 import { Periodic } from '../../kernel/periodic.ts';
@@ -116,6 +117,7 @@ export class HoldSweeper {
       if (rows.length) {
         // One query per kind of row and one insert for the whole pass, whatever the number of holds released.
         const released = await em.find(Reservation, { id: { $in: rows.map((r) => r.id) } }, { orderBy: { id: 'asc' } });
+        await returnDiscountUses(em, released, now); // only holds with a discount code (discount-uses.ts)
         const views = await loadPurchaseViews(em, released);
         await emitEvents(
           em,

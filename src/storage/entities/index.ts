@@ -4,6 +4,7 @@ import { ApiKey } from './api-key.ts';
 import { CardSetup, Instrument, OutboxMail, Permission } from './buyer-authority.ts';
 import { Agent, Buyer, SignInLink, VerificationChallenge } from './buyer.ts';
 import { Event, Pool, Shop, Tier } from './catalog.ts';
+import { DiscountCode } from './discount.ts';
 import { Organization } from './organization.ts';
 import { Order, Payment, Quote, Refund, Reservation, Ticket } from './purchase.ts';
 import { Membership, User } from './user.ts';
@@ -36,4 +37,5 @@ export const ENTITIES = [
   AcpCheckoutSession,
   AcpVaultToken,
   Refund,
+  DiscountCode,
 ] as const;

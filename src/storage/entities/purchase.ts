@@ -44,6 +44,9 @@ const pricedLine = {
   currency: p.string(),
   /** A multi-line purchase's lines (null for one tier: the row's own tier, pool and quantity are its one line). */
   lines: p.json<PurchaseLineRow[]>().nullable(),
+  /** The discount code applied (dsc_…) and its amount off the subtotal (null without a code: docs/discount-codes.md). */
+  discountCodeId: p.string().nullable().default(null),
+  discountMinor: p.integer().nullable().default(null),
 };
 
 /** The priced-line fields of a quote or reservation, to copy a quote's price into its hold. */
@@ -57,10 +60,13 @@ export function pricedLineOf(row: {
   totalMinor: number;
   currency: string;
   lines?: PurchaseLineRow[] | null;
+  discountCodeId?: string | null;
+  discountMinor?: number | null;
 }) {
   const { eventId, tierId, poolId, quantity, unitPriceMinor, feesMinor, totalMinor, currency } = row;
   const lines = row.lines ? row.lines.map((l) => ({ ...l, returnedCount: 0 })) : null;
-  return { eventId, tierId, poolId, quantity, unitPriceMinor, feesMinor, totalMinor, currency, lines };
+  const discount = { discountCodeId: row.discountCodeId ?? null, discountMinor: row.discountMinor ?? null };
+  return { eventId, tierId, poolId, quantity, unitPriceMinor, feesMinor, totalMinor, currency, lines, ...discount };
 }
 
 /** A priced offer; holds nothing; single use (`reservationId` is set by the reserve that consumes it). */
@@ -73,12 +79,17 @@ export const Quote = defineEntity({
     ...pricedLine,
     country: p.string().nullable(),
     scheme: p.string().nullable(),
+    /** Whose per-buyer uses of the discount code this purchase counts against (`buyer:…` or `email:…`). */
+    discountBuyerKey: p.string().nullable().default(null),
     reservationId: p.string().nullable(),
     expiresAt: p.datetime(),
     createdAt: p.datetime(),
   },
 });
-export type QuoteRow = InstanceType<typeof Quote.class>;
+/** The discount fields are optional on a quote written whole (absent: no code; docs/discount-codes.md). */
+type DiscountFields = 'discountCodeId' | 'discountMinor' | 'discountBuyerKey';
+export type QuoteRow = Omit<InstanceType<typeof Quote.class>, DiscountFields> &
+  Partial<Pick<InstanceType<typeof Quote.class>, DiscountFields>>;
 
 /**
  * A hold on places, priced from its quote. `expiresAt` is when the places go back: the hold's own

@@ -33,6 +33,7 @@ import { Migration0039UcpOrderWebhooks } from './0039-ucp-order-webhooks.ts';
 import { Migration0037WalletPasses } from './0037-wallet-passes.ts';
 import { Migration0038WaitingList } from './0038-waiting-list.ts';
 import { Migration0033PurchaseLines } from './0033-purchase-lines.ts';
+import { Migration0034DiscountCodes } from './0034-discount-codes.ts';
 import { Migration0036TaxAndInvoices } from './0036-tax-and-invoices.ts';
 import { Migration0035Attendees } from './0035-attendees.ts';
 
@@ -69,6 +70,7 @@ export const MIGRATIONS = [
   { name: '0032-event-time-zone', class: Migration0032EventTimeZone },
   { name: '0039-ucp-order-webhooks', class: Migration0039UcpOrderWebhooks },
   { name: '0033-purchase-lines', class: Migration0033PurchaseLines },
+  { name: '0034-discount-codes', class: Migration0034DiscountCodes },
   { name: '0036-tax-and-invoices', class: Migration0036TaxAndInvoices },
   { name: '0035-attendees', class: Migration0035Attendees },
   { name: '0037-wallet-passes', class: Migration0037WalletPasses },

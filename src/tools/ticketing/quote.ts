@@ -8,6 +8,8 @@ import { defineTool } from '../../orchestrator/tool.ts';
 import { CardScheme, CountryCode, IdRef } from '../../kernel/wire.ts';
 import { QuoteOut } from './schemas.ts';
 import { LinesIn } from './line-schemas.ts';
+import { DiscountIn } from './discount-schemas.ts';
+import { withCodeText } from '../../domain/purchase/discount-view.ts';
 
 export const quote = defineTool({
   name: 'quote',
@@ -30,10 +32,11 @@ export const quote = defineTool({
     lines: LinesIn.optional(),
     country: CountryCode.optional().describe('The buyer’s country, ISO 3166-1 alpha-2 (e.g. DE).'),
     scheme: CardScheme.optional().describe('The card scheme the buyer will pay with, lower case (e.g. visa).'),
+    ...DiscountIn,
   }),
   example: { tierId: 'tier_01jf8k2m9q7r5t', quantity: 2, country: 'DE' },
   output: QuoteOut,
-  errors: [...AGENT_PURCHASE_ERRORS, 'not_found', ...RESTRICTION_ERRORS, 'insufficient_scope'],
+  errors: [...AGENT_PURCHASE_ERRORS, 'not_found', ...RESTRICTION_ERRORS, 'insufficient_scope', 'discount_code_invalid'],
   auth: { principals: ['api_key', 'buyer', 'agent'], scopes: ['merchant:write'] },
   http: { method: 'POST', path: '/v1/ticketing/quotes', status: 201 },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -42,6 +45,6 @@ export const quote = defineTool({
   // A read and one insert (domain/purchase/quotes.ts): no transaction needed.
   transactional: false,
   async handler(input, ctx) {
-    return quoteView(await quoteRequest(ctx, input));
+    return quoteView(withCodeText(await quoteRequest(ctx, input), input.discountCode));
   },
 });

@@ -29,6 +29,7 @@ export const reserve = defineTool({
     ...RESTRICTION_ERRORS,
     'insufficient_scope',
     'rate_limited',
+    'discount_code_invalid',
   ],
   auth: { principals: ['api_key', 'buyer', 'agent'], scopes: ['merchant:write'] },
   http: { method: 'POST', path: '/v1/ticketing/reservations', status: 201 },

@@ -9,6 +9,7 @@ import {
   TICKET_STATES,
 } from '../../domain/purchase/purchase-view.ts';
 import { LinesOut } from './line-schemas.ts';
+import { DiscountOut } from './discount-schemas.ts';
 import { TaxOut } from './tax-schemas.ts';
 import { AttendeeQuestionsOut, TicketAttendeeOut } from './attendee-schemas.ts';
 
@@ -32,6 +33,7 @@ export const QuoteOut = z.object({
   expiresAt: Time,
   createdAt: Time,
   lines: LinesOut,
+  ...DiscountOut,
   tax: TaxOut.optional(),
   attendeeQuestions: AttendeeQuestionsOut,
 });
@@ -58,6 +60,8 @@ export const ReservationOut = z.object({
   createdAt: Time,
   updatedAt: Time,
   lines: LinesOut,
+  discountCodeId: DiscountOut.discountCodeId,
+  discountMinor: DiscountOut.discountMinor,
 });
 
 export const PaymentOut = z.object({
