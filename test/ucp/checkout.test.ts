@@ -9,7 +9,7 @@ import { startHarness, type Harness } from '../support/harness.ts';
 import { assertInvariant } from '../support/invariant.ts';
 import { callTool, mcpInMemory } from '../support/mcp.ts';
 import { restClient } from '../support/rest.ts';
-import { acpClient, createBody, must, shopWithTier } from '../support/acp.ts';
+import { acpClient, completeBody, createBody, delegateBody, must, shopWithTier } from '../support/acp.ts';
 
 /** Platform profiles, served on loopback (WEBHOOK_ALLOW_LOOPBACK lets the server fetch them). */
 const PROFILES: Record<string, unknown> = {
@@ -163,6 +163,38 @@ test('UCP and ACP sell from the same pool without oversell', async () => {
   assert.equal(done.status, 'completed');
   const counts = await assertInvariant(h.db, s.poolId);
   assert.deepEqual([counts.sold, counts.available], [2, 1]);
+});
+
+test('UCP and ACP buyers racing for the last places of one pool: never more sold than its capacity', async () => {
+  const s = await shopWithTier(h, { capacity: 5 });
+  const { endpoint, handlerId } = await discover();
+  const api = restClient(h.url, s.apiKey);
+  const acp = acpClient(h, s.apiKey);
+  const ucpBuy = async () => {
+    const body = { line_items: [{ item: { id: s.tierId }, quantity: 1 }] };
+    const created = must(await api.post(`${endpoint}/checkout-sessions`, body, AGENT), 201);
+    if (created.status !== 'ready_for_complete') return 0;
+    const done = await api.post(`${endpoint}/checkout-sessions/${created.id}/complete`, instrument(handlerId), AGENT);
+    return done.body.status === 'completed' ? 1 : 0;
+  };
+  const acpBuy = async () => {
+    const created = must(await acp.post('/checkout_sessions', createBody(s.tierId, {}, 1)), 201);
+    if (created.status !== 'ready_for_payment') return 0;
+    const total = created.totals.find((t: { type: string }) => t.type === 'total').amount;
+    const allowance = { max_amount: total, checkout_session_id: created.id, merchant_id: s.shopId };
+    const token = must(await acp.post('/agentic_commerce/delegate_payment', delegateBody(allowance)), 201);
+    const done = await acp.post(`/checkout_sessions/${created.id}/complete`, completeBody(token.id));
+    return done.body.status === 'completed' ? 1 : 0;
+  };
+  // Eight buyers on each protocol at once for five places.
+  const sold = await Promise.all(Array.from({ length: 16 }, (_, i) => (i % 2 ? ucpBuy() : acpBuy())));
+  const counts = await assertInvariant(h.db, s.poolId);
+  assert.equal(
+    sold.reduce((a, b) => a + b, 0),
+    5,
+    'every place sold once',
+  );
+  assert.deepEqual([counts.sold, counts.held, counts.available], [5, 0, 0]);
 });
 
 test('over MCP: create_checkout and complete_checkout as UCP’s MCP binding names them', async () => {

@@ -72,7 +72,9 @@ async function hold(ctx: ToolContext, s: AcpCheckoutSessionRow, tier: TierRow): 
           country: countryOf(s),
           scheme: tier.allowedSchemes[0],
         });
-    const reservation = await reserveFromQuote(ctx, quote.id);
+    // In a savepoint: a refused reserve (sold out under a race) has already written its hold row, which only the
+    // rollback undoes; the session's own transaction goes on to record the refusal as a message.
+    const reservation = await ctx.em.transactional((em) => reserveFromQuote({ ...ctx, em }, quote.id));
     s.reservationId = reservation.id;
     s.messages = [];
     s.status = 'ready_for_payment';
