@@ -5043,6 +5043,18 @@ export interface QuoteOutput {
         },
       ];
   /**
+   * The discount code applied (dsc_…); absent without a code.
+   */
+  discountCodeId?: string;
+  /**
+   * The code’s text as applied (upper case).
+   */
+  discountCode?: string;
+  /**
+   * Taken off subtotalMinor by the code, before fees; totalMinor is already net of it.
+   */
+  discountMinor?: number;
+  /**
    * The tax per rate (rounded per line) and in total; fees carry no tax.
    */
   tax?: {
@@ -5555,18 +5567,6 @@ export interface QuoteOutput {
       options?: string[];
     }[];
   }[];
-  /**
-   * The discount code applied (dsc_…); absent without a code.
-   */
-  discountCodeId?: string;
-  /**
-   * The code’s text as applied (upper case).
-   */
-  discountCode?: string;
-  /**
-   * Taken off subtotalMinor by the code, before fees; totalMinor is already net of it.
-   */
-  discountMinor?: number;
 }
 
 export interface ReserveInput {
@@ -7914,6 +7914,483 @@ export interface ReserveOutput {
      * When the order became fully refunded.
      */
     refundedAt: string | null;
+    /**
+     * get_order: the tax per rate, when the shop had tax settings at the quote.
+     */
+    tax?: {
+      /**
+       * true: the prices included the tax; false: the tax was added to them.
+       */
+      pricesIncludeTax: boolean;
+      /**
+       * @maxItems 10
+       */
+      rates:
+        | []
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ];
+      netMinor: number;
+      taxMinor: number;
+      grossMinor: number;
+    };
   };
   payment?: {
     id: string;
@@ -10311,6 +10788,483 @@ export interface ConfirmOutput {
      * When the order became fully refunded.
      */
     refundedAt: string | null;
+    /**
+     * get_order: the tax per rate, when the shop had tax settings at the quote.
+     */
+    tax?: {
+      /**
+       * true: the prices included the tax; false: the tax was added to them.
+       */
+      pricesIncludeTax: boolean;
+      /**
+       * @maxItems 10
+       */
+      rates:
+        | []
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ];
+      netMinor: number;
+      taxMinor: number;
+      grossMinor: number;
+    };
   };
   payment?: {
     id: string;
@@ -12684,6 +13638,483 @@ export interface ReleaseOutput {
      * When the order became fully refunded.
      */
     refundedAt: string | null;
+    /**
+     * get_order: the tax per rate, when the shop had tax settings at the quote.
+     */
+    tax?: {
+      /**
+       * true: the prices included the tax; false: the tax was added to them.
+       */
+      pricesIncludeTax: boolean;
+      /**
+       * @maxItems 10
+       */
+      rates:
+        | []
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ];
+      netMinor: number;
+      taxMinor: number;
+      grossMinor: number;
+    };
   };
   payment?: {
     id: string;
@@ -15057,6 +16488,483 @@ export interface GetReservationOutput {
      * When the order became fully refunded.
      */
     refundedAt: string | null;
+    /**
+     * get_order: the tax per rate, when the shop had tax settings at the quote.
+     */
+    tax?: {
+      /**
+       * true: the prices included the tax; false: the tax was added to them.
+       */
+      pricesIncludeTax: boolean;
+      /**
+       * @maxItems 10
+       */
+      rates:
+        | []
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ];
+      netMinor: number;
+      taxMinor: number;
+      grossMinor: number;
+    };
   };
   payment?: {
     id: string;
@@ -15242,6 +17150,483 @@ export interface GetOrderOutput {
    * When the order became fully refunded.
    */
   refundedAt: string | null;
+  /**
+   * get_order: the tax per rate, when the shop had tax settings at the quote.
+   */
+  tax?: {
+    /**
+     * true: the prices included the tax; false: the tax was added to them.
+     */
+    pricesIncludeTax: boolean;
+    /**
+     * @maxItems 10
+     */
+    rates:
+      | []
+      | [
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+        ]
+      | [
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+        ]
+      | [
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+        ]
+      | [
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+        ]
+      | [
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+        ]
+      | [
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+        ]
+      | [
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+        ]
+      | [
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+        ]
+      | [
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+        ]
+      | [
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+          {
+            rateId: string;
+            name: string;
+            percent: number;
+            netMinor: number;
+            taxMinor: number;
+            grossMinor: number;
+          },
+        ];
+    netMinor: number;
+    taxMinor: number;
+    grossMinor: number;
+  };
 }
 
 export interface AuthorizePaymentInput {
@@ -17577,6 +19962,483 @@ export interface AuthorizePaymentOutput {
      * When the order became fully refunded.
      */
     refundedAt: string | null;
+    /**
+     * get_order: the tax per rate, when the shop had tax settings at the quote.
+     */
+    tax?: {
+      /**
+       * true: the prices included the tax; false: the tax was added to them.
+       */
+      pricesIncludeTax: boolean;
+      /**
+       * @maxItems 10
+       */
+      rates:
+        | []
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ];
+      netMinor: number;
+      taxMinor: number;
+      grossMinor: number;
+    };
   };
   payment?: {
     id: string;
@@ -20415,6 +23277,483 @@ export interface PurchaseInitiateOutput {
      * When the order became fully refunded.
      */
     refundedAt: string | null;
+    /**
+     * get_order: the tax per rate, when the shop had tax settings at the quote.
+     */
+    tax?: {
+      /**
+       * true: the prices included the tax; false: the tax was added to them.
+       */
+      pricesIncludeTax: boolean;
+      /**
+       * @maxItems 10
+       */
+      rates:
+        | []
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ];
+      netMinor: number;
+      taxMinor: number;
+      grossMinor: number;
+    };
   };
   payment?: {
     id: string;
@@ -21017,6 +24356,38 @@ export interface RevokePermissionOutput {
   createdAt: string;
   revokedAt: string | null;
   revokedReason: string | null;
+}
+
+export interface RequestLimitRaiseInput {
+  /**
+   * The permission (perm_…) named in the refusal.
+   */
+  permissionId: string;
+  /**
+   * The purchase amount (minor units) named in the refusal.
+   */
+  amountMinor: number;
+}
+
+export interface RequestLimitRaiseOutput {
+  /**
+   * The request (lrr_…), also the MCP elicitationId.
+   */
+  id: string;
+  /**
+   * pending until the buyer answers; expired after 15 minutes unanswered.
+   */
+  status: 'pending' | 'approved' | 'declined' | 'expired';
+  /**
+   * The buyer page where the buyer approves or declines (signed-in buyer only).
+   */
+  url: string;
+  expiresAt: string;
+  permissionId: string;
+  amountMinor: number;
+  currency: string;
+  proposedPerPurchaseCapMinor: number;
+  proposedAllowanceMinor: number;
 }
 
 export interface GetLimitRaiseInput {
@@ -31820,6 +35191,483 @@ export interface ListOrdersOutput {
      * When the order became fully refunded.
      */
     refundedAt: string | null;
+    /**
+     * get_order: the tax per rate, when the shop had tax settings at the quote.
+     */
+    tax?: {
+      /**
+       * true: the prices included the tax; false: the tax was added to them.
+       */
+      pricesIncludeTax: boolean;
+      /**
+       * @maxItems 10
+       */
+      rates:
+        | []
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ];
+      netMinor: number;
+      taxMinor: number;
+      grossMinor: number;
+    };
   }[];
   nextCursor?: string;
 }
@@ -32011,6 +35859,483 @@ export interface RefundOrderOutput {
      * When the order became fully refunded.
      */
     refundedAt: string | null;
+    /**
+     * get_order: the tax per rate, when the shop had tax settings at the quote.
+     */
+    tax?: {
+      /**
+       * true: the prices included the tax; false: the tax was added to them.
+       */
+      pricesIncludeTax: boolean;
+      /**
+       * @maxItems 10
+       */
+      rates:
+        | []
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ];
+      netMinor: number;
+      taxMinor: number;
+      grossMinor: number;
+    };
   };
 }
 
@@ -32234,6 +36559,483 @@ export interface GetOrderDetailOutput {
      * When the order became fully refunded.
      */
     refundedAt: string | null;
+    /**
+     * get_order: the tax per rate, when the shop had tax settings at the quote.
+     */
+    tax?: {
+      /**
+       * true: the prices included the tax; false: the tax was added to them.
+       */
+      pricesIncludeTax: boolean;
+      /**
+       * @maxItems 10
+       */
+      rates:
+        | []
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ]
+        | [
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+            {
+              rateId: string;
+              name: string;
+              percent: number;
+              netMinor: number;
+              taxMinor: number;
+              grossMinor: number;
+            },
+          ];
+      netMinor: number;
+      taxMinor: number;
+      grossMinor: number;
+    };
   };
   buyer: {
     /**
@@ -34942,26 +39744,20 @@ export interface JoinWaitingListOutput {
   tierId: string;
   quantity: number;
   /**
-   * waiting; offered (places held for you: confirm `offer.reservationId` before `offer.expiresAt`); purchased; expired or declined (the offer passed on); left; removed (by the merchant).
+   * offered: confirm `offer.reservationId` before `offer.expiresAt`.
    */
   state: 'waiting' | 'offered' | 'purchased' | 'expired' | 'declined' | 'left' | 'removed';
   /**
-   * Place in the tier’s line while waiting.
+   * Place in line while waiting.
    */
   position?: number;
   /**
-   * The person’s e-mail (merchant callers only).
+   * Merchant callers only.
    */
   email?: string;
   joinedAt: string;
   offer?: {
-    /**
-     * The hold for you (rsv_…): `confirm` it to buy.
-     */
     reservationId: string;
-    /**
-     * When the hold ends and the offer passes to the next in line.
-     */
     expiresAt: string;
     totalMinor: number;
     currency: string;
@@ -34985,26 +39781,20 @@ export interface LeaveWaitingListOutput {
   tierId: string;
   quantity: number;
   /**
-   * waiting; offered (places held for you: confirm `offer.reservationId` before `offer.expiresAt`); purchased; expired or declined (the offer passed on); left; removed (by the merchant).
+   * offered: confirm `offer.reservationId` before `offer.expiresAt`.
    */
   state: 'waiting' | 'offered' | 'purchased' | 'expired' | 'declined' | 'left' | 'removed';
   /**
-   * Place in the tier’s line while waiting.
+   * Place in line while waiting.
    */
   position?: number;
   /**
-   * The person’s e-mail (merchant callers only).
+   * Merchant callers only.
    */
   email?: string;
   joinedAt: string;
   offer?: {
-    /**
-     * The hold for you (rsv_…): `confirm` it to buy.
-     */
     reservationId: string;
-    /**
-     * When the hold ends and the offer passes to the next in line.
-     */
     expiresAt: string;
     totalMinor: number;
     currency: string;
@@ -35028,26 +39818,20 @@ export interface GetWaitingListEntryOutput {
   tierId: string;
   quantity: number;
   /**
-   * waiting; offered (places held for you: confirm `offer.reservationId` before `offer.expiresAt`); purchased; expired or declined (the offer passed on); left; removed (by the merchant).
+   * offered: confirm `offer.reservationId` before `offer.expiresAt`.
    */
   state: 'waiting' | 'offered' | 'purchased' | 'expired' | 'declined' | 'left' | 'removed';
   /**
-   * Place in the tier’s line while waiting.
+   * Place in line while waiting.
    */
   position?: number;
   /**
-   * The person’s e-mail (merchant callers only).
+   * Merchant callers only.
    */
   email?: string;
   joinedAt: string;
   offer?: {
-    /**
-     * The hold for you (rsv_…): `confirm` it to buy.
-     */
     reservationId: string;
-    /**
-     * When the hold ends and the offer passes to the next in line.
-     */
     expiresAt: string;
     totalMinor: number;
     currency: string;
@@ -35091,26 +39875,20 @@ export interface ListWaitingListOutput {
     tierId: string;
     quantity: number;
     /**
-     * waiting; offered (places held for you: confirm `offer.reservationId` before `offer.expiresAt`); purchased; expired or declined (the offer passed on); left; removed (by the merchant).
+     * offered: confirm `offer.reservationId` before `offer.expiresAt`.
      */
     state: 'waiting' | 'offered' | 'purchased' | 'expired' | 'declined' | 'left' | 'removed';
     /**
-     * Place in the tier’s line while waiting.
+     * Place in line while waiting.
      */
     position?: number;
     /**
-     * The person’s e-mail (merchant callers only).
+     * Merchant callers only.
      */
     email?: string;
     joinedAt: string;
     offer?: {
-      /**
-       * The hold for you (rsv_…): `confirm` it to buy.
-       */
       reservationId: string;
-      /**
-       * When the hold ends and the offer passes to the next in line.
-       */
       expiresAt: string;
       totalMinor: number;
       currency: string;
@@ -35136,26 +39914,20 @@ export interface RemoveWaitingListEntryOutput {
   tierId: string;
   quantity: number;
   /**
-   * waiting; offered (places held for you: confirm `offer.reservationId` before `offer.expiresAt`); purchased; expired or declined (the offer passed on); left; removed (by the merchant).
+   * offered: confirm `offer.reservationId` before `offer.expiresAt`.
    */
   state: 'waiting' | 'offered' | 'purchased' | 'expired' | 'declined' | 'left' | 'removed';
   /**
-   * Place in the tier’s line while waiting.
+   * Place in line while waiting.
    */
   position?: number;
   /**
-   * The person’s e-mail (merchant callers only).
+   * Merchant callers only.
    */
   email?: string;
   joinedAt: string;
   offer?: {
-    /**
-     * The hold for you (rsv_…): `confirm` it to buy.
-     */
     reservationId: string;
-    /**
-     * When the hold ends and the offer passes to the next in line.
-     */
     expiresAt: string;
     totalMinor: number;
     currency: string;
@@ -35755,6 +40527,12 @@ export interface Operations {
    * Revokes a permission: the agent’s next quote, reservation or payment under it is refused with permission_revoked. What was spent stays counted. Needs no code; a bounded session may revoke its shop’s.
    */
   revoke_permission: { input: RevokePermissionInput; output: RevokePermissionOutput };
+  /**
+   * Ask the buyer to raise a limit (`POST /v1/ticketing/limit-raises`).
+   *
+   * After over_purchase_cap or allowance_exhausted: asks the buyer to raise the permission so `amountMinor` fits. Give the buyer `url` (their own page, 15 minutes); retry the refused call once they approved. `declined`: the buyer said no; do not ask again now.
+   */
+  request_limit_raise: { input: RequestLimitRaiseInput; output: RequestLimitRaiseOutput };
   /**
    * Read a limit-raise request (`GET /v1/buyer/limit-raises/{id}`).
    *
@@ -36400,6 +41178,7 @@ export const OPERATIONS: Readonly<Record<OperationId, OperationSpec>> = {
   grant_permission: { method: 'POST', path: '/v1/buyer/permissions', pathParams: [], idempotency: 'optional', auth: 'bearer' },
   list_permissions: { method: 'GET', path: '/v1/buyer/permissions', pathParams: [], idempotency: 'none', auth: 'bearer' },
   revoke_permission: { method: 'POST', path: '/v1/buyer/permissions/{id}/revoke', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
+  request_limit_raise: { method: 'POST', path: '/v1/ticketing/limit-raises', pathParams: [], idempotency: 'none', auth: 'bearer' },
   get_limit_raise: { method: 'GET', path: '/v1/buyer/limit-raises/{id}', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
   approve_limit_raise: { method: 'POST', path: '/v1/buyer/limit-raises/{id}/approve', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
   decline_limit_raise: { method: 'POST', path: '/v1/buyer/limit-raises/{id}/decline', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
