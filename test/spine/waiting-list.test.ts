@@ -5,6 +5,9 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { pino } from 'pino';
+import { HoldSweeper } from '../../src/domain/purchase/sweeper.ts';
+import { Database } from '../../src/storage/database.ts';
 import type { Harness } from '../support/harness.ts';
 import { assertInvariant } from '../support/invariant.ts';
 import { callTool, mcpInMemory } from '../support/mcp.ts';
@@ -158,4 +161,37 @@ test('a refund returning places and a raised capacity offer them first; the merc
   const other = await shopWithTier(h, { capacity: 1 });
   assert.equal((await other.api.get(`/v1/ticketing/waiting-list/${one.id}`)).status, 404);
   await assertInvariant(h.db, s.poolId);
+});
+
+test('two processes sweeping at once offer each waiting entry exactly once (FOR UPDATE SKIP LOCKED)', async () => {
+  const s = await shopWithTier(h, { capacity: 6, holdMinutes: 1 });
+  for (let i = 0; i < 6; i++) await reserveOne(s.api, s.tierId, 1);
+  const ids: string[] = [];
+  for (let i = 0; i < 6; i++) {
+    const joined = await s.api.post('/v1/ticketing/waiting-list', {
+      tierId: s.tierId,
+      quantity: 1,
+      email: `p${i}@x.io`,
+    });
+    ids.push(must(joined, 200).id);
+  }
+  h.clock.advance(60_000);
+  const otherDb = await Database.open(h.dbUrl);
+  try {
+    const other = new HoldSweeper({ ...h.app.services, db: otherDb, clock: h.clock, log: pino({ level: 'silent' }) });
+    const now = h.clock.now();
+    await Promise.all([
+      ...Array.from({ length: 3 }, () => h.app.sweeper.sweepExpiredHolds(now, 1)),
+      ...Array.from({ length: 3 }, () => other.sweepExpiredHolds(now, 1)),
+    ]);
+    while ((await sweep()).released.length) {
+      /* drain what the concurrent passes left */
+    }
+  } finally {
+    await otherDb.close();
+  }
+  const states = await Promise.all(ids.map(async (id) => (await entry(s, id)).state));
+  assert.deepEqual(states, Array(6).fill('offered'));
+  const c = await assertInvariant(h.db, s.poolId);
+  assert.deepEqual([c.available, c.held], [0, 6], 'six offers, one hold each: no entry offered twice');
 });
