@@ -153,3 +153,46 @@ test('an MCP host with tool arguments only gives attendee names and answers at r
     await mcp.close();
   }
 });
+
+test('a purchase of two tiers counts each tier’s places from 0 and gives each ticket its own attendee', async () => {
+  const named = must(
+    await s.api.post('/v1/integration/tiers', {
+      eventId: s.eventId,
+      poolId: s.poolId,
+      name: 'Balcony',
+      priceMinor: 3000,
+      attendeeForm: { name: 'required', questions: [] },
+    }),
+    201,
+  );
+  const lines = [
+    { tierId: s.tierId, quantity: 1 },
+    { tierId: named.id, quantity: 2 },
+  ];
+  const q = must(await s.api.post('/v1/ticketing/quotes', { lines }), 201);
+  assert.deepEqual(
+    (q.attendeeQuestions as { tierId: string }[]).map((x) => x.tierId),
+    [s.tierId, named.id],
+  );
+  const attendees = [
+    { tierId: s.tierId, index: 0, name: 'Ada', answers: { diet: 'none' } },
+    { tierId: named.id, index: 0, name: 'Grace' },
+    { tierId: named.id, index: 1, name: 'Katherine' },
+  ];
+  const r = must(await s.api.post('/v1/ticketing/reservations', { quoteId: q.quoteId, attendees }, key()), 201);
+  const done = must(
+    await s.api.post(
+      `/v1/ticketing/reservations/${r.reservation.id}/confirm`,
+      { paymentMethod: 'pm_sandbox_visa' },
+      key(),
+    ),
+    200,
+  );
+  const byTier = (tierId: string) =>
+    (done.order.tickets as (Ticket & { tierId: string })[])
+      .filter((t) => t.tierId === tierId)
+      .map((t) => t.attendeeName);
+  assert.deepEqual(byTier(s.tierId), ['Ada']);
+  assert.deepEqual(byTier(named.id), ['Grace', 'Katherine']);
+  await assertInvariant(h.db, s.poolId);
+});

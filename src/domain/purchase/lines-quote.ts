@@ -16,6 +16,7 @@ import { MAX_LINES, MAX_PLACES } from './lines.ts';
 import { authorizePurchase, ownershipOf } from './purchase-access.ts';
 import { createQuote, MAX_TOTAL_MINOR, QUOTE_TTL_MS, sellable } from './quotes.ts';
 import { quoteTax, recordQuoteTax } from './quote-tax.ts';
+import { withAttendeeQuestions } from './attendees.ts';
 
 /** A quote request: one tier (`tierId` and `quantity`) or several `lines`, exactly one of the two. */
 export interface QuoteRequest {
@@ -113,6 +114,8 @@ async function createLinesQuote(
     createdAt: now,
   } as QuoteRow;
   await insertPlainRow(em, Quote, quote);
+  const tiers = priced.map((p) => p.tier);
+  withAttendeeQuestions(quote, tiers); // what each tier asks per ticket, for the output (attendees.ts)
   if (tax) await recordQuoteTax(em, quote.id, tax);
   return tax ? Object.assign(quote, { tax }) : quote;
 }
