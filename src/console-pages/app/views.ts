@@ -14,6 +14,7 @@ import { webhooksView, webhookView } from './views/webhooks.tsx';
 import { embedOriginsView } from './views/embed-origins.tsx';
 import { paymentProviderView } from './views/payment-provider.tsx';
 import { walletPassesView } from './views/wallet-passes.tsx';
+import { taxSettingsView } from './views/tax-settings.tsx';
 import { shopsView } from './views/shops.tsx';
 import { apiKeysView } from './views/api-keys.tsx';
 import { teamView } from './views/team.tsx';
@@ -37,6 +38,7 @@ export const VIEWS: readonly ViewDef[] = [
   embedOriginsView,
   paymentProviderView,
   walletPassesView,
+  taxSettingsView,
   shopsView,
   apiKeysView,
   teamView,

@@ -19,6 +19,7 @@ import { t } from '../i18n.ts';
 import { useSession } from '../session.tsx';
 import { shopPath, type ViewDef, type ViewProps } from '../view.ts';
 import { TicketDownloads } from './order-downloads.tsx';
+import { OrderInvoices } from './order-invoices.tsx';
 
 type Detail = GetOrderDetailOutput;
 
@@ -145,6 +146,7 @@ function OrderBody({ d, reload }: { d: Detail; reload: () => Promise<void> }) {
       <Refund d={d} reload={reload} />
       <Resend d={d} reload={reload} />
       <TicketDownloads d={d} />
+      <OrderInvoices d={d} />
     </>
   );
 }
