@@ -91,6 +91,8 @@ test('quotes carry the tax: extracted from inclusive prices, added to exclusive 
   assert.equal(q2.subtotalMinor, 3165);
   assert.equal(q2.totalMinor, 3394, 'the added tax is charged');
   const r = must(await excl.api.post('/v1/ticketing/reservations', { quoteId: q2.quoteId }, key()), 201);
+  const held = must(await excl.api.get(`/v1/ticketing/reservations/${r.reservation.id}`), 200);
+  assert.deepEqual(held.reservation.tax, q2.tax, 'get_reservation carries the breakdown');
   const paid = must(
     await excl.api.post(
       `/v1/ticketing/reservations/${r.reservation.id}/confirm`,

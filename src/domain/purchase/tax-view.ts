@@ -23,7 +23,10 @@ export function taxField(q: { totalMinor: number; feesMinor: number; tax?: TaxBr
   return { subtotalMinor: q.totalMinor - q.feesMinor - q.tax.addedMinor, tax: taxView(q.tax) };
 }
 
-/** An order's `tax` field (get_order): its quote's breakdown when its shop had tax at the time; nothing otherwise. */
+/**
+ * The `tax` field of an order (get_order) or a reservation (get_reservation), by the reservation's id: its quote's
+ * breakdown when its shop had tax at the time; nothing otherwise.
+ */
 export async function orderTaxField(em: EntityManager, reservationId: string) {
   const [row] = await sql<{ tax: TaxBreakdown }>(
     em,

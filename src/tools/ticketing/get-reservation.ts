@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { IdRef } from '../../kernel/wire.ts';
 import { loadPurchaseView } from '../../domain/purchase/purchase-view.ts';
 import { requireReservation } from '../../domain/purchase/reservations.ts';
+import { orderTaxField } from '../../domain/purchase/tax-view.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { withNextStep } from './confirm.ts';
 import { PurchaseOut } from './schemas.ts';
@@ -25,6 +26,8 @@ export const getReservation = defineTool({
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler({ id }, ctx) {
     const r = await requireReservation(ctx.em, ctx.principal, id);
-    return withNextStep(await loadPurchaseView(ctx.em, r), ctx);
+    const view = await loadPurchaseView(ctx.em, r);
+    const tax = await orderTaxField(ctx.em, r.id); // the quote's breakdown, when its shop had tax
+    return withNextStep({ ...view, reservation: { ...view.reservation, ...tax } }, ctx);
   },
 });

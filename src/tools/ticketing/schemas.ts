@@ -59,6 +59,7 @@ export const ReservationOut = z.object({
   orderId: z.string().nullable(),
   createdAt: Time,
   updatedAt: Time,
+  tax: TaxOut.optional().describe('get_reservation: the tax per rate, when the shop had tax settings at the quote.'),
   lines: LinesOut,
   discountCodeId: DiscountOut.discountCodeId,
   discountMinor: DiscountOut.discountMinor,
