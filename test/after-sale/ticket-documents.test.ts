@@ -64,12 +64,14 @@ async function boughtOrder() {
       poolId: pool.id,
       name: 'Állójegy',
       priceMinor: 4000,
+      attendeeForm: { name: 'optional', questions: [] },
     }),
     201,
   );
   const email = newEmail();
   const buyer = restClient(w.h.url, await signIn(email));
-  const order = must(await buy(buyer, tier.id, 2, { paymentMethod: 'pm_sandbox_visa' }), 200).order;
+  const attendees = [{ tierId: tier.id, index: 0, name: 'Ödön Lővy' }];
+  const order = must(await buy(buyer, tier.id, 2, { paymentMethod: 'pm_sandbox_visa', attendees }), 200).order;
   await w.h.app.orderMail.idle();
   return { m, buyer, email, order, tierId: tier.id };
 }
@@ -106,7 +108,8 @@ test('an order’s tickets download as a PDF in all six languages and come attac
     assert.equal(file.status, 200);
     assert.equal(file.type, 'application/pdf');
     const text = await pdfText(file.body);
-    for (const needle of [TITLE, 'Müpa Budapest', 'Állójegy', ...ids, catalog(lang).mail.ticketPdf.ticketId!])
+    const words = catalog(lang).mail.ticketPdf;
+    for (const needle of [TITLE, 'Müpa Budapest', 'Állójegy', 'Ödön Lővy', ...ids, words.ticketId!, words.attendee!])
       assert.ok(text.includes(needle), `${lang}: the PDF shows ${needle}`);
   }
   // The merchant downloads it too; another organization's key does not see the order.

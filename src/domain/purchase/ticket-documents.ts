@@ -43,7 +43,7 @@ export interface OrderTickets {
   tickets: { id: string; tier: string; attendeeName: string | null; code: string }[];
 }
 
-/** Reads an order's tickets; the attendee's name is read when the tickets carry one (a column added by attendees). */
+/** Reads an order's valid tickets, with the attendee's name when the purchase gave one (docs/attendees.md). */
 export async function loadOrderTickets(run: Run, orderId: string): Promise<OrderTickets | undefined> {
   const [o] = await run<{
     shop_id: string;
@@ -63,7 +63,7 @@ export async function loadOrderTickets(run: Run, orderId: string): Promise<Order
   );
   if (!o) return undefined;
   const tickets = await run<{ id: string; tier: string; attendee_name: string | null; code: string }>(
-    `select tk.id, t.name as tier, to_jsonb(tk) ->> 'attendee_name' as attendee_name,
+    `select tk.id, t.name as tier, tk.attendee_name,
             coalesce(tk.signed_code, tk.code) as code
        from tickets tk join tiers t on t.id = tk.tier_id
       where tk.order_id = ? and tk.state = 'valid' order by tk.id`,
