@@ -48,6 +48,9 @@ async function typeOf(schema: JsonSchema, name: string): Promise<string> {
     strictIndexSignatures: true,
     declareExternallyReferenced: true,
     enableConstEnums: false,
+    // An array stays an array (json-schema-to-typescript would spell one of at most 20, or of at least 1, as tuples,
+    // which a caller's `T[]` does not satisfy: quote's `lines`, set_tax_settings' `rates`).
+    ignoreMinAndMaxItems: true,
     format: true,
     style: { singleQuote: true, printWidth: 120, semi: true, trailingComma: 'all' },
   });

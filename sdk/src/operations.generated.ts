@@ -739,6 +739,18 @@ export interface QuoteOutput {
     subtotalMinor: number;
   }[];
   /**
+   * The discount code applied (dsc_…); absent without a code.
+   */
+  discountCodeId?: string;
+  /**
+   * The code’s text as applied (upper case).
+   */
+  discountCode?: string;
+  /**
+   * Taken off subtotalMinor by the code, before fees; totalMinor is already net of it.
+   */
+  discountMinor?: number;
+  /**
    * The tax per rate (rounded per line) and in total; fees carry no tax.
    */
   tax?: {
@@ -797,18 +809,6 @@ export interface QuoteOutput {
       options?: string[];
     }[];
   }[];
-  /**
-   * The discount code applied (dsc_…); absent without a code.
-   */
-  discountCodeId?: string;
-  /**
-   * The code’s text as applied (upper case).
-   */
-  discountCode?: string;
-  /**
-   * Taken off subtotalMinor by the code, before fees; totalMinor is already net of it.
-   */
-  discountMinor?: number;
 }
 
 export interface ReserveInput {
@@ -3750,6 +3750,38 @@ export interface RevokePermissionOutput {
   revokedReason: string | null;
 }
 
+export interface RequestLimitRaiseInput {
+  /**
+   * The permission (perm_…) named in the refusal.
+   */
+  permissionId: string;
+  /**
+   * The purchase amount (minor units) named in the refusal.
+   */
+  amountMinor: number;
+}
+
+export interface RequestLimitRaiseOutput {
+  /**
+   * The request (lrr_…), also the MCP elicitationId.
+   */
+  id: string;
+  /**
+   * pending until the buyer answers; expired after 15 minutes unanswered.
+   */
+  status: 'pending' | 'approved' | 'declined' | 'expired';
+  /**
+   * The buyer page where the buyer approves or declines (signed-in buyer only).
+   */
+  url: string;
+  expiresAt: string;
+  permissionId: string;
+  amountMinor: number;
+  currency: string;
+  proposedPerPurchaseCapMinor: number;
+  proposedAllowanceMinor: number;
+}
+
 export interface GetLimitRaiseInput {
   /**
    * The limit-raise request (lrr_…).
@@ -4603,17 +4635,6 @@ export interface CreateCheckoutSessionInput {
      * Free-text notes from the buyer for the merchant (up to 5000 characters).
      */
     order_notes?: string;
-    /**
-     * ACP discount extension: the codes to apply; they replace earlier ones.
-     */
-    discounts?: {
-      /**
-       * Discount codes to apply (case-insensitive); this merchant applies one. An empty list clears.
-       *
-       * @maxItems 10
-       */
-      codes: string[];
-    };
   };
 }
 
@@ -4835,51 +4856,6 @@ export interface CreateCheckoutSessionOutput {
     checkout_session_id: string;
     permalink_url: string;
     status: string;
-  };
-  /**
-   * ACP discount extension: the code applied and the codes rejected.
-   */
-  discounts?: {
-    /**
-     * @maxItems 10
-     */
-    codes: string[];
-    /**
-     * @maxItems 1
-     */
-    applied: {
-      id: string;
-      code: string;
-      coupon: {
-        id: string;
-        name: string;
-        percent_off?: number;
-        amount_off?: number;
-        currency?: string;
-      };
-      amount: number;
-      method: 'across';
-      /**
-       * @maxItems 50
-       */
-      allocations: {
-        path: string;
-        amount: number;
-      }[];
-    }[];
-    /**
-     * @maxItems 10
-     */
-    rejected: {
-      code: string;
-      reason:
-        | 'discount_code_expired'
-        | 'discount_code_invalid'
-        | 'discount_code_combination_disallowed'
-        | 'discount_code_user_ineligible'
-        | 'discount_code_usage_limit_reached';
-      message: string;
-    }[];
   };
 }
 
@@ -5143,51 +5119,6 @@ export interface GetCheckoutSessionOutput {
     permalink_url: string;
     status: string;
   };
-  /**
-   * ACP discount extension: the code applied and the codes rejected.
-   */
-  discounts?: {
-    /**
-     * @maxItems 10
-     */
-    codes: string[];
-    /**
-     * @maxItems 1
-     */
-    applied: {
-      id: string;
-      code: string;
-      coupon: {
-        id: string;
-        name: string;
-        percent_off?: number;
-        amount_off?: number;
-        currency?: string;
-      };
-      amount: number;
-      method: 'across';
-      /**
-       * @maxItems 50
-       */
-      allocations: {
-        path: string;
-        amount: number;
-      }[];
-    }[];
-    /**
-     * @maxItems 10
-     */
-    rejected: {
-      code: string;
-      reason:
-        | 'discount_code_expired'
-        | 'discount_code_invalid'
-        | 'discount_code_combination_disallowed'
-        | 'discount_code_user_ineligible'
-        | 'discount_code_usage_limit_reached';
-      message: string;
-    }[];
-  };
 }
 
 export interface UpdateCheckoutSessionInput {
@@ -5373,17 +5304,6 @@ export interface UpdateCheckoutSessionInput {
      * Free-text notes from the buyer for the merchant (up to 5000 characters).
      */
     order_notes?: string;
-    /**
-     * ACP discount extension: the codes to apply; they replace earlier ones.
-     */
-    discounts?: {
-      /**
-       * Discount codes to apply (case-insensitive); this merchant applies one. An empty list clears.
-       *
-       * @maxItems 10
-       */
-      codes: string[];
-    };
   };
 }
 
@@ -5605,51 +5525,6 @@ export interface UpdateCheckoutSessionOutput {
     checkout_session_id: string;
     permalink_url: string;
     status: string;
-  };
-  /**
-   * ACP discount extension: the code applied and the codes rejected.
-   */
-  discounts?: {
-    /**
-     * @maxItems 10
-     */
-    codes: string[];
-    /**
-     * @maxItems 1
-     */
-    applied: {
-      id: string;
-      code: string;
-      coupon: {
-        id: string;
-        name: string;
-        percent_off?: number;
-        amount_off?: number;
-        currency?: string;
-      };
-      amount: number;
-      method: 'across';
-      /**
-       * @maxItems 50
-       */
-      allocations: {
-        path: string;
-        amount: number;
-      }[];
-    }[];
-    /**
-     * @maxItems 10
-     */
-    rejected: {
-      code: string;
-      reason:
-        | 'discount_code_expired'
-        | 'discount_code_invalid'
-        | 'discount_code_combination_disallowed'
-        | 'discount_code_user_ineligible'
-        | 'discount_code_usage_limit_reached';
-      message: string;
-    }[];
   };
 }
 
@@ -6027,51 +5902,6 @@ export interface CompleteCheckoutSessionOutput {
     permalink_url: string;
     status: string;
   };
-  /**
-   * ACP discount extension: the code applied and the codes rejected.
-   */
-  discounts?: {
-    /**
-     * @maxItems 10
-     */
-    codes: string[];
-    /**
-     * @maxItems 1
-     */
-    applied: {
-      id: string;
-      code: string;
-      coupon: {
-        id: string;
-        name: string;
-        percent_off?: number;
-        amount_off?: number;
-        currency?: string;
-      };
-      amount: number;
-      method: 'across';
-      /**
-       * @maxItems 50
-       */
-      allocations: {
-        path: string;
-        amount: number;
-      }[];
-    }[];
-    /**
-     * @maxItems 10
-     */
-    rejected: {
-      code: string;
-      reason:
-        | 'discount_code_expired'
-        | 'discount_code_invalid'
-        | 'discount_code_combination_disallowed'
-        | 'discount_code_user_ineligible'
-        | 'discount_code_usage_limit_reached';
-      message: string;
-    }[];
-  };
 }
 
 export interface CancelCheckoutSessionInput {
@@ -6357,51 +6187,6 @@ export interface CancelCheckoutSessionOutput {
     checkout_session_id: string;
     permalink_url: string;
     status: string;
-  };
-  /**
-   * ACP discount extension: the code applied and the codes rejected.
-   */
-  discounts?: {
-    /**
-     * @maxItems 10
-     */
-    codes: string[];
-    /**
-     * @maxItems 1
-     */
-    applied: {
-      id: string;
-      code: string;
-      coupon: {
-        id: string;
-        name: string;
-        percent_off?: number;
-        amount_off?: number;
-        currency?: string;
-      };
-      amount: number;
-      method: 'across';
-      /**
-       * @maxItems 50
-       */
-      allocations: {
-        path: string;
-        amount: number;
-      }[];
-    }[];
-    /**
-     * @maxItems 10
-     */
-    rejected: {
-      code: string;
-      reason:
-        | 'discount_code_expired'
-        | 'discount_code_invalid'
-        | 'discount_code_combination_disallowed'
-        | 'discount_code_user_ineligible'
-        | 'discount_code_usage_limit_reached';
-      message: string;
-    }[];
   };
 }
 
@@ -11221,6 +11006,12 @@ export interface Operations {
    */
   revoke_permission: { input: RevokePermissionInput; output: RevokePermissionOutput };
   /**
+   * Ask the buyer to raise a limit (`POST /v1/ticketing/limit-raises`).
+   *
+   * After over_purchase_cap or allowance_exhausted: asks the buyer to raise the permission so `amountMinor` fits. Give the buyer `url` (their own page, 15 minutes); retry the refused call once they approved. `declined`: the buyer said no; do not ask again now.
+   */
+  request_limit_raise: { input: RequestLimitRaiseInput; output: RequestLimitRaiseOutput };
+  /**
    * Read a limit-raise request (`GET /v1/buyer/limit-raises/{id}`).
    *
    * One of the buyer’s limit-raise requests: the agent, the amount it needs, the permission’s limits now and the ones an approval sets, and whether it is still pending. Another buyer’s request is not_found.
@@ -11865,6 +11656,7 @@ export const OPERATIONS: Readonly<Record<OperationId, OperationSpec>> = {
   grant_permission: { method: 'POST', path: '/v1/buyer/permissions', pathParams: [], idempotency: 'optional', auth: 'bearer' },
   list_permissions: { method: 'GET', path: '/v1/buyer/permissions', pathParams: [], idempotency: 'none', auth: 'bearer' },
   revoke_permission: { method: 'POST', path: '/v1/buyer/permissions/{id}/revoke', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
+  request_limit_raise: { method: 'POST', path: '/v1/ticketing/limit-raises', pathParams: [], idempotency: 'none', auth: 'bearer' },
   get_limit_raise: { method: 'GET', path: '/v1/buyer/limit-raises/{id}', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
   approve_limit_raise: { method: 'POST', path: '/v1/buyer/limit-raises/{id}/approve', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
   decline_limit_raise: { method: 'POST', path: '/v1/buyer/limit-raises/{id}/decline', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },

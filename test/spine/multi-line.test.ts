@@ -9,6 +9,7 @@ import { callTool, mcpHttp } from '../support/mcp.ts';
 import { buyerWithAgent, merchantShop, startWorld, type World } from '../support/buyers.ts';
 import { confirmWith, key, must, shopWithTier, type Api } from '../support/spine.ts';
 import { acpClient, acpValid, completeBody, delegateBody } from '../support/acp.ts';
+import { restClient } from '../support/rest.ts';
 
 let w: World;
 before(async () => {
@@ -244,6 +245,16 @@ test('MCP: an agent buys two tiers in one purchase with tool arguments only, wit
     assert.deepEqual(tiers, [shop.tierId, b.tierId, b.tierId].sort());
     assert.deepEqual(await counts(shop.poolId), [4, 0, 1]);
     assert.deepEqual(await counts(b.poolId), [3, 0, 2]);
+    // My tickets names each ticket's tier; the merchant's order page lists both tiers.
+    const mine = must(await restClient(w.h.url, agent.session).get('/v1/buyer/tickets'), 200);
+    const order = mine.orders.find((x: { orderId: string }) => x.orderId === c.output.order.id);
+    const names = order.tickets.map((t: { tierName?: string }) => t.tierName).sort();
+    assert.deepEqual(names, ['Child', 'Child', 'General admission']);
+    const detail = must(await shop.api.get(`/v1/ticketing/orders/${c.output.order.id}/detail`), 200);
+    assert.deepEqual(
+      detail.tiers.map((x: { id: string }) => x.id),
+      [shop.tierId, b.tierId],
+    );
   } finally {
     await client.close();
   }

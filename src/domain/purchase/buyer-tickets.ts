@@ -20,6 +20,8 @@ export interface BuyerTicket {
   qrContent: string;
   voidedAt: string | null;
   checkedInAt: string | null;
+  /** The ticket's tier, when its order has tickets of several tiers (a multi-line purchase). */
+  tierName?: string;
 }
 
 export interface BuyerOrderTickets {
@@ -51,8 +53,13 @@ export async function listBuyerTickets(
   const [shops, events, tiers] = await Promise.all([
     orders.length ? em.find(Shop, { id: { $in: unique(orders.map((o) => o.merchantId)) } }) : [],
     orders.length ? em.find(Event, { id: { $in: unique(orders.map((o) => o.eventId)) } }) : [],
-    orders.length ? em.find(Tier, { id: { $in: unique(orders.map((o) => o.tierId)) } }) : [],
+    // Every ticket's tier too (the same set as the orders' for single-tier orders).
+    orders.length
+      ? em.find(Tier, { id: { $in: unique(orders.flatMap((o) => [o.tierId, ...o.tickets.map((t) => t.tierId)])) } })
+      : [],
   ]);
+  const nameOf = (id: string) => tiers.find((t) => t.id === id)?.name ?? id;
+  const tiersOf = (o: OrderView) => unique([o.tierId, ...o.tickets.map((t) => t.tierId)]);
   const out = orders.map((o): BuyerOrderTickets => {
     const event = events.find((e) => e.id === o.eventId);
     return {
@@ -64,7 +71,7 @@ export async function listBuyerTickets(
       eventVenue: event?.venue ?? null,
       eventStartsAt: event ? iso(event.startsAt) : o.createdAt,
       eventTimeZone: event?.timeZone ?? 'UTC',
-      tierName: tiers.find((t) => t.id === o.tierId)?.name ?? o.tierId,
+      tierName: nameOf(o.tierId), // a multi-line order's first tier; each ticket names its own (below)
       state: o.state,
       createdAt: o.createdAt,
       tickets: o.tickets.map((t) => ({
@@ -73,6 +80,7 @@ export async function listBuyerTickets(
         qrContent: t.signedCode ?? t.code,
         voidedAt: t.voidedAt,
         checkedInAt: t.checkedInAt,
+        ...(tiersOf(o).length > 1 ? { tierName: nameOf(t.tierId) } : {}),
       })),
     };
   });

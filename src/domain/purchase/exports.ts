@@ -156,7 +156,7 @@ const TICKETS: Spec = {
   select: `k.id, o.id as order_id, k.created_at, k.state, k.checked_in_at, ${BUYER_COLUMNS},
            o.event_id, e.title, t.name as tier`,
   from: `from tickets k join orders o on o.id = k.order_id join events e on e.id = o.event_id
-         join tiers t on t.id = o.tier_id ${BUYER_JOIN}`,
+         join tiers t on t.id = k.tier_id ${BUYER_JOIN}`,
   row: (r) => [
     r.id,
     r.order_id,

@@ -7,6 +7,7 @@ import { ToolError } from '../../kernel/errors.ts';
 import type { Principal } from '../../kernel/principal.ts';
 import { iso, isoOrNull } from '../../kernel/wire.ts';
 import { sql } from '../../storage/database.ts';
+import { Tier } from '../../storage/entities/catalog.ts';
 import { Order } from '../../storage/entities/purchase.ts';
 import { ORDER_MAIL_MAX_ATTEMPTS } from './order-mail.ts';
 import { BUYER_COLUMNS, BUYER_JOIN, buyerOf, requireMerchantPrincipal } from './order-search.ts';
@@ -41,6 +42,14 @@ function mailState(m: MailRow): 'queued' | 'sent' | 'failed' {
   return m.attempts >= ORDER_MAIL_MAX_ATTEMPTS ? 'failed' : 'queued';
 }
 
+/** `{ tiers }` (id and name, in ticket order) when the tickets are of several tiers; nothing (no read) otherwise. */
+async function ticketTiers(em: EntityManager, tickets: readonly { tierId: string }[], first: string) {
+  const ids = [...new Set([first, ...tickets.map((t) => t.tierId)])];
+  if (ids.length < 2) return {};
+  const rows = await em.find(Tier, { id: { $in: ids } });
+  return { tiers: ids.map((id) => ({ id, name: rows.find((r) => r.id === id)?.name ?? id })) };
+}
+
 /** The detail of an order of the caller's organization; another organization's order answers 404. */
 export async function orderDetail(em: EntityManager, principal: Principal, id: string) {
   requireMerchantPrincipal(principal);
@@ -73,6 +82,7 @@ export async function orderDetail(em: EntityManager, principal: Principal, id: s
       cancelled: f.cancelled_at !== null,
     },
     tier: { id: f.tier_id, name: f.tier_name },
+    ...(await ticketTiers(em, order.tickets, f.tier_id)), // a multi-line order: each of its tiers
     emails: mails.map((m) => ({
       id: m.id,
       kind: m.kind,

@@ -23,6 +23,7 @@ const BuyerTicketOut = z.object({
     .nullable()
     .describe('The QR code as a data:image/svg+xml URL; null for a void ticket (it no longer admits).'),
   voidedAt: Time.nullable(),
+  tierName: z.string().max(200).optional().describe('The ticket’s tier, when its order has tickets of several tiers.'),
   checkedInAt: Time.nullable(),
 });
 

@@ -28,6 +28,13 @@ export const getOrderDetail = defineTool({
       cancelled: z.boolean(),
     }),
     tier: z.object({ id: z.string(), name: z.string() }),
+    tiers: z
+      .array(z.object({ id: z.string(), name: z.string() }))
+      .max(20)
+      .optional()
+      .describe(
+        'Each tier of the order’s tickets, when there are several (a multi-line purchase; `tier` is the first).',
+      ),
     emails: z
       .array(
         z.object({

@@ -48,6 +48,7 @@ function OrderPage({ params, shop }: ViewProps) {
 function OrderBody({ d, reload }: { d: Detail; reload: () => Promise<void> }) {
   const o = d.order;
   const checkIn = (ticketId: string) => d.checkIns.find((c) => c.ticketId === ticketId);
+  const tierName = (id: string) => d.tiers?.find((x) => x.id === id)?.name ?? id;
   return (
     <>
       <dl class="stats">
@@ -77,6 +78,16 @@ function OrderBody({ d, reload }: { d: Detail; reload: () => Promise<void> }) {
         empty={<EmptyState>{t('views.order.noTickets')}</EmptyState>}
         columns={[
           { key: 'id', label: t('views.order.ticket'), render: (x) => <code>{x.id}</code> },
+          // Each ticket's tier, when the order has several (a multi-line purchase).
+          ...(d.tiers
+            ? [
+                {
+                  key: 'tier',
+                  label: t('views.order.ticketTier'),
+                  render: (x: { tierId: string }) => tierName(x.tierId),
+                },
+              ]
+            : []),
           // The attendee and their answers (docs/attendees.md), when the purchase gave them.
           { key: 'attendee', label: t('views.order.attendee'), render: (x) => attendeeText(x) },
           {
