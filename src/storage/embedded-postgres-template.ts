@@ -1,8 +1,9 @@
 /**
- * A pristine cluster made once per machine (initdb, plus the empty `tessera` database) and copied into each new data
- * directory instead of running initdb there: initdb takes seconds, the copy a fraction of one (docs/performance.md,
- * "Start time"). The copy's superuser password is the template's; the caller changes it to the data directory's own
- * before anything else connects.
+ * A pristine cluster made once per machine (initdb, plus the `tessera` database with every migration applied) and
+ * copied into each new data directory instead of running initdb and the migrations there: together they take seconds,
+ * the copy a fraction of one (docs/performance.md, "Start time"). The template is keyed by the migrations' sources, so
+ * a changed migration list makes a new one. The copy's superuser password is the template's; the caller changes it to
+ * the data directory's own before anything else connects.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import {
@@ -15,6 +16,7 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import { cp } from 'node:fs/promises';
@@ -41,13 +43,60 @@ export const INITDB_ARGS: readonly string[] = [
   '--builtin-locale=C.UTF-8',
 ];
 
-/** The template directory for `binaries` under `baseDir`: keyed by the binaries' path and initdb's arguments. */
-function templateDir(baseDir: string, binaries: string): string {
+/** The migrations whose sources key the template (their index and every migration file). */
+export const MIGRATIONS_DIR = join(import.meta.dirname, 'migrations');
+
+/** A template outlives its successor by this much, for a start still copying it; then it is removed. */
+const OLD_TEMPLATE_GRACE_MS = 60 * 60 * 1000;
+
+/**
+ * The hash of the migrations in `dir` (every file's name and contents, in name order): a template made with one key
+ * has exactly those migrations applied. Reading some forty small files costs a few milliseconds, on a new cluster only.
+ */
+export function migrationsKey(dir: string = MIGRATIONS_DIR): string {
+  const hash = createHash('sha256');
+  for (const name of readdirSync(dir).sort())
+    hash
+      .update(`${name}\0`)
+      .update(readFileSync(join(dir, name)))
+      .update('\0');
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** The prefix of every template for `binaries`: keyed by the binaries' path and initdb's arguments. */
+function templatePrefix(binaries: string): string {
   const key = createHash('sha256')
     .update(`${binaries}\n${INITDB_ARGS.join(' ')}\nv1`)
     .digest('hex')
     .slice(0, 16);
-  return join(baseDir, `pg-template-${key}`);
+  return `pg-template-${key}-`;
+}
+
+/** Removes the templates for `binaries` other than `keep` that were made over an hour ago (older migration lists). */
+function removeOldTemplates(baseDir: string, binaries: string, keep: string): void {
+  const prefix = templatePrefix(binaries);
+  for (const name of readdirSync(baseDir)) {
+    const dir = join(baseDir, name);
+    const before = name === prefix.slice(0, -1); // a template from before the migrations were in it
+    if (!(before || name.startsWith(prefix)) || name.includes('.tmp-') || dir === keep) continue;
+    try {
+      if (Date.now() - statSync(join(dir, 'password')).mtimeMs > OLD_TEMPLATE_GRACE_MS)
+        rmSync(dir, { recursive: true, force: true });
+    } catch {
+      /* another process removed it, or it is not a template */
+    }
+  }
+}
+
+/** Applies every migration to the template's `tessera` database at `url` (the ORM is loaded only to make one). */
+async function migrateTemplate(url: string): Promise<void> {
+  const { Database } = await import('./database.ts');
+  const db = await Database.open(url, { poolMax: 1 });
+  try {
+    await db.migrate();
+  } finally {
+    await db.close();
+  }
 }
 
 /**
@@ -69,7 +118,10 @@ async function copyTree(from: string, to: string, owner: Owner | undefined): Pro
   chownTree(to);
 }
 
-/** Makes a template in `dir`: initdb, then one start to create the `tessera` database, stopped cleanly. */
+/**
+ * Makes a template in `dir`: initdb, then one start to create the `tessera` database and apply the migrations, stopped
+ * cleanly.
+ */
 async function makeTemplate(dir: string, binaries: string, owner: Owner | undefined, log: (m: unknown) => void) {
   const tmp = mkdtempSync(`${dir}.tmp-`);
   try {
@@ -94,6 +146,7 @@ async function makeTemplate(dir: string, binaries: string, owner: Owner | undefi
       } finally {
         await client.end();
       }
+      await migrateTemplate(`postgres://${TEMPLATE_USER}:${password}@127.0.0.1:${port}/tessera`);
     } finally {
       const exited = new Promise((ok) => server.once('exit', ok));
       server.kill('SIGINT'); // a fast shutdown: a clean cluster, no postmaster.pid left in the copy
@@ -112,8 +165,9 @@ async function makeTemplate(dir: string, binaries: string, owner: Owner | undefi
 }
 
 /**
- * Fills `pgDir` (absent or empty) with a copy of the template for `binaries` kept under `baseDir`, making the
- * template first when there is none. Returns the template's superuser password, which the copy has until the caller
+ * Fills `pgDir` (absent or empty) with a copy of the template for `binaries` and the current migrations kept under
+ * `baseDir`, making the template first when there is none (`buildMs` says how long that took, and templates
+ * of older migration lists are removed). Returns the template's superuser password, which the copy has until the caller
  * changes it.
  */
 export async function copyClusterTemplate(
@@ -122,15 +176,19 @@ export async function copyClusterTemplate(
   binaries: string,
   owner: Owner | undefined,
   log: (m: unknown) => void,
-): Promise<string> {
-  const dir = templateDir(baseDir, binaries);
+): Promise<{ password: string; buildMs?: number }> {
+  const dir = join(baseDir, `${templatePrefix(binaries)}${migrationsKey()}`);
+  let buildMs: number | undefined;
   if (!existsSync(join(dir, 'password'))) {
+    const at = performance.now();
     openDir(baseDir);
     await makeTemplate(dir, binaries, owner, log);
+    removeOldTemplates(baseDir, binaries, dir);
+    buildMs = Math.round(performance.now() - at);
   }
   rmSync(pgDir, { recursive: true, force: true });
   await copyTree(join(dir, 'pg'), pgDir, owner);
-  return readFileSync(join(dir, 'password'), 'utf8');
+  return { password: readFileSync(join(dir, 'password'), 'utf8'), buildMs };
 }
 
 /** Connects with the template's password and sets the data directory's own (the copy answers to no other). */

@@ -206,8 +206,10 @@ export async function startEmbeddedPostgres(
       if (templatesDir && creds.user === TEMPLATE_USER) {
         try {
           writeFileSync(copying, '');
-          templatePassword = await copyClusterTemplate(pgDir, templatesDir, binaries, owner, onLog);
+          const copied = await copyClusterTemplate(pgDir, templatesDir, binaries, owner, onLog);
+          templatePassword = copied.password;
           lap('template copy');
+          if (copied.buildMs !== undefined) timings['template build (in the copy)'] = copied.buildMs;
         } catch (err) {
           log(`The cluster template could not be used (${(err as Error).message}): running initdb.`);
           rmSync(copying, { force: true });

@@ -1,11 +1,21 @@
-/** The embedded PostgreSQL's cluster template: a new data directory gets a working copy, with a password of its own. */
+/**
+ * The embedded PostgreSQL's cluster template: a new data directory gets a working copy, with a password of its own and
+ * every migration applied; a changed migration list makes a new template; a server on a new data directory applies no
+ * migration and seeds the demo data.
+ */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../../src/storage/embedded-postgres.ts';
+import { MIGRATIONS_DIR, migrationsKey } from '../../src/storage/embedded-postgres-template.ts';
+import { MIGRATIONS } from '../../src/storage/migrations/index.ts';
+import { startServerProcess } from '../support/server-process.ts';
+
+const BUILT = 'template build (in the copy)';
+const templates = (dir: string) => readdirSync(dir).filter((f) => f.startsWith('pg-template-'));
 
 async function query(url: string, sql: string): Promise<unknown[]> {
   const client = new pg.Client({ connectionString: url });
@@ -26,6 +36,12 @@ test('a new data directory starts from a copy of the cluster template, with its 
     const first = await startEmbeddedPostgres(join(dir, 'a'), undefined, opts);
     try {
       assert.ok('template copy' in first.timings && !('initdb' in first.timings), JSON.stringify(first.timings));
+      assert.ok(BUILT in first.timings, JSON.stringify(first.timings));
+      const applied = await query(first.url, 'select name from mikro_orm_migrations order by name');
+      assert.deepEqual(
+        applied,
+        MIGRATIONS.map((m) => ({ name: m.name })).sort((a, b) => a.name.localeCompare(b.name)),
+      );
       await query(first.url, 'create table only_in_a (id int)');
     } finally {
       await first.stop();
@@ -35,6 +51,7 @@ test('a new data directory starts from a copy of the cluster template, with its 
     const templatePassword = readFileSync(join(opts.templatesDir, template!, 'password'), 'utf8');
     try {
       assert.ok('template copy' in second.timings && !('initdb' in second.timings), JSON.stringify(second.timings));
+      assert.ok(!(BUILT in second.timings), 'the same template');
       assert.deepEqual(await query(second.url, "select to_regclass('only_in_a') as t"), [{ t: null }], 'its own data');
       const withTemplatePassword = new URL(second.url);
       withTemplatePassword.password = encodeURIComponent(templatePassword);
@@ -54,7 +71,38 @@ test('a new data directory starts from a copy of the cluster template, with its 
     } finally {
       await retried.stop();
     }
+    // The template is keyed by the migrations' sources: one more migration (or an edited one) is another key.
+    assert.ok(templates(opts.templatesDir)[0]!.endsWith(`-${migrationsKey()}`), 'keyed by the migrations');
+    const changed = join(dir, 'migrations');
+    cpSync(MIGRATIONS_DIR, changed, { recursive: true });
+    assert.equal(migrationsKey(changed), migrationsKey(), 'the same migrations, the same key');
+    writeFileSync(join(changed, '9999-another.ts'), '// one more migration\n');
+    const added = migrationsKey(changed);
+    assert.notEqual(added, migrationsKey());
+    writeFileSync(join(changed, 'index.ts'), `${readFileSync(join(changed, 'index.ts'), 'utf8')}\n// edited\n`);
+    assert.notEqual(migrationsKey(changed), added);
   } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a server on a new data directory finds every migration applied and seeds the demo data', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tessera-template-serve-'));
+  chmodSync(dir, 0o755);
+  const server = await startServerProcess({ TESSERA_DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'debug' });
+  try {
+    const log = server.stderr();
+    assert.match(log, /"startPhase":"template copy"/, 'a new data directory, copied from the template');
+    assert.match(log, /"startPhase":"migrations"/);
+    assert.doesNotMatch(log, /"msg":"migrations applied"/, 'every migration was in the copy');
+    const demo = JSON.parse(readFileSync(join(dir, 'data', 'demo.json'), 'utf8')) as Record<string, string>;
+    const res = await fetch(`${server.url}/v1/integration/pools?merchantId=${demo.shopId}`, {
+      headers: { authorization: `Bearer ${demo.apiKey}` },
+    });
+    assert.equal(res.status, 200);
+    assert.match(await res.text(), new RegExp(demo.poolId!));
+  } finally {
+    await server.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 });
