@@ -170,14 +170,14 @@ test('UCP and ACP buyers racing for the last places of one pool: never more sold
   const { endpoint, handlerId } = await discover();
   const api = restClient(h.url, s.apiKey);
   const acp = acpClient(h, s.apiKey);
-  const ucpBuy = async () => {
+  const ucpBuy = async (): Promise<number> => {
     const body = { line_items: [{ item: { id: s.tierId }, quantity: 1 }] };
     const created = must(await api.post(`${endpoint}/checkout-sessions`, body, AGENT), 201);
     if (created.status !== 'ready_for_complete') return 0;
     const done = await api.post(`${endpoint}/checkout-sessions/${created.id}/complete`, instrument(handlerId), AGENT);
     return done.body.status === 'completed' ? 1 : 0;
   };
-  const acpBuy = async () => {
+  const acpBuy = async (): Promise<number> => {
     const created = must(await acp.post('/checkout_sessions', createBody(s.tierId, {}, 1)), 201);
     if (created.status !== 'ready_for_payment') return 0;
     const total = created.totals.find((t: { type: string }) => t.type === 'total').amount;
