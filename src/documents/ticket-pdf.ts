@@ -6,7 +6,7 @@
 import QRCode from 'qrcode';
 import type { Translate } from '../i18n/i18n.ts';
 import { formatEventTime } from '../kernel/event-time.ts';
-import { createPdf, PDF_FONTS } from './pdf.ts';
+import { createPdf, PDF_FONTS, type PdfDocument } from './pdf.ts';
 
 /** What the ticket PDF shows. */
 export interface TicketPdfData {
@@ -25,11 +25,23 @@ export interface TicketPdfData {
 /** The file name the PDF is offered under. */
 export const ticketPdfFilename = (orderId: string): string => `tickets-${orderId}.pdf`;
 
+/**
+ * Draws the QR code of `content` as vector squares (error correction M, a quiet zone of 2 modules, as the e-mail's and
+ * the pages'): sharp at any zoom, and about ten times cheaper than encoding a PNG and embedding it.
+ */
+function drawQr(doc: PdfDocument, content: string, x: number, y: number, size: number): void {
+  const { modules } = QRCode.create(content, { errorCorrectionLevel: 'M' });
+  const margin = 2;
+  const unit = size / (modules.size + 2 * margin);
+  doc.save().fillColor('#000000');
+  for (let row = 0; row < modules.size; row++)
+    for (let col = 0; col < modules.size; col++)
+      if (modules.get(row, col)) doc.rect(x + (col + margin) * unit, y + (row + margin) * unit, unit, unit);
+  doc.fill().restore();
+}
+
 /** Renders the tickets PDF in the language of `t`. */
 export async function renderTicketPdf(t: Translate, d: TicketPdfData): Promise<Buffer> {
-  const qrs = await Promise.all(
-    d.tickets.map((x) => QRCode.toBuffer(x.code, { type: 'png', errorCorrectionLevel: 'M', margin: 2, width: 480 })),
-  );
   const title = t('mail.ticketPdf.title', { event: d.event });
   return createPdf({ title, author: d.merchant, lang: d.lang, createdAt: d.createdAt }, (doc) => {
     const when = formatEventTime(d.lang, d.eventStartsAt, d.eventTimeZone);
@@ -49,8 +61,7 @@ export async function renderTicketPdf(t: Translate, d: TicketPdfData): Promise<B
       line(t('mail.ticketPdf.ticketId'), ticket.id);
       line(t('mail.ticketPdf.order'), d.orderId);
       const size = 240;
-      const x = (doc.page.width - size) / 2;
-      doc.image(qrs[i]!, x, doc.y + 10, { width: size, height: size });
+      drawQr(doc, ticket.code, (doc.page.width - size) / 2, doc.y + 10, size);
       doc.y += size + 30;
       doc.font(PDF_FONTS.body).fontSize(11).text(t('mail.ticketPdf.admits'), { align: 'center' });
     });
