@@ -282,3 +282,27 @@ test('the buyer downloads the receipt and invoice as PDF in their language (all 
   w.h.clock.advance(16 * 60_000);
   assert.equal((await fetch(docs.documents[0].downloadUrl)).status, 404);
 });
+
+test('a late payment refunded because its places were sold meanwhile gets no invoice: no number is used', async () => {
+  const m = await merchantShop(w.h, { priceMinor: 1000, capacity: 1 });
+  await withTax(m, { rates: [{ id: 'std', name: 'VAT 20 %', percent: 20 }], invoicing: true, seller: SELLER });
+  const q = await quote(m, m.tierId, 1);
+  const late = must(await m.api.post('/v1/ticketing/reservations', { quoteId: q.quoteId }, key()), 201);
+  const pending = await m.api.post(
+    `/v1/ticketing/reservations/${late.reservation.id}/confirm`,
+    { paymentMethod: 'pm_sandbox_async_success' },
+    key(),
+  );
+  assert.equal(pending.status, 202);
+  w.h.clock.advance(16 * 60_000);
+  await w.h.app.sweeper.sweepExpiredHolds(w.h.clock.now(), 100);
+  const sold = await buyPlain(m);
+  await w.h.app.services.payments.settleDue();
+  const view = must(await m.api.get(`/v1/ticketing/reservations/${late.reservation.id}`), 200);
+  assert.equal(view.order.state, 'refunded');
+  const list = must(await m.api.get(`/v1/ticketing/invoices?merchantId=${m.shopId}`), 200);
+  assert.deepEqual(
+    list.invoices.map((i: { number: string; orderId: string }) => [i.number, i.orderId]),
+    [['INV-1', sold.order.id]],
+  );
+});

@@ -66,6 +66,8 @@ export class Migration0036TaxAndInvoices extends Migration {
       `create or replace function tessera_invoice_order() returns trigger language plpgsql as $$
       declare n bigint; pre text;
       begin
+        -- Only a sale invoices: an order inserted already refunded (a late payment whose places were sold) takes none.
+        if new.state <> 'completed' then return new; end if;
         update invoice_counters set next_number = next_number + 1 where shop_id = new.shop_id and active
           returning next_number - 1, prefix into n, pre;
         if n is null then return new; end if;
