@@ -181,6 +181,25 @@ test('race: when one pool sells out under a multi-line reserve, it holds nothing
   assert.deepEqual(await counts(d.poolId), [0, 4, 0]);
 });
 
+test('confirm checks the card scheme against every line’s tier', async () => {
+  const s = await shopWithTier(w.h, { capacity: 5 });
+  const pool = must(
+    await s.api.post('/v1/integration/pools', { merchantId: s.shopId, eventId: s.eventId, capacity: 5 }),
+    201,
+  );
+  const body = { eventId: s.eventId, poolId: pool.id, name: 'VIP', priceMinor: 9000, allowedSchemes: ['mastercard'] };
+  const vip = must(await s.api.post('/v1/integration/tiers', body), 201);
+  const lines = [
+    { tierId: s.tierId, quantity: 1 },
+    { tierId: vip.id, quantity: 1 },
+  ];
+  const q = must(await s.api.post('/v1/ticketing/quotes', { lines, scheme: 'mastercard' }), 201);
+  const { reservation } = must(await s.api.post('/v1/ticketing/reservations', { quoteId: q.quoteId }, key()), 201);
+  const visa = await confirmWith(s.api, reservation.id, 'pm_sandbox_visa');
+  assert.deepEqual([visa.status, visa.body.code], [422, 'scheme_not_allowed']);
+  must(await confirmWith(s.api, reservation.id, 'pm_sandbox_mastercard'), 200);
+});
+
 test('a multi-line hold released by its buyer, or expired and swept, gives every line back', async () => {
   const s = await shopWithTier(w.h, { capacity: 5, holdMinutes: 5 });
   const b = await secondTier(s.api, s, 5);

@@ -26,6 +26,7 @@ import { loadPurchaseView, type PurchaseView } from './purchase-view.ts';
 import { refundOwedPayment, type SpineDeps } from './refunds.ts';
 import { requireReservation } from './reservations.ts';
 import { checkScheme } from '../catalog/restrictions.ts';
+import { checkOtherLineSchemes } from './lines-reserve.ts';
 import { settleAttendees } from './attendees.ts';
 import type { AttendeeRow } from '../../storage/attendee-rows.ts';
 
@@ -194,6 +195,7 @@ async function startAttempt(
     throw new ToolError('unknown_payment_method', message, { paymentMethod });
   }
   checkScheme(tier, method.scheme);
+  await checkOtherLineSchemes(em, r, method.scheme); // a multi-line purchase's other tiers (one tier: nothing read)
   await settleAttendees(em, r, [tier], plan.attendees); // nothing read or written when the tiers ask nothing
   const paymentId = newId('payment', now);
   if (plan.authorize) await plan.authorize({ em, reservation: r, shop, paymentId, now });
