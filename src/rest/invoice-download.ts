@@ -1,7 +1,7 @@
 /**
  * The PDF behind get_invoice's `downloadUrl`s: GET `/v1/invoices/{token}` renders the order's receipt, invoice or
- * credit note (src/domain/purchase/invoices.ts); the link is the credential, minted by a call the orchestrator authorized,
- * and works until it expires. Unknown or expired: 404.
+ * credit note (src/domain/purchase/invoices.ts); the link is the credential, minted by a call the orchestrator
+ * authorized, and works until it expires. Unknown or expired: 404.
  */
 import Router from '@koa/router';
 import type { Services } from '../domain/context.ts';

@@ -42,7 +42,8 @@ interface InvoiceRow {
 }
 
 const INVOICE_COLUMNS = `i.id, i.shop_id, i.order_id, i.refund_id, i.kind, i.seq, i.number,
-  i.seller->'seller' as seller, i.tax, i.created_at, coalesce(f.amount_minor, o.total_minor) as amount_minor, o.currency`;
+  i.seller->'seller' as seller, i.tax, i.created_at, coalesce(f.amount_minor, o.total_minor) as amount_minor,
+  o.currency`;
 const INVOICE_FROM = 'from invoices i join orders o on o.id = i.order_id left join refunds f on f.id = i.refund_id';
 const INVOICE_SELECT = `${INVOICE_COLUMNS} ${INVOICE_FROM}`;
 
@@ -93,7 +94,8 @@ export async function orderDocuments(
     created_at: Date;
   }>(
     em,
-    'select id, shop_id, organization_id, owner_key, buyer_id, total_minor, currency, created_at from orders where id = ?',
+    `select id, shop_id, organization_id, owner_key, buyer_id, total_minor, currency, created_at
+       from orders where id = ?`,
     [orderId],
   );
   const owned = order && {

@@ -26,7 +26,8 @@ export function taxLines(tax: TaxBreakdown, lang: string, currency: string): str
   return [
     ...tax.rates.map(
       (r) =>
-        `${r.name} (${r.percent} %): ${w.net} ${m(r.netMinor)}, ${w.tax} ${m(r.taxMinor)}, ${w.gross} ${m(r.grossMinor)}`,
+        `${r.name} (${r.percent} %): ` +
+        `${w.net} ${m(r.netMinor)}, ${w.tax} ${m(r.taxMinor)}, ${w.gross} ${m(r.grossMinor)}`,
     ),
     tax.pricesIncludeTax ? w.pricesInclude : w.pricesExclude,
   ];

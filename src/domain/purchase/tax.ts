@@ -1,6 +1,6 @@
 /**
  * Tax arithmetic, pure: a shop's tax settings as stored, and the breakdown (per rate: net, tax, gross) of priced lines.
- * Pricing order (issue #37): line subtotals → discount → tax on the discounted line amounts → fees (fees carry no tax).
+ * Pricing order (issue #37): line subtotals → discount → tax on the discounted line amounts → fees (no tax on fees).
  * Each line is rounded on its own (half away from zero, in minor units), then lines are summed per rate.
  */
 

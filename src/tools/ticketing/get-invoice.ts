@@ -11,7 +11,8 @@ export const getInvoice = defineTool({
   area: 'ticketing',
   description:
     'Lists order `orderId`’s documents: its receipt, and when its shop invoices, its invoice and a credit note per ' +
-    `refund, each with \`downloadUrl\`: a PDF in the buyer’s language, no credential, for ${DOCUMENT_LINK_TTL_MS / 60_000} ` +
+    'refund, each with `downloadUrl`: a PDF in the buyer’s language, no credential, for ' +
+    `${DOCUMENT_LINK_TTL_MS / 60_000} ` +
     'minutes. Merchants see their organization’s orders, a buyer session its own. Needs merchant:read.',
   input: z.strictObject({ orderId: IdRef.describe('The order (ord_…).') }),
   output: z.object({
