@@ -51,13 +51,15 @@ export interface OrderMailData {
   feesMinor: number;
   totalMinor: number;
   currency: string;
-  /** Each ticket with the code its QR code carries (the signed code, else the opaque one). */
-  tickets: { id: string; code: string }[];
+  /** Each ticket with the code its QR code carries (the signed code, else the opaque one); its tier when not `tier`. */
+  tickets: { id: string; code: string; tier?: string | undefined }[];
+  /** A multi-line purchase: a receipt line per tier (`tier`, `quantity` and `unitPriceMinor` are then the first's). */
+  lines?: { tier: string; quantity: number; unitPriceMinor: number }[] | undefined;
 }
 
 export interface RefundMailData extends Omit<
   OrderMailData,
-  'tickets' | 'unitPriceMinor' | 'feesMinor' | 'totalMinor' | 'quantity' | 'tier'
+  'tickets' | 'unitPriceMinor' | 'feesMinor' | 'totalMinor' | 'quantity' | 'tier' | 'lines'
 > {
   amountMinor: number;
   reason: string;
@@ -81,12 +83,17 @@ export async function orderConfirmationMail(
   const money = (minor: number) => formatMoney(d.lang, minor, d.currency);
   const date = formatEventTime(d.lang, d.eventStartsAt, d.eventTimeZone);
   const intro = t('mail.order.intro', { merchant: d.merchant, event: d.event, date });
-  const ticketLines = d.tickets.map((x, i) => t('mail.order.ticket', { n: i + 1, tier: d.tier, ticketId: x.id }));
+  const ticketLines = d.tickets.map((x, i) =>
+    t('mail.order.ticket', { n: i + 1, tier: x.tier ?? d.tier, ticketId: x.id }),
+  );
+  const lines = d.lines ?? [{ tier: d.tier, quantity: d.quantity, unitPriceMinor: d.unitPriceMinor }];
   const receipt = [
     t('mail.order.orderNumber', { orderId: d.orderId }),
     t('mail.order.merchant', { merchant: d.merchant }),
-    t('mail.order.tickets', { quantity: d.quantity, tier: d.tier, unitPrice: money(d.unitPriceMinor) }),
-    t('mail.order.subtotal', { amount: money(d.unitPriceMinor * d.quantity) }),
+    ...lines.map((l) =>
+      t('mail.order.tickets', { quantity: l.quantity, tier: l.tier, unitPrice: money(l.unitPriceMinor) }),
+    ),
+    t('mail.order.subtotal', { amount: money(lines.reduce((n, l) => n + l.unitPriceMinor * l.quantity, 0)) }),
     t('mail.order.fees', { amount: money(d.feesMinor) }),
     t('mail.order.total', { amount: money(d.totalMinor), currency: d.currency }),
   ];

@@ -269,6 +269,12 @@ test('MCP: an agent buys two tiers in one purchase with tool arguments only, wit
     const order = mine.orders.find((x: { orderId: string }) => x.orderId === c.output.order.id);
     const names = order.tickets.map((t: { tierName?: string }) => t.tierName).sort();
     assert.deepEqual(names, ['Child', 'Child', 'General admission']);
+    // The e-mail: a receipt line per tier, each ticket with its own tier.
+    await w.h.app.orderMail.idle();
+    const mail = w.box.last(agent.email).text;
+    assert.match(mail, /1 × General admission/);
+    assert.match(mail, /2 × Child/);
+    assert.equal(mail.match(/Child/g)?.length, 3, mail);
     const detail = must(await shop.api.get(`/v1/ticketing/orders/${c.output.order.id}/detail`), 200);
     assert.deepEqual(
       detail.tiers.map((x: { id: string }) => x.id),

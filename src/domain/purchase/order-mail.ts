@@ -19,6 +19,8 @@ import { claimDue, doublingDelays, retryAt, type RetryPolicy, type WorkTable } f
 import type { Services } from '../context.ts';
 import { withTicketDocuments } from './ticket-documents.ts';
 import { withOrderTax } from './order-mail-tax.ts';
+import { mailLines } from './order-mail-lines.ts';
+import type { PurchaseLineRow } from '../../storage/entities/purchase.ts';
 
 /** `payments` and `publicUrl` give the e-mail its wallet links (without them: the tickets PDF only). */
 export type OrderMailDeps = Pick<Services, 'db' | 'mail' | 'catalogs' | 'payments' | 'publicUrl'> & {
@@ -167,6 +169,8 @@ interface OrderFacts {
   fees_minor: number;
   total_minor: number;
   currency: string;
+  /** A multi-line purchase's lines (null for one tier). */
+  lines: PurchaseLineRow[] | null;
 }
 
 async function render(deps: OrderMailDeps, row: Claimed) {
@@ -174,7 +178,7 @@ async function render(deps: OrderMailDeps, row: Claimed) {
     `select coalesce(b.email, ${acpBuyerEmail('o.reservation_id')}) as email,
             coalesce((select p.mail_lang from payments p where p.id = o.payment_id), b.lang) as buyer_lang,
             s.name as merchant, s.tax_settings, e.title as event, e.starts_at, e.time_zone, t.name as tier,
-            r.quantity, r.unit_price_minor, r.fees_minor, r.total_minor, r.currency
+            r.quantity, r.unit_price_minor, r.fees_minor, r.total_minor, r.currency, r.lines
        from orders o left join buyers b on b.id = o.buyer_id join shops s on s.id = o.shop_id
        join events e on e.id = o.event_id
        join tiers t on t.id = o.tier_id join reservations r on r.id = o.reservation_id
@@ -194,10 +198,11 @@ async function render(deps: OrderMailDeps, row: Claimed) {
     currency: f.currency,
   };
   if (row.kind === 'confirmation' || row.kind === 'resend') {
-    const tickets = await deps.db.execute<{ id: string; code: string; signed_code: string | null }>(
-      'select id, code, signed_code from tickets where order_id = ? order by id',
+    const tickets = await deps.db.execute<{ id: string; code: string; signed_code: string | null; tier_id: string }>(
+      'select id, code, signed_code, tier_id from tickets where order_id = ? order by id',
       [row.order_id],
     );
+    const several = await mailLines(deps.db, f.lines, tickets); // a multi-line purchase: a line per tier
     const m = await orderConfirmationMail(t, {
       ...common,
       tier: f.tier,
@@ -205,7 +210,8 @@ async function render(deps: OrderMailDeps, row: Claimed) {
       unitPriceMinor: f.unit_price_minor,
       feesMinor: f.fees_minor,
       totalMinor: f.total_minor,
-      tickets: tickets.map((x) => ({ id: x.id, code: x.signed_code ?? x.code })),
+      tickets: tickets.map((x) => ({ id: x.id, code: x.signed_code ?? x.code, tier: several.tierOf?.(x.id) })),
+      lines: several.lines,
     });
     // The tickets PDF attached, wallet links when the shop has them on (issue #37, item 5).
     const taxed = await withOrderTax(
