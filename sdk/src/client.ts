@@ -7,7 +7,6 @@ import {
   OPERATIONS,
   type ConfirmInput,
   type ConfirmOutput,
-  type ErrorCode,
   type MintBuyerSessionInput,
   type MintBuyerSessionOutput,
   type OperationId,
@@ -17,6 +16,10 @@ import {
   type ReserveInput,
   type ReserveOutput,
 } from './operations.generated.ts';
+import { isErrorBody, requestOf, retryAfterOf, uuid } from './request.ts';
+import { jitteredDelay, RETRYABLE, wait, type RetryOptions } from './retry.ts';
+
+export { jitteredDelay, type RetryOptions } from './retry.ts';
 
 /**
  * An API key holding `mandates:attest` (an attest-only key, issued to organizations the service's staff enabled for
@@ -77,51 +80,6 @@ export interface ClientOptions<K extends string = string> {
   session?: 'console' | 'buyer';
 }
 
-/**
- * Retries of refusals that ask to be retried later and ran nothing: `429 rate_limited` (a budget spent, or a hot pool
- * at capacity in a flash sale) and `409 idempotency_in_flight` (the same key still running). A retry sends the same
- * call with the same idempotency key, so it can never act twice.
- */
-export interface RetryOptions {
-  /**
-   * How many times a call is sent again at most: a whole number, 0 or more (`createClient` throws a TypeError
-   * otherwise).
-   */
-  retries: number;
-  /**
-   * The wait in ms before retry `attempt` (1, 2, …), given the server's `retryAfter` in seconds. Default
-   * `jitteredDelay`: `retryAfter` plus a random extra of up to as long again, so that clients refused together do not
-   * all come back together.
-   */
-  delay?: (attempt: number, retryAfterSeconds: number) => number;
-  /** The longest wait accepted, in ms (default 10,000): a refusal asking for longer is thrown at once. */
-  maxDelayMs?: number;
-}
-
-/** The default wait before a retry: `retryAfter` seconds, plus a random extra of up to as long again. */
-export function jitteredDelay(_attempt: number, retryAfterSeconds: number, random: () => number = Math.random): number {
-  return retryAfterSeconds * 1000 * (1 + random());
-}
-
-/** The refusals a retry may follow: nothing ran, and the server said when to come back. */
-const RETRYABLE: ReadonlySet<string> = new Set(['rate_limited', 'idempotency_in_flight']);
-
-/** Waits `ms`, or rejects with the signal's reason once it aborts. */
-function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 export interface CallOptions {
   /**
    * The `Idempotency-Key` of a call that takes one (`OPERATIONS[op].idempotency` is not `none`). When omitted the
@@ -162,56 +120,6 @@ export interface TesseraClient<A extends boolean = false> {
    * where the organization is not enabled for attested consent the call throws `403 merchant_consent_not_enabled`.
    */
   mintBuyerSession(input: MintInput<A>, options?: CallOptions): Promise<MintBuyerSessionOutput>;
-}
-
-/** A random UUID v4 from `crypto.getRandomValues` (available in every browser context and Node; randomUUID is not). */
-function uuid(): string {
-  const b = crypto.getRandomValues(new Uint8Array(16));
-  b[6] = (b[6]! & 0x0f) | 0x40;
-  b[8] = (b[8]! & 0x3f) | 0x80;
-  const h = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-}
-
-function isErrorBody(
-  body: unknown,
-): body is { code: ErrorCode; message: string; retryAfter?: number; details?: Record<string, unknown> } {
-  return (
-    !!body &&
-    typeof body === 'object' &&
-    typeof (body as { code?: unknown }).code === 'string' &&
-    typeof (body as { message?: unknown }).message === 'string'
-  );
-}
-
-function retryAfterOf(body: { retryAfter?: unknown }, headers: Headers): number | undefined {
-  if (typeof body.retryAfter === 'number') return body.retryAfter;
-  const header = Number(headers.get('retry-after'));
-  return headers.has('retry-after') && Number.isFinite(header) ? header : undefined;
-}
-
-/** The request for an operation: path fields into the path, the rest into the query (GET, DELETE) or the JSON body. */
-function requestOf(
-  baseUrl: string,
-  op: OperationId,
-  input: Record<string, unknown>,
-): { url: URL; body: string | undefined } {
-  const spec = OPERATIONS[op];
-  const rest: Record<string, unknown> = { ...input };
-  let path = spec.path;
-  for (const name of spec.pathParams) {
-    const value = rest[name];
-    if (typeof value !== 'string' || value === '') throw new TypeError(`${op}: the path field ${name} is required.`);
-    path = path.replace(`{${name}}`, encodeURIComponent(value));
-    delete rest[name];
-  }
-  const url = new URL(path.replace(/^\//, ''), baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
-  if (spec.method !== 'GET' && spec.method !== 'DELETE') return { url, body: JSON.stringify(rest) };
-  for (const [name, value] of Object.entries(rest)) {
-    if (value === undefined) continue;
-    for (const v of Array.isArray(value) ? value : [value]) url.searchParams.append(name, String(v));
-  }
-  return { url, body: undefined };
 }
 
 /**
