@@ -5,7 +5,7 @@ import type { Catalogs, Translate } from '../i18n/i18n.ts';
 import { html, type Markup } from './html.ts';
 
 export type PageId =
-  'sign-in' | 'verify' | 'agents' | 'cards' | 'permissions' | 'tickets' | 'authorize' | 'limit-raise';
+  'sign-in' | 'verify' | 'agents' | 'cards' | 'permissions' | 'tickets' | 'authorize' | 'limit-raise' | 'offer';
 
 /** What a page renders inside <main>, after its h1 and the status regions. */
 export interface PageContext {

@@ -19,6 +19,7 @@ import { deriveTheme, themeCss, themeProblem, type ThemeInput } from '../domain/
 
 import { authorizePage } from './pages-authorize.ts';
 import { limitRaisePage } from './pages-limit-raise.ts';
+import { offerPage } from './pages-offer.ts';
 
 export const BUYER_PAGES: readonly PageDefinition[] = [
   signInPage,
@@ -29,6 +30,7 @@ export const BUYER_PAGES: readonly PageDefinition[] = [
   ticketsPage,
   authorizePage,
   limitRaisePage,
+  offerPage,
 ];
 
 const ASSETS_DIR = fileURLToPath(new URL('./assets/', import.meta.url));
@@ -36,6 +38,7 @@ const TYPES: Record<string, string> = { js: 'text/javascript; charset=utf-8', cs
 const SHOP_ID = /^shop_[0-9a-z]{10,40}$/;
 const INTERACTION_ID = /^[A-Za-z0-9_-]{8,64}$/;
 const LIMIT_RAISE_ID = /^lrr_[0-9a-z]{10,40}$/;
+const RESERVATION_ID = /^rsv_[0-9a-z]{10,40}$/;
 
 /**
  * The pages' CSP over the baseline: scripts and styles only from this origin (no inline code), frames only the card
@@ -139,6 +142,11 @@ export function buildBuyerPagesRouter(deps: { services: Services; catalogs?: Cat
       // The limit-raise request a page answers (/buyer/limit-raise): kept when the buyer changes the language.
       const raise =
         typeof ctx.query.request === 'string' && LIMIT_RAISE_ID.test(ctx.query.request) ? ctx.query.request : undefined;
+      // The waiting-list offer a page answers (/buyer/offer): kept when the buyer changes the language.
+      const offer =
+        typeof ctx.query.reservation === 'string' && RESERVATION_ID.test(ctx.query.reservation)
+          ? ctx.query.reservation
+          : undefined;
       const pageCtx: PageContext = {
         t: catalogs.translator(lang),
         lang,
@@ -149,6 +157,7 @@ export function buildBuyerPagesRouter(deps: { services: Services; catalogs?: Cat
             ...(merchantId ? { merchantId } : {}),
             ...(interaction && path === page.path ? { interaction } : {}),
             ...(raise && path === page.path ? { request: raise } : {}),
+            ...(offer && path === page.path ? { reservation: offer } : {}),
           });
           for (const [k, v] of Object.entries(extra)) if (v !== undefined) q.set(k, v);
           return `${path}?${q}`;

@@ -39,9 +39,11 @@ function credentials() {
 /**
  * Calls the API at `path` (same origin) with the session; resolves with the JSON answer or rejects with an ApiError.
  * `withCookies`: for the OAuth authorize step, whose endpoint also reads the authorization server's own cookie.
+ * `idempotencyKey`: sent as `Idempotency-Key`, for the operations that require one (confirm).
  */
-export async function api(method, path, body, { withCookies = false } = {}) {
+export async function api(method, path, body, { withCookies = false, idempotencyKey } = {}) {
   const headers = { accept: 'application/json', ...credentials() };
+  if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
   if (body !== undefined) headers['content-type'] = 'application/json';
   let res;
   try {

@@ -12,8 +12,19 @@ import * as signIn from './sign-in.js';
 import * as tickets from './tickets.js';
 import * as verify from './verify.js';
 import * as limitRaise from './limit-raise.js';
+import * as offer from './offer.js';
 
-const PAGES = { 'sign-in': signIn, verify, agents, cards, permissions, tickets, authorize, 'limit-raise': limitRaise };
+const PAGES = {
+  'sign-in': signIn,
+  verify,
+  agents,
+  cards,
+  permissions,
+  tickets,
+  authorize,
+  'limit-raise': limitRaise,
+  offer,
+};
 let cleanup = null;
 
 /** Shows the signed-out panel or the content, and the parts the session may use. */

@@ -15,7 +15,7 @@ import { describeError } from '../../kernel/errors.ts';
 /** What the money-moving services need beyond a transaction. */
 export type SpineDeps = Pick<
   Services,
-  'db' | 'payments' | 'ticketKeys' | 'mail' | 'catalogs' | 'orderMail' | 'metrics' | 'events'
+  'db' | 'payments' | 'ticketKeys' | 'mail' | 'catalogs' | 'orderMail' | 'metrics' | 'events' | 'publicUrl'
 > & {
   clock: Clock;
   log: Logger;
