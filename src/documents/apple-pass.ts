@@ -3,8 +3,15 @@
  * signed (PKCS#7, detached, over manifest.json) with the merchant's pass-type certificate and key and Apple's WWDR
  * certificate. The icons are made here: a plain square in the pass's colour.
  */
+import { createRequire } from 'node:module';
 import { deflateSync } from 'node:zlib';
-import { PKPass } from 'passkit-generator';
+
+/**
+ * passkit-generator (and its node-forge and joi, some hundred modules) is loaded on the first pass, not at start
+ * (docs/performance.md, "Start time"); its CommonJS build, so that `buildApplePass` stays synchronous.
+ */
+let passkit: typeof import('passkit-generator') | undefined;
+const loadPasskit = () => (passkit ??= createRequire(import.meta.url)('passkit-generator') as typeof passkit)!;
 
 export interface AppleWalletKey {
   passTypeIdentifier: string;
@@ -74,7 +81,7 @@ let icons: { icon: Buffer; icon2x: Buffer } | undefined;
 /** The .pkpass of one ticket, signed with the merchant's certificate. */
 export function buildApplePass(key: AppleWalletKey, t: AppleTicket): Buffer {
   icons ??= { icon: squarePng(29, COLOUR), icon2x: squarePng(58, COLOUR) };
-  const pass = new PKPass(
+  const pass = new (loadPasskit().PKPass)(
     { 'icon.png': icons.icon, 'icon@2x.png': icons.icon2x },
     {
       wwdr: key.wwdrCertificate,

@@ -4,7 +4,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import PDFDocument from 'pdfkit';
+
+/** pdfkit (and fontkit, some hundred modules) is loaded on the first PDF, not at start (docs/performance.md). */
+let pdfkit: Promise<{ default: typeof import('pdfkit') }> | undefined;
 
 /** The registered font names: `body` (DejaVu Sans) and `bold` (DejaVu Sans Bold). */
 export const PDF_FONTS = { body: 'body', bold: 'bold' } as const;
@@ -40,6 +42,7 @@ export async function createPdf(
   draw: (doc: PdfDocument) => void | Promise<void>,
 ): Promise<Buffer> {
   const files = fontFiles();
+  const { default: PDFDocument } = await (pdfkit ??= import('pdfkit'));
   const doc = new PDFDocument({
     size: 'A4',
     margin: 50,

@@ -6,7 +6,8 @@
  * step is the buyer's own flow on the buyer pages (`/buyer/authorize`, docs/oauth.md).
  */
 import { generateKeyPairSync } from 'node:crypto';
-import Provider, { errors, interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type Provider from 'oidc-provider';
+import type { Configuration, errors, KoaContextWithOIDC } from 'oidc-provider';
 import type { Logger } from 'pino';
 import { describeError } from '../../kernel/errors.ts';
 import type { Database } from '../../storage/database.ts';
@@ -50,6 +51,7 @@ function clientMetadataProblem(
   metadata: Record<string, unknown>,
 ): InstanceType<typeof errors.InvalidClientMetadata | typeof errors.InvalidRedirectUri> | undefined {
   const { nameChars, stringChars, listEntries, totalBytes } = CLIENT_METADATA_LIMITS;
+  const { errors } = oidc!; // the provider that calls this loaded it
   if (typeof metadata.client_name === 'string' && metadata.client_name.length > nameChars) {
     return new errors.InvalidClientMetadata(`client_name must be at most ${nameChars} characters`);
   }
@@ -74,6 +76,23 @@ function clientMetadataProblem(
   return undefined;
 }
 
+type OidcModule = typeof import('oidc-provider');
+/** oidc-provider, once loaded (its import is some 200 modules, left out of the start: docs/performance.md). */
+let oidc: OidcModule | undefined;
+let oidcLoading: Promise<OidcModule> | undefined;
+
+/**
+ * Loads oidc-provider once: the first OAuth request or token check waits for it, and `tessera serve` starts it right
+ * after it is ready, in the background.
+ */
+export function loadOidcProvider(): Promise<OidcModule> {
+  oidcLoading ??= import('oidc-provider').then((m) => (oidc = m));
+  return oidcLoading;
+}
+
+/** Whether `err` is oidc-provider's own refusal (false while it is not loaded: then nothing of it can have thrown). */
+export const isOidcProviderError = (err: unknown): boolean => !!oidc && err instanceof oidc.errors.OIDCProviderError;
+
 /** The MCP endpoint as a resource indicator: the audience of every access token. */
 export const mcpResource = (publicUrl: string) => `${publicUrl}/mcp`;
 
@@ -90,7 +109,7 @@ async function signingJwk(db: Database, serverSecret: string): Promise<Record<st
 }
 
 /** The login prompt is asked on every authorization: the buyer names the agent and its limits for each client. */
-function policy() {
+function policy(interactionPolicy: OidcModule['interactionPolicy']) {
   const base = interactionPolicy.base();
   const login = base.get('login')!;
   login.checks.add(
@@ -121,6 +140,7 @@ export interface OAuthProviderDeps {
 
 /** Builds the provider for `issuer` (the public URL). */
 export async function createOAuthProvider(issuer: string, deps: OAuthProviderDeps): Promise<Provider> {
+  const { default: Provider, errors, interactionPolicy } = await loadOidcProvider();
   const resource = mcpResource(issuer);
   const { db } = deps;
   const configuration: Configuration = {
@@ -219,7 +239,10 @@ export async function createOAuthProvider(issuer: string, deps: OAuthProviderDep
       Session: INTERACTION_TTL_SECONDS,
       IdToken: ACCESS_TOKEN_TTL_SECONDS,
     },
-    interactions: { url: (_ctx, interaction) => `${OAUTH_PREFIX}/interaction/${interaction.uid}`, policy: policy() },
+    interactions: {
+      url: (_ctx, interaction) => `${OAUTH_PREFIX}/interaction/${interaction.uid}`,
+      policy: policy(interactionPolicy),
+    },
     routes: {
       authorization: `${OAUTH_PREFIX}/authorize`,
       backchannel_authentication: `${OAUTH_PREFIX}/backchannel`,

@@ -6,7 +6,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type Provider from 'oidc-provider';
-import { errors, type Interaction } from 'oidc-provider';
+import type { Interaction } from 'oidc-provider';
 import type { Services } from '../../domain/context.ts';
 import { withdrawOAuthAuthorization, type OAuthAuthorization } from '../../domain/buyers/oauth-access.ts';
 import { requestInfo, sendError } from '../../http/http.ts';
@@ -15,7 +15,7 @@ import { chargeUnverified } from '../../http/rate-limit.ts';
 import { parseJsonObject, readRaw } from '../../http/read-body.ts';
 import { ToolError } from '../../kernel/errors.ts';
 import type { Orchestrator } from '../../orchestrator/invoke.ts';
-import { AGENT_SCOPE, mcpResource, OAUTH_PREFIX } from './provider.ts';
+import { AGENT_SCOPE, isOidcProviderError, mcpResource, OAUTH_PREFIX } from './provider.ts';
 import type { OAuthServer } from './server.ts';
 
 /** The protected-resource metadata of `/mcp`: which authorization server issues its tokens. */
@@ -166,7 +166,7 @@ export function buildOAuthRouter(deps: { services: Services; orchestrator: Orche
         if (undo) await services.db.transaction((em) => withdrawOAuthAuthorization(em, undo, services.clock.now()));
         await oauth.releaseInteraction(uid);
         // The provider's own refusal (the interaction ended or expired meanwhile): the step is over, nothing kept.
-        throw err instanceof errors.OIDCProviderError ? new ToolError('oauth_interaction_invalid') : err;
+        throw isOidcProviderError(err) ? new ToolError('oauth_interaction_invalid') : err;
       }
     } catch (err) {
       // Anything else reaches the error guard: a generic 500 body, the cause logged.
