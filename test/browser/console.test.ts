@@ -4,130 +4,63 @@
  * second payment provider is configured and its secret never shown again; a delivered webhook is redelivered; a shop
  * with a hold in flight is refused deletion with the numbers, next to the action. axe finds no violation on each.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
 import { restClient } from '../support/rest.ts';
-import { assertAccessible, axeOn, launchBrowser, type TestBrowser } from '../support/browser.ts';
-import {
-  createAgent,
-  key,
-  limits,
-  merchantShop,
-  must,
-  newEmail,
-  saveCard,
-  signIn,
-  startWorld,
-  type MerchantShop,
-  type World,
-} from '../support/buyers.ts';
-import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
-import { reportOnFailure } from './flows.ts';
+import { assertAccessible } from '../support/browser.ts';
+import { createAgent, key, limits, must, newEmail, saveCard, signIn } from '../support/buyers.ts';
+import { consoleBrowserSession, go, noAxeViolations } from '../support/console-browser.ts';
 
-let w: World;
-let browser: TestBrowser;
-let rx: Receiver;
-let m: MerchantShop;
-let ownerEmail: string;
-reportOnFailure(() => ({ browser, h: w?.h }));
-before(async () => {
-  browser = await launchBrowser();
-  rx = await startReceiver();
-  w = await startWorld({ WEBHOOK_ALLOW_LOOPBACK: 'true' });
-  m = await merchantShop(w.h);
-  const [row] = await w.h.db.execute<{ email: string }>('select email from users where id = ?', [m.ownerId]);
-  ownerEmail = row!.email;
-});
-after(async () => {
-  await browser?.close();
-  await w?.close();
-  await rx?.close();
-});
-
-/**
- * Console errors other than the session probe's 401: at load the application asks whether a session exists
- * (`get_console_session`), which Chromium reports as a failed resource while signed out.
- */
-const problems = (): string[] => browser.problems.filter((p) => !p.includes('status of 401 (Unauthorized)'));
-
-async function noAxeViolations(page: Page, where: string): Promise<void> {
-  const results = await axeOn(page).analyze();
-  const found = results.violations.map(
-    (v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-  );
-  assert.deepEqual(found, [], `axe on ${where}`);
-}
-
-/** Signs the owner in through the sign-in view and the e-mailed link. */
-async function ownerSignsIn(page: Page): Promise<void> {
-  await page.goto(`${w.h.url}/console/sign-in`);
-  await page.getByLabel('Work e-mail').fill(ownerEmail);
-  await page.getByRole('button', { name: 'Send me a sign-in link' }).click();
-  await page.locator('.feedback', { hasText: 'a sign-in link is on its way' }).waitFor();
-  const hit = /\/console\/verify#token=[\w-]+/.exec(w.box.last(ownerEmail).text);
-  assert.ok(hit, 'a /console/verify link in the mail');
-  await page.goto(`${w.h.url}${hit[0]}`);
-  await page.locator('main[data-view="overview"]').waitFor();
-}
-
-/** Moves to `path` inside the application (History API, as a link does) and waits for `view`. */
-async function go(page: Page, path: string, view: string): Promise<void> {
-  await page.evaluate((to) => {
-    history.pushState(null, '', to);
-    dispatchEvent(new PopStateEvent('popstate'));
-  }, path);
-  await page.locator(`main[data-view="${view}"]`).waitFor();
-}
+const s = consoleBrowserSession({ receiver: true });
 
 /** A console session for `email` through the API (the e-mailed link). */
 async function signInToken(email: string): Promise<string> {
-  const anon = restClient(w.h.url);
+  const anon = restClient(s.w.h.url);
   must(await anon.post('/v1/console/sign-in', { email }), 202);
-  const token = new RegExp('/console/verify#token=([\\w-]+)').exec(w.box.last(email).text)![1];
+  const token = new RegExp('/console/verify#token=([\\w-]+)').exec(s.w.box.last(email).text)![1];
   return must(await anon.post('/v1/console/sign-in/complete', { token }), 200).token;
 }
 
 test('an owner withdraws an attested permission with a reason after confirming; the summary shows it', async () => {
   // Set up through the API: attestation switched on by staff, an attest key, a buyer with a card and an agent, and a
   // permission granted in a session the attest key minted.
-  const staff = restClient(w.h.url, await w.h.staffToken());
+  const staff = restClient(s.w.h.url, await s.w.h.staffToken());
   must(
-    await staff.post(`/v1/staff/organizations/${m.organizationId}/attestation`, {
+    await staff.post(`/v1/staff/organizations/${s.m.organizationId}/attestation`, {
       enabled: true,
       perBuyerCeilingMinor: 20_000,
       windowHours: 24,
     }),
     200,
   );
-  const owner = restClient(w.h.url, await signInToken(ownerEmail));
+  const owner = restClient(s.w.h.url, await signInToken(s.ownerEmail));
   const attestKey = must(
     await owner.post('/v1/console/api-keys', { name: 'Attest', scopes: ['mandates:attest'] }),
     201,
   ).token;
   const buyerEmail = newEmail();
-  const full = await signIn(w, buyerEmail, m.shopId);
-  const instrument = await saveCard(w, full, buyerEmail);
-  const { agent } = await createAgent(w, full, buyerEmail);
+  const full = await signIn(s.w, buyerEmail, s.m.shopId);
+  const instrument = await saveCard(s.w, full, buyerEmail);
+  const { agent } = await createAgent(s.w, full, buyerEmail);
   const attested = must(
-    await restClient(w.h.url, attestKey).post('/v1/integration/buyer-sessions', {
-      merchantId: m.shopId,
+    await restClient(s.w.h.url, attestKey).post('/v1/integration/buyer-sessions', {
+      merchantId: s.m.shopId,
       email: buyerEmail,
       merchantAttested: true,
     }),
     201,
   );
   const permission = must(
-    await restClient(w.h.url, attested.token).post('/v1/buyer/permissions', {
+    await restClient(s.w.h.url, attested.token).post('/v1/buyer/permissions', {
       agentId: agent.id,
       instrumentId: instrument.id,
-      ...limits(w, { perPurchaseCapMinor: 5000, allowanceMinor: 20_000 }),
+      ...limits(s.w, { perPurchaseCapMinor: 5000, allowanceMinor: 20_000 }),
     }),
     201,
   );
 
-  const page = await browser.page();
-  await ownerSignsIn(page);
+  const page = await s.browser.page();
+  await s.signIn(page);
   await page.getByRole('link', { name: 'Attested consent' }).click();
   await page.locator('#consent-state', { hasText: 'Attestation is on' }).waitFor();
   assert.equal(await page.locator('#permission-counts dd[data-count=active]').innerText(), '1');
@@ -159,16 +92,16 @@ test('an owner withdraws an attested permission with a reason after confirming; 
     [listed.status, listed.revokedReason],
     ['revoked', 'The buyer called to say the agent is not theirs.'],
   );
-  assert.deepEqual(problems(), []);
+  assert.deepEqual(s.problems(), []);
   await page.close();
 });
 
 test('an owner configures Stripe, redelivers a delivery and is refused deleting a shop in use', async () => {
-  const page = await browser.page();
-  await ownerSignsIn(page);
+  const page = await s.browser.page();
+  await s.signIn(page);
 
   // The payment provider: the sandbox in use, the second provider configured but not switched on in the sandbox.
-  await go(page, `/console/shops/${m.shopId}/payment-provider`, 'payment-provider');
+  await go(page, `/console/shops/${s.m.shopId}/payment-provider`, 'payment-provider');
   const stripe = page.locator('tr', { has: page.locator('td', { hasText: /^stripe$/ }) });
   await stripe.locator('td', { hasText: /^not configured$/ }).waitFor();
   await page.getByLabel('Publishable key').fill('pk_test_51AbCdEfGhIjKlMnOpQrSt');
@@ -185,32 +118,32 @@ test('an owner configures Stripe, redelivers a delivery and is refused deleting 
   await noAxeViolations(page, 'payment provider');
 
   // Webhooks: a delivered test event is redelivered with the same event id.
-  const api = restClient(w.h.url, m.apiKey);
+  const api = restClient(s.w.h.url, s.m.apiKey);
   const hook = must(
     await api.post('/v1/integration/webhooks', {
-      merchantId: m.shopId,
-      url: `${rx.url}/redeliver`,
+      merchantId: s.m.shopId,
+      url: `${s.rx.url}/redeliver`,
       events: ['order.completed'],
     }),
     201,
   );
   must(await api.post(`/v1/integration/webhooks/${hook.id}/test`, {}), 201);
-  await w.h.app.services.webhooks.dispatchOnce();
-  await go(page, `/console/shops/${m.shopId}/webhooks/${hook.id}`, 'webhook');
+  await s.w.h.app.services.webhooks.dispatchOnce();
+  await go(page, `/console/shops/${s.m.shopId}/webhooks/${hook.id}`, 'webhook');
   const delivered = page.locator('tr', { hasText: 'webhook.test' });
   await delivered.locator('td', { hasText: /^Delivered$/ }).waitFor();
   await delivered.getByRole('button', { name: /^Redeliver / }).click();
   await page.locator('#delivery-redeliver-feedback', { hasText: /is queued again\./ }).waitFor();
   await delivered.locator('td', { hasText: /^Pending$/ }).waitFor();
-  await w.h.app.services.webhooks.dispatchOnce();
-  const got = rx.received.filter((r) => r.path === '/redeliver');
+  await s.w.h.app.services.webhooks.dispatchOnce();
+  const got = s.rx.received.filter((r) => r.path === '/redeliver');
   assert.equal(got.length, 2, 'redelivered');
   assert.equal(got[0]!.headers['webhook-id'], got[1]!.headers['webhook-id'], 'with the same event id');
 
   // Shops: a shop with a hold in flight is refused, the numbers shown in the confirmation, next to the action.
-  const q = must(await api.post('/v1/ticketing/quotes', { tierId: m.tierId, quantity: 1 }), 201);
+  const q = must(await api.post('/v1/ticketing/quotes', { tierId: s.m.tierId, quantity: 1 }), 201);
   must(await api.post('/v1/ticketing/reservations', { quoteId: q.quoteId }, key()), 201);
-  const [shop] = await w.h.db.execute<{ name: string }>('select name from shops where id = ?', [m.shopId]);
+  const [shop] = await s.w.h.db.execute<{ name: string }>('select name from shops where id = ?', [s.m.shopId]);
   await go(page, '/console/shops', 'shops');
   await page.getByRole('button', { name: `Delete ${shop!.name}` }).click();
   const dialog = page.getByRole('dialog');
@@ -223,6 +156,6 @@ test('an owner configures Stripe, redelivers a delivery and is refused deleting 
   await page.getByRole('link', { name: shop!.name }).waitFor();
   await assertAccessible(page);
   // The refused deletion is the one failed request Chromium reports; no other console error (CSP included).
-  assert.deepEqual(problems(), ['Failed to load resource: the server responded with a status of 409 (Conflict)']);
+  assert.deepEqual(s.problems(), ['Failed to load resource: the server responded with a status of 409 (Conflict)']);
   await page.close();
 });

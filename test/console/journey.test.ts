@@ -5,49 +5,23 @@
  * tickets); keyboard only for the create-and-refund part; at 1280 px and 390 px with axe on every view; a reload keeps
  * the session and the view; back and forward move between views.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
-import { assertAccessible, axeOn, focusIs, launchBrowser, type TestBrowser } from '../support/browser.ts';
-import { startWorld, type World } from '../support/buyers.ts';
+import { assertAccessible, focusIs } from '../support/browser.ts';
+import { consoleBrowserSession, noAxeViolations } from '../support/console-browser.ts';
 import { restClient } from '../support/rest.ts';
 import { confirmWith, must, reserveOne } from '../support/spine.ts';
-import type { BootstrapResult } from '../../src/domain/merchants/merchants.ts';
-import { reportOnFailure } from '../browser/flows.ts';
 
-let w: World;
-let browser: TestBrowser;
-let m: BootstrapResult;
-let ownerEmail: string;
-reportOnFailure(() => ({ browser, h: w?.h }));
-before(async () => {
-  browser = await launchBrowser();
-  w = await startWorld();
-  m = await w.h.merchant();
-  const [row] = await w.h.db.execute<{ email: string }>('select email from users where id = ?', [m.ownerId]);
-  ownerEmail = row!.email;
-});
-after(async () => {
-  await browser?.close();
-  await w?.close();
-});
-
-/** axe on the page as it is: no violation at all. */
-async function axeClean(page: Page, where: string): Promise<void> {
-  const results = await axeOn(page).analyze();
-  const found = results.violations.map(
-    (v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-  );
-  assert.deepEqual(found, [], `axe on ${where}`);
-}
+const s = consoleBrowserSession({ merchant: (h) => h.merchant() });
 
 /** Waits for the view `id`, then checks it: the house accessibility check and axe. */
 async function viewIs(page: Page, id: string): Promise<void> {
   await page.locator(`main[data-view="${id}"] #view-title`).waitFor();
   await page.locator('main p[role="status"]', { hasText: 'Loading' }).waitFor({ state: 'detached' });
   await assertAccessible(page);
-  await axeClean(page, `${id} at ${page.viewportSize()?.width} px`);
+  await noAxeViolations(page, `${id} at ${page.viewportSize()?.width} px`);
 }
 
 /**
@@ -88,21 +62,21 @@ async function typeInto(page: Page, id: string, text: string): Promise<void> {
 const feedback = (page: Page, text: string | RegExp) => page.locator('.feedback', { hasText: text }).first().waitFor();
 
 test('a merchant runs a sale in the console: set up, sell, watch, refund, cancel', async () => {
-  const page = await browser.page();
+  const page = await s.browser.page();
   await page.setViewportSize({ width: 1280, height: 900 });
 
   // Sign in from `/`.
-  await page.goto(`${w.h.url}/`);
+  await page.goto(`${s.w.h.url}/`);
   await page.getByRole('link', { name: 'Merchant console' }).click();
   await viewIs(page, 'sign-in');
-  await page.getByLabel('Work e-mail').fill(ownerEmail);
+  await page.getByLabel('Work e-mail').fill(s.ownerEmail);
   await page.getByRole('button', { name: 'Send me a sign-in link' }).click();
   await feedback(page, 'a sign-in link is on its way');
-  const link = /\/console\/verify#token=[\w-]+/.exec(w.box.last(ownerEmail).text);
+  const link = /\/console\/verify#token=[\w-]+/.exec(s.w.box.last(s.ownerEmail).text);
   assert.ok(link, 'the sign-in mail carries a /console/verify link');
-  await page.goto(`${w.h.url}${link[0]}`);
+  await page.goto(`${s.w.h.url}${link[0]}`);
   await viewIs(page, 'overview');
-  assert.equal(new URL(page.url()).pathname, `/console/shops/${m.shopId}/overview`);
+  assert.equal(new URL(page.url()).pathname, `/console/shops/${s.m.shopId}/overview`);
 
   // Keyboard only from here to the refund: an event, a pool, two tiers.
   await tabTo(page, 'nav-events');
@@ -128,7 +102,7 @@ test('a merchant runs a sale in the console: set up, sell, watch, refund, cancel
   await page.locator('#event-time-zone-error', { hasText: 'Use an IANA time zone name' }).waitFor();
   await focusIs(page, 'event-time-zone');
   // The refusal is the server's 400, which Chromium logs; it is the only console problem expected.
-  assert.deepEqual(browser.problems.splice(0), [
+  assert.deepEqual(s.browser.problems.splice(0), [
     'Failed to load resource: the server responded with a status of 400 (Bad Request)',
   ]);
   assert.ok(await page.locator('#time-zones option[value="Europe/Budapest"]').count(), 'the list offers IANA zones');
@@ -161,9 +135,9 @@ test('a merchant runs a sale in the console: set up, sell, watch, refund, cancel
   await tabTo(page, 'new-tier-submit');
   await page.keyboard.press('Enter');
   await page.getByRole('cell', { name: 'Early bird', exact: true }).waitFor();
-  await axeClean(page, 'event with pools and tiers');
+  await noAxeViolations(page, 'event with pools and tiers');
 
-  const api = restClient(w.h.url, m.apiKey);
+  const api = restClient(s.w.h.url, s.m.apiKey);
   const { event, tiers } = must(await api.get(`/v1/catalog/events/${eventId}`), 200) as {
     event: { timeZone: string };
     tiers: {
@@ -185,7 +159,7 @@ test('a merchant runs a sale in the console: set up, sell, watch, refund, cancel
     order: { id: string };
   };
   // The test clock stands still; a minute on, the sale lies inside the overview's period (which ends, exclusive, now).
-  w.h.clock.advance(60_000);
+  s.w.h.clock.advance(60_000);
 
   // Orders: the purchase is there; its page refunds one ticket, the amount shown before confirming.
   await tabTo(page, 'nav-orders');
@@ -200,7 +174,7 @@ test('a merchant runs a sale in the console: set up, sell, watch, refund, cancel
   await page.keyboard.press('Enter');
   const dialog = page.locator('dialog#confirm-refund');
   await dialog.locator('h2', { hasText: 'Refund €25.00?' }).waitFor();
-  await axeClean(page, 'refund confirmation');
+  await noAxeViolations(page, 'refund confirmation');
   await page.keyboard.press('Shift+Tab');
   await page.keyboard.press('Enter');
   await feedback(page, '€25.00 refunded.');
@@ -214,12 +188,12 @@ test('a merchant runs a sale in the console: set up, sell, watch, refund, cancel
   assert.match((await panel.locator('[role="img"]').getAttribute('aria-label')) ?? '', /2 tickets in all/);
 
   // Cancel the event: the confirmation says what happens to the sold ticket.
-  await page.goto(`${w.h.url}/console/shops/${m.shopId}/events/${eventId}`);
+  await page.goto(`${s.w.h.url}/console/shops/${s.m.shopId}/events/${eventId}`);
   await viewIs(page, 'event');
   await page.getByRole('button', { name: 'Cancel the event' }).click();
   const cancel = page.locator('dialog#cancel-event');
   await cancel.getByText('1 ticket is sold').waitFor();
-  await axeClean(page, 'cancel confirmation');
+  await noAxeViolations(page, 'cancel confirmation');
   await cancel.getByRole('button', { name: 'Cancel the event and refund everyone' }).click();
   await page.getByText(/This event was cancelled/).waitFor();
 
@@ -230,7 +204,7 @@ test('a merchant runs a sale in the console: set up, sell, watch, refund, cancel
   await page.locator('main[data-view="event"]').waitFor();
   await page.reload();
   await viewIs(page, 'event');
-  assert.equal(new URL(page.url()).pathname, `/console/shops/${m.shopId}/events/${eventId}`);
+  assert.equal(new URL(page.url()).pathname, `/console/shops/${s.m.shopId}/events/${eventId}`);
 
   // The orders CSV (the Exports view) and each write in the audit log.
   await page.locator('#nav-exports').click();
@@ -259,7 +233,7 @@ test('a merchant runs a sale in the console: set up, sell, watch, refund, cancel
     ['order', `orders/${order.id}`],
     ['exports', 'exports'],
   ] as const) {
-    await page.goto(`${w.h.url}/console/shops/${m.shopId}/${path}`);
+    await page.goto(`${s.w.h.url}/console/shops/${s.m.shopId}/${path}`);
     await viewIs(page, id);
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(width <= 390, `${id} is ${width} px wide at 390 px`);
@@ -269,5 +243,5 @@ test('a merchant runs a sale in the console: set up, sell, watch, refund, cancel
   await page.locator('#nav-orders').click();
   await viewIs(page, 'orders');
   // A signed-out page asks the server nothing (the session cookie's readable companion says so): no 401 either.
-  assert.deepEqual(browser.problems, []);
+  assert.deepEqual(s.browser.problems, []);
 });

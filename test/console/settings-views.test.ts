@@ -5,74 +5,21 @@
  * offered neither demotion nor removal; the webhook form's hint names the setting loopback URLs need; every view passes
  * axe at 1280 px and at 390 px without horizontal scroll; an invited integrator is never offered the owner's scopes.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
-import { assertAccessible, axeOn, launchBrowser, type TestBrowser } from '../support/browser.ts';
-import { merchantShop, startWorld, type MerchantShop, type World } from '../support/buyers.ts';
-import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
-import { reportOnFailure } from '../browser/flows.ts';
+import { assertAccessible } from '../support/browser.ts';
+import { consoleBrowserSession, go, noAxeViolations } from '../support/console-browser.ts';
 
-let w: World;
-let browser: TestBrowser;
-let rx: Receiver;
-let m: MerchantShop;
-let ownerEmail: string;
-reportOnFailure(() => ({ browser, h: w?.h }));
-before(async () => {
-  browser = await launchBrowser();
-  rx = await startReceiver();
-  w = await startWorld({ WEBHOOK_ALLOW_LOOPBACK: 'true' });
-  m = await merchantShop(w.h);
-  const [row] = await w.h.db.execute<{ email: string }>('select email from users where id = ?', [m.ownerId]);
-  ownerEmail = row!.email;
-});
-after(async () => {
-  await browser?.close();
-  await w?.close();
-  await rx?.close();
-});
-
-/**
- * Console errors other than the session probe's 401: at load the application asks whether a session exists
- * (`get_console_session`), which Chromium reports as a failed resource while signed out.
- */
-const problems = (): string[] => browser.problems.filter((p) => !p.includes('status of 401 (Unauthorized)'));
-
-async function noAxeViolations(page: Page, where: string): Promise<void> {
-  const results = await axeOn(page).analyze();
-  const found = results.violations.map(
-    (v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-  );
-  assert.deepEqual(found, [], `axe on ${where}`);
-}
+const s = consoleBrowserSession({ receiver: true });
 
 /** Opens the console from the newest e-mailed link of `kind` to `email`, waiting for `view`. */
 async function openLink(page: Page, email: string, kind: 'verify' | 'accept', view: string): Promise<void> {
-  const hit = new RegExp(`/console/${kind}#token=[\\w-]+`).exec(w.box.last(email).text);
+  const hit = new RegExp(`/console/${kind}#token=[\\w-]+`).exec(s.w.box.last(email).text);
   assert.ok(hit, `a /console/${kind} link in the mail to ${email}`);
-  await page.goto(`${w.h.url}${hit[0]}`);
+  await page.goto(`${s.w.h.url}${hit[0]}`);
   await page.locator(`main[data-view="${view}"]`).waitFor();
-}
-
-/** Signs the owner in through the sign-in view and the e-mailed link. */
-async function ownerSignsIn(page: Page): Promise<void> {
-  await page.goto(`${w.h.url}/console/sign-in`);
-  await page.getByLabel('Work e-mail').fill(ownerEmail);
-  await page.getByRole('button', { name: 'Send me a sign-in link' }).click();
-  await page.locator('.feedback', { hasText: 'a sign-in link is on its way' }).waitFor();
-  await openLink(page, ownerEmail, 'verify', 'overview');
-}
-
-/** Moves to `path` inside the application (History API, as a link does) and waits for `view`. */
-async function go(page: Page, path: string, view: string): Promise<void> {
-  await page.evaluate((to) => {
-    history.pushState(null, '', to);
-    dispatchEvent(new PopStateEvent('popstate'));
-  }, path);
-  await page.locator(`main[data-view="${view}"]`).waitFor();
-  await page.locator('main .feedback', { hasText: 'Loading…' }).waitFor({ state: 'detached' });
 }
 
 const shopViews = (shopId: string): [string, string][] => [
@@ -91,9 +38,9 @@ const organizationViews: [string, string][] = [
 ];
 
 test('an owner manages keys, team and webhooks; a key is revoked by keyboard after a danger confirmation', async () => {
-  const page = await browser.page();
+  const page = await s.browser.page();
   await page.setViewportSize({ width: 1280, height: 900 });
-  await ownerSignsIn(page);
+  await s.signIn(page);
 
   // API keys: create one (its token shown once), then revoke it with the keyboard only.
   await page.getByRole('link', { name: 'API keys' }).click();
@@ -125,8 +72,8 @@ test('an owner manages keys, team and webhooks; a key is revoked by keyboard aft
   await page.getByRole('link', { name: 'Team' }).click();
   await page.locator('main[data-view="team"]').waitFor();
   await page.getByText('The only owner').waitFor();
-  assert.equal(await page.getByRole('button', { name: `Remove ${ownerEmail}` }).count(), 0);
-  assert.equal(await page.getByRole('button', { name: `Make ${ownerEmail} an integrator` }).count(), 0);
+  assert.equal(await page.getByRole('button', { name: `Remove ${s.ownerEmail}` }).count(), 0);
+  assert.equal(await page.getByRole('button', { name: `Make ${s.ownerEmail} an integrator` }).count(), 0);
   await page.getByLabel('E-mail', { exact: true }).fill('not-an-address');
   await page.getByRole('button', { name: 'Send invitation' }).click();
   const email = page.getByLabel('E-mail', { exact: true });
@@ -150,21 +97,21 @@ test('an owner manages keys, team and webhooks; a key is revoked by keyboard aft
   await page.getByRole('link', { name: 'Summer stage' }).waitFor({ state: 'detached' });
 
   // Webhooks: the hint tells the truth; subscribe (secret once), send a test event, read its request and response.
-  await go(page, `/console/shops/${m.shopId}/webhooks`, 'webhooks');
+  await go(page, `/console/shops/${s.m.shopId}/webhooks`, 'webhooks');
   assert.match((await page.locator('#webhook-url-hint').textContent()) ?? '', /WEBHOOK_ALLOW_LOOPBACK=true/);
-  await page.getByLabel('URL').fill(`${rx.url}/console-hook`);
+  await page.getByLabel('URL').fill(`${s.rx.url}/console-hook`);
   await page.getByRole('checkbox', { name: 'order.completed' }).check();
   await page.getByRole('button', { name: 'Create webhook' }).click();
   await page.locator('#webhook-create-feedback', { hasText: 'created' }).waitFor();
   assert.match((await page.locator('#new-webhook [data-secret]').textContent()) ?? '', /^whsec_/);
-  await page.getByRole('button', { name: `Send a test event to ${rx.url}/console-hook` }).click();
+  await page.getByRole('button', { name: `Send a test event to ${s.rx.url}/console-hook` }).click();
   await page.locator('#webhook-test-feedback', { hasText: 'A test event is on its way' }).waitFor();
-  await w.h.app.services.webhooks.dispatchOnce();
-  await page.getByRole('link', { name: `${rx.url}/console-hook` }).click();
+  await s.w.h.app.services.webhooks.dispatchOnce();
+  await page.getByRole('link', { name: `${s.rx.url}/console-hook` }).click();
   await page.locator('main[data-view="webhook"]').waitFor();
   await page.getByRole('button', { name: /^Request and response of / }).click();
   await page.locator('#delivery-detail-title').waitFor();
-  const sent = rx.received.find((r) => r.path === '/console-hook');
+  const sent = s.rx.received.find((r) => r.path === '/console-hook');
   assert.ok(sent, 'the receiver got the test event');
   const body = JSON.parse((await page.locator('.delivery-detail pre').textContent()) ?? '') as unknown;
   assert.deepEqual(body, JSON.parse(sent.body), 'the console shows the body as sent');
@@ -178,15 +125,15 @@ test('an owner manages keys, team and webhooks; a key is revoked by keyboard aft
   await assertAccessible(page);
   // A reload keeps the session and this detail view (the cookie session, the view's URL).
   await page.reload();
-  await page.getByRole('heading', { level: 1, name: `Deliveries to ${rx.url}/console-hook` }).waitFor();
+  await page.getByRole('heading', { level: 1, name: `Deliveries to ${s.rx.url}/console-hook` }).waitFor();
 
   // Check-in: the event's offline list downloads as the scanner's JSON.
-  await go(page, `/console/shops/${m.shopId}/check-in`, 'check-in');
+  await go(page, `/console/shops/${s.m.shopId}/check-in`, 'check-in');
   const [list] = await Promise.all([
     page.waitForEvent('download'),
     page.getByRole('button', { name: 'Download the offline list of Concert' }).click(),
   ]);
-  assert.equal(list.suggestedFilename(), `check-in-${m.eventId}.json`);
+  assert.equal(list.suggestedFilename(), `check-in-${s.m.eventId}.json`);
   const offline = JSON.parse(await readFile((await list.path())!, 'utf8')) as { tickets: unknown[]; keys: unknown[] };
   assert.ok(
     Array.isArray(offline.tickets) && offline.keys.length > 0,
@@ -194,7 +141,7 @@ test('an owner manages keys, team and webhooks; a key is revoked by keyboard aft
   );
 
   // Exports: the orders CSV downloads, UTF-8 with a BOM.
-  await go(page, `/console/shops/${m.shopId}/exports`, 'exports');
+  await go(page, `/console/shops/${s.m.shopId}/exports`, 'exports');
   const [download] = await Promise.all([
     page.waitForEvent('download'),
     page.getByRole('button', { name: 'Download CSV' }).click(),
@@ -210,22 +157,22 @@ test('an owner manages keys, team and webhooks; a key is revoked by keyboard aft
       .locator('main td code', { hasText: new RegExp(`^${tool}$`) })
       .first()
       .waitFor();
-  await page.getByLabel('Who').selectOption({ label: `Me (${ownerEmail})` });
+  await page.getByLabel('Who').selectOption({ label: `Me (${s.ownerEmail})` });
   await page.getByLabel('Operation').selectOption('revoke_api_key');
   await page.getByRole('button', { name: 'Apply filters' }).click();
   await page.locator('main td code', { hasText: /^create_api_key$/ }).waitFor({ state: 'detached' });
   assert.equal(await page.locator('main td code', { hasText: /^revoke_api_key$/ }).count(), 1);
-  assert.deepEqual(problems(), []);
+  assert.deepEqual(s.problems(), []);
   await page.close();
 });
 
 test('axe, and no sideways scroll, on every view at 1280 and 390 px; an integrator gets no owner scope', async () => {
-  const page = await browser.page();
+  const page = await s.browser.page();
   await page.setViewportSize({ width: 1280, height: 900 });
-  await ownerSignsIn(page);
+  await s.signIn(page);
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 900 });
-    for (const [path, view] of [...shopViews(m.shopId), ...organizationViews]) {
+    for (const [path, view] of [...shopViews(s.m.shopId), ...organizationViews]) {
       await go(page, path, view);
       await noAxeViolations(page, `${view} at ${width} px`);
       const wide = await page.evaluate(() => document.documentElement.scrollWidth);
@@ -234,7 +181,7 @@ test('axe, and no sideways scroll, on every view at 1280 and 390 px; an integrat
   }
   await page.setViewportSize({ width: 1280, height: 900 });
   // In German: the view's own text, and still no axe violation; then back to English for the rest.
-  await go(page, `/console/shops/${m.shopId}/payment-provider`, 'payment-provider');
+  await go(page, `/console/shops/${s.m.shopId}/payment-provider`, 'payment-provider');
   await page.getByLabel('Language').selectOption('de');
   await page.getByRole('heading', { level: 1, name: 'Zahlungsanbieter' }).waitFor();
   await page.locator('td', { hasText: 'in Verwendung: der Anbieter zum Testen' }).waitFor();
@@ -249,7 +196,7 @@ test('axe, and no sideways scroll, on every view at 1280 and 390 px; an integrat
   await page.locator('#invite-feedback', { hasText: `Invitation sent to ${integratorEmail}.` }).waitFor();
   await page.close();
 
-  const integrator = await browser.page();
+  const integrator = await s.browser.page();
   await openLink(integrator, integratorEmail, 'accept', 'overview');
   assert.equal(await integrator.getByRole('link', { name: 'Team' }).count(), 0, 'no team for an integrator');
   await integrator.getByRole('link', { name: 'API keys' }).click();
@@ -260,5 +207,5 @@ test('axe, and no sideways scroll, on every view at 1280 and 390 px; an integrat
   await go(integrator, '/console/shops', 'shops');
   assert.equal(await integrator.getByRole('button', { name: /^Delete / }).count(), 0, 'no shop deletion');
   await go(integrator, '/console/team', 'not-found');
-  assert.deepEqual(problems(), []);
+  assert.deepEqual(s.problems(), []);
 });

@@ -3,57 +3,26 @@
  * order, with each person's place, tier and state (an offer with its hold's end), removes an entry by its button, and
  * the view passes axe at 1280 px and at 390 px without horizontal scroll.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
-import { assertAccessible, axeOn, launchBrowser, type TestBrowser } from '../support/browser.ts';
-import { merchantShop, must, startWorld, type MerchantShop, type World } from '../support/buyers.ts';
+import { assertAccessible } from '../support/browser.ts';
+import { must } from '../support/buyers.ts';
+import { consoleBrowserSession, noAxeViolations } from '../support/console-browser.ts';
 import { key } from '../support/spine.ts';
-import { reportOnFailure } from '../browser/flows.ts';
 
-let w: World;
-let browser: TestBrowser;
-let m: MerchantShop;
-let ownerEmail: string;
-reportOnFailure(() => ({ browser, h: w?.h }));
-before(async () => {
-  browser = await launchBrowser();
-  w = await startWorld();
-  m = await merchantShop(w.h, { capacity: 1 });
-  const [row] = await w.h.db.execute<{ email: string }>('select email from users where id = ?', [m.ownerId]);
-  ownerEmail = row!.email;
-});
-after(async () => {
-  await browser?.close();
-  await w?.close();
-});
-
-async function noAxeViolations(page: Page, where: string): Promise<void> {
-  const results = await axeOn(page).analyze();
-  const found = results.violations.map(
-    (v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-  );
-  assert.deepEqual(found, [], `axe on ${where}`);
-}
+const s = consoleBrowserSession({ shop: { capacity: 1 } });
 
 test('the owner sees the waiting list in line order with offers, removes an entry, and it passes axe at 390 px', async () => {
   // Sold out: the one place is held; two people wait; the hold is released, so the first gets an offer.
-  const q = must(await m.api.post('/v1/ticketing/quotes', { tierId: m.tierId, quantity: 1 }), 201);
-  const hold = must(await m.api.post('/v1/ticketing/reservations', { quoteId: q.quoteId }, key()), 201);
+  const q = must(await s.m.api.post('/v1/ticketing/quotes', { tierId: s.m.tierId, quantity: 1 }), 201);
+  const hold = must(await s.m.api.post('/v1/ticketing/reservations', { quoteId: q.quoteId }, key()), 201);
   for (const email of ['first@example.com', 'second@example.com'])
-    must(await m.api.post('/v1/ticketing/waiting-list', { tierId: m.tierId, quantity: 1, email }), 200);
-  must(await m.api.post(`/v1/ticketing/reservations/${hold.reservation.id}/release`, {}), 200);
+    must(await s.m.api.post('/v1/ticketing/waiting-list', { tierId: s.m.tierId, quantity: 1, email }), 200);
+  must(await s.m.api.post(`/v1/ticketing/reservations/${hold.reservation.id}/release`, {}), 200);
 
-  const page = await browser.page();
+  const page = await s.browser.page();
   await page.setViewportSize({ width: 1280, height: 900 });
-  await page.goto(`${w.h.url}/console/sign-in`);
-  await page.getByLabel('Work e-mail').fill(ownerEmail);
-  await page.getByRole('button', { name: 'Send me a sign-in link' }).click();
-  await page.locator('.feedback', { hasText: 'a sign-in link is on its way' }).waitFor();
-  const link = /\/console\/verify#token=[\w-]+/.exec(w.box.last(ownerEmail).text);
-  assert.ok(link, 'a sign-in link in the mail');
-  await page.goto(`${w.h.url}${link[0]}`);
-  await page.locator('main[data-view="overview"]').waitFor();
+  await s.signIn(page);
 
   await page.getByRole('link', { name: 'Waiting list' }).click();
   await page.locator('main[data-view="waiting-list"]').waitFor();
@@ -83,8 +52,5 @@ test('the owner sees the waiting list in line order with offers, removes an entr
   const wide = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(wide <= 390, `the waiting list at 390 px is ${wide} px wide`);
   await noAxeViolations(page, 'waiting list at 390 px');
-  assert.deepEqual(
-    browser.problems.filter((p) => !p.includes('status of 401 (Unauthorized)')),
-    [],
-  );
+  assert.deepEqual(s.problems(), []);
 });
