@@ -3,11 +3,10 @@
  * (all six restrictions, edit, retire) and cancelling it, with a confirmation that says what happens to sold tickets.
  */
 import { useState } from 'preact/hooks';
-import { FormProblems } from '../api.ts';
 import { ConfirmDialog } from '../kit/confirm-dialog.tsx';
 import { Feedback, useAction } from '../kit/feedback.tsx';
 import { TextField } from '../kit/field.tsx';
-import { instantOf, localOf, useForm } from '../kit/form.ts';
+import { localOf } from '../kit/form.ts';
 import { count, money, when } from '../kit/format.ts';
 import { Loaded, useLoad } from '../kit/load.tsx';
 import { PageHeader } from '../kit/page-header.tsx';
@@ -16,7 +15,7 @@ import { useSession, type Shop } from '../session.tsx';
 import type { ViewDef, ViewProps } from '../view.ts';
 import { Pools, type PoolRow } from './event-pools.tsx';
 import { Tiers } from './event-tiers.tsx';
-import { TimeZoneField } from './time-zone-field.tsx';
+import { useEventFields } from './event-fields.tsx';
 
 function EventPage({ params, query, shop }: ViewProps) {
   const { client } = useSession();
@@ -109,19 +108,14 @@ type EventData = {
 /** The event's title, venue and times (an owner edits them). */
 function EventDetails({ event, onSaved }: { event: EventData['event']; onSaved: () => void }) {
   const { client, isOwner } = useSession();
-  const [title, setTitle] = useState(event.title);
-  const [venue, setVenue] = useState(event.venue ?? '');
-  const [startsAt, setStartsAt] = useState(localOf(event.startsAt));
-  const [endsAt, setEndsAt] = useState(localOf(event.endsAt));
-  const [timeZone, setTimeZone] = useState(event.timeZone ?? 'UTC');
-  const save = useAction();
-  const form = useForm({
-    title: 'edit-event-title',
-    venue: 'edit-event-venue',
-    startsAt: 'edit-event-starts',
-    endsAt: 'edit-event-ends',
-    timeZone: 'edit-event-time-zone',
+  const { form, check, fields } = useEventFields('edit-event', {
+    title: event.title,
+    venue: event.venue ?? '',
+    startsAt: localOf(event.startsAt),
+    endsAt: localOf(event.endsAt),
+    timeZone: event.timeZone ?? 'UTC',
   });
+  const save = useAction();
   if (!isOwner || event.cancelledAt)
     return (
       <dl class="stats">
@@ -145,69 +139,21 @@ function EventDetails({ event, onSaved }: { event: EventData['event']; onSaved: 
         onSubmit={(e) => {
           e.preventDefault();
           void form.submit(save, async () => {
-            const starts = instantOf(startsAt);
-            const ends = instantOf(endsAt);
-            const problems: Record<string, string> = {};
-            if (!title.trim()) problems['edit-event-title'] = t('views.events.needTitle');
-            if (!starts) problems['edit-event-starts'] = t('views.events.needStart');
-            if (ends && starts && ends <= starts) problems['edit-event-ends'] = t('views.events.endAfterStart');
-            if (Object.keys(problems).length) throw new FormProblems(problems);
+            const ev = check();
             await client.call('update_event', {
               id: event.id,
-              title: title.trim(),
-              venue: venue.trim() || null,
-              startsAt: starts!,
-              endsAt: ends,
-              timeZone: timeZone.trim() || 'UTC',
+              title: ev.title,
+              venue: ev.venue || null,
+              startsAt: ev.starts,
+              endsAt: ev.ends,
+              timeZone: ev.timeZone || 'UTC',
             });
             onSaved();
             return t('views.event.saved');
           });
         }}
       >
-        <div class="form-grid">
-          <TextField
-            id="edit-event-title"
-            label={t('views.events.fieldTitle')}
-            required
-            maxLength={200}
-            value={title}
-            onValue={setTitle}
-            error={form.errors['edit-event-title']}
-          />
-          <TextField
-            id="edit-event-venue"
-            label={t('views.events.fieldVenue')}
-            maxLength={200}
-            value={venue}
-            onValue={setVenue}
-            error={form.errors['edit-event-venue']}
-          />
-          <TextField
-            id="edit-event-starts"
-            type="datetime-local"
-            label={t('views.events.fieldStarts')}
-            hint={t('views.events.localTime')}
-            required
-            value={startsAt}
-            onValue={setStartsAt}
-            error={form.errors['edit-event-starts']}
-          />
-          <TextField
-            id="edit-event-ends"
-            type="datetime-local"
-            label={t('views.events.fieldEnds')}
-            value={endsAt}
-            onValue={setEndsAt}
-            error={form.errors['edit-event-ends']}
-          />
-          <TimeZoneField
-            id="edit-event-time-zone"
-            value={timeZone}
-            onValue={setTimeZone}
-            error={form.errors['edit-event-time-zone']}
-          />
-        </div>
+        <div class="form-grid">{fields}</div>
         <div class="actions">
           <button type="submit" aria-busy={save.busy ? 'true' : undefined}>
             {t('views.event.save')}

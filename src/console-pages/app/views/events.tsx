@@ -9,7 +9,7 @@ import { DataTable } from '../kit/data-table.tsx';
 import { EmptyState } from '../kit/empty-state.tsx';
 import { Feedback, useAction } from '../kit/feedback.tsx';
 import { CheckboxField, TextAreaField, TextField } from '../kit/field.tsx';
-import { instantOf, useForm } from '../kit/form.ts';
+import { useForm } from '../kit/form.ts';
 import { when } from '../kit/format.ts';
 import { Loaded, useLoad } from '../kit/load.tsx';
 import { PageHeader } from '../kit/page-header.tsx';
@@ -17,7 +17,7 @@ import { t } from '../i18n.ts';
 import { useSession, type Shop } from '../session.tsx';
 import { shopPath, type ViewDef, type ViewProps } from '../view.ts';
 import { eventView } from './event.tsx';
-import { TimeZoneField } from './time-zone-field.tsx';
+import { useEventFields } from './event-fields.tsx';
 
 function Events({ shop }: ViewProps) {
   const { client, isOwner } = useSession();
@@ -71,19 +71,14 @@ function Events({ shop }: ViewProps) {
 function CreateEvent({ shop }: { shop: Shop }) {
   const { client } = useSession();
   const { route } = useLocation();
-  const [title, setTitle] = useState('');
-  const [venue, setVenue] = useState('');
-  const [startsAt, setStartsAt] = useState('');
-  const [endsAt, setEndsAt] = useState('');
-  const [timeZone, setTimeZone] = useState('');
-  const create = useAction();
-  const form = useForm({
-    title: 'event-title',
-    venue: 'event-venue',
-    startsAt: 'event-starts',
-    endsAt: 'event-ends',
-    timeZone: 'event-time-zone',
+  const { form, check, fields } = useEventFields('event', {
+    title: '',
+    venue: '',
+    startsAt: '',
+    endsAt: '',
+    timeZone: '',
   });
+  const create = useAction();
   return (
     <section class="panel-section" aria-labelledby="create-event-title">
       <h2 id="create-event-title">{t('views.events.create')}</h2>
@@ -92,68 +87,20 @@ function CreateEvent({ shop }: { shop: Shop }) {
         onSubmit={(e) => {
           e.preventDefault();
           void form.submit(create, async () => {
-            const problems: Record<string, string> = {};
-            if (!title.trim()) problems['event-title'] = t('views.events.needTitle');
-            const starts = instantOf(startsAt);
-            if (!starts) problems['event-starts'] = t('views.events.needStart');
-            const ends = instantOf(endsAt);
-            if (ends && starts && ends <= starts) problems['event-ends'] = t('views.events.endAfterStart');
-            if (Object.keys(problems).length) throw new FormProblems(problems);
+            const ev = check();
             const event = await client.call('create_event', {
               merchantId: shop.id,
-              title: title.trim(),
-              startsAt: starts!,
-              ...(venue.trim() ? { venue: venue.trim() } : {}),
-              ...(ends ? { endsAt: ends } : {}),
-              ...(timeZone.trim() ? { timeZone: timeZone.trim() } : {}),
+              title: ev.title,
+              startsAt: ev.starts,
+              ...(ev.venue ? { venue: ev.venue } : {}),
+              ...(ev.ends ? { endsAt: ev.ends } : {}),
+              ...(ev.timeZone ? { timeZone: ev.timeZone } : {}),
             });
             route(`${shopPath(shop.id, 'events', event.id)}?created=1`);
           });
         }}
       >
-        <div class="form-grid">
-          <TextField
-            id="event-title"
-            label={t('views.events.fieldTitle')}
-            required
-            maxLength={200}
-            value={title}
-            onValue={setTitle}
-            error={form.errors['event-title']}
-          />
-          <TextField
-            id="event-venue"
-            label={t('views.events.fieldVenue')}
-            maxLength={200}
-            value={venue}
-            onValue={setVenue}
-            error={form.errors['event-venue']}
-          />
-          <TextField
-            id="event-starts"
-            type="datetime-local"
-            label={t('views.events.fieldStarts')}
-            hint={t('views.events.localTime')}
-            required
-            value={startsAt}
-            onValue={setStartsAt}
-            error={form.errors['event-starts']}
-          />
-          <TextField
-            id="event-ends"
-            type="datetime-local"
-            label={t('views.events.fieldEnds')}
-            value={endsAt}
-            onValue={setEndsAt}
-            error={form.errors['event-ends']}
-          />
-          <TimeZoneField
-            id="event-time-zone"
-            value={timeZone}
-            onValue={setTimeZone}
-            error={form.errors['event-time-zone']}
-          />
-        </div>
+        <div class="form-grid">{fields}</div>
         <div class="actions">
           <button type="submit" aria-busy={create.busy ? 'true' : undefined}>
             {t('views.events.createButton')}
