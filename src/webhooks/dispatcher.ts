@@ -10,11 +10,14 @@ import { Periodic } from '../kernel/periodic.ts';
 import { sql, type Database } from '../storage/database.ts';
 import { newId } from '../storage/ids.ts';
 import { claimDue, retryAt, scheduledDelays, type RetryPolicy, type WorkTable } from '../storage/work-queue.ts';
+import { deliveryBody } from './delivery-body.ts';
 import { SecretBox } from './secret-box.ts';
 import type { AddressPolicy } from './url-policy.ts';
 import { ATTEMPT_TIMEOUT_MS, DeliveryTarget, sendAttempt, type AttemptOutcome } from './send.ts';
 import { acpWebhookHeaders, webhookHeaders } from './signature.ts';
 import { loadUcpSigningKey, ucpWebhookHeaders, type UcpSigningKey } from './ucp-signature.ts';
+
+export { deliveryBody, type RecordedEvent } from './delivery-body.ts';
 
 /** Delay before each retry, in seconds: after attempt n fails, attempt n+1 is due after RETRY_DELAYS_SECONDS[n-1]. */
 export const RETRY_DELAYS_SECONDS = [30, 120, 600, 3600, 21_600, 43_200, 86_400] as const;
@@ -265,50 +268,15 @@ export class WebhookDispatcher {
     });
   }
 
-  /** Stops the loop, interrupts attempts in flight (recorded as failed attempts, retried later) and waits for them. */
   /** Where subscriptions may point and deliveries may connect (`url-policy.ts`). */
   get addressPolicy(): AddressPolicy {
     return this.target.policy;
   }
 
+  /** Stops the loop, interrupts attempts in flight (recorded as failed attempts, retried later) and waits for them. */
   async stop(): Promise<void> {
     this.stopping.abort();
     await this.loop.stop();
     await this.target.close().catch(() => undefined);
   }
-}
-
-/** An event as recorded (`webhook_events`) and the kind of subscription it goes to. */
-export interface RecordedEvent {
-  kind: 'merchant' | 'acp' | 'ucp';
-  type: string;
-  data: unknown;
-  created_at: Date | string;
-}
-
-/**
- * The JSON body POSTed for an event: the same on every attempt (the console shows it as the delivery's request). A
- * merchant event is `{ type, timestamp, data }`; an ACP event is sent as recorded, its permalink made absolute.
- */
-export function deliveryBody(event: RecordedEvent, publicUrl: string): string {
-  const data = typeof event.data === 'string' ? (JSON.parse(event.data) as unknown) : event.data;
-  if (event.kind === 'ucp') return JSON.stringify(withAbsolutePermalink(data as Record<string, unknown>, publicUrl));
-  return event.kind === 'acp'
-    ? JSON.stringify(acpBody(data, publicUrl))
-    : JSON.stringify({ type: event.type, timestamp: new Date(event.created_at).toISOString(), data });
-}
-
-/**
- * An ACP event as recorded (ACP's `WebhookEvent`, `data.permalink_url` a path) → the body sent, the permalink absolute.
- */
-function acpBody(recorded: unknown, publicUrl: string): unknown {
-  const event = recorded as { type: string; data: Record<string, unknown> };
-  return { ...event, data: withAbsolutePermalink(event.data, publicUrl) };
-}
-
-/** An order whose `permalink_url` was recorded as a path, with the server's base URL before it. */
-function withAbsolutePermalink(order: Record<string, unknown>, publicUrl: string): Record<string, unknown> {
-  const link = order['permalink_url'];
-  if (typeof link !== 'string' || !link.startsWith('/')) return order;
-  return { ...order, permalink_url: `${publicUrl.replace(/\/$/, '')}${link}` };
 }
