@@ -38,6 +38,10 @@ export function reserveRuleOutsideItsPlace(src: string): string[] {
     'domain/purchase/reservations.ts',
     'domain/purchase/quotes.ts',
     'domain/catalog/catalog-changes.ts',
+    // A multi-line quote's checks (the quote's, per line), and the reserve rule's part for its other lines, called
+    // only from decideReserve in reservations.ts.
+    'domain/purchase/lines-quote.ts',
+    'domain/purchase/lines-reserve.ts',
   ]);
   return findLines(src, new RegExp(`${checks.source}|${refusals.source}`), (path) => !allowed.has(path));
 }
