@@ -535,7 +535,84 @@ const feedFlow: Flow = {
 };
 
 /** Every check this command runs. */
-const FLOWS: Flow[] = [checkoutFlow, orderWebhookFlow, twoLineFlow, feedFlow];
+const discountFlow: Flow = {
+  name: 'discount code: a session with discounts.codes (one applied, one rejected), complete, order_create',
+  async run(c) {
+    const CO = 'schema.agentic_checkout.json';
+    const startsAt = new Date(Date.now() + 30 * 86_400_000).toISOString();
+    const event = await c.rest('POST', '/v1/integration/events', 201, {
+      merchantId: c.shopId,
+      title: 'Discount Night',
+      startsAt,
+    });
+    const pool = await c.rest('POST', '/v1/integration/pools', 201, {
+      merchantId: c.shopId,
+      eventId: event.id,
+      capacity: 5,
+    });
+    const tier = await c.rest('POST', '/v1/integration/tiers', 201, {
+      eventId: event.id,
+      poolId: pool.id,
+      name: 'Balcony',
+      priceMinor: 4000,
+    });
+    await c.rest('POST', '/v1/integration/discount-codes', 201, {
+      merchantId: c.shopId,
+      code: 'SAVE20',
+      kind: 'percent',
+      percentOff: 20,
+    });
+    const createReq = {
+      currency: 'usd',
+      line_items: [{ id: tier.id }],
+      capabilities: {},
+      discounts: { codes: ['save20', 'NOSUCHCODE'] },
+    };
+    c.check(CO, 'CheckoutSessionCreateRequest', createReq, 'create request with discounts.codes');
+    const created = await c.acp('POST', '/checkout_sessions', 201, createReq);
+    c.check(CO, 'CheckoutSession', created, 'POST /checkout_sessions (a discount code)');
+    const total = created.totals.find((t: { type: string }) => t.type === 'total').amount as number;
+    if (created.discounts?.applied?.[0]?.amount !== 800 || created.discounts.rejected.length !== 1 || total !== 3200)
+      throw new Error(`discount code: expected 800 off (total 3200) and one rejected, got ${JSON.stringify(created)}`);
+    const updateReq = { discounts: { codes: ['SAVE20'] } };
+    c.check(CO, 'CheckoutSessionUpdateRequest', updateReq, 'update request with discounts.codes');
+    const updated = await c.acp('POST', `/checkout_sessions/${created.id}`, 200, updateReq);
+    c.check(CO, 'CheckoutSession', updated, 'POST /checkout_sessions/{id} (discounts.codes replaced)');
+    const token = await c.acp('POST', '/agentic_commerce/delegate_payment', 201, {
+      payment_method: {
+        type: 'card',
+        card_number_type: 'fpan',
+        number: '4242424242424242',
+        exp_month: '11',
+        exp_year: '2099',
+        display_card_funding_type: 'credit',
+        metadata: {},
+      },
+      allowance: {
+        reason: 'one_time',
+        max_amount: total,
+        currency: 'usd',
+        checkout_session_id: created.id,
+        merchant_id: c.shopId,
+        expires_at: '2099-01-01T00:00:00Z',
+      },
+      risk_signals: [],
+      metadata: {},
+    });
+    const done = await c.acp('POST', `/checkout_sessions/${created.id}/complete`, 200, {
+      payment_data: {
+        handler_id: 'card_tokenized',
+        instrument: { type: 'card', credential: { type: 'spt', token: token.id } },
+      },
+    });
+    c.check(CO, 'CheckoutSession', done, 'POST /checkout_sessions/{id}/complete (a discount code)');
+    const placed = JSON.parse((await c.receiver.next()).body);
+    if (placed.type !== 'order_create') throw new Error(`discount code: expected order_create, got ${placed.type}`);
+    c.checkWebhook(placed, 'order_create (a discount code)');
+  },
+};
+
+const FLOWS: Flow[] = [checkoutFlow, orderWebhookFlow, twoLineFlow, discountFlow, feedFlow];
 
 /** `tessera serve` on a free port; resolves with its URL. */
 async function startServer(env: NodeJS.ProcessEnv): Promise<{ url: string; child: ChildProcess }> {

@@ -9,6 +9,7 @@ import { eventsView, eventView } from './views/events.tsx';
 import { ordersView, orderView } from './views/orders.tsx';
 import { checkInView } from './views/check-in.tsx';
 import { waitingListView } from './views/waiting-list.tsx';
+import { discountCodesView } from './views/discount-codes.tsx';
 import { exportsView } from './views/exports.tsx';
 import { webhooksView, webhookView } from './views/webhooks.tsx';
 import { embedOriginsView } from './views/embed-origins.tsx';
@@ -32,6 +33,7 @@ export const VIEWS: readonly ViewDef[] = [
   orderView,
   checkInView,
   waitingListView,
+  discountCodesView,
   exportsView,
   webhooksView,
   webhookView,

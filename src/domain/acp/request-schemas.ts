@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { secret } from '../../kernel/secret-fields.ts';
+import { AcpDiscountsRequest } from './discount-schemas.ts';
 
 /** Marks an object whose keys are open by protocol (the registry test accepts only these as open). */
 export const openObject = (why: string) => ({ 'x-open-object': why });
@@ -144,6 +145,7 @@ export const CheckoutSessionCreateRequest = z.strictObject({
   timezone: z.string().max(64).optional().describe('The buyer’s time zone, an IANA name (e.g. Europe/Berlin).'),
   metadata: Metadata.optional(),
   order_notes: OrderNotes.optional(),
+  discounts: AcpDiscountsRequest.optional(),
 });
 
 export const CheckoutSessionUpdateRequest = z.strictObject({
@@ -161,6 +163,7 @@ export const CheckoutSessionUpdateRequest = z.strictObject({
     .optional()
     .describe('The fulfillment options the buyer chose, by option id.'),
   order_notes: OrderNotes.optional(),
+  discounts: AcpDiscountsRequest.optional(),
 });
 
 export const AcpPaymentData = z

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { AcpBuyer, AcpFulfillmentDetails } from './request-schemas.ts';
 import { ACP_SESSION_STATUSES } from '../../storage/entities/acp.ts';
+import { AcpDiscounts } from './discount-schemas.ts';
 
 // Bounds of what sessionView builds (constants, ids, the event title and tier name, error messages): true by
 // construction and checked on every answer; OpenAPI carries them (its lists are bounded in src/rest/openapi-bounds.ts,
@@ -112,5 +113,6 @@ export const AcpCheckoutSession = z.object({
   expires_at: z.string().optional().describe('When the hold on the tickets ends.'),
   metadata: z.record(z.string(), z.unknown()).optional(),
   order: AcpOrder.optional(),
+  discounts: AcpDiscounts.optional().describe('ACP discount extension: the code applied and the codes rejected.'),
 });
 export type AcpCheckoutSessionOut = z.infer<typeof AcpCheckoutSession>;

@@ -11,6 +11,7 @@ import { ASYNC_DECLINED, CANCELED, HOLD_EXPIRED, HOLD_RELEASED, PAYMENT_PENDING 
 import type { AcpCheckoutSessionOut, AcpMessage } from './session-schema.ts';
 import { ACP_VERSION } from './versions.ts';
 import { sessionLineItems } from './session-lines.ts';
+import { discountsView } from './session-discounts.ts';
 import { acpLineItemId, acpOrderStatus, orderPermalinkPath } from '../purchase/acp-order-events.ts';
 
 /** The one payment handler offered: a card delegated through the sandbox vault (delegate_payment). */
@@ -50,7 +51,11 @@ function derivedMessages(status: AcpSessionStatus, r: ReservationRow | null): Ac
   return [];
 }
 
-const total = (type: 'items_base_amount' | 'subtotal' | 'fee' | 'total', display_text: string, amount: number) => ({
+const total = (
+  type: 'items_base_amount' | 'items_discount' | 'subtotal' | 'fee' | 'total',
+  display_text: string,
+  amount: number,
+) => ({
   type,
   display_text,
   amount,
@@ -85,6 +90,8 @@ export async function sessionView(
       ? priced.feesMinor
       : shop.feePerTicketMinor * s.quantity;
   const liId = lineItemId(s);
+  // A discount code's amount, when the hold has one (session-discounts.ts): off the subtotal, before the fees.
+  const off = priced?.discountMinor ?? 0;
   const order = r?.state === 'completed' ? await em.findOne(Order, { reservationId: r.id }) : null;
   const stored = status === 'not_ready_for_payment' || status === 'ready_for_payment' ? s.messages : [];
   const view: AcpCheckoutSessionOut = {
@@ -130,8 +137,9 @@ export async function sessionView(
         ...(tier.maxQtyPerPurchase != null ? { max_quantity_per_order: tier.maxQtyPerPurchase } : {}),
         totals: [
           total('items_base_amount', 'Tickets', base),
-          total('subtotal', 'Subtotal', base),
-          total('total', 'Total', base),
+          ...(off ? [total('items_discount', 'Discount', off)] : []),
+          total('subtotal', 'Subtotal', base - off),
+          total('total', 'Total', base - off),
         ],
       },
     ],
@@ -149,9 +157,10 @@ export async function sessionView(
     ],
     totals: [
       total('items_base_amount', 'Tickets', base),
-      total('subtotal', 'Subtotal', base),
+      ...(off ? [total('items_discount', 'Discount', off)] : []),
+      total('subtotal', 'Subtotal', base - off),
       ...(fees > 0 ? [{ ...total('fee', 'Service fee', fees), description: 'Per-ticket service fee' }] : []),
-      total('total', 'Total', base + fees),
+      total('total', 'Total', base - off + fees),
     ],
     messages: [...(stored as AcpMessage[]), ...derivedMessages(status, r)],
     links: [],
@@ -166,6 +175,8 @@ export async function sessionView(
   if (s.locale) view.locale = s.locale;
   if (s.timezone) view.timezone = s.timezone;
   if (s.metadata) view.metadata = s.metadata;
+  const discounts = await discountsView(em, priced, s.messages as AcpMessage[]);
+  if (discounts) view.discounts = discounts;
   if (order) {
     view.order = {
       type: 'order',

@@ -7,15 +7,16 @@ import { LockMode } from '@mikro-orm/core';
 import type { ToolContext } from '../context.ts';
 import { ToolError } from '../../kernel/errors.ts';
 import { ownershipOf, requireAccess } from '../purchase/purchase-access.ts';
-import { createQuote, requireSellableTier } from '../purchase/quotes.ts';
+import { requireSellableTier } from '../purchase/quotes.ts';
 import { releaseReservation, reserveFromQuote } from '../purchase/reservations.ts';
 import { AcpCheckoutSession, type AcpCheckoutSessionRow } from '../../storage/entities/acp.ts';
 import type { ShopRow, TierRow } from '../../storage/entities/catalog.ts';
 import { newId } from '../../storage/ids.ts';
 import { holdMessage } from './messages.ts';
+import { quoteWithCodes, rejectAll, sessionCodes } from './session-discounts.ts';
 import type { CancelRequest, CreateRequest, UpdateRequest } from './request-schemas.ts';
 import { itemsOf, quoteSessionLines } from './session-lines.ts';
-import type { AcpCheckoutSessionOut } from './session-schema.ts';
+import type { AcpCheckoutSessionOut, AcpMessage } from './session-schema.ts';
 import { DIGITAL_OPTION_ID, reservationOf, sessionView, statusOf } from './session-view.ts';
 
 /**
@@ -61,22 +62,24 @@ const countryOf = (s: AcpCheckoutSessionRow): string | undefined => {
  * are kept as session messages; anything else is thrown. A tier that restricts card schemes is held with
  * its first accepted scheme: the delegated card's real scheme is checked at complete.
  */
-async function hold(ctx: ToolContext, s: AcpCheckoutSessionRow, tier: TierRow): Promise<void> {
+async function hold(ctx: ToolContext, s: AcpCheckoutSessionRow, tier: TierRow, codes: string[] = []): Promise<void> {
+  const rejected: AcpMessage[] = s.lines?.length ? rejectAll(codes) : []; // discount codes (session-discounts.ts)
   try {
     // Several line items: one quote for them all (session-lines.ts); one item: the one-tier quote, as before.
     const quote = s.lines?.length
       ? await quoteSessionLines(ctx, s.lines, countryOf(s), tier.allowedSchemes[0])
-      : await createQuote(ctx, {
-          tierId: tier.id,
-          quantity: s.quantity,
-          country: countryOf(s),
-          scheme: tier.allowedSchemes[0],
-        });
+      : await quoteWithCodes(
+          ctx,
+          { tierId: tier.id, quantity: s.quantity, country: countryOf(s), scheme: tier.allowedSchemes[0] },
+          codes,
+          s,
+          rejected,
+        );
     // In a savepoint: a refused reserve (sold out under a race) has already written its hold row, which only the
     // rollback undoes; the session's own transaction goes on to record the refusal as a message.
     const reservation = await ctx.em.transactional((em) => reserveFromQuote({ ...ctx, em }, quote.id));
     s.reservationId = reservation.id;
-    s.messages = [];
+    s.messages = rejected;
     s.status = 'ready_for_payment';
   } catch (err) {
     const message = err instanceof ToolError ? holdMessage(err) : undefined;
@@ -132,7 +135,7 @@ export async function createSession(
     canceledAt: null,
   });
   await ctx.em.flush();
-  await hold(ctx, s, tier);
+  await hold(ctx, s, tier, await sessionCodes(ctx.em, body.discounts, null));
   await ctx.em.flush();
   return viewOf(ctx, s);
 }
@@ -195,9 +198,10 @@ export async function updateSession(
     before.quantity !== s.quantity ||
     before.country !== countryOf(s) ||
     before.lines !== JSON.stringify(s.lines);
-  if (changed || !live) {
+  if (changed || !live || body.discounts) {
+    const codes = await sessionCodes(ctx.em, body.discounts, r); // asked now, or the code the hold has
     if (r && r.state === 'held') await releaseReservation(ctx, r.id);
-    await hold(ctx, s, tier ?? (await sellableTier(ctx, s.tierId)).tier);
+    await hold(ctx, s, tier ?? (await sellableTier(ctx, s.tierId)).tier, codes);
   }
   s.updatedAt = ctx.clock.now();
   await ctx.em.flush();

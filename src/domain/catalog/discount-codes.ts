@@ -7,11 +7,12 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { ToolError } from '../../kernel/errors.ts';
 import { iso, isoOrNull } from '../../kernel/wire.ts';
 import { DiscountCode, type DiscountCodeRow, type DiscountKind } from '../../storage/entities/discount.ts';
+
+export { DISCOUNT_KINDS } from '../../storage/entities/discount.ts';
 import { Tier } from '../../storage/entities/catalog.ts';
 import { newId } from '../../storage/ids.ts';
 import type { ToolContext } from '../context.ts';
 import { requireShop } from './access.ts';
-import { normalizeCode } from '../purchase/discounts.ts';
 
 type Ctx = Pick<ToolContext, 'em' | 'principal' | 'clock'>;
 
@@ -55,6 +56,11 @@ export function discountCodeOut(c: DiscountCodeRow) {
     createdAt: iso(c.createdAt),
     updatedAt: iso(c.updatedAt),
   };
+}
+
+/** A code as the buyer types it, compared case-insensitively: trimmed and upper case. */
+export function normalizeCode(code: string): string {
+  return code.trim().toUpperCase();
 }
 
 const invalid = (field: string, message: string) => new ToolError('invalid_input', message, { field });

@@ -44,7 +44,7 @@ export async function acpOrder(
   const current = tickets.filter((t) => t.state === 'valid').length;
   const several = r.lines?.length ? r.lines : undefined; // a multi-line purchase: a line item per tier
   const subtotal = several ? several.reduce((n, l) => n + l.subtotalMinor, 0) : r.unitPriceMinor * order.quantity;
-  const fees = order.totalMinor - subtotal;
+  const fees = order.totalMinor - subtotal + (r.discountMinor ?? 0); // a discount code's amount is not a fee
   const currency = order.currency.toLowerCase();
   return {
     type: 'order',
@@ -87,6 +87,7 @@ export async function acpOrder(
     })),
     totals: [
       { type: 'subtotal', display_text: 'Subtotal', amount: subtotal },
+      ...(r.discountMinor ? [{ type: 'discount', display_text: 'Discount', amount: r.discountMinor }] : []),
       ...(fees > 0 ? [{ type: 'fee', display_text: 'Service fee', amount: fees }] : []),
       { type: 'total', display_text: 'Total', amount: order.totalMinor },
       ...(order.refundedMinor > 0

@@ -6,6 +6,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ToolError } from '../../kernel/errors.ts';
 import { DiscountCode, type DiscountCodeRow, type DiscountKind } from '../../storage/entities/discount.ts';
 import { sql } from '../../storage/database.ts';
+import { normalizeCode } from '../catalog/discount-codes.ts';
+
+export { normalizeCode };
 
 /** One priced line of a purchase: the tier, its unit price and how many. */
 export interface DiscountLine {
@@ -55,11 +58,6 @@ export function priceDiscount(terms: DiscountTerms, lines: readonly DiscountLine
     }
   }
   return { perLineMinor, totalMinor: perLineMinor.reduce((a, b) => a + b, 0), applies: applicable.some(Boolean) };
-}
-
-/** A code as the buyer types it, compared case-insensitively: trimmed and upper case. */
-export function normalizeCode(code: string): string {
-  return code.trim().toUpperCase();
 }
 
 /** Whose per-buyer uses a purchase counts against: its buyer, else the payer's e-mail given with the quote. */

@@ -4,7 +4,7 @@ import { createDiscountCode as create, discountCodeOut } from '../../domain/cata
 import { Currency, IdRef, Minor } from '../../kernel/wire.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { DiscountCodeText } from '../ticketing/discount-schemas.ts';
-import { DISCOUNT_KINDS } from '../../storage/entities/discount.ts';
+import { DISCOUNT_KINDS } from '../../domain/catalog/discount-codes.ts';
 import { DiscountCodeFieldsIn, DiscountCodeOut } from './discount-code-schemas.ts';
 
 export const createDiscountCode = defineTool({

@@ -1,7 +1,7 @@
 /** The wire shapes the discount-code tools share: a code as shown, and the fields a merchant may set or change. */
 import { z } from 'zod';
 import { DateTime, IdRef } from '../../kernel/wire.ts';
-import { DISCOUNT_KINDS } from '../../storage/entities/discount.ts';
+import { DISCOUNT_KINDS } from '../../domain/catalog/discount-codes.ts';
 
 const Time = z.string().describe('RFC 3339 date-time.');
 

@@ -18,8 +18,8 @@ export const quote = defineTool({
   description:
     'Prices `quantity` places of a tier (unit price, fees, total, in minor units) and checks its restrictions: ' +
     'sale window, `quantity_over_limit`, countries (pass `country` when the tier lists allowedGeos), card ' +
-    'schemes, `sold_out`. Several tiers of one event: `lines` instead. Holds nothing. Next: `reserve` with ' +
-    '`quoteId` within 15 minutes.',
+    'schemes, `sold_out`. Several tiers of one event: `lines` instead. A `discountCode` lowers the total ' +
+    '(discountMinor). Holds nothing. Next: `reserve` with `quoteId` within 15 minutes.',
   input: z.strictObject({
     tierId: IdRef.optional().describe('The tier (tier_…), from get_event.'),
     quantity: z
