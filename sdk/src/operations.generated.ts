@@ -4635,6 +4635,17 @@ export interface CreateCheckoutSessionInput {
      * Free-text notes from the buyer for the merchant (up to 5000 characters).
      */
     order_notes?: string;
+    /**
+     * ACP discount extension: the codes to apply; they replace earlier ones.
+     */
+    discounts?: {
+      /**
+       * Discount codes to apply (case-insensitive); this merchant applies one. An empty list clears.
+       *
+       * @maxItems 10
+       */
+      codes: string[];
+    };
   };
 }
 
@@ -4856,6 +4867,51 @@ export interface CreateCheckoutSessionOutput {
     checkout_session_id: string;
     permalink_url: string;
     status: string;
+  };
+  /**
+   * ACP discount extension: the code applied and the codes rejected.
+   */
+  discounts?: {
+    /**
+     * @maxItems 10
+     */
+    codes: string[];
+    /**
+     * @maxItems 1
+     */
+    applied: {
+      id: string;
+      code: string;
+      coupon: {
+        id: string;
+        name: string;
+        percent_off?: number;
+        amount_off?: number;
+        currency?: string;
+      };
+      amount: number;
+      method: 'across';
+      /**
+       * @maxItems 50
+       */
+      allocations: {
+        path: string;
+        amount: number;
+      }[];
+    }[];
+    /**
+     * @maxItems 10
+     */
+    rejected: {
+      code: string;
+      reason:
+        | 'discount_code_expired'
+        | 'discount_code_invalid'
+        | 'discount_code_combination_disallowed'
+        | 'discount_code_user_ineligible'
+        | 'discount_code_usage_limit_reached';
+      message: string;
+    }[];
   };
 }
 
@@ -5119,6 +5175,51 @@ export interface GetCheckoutSessionOutput {
     permalink_url: string;
     status: string;
   };
+  /**
+   * ACP discount extension: the code applied and the codes rejected.
+   */
+  discounts?: {
+    /**
+     * @maxItems 10
+     */
+    codes: string[];
+    /**
+     * @maxItems 1
+     */
+    applied: {
+      id: string;
+      code: string;
+      coupon: {
+        id: string;
+        name: string;
+        percent_off?: number;
+        amount_off?: number;
+        currency?: string;
+      };
+      amount: number;
+      method: 'across';
+      /**
+       * @maxItems 50
+       */
+      allocations: {
+        path: string;
+        amount: number;
+      }[];
+    }[];
+    /**
+     * @maxItems 10
+     */
+    rejected: {
+      code: string;
+      reason:
+        | 'discount_code_expired'
+        | 'discount_code_invalid'
+        | 'discount_code_combination_disallowed'
+        | 'discount_code_user_ineligible'
+        | 'discount_code_usage_limit_reached';
+      message: string;
+    }[];
+  };
 }
 
 export interface UpdateCheckoutSessionInput {
@@ -5304,6 +5405,17 @@ export interface UpdateCheckoutSessionInput {
      * Free-text notes from the buyer for the merchant (up to 5000 characters).
      */
     order_notes?: string;
+    /**
+     * ACP discount extension: the codes to apply; they replace earlier ones.
+     */
+    discounts?: {
+      /**
+       * Discount codes to apply (case-insensitive); this merchant applies one. An empty list clears.
+       *
+       * @maxItems 10
+       */
+      codes: string[];
+    };
   };
 }
 
@@ -5525,6 +5637,51 @@ export interface UpdateCheckoutSessionOutput {
     checkout_session_id: string;
     permalink_url: string;
     status: string;
+  };
+  /**
+   * ACP discount extension: the code applied and the codes rejected.
+   */
+  discounts?: {
+    /**
+     * @maxItems 10
+     */
+    codes: string[];
+    /**
+     * @maxItems 1
+     */
+    applied: {
+      id: string;
+      code: string;
+      coupon: {
+        id: string;
+        name: string;
+        percent_off?: number;
+        amount_off?: number;
+        currency?: string;
+      };
+      amount: number;
+      method: 'across';
+      /**
+       * @maxItems 50
+       */
+      allocations: {
+        path: string;
+        amount: number;
+      }[];
+    }[];
+    /**
+     * @maxItems 10
+     */
+    rejected: {
+      code: string;
+      reason:
+        | 'discount_code_expired'
+        | 'discount_code_invalid'
+        | 'discount_code_combination_disallowed'
+        | 'discount_code_user_ineligible'
+        | 'discount_code_usage_limit_reached';
+      message: string;
+    }[];
   };
 }
 
@@ -5902,6 +6059,51 @@ export interface CompleteCheckoutSessionOutput {
     permalink_url: string;
     status: string;
   };
+  /**
+   * ACP discount extension: the code applied and the codes rejected.
+   */
+  discounts?: {
+    /**
+     * @maxItems 10
+     */
+    codes: string[];
+    /**
+     * @maxItems 1
+     */
+    applied: {
+      id: string;
+      code: string;
+      coupon: {
+        id: string;
+        name: string;
+        percent_off?: number;
+        amount_off?: number;
+        currency?: string;
+      };
+      amount: number;
+      method: 'across';
+      /**
+       * @maxItems 50
+       */
+      allocations: {
+        path: string;
+        amount: number;
+      }[];
+    }[];
+    /**
+     * @maxItems 10
+     */
+    rejected: {
+      code: string;
+      reason:
+        | 'discount_code_expired'
+        | 'discount_code_invalid'
+        | 'discount_code_combination_disallowed'
+        | 'discount_code_user_ineligible'
+        | 'discount_code_usage_limit_reached';
+      message: string;
+    }[];
+  };
 }
 
 export interface CancelCheckoutSessionInput {
@@ -6187,6 +6389,51 @@ export interface CancelCheckoutSessionOutput {
     checkout_session_id: string;
     permalink_url: string;
     status: string;
+  };
+  /**
+   * ACP discount extension: the code applied and the codes rejected.
+   */
+  discounts?: {
+    /**
+     * @maxItems 10
+     */
+    codes: string[];
+    /**
+     * @maxItems 1
+     */
+    applied: {
+      id: string;
+      code: string;
+      coupon: {
+        id: string;
+        name: string;
+        percent_off?: number;
+        amount_off?: number;
+        currency?: string;
+      };
+      amount: number;
+      method: 'across';
+      /**
+       * @maxItems 50
+       */
+      allocations: {
+        path: string;
+        amount: number;
+      }[];
+    }[];
+    /**
+     * @maxItems 10
+     */
+    rejected: {
+      code: string;
+      reason:
+        | 'discount_code_expired'
+        | 'discount_code_invalid'
+        | 'discount_code_combination_disallowed'
+        | 'discount_code_user_ineligible'
+        | 'discount_code_usage_limit_reached';
+      message: string;
+    }[];
   };
 }
 
@@ -10798,7 +11045,7 @@ export interface Operations {
   /**
    * Quote a purchase (`POST /v1/ticketing/quotes`).
    *
-   * Prices `quantity` places of a tier (unit price, fees, total, in minor units) and checks its restrictions: sale window, `quantity_over_limit`, countries (pass `country` when the tier lists allowedGeos), card schemes, `sold_out`. Several tiers of one event: `lines` instead. Holds nothing. Next: `reserve` with `quoteId` within 15 minutes.
+   * Prices `quantity` places of a tier (unit price, fees, total, in minor units) and checks its restrictions: sale window, `quantity_over_limit`, countries (pass `country` when the tier lists allowedGeos), card schemes, `sold_out`. Several tiers of one event: `lines` instead. A `discountCode` lowers the total (discountMinor). Holds nothing. Next: `reserve` with `quoteId` within 15 minutes.
    */
   quote: { input: QuoteInput; output: QuoteOutput };
   /**
