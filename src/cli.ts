@@ -101,7 +101,11 @@ async function serve(config: Config): Promise<void> {
   process.stdout.write(`${lines.join('\n')}\n`);
   log.info({ url, ...databaseLocation(config), version: VERSION }, 'listening');
   // What no request needs before it is ready loads now, in the background (docs/performance.md, "Start time").
-  void import('./protocols/oauth/provider.ts').then((m) => m.loadOidcProvider()).catch(() => undefined);
+  void import('./protocols/oauth/provider.ts')
+    .then((m) => m.loadOidcProvider())
+    .then(() => import('./protocols/mcp/http.ts'))
+    .then((m) => m.loadMcpServer())
+    .catch(() => undefined);
   let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {
     if (stopping) return;

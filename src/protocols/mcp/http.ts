@@ -6,7 +6,6 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import { SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { Orchestrator } from '../../orchestrator/invoke.ts';
 import type { Services } from '../../domain/context.ts';
 import { bearerOf, RATE_GATE_STATE, requestInfo, sendError } from '../../http/http.ts';
@@ -20,7 +19,7 @@ import { hostRefusal } from '../../http/host-allow-list.ts';
 import { ToolError } from '../../kernel/errors.ts';
 import { ExchangeTransport } from './json-transport.ts';
 import { readJsonRpcMessage } from './jsonrpc-message.ts';
-import { mcpServer, type McpCaller } from './server.ts';
+import type { McpCaller } from './server.ts';
 import { UrlElicitationClients } from './limit-raise-elicitation.ts';
 
 export interface McpRouterDeps {
@@ -118,14 +117,30 @@ function protocolVersionRefusal(ctx: Context): string | undefined {
   return `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`;
 }
 
+/** The MCP server's modules, imported once (the first POST to `/mcp`, or `tessera serve` after it is ready). */
+export async function loadMcpServer() {
+  const [{ mcpServer }, { AjvJsonSchemaValidator }] = await Promise.all([
+    import('./server.ts'),
+    import('@modelcontextprotocol/sdk/validation/ajv'),
+  ]);
+  return { mcpServer, AjvJsonSchemaValidator };
+}
+
 /** Routes for `/mcp`: POST carries JSON-RPC; GET and DELETE answer 405 (no sessions, no server-initiated stream). */
 export function buildMcpRouter(deps: McpRouterDeps): Router {
   const { services } = deps;
   const router = new Router();
   // One server and one transport for every POST (json-transport.ts): a request's handlers find its caller by its id.
+  // The server (the SDK's server side, ajv and zod-to-json-schema: some hundred modules) is loaded on the first POST,
+  // not at start; `tessera serve` loads it right after it is ready, in the background (docs/performance.md).
   const transport = new ExchangeTransport<McpCaller>();
-  const server = mcpServer((extra) => transport.contextOf(extra.requestId), 'http', new AjvJsonSchemaValidator());
-  const connected = server.connect(transport);
+  let connected: Promise<void> | undefined;
+  const connect = () =>
+    (connected ??= loadMcpServer().then(({ mcpServer, AjvJsonSchemaValidator }) =>
+      mcpServer((extra) => transport.contextOf(extra.requestId), 'http', new AjvJsonSchemaValidator()).connect(
+        transport,
+      ),
+    ));
   const elicitation = new UrlElicitationClients();
   router.post('/mcp', async (ctx) => {
     // DNS-rebinding protection: an unknown Host, or a browser Origin other than the public URL's, is refused with 403.
@@ -142,7 +157,7 @@ export function buildMcpRouter(deps: McpRouterDeps): Router {
       const version = protocolVersionRefusal(ctx);
       if (version) return rpcError(ctx, 400, version, -32000, 'id' in message ? message.id : null);
     }
-    await connected;
+    await connect();
     if (!isRequest) {
       // A notification (or a response): accepted, and handed to no one (json-transport.ts says why).
       ctx.status = 202;
