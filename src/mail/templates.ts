@@ -52,7 +52,7 @@ export interface OrderMailData {
   totalMinor: number;
   currency: string;
   /** Each ticket with the code its QR code carries (the signed code, else the opaque one); its tier when not `tier`. */
-  tickets: { id: string; code: string; tier?: string | undefined }[];
+  tickets: { id: string; code: string; tier?: string | undefined; attendee?: string | undefined }[];
   /** A multi-line purchase: a receipt line per tier (`tier`, `quantity` and `unitPriceMinor` are then the first's). */
   lines?: { tier: string; quantity: number; unitPriceMinor: number }[] | undefined;
 }
@@ -83,8 +83,11 @@ export async function orderConfirmationMail(
   const money = (minor: number) => formatMoney(d.lang, minor, d.currency);
   const date = formatEventTime(d.lang, d.eventStartsAt, d.eventTimeZone);
   const intro = t('mail.order.intro', { merchant: d.merchant, event: d.event, date });
-  const ticketLines = d.tickets.map((x, i) =>
-    t('mail.order.ticket', { n: i + 1, tier: x.tier ?? d.tier, ticketId: x.id }),
+  // Each ticket's line, with its attendee's name when the purchase gave one.
+  const ticketLines = d.tickets.map(
+    (x, i) =>
+      t('mail.order.ticket', { n: i + 1, tier: x.tier ?? d.tier, ticketId: x.id }) +
+      (x.attendee ? ` · ${t('mail.order.attendee', { name: x.attendee })}` : ''),
   );
   const lines = d.lines ?? [{ tier: d.tier, quantity: d.quantity, unitPriceMinor: d.unitPriceMinor }];
   const receipt = [

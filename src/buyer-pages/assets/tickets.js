@@ -39,6 +39,10 @@ export async function init() {
     });
     item.append(el('p', { className: 'ticket-title' }, el('strong', { text: label }), ' ', state));
     if (ticket.tierName) item.append(el('p', { className: 'ticket-tier', text: ticket.tierName })); // several tiers
+    if (ticket.attendeeName)
+      item.append(
+        el('p', { className: 'ticket-attendee', text: t('tickets.attendee', { name: ticket.attendeeName }) }),
+      );
     if (ticket.status === 'checked_in')
       item.append(el('p', { text: t('tickets.checkedInAt', { date: formatDateTime(ticket.checkedInAt) }) }));
     if (ticket.status === 'void')

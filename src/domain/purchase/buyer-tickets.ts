@@ -22,6 +22,8 @@ export interface BuyerTicket {
   checkedInAt: string | null;
   /** The ticket's tier, when its order has tickets of several tiers (a multi-line purchase). */
   tierName?: string;
+  /** The ticket's attendee, when the purchase gave one. */
+  attendeeName?: string;
 }
 
 export interface BuyerOrderTickets {
@@ -81,6 +83,7 @@ export async function listBuyerTickets(
         voidedAt: t.voidedAt,
         checkedInAt: t.checkedInAt,
         ...(tiersOf(o).length > 1 ? { tierName: nameOf(t.tierId) } : {}),
+        ...(t.attendeeName ? { attendeeName: t.attendeeName } : {}),
       })),
     };
   });

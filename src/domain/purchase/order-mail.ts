@@ -198,10 +198,15 @@ async function render(deps: OrderMailDeps, row: Claimed) {
     currency: f.currency,
   };
   if (row.kind === 'confirmation' || row.kind === 'resend') {
-    const tickets = await deps.db.execute<{ id: string; code: string; signed_code: string | null; tier_id: string }>(
-      'select id, code, signed_code, tier_id from tickets where order_id = ? order by id',
-      [row.order_id],
-    );
+    const tickets = await deps.db.execute<{
+      id: string;
+      code: string;
+      signed_code: string | null;
+      tier_id: string;
+      attendee_name: string | null;
+    }>('select id, code, signed_code, tier_id, attendee_name from tickets where order_id = ? order by id', [
+      row.order_id,
+    ]);
     const several = await mailLines(deps.db, f.lines, tickets); // a multi-line purchase: a line per tier
     const m = await orderConfirmationMail(t, {
       ...common,
@@ -210,7 +215,12 @@ async function render(deps: OrderMailDeps, row: Claimed) {
       unitPriceMinor: f.unit_price_minor,
       feesMinor: f.fees_minor,
       totalMinor: f.total_minor,
-      tickets: tickets.map((x) => ({ id: x.id, code: x.signed_code ?? x.code, tier: several.tierOf?.(x.id) })),
+      tickets: tickets.map((x) => ({
+        id: x.id,
+        code: x.signed_code ?? x.code,
+        tier: several.tierOf?.(x.id),
+        attendee: x.attendee_name ?? undefined,
+      })),
       lines: several.lines,
     });
     // The tickets PDF attached, wallet links when the shop has them on (issue #37, item 5).

@@ -24,6 +24,7 @@ const BuyerTicketOut = z.object({
     .describe('The QR code as a data:image/svg+xml URL; null for a void ticket (it no longer admits).'),
   voidedAt: Time.nullable(),
   tierName: z.string().max(200).optional().describe('The ticket’s tier, when its order has tickets of several tiers.'),
+  attendeeName: z.string().max(200).optional().describe('The ticket’s attendee, when the purchase gave one.'),
   checkedInAt: Time.nullable(),
 });
 

@@ -101,6 +101,20 @@ export const AttendeeQuestionsOut = z
   .optional()
   .describe('What each tier asks per ticket: give `attendees` to reserve or confirm.');
 
+/** The answers a hold carries by ticket place (get_reservation), present only when some were given. */
+export const StoredAttendeesOut = z
+  .array(
+    z.object({
+      tierId: z.string().max(100),
+      index: z.number().int(),
+      name: z.string().max(200).optional(),
+      answers: Answers.optional(),
+    }),
+  )
+  .max(MAX_ATTENDEES)
+  .optional()
+  .describe('get_reservation: the attendee answers given so far, by tier and index.');
+
 /** A ticket's attendee, present only when the purchase gave one. */
 export const TicketAttendeeOut = {
   attendeeName: z.string().max(200).optional(),

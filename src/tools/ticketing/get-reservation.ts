@@ -7,6 +7,7 @@ import { IdRef } from '../../kernel/wire.ts';
 import { loadPurchaseView } from '../../domain/purchase/purchase-view.ts';
 import { requireReservation } from '../../domain/purchase/reservations.ts';
 import { orderTaxField } from '../../domain/purchase/tax-view.ts';
+import { storedAttendeesField } from '../../domain/purchase/attendee-echo.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { withNextStep } from './confirm.ts';
 import { PurchaseOut } from './schemas.ts';
@@ -28,6 +29,7 @@ export const getReservation = defineTool({
     const r = await requireReservation(ctx.em, ctx.principal, id);
     const view = await loadPurchaseView(ctx.em, r);
     const tax = await orderTaxField(ctx.em, r.id); // the quote's breakdown, when its shop had tax
-    return withNextStep({ ...view, reservation: { ...view.reservation, ...tax } }, ctx);
+    // The attendee answers the hold carries, from the row already read.
+    return withNextStep({ ...view, reservation: { ...view.reservation, ...tax, ...storedAttendeesField(r) } }, ctx);
   },
 });

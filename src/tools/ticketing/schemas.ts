@@ -11,7 +11,7 @@ import {
 import { LinesOut } from './line-schemas.ts';
 import { DiscountOut } from './discount-schemas.ts';
 import { TaxOut } from './tax-schemas.ts';
-import { AttendeeQuestionsOut, TicketAttendeeOut } from './attendee-schemas.ts';
+import { AttendeeQuestionsOut, StoredAttendeesOut, TicketAttendeeOut } from './attendee-schemas.ts';
 
 const Minor = z.number().int();
 const Time = z.string().describe('RFC 3339 date-time.');
@@ -60,6 +60,7 @@ export const ReservationOut = z.object({
   createdAt: Time,
   updatedAt: Time,
   tax: TaxOut.optional().describe('get_reservation: the tax per rate, when the shop had tax settings at the quote.'),
+  attendees: StoredAttendeesOut,
   lines: LinesOut,
   discountCodeId: DiscountOut.discountCodeId,
   discountMinor: DiscountOut.discountMinor,

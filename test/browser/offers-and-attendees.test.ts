@@ -1,6 +1,7 @@
 /**
- * The waiting-list offer's page (issue #37, item 6): the offer e-mail links to /buyer/offer, where the signed-in buyer
- * sees the places held for them and pays with a saved card (an order), or declines, which passes the places on.
+ * What a buyer sees of their purchases (issue #37): the waiting-list offer's page (item 6), which the offer e-mail links
+ * to, where the signed-in buyer pays with a saved card (an order) or declines, which passes the places on; and each
+ * ticket's attendee name (item 3) in get_reservation before paying, in the order e-mail and on My tickets.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -8,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { assertAccessible, axeOn } from '../support/browser.ts';
 import { restClient } from '../support/rest.ts';
 import { codeIn, signInTokenIn } from '../support/smtp.ts';
-import { must, reserveOne, shopWithTier, type Shop } from '../support/spine.ts';
+import { key, must, reserveOne, shopWithTier, type Shop } from '../support/spine.ts';
 import { newEmail, reportOnFailure, signIn, startWorld, type World } from './flows.ts';
 
 let w: World;
@@ -16,6 +17,7 @@ let s: Shop;
 let email: string;
 let buyer: ReturnType<typeof restClient>;
 let page: Page;
+let cardId: string;
 reportOnFailure(() => ({ browser: w?.browser, h: w?.h }));
 before(async () => {
   w = await startWorld();
@@ -31,7 +33,7 @@ before(async () => {
   const setup = must(await buyer.post('/v1/buyer/card-setups', {}), 201);
   must(await buyer.post(`/v1/buyer/card-setups/${setup.setupId}/complete`, { paymentMethod: 'pm_sandbox_visa' }), 200);
   const { challengeId } = must(await buyer.post('/v1/buyer/verification-codes', { purpose: 'save_card' }), 201);
-  must(
+  cardId = must(
     await buyer.post('/v1/buyer/instruments', {
       setupId: setup.setupId,
       spendingCapMinor: 100_000,
@@ -39,7 +41,7 @@ before(async () => {
       code: codeIn(w.mail.last(email)),
     }),
     201,
-  );
+  ).instrument.id;
   page = await w.browser.page();
   await page.setViewportSize({ width: 390, height: 844 });
   await signIn({ ...w, shopId: s.shopId }, page, email);
@@ -118,5 +120,46 @@ test('declining the offer on its page releases the hold, and the places go to th
     list.entries.map((e: { state: string }) => e.state),
     ['declined', 'offered'],
   );
+  assert.deepEqual(w.browser.problems, []);
+});
+
+test('attendee names: get_reservation echoes them before paying; the order e-mail and My tickets show them', async () => {
+  const pool = must(
+    await s.api.post('/v1/integration/pools', { merchantId: s.shopId, eventId: s.eventId, capacity: 5 }),
+    201,
+  );
+  const tier = must(
+    await s.api.post('/v1/integration/tiers', {
+      eventId: s.eventId,
+      poolId: pool.id,
+      name: 'Stalls',
+      priceMinor: 2000,
+      attendeeForm: { name: 'optional', questions: [] },
+    }),
+    201,
+  );
+  const quote = must(await buyer.post('/v1/ticketing/quotes', { tierId: tier.id, quantity: 2 }), 201);
+  const attendees = [
+    { tierId: tier.id, index: 0, name: 'Ada Lovelace' },
+    { tierId: tier.id, index: 1, name: 'Ödön Lővy' },
+  ];
+  const held = must(await buyer.post('/v1/ticketing/reservations', { quoteId: quote.quoteId, attendees }, key()), 201);
+  const read = must(await buyer.get(`/v1/ticketing/reservations/${held.reservation.id}`), 200);
+  assert.deepEqual(read.reservation.attendees, attendees);
+  const paid = must(
+    await buyer.post(`/v1/ticketing/reservations/${held.reservation.id}/confirm`, { instrumentId: cardId }, key()),
+    200,
+  );
+  assert.equal(paid.reservation.state, 'completed');
+  await w.h.app.orderMail.idle();
+  const mail = w.mail.last(email);
+  assert.match(mail.subject, /Your tickets for Concert/);
+  assert.match(mail.text, /Ticket 1 \(Stalls\): tkt_\w+ · Attendee: Ada Lovelace/);
+  assert.match(mail.text, /Ticket 2 \(Stalls\): tkt_\w+ · Attendee: Ödön Lővy/);
+
+  await page.goto(`${w.h.url}/buyer/tickets?lang=hu`);
+  await page.locator('main[data-ready] #tickets-orders .ticket-attendee').first().waitFor();
+  const names = await page.locator(`[data-ticket-id] .ticket-attendee`).allInnerTexts();
+  assert.deepEqual(names.slice(0, 2), ['Résztvevő: Ada Lovelace', 'Résztvevő: Ödön Lővy']);
   assert.deepEqual(w.browser.problems, []);
 });
