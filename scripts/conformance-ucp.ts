@@ -1,10 +1,11 @@
 /**
  * `npm run conformance:ucp -- <reference dir>`: starts Tessera (embedded PostgreSQL, or DATABASE_URL), serves a
  * platform profile on loopback (with an order webhook receiver), drives the UCP checkout over the REST binding
- * (profile, create, get, update, complete, cancel, a refund) and validates every UCP response body and every order
- * webhook body with Ajv (JSON Schema 2020-12) against the UCP 2026-04-08 schemas in <reference dir> (its root, holding
- * source/schemas and source/discovery). Protocol errors (`{ code, content }`) have no schema in the release and are
- * not counted. Prints one summary line; exits non-zero on any invalid body or a broken flow.
+ * (profile, catalog search and lookup, create, get, update, complete, cancel, a refund) and validates every UCP
+ * response body and every order webhook body with Ajv (JSON Schema 2020-12) against the UCP 2026-04-08 schemas in
+ * <reference dir> (its root, holding source/schemas and source/discovery). Protocol errors (`{ code, content }`) have
+ * no schema in the release and are not counted. Prints one summary line; exits non-zero on any invalid body or a
+ * broken flow.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -26,6 +27,8 @@ const CLI = join(ROOT, 'src', 'cli.ts');
 const PROFILE_ID = 'https://ucp.dev/discovery/profile.json';
 const CHECKOUT_ID = 'https://ucp.dev/schemas/shopping/checkout.json';
 const ORDER_ID = 'https://ucp.dev/schemas/shopping/order.json';
+const SEARCH_ID = 'https://ucp.dev/schemas/shopping/catalog_search.json#/$defs/search_response';
+const LOOKUP_ID = 'https://ucp.dev/schemas/shopping/catalog_lookup.json#/$defs/lookup_response';
 
 /** Every JSON file under `dir`. */
 function jsonFiles(dir: string): string[] {
@@ -115,6 +118,8 @@ async function platformProfile(): Promise<Platform> {
         'dev.ucp.shopping.checkout': [{ version }],
         'dev.ucp.shopping.order': [{ version, config: { webhook_url: `${base}/orders` } }],
         'dev.ucp.shopping.fulfillment': [{ version }],
+        'dev.ucp.shopping.catalog.search': [{ version }],
+        'dev.ucp.shopping.catalog.lookup': [{ version }],
       },
       payment_handlers: {},
     },
@@ -195,6 +200,14 @@ async function main(): Promise<number> {
         'ucp-agent': `profile="${platform.url}"`,
       });
     const items = (quantity: number) => ({ line_items: [{ item: { id: tier.id }, quantity }] });
+    // The catalog (the shop made discoverable): search, then lookup by the event and the tier.
+    await call(started.url, 'PATCH', `/v1/integration/shops/${shopId}`, 200, { discoverable: true }, auth);
+    const catalog = (path: string, body: unknown) =>
+      call(started.url, 'POST', `${endpoint}/catalog/${path}`, 200, body, { 'ucp-agent': `profile="${platform.url}"` });
+    const found = await catalog('search', { query: 'UCP Night' });
+    if (found.products.length !== 1) throw new Error(`search found ${found.products.length} products`);
+    check(SEARCH_ID, found, 'catalog search');
+    check(LOOKUP_ID, await catalog('lookup', { ids: [event.id, tier.id] }), 'catalog lookup');
     const created = await ucp('POST', '', 201, { ...items(2), buyer: { email: 'ada@example.test' } });
     check(CHECKOUT_ID, created, 'create (ready_for_complete)');
     check(CHECKOUT_ID, await ucp('GET', `/${created.id}`, 200), 'get');

@@ -890,6 +890,19 @@ export interface ReserveOutput {
       grossMinor: number;
     };
     /**
+     * get_reservation: the attendee answers given so far, by tier and index.
+     *
+     * @maxItems 1000
+     */
+    attendees?: {
+      tierId: string;
+      index: number;
+      name?: string;
+      answers?: {
+        [k: string]: string | boolean | string[] | undefined;
+      };
+    }[];
+    /**
      * Per line (only for a purchase quoted with `lines`): tier, pool, quantity and price.
      *
      * @maxItems 20
@@ -1201,6 +1214,19 @@ export interface ConfirmOutput {
       grossMinor: number;
     };
     /**
+     * get_reservation: the attendee answers given so far, by tier and index.
+     *
+     * @maxItems 1000
+     */
+    attendees?: {
+      tierId: string;
+      index: number;
+      name?: string;
+      answers?: {
+        [k: string]: string | boolean | string[] | undefined;
+      };
+    }[];
+    /**
      * Per line (only for a purchase quoted with `lines`): tier, pool, quantity and price.
      *
      * @maxItems 20
@@ -1488,6 +1514,19 @@ export interface ReleaseOutput {
       grossMinor: number;
     };
     /**
+     * get_reservation: the attendee answers given so far, by tier and index.
+     *
+     * @maxItems 1000
+     */
+    attendees?: {
+      tierId: string;
+      index: number;
+      name?: string;
+      answers?: {
+        [k: string]: string | boolean | string[] | undefined;
+      };
+    }[];
+    /**
      * Per line (only for a purchase quoted with `lines`): tier, pool, quantity and price.
      *
      * @maxItems 20
@@ -1774,6 +1813,19 @@ export interface GetReservationOutput {
       taxMinor: number;
       grossMinor: number;
     };
+    /**
+     * get_reservation: the attendee answers given so far, by tier and index.
+     *
+     * @maxItems 1000
+     */
+    attendees?: {
+      tierId: string;
+      index: number;
+      name?: string;
+      answers?: {
+        [k: string]: string | boolean | string[] | undefined;
+      };
+    }[];
     /**
      * Per line (only for a purchase quoted with `lines`): tier, pool, quantity and price.
      *
@@ -2231,6 +2283,19 @@ export interface AuthorizePaymentOutput {
       taxMinor: number;
       grossMinor: number;
     };
+    /**
+     * get_reservation: the attendee answers given so far, by tier and index.
+     *
+     * @maxItems 1000
+     */
+    attendees?: {
+      tierId: string;
+      index: number;
+      name?: string;
+      answers?: {
+        [k: string]: string | boolean | string[] | undefined;
+      };
+    }[];
     /**
      * Per line (only for a purchase quoted with `lines`): tier, pool, quantity and price.
      *
@@ -2965,6 +3030,19 @@ export interface PurchaseInitiateOutput {
       taxMinor: number;
       grossMinor: number;
     };
+    /**
+     * get_reservation: the attendee answers given so far, by tier and index.
+     *
+     * @maxItems 1000
+     */
+    attendees?: {
+      tierId: string;
+      index: number;
+      name?: string;
+      answers?: {
+        [k: string]: string | boolean | string[] | undefined;
+      };
+    }[];
     /**
      * Per line (only for a purchase quoted with `lines`): tier, pool, quantity and price.
      *
@@ -4146,6 +4224,10 @@ export interface ListMyTicketsOutput {
        * The ticket’s tier, when its order has tickets of several tiers.
        */
       tierName?: string;
+      /**
+       * The ticket’s attendee, when the purchase gave one.
+       */
+      attendeeName?: string;
       checkedInAt: string | null;
     }[];
   }[];
@@ -7521,6 +7603,246 @@ export interface CancelCheckoutOutput {
   order?: {
     id: string;
     permalink_url: string;
+  };
+}
+
+export interface SearchCatalogInput {
+  /**
+   * Protocol metadata (the UCP HTTP headers); unrecognised fields are ignored as the binding allows.
+   */
+  meta: {
+    /**
+     * The UCP-Agent header: the platform’s profile.
+     */
+    'ucp-agent': {
+      /**
+       * The platform profile URI.
+       */
+      profile: string;
+    };
+    /**
+     * Idempotency-Key: a retry with the same key and checkout replays the outcome.
+     */
+    'idempotency-key'?: string;
+    [k: string]: unknown | undefined;
+  };
+  /**
+   * The search (UCP catalog search request): query and pagination; context and filters are not read.
+   */
+  catalog: {
+    /**
+     * Free text matched against event titles and venues; absent: browse all.
+     */
+    query?: string;
+    /**
+     * Cursor pagination.
+     */
+    pagination?: {
+      /**
+       * The cursor of the previous page.
+       */
+      cursor?: string;
+      /**
+       * Page size (default 10, at most 20).
+       */
+      limit?: number;
+    };
+  };
+}
+
+export interface SearchCatalogOutput {
+  ucp: {
+    version: string;
+    status: 'success' | 'error';
+    capabilities: {
+      /**
+       * @maxItems 1
+       */
+      [k: string]:
+        | {
+            version: string;
+          }[]
+        | undefined;
+    };
+  };
+  /**
+   * @maxItems 20
+   */
+  products: {
+    /**
+     * The event id.
+     */
+    id: string;
+    title: string;
+    description: {
+      plain: string;
+    };
+    /**
+     * The shop window.
+     */
+    url: string;
+    price_range: {
+      min: {
+        amount: number;
+        currency: string;
+      };
+      max: {
+        amount: number;
+        currency: string;
+      };
+    };
+    /**
+     * @maxItems 100
+     */
+    variants: {
+      /**
+       * The tier id: the checkout’s line_items[].item.id.
+       */
+      id: string;
+      title: string;
+      description: {
+        plain: string;
+      };
+      price: {
+        amount: number;
+        currency: string;
+      };
+      availability: {
+        available: boolean;
+        status: string;
+      };
+      /**
+       * Lookup only: which requested ids resolved to this variant, and how.
+       *
+       * @maxItems 20
+       */
+      inputs?: {
+        id: string;
+        match: 'exact' | 'featured';
+      }[];
+    }[];
+  }[];
+  /**
+   * Search only: the next page’s cursor.
+   */
+  pagination?: {
+    has_next_page: boolean;
+    cursor?: string;
+  };
+}
+
+export interface LookupCatalogInput {
+  /**
+   * Protocol metadata (the UCP HTTP headers); unrecognised fields are ignored as the binding allows.
+   */
+  meta: {
+    /**
+     * The UCP-Agent header: the platform’s profile.
+     */
+    'ucp-agent': {
+      /**
+       * The platform profile URI.
+       */
+      profile: string;
+    };
+    /**
+     * Idempotency-Key: a retry with the same key and checkout replays the outcome.
+     */
+    'idempotency-key'?: string;
+    [k: string]: unknown | undefined;
+  };
+  /**
+   * The lookup (UCP catalog lookup request): identifiers to resolve.
+   */
+  catalog: {
+    /**
+     * Event ids (products, evt_…) and tier ids (variants, tier_…); at most 20.
+     *
+     * @minItems 1
+     * @maxItems 20
+     */
+    ids: string[];
+  };
+}
+
+export interface LookupCatalogOutput {
+  ucp: {
+    version: string;
+    status: 'success' | 'error';
+    capabilities: {
+      /**
+       * @maxItems 1
+       */
+      [k: string]:
+        | {
+            version: string;
+          }[]
+        | undefined;
+    };
+  };
+  /**
+   * @maxItems 20
+   */
+  products: {
+    /**
+     * The event id.
+     */
+    id: string;
+    title: string;
+    description: {
+      plain: string;
+    };
+    /**
+     * The shop window.
+     */
+    url: string;
+    price_range: {
+      min: {
+        amount: number;
+        currency: string;
+      };
+      max: {
+        amount: number;
+        currency: string;
+      };
+    };
+    /**
+     * @maxItems 100
+     */
+    variants: {
+      /**
+       * The tier id: the checkout’s line_items[].item.id.
+       */
+      id: string;
+      title: string;
+      description: {
+        plain: string;
+      };
+      price: {
+        amount: number;
+        currency: string;
+      };
+      availability: {
+        available: boolean;
+        status: string;
+      };
+      /**
+       * Lookup only: which requested ids resolved to this variant, and how.
+       *
+       * @maxItems 20
+       */
+      inputs?: {
+        id: string;
+        match: 'exact' | 'featured';
+      }[];
+    }[];
+  }[];
+  /**
+   * Search only: the next page’s cursor.
+   */
+  pagination?: {
+    has_next_page: boolean;
+    cursor?: string;
   };
 }
 
@@ -11433,6 +11755,18 @@ export interface Operations {
    */
   cancel_checkout: { input: CancelCheckoutInput; output: CancelCheckoutOutput };
   /**
+   * Search the UCP catalog (`POST /v1/ucp/catalog/search`).
+   *
+   * Public. UCP catalog search: `{ meta: { "ucp-agent" }, catalog: { query?, pagination? } }`. Products are upcoming events of discoverable shops (soonest first), variants their tiers for sale with price and availability; a variant id is the item id for create_checkout. Prices are signals; the checkout decides.
+   */
+  search_catalog: { input: SearchCatalogInput; output: SearchCatalogOutput };
+  /**
+   * Look up UCP catalog items (`POST /v1/ucp/catalog/lookup`).
+   *
+   * Public. UCP catalog lookup: `{ meta: { "ucp-agent" }, catalog: { ids } }` with event ids (a product and its featured variant) and tier ids (that variant, exact). Each variant says which ids resolved to it (`inputs`); ids of no upcoming event or tier for sale of a discoverable shop are left out.
+   */
+  lookup_catalog: { input: LookupCatalogInput; output: LookupCatalogOutput };
+  /**
    * List discoverable shops (`GET /v1/discovery/shops`).
    *
    * Public, no credential needed. Lists the shops that turned on `discoverable` (id, name, description, currency), in id order. Pass `nextCursor` from the previous page as `cursor` to continue. Open a shop with `get_shop_window`.
@@ -11933,6 +12267,8 @@ export const OPERATIONS: Readonly<Record<OperationId, OperationSpec>> = {
   update_checkout: { method: 'PUT', path: '/v1/ucp/checkout-sessions/{id}', pathParams: ['id'], idempotency: 'optional', auth: 'bearer' },
   complete_checkout: { method: 'POST', path: '/v1/ucp/checkout-sessions/{id}/complete', pathParams: ['id'], idempotency: 'optional', auth: 'bearer' },
   cancel_checkout: { method: 'POST', path: '/v1/ucp/checkout-sessions/{id}/cancel', pathParams: ['id'], idempotency: 'optional', auth: 'bearer' },
+  search_catalog: { method: 'POST', path: '/v1/ucp/catalog/search', pathParams: [], idempotency: 'none', auth: 'public' },
+  lookup_catalog: { method: 'POST', path: '/v1/ucp/catalog/lookup', pathParams: [], idempotency: 'none', auth: 'public' },
   list_discoverable_shops: { method: 'GET', path: '/v1/discovery/shops', pathParams: [], idempotency: 'none', auth: 'public' },
   get_shop_window: { method: 'GET', path: '/v1/discovery/shops/{id}', pathParams: ['id'], idempotency: 'none', auth: 'public' },
   get_product_feed: { method: 'GET', path: '/v1/discovery/shops/{id}/feed', pathParams: ['id'], idempotency: 'none', auth: 'public' },

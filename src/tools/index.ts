@@ -12,6 +12,8 @@ import { completeCheckout } from './ucp/complete-checkout.ts';
 import { createCheckout } from './ucp/create-checkout.ts';
 import { getCheckout } from './ucp/get-checkout.ts';
 import { updateCheckout } from './ucp/update-checkout.ts';
+import { lookupCatalog } from './ucp/lookup-catalog.ts';
+import { searchCatalog } from './ucp/search-catalog.ts';
 import { changeAgentCardTool } from './buyer/change-agent-card.ts';
 import { completeCardSetupTool } from './buyer/complete-card-setup.ts';
 import { completeSignInTool } from './buyer/complete-sign-in.ts';
@@ -217,6 +219,8 @@ export const TOOLS: readonly AnyTool[] = [
   updateCheckout,
   completeCheckout,
   cancelCheckout,
+  searchCatalog,
+  lookupCatalog,
   listDiscoverableShops,
   getShopWindow,
   getProductFeed,

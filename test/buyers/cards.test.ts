@@ -1,11 +1,16 @@
-import { test } from 'node:test';
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { restClient } from '../support/rest.ts';
-import { codeFor, merchantShop, must, newEmail, signIn } from '../support/buyers.ts';
-import { worldPerFile } from '../support/world-per-file.ts';
+import { codeFor, merchantShop, must, newEmail, signIn, startWorld, type World } from '../support/buyers.ts';
 import { verifies } from '../support/requirements.ts';
 
-const w = worldPerFile();
+let w: World;
+before(async () => {
+  w = await startWorld();
+});
+after(async () => {
+  await w?.close();
+});
 
 async function buyerAtShop() {
   const shop = await merchantShop(w.h);

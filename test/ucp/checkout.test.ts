@@ -17,6 +17,11 @@ const PROFILES: Record<string, unknown> = {
   '/old.json': platformProfile('2026-01-11', ['dev.ucp.shopping.checkout']),
   '/no-checkout.json': platformProfile('2026-04-08', ['dev.ucp.shopping.cart']),
   '/broken.json': { hello: 'world' },
+  '/catalog.json': platformProfile('2026-04-08', [
+    'dev.ucp.shopping.checkout',
+    'dev.ucp.shopping.catalog.search',
+    'dev.ucp.shopping.catalog.lookup',
+  ]),
 };
 function platformProfile(version: string, capabilities: string[]) {
   const caps = Object.fromEntries(capabilities.map((c) => [c, [{ version }]]));
@@ -251,4 +256,85 @@ test('negotiation: the platform profile is fetched, its version checked and the 
   // The fulfillment extension the platform declares is declined: only checkout is active.
   const ok = must(await api.post(`${endpoint}/checkout-sessions`, body, agent()), 201);
   assert.deepEqual(Object.keys(ok.ucp.capabilities), ['dev.ucp.shopping.checkout']);
+});
+
+test('catalog: search and lookup find a discoverable shop’s events and tiers, usable in a checkout', async () => {
+  const s = await shopWithTier(h);
+  must(await s.api.patch(`/v1/integration/shops/${s.shopId}`, { discoverable: true }), 200);
+  const title = `Catalog Gala ${randomUUID().slice(0, 8)}`;
+  const startsAt = new Date(h.clock.now().getTime() + 40 * 86_400_000).toISOString();
+  const event = must(await s.api.post('/v1/integration/events', { merchantId: s.shopId, title, startsAt }), 201);
+  const pool = must(
+    await s.api.post('/v1/integration/pools', { merchantId: s.shopId, eventId: event.id, capacity: 4 }),
+    201,
+  );
+  const tier = (name: string, priceMinor: number) =>
+    s.api.post('/v1/integration/tiers', { eventId: event.id, poolId: pool.id, name, priceMinor });
+  const floor = must(await tier('Floor', 4000), 201);
+  const balcony = must(await tier('Balcony', 2500), 201);
+  const profile = must(await restClient(h.url).get('/.well-known/ucp'), 200);
+  assert.ok(profile.ucp.capabilities['dev.ucp.shopping.catalog.search']);
+  assert.ok(profile.ucp.capabilities['dev.ucp.shopping.catalog.lookup']);
+
+  // Public: no credential, only the platform's profile.
+  const anonymous = restClient(h.url);
+  const CATALOG = agent('/catalog.json');
+  const found = must(await anonymous.post('/ucp/v1/catalog/search', { query: title.toLowerCase() }, CATALOG), 200);
+  assert.deepEqual(found.ucp.capabilities, { 'dev.ucp.shopping.catalog.search': [{ version: '2026-04-08' }] });
+  assert.deepEqual(
+    found.products.map((p: any) => [p.id, p.title, p.price_range.min.amount, p.price_range.max.amount]),
+    [[event.id, title, 2500, 4000]],
+  );
+  assert.deepEqual(
+    found.products[0].variants.map((v: any) => [v.id, v.price, v.availability]),
+    [
+      [floor.id, { amount: 4000, currency: 'USD' }, { available: true, status: 'in_stock' }],
+      [balcony.id, { amount: 2500, currency: 'USD' }, { available: true, status: 'in_stock' }],
+    ],
+  );
+  assert.equal(found.pagination.has_next_page, false);
+
+  const ids = [event.id, balcony.id, balcony.id, 'evt_unknown'];
+  const looked = must(await anonymous.post('/ucp/v1/catalog/lookup', { ids }, CATALOG), 200);
+  assert.equal(looked.products.length, 1);
+  assert.deepEqual(
+    looked.products[0].variants.map((v: any) => [v.id, v.inputs]),
+    [
+      [floor.id, [{ id: event.id, match: 'featured' }]],
+      [balcony.id, [{ id: balcony.id, match: 'exact' }]],
+    ],
+  );
+
+  // Over MCP, as UCP's binding names the tool.
+  const client = await mcpInMemory(h, s.apiKey);
+  const viaMcp = await callTool(client, 'lookup_catalog', {
+    meta: { 'ucp-agent': { profile: `${base}/catalog.json` } },
+    catalog: { ids: [floor.id] },
+  });
+  await client.close();
+  assert.ok(viaMcp.ok, JSON.stringify(viaMcp));
+  assert.deepEqual(
+    viaMcp.output.products.map((p: any) => p.variants.map((v: any) => v.id)),
+    [[floor.id]],
+  );
+  // A hidden shop's events are not in the catalog.
+  must(await s.api.patch(`/v1/integration/shops/${s.shopId}`, { discoverable: false }), 200);
+  const hidden = must(await anonymous.post('/ucp/v1/catalog/lookup', { ids: [event.id] }, CATALOG), 200);
+  assert.deepEqual(hidden.products, []);
+  // Negotiation: a platform without the catalog capability is refused; unknown fields too.
+  const refused = await anonymous.post('/ucp/v1/catalog/search', { query: title }, AGENT);
+  assert.deepEqual([refused.status, refused.body.code], [422, 'capabilities_incompatible']);
+  const unknown = await anonymous.post('/ucp/v1/catalog/search', { query: title, sort: 'price' }, CATALOG);
+  assert.deepEqual([unknown.status, unknown.body.code], [400, 'unknown_field']);
+
+  // The variant id is the checkout's item id.
+  const created = must(
+    await restClient(h.url, s.apiKey).post(
+      '/ucp/v1/checkout-sessions',
+      { line_items: [{ item: { id: balcony.id }, quantity: 1 }] },
+      CATALOG,
+    ),
+    201,
+  );
+  assert.equal(created.status, 'ready_for_complete');
 });

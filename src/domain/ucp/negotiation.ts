@@ -8,7 +8,14 @@ import { z } from 'zod';
 import type { ToolContext } from '../context.ts';
 import { ToolError } from '../../kernel/errors.ts';
 import { fetchPublicJson } from '../../webhooks/public-json.ts';
-import { UCP_CHECKOUT, UCP_IDENTITY_LINKING, UCP_ORDER, UCP_VERSION } from './protocol.ts';
+import {
+  UCP_CATALOG_LOOKUP,
+  UCP_CATALOG_SEARCH,
+  UCP_CHECKOUT,
+  UCP_IDENTITY_LINKING,
+  UCP_ORDER,
+  UCP_VERSION,
+} from './protocol.ts';
 
 const Version = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 const Declaration = z.looseObject({ version: Version, extends: z.union([z.string(), z.array(z.string())]).optional() });
@@ -25,6 +32,8 @@ export const BUSINESS_CAPABILITIES: Capabilities = {
   [UCP_CHECKOUT]: [{ version: UCP_VERSION }],
   [UCP_ORDER]: [{ version: UCP_VERSION }],
   [UCP_IDENTITY_LINKING]: [{ version: UCP_VERSION }],
+  [UCP_CATALOG_SEARCH]: [{ version: UCP_VERSION }],
+  [UCP_CATALOG_LOOKUP]: [{ version: UCP_VERSION }],
 };
 
 /** What a negotiation yields: the active capabilities, and the platform's order webhook when order is active. */
@@ -67,8 +76,11 @@ export async function negotiateCheckout(ctx: ToolContext, profileUrl: string): P
   return (await negotiate(ctx, profileUrl)).capabilities;
 }
 
-/** negotiateCheckout, with the order webhook URL the platform's order declaration names (when order is active). */
-export async function negotiate(ctx: ToolContext, profileUrl: string): Promise<Negotiated> {
+/**
+ * Negotiates an operation of the `required` capability (checkout by default); returns the active capabilities and the
+ * order webhook URL the platform's order declaration names (when order is active).
+ */
+export async function negotiate(ctx: ToolContext, profileUrl: string, required = UCP_CHECKOUT): Promise<Negotiated> {
   const fetched = await fetchPublicJson(profileUrl, { allowLoopback: ctx.services.config.webhookAllowLoopback });
   if (!fetched.ok) throw new ToolError(FAILURES[fetched.failure], undefined, { profile: profileUrl });
   const profile = PlatformProfile.safeParse(fetched.json);
@@ -81,10 +93,10 @@ export async function negotiate(ctx: ToolContext, profileUrl: string): Promise<N
     );
   }
   const active = intersect(BUSINESS_CAPABILITIES, profile.data.ucp.capabilities);
-  if (!active[UCP_CHECKOUT]) {
+  if (!active[required]) {
     throw new ToolError(
       'capabilities_incompatible',
-      `The platform profile does not declare ${UCP_CHECKOUT} ${UCP_VERSION}.`,
+      `The platform profile does not declare ${required} ${UCP_VERSION}.`,
     );
   }
   const order = active[UCP_ORDER]
@@ -101,7 +113,8 @@ export async function negotiatedTransaction<T>(
   ctx: ToolContext,
   profileUrl: string,
   work: (tx: ToolContext) => Promise<T>,
+  required = UCP_CHECKOUT,
 ): Promise<T> {
-  await negotiateCheckout(ctx, profileUrl);
+  await negotiate(ctx, profileUrl, required);
   return ctx.services.db.transaction((em) => work({ ...ctx, em }));
 }

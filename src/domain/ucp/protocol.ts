@@ -8,17 +8,19 @@ export const UCP_CHECKOUT = 'dev.ucp.shopping.checkout';
 export const UCP_SHOPPING_SERVICE = 'dev.ucp.shopping';
 /** The order capability: signed order webhooks to the platform's `config.webhook_url` (order-webhooks.ts). */
 export const UCP_ORDER = 'dev.ucp.shopping.order';
+/** The catalog capabilities: search and lookup over the public discovery data (catalog.ts). */
+export const UCP_CATALOG_SEARCH = 'dev.ucp.shopping.catalog.search';
+export const UCP_CATALOG_LOOKUP = 'dev.ucp.shopping.catalog.lookup';
 /** Identity linking: a platform links a buyer through our OAuth server and acts as that buyer's agent. */
 export const UCP_IDENTITY_LINKING = 'dev.ucp.common.identity_linking';
 /**
  * Capabilities the specification defines that this server declines (never advertised, so never negotiated):
  * tickets are digital (no fulfillment/shipping), AP2 mandates are refused as everywhere (ap2_unsupported), and
- * catalog, cart and discount are not built yet (docs/ucp.md).
+ * cart and discount are not built yet (docs/ucp.md).
  */
 export const UCP_DECLINED = [
   'dev.ucp.shopping.fulfillment',
   'dev.ucp.shopping.ap2_mandate',
-  'dev.ucp.shopping.catalog',
   'dev.ucp.shopping.cart',
   'dev.ucp.shopping.discount',
 ] as const;
@@ -37,6 +39,15 @@ export function checkoutCapability() {
     version: UCP_VERSION,
     spec: spec('checkout'),
     schema: `https://ucp.dev/${UCP_VERSION}/schemas/shopping/checkout.json`,
+  };
+}
+
+/** A catalog capability's declaration (profile): `search` or `lookup`. */
+export function catalogCapability(kind: 'search' | 'lookup') {
+  return {
+    version: UCP_VERSION,
+    spec: spec(`catalog/${kind}`),
+    schema: `https://ucp.dev/${UCP_VERSION}/schemas/shopping/catalog_${kind}.json`,
   };
 }
 

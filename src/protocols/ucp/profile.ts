@@ -6,10 +6,13 @@
 import type { Orchestrator } from '../../orchestrator/invoke.ts';
 import type { JWK } from 'jose';
 import {
+  catalogCapability,
   checkoutCapability,
   identityLinkingCapability,
   orderCapability,
   sandboxHandler,
+  UCP_CATALOG_LOOKUP,
+  UCP_CATALOG_SEARCH,
   UCP_CHECKOUT,
   UCP_IDENTITY_LINKING,
   UCP_ORDER,
@@ -36,6 +39,7 @@ export const UCP_REST_BASE = '/ucp/v1';
  */
 export function businessProfile(orchestrator: Orchestrator, publicUrl: string, signingKeys: JWK[] = []) {
   const checkout = UCP_CHECKOUT_TOOLS.every((name) => orchestrator.get(name));
+  const catalog = orchestrator.get('search_catalog') && orchestrator.get('lookup_catalog');
   const binding = (transport: 'rest' | 'mcp', endpoint: string) => ({
     version: UCP_VERSION,
     spec: `https://ucp.dev/${UCP_VERSION}/specification/overview`,
@@ -58,6 +62,12 @@ export function businessProfile(orchestrator: Orchestrator, publicUrl: string, s
             [UCP_CHECKOUT]: [checkoutCapability()],
             [UCP_ORDER]: [orderCapability()],
             [UCP_IDENTITY_LINKING]: [identityLinkingCapability()],
+            ...(catalog
+              ? {
+                  [UCP_CATALOG_SEARCH]: [catalogCapability('search')],
+                  [UCP_CATALOG_LOOKUP]: [catalogCapability('lookup')],
+                }
+              : {}),
           }
         : {},
       payment_handlers: checkout ? { [UCP_SANDBOX_HANDLER]: [sandboxHandler(publicUrl)] } : {},

@@ -1,7 +1,8 @@
 /**
- * UCP's REST binding: the business profile at `/.well-known/ucp` and `/ucp/v1/checkout-sessions…` translated onto the
- * UCP tools via orchestrator.invoke. It only translates: the UCP-Agent and Idempotency-Key headers become the MCP
- * binding's `meta`, the path id `id`, the body `checkout`; errors become UCP's `{ code, content }`.
+ * UCP's REST binding: the business profile at `/.well-known/ucp`, `/ucp/v1/checkout-sessions…` and
+ * `/ucp/v1/catalog/{search,lookup}` translated onto the UCP tools via orchestrator.invoke. It only translates: the
+ * UCP-Agent and Idempotency-Key headers become the MCP binding's `meta`, the path id `id`, the body `checkout` (or
+ * `catalog`); errors become UCP's `{ code, content }`.
  */
 import Router from '@koa/router';
 import type { JWK } from 'jose';
@@ -34,22 +35,25 @@ function sendUcpError(ctx: Context, status: number, error: ErrorBody): void {
   ctx.body = toUcpError(error);
 }
 
-async function inputOf(ctx: Context, withBody: boolean): Promise<Record<string, unknown>> {
+/** Where a request's body goes in the tool's input: UCP's MCP binding names it after the capability. */
+type BodyKey = 'checkout' | 'catalog' | undefined;
+
+async function inputOf(ctx: Context, body: BodyKey): Promise<Record<string, unknown>> {
   const meta: Record<string, unknown> = { 'ucp-agent': { profile: profileOf(ctx.get('ucp-agent')) } };
   const key = ctx.get('idempotency-key');
   if (key) meta['idempotency-key'] = key;
   const input: Record<string, unknown> = { meta };
   const id = (ctx.params as Record<string, string | undefined>).id;
   if (id !== undefined) input.id = id;
-  if (withBody) input.checkout = parseJsonObject(await readRaw(ctx.req), ctx.get('content-type') || undefined);
+  if (body) input[body] = parseJsonObject(await readRaw(ctx.req), ctx.get('content-type') || undefined);
   return input;
 }
 
-function handler(orchestrator: Orchestrator, tool: string, withBody: boolean) {
+function handler(orchestrator: Orchestrator, tool: string, body: BodyKey) {
   return async (ctx: Context) => {
     let input: Record<string, unknown>;
     try {
-      input = await inputOf(ctx, withBody);
+      input = await inputOf(ctx, body);
     } catch (err) {
       const e = err instanceof ToolError ? err : new ToolError('invalid_input');
       return sendUcpError(ctx, e.status, e.toBody());
@@ -76,10 +80,12 @@ export function buildUcpRouter({ orchestrator, publicUrl, signingKeys }: UcpRout
     ctx.body = businessProfile(orchestrator, publicUrl(), keys);
   });
   const base = `${UCP_REST_BASE}/checkout-sessions`;
-  router.post(base, handler(orchestrator, 'create_checkout', true));
-  router.get(`${base}/:id`, handler(orchestrator, 'get_checkout', false));
-  router.put(`${base}/:id`, handler(orchestrator, 'update_checkout', true));
-  router.post(`${base}/:id/complete`, handler(orchestrator, 'complete_checkout', true));
-  router.post(`${base}/:id/cancel`, handler(orchestrator, 'cancel_checkout', false));
+  router.post(base, handler(orchestrator, 'create_checkout', 'checkout'));
+  router.get(`${base}/:id`, handler(orchestrator, 'get_checkout', undefined));
+  router.put(`${base}/:id`, handler(orchestrator, 'update_checkout', 'checkout'));
+  router.post(`${base}/:id/complete`, handler(orchestrator, 'complete_checkout', 'checkout'));
+  router.post(`${base}/:id/cancel`, handler(orchestrator, 'cancel_checkout', undefined));
+  router.post(`${UCP_REST_BASE}/catalog/search`, handler(orchestrator, 'search_catalog', 'catalog'));
+  router.post(`${UCP_REST_BASE}/catalog/lookup`, handler(orchestrator, 'lookup_catalog', 'catalog'));
   return router;
 }
