@@ -1,4 +1,4 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { restClient } from '../support/rest.ts';
@@ -13,18 +13,11 @@ import {
   must,
   newEmail,
   signIn,
-  startWorld,
-  type World,
 } from '../support/buyers.ts';
+import { worldPerFile } from '../support/world-per-file.ts';
 import { verifies } from '../support/requirements.ts';
 
-let w: World;
-before(async () => {
-  w = await startWorld();
-});
-after(async () => {
-  await w?.close();
-});
+const w = worldPerFile();
 
 /** quote → reserve → confirm through one surface; the first refusal or the confirm outcome. */
 async function buyOver(call: Caller, tierId: string, quantity = 1) {

@@ -1,19 +1,14 @@
 /** An agent's expired or revoked permission refuses it with its own code on every surface (REST, MCP, A2A). */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { assertInvariant } from '../support/invariant.ts';
 import { restClient } from '../support/rest.ts';
 import { SURFACES, type Caller } from '../support/surfaces.ts';
-import { buyerWithAgent, merchantShop, must, startWorld, type World } from '../support/buyers.ts';
+import { buyerWithAgent, merchantShop, must } from '../support/buyers.ts';
+import { worldPerFile } from '../support/world-per-file.ts';
 
-let w: World;
-before(async () => {
-  w = await startWorld();
-});
-after(async () => {
-  await w?.close();
-});
+const w = worldPerFile();
 
 /** quote → reserve → confirm; the first refusal, or the confirm outcome. */
 async function buyOver(call: Caller, tierId: string) {

@@ -1,4 +1,4 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import { restClient } from '../support/rest.ts';
@@ -12,17 +12,10 @@ import {
   newEmail,
   saveCard,
   signIn,
-  startWorld,
-  type World,
 } from '../support/buyers.ts';
+import { worldPerFile } from '../support/world-per-file.ts';
 
-let w: World;
-before(async () => {
-  w = await startWorld();
-});
-after(async () => {
-  await w?.close();
-});
+const w = worldPerFile();
 
 async function bringAgent(alg: 'EdDSA' | 'ES256', merchantId?: string) {
   const email = newEmail();

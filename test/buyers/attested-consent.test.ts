@@ -1,4 +1,4 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { restClient } from '../support/rest.ts';
@@ -11,19 +11,12 @@ import {
   newEmail,
   saveCard,
   signIn,
-  startWorld,
   type MerchantShop,
-  type World,
 } from '../support/buyers.ts';
+import { worldPerFile } from '../support/world-per-file.ts';
 import { verifies } from '../support/requirements.ts';
 
-let w: World;
-before(async () => {
-  w = await startWorld();
-});
-after(async () => {
-  await w?.close();
-});
+const w = worldPerFile();
 
 const consoleToken = (userId: string, org: string, role: 'owner' | 'integrator') =>
   w.h.app.authenticator.sign({ typ: 'console', sub: userId, org, role }, 3600);

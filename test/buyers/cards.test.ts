@@ -1,16 +1,11 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { restClient } from '../support/rest.ts';
-import { codeFor, merchantShop, must, newEmail, signIn, startWorld, type World } from '../support/buyers.ts';
+import { codeFor, merchantShop, must, newEmail, signIn } from '../support/buyers.ts';
+import { worldPerFile } from '../support/world-per-file.ts';
 import { verifies } from '../support/requirements.ts';
 
-let w: World;
-before(async () => {
-  w = await startWorld();
-});
-after(async () => {
-  await w?.close();
-});
+const w = worldPerFile();
 
 async function buyerAtShop() {
   const shop = await merchantShop(w.h);

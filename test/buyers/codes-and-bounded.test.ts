@@ -1,27 +1,11 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { restClient } from '../support/rest.ts';
-import {
-  codeFor,
-  createAgent,
-  limits,
-  merchantShop,
-  must,
-  newEmail,
-  saveCard,
-  signIn,
-  startWorld,
-  type World,
-} from '../support/buyers.ts';
+import { codeFor, createAgent, limits, merchantShop, must, newEmail, saveCard, signIn } from '../support/buyers.ts';
+import { worldPerFile } from '../support/world-per-file.ts';
 import { verifies } from '../support/requirements.ts';
 
-let w: World;
-before(async () => {
-  w = await startWorld();
-});
-after(async () => {
-  await w?.close();
-});
+const w = worldPerFile();
 
 async function mint(apiKey: string, merchantId: string, email: string, extra: Record<string, unknown> = {}) {
   return restClient(w.h.url, apiKey).post('/v1/integration/buyer-sessions', { merchantId, email, ...extra });

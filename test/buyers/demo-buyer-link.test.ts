@@ -3,19 +3,14 @@
  * shop, so the session it leads to can save a card and grant an agent a permission (one without a shop can do
  * neither: cards belong to a shop).
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { demoBuyerSignInUrl, seedDemo } from '../../src/domain/merchants/demo-seed.ts';
 import { restClient } from '../support/rest.ts';
-import { createAgent, grant, must, newEmail, saveCard, signIn, startWorld, type World } from '../support/buyers.ts';
+import { createAgent, grant, must, newEmail, saveCard, signIn } from '../support/buyers.ts';
+import { worldPerFile } from '../support/world-per-file.ts';
 
-let w: World;
-before(async () => {
-  w = await startWorld();
-});
-after(async () => {
-  await w?.close();
-});
+const w = worldPerFile();
 
 test('the demo buyer link leads to a session that saves a card and grants a permission', async () => {
   const demo = await w.h.db.transaction((em) => seedDemo(em, w.h.clock.now()));

@@ -3,20 +3,15 @@
  * by full sessions, later sign-in links and emailed codes; a merchant-minted session's `lang` still comes first.
  */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { restClient } from '../support/rest.ts';
 import { signInTokenIn } from '../support/smtp.ts';
 import { SURFACES } from '../support/surfaces.ts';
-import { merchantShop, must, newEmail, signIn, startWorld, type World } from '../support/buyers.ts';
+import { merchantShop, must, newEmail, signIn } from '../support/buyers.ts';
+import { worldPerFile } from '../support/world-per-file.ts';
 import { verifies } from '../support/requirements.ts';
 
-let w: World;
-before(async () => {
-  w = await startWorld();
-});
-after(async () => {
-  await w?.close();
-});
+const w = worldPerFile();
 
 for (const surface of SURFACES) {
   test(`over ${surface.name}, a buyer’s language choice is remembered: the session, codes and later sign-in links follow it`, async () => {

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -15,17 +15,12 @@ import {
   type ElicitRequestURLParams,
 } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpServer } from '../../src/protocols/mcp/server.ts';
-import { buyerWithAgent, codeFor, merchantShop, must, startWorld, type World } from '../support/buyers.ts';
+import { buyerWithAgent, codeFor, merchantShop, must } from '../support/buyers.ts';
+import { worldPerFile } from '../support/world-per-file.ts';
 import { callTool } from '../support/mcp.ts';
 import { restClient } from '../support/rest.ts';
 
-let w: World;
-before(async () => {
-  w = await startWorld();
-});
-after(async () => {
-  await w?.close();
-});
+const w = worldPerFile();
 
 /** A real client over Streamable HTTP; `elicits`: it declares URL elicitation and answers elicitation/create. */
 async function agentClient(token: string, elicits: boolean): Promise<Client> {

@@ -2,29 +2,14 @@
  * remove_instrument (issue #34, the buyer pages' rough edges): a buyer removes a saved card over REST or MCP; it is no
  * longer listed nor charged, the permissions charging it are revoked, and another buyer's card is not found.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { restClient } from '../support/rest.ts';
 import { callTool, mcpInMemory } from '../support/mcp.ts';
-import {
-  buy,
-  buyerWithAgent,
-  merchantShop,
-  must,
-  newEmail,
-  saveCard,
-  signIn,
-  startWorld,
-  type World,
-} from '../support/buyers.ts';
+import { buy, buyerWithAgent, merchantShop, must, newEmail, saveCard, signIn } from '../support/buyers.ts';
+import { worldPerFile } from '../support/world-per-file.ts';
 
-let w: World;
-before(async () => {
-  w = await startWorld();
-});
-after(async () => {
-  await w?.close();
-});
+const w = worldPerFile();
 
 test('a buyer removes a saved card: no longer listed nor charged, its permissions revoked; others 404', async () => {
   const m = await merchantShop(w.h);

@@ -1,19 +1,14 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { listOutboxMail } from '../../src/mail/outbox.ts';
 import { startHarness } from '../support/harness.ts';
 import { restClient } from '../support/rest.ts';
 import { signInTokenIn } from '../support/smtp.ts';
-import { codeFor, merchantShop, must, newEmail, signIn, startWorld, type World } from '../support/buyers.ts';
+import { codeFor, merchantShop, must, newEmail, signIn } from '../support/buyers.ts';
+import { worldPerFile } from '../support/world-per-file.ts';
 import { verifies } from '../support/requirements.ts';
 
-let w: World;
-before(async () => {
-  w = await startWorld();
-});
-after(async () => {
-  await w?.close();
-});
+const w = worldPerFile();
 
 test('a magic link received over SMTP signs the buyer in with a full session for the shop', async () => {
   const shop = await merchantShop(w.h);

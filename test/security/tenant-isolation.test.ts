@@ -5,29 +5,14 @@
  * catalog of discoverable shops and of shops they hold a permission at, nothing else; and a refusal never names another
  * organization's shop (the same 404 as a missing object).
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SURFACES } from '../support/surfaces.ts';
-import {
-  buyerWithAgent,
-  createAgent,
-  key,
-  merchantShop,
-  must,
-  newEmail,
-  signIn,
-  startWorld,
-  type World,
-} from '../support/buyers.ts';
+import { buyerWithAgent, createAgent, key, merchantShop, must, newEmail, signIn } from '../support/buyers.ts';
+import { worldPerFile } from '../support/world-per-file.ts';
 import { restClient } from '../support/rest.ts';
 
-let w: World;
-before(async () => {
-  w = await startWorld();
-});
-after(async () => {
-  await w?.close();
-});
+const w = worldPerFile();
 
 const mint = async (apiKey: string, merchantId: string, email: string) =>
   must(await restClient(w.h.url, apiKey).post('/v1/integration/buyer-sessions', { merchantId, email }), 201)
