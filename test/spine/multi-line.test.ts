@@ -230,6 +230,18 @@ test('a multi-line hold released by its buyer, or expired and swept, gives every
       [2, 3, 0],
     ],
   );
+  // What counts held places per pool reads every line: the sales overview and a capacity change.
+  const overview = must(await s.api.get(`/v1/ticketing/sales-overview?merchantId=${s.shopId}`), 200);
+  const held = overview.events[0].pools.map((p: { poolId: string; held: number }) => [p.poolId, p.held]);
+  assert.deepEqual(
+    new Map(held),
+    new Map([
+      [s.poolId, 2],
+      [b.poolId, 3],
+    ]),
+  );
+  const shrink = await s.api.patch(`/v1/integration/pools/${b.poolId}`, { capacity: 2 });
+  assert.deepEqual([shrink.status, shrink.body.details?.held], [409, 3]);
   w.h.clock.advance(6 * 60_000);
   const swept = await w.h.app.sweeper.sweepExpiredHolds(w.h.clock.now(), 1000);
   assert.ok(swept.released.includes(expiring.id));
