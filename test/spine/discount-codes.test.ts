@@ -201,3 +201,22 @@ test('a released or expired hold gives its use back; a refund gives it back only
   const stranger = restClient(h.url, (await h.merchant()).apiKey);
   assert.equal((await stranger.get(`/v1/integration/discount-codes/${code.id}`)).status, 404);
 });
+
+test('a quote of several lines takes a fixed code spread over its lines, and its reserve takes the use', async () => {
+  const s = await shopWithTier(h, { priceMinor: 5000 });
+  const vip = must(
+    await s.api.post('/v1/integration/tiers', { eventId: s.eventId, poolId: s.poolId, name: 'VIP', priceMinor: 3000 }),
+    201,
+  );
+  const code = await newCode(s, { code: 'FAMILY', kind: 'fixed', amountOffMinor: 1000, maxUses: 1 });
+  const lines = [
+    { tierId: s.tierId, quantity: 2 },
+    { tierId: vip.id, quantity: 1 },
+  ];
+  const q = must(await s.api.post('/v1/ticketing/quotes', { lines, discountCode: 'family' }), 201);
+  assert.deepEqual([q.subtotalMinor, q.discountMinor, q.totalMinor], [13000, 1000, 12000]);
+  const held = must(await s.api.post('/v1/ticketing/reservations', { quoteId: q.quoteId }, key()), 201);
+  assert.equal(held.reservation.discountMinor, 1000);
+  assert.equal(await usesOf(s, code.id), 1);
+  refusedFor(await s.api.post('/v1/ticketing/quotes', { lines, discountCode: 'FAMILY' }), 'exhausted');
+});

@@ -75,6 +75,8 @@ export function codeRefused(reason: string, details: Record<string, unknown> = {
 export interface QuoteDiscount {
   discountCodeId: string;
   discountMinor: number;
+  /** The amount off each line, in the lines' order (tax is computed on the lines net of it). */
+  perLineMinor: number[];
   discountBuyerKey: string | null;
   code: string;
 }
@@ -107,7 +109,8 @@ export async function discountForQuote(em: EntityManager, code: string, q: Quote
     if (used >= row.maxUsesPerBuyer)
       throw codeRefused('buyer_limit', { code: text, maxUsesPerBuyer: row.maxUsesPerBuyer });
   }
-  return { discountCodeId: row.id, discountMinor: priced.totalMinor, discountBuyerKey: q.buyerKey, code: text };
+  const { totalMinor: discountMinor, perLineMinor } = priced;
+  return { discountCodeId: row.id, discountMinor, perLineMinor, discountBuyerKey: q.buyerKey, code: text };
 }
 
 /** Refuses a code that is disabled, outside its window or out of uses at `now`. */

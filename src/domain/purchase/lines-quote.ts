@@ -17,6 +17,7 @@ import { authorizePurchase, ownershipOf } from './purchase-access.ts';
 import { createQuote, MAX_TOTAL_MINOR, QUOTE_TTL_MS, sellable } from './quotes.ts';
 import { quoteTax, recordQuoteTax } from './quote-tax.ts';
 import { withAttendeeQuestions } from './attendees.ts';
+import { buyerKeyOf, discountColumns, discountForQuote } from './discounts.ts';
 
 /** A quote request: one tier (`tierId` and `quantity`) or several `lines`, exactly one of the two. */
 export interface QuoteRequest {
@@ -25,6 +26,9 @@ export interface QuoteRequest {
   lines?: { tierId: string; quantity: number }[] | undefined;
   country?: string | undefined;
   scheme?: string | undefined;
+  /** A discount code and the payer's e-mail for its per-buyer limit (discounts.ts). */
+  discountCode?: string | undefined;
+  buyerEmail?: string | undefined;
 }
 
 const invalid = (message: string) => new ToolError('invalid_input', message, { field: 'lines' });
@@ -40,13 +44,19 @@ export async function quoteRequest(ctx: ToolContext, input: QuoteRequest): Promi
     return createQuote(ctx, input as { tierId: string; quantity: number });
   }
   if (tierId !== undefined || quantity !== undefined) throw invalid('Name either tierId and quantity, or lines.');
-  return createLinesQuote(ctx, { lines, country, scheme });
+  return createLinesQuote(ctx, {
+    lines,
+    country,
+    scheme,
+    discountCode: input.discountCode,
+    buyerEmail: input.buyerEmail,
+  });
 }
 
 /** Prices several lines of one event and stores one quote for them all (its `lines`). */
 async function createLinesQuote(
   ctx: ToolContext,
-  input: { lines: { tierId: string; quantity: number }[]; country?: string | undefined; scheme?: string | undefined },
+  input: Omit<QuoteRequest, 'tierId' | 'quantity' | 'lines'> & { lines: { tierId: string; quantity: number }[] },
 ): Promise<QuoteRow> {
   const { em, clock } = ctx;
   const now = clock.now();
@@ -84,11 +94,27 @@ async function createLinesQuote(
     subtotalMinor: p.tier.priceMinor * p.quantity,
   }));
   const feesMinor = shop.feePerTicketMinor * places;
+  // A discount code comes off the lines before tax (discounts.ts); no statement without a code.
+  const discount = input.discountCode
+    ? await discountForQuote(em, input.discountCode, {
+        shopId: shop.id,
+        currency: tier.currency,
+        lines,
+        buyerKey: buyerKeyOf(ownershipOf(ctx.principal).buyerId, input.buyerEmail),
+        now,
+      })
+    : undefined;
+  const off = (i: number) => discount?.perLineMinor[i] ?? 0;
   const tax = quoteTax(
     shop,
-    lines.map((l, i) => ({ ...l, netOrGrossMinor: l.subtotalMinor, taxRateId: priced[i]!.tier.taxRateId ?? null })),
+    lines.map((l, i) => ({
+      ...l,
+      netOrGrossMinor: l.subtotalMinor - off(i),
+      taxRateId: priced[i]!.tier.taxRateId ?? null,
+    })),
   );
-  const totalMinor = lines.reduce((n, l) => n + l.subtotalMinor, 0) + feesMinor + (tax?.addedMinor ?? 0);
+  const subtotal = lines.reduce((n, l) => n + l.subtotalMinor, 0) - (discount?.discountMinor ?? 0);
+  const totalMinor = subtotal + feesMinor + (tax?.addedMinor ?? 0);
   if (totalMinor > MAX_TOTAL_MINOR) throw invalid('The total is too large for one purchase.');
   await authorizePurchase(ctx, { shop, amountMinor: totalMinor, currency: tier.currency, stage: 'quote' });
   // The row as a single-tier quote's, for its first line (tier, pool, unit price) and all its places; `lines` splits it.
@@ -110,6 +136,7 @@ async function createLinesQuote(
     currency: tier.currency,
     lines,
     reservationId: null,
+    ...(discount && discountColumns(discount)),
     expiresAt: new Date(now.getTime() + QUOTE_TTL_MS),
     createdAt: now,
   } as QuoteRow;
