@@ -1,0 +1,116 @@
+/**
+ * Part 2 of bench/reserve.ts: whole purchases at 64 clients (quote → reserve → confirm, the synchronous sandbox card),
+ * the time each step takes, and each step's CPU alone.
+ */
+import { randomUUID } from 'node:crypto';
+import { loadavg } from 'node:os';
+import { ownCpuMs, postgresCpuMs, processCpuMs } from './cpu.ts';
+import { drive, median, percentile, type Cpu, type Run } from './reserve-drive.ts';
+import type { Bench } from './reserve-fixture.ts';
+import { REPS } from './reserve-options.ts';
+
+/** Runs part 2. */
+export async function benchPurchases(b: Bench): Promise<void> {
+  const { servers, clusterDir, newPool, lean, reserveOver } = b;
+  const buy = await newPool(REPS * (256 + 300) + 10);
+  const purchases: Run[] = [];
+  /** Per step, per repetition: each call's time (ms), to say which step a purchase waits on. */
+  const steps = { quote: [] as number[][], reserve: [] as number[][], confirm: [] as number[][] };
+  const timed = async <T>(into: number[], call: () => Promise<T>): Promise<T> => {
+    const t0 = performance.now();
+    const out = await call();
+    into.push(performance.now() - t0);
+    return out;
+  };
+  for (let rep = 0; rep < REPS; rep++) {
+    const quoteMs: number[] = [];
+    const reserveMs: number[] = [];
+    const confirmMs: number[] = [];
+    steps.quote.push(quoteMs);
+    steps.reserve.push(reserveMs);
+    steps.confirm.push(confirmMs);
+    purchases.push(
+      await drive(256, 64, async () => {
+        const q = await timed(quoteMs, () => lean.post('/v1/ticketing/quotes', { tierId: buy.tierId, quantity: 1 }));
+        if (q.status !== 201) return false;
+        const r = await timed(reserveMs, () => reserveOver(lean, q.body.quoteId));
+        if (r.status !== 201) return false;
+        const c = await timed(confirmMs, () =>
+          lean.post(
+            `/v1/ticketing/reservations/${r.body.reservation.id}/confirm`,
+            { paymentMethod: 'pm_sandbox_visa' },
+            { 'idempotency-key': randomUUID() },
+          ),
+        );
+        return c.status === 200;
+      }),
+    );
+  }
+  if (purchases.some((p) => p.ok !== 256))
+    throw new Error(`purchases failed: ${purchases.map((p) => p.ok).join(', ')}`);
+  console.log(
+    `\n2. whole purchases (quote → reserve → confirm, synchronous sandbox card), 64 clients, 256 per run, median of ${REPS} (load ${loadavg()[0]!.toFixed(1)})`,
+  );
+  console.log(
+    `purchases/s ${median(purchases.map((p) => p.throughput)).toFixed(0)} | p50 ${median(purchases.map((p) => p.p50)).toFixed(1)} ms | p99 ${median(purchases.map((p) => p.p99)).toFixed(1)} ms`,
+  );
+  const stepAt = (runs: number[][], p: number) =>
+    median(
+      runs.map((ms) =>
+        percentile(
+          [...ms].sort((a, b) => a - b),
+          p,
+        ),
+      ),
+    ).toFixed(1);
+  console.log(
+    Object.entries(steps)
+      .map(([name, runs]) => `${name} p50 ${stepAt(runs, 50)} ms, p99 ${stepAt(runs, 99)} ms`)
+      .join(' | '),
+  );
+  // What each step costs: 300 quotes, then their reserves, then their confirms, 16 at a time, CPU per call.
+  const stepCpu: Record<string, Cpu[]> = { quote: [], reserve: [], confirm: [] };
+  for (let rep = 0; rep < REPS; rep++) {
+    const n = 300;
+    const phase = async <T, R>(name: string, items: T[], call: (item: T) => Promise<R>): Promise<R[]> => {
+      const out: R[] = new Array(items.length);
+      const before = {
+        server: processCpuMs(servers[0]!.child.pid),
+        pg: postgresCpuMs(clusterDir),
+        client: ownCpuMs(),
+      };
+      await drive(items.length, 16, async (i) => ((out[i] = await call(items[i]!)), true));
+      const per = (now: number, then: number) => (now - then) / items.length;
+      stepCpu[name]!.push({
+        server: per(processCpuMs(servers[0]!.child.pid), before.server),
+        pg: per(postgresCpuMs(clusterDir), before.pg),
+        client: per(ownCpuMs(), before.client),
+      });
+      return out;
+    };
+    const qs = await phase(
+      'quote',
+      Array.from({ length: n }, (_, i) => i),
+      () => lean.post('/v1/ticketing/quotes', { tierId: buy.tierId, quantity: 1 }),
+    );
+    const rs = await phase('reserve', qs, (q) => reserveOver(lean, q.body.quoteId));
+    const cs = await phase('confirm', rs, (r) =>
+      lean.post(
+        `/v1/ticketing/reservations/${r.body.reservation.id}/confirm`,
+        { paymentMethod: 'pm_sandbox_visa' },
+        { 'idempotency-key': randomUUID() },
+      ),
+    );
+    if ([...qs, ...rs].some((r) => r.status !== 201) || cs.some((c) => c.status !== 200))
+      throw new Error('a step of the CPU run failed');
+  }
+  console.log(
+    'CPU ms per call, each step alone (16 at a time): ' +
+      Object.entries(stepCpu)
+        .map(
+          ([name, cpu]) =>
+            `${name} server ${median(cpu.map((c) => c.server)).toFixed(2)}, PostgreSQL ${median(cpu.map((c) => c.pg)).toFixed(2)}`,
+        )
+        .join(' | '),
+  );
+}
