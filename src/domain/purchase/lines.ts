@@ -4,7 +4,8 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PurchaseLineRow } from '../../storage/entities/purchase.ts';
-import { returnPlaces, takePlaces, takePlacesOrThrow } from './inventory.ts';
+import { returnPlaces, takePlaces } from './inventory.ts';
+import { throwSoldOut } from './sold-out-hint.ts';
 
 /** At most this many lines in one purchase. */
 export const MAX_LINES = 20;
@@ -36,9 +37,18 @@ export function placesPerPool(row: Lined): { poolId: string; quantity: number }[
   return [...per].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([poolId, quantity]) => ({ poolId, quantity }));
 }
 
+/** The row's tiers on a pool. */
+export function tiersOn(row: Lined, poolId: string): string[] {
+  return linesOf(row)
+    .filter((l) => l.poolId === poolId)
+    .map((l) => l.tierId);
+}
+
 /** Takes every line's places, pool by pool in id order; `sold_out` when one pool is short (the caller rolls back). */
 export async function takeAllOrThrow(em: EntityManager, row: Lined): Promise<void> {
-  for (const { poolId, quantity } of placesPerPool(row)) await takePlacesOrThrow(em, poolId, quantity);
+  for (const { poolId, quantity } of placesPerPool(row))
+    if ((await takePlaces(em, poolId, quantity)) === null)
+      await throwSoldOut(em, tiersOn(row, poolId), poolId, quantity);
 }
 
 /**

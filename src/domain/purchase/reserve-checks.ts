@@ -10,7 +10,8 @@ import type { QuoteRow } from '../../storage/entities/purchase.ts';
 import type { LockedQuote } from '../../storage/reserve-batch.ts';
 import { sql } from '../../storage/database.ts';
 import type { Offer } from './reservations.ts';
-import { placesPerPool } from './lines.ts';
+import { placesPerPool, tiersOn } from './lines.ts';
+import { soldOutOf, WAITING_TIERS } from './sold-out-hint.ts';
 
 /** What the batch read, by id: its locked quotes, their tiers, live shops and events. */
 export interface Offers {
@@ -51,13 +52,15 @@ export async function allotInArrivalOrder<C extends { index: number; quote: Quot
   const takes = new Map(candidates.map((c) => [c, placesPerPool(c.quote)]));
   const poolIds = [...new Set(candidates.flatMap((c) => takes.get(c)!.map((t) => t.poolId)))].sort();
   const left = new Map<string, number>();
+  const waiting = new Map<string, string[]>(); // the pool's tiers with an open waiting list, for the refusal's hint
   for (const poolId of poolIds) {
-    const [row] = await sql<{ available_count: number }>(
+    const [row] = await sql<{ available_count: number; waiting_tiers: string[] }>(
       em,
-      'select available_count from pools where id = ? for no key update',
+      `select available_count, ${WAITING_TIERS} as waiting_tiers from pools where id = ? for no key update`,
       [poolId],
     );
     left.set(poolId, row?.available_count ?? 0);
+    waiting.set(poolId, row?.waiting_tiers ?? []);
   }
   const granted: C[] = [];
   const soldOut: { index: number; error: ToolError }[] = [];
@@ -73,7 +76,7 @@ export async function allotInArrivalOrder<C extends { index: number; quote: Quot
       const available = left.get(short.poolId) ?? 0;
       soldOut.push({
         index: c.index,
-        error: new ToolError('sold_out', undefined, { available, requested: short.quantity }),
+        error: soldOutOf(tiersOn(c.quote, short.poolId), available, short.quantity, waiting.get(short.poolId)),
       });
     }
   }
