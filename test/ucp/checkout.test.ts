@@ -60,6 +60,8 @@ async function discover() {
     'dev.ucp.shopping.checkout',
     'dev.ucp.shopping.order',
     'dev.ucp.common.identity_linking',
+    'dev.ucp.shopping.catalog.search',
+    'dev.ucp.shopping.catalog.lookup',
   ]);
   assert.ok(Array.isArray(profile.signing_keys));
   const rest = profile.ucp.services['dev.ucp.shopping'].find((s: { transport: string }) => s.transport === 'rest');
