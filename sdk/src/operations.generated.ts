@@ -739,18 +739,6 @@ export interface QuoteOutput {
     subtotalMinor: number;
   }[];
   /**
-   * The discount code applied (dsc_…); absent without a code.
-   */
-  discountCodeId?: string;
-  /**
-   * The code’s text as applied (upper case).
-   */
-  discountCode?: string;
-  /**
-   * Taken off subtotalMinor by the code, before fees; totalMinor is already net of it.
-   */
-  discountMinor?: number;
-  /**
    * The tax per rate (rounded per line) and in total; fees carry no tax.
    */
   tax?: {
@@ -809,6 +797,18 @@ export interface QuoteOutput {
       options?: string[];
     }[];
   }[];
+  /**
+   * The discount code applied (dsc_…); absent without a code.
+   */
+  discountCodeId?: string;
+  /**
+   * The code’s text as applied (upper case).
+   */
+  discountCode?: string;
+  /**
+   * Taken off subtotalMinor by the code, before fees; totalMinor is already net of it.
+   */
+  discountMinor?: number;
 }
 
 export interface ReserveInput {
