@@ -85,3 +85,22 @@ export function notices(t: Translate, signInHref: string): Markup {
   return html`<div id="bounded-notice" class="notice" hidden><p>${t('common.boundedNotice')} <a href="${signInHref}">${t('common.signInWithEmail')}</a></p></div>
 <div id="no-shop-notice" class="notice" hidden><p>${t('common.noShopNotice')}</p></div>`;
 }
+
+/**
+ * A signed-out step's e-mail form (`<prefix>-sign-in-form`, address `<prefix>-email`) and its "link sent" panel
+ * (`<prefix>-sent`), in a section `<prefix>-sign-in` headed `title`, hidden until the page script shows it
+ * (assets/email-link-form.js wires it).
+ */
+export function emailLinkSection(t: Translate, prefix: string, title: string): Markup {
+  return html`<section id="${prefix}-sign-in" aria-labelledby="${prefix}-sign-in-title" hidden>
+  <h2 id="${prefix}-sign-in-title">${title}</h2>
+  <form id="${prefix}-sign-in-form" class="stack" novalidate>
+    ${field({ id: `${prefix}-email`, label: t('signIn.emailLabel'), hint: t('signIn.emailHint'), type: 'email', autocomplete: 'email', required: true, attrs: html`spellcheck="false" autocapitalize="off"` })}
+    <button type="submit">${t('signIn.submit')}</button>
+  </form>
+  <section id="${prefix}-sent" class="panel" tabindex="-1" aria-labelledby="${prefix}-sent-title" hidden>
+    <h2 id="${prefix}-sent-title">${t('signIn.sentTitle')}</h2>
+    <p id="${prefix}-sent-text"></p>
+  </section>
+</section>`;
+}

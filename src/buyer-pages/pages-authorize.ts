@@ -4,7 +4,7 @@
  * sets limits and confirms it all with ONE emailed code; the client then receives its authorization code
  * (docs/oauth.md).
  */
-import { codeStep, field, selectField, withCurrency } from './components.ts';
+import { codeStep, emailLinkSection, field, selectField, withCurrency } from './components.ts';
 import { html } from './html.ts';
 import type { PageDefinition } from './layout.ts';
 
@@ -20,17 +20,7 @@ export const authorizePage: PageDefinition = {
     return html`<p class="intro">${t('authorize.intro')}</p>
 <p id="authorize-client" class="notice" hidden></p>
 <p id="authorize-missing" class="notice" hidden>${t('authorize.missing')}</p>
-<section id="authorize-sign-in" aria-labelledby="authorize-sign-in-title" hidden>
-  <h2 id="authorize-sign-in-title">${t('authorize.signInTitle')}</h2>
-  <form id="authorize-sign-in-form" class="stack" novalidate>
-    ${field({ id: 'authorize-email', label: t('signIn.emailLabel'), hint: t('signIn.emailHint'), type: 'email', autocomplete: 'email', required: true, attrs: html`spellcheck="false" autocapitalize="off"` })}
-    <button type="submit">${t('signIn.submit')}</button>
-  </form>
-  <section id="authorize-sent" class="panel" tabindex="-1" aria-labelledby="authorize-sent-title" hidden>
-    <h2 id="authorize-sent-title">${t('signIn.sentTitle')}</h2>
-    <p id="authorize-sent-text"></p>
-  </section>
-</section>
+${emailLinkSection(t, 'authorize', t('authorize.signInTitle'))}
 <section id="authorize-shop-step" aria-labelledby="authorize-shop-title" hidden>
   <h2 id="authorize-shop-title" tabindex="-1">${t('authorize.shopTitle')}</h2>
   <p id="authorize-signed-in"></p>

@@ -3,7 +3,7 @@
  * with): the buyer signs in by e-mail (the link comes back here), sees what the agent asks for and approves it with the
  * emailed code, or declines it.
  */
-import { codeStep, field } from './components.ts';
+import { codeStep, emailLinkSection } from './components.ts';
 import { html } from './html.ts';
 import type { PageDefinition } from './layout.ts';
 
@@ -15,17 +15,7 @@ export const limitRaisePage: PageDefinition = {
     const { t } = ctx;
     return html`<p class="intro">${t('limitRaise.intro')}</p>
 <p id="limit-raise-missing" class="notice" hidden>${t('limitRaise.missing')}</p>
-<section id="limit-raise-sign-in" aria-labelledby="limit-raise-sign-in-title" hidden>
-  <h2 id="limit-raise-sign-in-title">${t('limitRaise.signInTitle')}</h2>
-  <form id="limit-raise-sign-in-form" class="stack" novalidate>
-    ${field({ id: 'limit-raise-email', label: t('signIn.emailLabel'), hint: t('signIn.emailHint'), type: 'email', autocomplete: 'email', required: true, attrs: html`spellcheck="false" autocapitalize="off"` })}
-    <button type="submit">${t('signIn.submit')}</button>
-  </form>
-  <section id="limit-raise-sent" class="panel" tabindex="-1" aria-labelledby="limit-raise-sent-title" hidden>
-    <h2 id="limit-raise-sent-title">${t('signIn.sentTitle')}</h2>
-    <p id="limit-raise-sent-text"></p>
-  </section>
-</section>
+${emailLinkSection(t, 'limit-raise', t('limitRaise.signInTitle'))}
 <section id="limit-raise-request" aria-labelledby="limit-raise-request-title" hidden>
   <h2 id="limit-raise-request-title" tabindex="-1"></h2>
   <p id="limit-raise-need"></p>

@@ -6,6 +6,7 @@
 import { adopt, api, current } from './api.js';
 import { cardFrame } from './card-frame.js';
 import { codeStep } from './code-step.js';
+import { emailLinkForm } from './email-link-form.js';
 import { readLimits } from './limits-form.js';
 import { t } from './i18n.js';
 import {
@@ -20,7 +21,6 @@ import {
   ValidationError,
 } from './ui.js';
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const UID = /^[A-Za-z0-9_-]{8,64}$/;
 /** The card choice that frames the provider's form instead of a saved card. */
 const NEW_CARD = 'new';
@@ -70,26 +70,8 @@ export async function init({ main }) {
 /** Signed out: the e-mail address only; the link's landing page comes back here (`authorization`). */
 function signInStep(uid, main) {
   byId('authorize-sign-in').hidden = false;
-  const form = byId('authorize-sign-in-form');
-  const submit = form.querySelector('button[type="submit"]');
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    void run(
-      submit,
-      async () => {
-        const address = byId('authorize-email').value.trim();
-        if (!address) throw new ValidationError([{ fieldId: 'authorize-email', message: t('signIn.emailMissing') }]);
-        if (!EMAIL.test(address))
-          throw new ValidationError([{ fieldId: 'authorize-email', message: t('signIn.emailInvalid') }]);
-        await api('POST', '/v1/buyer/sign-in-links', { email: address, lang: main.dataset.lang, authorization: uid });
-        const sent = byId('authorize-sent');
-        byId('authorize-sent-text').textContent = t('authorize.sent', { email: address });
-        sent.hidden = false;
-        sent.focus();
-      },
-      { invalid_input: 'authorize-email' },
-    );
-  });
+  const ids = { form: 'authorize-sign-in-form', email: 'authorize-email', sent: 'authorize-sent' };
+  emailLinkForm(main, { ...ids, sentText: 'authorize-sent-text' }, 'authorize.sent', () => ({ authorization: uid }));
   return undefined;
 }
 

@@ -3,10 +3,10 @@
 // emailed code (grant_permission, as any widening of an agent's authority) or declines it.
 import { api, current } from './api.js';
 import { codeStep } from './code-step.js';
+import { emailLinkForm } from './email-link-form.js';
 import { t } from './i18n.js';
-import { byId, errorMessage, formatMoney, run, setStatus, showErrors, ValidationError } from './ui.js';
+import { byId, errorMessage, formatMoney, run, setStatus, showErrors } from './ui.js';
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const ID = /^lrr_[0-9a-z]{10,40}$/;
 
 export async function init({ main }) {
@@ -31,26 +31,8 @@ export async function init({ main }) {
 /** Signed out: the e-mail address only; the link's landing page comes back to this request (`limitRaise`). */
 function signInStep(id, main) {
   byId('limit-raise-sign-in').hidden = false;
-  const form = byId('limit-raise-sign-in-form');
-  const submit = form.querySelector('button[type="submit"]');
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    void run(
-      submit,
-      async () => {
-        const address = byId('limit-raise-email').value.trim();
-        if (!address) throw new ValidationError([{ fieldId: 'limit-raise-email', message: t('signIn.emailMissing') }]);
-        if (!EMAIL.test(address))
-          throw new ValidationError([{ fieldId: 'limit-raise-email', message: t('signIn.emailInvalid') }]);
-        await api('POST', '/v1/buyer/sign-in-links', { email: address, lang: main.dataset.lang, limitRaise: id });
-        const sent = byId('limit-raise-sent');
-        byId('limit-raise-sent-text').textContent = t('signIn.sent', { email: address });
-        sent.hidden = false;
-        sent.focus();
-      },
-      { invalid_input: 'limit-raise-email' },
-    );
-  });
+  const ids = { form: 'limit-raise-sign-in-form', email: 'limit-raise-email', sent: 'limit-raise-sent' };
+  emailLinkForm(main, { ...ids, sentText: 'limit-raise-sent-text' }, 'signIn.sent', () => ({ limitRaise: id }));
 }
 
 /** What the agent asks for: the amount it needs, the limits now and the ones an approval sets. */
