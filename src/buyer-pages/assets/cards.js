@@ -4,6 +4,7 @@
 import { api, current } from './api.js';
 import { wireCapForm } from './card-cap.js';
 import { cardFrame } from './card-frame.js';
+import { saveCard } from './card-save.js';
 import { codeStep } from './code-step.js';
 import { t } from './i18n.js';
 import {
@@ -13,12 +14,10 @@ import {
   errorMessage,
   formatDate,
   formatMoney,
-  parseMoney,
   run,
   setStatus,
   showCurrency,
   showErrors,
-  ValidationError,
 } from './ui.js';
 
 const schemeName = (scheme) => (scheme ? scheme.charAt(0).toUpperCase() + scheme.slice(1) : '');
@@ -138,23 +137,14 @@ function wireAddCard(currency, refresh) {
     void run(
       submit,
       async () => {
-        if (!cap.value.trim()) throw new ValidationError([{ fieldId: 'card-cap', message: t('cards.capMissing') }]);
-        const spendingCapMinor = parseMoney(cap.value, currency);
-        if (spendingCapMinor === null)
-          throw new ValidationError([{ fieldId: 'card-cap', message: t('cards.capInvalid') }]);
-        if (code.pending) return code.request();
-        const saved = await api('POST', '/v1/buyer/instruments', {
-          setupId: cards.setup.setupId,
-          spendingCapMinor,
-          ...code.proof(),
-        });
-        code.reset();
+        const saved = await saveCard(cap, currency, code, cards.setup.setupId);
+        if (!saved) return;
         form.reset();
         form.hidden = true;
         start.hidden = false;
         cards.forget();
         await refresh();
-        setStatus(t('cards.saved', { card: cardName(saved.instrument.scheme, saved.instrument.last4) }));
+        setStatus(t('cards.saved', { card: cardName(saved.scheme, saved.last4) }));
         byId('cards-list-title').focus();
       },
       { ...code.fields, card_setup_not_ready: 'card-cap' },

@@ -2,6 +2,7 @@
 // limits with the grant. Each step that creates or widens authority asks for its own e-mailed code.
 import { adopt, api, current } from './api.js';
 import { cardFrame } from './card-frame.js';
+import { saveCard } from './card-save.js';
 import { codeStep } from './code-step.js';
 import { t } from './i18n.js';
 import { byId, el, formatMoney, parseMoney, run, setStatus, showCurrency, ValidationError } from './ui.js';
@@ -128,21 +129,12 @@ function wireCard(currency) {
     void run(
       form.querySelector('button[type="submit"]'),
       async () => {
-        if (!cap.value.trim()) throw new ValidationError([{ fieldId: 'card-cap', message: t('cards.capMissing') }]);
-        const spendingCapMinor = parseMoney(cap.value, currency);
-        if (spendingCapMinor === null)
-          throw new ValidationError([{ fieldId: 'card-cap', message: t('cards.capInvalid') }]);
-        if (code.pending) return code.request();
-        const saved = await api('POST', '/v1/buyer/instruments', {
-          setupId: cards.setup.setupId,
-          spendingCapMinor,
-          ...code.proof(),
-        });
-        code.reset();
+        const saved = await saveCard(cap, currency, code, cards.setup.setupId);
+        if (!saved) return undefined;
         form.hidden = true;
         chooseForm.hidden = false;
-        state.instrumentId = saved.instrument.id;
-        state.cardName = cardName(saved.instrument);
+        state.instrumentId = saved.id;
+        state.cardName = cardName(saved);
         setStatus(t('cards.saved', { card: state.cardName }));
         return enterLimits();
       },
