@@ -4,6 +4,7 @@
  */
 import { useState } from 'preact/hooks';
 import { OPERATIONS, type ListAuditLogOutput } from '@tessera/sdk';
+import { useCursorPages } from '../kit/cursor-pages.ts';
 import { DataTable, type Column } from '../kit/data-table.tsx';
 import { dayAfter, dayStart } from '../kit/days.ts';
 import { EmptyState } from '../kit/empty-state.tsx';
@@ -34,8 +35,7 @@ function AuditLog() {
   const { client, me, isOwner } = useSession();
   const [draft, setDraft] = useState<Filters>(NONE);
   const [applied, setApplied] = useState<Filters>(NONE);
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const page = cursors.length - 1;
+  const pages = useCursorPages();
   const log = useLoad(() => {
     const from = dayStart(applied.from);
     const to = dayAfter(applied.to);
@@ -45,9 +45,9 @@ function AuditLog() {
       ...(applied.tool ? { tool: applied.tool } : {}),
       ...(from ? { from } : {}),
       ...(to ? { to } : {}),
-      ...(cursors[page] ? { cursor: cursors[page] } : {}),
+      ...pages.cursor,
     });
-  }, [client, applied, page]);
+  }, [client, applied, pages.page]);
   // Whose writes to show: me, each teammate (an owner sees the team), each API key.
   const actors = useLoad(async () => {
     const keys = (await client.call('list_api_keys')).apiKeys;
@@ -90,7 +90,7 @@ function AuditLog() {
   const apply = (e: Event) => {
     e.preventDefault();
     setApplied(draft);
-    setCursors([undefined]);
+    pages.reset();
   };
   return (
     <>
@@ -137,13 +137,7 @@ function AuditLog() {
             rows={d.entries}
             rowKey={(e) => e.id}
             empty={<EmptyState>{t('views.audit.empty')}</EmptyState>}
-            pager={{
-              page,
-              hasPrevious: page > 0,
-              hasNext: d.nextCursor !== undefined,
-              onPrevious: () => setCursors((c) => c.slice(0, -1)),
-              onNext: () => setCursors((c) => [...c, d.nextCursor]),
-            }}
+            pager={pages.pager(d.nextCursor)}
           />
         )}
       </Loaded>

@@ -4,6 +4,7 @@
  */
 import { useState } from 'preact/hooks';
 import type { GetWebhookDeliveryOutput, ListWebhookDeliveriesOutput } from '@tessera/sdk';
+import { useCursorPages } from '../kit/cursor-pages.ts';
 import { DataTable, type Column } from '../kit/data-table.tsx';
 import { EmptyState } from '../kit/empty-state.tsx';
 import { Feedback, useAction } from '../kit/feedback.tsx';
@@ -29,17 +30,14 @@ function pretty(body: string): string {
 export function WebhookDeliveries({ shop, params }: ViewProps) {
   const { client } = useSession();
   const id = params.webhookId!;
-  // The cursors of the pages seen so far: page n starts after cursors[n] (none for the first).
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const page = cursors.length - 1;
+  const pages = useCursorPages();
   const hook = useLoad(
     async () => (await client.call('list_webhooks', { merchantId: shop!.id })).webhooks.find((w) => w.id === id),
     [client, shop?.id, id],
   );
   const log = useLoad(
-    () =>
-      client.call('list_webhook_deliveries', { id, limit: PAGE, ...(cursors[page] ? { cursor: cursors[page] } : {}) }),
-    [client, id, page],
+    () => client.call('list_webhook_deliveries', { id, limit: PAGE, ...pages.cursor }),
+    [client, id, pages.page],
   );
   const [open, setOpen] = useState<GetWebhookDeliveryOutput | null>(null);
   const show = useAction();
@@ -118,13 +116,7 @@ export function WebhookDeliveries({ shop, params }: ViewProps) {
             rows={d.deliveries}
             rowKey={(x) => x.id}
             empty={<EmptyState>{t('views.webhook.empty')}</EmptyState>}
-            pager={{
-              page,
-              hasPrevious: page > 0,
-              hasNext: d.nextCursor !== undefined,
-              onPrevious: () => setCursors((c) => c.slice(0, -1)),
-              onNext: () => setCursors((c) => [...c, d.nextCursor]),
-            }}
+            pager={pages.pager(d.nextCursor)}
           />
         )}
       </Loaded>
