@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import type { Harness } from './harness.ts';
 import { restClient, type RestResponse } from './rest.ts';
 import { CHECKOUT_SHAPES, DELEGATE_SHAPES, WEBHOOK_SHAPES } from './acp-shapes.ts';
+import { eventWithTier } from './spine.ts';
 
 export const ACP_VERSION = '2026-04-17';
 
@@ -79,26 +80,14 @@ export async function shopWithTier(
     }),
     201,
   );
-  const startsAt = new Date(h.clock.now().getTime() + 30 * 86_400_000).toISOString();
-  const event = must(
-    await api.post('/v1/integration/events', { merchantId: shop.id, title: 'Arena Night', startsAt }),
-    201,
-  );
-  const pool = must(
-    await api.post('/v1/integration/pools', { merchantId: shop.id, eventId: event.id, capacity: opts.capacity ?? 10 }),
-    201,
-  );
-  const tier = must(
-    await api.post('/v1/integration/tiers', {
-      eventId: event.id,
-      poolId: pool.id,
-      name: 'Floor',
-      priceMinor: opts.priceMinor ?? 2500,
-      ...opts.restrictions,
-    }),
-    201,
-  );
-  return { api, apiKey: m.apiKey, shopId: shop.id, tierId: tier.id, poolId: pool.id };
+  const { tierId, poolId } = await eventWithTier(h, api, shop.id, {
+    title: 'Arena Night',
+    name: 'Floor',
+    capacity: opts.capacity ?? 10,
+    priceMinor: opts.priceMinor ?? 2500,
+    restrictions: opts.restrictions,
+  });
+  return { api, apiKey: m.apiKey, shopId: shop.id, tierId, poolId };
 }
 
 /** An ACP create request for one tier (quantity only when given: the documented deviation). */

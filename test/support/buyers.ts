@@ -8,6 +8,7 @@ import type { BootstrapResult } from '../../src/domain/merchants/merchants.ts';
 import { startHarness, type Harness } from './harness.ts';
 import { restClient, type RestResponse } from './rest.ts';
 import { codeIn, signInTokenIn, startMailbox, type Mailbox } from './smtp.ts';
+import { eventWithTier } from './spine.ts';
 
 export type Api = ReturnType<typeof restClient>;
 
@@ -65,25 +66,11 @@ export async function merchantShop(
   const api = restClient(h.url, m.apiKey);
   // Agents and shopless buyer sessions see only discoverable shops (and those they hold a permission at).
   if (opts.discoverable) must(await api.patch(`/v1/integration/shops/${m.shopId}`, { discoverable: true }), 200);
-  const startsAt = new Date(h.clock.now().getTime() + 30 * 86_400_000).toISOString();
-  const event = must(
-    await api.post('/v1/integration/events', { merchantId: m.shopId, title: 'Concert', startsAt }),
-    201,
-  );
-  const pool = must(
-    await api.post('/v1/integration/pools', { merchantId: m.shopId, eventId: event.id, capacity: opts.capacity ?? 50 }),
-    201,
-  );
-  const tier = must(
-    await api.post('/v1/integration/tiers', {
-      eventId: event.id,
-      poolId: pool.id,
-      name: 'General admission',
-      priceMinor: opts.priceMinor ?? 5000,
-    }),
-    201,
-  );
-  return { ...m, api, tierId: tier.id, poolId: pool.id, eventId: event.id };
+  const made = await eventWithTier(h, api, m.shopId, {
+    capacity: opts.capacity ?? 50,
+    priceMinor: opts.priceMinor ?? 5000,
+  });
+  return { ...m, api, ...made };
 }
 
 /** Signs in by magic link (read from the loopback SMTP server) and returns the full session's bearer. */

@@ -55,34 +55,44 @@ export async function shopWithTier(h: Harness, opts: TierOptions = {}): Promise<
     }),
     201,
   );
+  const made = await eventWithTier(h, api, shop.id, {
+    capacity: opts.capacity ?? 10,
+    priceMinor: opts.priceMinor ?? 5000,
+    restrictions: opts.restrictions,
+  });
+  return { api, apiKey: m.apiKey, organizationId: m.organizationId, shopId: shop.id, ...made };
+}
+
+/**
+ * At the shop `shopId`, through `api`: an event (`title`, default "Concert") 30 days from the harness clock's now, a
+ * pool of `capacity` places and one tier (`name`, default "General admission") at `priceMinor` with `restrictions`.
+ */
+export async function eventWithTier(
+  h: Harness,
+  api: Api,
+  shopId: string,
+  opts: { capacity: number; priceMinor: number; restrictions?: Record<string, unknown>; title?: string; name?: string },
+): Promise<{ eventId: string; poolId: string; tierId: string }> {
   const startsAt = new Date(h.clock.now().getTime() + 30 * 86_400_000).toISOString();
   const event = must(
-    await api.post('/v1/integration/events', { merchantId: shop.id, title: 'Concert', startsAt }),
+    await api.post('/v1/integration/events', { merchantId: shopId, title: opts.title ?? 'Concert', startsAt }),
     201,
   );
   const pool = must(
-    await api.post('/v1/integration/pools', { merchantId: shop.id, eventId: event.id, capacity: opts.capacity ?? 10 }),
+    await api.post('/v1/integration/pools', { merchantId: shopId, eventId: event.id, capacity: opts.capacity }),
     201,
   );
   const tier = must(
     await api.post('/v1/integration/tiers', {
       eventId: event.id,
       poolId: pool.id,
-      name: 'General admission',
-      priceMinor: opts.priceMinor ?? 5000,
+      name: opts.name ?? 'General admission',
+      priceMinor: opts.priceMinor,
       ...opts.restrictions,
     }),
     201,
   );
-  return {
-    api,
-    apiKey: m.apiKey,
-    organizationId: m.organizationId,
-    shopId: shop.id,
-    eventId: event.id,
-    poolId: pool.id,
-    tierId: tier.id,
-  };
+  return { eventId: event.id, poolId: pool.id, tierId: tier.id };
 }
 
 export const key = (): Record<string, string> => ({ 'idempotency-key': randomUUID() });
