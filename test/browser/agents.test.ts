@@ -1,18 +1,11 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { assertAccessible, focusIs, tabTo } from '../support/browser.ts';
-import { createAgent, newEmail, openFromNav, signIn, reportOnFailure, startWorld, type World } from './flows.ts';
+import { createAgent, newEmail, openFromNav, signIn, worldPerFile } from './flows.ts';
 import { codeIn } from '../support/smtp.ts';
 
-let w: World;
-reportOnFailure(() => ({ browser: w?.browser, h: w?.h }));
-before(async () => {
-  w = await startWorld();
-});
-after(async () => {
-  await w?.close();
-});
+const w = worldPerFile();
 
 test('a buyer creates an agent with the keyboard alone after entering the emailed code, and sees its credential once', async () => {
   const page = await w.browser.page();

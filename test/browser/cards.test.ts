@@ -1,29 +1,12 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { restClient } from '../support/rest.ts';
 import { codeIn } from '../support/smtp.ts';
 import { assertAccessible, focusIs, tabTo } from '../support/browser.ts';
-import {
-  enterEmailedCode,
-  linkIn,
-  newEmail,
-  openFromNav,
-  saveCard,
-  signIn,
-  reportOnFailure,
-  startWorld,
-  type World,
-} from './flows.ts';
+import { enterEmailedCode, linkIn, newEmail, openFromNav, saveCard, signIn, worldPerFile } from './flows.ts';
 
-let w: World;
-reportOnFailure(() => ({ browser: w?.browser, h: w?.h }));
-before(async () => {
-  w = await startWorld();
-});
-after(async () => {
-  await w?.close();
-});
+const w = worldPerFile();
 
 const FRAME = 'iframe[title="Card details form from the payment provider"]';
 

@@ -3,7 +3,7 @@
  * card.
  */
 import assert from 'node:assert/strict';
-import { afterEach, type TestContext } from 'node:test';
+import { after, afterEach, before, type TestContext } from 'node:test';
 import type { Page } from 'playwright-core';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { launchBrowser, type TestBrowser } from '../support/browser.ts';
@@ -81,6 +81,40 @@ export function reportOnFailure(parts: () => { browser?: TestBrowser; h?: Harnes
 }
 
 let seq = 0;
+/**
+ * One world for the whole test file: registers the `before`/`after` hooks that start and close it and the failure
+ * report, and returns a world that reads through to the started one (use it from the tests).
+ */
+export function worldPerFile(): World {
+  let world: World | undefined;
+  reportOnFailure(() => ({ browser: world?.browser, h: world?.h }));
+  before(async () => {
+    world = await startWorld();
+  });
+  after(async () => {
+    await world?.close();
+  });
+  const started = (): World => {
+    if (!world) throw new Error('the world starts in the file’s before hook; use it from a test');
+    return world;
+  };
+  return {
+    get h() {
+      return started().h;
+    },
+    get mail() {
+      return started().mail;
+    },
+    get browser() {
+      return started().browser;
+    },
+    get shopId() {
+      return started().shopId;
+    },
+    close: async () => world?.close(),
+  };
+}
+
 /** A fresh buyer address per journey. */
 export function newEmail(): string {
   return `buyer${++seq}-${Date.now()}@example.test`;

@@ -3,20 +3,13 @@
  * e-mailed link (which comes back to the request), sees what the agent asks for and approves it with the emailed code.
  */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { assertAccessible, axeOn } from '../support/browser.ts';
 import { restClient } from '../support/rest.ts';
 import { codeIn, signInTokenIn } from '../support/smtp.ts';
-import { linkIn, newEmail, reportOnFailure, startWorld, type World } from './flows.ts';
+import { linkIn, newEmail, worldPerFile } from './flows.ts';
 
-let w: World;
-reportOnFailure(() => ({ browser: w?.browser, h: w?.h }));
-before(async () => {
-  w = await startWorld();
-});
-after(async () => {
-  await w?.close();
-});
+const w = worldPerFile();
 
 /** The body of a REST answer with the expected status. */
 function ok<T = any>(res: { status: number; body: T }, status: number): T {

@@ -1,27 +1,10 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { assertAccessible, focusIs } from '../support/browser.ts';
-import {
-  createAgent,
-  enterEmailedCode,
-  newEmail,
-  openFromNav,
-  saveCard,
-  signIn,
-  reportOnFailure,
-  startWorld,
-  type World,
-} from './flows.ts';
+import { createAgent, enterEmailedCode, newEmail, openFromNav, saveCard, signIn, worldPerFile } from './flows.ts';
 
-let w: World;
-reportOnFailure(() => ({ browser: w?.browser, h: w?.h }));
-before(async () => {
-  w = await startWorld();
-});
-after(async () => {
-  await w?.close();
-});
+const w = worldPerFile();
 
 test('a buyer grants an agent a permission after the emailed code, then revokes it with a reason', async () => {
   const page = await w.browser.page();

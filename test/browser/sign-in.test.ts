@@ -1,17 +1,10 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { assertAccessible, focusIs, tabTo } from '../support/browser.ts';
-import { linkIn, newEmail, requestLink, reportOnFailure, startWorld, type World } from './flows.ts';
+import { linkIn, newEmail, requestLink, worldPerFile } from './flows.ts';
 
-let w: World;
-reportOnFailure(() => ({ browser: w?.browser, h: w?.h }));
-before(async () => {
-  w = await startWorld();
-});
-after(async () => {
-  await w?.close();
-});
+const w = worldPerFile();
 
 test('a buyer signs in by magic link, keyboard only, and lands on their agents page with a full session', async (t) => {
   const page = await w.browser.page();

@@ -6,22 +6,15 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import QRCode from 'qrcode';
 import { restClient } from '../support/rest.ts';
 import { signInTokenIn } from '../support/smtp.ts';
 import { buy, merchantShop, must } from '../support/buyers.ts';
 import { assertAccessible } from '../support/browser.ts';
-import { newEmail, openFromNav, reportOnFailure, startWorld, type World } from './flows.ts';
+import { newEmail, openFromNav, worldPerFile } from './flows.ts';
 
-let w: World;
-reportOnFailure(() => ({ browser: w?.browser, h: w?.h }));
-before(async () => {
-  w = await startWorld();
-});
-after(async () => {
-  await w?.close();
-});
+const w = worldPerFile();
 
 const key = () => ({ 'idempotency-key': randomUUID() });
 
