@@ -135,7 +135,7 @@ export async function takeDiscountUse(em: EntityManager, quote: QuoteRow, reserv
 
 /**
  * Gives back the uses of `reservations` (released holds; or, with `refund`, refunded purchases whose code gives its use
- * back on refund), each once. No statement when none carries a code.
+ * back on refund), each once, locking the codes' rows in id order first. No statement when none carries a code.
  */
 export async function returnDiscountUses(
   em: EntityManager,
@@ -145,6 +145,16 @@ export async function returnDiscountUses(
 ): Promise<void> {
   const ids = reservations.filter((r) => r.discountCodeId).map((r) => r.id);
   if (!ids.length) return;
+  // The codes' rows first, in id order (as a reserve takes them): two passes giving back uses of the same codes in
+  // different orders wait for each other instead of deadlocking.
+  await sql(
+    em,
+    `select id from discount_codes
+      where id in (select code_id from discount_uses
+                    where reservation_id = any(array(select jsonb_array_elements_text(?::jsonb))) and state = 'held')
+      order by id for update`,
+    [JSON.stringify(ids)],
+  );
   await sql(
     em,
     `with back as (
