@@ -67,3 +67,21 @@ test('two sweepers giving back uses of two codes in opposite orders finish witho
   const c = await assertInvariant(h.db, s.poolId);
   assert.deepEqual([c.available, c.held], [40, 0]);
 });
+
+test('an event-wide refund gives a use back when the code says so, as refund_order does', async () => {
+  const s = await shopWithTier(h, { capacity: 10 });
+  const back = await newCode(s, { code: 'COMEBACK', kind: 'percent', percentOff: 10, refundReturnsUse: true });
+  const kept = await newCode(s, { code: 'SPENT', kind: 'percent', percentOff: 10 });
+  for (const code of ['COMEBACK', 'SPENT'])
+    must(await confirmWith(s.api, await holdWith(s, code), 'pm_sandbox_visa'), 200);
+  assert.deepEqual([await usesOf(s, back.id), await usesOf(s, kept.id)], [1, 1]);
+  must(await s.api.post(`/v1/ticketing/events/${s.eventId}/refunds`, { reason: 'Event cancelled' }), 202);
+  for (let i = 0; i < 10; i++) {
+    await h.app.sweeper.runEventRefunds();
+    if (must<{ pending: number }>(await s.api.get(`/v1/ticketing/events/${s.eventId}/refunds`), 200).pending === 0)
+      break;
+  }
+  const done = must<{ refunded: number }>(await s.api.get(`/v1/ticketing/events/${s.eventId}/refunds`), 200);
+  assert.equal(done.refunded, 2);
+  assert.deepEqual([await usesOf(s, back.id), await usesOf(s, kept.id)], [0, 1]);
+});
