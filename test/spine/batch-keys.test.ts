@@ -145,7 +145,7 @@ test('one batch over two pools, one of them short: places taken from both, allot
     [201, 201, 201, 409, 201],
   );
   assert.equal(results[3]!.body.code, 'sold_out');
-  assert.deepEqual(results[3]!.body.details, { available: 1, requested: 2 });
+  assert.deepEqual(results[3]!.body.details, { available: 1, requested: 2, waitingList: true }); // the list is open
   assert.deepEqual(await assertInvariant(h.db, a.poolId), { capacity: 10, available: 6, held: 4, sold: 0 });
   assert.deepEqual(await assertInvariant(h.db, b.poolId), { capacity: 2, available: 1, held: 1, sold: 0 });
   // Every key holds its call's outcome, the refusal too, and replays it.

@@ -201,7 +201,7 @@ test('a batch its pool cannot serve whole re-runs with the pool locked and allot
   assert.deepEqual(await assertInvariant(h.db, s.poolId), { capacity: 3, available: 0, held: 3, sold: 0 });
   // Sold out: a quote made before the last places went is refused with the live count.
   const late = results.find((r) => r.status === 409)!;
-  assert.deepEqual(late.body.details, { available: 0, requested: 1 });
+  assert.deepEqual(late.body.details, { available: 0, requested: 1, waitingList: true }); // the tier's list is open
 });
 
 test('admission control: a reserve that would wait too long is refused at once (429, Retry-After), not stored', async () => {
