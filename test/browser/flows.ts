@@ -3,11 +3,12 @@
  * card.
  */
 import assert from 'node:assert/strict';
-import { after, afterEach, before, type TestContext } from 'node:test';
+import { afterEach, type TestContext } from 'node:test';
 import type { Page } from 'playwright-core';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { launchBrowser, type TestBrowser } from '../support/browser.ts';
 import { codeIn, startMailbox, type Mailbox, type ReceivedMail } from '../support/smtp.ts';
+import { perFile } from '../support/world-per-file.ts';
 
 export interface World {
   h: Harness;
@@ -86,32 +87,22 @@ let seq = 0;
  * report, and returns a world that reads through to the started one (use it from the tests).
  */
 export function worldPerFile(): World {
-  let world: World | undefined;
-  reportOnFailure(() => ({ browser: world?.browser, h: world?.h }));
-  before(async () => {
-    world = await startWorld();
-  });
-  after(async () => {
-    await world?.close();
-  });
-  const started = (): World => {
-    if (!world) throw new Error('the world starts in the file’s before hook; use it from a test');
-    return world;
-  };
+  const w = perFile(startWorld);
+  reportOnFailure(() => ({ browser: w.peek()?.browser, h: w.peek()?.h }));
   return {
     get h() {
-      return started().h;
+      return w.get().h;
     },
     get mail() {
-      return started().mail;
+      return w.get().mail;
     },
     get browser() {
-      return started().browser;
+      return w.get().browser;
     },
     get shopId() {
-      return started().shopId;
+      return w.get().shopId;
     },
-    close: async () => world?.close(),
+    close: async () => w.peek()?.close(),
   };
 }
 
