@@ -177,7 +177,7 @@ export const twoLineFlow: Flow = {
   },
 };
 
-/** A session with discount codes (one applied, one rejected) through to its order webhook. */
+/** A session with discount codes (one applied, one rejected) through to its order webhook; then one of two items. */
 export const discountFlow: Flow = {
   name: 'discount code: a session with discounts.codes (one applied, one rejected), complete, order_create',
   async run(c) {
@@ -252,5 +252,23 @@ export const discountFlow: Flow = {
     const placed = JSON.parse((await c.receiver.next()).body);
     if (placed.type !== 'order_create') throw new Error(`discount code: expected order_create, got ${placed.type}`);
     c.checkWebhook(placed, 'order_create (a discount code)');
+    // Two line items: the code applies to both, its amount allocated to each item.
+    const box = await c.rest('POST', '/v1/integration/tiers', 201, {
+      eventId: event.id,
+      poolId: pool.id,
+      name: 'Box',
+      priceMinor: 6000,
+    });
+    const twoReq = {
+      currency: 'usd',
+      line_items: [{ id: tier.id }, { id: box.id }],
+      capabilities: {},
+      discounts: { codes: ['SAVE20'] },
+    };
+    c.check(CO, 'CheckoutSessionCreateRequest', twoReq, 'create request with two items and discounts.codes');
+    const two = await c.acp('POST', '/checkout_sessions', 201, twoReq);
+    c.check(CO, 'CheckoutSession', two, 'POST /checkout_sessions (two items, a discount code)');
+    if (two.discounts?.applied?.[0]?.amount !== 2000 || two.discounts.applied[0].allocations.length !== 2)
+      throw new Error(`discount code: expected 2000 off over two items, got ${JSON.stringify(two.discounts)}`);
   },
 };

@@ -6,11 +6,12 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ToolError } from '../../kernel/errors.ts';
-import { DiscountCode } from '../../storage/entities/discount.ts';
+import { DiscountCode, type DiscountCodeRow } from '../../storage/entities/discount.ts';
 import type { QuoteRow, ReservationRow } from '../../storage/entities/purchase.ts';
 import type { AcpCheckoutSessionRow } from '../../storage/entities/acp.ts';
 import type { ToolContext } from '../context.ts';
-import { createQuote, type QuoteInput } from '../purchase/quotes.ts';
+import { priceDiscount } from '../purchase/discounts.ts';
+import { quoteRequest, type QuoteRequest } from '../purchase/lines-quote.ts';
 import type { AcpMessage } from './session-schema.ts';
 import { DISCOUNT_ERROR_CODES, type AcpDiscounts } from './discount-schemas.ts';
 
@@ -35,33 +36,28 @@ export async function sessionCodes(
 }
 
 /**
- * Quotes the session's one tier with its first code; a code the spine refuses (and any code past the first) becomes a
- * warning message with the ACP reason, and the quote is made without it.
+ * Quotes the session's tier (or its several lines) with its first code; a code the spine refuses (and any code past the
+ * first) becomes a warning message with the ACP reason, and the quote is made without it.
  */
 export async function quoteWithCodes(
   ctx: ToolContext,
-  input: QuoteInput,
+  input: QuoteRequest,
   codes: readonly string[],
   s: AcpCheckoutSessionRow,
   rejected: AcpMessage[],
 ): Promise<QuoteRow> {
   codes.slice(1).forEach((code, i) => rejected.push(rejection(code, i + 1, 'discount_code_combination_disallowed')));
   const [code] = codes;
-  if (!code) return createQuote(ctx, input);
+  if (!code) return quoteRequest(ctx, input);
   const buyerEmail = (s.buyer as { email?: string } | null)?.email;
   try {
-    return await createQuote(ctx, { ...input, discountCode: code, buyerEmail });
+    return await quoteRequest(ctx, { ...input, discountCode: code, buyerEmail });
   } catch (err) {
     if (!(err instanceof ToolError) || err.code !== 'discount_code_invalid') throw err;
     const reason = REASONS[String(err.details?.reason)] ?? 'discount_code_invalid';
     rejected.push(rejection(code, 0, reason));
-    return createQuote(ctx, input);
+    return quoteRequest(ctx, input);
   }
-}
-
-/** Codes a session with several line items asks for: not applied there (yet), each rejected. */
-export function rejectAll(codes: readonly string[]): AcpMessage[] {
-  return codes.map((code, i) => rejection(code, i, 'discount_code_invalid'));
 }
 
 function rejection(code: string, index: number, reason: (typeof DISCOUNT_ERROR_CODES)[number]): AcpMessage {
@@ -100,9 +96,18 @@ export async function discountsView(
           coupon: { id: code.id, name: code.code, ...terms },
           amount,
           method: 'across' as const,
-          allocations: [{ path: '$.line_items[0]', amount }],
+          allocations: allocationsOf(code, r!, amount),
         },
       ]
     : [];
   return { codes: [...(code ? [code.code] : []), ...rejected.map((x) => x.code)], applied, rejected };
+}
+
+/** The amount off each line item: one item takes it all; several, as the code spread it over their lines. */
+function allocationsOf(code: DiscountCodeRow, r: ReservationRow, amount: number) {
+  const lines = r.lines ?? [];
+  const parts = lines.length > 1 ? priceDiscount(code, lines).perLineMinor : [amount];
+  // A code edited since the hold no longer spreads to its amount: the first item then shows it all.
+  const whole = parts.reduce((a, b) => a + b, 0) === amount ? parts : [amount];
+  return whole.flatMap((part, i) => (part ? [{ path: `$.line_items[${i}]`, amount: part }] : []));
 }

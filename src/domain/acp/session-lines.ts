@@ -7,11 +7,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ToolError } from '../../kernel/errors.ts';
 import type { AcpCheckoutSessionRow } from '../../storage/entities/acp.ts';
 import { Event, Pool, Tier } from '../../storage/entities/catalog.ts';
-import type { QuoteRow, ReservationRow } from '../../storage/entities/purchase.ts';
-import type { ToolContext } from '../context.ts';
+import type { ReservationRow } from '../../storage/entities/purchase.ts';
 import { acpLineItemId } from '../purchase/acp-order-events.ts';
 import { MAX_LINES } from '../purchase/lines.ts';
-import { quoteRequest } from '../purchase/lines-quote.ts';
 import type { AcpItemInput } from './request-schemas.ts';
 import type { AcpCheckoutSessionOut } from './session-schema.ts';
 
@@ -33,16 +31,6 @@ export function itemsOf(items: readonly AcpItemInput[]): SessionItems {
     );
   }
   return { ...lines[0]!, lines: lines.length > 1 ? lines : null };
-}
-
-/** Quotes a session of several items (all of them at once), as its hold does for one. */
-export function quoteSessionLines(
-  ctx: ToolContext,
-  lines: { tierId: string; quantity: number }[],
-  country: string | undefined,
-  scheme: string | undefined,
-): Promise<QuoteRow> {
-  return quoteRequest(ctx, { lines, country, scheme });
 }
 
 type LineItem = AcpCheckoutSessionOut['line_items'][number];

@@ -91,7 +91,8 @@ export async function sessionView(
       : shop.feePerTicketMinor * s.quantity;
   const liId = lineItemId(s);
   // A discount code's amount, when the hold has one (session-discounts.ts): off the subtotal, before the fees.
-  const off = priced?.discountMinor ?? 0;
+  const coded = several ? (r?.lines && r.quantity === places ? r : null) : priced;
+  const off = coded?.discountMinor ?? 0;
   const order = r?.state === 'completed' ? await em.findOne(Order, { reservationId: r.id }) : null;
   const stored = status === 'not_ready_for_payment' || status === 'ready_for_payment' ? s.messages : [];
   const view: AcpCheckoutSessionOut = {
@@ -175,7 +176,7 @@ export async function sessionView(
   if (s.locale) view.locale = s.locale;
   if (s.timezone) view.timezone = s.timezone;
   if (s.metadata) view.metadata = s.metadata;
-  const discounts = await discountsView(em, priced, s.messages as AcpMessage[]);
+  const discounts = await discountsView(em, coded, s.messages as AcpMessage[]);
   if (discounts) view.discounts = discounts;
   if (order) {
     view.order = {

@@ -13,9 +13,9 @@ import { AcpCheckoutSession, type AcpCheckoutSessionRow } from '../../storage/en
 import type { ShopRow, TierRow } from '../../storage/entities/catalog.ts';
 import { newId } from '../../storage/ids.ts';
 import { holdMessage } from './messages.ts';
-import { quoteWithCodes, rejectAll, sessionCodes } from './session-discounts.ts';
+import { quoteWithCodes, sessionCodes } from './session-discounts.ts';
 import type { CancelRequest, CreateRequest, UpdateRequest } from './request-schemas.ts';
-import { itemsOf, quoteSessionLines } from './session-lines.ts';
+import { itemsOf } from './session-lines.ts';
 import type { AcpCheckoutSessionOut, AcpMessage } from './session-schema.ts';
 import { DIGITAL_OPTION_ID, reservationOf, sessionView, statusOf } from './session-view.ts';
 
@@ -63,18 +63,12 @@ const countryOf = (s: AcpCheckoutSessionRow): string | undefined => {
  * its first accepted scheme: the delegated card's real scheme is checked at complete.
  */
 async function hold(ctx: ToolContext, s: AcpCheckoutSessionRow, tier: TierRow, codes: string[] = []): Promise<void> {
-  const rejected: AcpMessage[] = s.lines?.length ? rejectAll(codes) : []; // discount codes (session-discounts.ts)
+  const rejected: AcpMessage[] = []; // discount codes refused (session-discounts.ts)
   try {
     // Several line items: one quote for them all (session-lines.ts); one item: the one-tier quote, as before.
-    const quote = s.lines?.length
-      ? await quoteSessionLines(ctx, s.lines, countryOf(s), tier.allowedSchemes[0])
-      : await quoteWithCodes(
-          ctx,
-          { tierId: tier.id, quantity: s.quantity, country: countryOf(s), scheme: tier.allowedSchemes[0] },
-          codes,
-          s,
-          rejected,
-        );
+    const [country, scheme] = [countryOf(s), tier.allowedSchemes[0]];
+    const items = s.lines?.length ? { lines: s.lines } : { tierId: tier.id, quantity: s.quantity };
+    const quote = await quoteWithCodes(ctx, { ...items, country, scheme }, codes, s, rejected);
     // In a savepoint: a refused reserve (sold out under a race) has already written its hold row, which only the
     // rollback undoes; the session's own transaction goes on to record the refusal as a message.
     const reservation = await ctx.em.transactional((em) => reserveFromQuote({ ...ctx, em }, quote.id));
