@@ -58,8 +58,12 @@ test(`${verifies('CONTRACT-a2a-agent-card')}the public agent card lists the publ
   assert.ok(size <= 30 * 1024, `public card is ${size} bytes`);
   assert.deepEqual(card.defaultOutputModes, ['application/json']);
   assert.ok(card.skills.every((s: any) => s.inputModes === undefined && s.outputModes === undefined));
-  // The JSON Schemas are on the extended card only (an agent's, here), which keeps the public card small.
-  assert.deepEqual(card.capabilities.extensions ?? [], []);
+  // The JSON Schemas are on the extended card only (an agent's, here), which keeps the public card small; the public
+  // card carries UCP's A2A extension alone (docs/ucp.md).
+  assert.deepEqual(
+    (card.capabilities.extensions ?? []).map((e: any) => e.uri),
+    ['https://ucp.dev/2026-04-08/specification/reference'],
+  );
   assert.ok(
     ['reserve', 'confirm', 'quote', 'purchase_initiate', 'get_event'].every((id) =>
       card.skills.some((s: any) => s.id === id),

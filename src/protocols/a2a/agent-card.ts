@@ -5,6 +5,7 @@ import { mayList } from '../../orchestrator/authorize.ts';
 import { protocolInputSchema } from '../../orchestrator/surface-keys.ts';
 import type { AnyTool } from '../../orchestrator/tool.ts';
 import { answersWithMessage } from './executor.ts';
+import { ucpCardExtension } from './ucp-binding.ts';
 
 /** Where the JSON-RPC binding listens, relative to the public URL. */
 export const A2A_JSONRPC_PATH = '/a2a/jsonrpc';
@@ -93,12 +94,13 @@ export function publicCardTools(tools: readonly AnyTool[]): AnyTool[] {
 /**
  * The card for `tools` served at `publicUrl`; serve it with `AgentCard.toJSON(card)` (proto-JSON oneofs). The public
  * card carries the public and agent skills, each with a compact input shape and an example; the authenticated
- * extended card (GetExtendedAgentCard) the caller's own, with `schemas` (the skill-schemas extension).
+ * extended card (GetExtendedAgentCard) the caller's own, with `schemas` (the skill-schemas extension); `ucp` adds
+ * UCP's A2A extension (the UCP checkout tools are registered).
  */
 export function buildAgentCard(
   tools: readonly AnyTool[],
   publicUrl: string,
-  opts: { schemas?: boolean } = {},
+  opts: { schemas?: boolean; ucp?: boolean } = {},
 ): AgentCard {
   const schemas = Object.fromEntries(
     tools.map((t) => [t.name, { inputSchema: protocolInputSchema(t), outputSchema: toolOutputSchema(t) }]),
@@ -132,7 +134,8 @@ export function buildAgentCard(
       pushNotifications: false,
       extendedAgentCard: true,
       // The schemas would make the public card four times its size: they are on the extended card (and in OpenAPI).
-      extensions: opts.schemas ? [schemaExtension] : [],
+      // UCP's A2A binding (ucp-binding.ts), when the UCP checkout tools are registered.
+      extensions: [...(opts.ucp ? [ucpCardExtension()] : []), ...(opts.schemas ? [schemaExtension] : [])],
     },
     securitySchemes: {
       bearer: {

@@ -27,6 +27,7 @@ import {
   textPart,
   type SkillCall,
 } from './skill-call.ts';
+import { readUcpCall, STATE_UCP_AGENT, UCP_CHECKOUT_KEY, type UcpCall } from './ucp-binding.ts';
 
 /** ServerCallContext state keys the router fills: the bearer credential and the transport request info. */
 export const STATE_CREDENTIAL = 'tessera.credential';
@@ -133,11 +134,18 @@ export class ToolExecutor implements AgentExecutor {
       const e = ap2Refusal();
       return refuse(e.status, e.toBody());
     }
+    let ucp: UcpCall | undefined;
     // Free text gets a message (no task) saying how to call a skill.
     if (isTextOnly(rc.userMessage)) return this.explain(rc, bus);
     let call: SkillCall;
     try {
-      call = readCall(rc.userMessage);
+      // UCP's A2A binding: its data parts are a call of the UCP checkout tool of the same name (ucp-binding.ts).
+      ucp = readUcpCall(
+        rc.userMessage,
+        rc.context.requestedExtensions ?? [],
+        rc.context.state.get(STATE_UCP_AGENT) as string,
+      );
+      call = ucp ? { skill: ucp.tool, input: ucp.input, idempotencyKey: ucp.idempotencyKey } : readCall(rc.userMessage);
       if (!this.orchestrator.get(call.skill)) {
         throw new ToolError('invalid_input', `No skill ${call.skill}; the agent card lists the skills.`, {
           field: 'skill',
@@ -171,6 +179,8 @@ export class ToolExecutor implements AgentExecutor {
       mechanisms: MECHANISMS,
     });
     if (!result.ok) return refuse(result.status, result.error, result.tool);
+    // The binding answers a UCP call with a message carrying the checkout (a pending payment is complete_in_progress).
+    if (ucp) return bus.publish(agentMessage(contextId, [dataPart({ [UCP_CHECKOUT_KEY]: result.output })]));
     // A skill that only reads answers a new message with a message (A2A's reply to a stateless call): nothing changed,
     // so there is no task to keep or read back, and no task row is written. A follow-up on a task ends that task, and
     // a call answered early already has its working task, which it ends.

@@ -34,6 +34,8 @@ import {
 } from './jsonrpc-envelope.ts';
 import { STATE_CHARGED, STATE_CREDENTIAL, STATE_ORCHESTRATOR, STATE_REQUEST, ToolExecutor } from './executor.ts';
 import { PostgresTaskStore } from './task-store.ts';
+import { requestedExtensionsOf, STATE_UCP_AGENT } from './ucp-binding.ts';
+import { UCP_CHECKOUT_TOOLS } from '../ucp/profile.ts';
 
 export interface A2aDeps {
   orchestrator: Orchestrator;
@@ -104,10 +106,11 @@ export function buildA2aRouter({ orchestrator, services, log }: A2aDeps): Router
   // The port (hence the card's URLs) is known only after listen: rebuild when the public URL changes.
   type Served = { url: string; card: AgentCard; json: unknown; rpc: JsonRpcTransportHandler };
   let current: (Served & { legacy: LegacyJsonRpcTransportHandler }) | undefined;
+  const ucp = UCP_CHECKOUT_TOOLS.every((name) => orchestrator.get(name)); // the card advertises UCP's A2A binding
   const forUrl = () => {
     const url = services.publicUrl();
     if (current?.url !== url) {
-      const card = buildAgentCard(publicCardTools(orchestrator.tools), url);
+      const card = buildAgentCard(publicCardTools(orchestrator.tools), url, { ucp });
       // The authenticated extended card lists the caller's own skills (one card per distinct set of tools). The SDK
       // client asks for it whenever the public card announces it: without a credential it lists the public skills.
       const extended = new Map<string, AgentCard>();
@@ -115,7 +118,7 @@ export function buildA2aRouter({ orchestrator, services, log }: A2aDeps): Router
         const { tools } = await orchestrator.toolsFor(context.state.get(STATE_CREDENTIAL) as string | undefined);
         const key = tools.map((t) => t.name).join(' ');
         let found = extended.get(key);
-        if (!found) extended.set(key, (found = buildAgentCard(tools, url, { schemas: true })));
+        if (!found) extended.set(key, (found = buildAgentCard(tools, url, { schemas: true, ucp })));
         return found;
       };
       // No interrupted state keeps its event bus: every call finishes synchronously, a follow-up
@@ -164,7 +167,9 @@ export function buildA2aRouter({ orchestrator, services, log }: A2aDeps): Router
     const context = new ServerCallContext({
       user,
       requestedVersion: ctx.get(A2A_VERSION_HEADER) || undefined,
+      requestedExtensions: requestedExtensionsOf(ctx.get('x-a2a-extensions') || ctx.get('a2a-extensions')),
       state: new Map<string, unknown>([
+        [STATE_UCP_AGENT, ctx.get('ucp-agent') || undefined],
         [STATE_CREDENTIAL, credential],
         [STATE_REQUEST, info],
         [STATE_ORCHESTRATOR, caller],

@@ -40,7 +40,7 @@ export const UCP_REST_BASE = '/ucp/v1';
 export function businessProfile(orchestrator: Orchestrator, publicUrl: string, signingKeys: JWK[] = []) {
   const checkout = UCP_CHECKOUT_TOOLS.every((name) => orchestrator.get(name));
   const catalog = orchestrator.get('search_catalog') && orchestrator.get('lookup_catalog');
-  const binding = (transport: 'rest' | 'mcp', endpoint: string) => ({
+  const binding = (transport: 'rest' | 'mcp' | 'a2a', endpoint: string) => ({
     version: UCP_VERSION,
     spec: `https://ucp.dev/${UCP_VERSION}/specification/overview`,
     transport,
@@ -54,6 +54,7 @@ export function businessProfile(orchestrator: Orchestrator, publicUrl: string, s
             [UCP_SHOPPING_SERVICE]: [
               binding('rest', `${publicUrl}${UCP_REST_BASE}`),
               binding('mcp', `${publicUrl}/mcp`),
+              binding('a2a', `${publicUrl}/.well-known/agent-card.json`),
             ],
           }
         : {},
