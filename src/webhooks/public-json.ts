@@ -13,11 +13,11 @@ export type PublicJsonFailure = 'refused' | 'unreachable' | 'malformed';
 export const PUBLIC_JSON_MAX_BYTES = 64 * 1024;
 export const PUBLIC_JSON_TIMEOUT_MS = 2500;
 
-/** The parsed document at `url`, or why not. */
+/** The parsed document at `url` (with its Cache-Control header, if any), or why not. */
 export async function fetchPublicJson(
   url: string,
   policy: AddressPolicy,
-): Promise<{ ok: true; json: unknown } | { ok: false; failure: PublicJsonFailure }> {
+): Promise<{ ok: true; json: unknown; cacheControl?: string } | { ok: false; failure: PublicJsonFailure }> {
   if (refuseWebhookUrl(url, policy)) return { ok: false, failure: 'refused' };
   const host = hostOf(new URL(url));
   if (ipaddr.isValid(host) && !isAllowedAddress(host, policy)) return { ok: false, failure: 'refused' };
@@ -38,7 +38,12 @@ export async function fetchPublicJson(
       chunks.push(chunk as Buffer);
     }
     try {
-      return { ok: true, json: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
+      const json: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      return {
+        ok: true,
+        json,
+        ...(res.headers.has('cache-control') ? { cacheControl: res.headers.get('cache-control')! } : {}),
+      };
     } catch {
       return { ok: false, failure: 'malformed' };
     }

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { ToolContext } from '../context.ts';
 import { ToolError } from '../../kernel/errors.ts';
-import { fetchPublicJson } from '../../webhooks/public-json.ts';
+import { platformProfileJson } from './profile-cache.ts';
 import {
   UCP_CATALOG_LOOKUP,
   UCP_CATALOG_SEARCH,
@@ -81,7 +81,8 @@ export async function negotiateCheckout(ctx: ToolContext, profileUrl: string): P
  * order webhook URL the platform's order declaration names (when order is active).
  */
 export async function negotiate(ctx: ToolContext, profileUrl: string, required = UCP_CHECKOUT): Promise<Negotiated> {
-  const fetched = await fetchPublicJson(profileUrl, { allowLoopback: ctx.services.config.webhookAllowLoopback });
+  const policy = { allowLoopback: ctx.services.config.webhookAllowLoopback };
+  const fetched = await platformProfileJson(profileUrl, policy, ctx.clock);
   if (!fetched.ok) throw new ToolError(FAILURES[fetched.failure], undefined, { profile: profileUrl });
   const profile = PlatformProfile.safeParse(fetched.json);
   if (!profile.success) throw new ToolError('profile_malformed', undefined, { profile: profileUrl });
