@@ -1,23 +1,12 @@
 /** The ACP tools as A2A skills: the same checkout over A2A, with the skill input in the MCP binding's shape. */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { a2aClient, runSkill } from '../support/a2a.ts';
-import { startHarness, type Harness } from '../support/harness.ts';
+import { harnessPerFile } from '../support/harness-per-file.ts';
 import { assertInvariant } from '../support/invariant.ts';
 import { ACP_VERSION, acpValid, completeBody, createBody, delegateBody, shopWithTier } from '../support/acp.ts';
 
-let h: Harness;
-before(async () => {
-  h = await startHarness({
-    SWEEP_INTERVAL_MS: '0',
-    SANDBOX_DISPATCH_MS: '0',
-    WEBHOOK_DISPATCH_MS: '0',
-    RATE_LIMIT_PER_MINUTE: '100000',
-  });
-});
-after(async () => {
-  await h?.close();
-});
+const h = harnessPerFile();
 
 test('create → delegate_payment → complete as A2A skills; refusals are tasks carrying the code', async () => {
   const s = await shopWithTier(h, { capacity: 3 });

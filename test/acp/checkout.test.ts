@@ -1,7 +1,7 @@
 /** ACP checkout over REST: a session from create to complete with a delegated token, every body valid ACP JSON. */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, type Harness } from '../support/harness.ts';
+import { harnessPerFile } from '../support/harness-per-file.ts';
 import { assertInvariant } from '../support/invariant.ts';
 import { restClient } from '../support/rest.ts';
 import {
@@ -15,18 +15,7 @@ import {
   shopWithTier,
 } from '../support/acp.ts';
 
-let h: Harness;
-before(async () => {
-  h = await startHarness({
-    SWEEP_INTERVAL_MS: '0',
-    SANDBOX_DISPATCH_MS: '0',
-    WEBHOOK_DISPATCH_MS: '0',
-    RATE_LIMIT_PER_MINUTE: '100000',
-  });
-});
-after(async () => {
-  await h?.close();
-});
+const h = harnessPerFile();
 
 test('the discovery document is public, cacheable and valid ACP', async () => {
   const res = await restClient(h.url).get('/.well-known/acp.json');

@@ -1,9 +1,9 @@
 /**
  * ACP complete: the delegated token's allowance, declines and async payments, and holds shared with the spine's pool.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, type Harness } from '../support/harness.ts';
+import { harnessPerFile } from '../support/harness-per-file.ts';
 import { assertInvariant } from '../support/invariant.ts';
 import {
   acpClient,
@@ -16,18 +16,7 @@ import {
   type AcpClient,
 } from '../support/acp.ts';
 
-let h: Harness;
-before(async () => {
-  h = await startHarness({
-    SWEEP_INTERVAL_MS: '0',
-    SANDBOX_DISPATCH_MS: '0',
-    WEBHOOK_DISPATCH_MS: '0',
-    RATE_LIMIT_PER_MINUTE: '100000',
-  });
-});
-after(async () => {
-  await h?.close();
-});
+const h = harnessPerFile();
 
 async function tokenFor(acp: AcpClient, allowance: Parameters<typeof delegateBody>[0], card?: string): Promise<string> {
   return must(await acp.post('/agentic_commerce/delegate_payment', delegateBody(allowance, card)), 201).id;

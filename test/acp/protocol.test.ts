@@ -1,8 +1,8 @@
 /** ACP protocol rules over REST: API-Version (400 missing/unsupported) and Idempotency-Key (400/422/409, replays). */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { startHarness, type Harness } from '../support/harness.ts';
+import { harnessPerFile } from '../support/harness-per-file.ts';
 import { assertInvariant } from '../support/invariant.ts';
 import { restClient } from '../support/rest.ts';
 import { holdRows, poll } from '../support/row-lock.ts';
@@ -19,18 +19,7 @@ import {
 import { mcpHttp } from '../support/mcp.ts';
 import { verifies } from '../support/requirements.ts';
 
-let h: Harness;
-before(async () => {
-  h = await startHarness({
-    SWEEP_INTERVAL_MS: '0',
-    SANDBOX_DISPATCH_MS: '0',
-    WEBHOOK_DISPATCH_MS: '0',
-    RATE_LIMIT_PER_MINUTE: '100000',
-  });
-});
-after(async () => {
-  await h?.close();
-});
+const h = harnessPerFile();
 
 test('API-Version is required: missing → 400 missing_api_version, unknown → 400 unsupported_api_version, both listing the versions', async () => {
   const s = await shopWithTier(h);

@@ -3,25 +3,14 @@
  * (here the delegated payment token `vt_…`) is stored sealed; the replay returns the very same answer. The request's
  * stored fingerprint is keyed, so the secrets a request carried (a card number and CVC) cannot be searched for offline.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { canonicalJson, sha256Hex } from '../../src/kernel/canonical-json.ts';
-import { startHarness, type Harness } from '../support/harness.ts';
+import { harnessPerFile } from '../support/harness-per-file.ts';
 import { acpClient, completeBody, createBody, delegateBody, must, shopWithTier } from '../support/acp.ts';
 
-let h: Harness;
-before(async () => {
-  h = await startHarness({
-    SWEEP_INTERVAL_MS: '0',
-    SANDBOX_DISPATCH_MS: '0',
-    WEBHOOK_DISPATCH_MS: '0',
-    RATE_LIMIT_PER_MINUTE: '100000',
-  });
-});
-after(async () => {
-  await h?.close();
-});
+const h = harnessPerFile();
 
 test('a delegated token created with an Idempotency-Key is not in the database in clear, and the replay returns it', async () => {
   const s = await shopWithTier(h, { priceMinor: 4000 });
