@@ -23,14 +23,17 @@ const HOLD_MESSAGES: Partial<Record<ErrorCode, { code: string; param: string; re
     quote_expired: { code: 'expired', param: ITEM, resolution: 'recoverable' },
   };
 
-/** The MessageError for a spine refusal made while holding the tickets, or undefined when it must stay a flat error. */
-export function holdMessage(err: ToolError): AcpMessage | undefined {
+/**
+ * The MessageError for a spine refusal made while holding the tickets, or undefined when it must stay a flat error.
+ * `item` is the refused line item's path (session-line-param.ts) when the session has several.
+ */
+export function holdMessage(err: ToolError, item = ITEM): AcpMessage | undefined {
   const m = HOLD_MESSAGES[err.code];
   if (!m) return undefined;
   return {
     type: 'error',
     code: m.code,
-    param: m.param,
+    param: m.param.startsWith(ITEM) ? item + m.param.slice(ITEM.length) : m.param,
     resolution: m.resolution,
     content_type: 'plain',
     content: err.message,

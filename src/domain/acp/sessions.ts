@@ -13,6 +13,7 @@ import { AcpCheckoutSession, type AcpCheckoutSessionRow } from '../../storage/en
 import type { ShopRow, TierRow } from '../../storage/entities/catalog.ts';
 import { newId } from '../../storage/ids.ts';
 import { holdMessage } from './messages.ts';
+import { refusedItem } from './session-line-param.ts';
 import { quoteWithCodes, sessionCodes } from './session-discounts.ts';
 import type { CancelRequest, CreateRequest, UpdateRequest } from './request-schemas.ts';
 import { itemsOf } from './session-lines.ts';
@@ -76,7 +77,7 @@ async function hold(ctx: ToolContext, s: AcpCheckoutSessionRow, tier: TierRow, c
     s.messages = rejected;
     s.status = 'ready_for_payment';
   } catch (err) {
-    const message = err instanceof ToolError ? holdMessage(err) : undefined;
+    const message = err instanceof ToolError ? holdMessage(err, await refusedItem(ctx.em, err, s.lines)) : undefined;
     if (!message) throw err;
     s.reservationId = null;
     s.messages = [message];
