@@ -1,7 +1,7 @@
 /**
  * `npm run conformance:ucp -- <reference dir>`: starts Tessera (embedded PostgreSQL, or DATABASE_URL), serves a
  * platform profile on loopback (with an order webhook receiver), drives the UCP checkout over the REST binding
- * (profile, catalog search and lookup, create, get, update, complete, cancel, a refund) and validates every UCP
+ * (profile, catalog search and lookup, create, get, update, complete, cancel, a refund, Get Order) and validates UCP
  * response body and every order webhook body with Ajv (JSON Schema 2020-12) against the UCP 2026-04-08 schemas in
  * <reference dir> (its root, holding source/schemas and source/discovery). Protocol errors (`{ code, content }`) have
  * no schema in the release and are not counted. Prints one summary line; exits non-zero on any invalid body or a
@@ -29,6 +29,7 @@ const CHECKOUT_ID = 'https://ucp.dev/schemas/shopping/checkout.json';
 const ORDER_ID = 'https://ucp.dev/schemas/shopping/order.json';
 const SEARCH_ID = 'https://ucp.dev/schemas/shopping/catalog_search.json#/$defs/search_response';
 const LOOKUP_ID = 'https://ucp.dev/schemas/shopping/catalog_lookup.json#/$defs/lookup_response';
+const DISCOUNT_CHECKOUT_ID = 'https://ucp.dev/schemas/shopping/discount.json#/$defs/dev.ucp.shopping.checkout';
 
 /** Every JSON file under `dir`. */
 function jsonFiles(dir: string): string[] {
@@ -224,6 +225,19 @@ async function main(): Promise<number> {
     check(CHECKOUT_ID, done, 'complete (completed, with the order)');
     const other = await ucp('POST', '', 201, items(1));
     check(CHECKOUT_ID, await ucp('POST', `/${other.id}/cancel`, 200), 'cancel');
+    // The discount extension: a session with a merchant's code (applied), then an unknown one (a warning).
+    await rest('/v1/integration/discount-codes', {
+      merchantId: shopId,
+      code: 'UCP10',
+      kind: 'percent',
+      percentOff: 10,
+    });
+    const coded = await ucp('POST', '', 201, { ...items(1), discounts: { codes: ['ucp10'] } });
+    if (coded.discounts?.applied?.length !== 1) throw new Error('the discount code was not applied');
+    check(DISCOUNT_CHECKOUT_ID, coded, 'create with a discount code (applied)');
+    const unknown = { ...items(1), discounts: { codes: ['NOPE'] } };
+    check(DISCOUNT_CHECKOUT_ID, await ucp('PUT', `/${coded.id}`, 200, unknown), 'update with an unknown code');
+    await ucp('POST', `/${coded.id}/cancel`, 200);
     await platform.waitForOrders(1);
     check(ORDER_ID, platform.orders[0], 'order webhook (placed)');
     const order = await call(started.url, 'GET', `/v1/ticketing/orders/${done.order.id}`, 200, undefined, auth);
@@ -231,6 +245,9 @@ async function main(): Promise<number> {
     await call(started.url, 'POST', `/v1/ticketing/orders/${done.order.id}/refunds`, 200, refund, auth);
     await platform.waitForOrders(2);
     check(ORDER_ID, platform.orders[1], 'order webhook (refunded)');
+    const agent = { ...auth, 'ucp-agent': `profile="${platform.url}"` };
+    const got = await call(started.url, 'GET', `${endpoint}/orders/${done.order.id}`, 200, undefined, agent);
+    check(ORDER_ID, got, 'get order (refunded)');
   } finally {
     if (server && server.exitCode === null) {
       const exited = new Promise((ok) => server!.once('exit', ok));

@@ -372,6 +372,8 @@ export interface CreateTierInput {
      */
     name: 'off' | 'optional' | 'required';
     /**
+     * Custom questions asked per ticket, in order.
+     *
      * @maxItems 30
      */
     questions: {
@@ -389,9 +391,18 @@ export interface CreateTierInput {
        * @maxItems 30
        */
       labels?: {
+        /**
+         * A BCP 47 language tag, e.g. hu.
+         */
         lang: string;
+        /**
+         * The question in that language.
+         */
         label: string;
       }[];
+      /**
+       * The answer’s kind: free text, one option, several options, yes/no, an e-mail address.
+       */
       kind: 'text' | 'choice' | 'multiple' | 'boolean' | 'email';
       /**
        * Whether confirm refuses a ticket without this answer.
@@ -444,6 +455,8 @@ export interface CreateTierOutput {
      */
     name: 'off' | 'optional' | 'required';
     /**
+     * Custom questions asked per ticket, in order.
+     *
      * @maxItems 30
      */
     questions: {
@@ -461,9 +474,18 @@ export interface CreateTierOutput {
        * @maxItems 30
        */
       labels?: {
+        /**
+         * A BCP 47 language tag, e.g. hu.
+         */
         lang: string;
+        /**
+         * The question in that language.
+         */
         label: string;
       }[];
+      /**
+       * The answer’s kind: free text, one option, several options, yes/no, an e-mail address.
+       */
       kind: 'text' | 'choice' | 'multiple' | 'boolean' | 'email';
       /**
        * Whether confirm refuses a ticket without this answer.
@@ -605,6 +627,8 @@ export interface GetEventOutput {
        */
       name: 'off' | 'optional' | 'required';
       /**
+       * Custom questions asked per ticket, in order.
+       *
        * @maxItems 30
        */
       questions: {
@@ -622,9 +646,18 @@ export interface GetEventOutput {
          * @maxItems 30
          */
         labels?: {
+          /**
+           * A BCP 47 language tag, e.g. hu.
+           */
           lang: string;
+          /**
+           * The question in that language.
+           */
           label: string;
         }[];
+        /**
+         * The answer’s kind: free text, one option, several options, yes/no, an e-mail address.
+         */
         kind: 'text' | 'choice' | 'multiple' | 'boolean' | 'email';
         /**
          * Whether confirm refuses a ticket without this answer.
@@ -822,12 +855,21 @@ export interface ReserveInput {
    * @maxItems 1000
    */
   attendees?: {
+    /**
+     * The tier of the ticket answered for.
+     */
     tierId: string;
     /**
      * 0-based: which ticket of the tier
      */
     index: number;
+    /**
+     * The attendee’s name.
+     */
     name?: string;
+    /**
+     * Answers by question id, e.g. {"diet": "vegan"}: text, email, choice a string; boolean; multiple a list.
+     */
     answers?: {
       [k: string]: string | boolean | string[] | undefined;
     };
@@ -898,6 +940,9 @@ export interface ReserveOutput {
       tierId: string;
       index: number;
       name?: string;
+      /**
+       * Answers by question id, e.g. {"diet": "vegan"}: text, email, choice a string; boolean; multiple a list.
+       */
       answers?: {
         [k: string]: string | boolean | string[] | undefined;
       };
@@ -979,6 +1024,9 @@ export interface ReserveOutput {
        */
       createdAt: string;
       attendeeName?: string;
+      /**
+       * Answers by question id, e.g. {"diet": "vegan"}: text, email, choice a string; boolean; multiple a list.
+       */
       answers?: {
         [k: string]: string | boolean | string[] | undefined;
       };
@@ -1146,12 +1194,21 @@ export interface ConfirmInput {
    * @maxItems 1000
    */
   attendees?: {
+    /**
+     * The tier of the ticket answered for.
+     */
     tierId: string;
     /**
      * 0-based: which ticket of the tier
      */
     index: number;
+    /**
+     * The attendee’s name.
+     */
     name?: string;
+    /**
+     * Answers by question id, e.g. {"diet": "vegan"}: text, email, choice a string; boolean; multiple a list.
+     */
     answers?: {
       [k: string]: string | boolean | string[] | undefined;
     };
@@ -1222,6 +1279,9 @@ export interface ConfirmOutput {
       tierId: string;
       index: number;
       name?: string;
+      /**
+       * Answers by question id, e.g. {"diet": "vegan"}: text, email, choice a string; boolean; multiple a list.
+       */
       answers?: {
         [k: string]: string | boolean | string[] | undefined;
       };
@@ -1303,6 +1363,9 @@ export interface ConfirmOutput {
        */
       createdAt: string;
       attendeeName?: string;
+      /**
+       * Answers by question id, e.g. {"diet": "vegan"}: text, email, choice a string; boolean; multiple a list.
+       */
       answers?: {
         [k: string]: string | boolean | string[] | undefined;
       };
@@ -1522,6 +1585,9 @@ export interface ReleaseOutput {
       tierId: string;
       index: number;
       name?: string;
+      /**
+       * Answers by question id, e.g. {"diet": "vegan"}: text, email, choice a string; boolean; multiple a list.
+       */
       answers?: {
         [k: string]: string | boolean | string[] | undefined;
       };
@@ -1603,6 +1669,9 @@ export interface ReleaseOutput {
        */
       createdAt: string;
       attendeeName?: string;
+      /**
+       * Answers by question id, e.g. {"diet": "vegan"}: text, email, choice a string; boolean; multiple a list.
+       */
       answers?: {
         [k: string]: string | boolean | string[] | undefined;
       };
@@ -1822,6 +1891,9 @@ export interface GetReservationOutput {
       tierId: string;
       index: number;
       name?: string;
+      /**
+       * Answers by question id, e.g. {"diet": "vegan"}: text, email, choice a string; boolean; multiple a list.
+       */
       answers?: {
         [k: string]: string | boolean | string[] | undefined;
       };
@@ -1903,6 +1975,9 @@ export interface GetReservationOutput {
        */
       createdAt: string;
       attendeeName?: string;
+      /**
+       * Answers by question id, e.g. {"diet": "vegan"}: text, email, choice a string; boolean; multiple a list.
+       */
       answers?: {
         [k: string]: string | boolean | string[] | undefined;
       };
@@ -2111,6 +2186,9 @@ export interface GetOrderOutput {
      */
     createdAt: string;
     attendeeName?: string;
+    /**
+     * Answers by question id, e.g. {"diet": "vegan"}: text, email, choice a string; boolean; multiple a list.
+     */
     answers?: {
       [k: string]: string | boolean | string[] | undefined;
     };
@@ -2292,6 +2370,9 @@ export interface AuthorizePaymentOutput {
       tierId: string;
       index: number;
       name?: string;
+      /**
+       * Answers by question id, e.g. {"diet": "vegan"}: text, email, choice a string; boolean; multiple a list.
+       */
       answers?: {
         [k: string]: string | boolean | string[] | undefined;
       };
@@ -2373,6 +2454,9 @@ export interface AuthorizePaymentOutput {
        */
       createdAt: string;
       attendeeName?: string;
+      /**
+       * Answers by question id, e.g. {"diet": "vegan"}: text, email, choice a string; boolean; multiple a list.
+       */
       answers?: {
         [k: string]: string | boolean | string[] | undefined;
       };
@@ -3039,6 +3123,9 @@ export interface PurchaseInitiateOutput {
       tierId: string;
       index: number;
       name?: string;
+      /**
+       * Answers by question id, e.g. {"diet": "vegan"}: text, email, choice a string; boolean; multiple a list.
+       */
       answers?: {
         [k: string]: string | boolean | string[] | undefined;
       };
@@ -3120,6 +3207,9 @@ export interface PurchaseInitiateOutput {
        */
       createdAt: string;
       attendeeName?: string;
+      /**
+       * Answers by question id, e.g. {"diet": "vegan"}: text, email, choice a string; boolean; multiple a list.
+       */
       answers?: {
         [k: string]: string | boolean | string[] | undefined;
       };
@@ -6826,6 +6916,17 @@ export interface CreateCheckoutInput {
        */
       phone_number?: string;
     };
+    /**
+     * UCP discount extension: the codes to apply.
+     */
+    discounts?: {
+      /**
+       * Discount codes (case-insensitive); one applies per session; [] clears.
+       *
+       * @maxItems 10
+       */
+      codes: string[];
+    };
   };
 }
 
@@ -6939,6 +7040,31 @@ export interface CreateCheckoutOutput {
   order?: {
     id: string;
     permalink_url: string;
+  };
+  /**
+   * UCP discount extension: the codes and the discount applied.
+   */
+  discounts?: {
+    /**
+     * @maxItems 10
+     */
+    codes: string[];
+    /**
+     * @maxItems 1
+     */
+    applied: {
+      code: string;
+      title: string;
+      amount: number;
+      method: 'across';
+      /**
+       * @maxItems 50
+       */
+      allocations: {
+        path: string;
+        amount: number;
+      }[];
+    }[];
   };
 }
 
@@ -7079,6 +7205,31 @@ export interface GetCheckoutOutput {
     id: string;
     permalink_url: string;
   };
+  /**
+   * UCP discount extension: the codes and the discount applied.
+   */
+  discounts?: {
+    /**
+     * @maxItems 10
+     */
+    codes: string[];
+    /**
+     * @maxItems 1
+     */
+    applied: {
+      code: string;
+      title: string;
+      amount: number;
+      method: 'across';
+      /**
+       * @maxItems 50
+       */
+      allocations: {
+        path: string;
+        amount: number;
+      }[];
+    }[];
+  };
 }
 
 export interface UpdateCheckoutInput {
@@ -7158,6 +7309,17 @@ export interface UpdateCheckoutInput {
        * The buyer’s phone number.
        */
       phone_number?: string;
+    };
+    /**
+     * UCP discount extension: the codes to apply.
+     */
+    discounts?: {
+      /**
+       * Discount codes (case-insensitive); one applies per session; [] clears.
+       *
+       * @maxItems 10
+       */
+      codes: string[];
     };
   };
 }
@@ -7272,6 +7434,31 @@ export interface UpdateCheckoutOutput {
   order?: {
     id: string;
     permalink_url: string;
+  };
+  /**
+   * UCP discount extension: the codes and the discount applied.
+   */
+  discounts?: {
+    /**
+     * @maxItems 10
+     */
+    codes: string[];
+    /**
+     * @maxItems 1
+     */
+    applied: {
+      code: string;
+      title: string;
+      amount: number;
+      method: 'across';
+      /**
+       * @maxItems 50
+       */
+      allocations: {
+        path: string;
+        amount: number;
+      }[];
+    }[];
   };
 }
 
@@ -7465,6 +7652,31 @@ export interface CompleteCheckoutOutput {
     id: string;
     permalink_url: string;
   };
+  /**
+   * UCP discount extension: the codes and the discount applied.
+   */
+  discounts?: {
+    /**
+     * @maxItems 10
+     */
+    codes: string[];
+    /**
+     * @maxItems 1
+     */
+    applied: {
+      code: string;
+      title: string;
+      amount: number;
+      method: 'across';
+      /**
+       * @maxItems 50
+       */
+      allocations: {
+        path: string;
+        amount: number;
+      }[];
+    }[];
+  };
 }
 
 export interface CancelCheckoutInput {
@@ -7604,6 +7816,162 @@ export interface CancelCheckoutOutput {
     id: string;
     permalink_url: string;
   };
+  /**
+   * UCP discount extension: the codes and the discount applied.
+   */
+  discounts?: {
+    /**
+     * @maxItems 10
+     */
+    codes: string[];
+    /**
+     * @maxItems 1
+     */
+    applied: {
+      code: string;
+      title: string;
+      amount: number;
+      method: 'across';
+      /**
+       * @maxItems 50
+       */
+      allocations: {
+        path: string;
+        amount: number;
+      }[];
+    }[];
+  };
+}
+
+export interface GetUcpOrderInput {
+  /**
+   * Protocol metadata (the UCP HTTP headers); unrecognised fields are ignored as the binding allows.
+   */
+  meta: {
+    /**
+     * The UCP-Agent header: the platform’s profile.
+     */
+    'ucp-agent': {
+      /**
+       * The platform profile URI.
+       */
+      profile: string;
+    };
+    /**
+     * Idempotency-Key: a retry with the same key and checkout replays the outcome.
+     */
+    'idempotency-key'?: string;
+    [k: string]: unknown | undefined;
+  };
+  /**
+   * The order id (ord_…).
+   */
+  id: string;
+}
+
+export interface GetUcpOrderOutput {
+  ucp: {
+    version: string;
+    capabilities: {
+      /**
+       * @maxItems 1
+       */
+      [k: string]:
+        | {
+            version: string;
+          }[]
+        | undefined;
+    };
+  };
+  /**
+   * The order id (ord_…).
+   */
+  id: string;
+  /**
+   * The checkout session it was placed from (cs_…).
+   */
+  checkout_id: string;
+  /**
+   * Where the order is read (our own REST order).
+   */
+  permalink_url: string;
+  currency: string;
+  /**
+   * @maxItems 1
+   */
+  line_items: {
+    id: string;
+    item: {
+      id: string;
+      title: string;
+      price: number;
+    };
+    quantity: {
+      original: number;
+      total: number;
+      fulfilled: number;
+    };
+    /**
+     * @maxItems 4
+     */
+    totals: {
+      type: string;
+      display_text?: string;
+      amount: number;
+    }[];
+    status: 'processing' | 'partial' | 'fulfilled' | 'removed';
+  }[];
+  fulfillment: {
+    /**
+     * @maxItems 1
+     */
+    events: {
+      id: string;
+      occurred_at: string;
+      type: string;
+      /**
+       * @maxItems 1
+       */
+      line_items: {
+        id: string;
+        quantity: number;
+      }[];
+      description: string;
+    }[];
+  };
+  /**
+   * @maxItems 100
+   */
+  adjustments: {
+    id: string;
+    type: string;
+    occurred_at: string;
+    status: 'pending' | 'completed' | 'failed';
+    /**
+     * @maxItems 1
+     */
+    line_items: {
+      id: string;
+      quantity: number;
+    }[];
+    /**
+     * @maxItems 1
+     */
+    totals: {
+      type: string;
+      display_text?: string;
+      amount: number;
+    }[];
+    description?: string;
+  }[];
+  /**
+   * @maxItems 4
+   */
+  totals: {
+    type: string;
+    display_text?: string;
+    amount: number;
+  }[];
 }
 
 export interface SearchCatalogInput {
@@ -8180,6 +8548,8 @@ export interface UpdateTierInput {
      */
     name: 'off' | 'optional' | 'required';
     /**
+     * Custom questions asked per ticket, in order.
+     *
      * @maxItems 30
      */
     questions: {
@@ -8197,9 +8567,18 @@ export interface UpdateTierInput {
        * @maxItems 30
        */
       labels?: {
+        /**
+         * A BCP 47 language tag, e.g. hu.
+         */
         lang: string;
+        /**
+         * The question in that language.
+         */
         label: string;
       }[];
+      /**
+       * The answer’s kind: free text, one option, several options, yes/no, an e-mail address.
+       */
       kind: 'text' | 'choice' | 'multiple' | 'boolean' | 'email';
       /**
        * Whether confirm refuses a ticket without this answer.
@@ -8252,6 +8631,8 @@ export interface UpdateTierOutput {
      */
     name: 'off' | 'optional' | 'required';
     /**
+     * Custom questions asked per ticket, in order.
+     *
      * @maxItems 30
      */
     questions: {
@@ -8269,9 +8650,18 @@ export interface UpdateTierOutput {
        * @maxItems 30
        */
       labels?: {
+        /**
+         * A BCP 47 language tag, e.g. hu.
+         */
         lang: string;
+        /**
+         * The question in that language.
+         */
         label: string;
       }[];
+      /**
+       * The answer’s kind: free text, one option, several options, yes/no, an e-mail address.
+       */
       kind: 'text' | 'choice' | 'multiple' | 'boolean' | 'email';
       /**
        * Whether confirm refuses a ticket without this answer.
@@ -8331,6 +8721,8 @@ export interface RetireTierOutput {
      */
     name: 'off' | 'optional' | 'required';
     /**
+     * Custom questions asked per ticket, in order.
+     *
      * @maxItems 30
      */
     questions: {
@@ -8348,9 +8740,18 @@ export interface RetireTierOutput {
        * @maxItems 30
        */
       labels?: {
+        /**
+         * A BCP 47 language tag, e.g. hu.
+         */
         lang: string;
+        /**
+         * The question in that language.
+         */
         label: string;
       }[];
+      /**
+       * The answer’s kind: free text, one option, several options, yes/no, an e-mail address.
+       */
       kind: 'text' | 'choice' | 'multiple' | 'boolean' | 'email';
       /**
        * Whether confirm refuses a ticket without this answer.
@@ -8884,6 +9285,9 @@ export interface ListOrdersOutput {
        */
       createdAt: string;
       attendeeName?: string;
+      /**
+       * Answers by question id, e.g. {"diet": "vegan"}: text, email, choice a string; boolean; multiple a list.
+       */
       answers?: {
         [k: string]: string | boolean | string[] | undefined;
       };
@@ -9098,6 +9502,9 @@ export interface RefundOrderOutput {
        */
       createdAt: string;
       attendeeName?: string;
+      /**
+       * Answers by question id, e.g. {"diet": "vegan"}: text, email, choice a string; boolean; multiple a list.
+       */
       answers?: {
         [k: string]: string | boolean | string[] | undefined;
       };
@@ -9344,6 +9751,9 @@ export interface GetOrderDetailOutput {
        */
       createdAt: string;
       attendeeName?: string;
+      /**
+       * Answers by question id, e.g. {"diet": "vegan"}: text, email, choice a string; boolean; multiple a list.
+       */
       answers?: {
         [k: string]: string | boolean | string[] | undefined;
       };
@@ -9757,7 +10167,13 @@ export interface SetTaxSettingsInput {
    * @maxItems 200
    */
   tierRates?: {
+    /**
+     * A tier of this shop.
+     */
     tierId: string;
+    /**
+     * The id of one of `rates`; null: the default rate.
+     */
     rateId: string | null;
   }[];
 }
@@ -10253,6 +10669,9 @@ export interface CheckInOutput {
      */
     createdAt: string;
     attendeeName?: string;
+    /**
+     * Answers by question id, e.g. {"diet": "vegan"}: text, email, choice a string; boolean; multiple a list.
+     */
     answers?: {
       [k: string]: string | boolean | string[] | undefined;
     };
@@ -10986,7 +11405,13 @@ export interface SetWaitingListInput {
    * The tier (tier_…).
    */
   tierId: string;
+  /**
+   * Whether people may join the tier’s list and get offers.
+   */
   enabled?: boolean;
+  /**
+   * How long an offer holds its places, in minutes (null: 30).
+   */
   offerMinutes?: number | null;
 }
 
@@ -11010,6 +11435,9 @@ export interface CreateDiscountCodeInput {
    * A discount code: 3-40 letters, digits, - or _; case-insensitive.
    */
   code: string;
+  /**
+   * percent: `percentOff` of each applicable line; fixed: `amountOffMinor` off.
+   */
   kind: 'percent' | 'fixed';
   /**
    * For kind percent: 1-100.
@@ -11755,6 +12183,12 @@ export interface Operations {
    */
   cancel_checkout: { input: CancelCheckoutInput; output: CancelCheckoutOutput };
   /**
+   * Get a UCP order (`POST /v1/ucp/orders/{id}/get`).
+   *
+   * Returns an order placed through a UCP checkout, as UCP’s order entity (the body of the order webhook): `{ meta, id }`. The platform profile must declare dev.ucp.shopping.order. Another platform’s or shop’s order is 404.
+   */
+  get_ucp_order: { input: GetUcpOrderInput; output: GetUcpOrderOutput };
+  /**
    * Search the UCP catalog (`POST /v1/ucp/catalog/search`).
    *
    * Public. UCP catalog search: `{ meta: { "ucp-agent" }, catalog: { query?, pagination? } }`. Products are upcoming events of discoverable shops (soonest first), variants their tiers for sale with price and availability; a variant id is the item id for create_checkout. Prices are signals; the checkout decides.
@@ -12267,6 +12701,7 @@ export const OPERATIONS: Readonly<Record<OperationId, OperationSpec>> = {
   update_checkout: { method: 'PUT', path: '/v1/ucp/checkout-sessions/{id}', pathParams: ['id'], idempotency: 'optional', auth: 'bearer' },
   complete_checkout: { method: 'POST', path: '/v1/ucp/checkout-sessions/{id}/complete', pathParams: ['id'], idempotency: 'optional', auth: 'bearer' },
   cancel_checkout: { method: 'POST', path: '/v1/ucp/checkout-sessions/{id}/cancel', pathParams: ['id'], idempotency: 'optional', auth: 'bearer' },
+  get_ucp_order: { method: 'POST', path: '/v1/ucp/orders/{id}/get', pathParams: ['id'], idempotency: 'none', auth: 'bearer' },
   search_catalog: { method: 'POST', path: '/v1/ucp/catalog/search', pathParams: [], idempotency: 'none', auth: 'public' },
   lookup_catalog: { method: 'POST', path: '/v1/ucp/catalog/lookup', pathParams: [], idempotency: 'none', auth: 'public' },
   list_discoverable_shops: { method: 'GET', path: '/v1/discovery/shops', pathParams: [], idempotency: 'none', auth: 'public' },

@@ -60,6 +60,7 @@ async function discover() {
     'dev.ucp.shopping.checkout',
     'dev.ucp.shopping.order',
     'dev.ucp.common.identity_linking',
+    'dev.ucp.shopping.discount',
     'dev.ucp.shopping.catalog.search',
     'dev.ucp.shopping.catalog.lookup',
   ]);
@@ -339,4 +340,39 @@ test('catalog: search and lookup find a discoverable shop’s events and tiers, 
     201,
   );
   assert.equal(created.status, 'ready_for_complete');
+});
+
+test('a discount code in a UCP checkout is applied to the totals; an unknown one is a warning', async () => {
+  const s = await shopWithTier(h, { capacity: 5, priceMinor: 5000 });
+  must(
+    await s.api.post('/v1/integration/discount-codes', {
+      merchantId: s.shopId,
+      code: 'GALA10',
+      kind: 'fixed',
+      amountOffMinor: 1000,
+    }),
+    201,
+  );
+  const { endpoint } = await discover();
+  const api = restClient(h.url, s.apiKey);
+  const line = { line_items: [{ item: { id: s.tierId }, quantity: 2 }] };
+  const created = must(
+    await api.post(`${endpoint}/checkout-sessions`, { ...line, discounts: { codes: ['gala10'] } }, AGENT),
+    201,
+  );
+  assert.deepEqual(created.discounts.codes, ['GALA10']); // codes match in any case
+  assert.equal(created.discounts.applied[0].code, 'GALA10');
+  assert.equal(created.discounts.applied[0].amount, 1000);
+  const total = (c: any, type: string) => c.totals.find((t: { type: string }) => t.type === type)?.amount;
+  assert.equal(total(created, 'items_discount'), -1000); // signed: a discount is negative
+  assert.equal(total(created, 'total'), 9000);
+  const wrong = must(
+    await api.put(`${endpoint}/checkout-sessions/${created.id}`, { ...line, discounts: { codes: ['NOPE'] } }, AGENT),
+    200,
+  );
+  assert.deepEqual(wrong.discounts.applied, []);
+  assert.equal(total(wrong, 'total'), 10000);
+  const warning = wrong.messages.find((m: { code?: string }) => m.code === 'discount_code_invalid');
+  assert.deepEqual([warning.type, warning.path], ['warning', '$.discounts.codes[0]']);
+  assert.equal((await assertInvariant(h.db, s.poolId)).held, 2);
 });

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { secret } from '../../kernel/secret-fields.ts';
 import { openObject } from '../acp/request-schemas.ts';
+import { UcpDiscountsOut, UcpDiscountsRequest } from './discounts.ts';
 
 const Text = (max: number) => z.string().max(max);
 
@@ -26,6 +27,7 @@ export const UcpCheckoutCreate = z
   .strictObject({
     line_items: z.array(UcpLineItemInput).min(1).max(50).describe('Exactly one item (one tier) per session here.'),
     buyer: UcpBuyer.optional(),
+    discounts: UcpDiscountsRequest.optional(),
   })
   .describe('The checkout to create (UCP checkout create request).');
 export const UcpCheckoutUpdate = z
@@ -33,6 +35,7 @@ export const UcpCheckoutUpdate = z
     id: Text(100).optional().describe('The session id, when repeated in the body; it must match the path.'),
     line_items: z.array(UcpLineItemInput).min(1).max(50).describe('Replaces the line item; one per session.'),
     buyer: UcpBuyer.optional(),
+    discounts: UcpDiscountsRequest.optional(),
   })
   .describe('The checkout’s new line item and buyer (UCP checkout update request).');
 
@@ -138,5 +141,6 @@ export const UcpCheckout = z.object({
   links: z.array(z.object({ type: Text(50), url: z.string() })).max(4),
   expires_at: z.string().optional().describe('When the hold on the tickets ends.'),
   order: z.object({ id: Text(100), permalink_url: z.string() }).optional(),
+  discounts: UcpDiscountsOut.optional().describe('UCP discount extension: the codes and the discount applied.'),
 });
 export type UcpCheckoutOut = z.infer<typeof UcpCheckout>;

@@ -2,6 +2,7 @@
 import type { ToolContext } from '../context.ts';
 import type { AcpCheckoutSessionOut, AcpMessage } from '../acp/session-schema.ts';
 import type { UcpCheckoutOut } from './checkout-schema.ts';
+import { ucpDiscounts } from './discounts.ts';
 import { sandboxHandler, UCP_CHECKOUT, UCP_SANDBOX_HANDLER, UCP_VERSION } from './protocol.ts';
 
 const STATUS: Record<AcpCheckoutSessionOut['status'], UcpCheckoutOut['status']> = {
@@ -32,7 +33,12 @@ function messageOf(m: AcpMessage): UcpCheckoutOut['messages'][number] {
 const totals = (ts: AcpCheckoutSessionOut['totals']) =>
   ts
     .filter((t) => t.type !== 'items_base_amount')
-    .map((t) => ({ type: t.type, display_text: t.display_text, amount: t.amount }));
+    // UCP's totals are signed: a discount is negative (ACP says it as a positive amount).
+    .map((t) => ({
+      type: t.type,
+      display_text: t.display_text,
+      amount: t.type === 'items_discount' ? -t.amount : t.amount,
+    }));
 
 /** The UCP checkout for an ACP session view (the business's capabilities and the sandbox handler in `ucp`). */
 export function ucpCheckoutView(ctx: ToolContext, v: AcpCheckoutSessionOut): UcpCheckoutOut {
@@ -78,5 +84,7 @@ export function ucpCheckoutView(ctx: ToolContext, v: AcpCheckoutSessionOut): Ucp
   }
   if (v.expires_at) out.expires_at = v.expires_at;
   if (v.order) out.order = { id: v.order.id, permalink_url: v.order.permalink_url };
+  const discounts = ucpDiscounts(v);
+  if (discounts) out.discounts = discounts;
   return out;
 }

@@ -38,6 +38,7 @@ export async function createUcpCheckout(ctx: ToolContext, body: UcpCreateInput) 
     currency: tier?.currency ?? 'XXX',
     capabilities: {},
     ...(body.buyer?.email ? { buyer: { ...body.buyer, email: body.buyer.email } } : {}),
+    ...(body.discounts ? { discounts: body.discounts } : {}),
   });
   return ucpCheckoutView(ctx, view);
 }
@@ -54,6 +55,7 @@ export async function updateUcpCheckout(ctx: ToolContext, id: string, body: UcpU
   const acpBody = {
     line_items: acpItems(body.line_items),
     ...(body.buyer?.email ? { buyer: { ...body.buyer, email: body.buyer.email } } : {}),
+    ...(body.discounts ? { discounts: body.discounts } : {}),
   };
   const view = await updateSession(ctx, id, acpBody, 'ucp');
   return ucpCheckoutView(ctx, view);

@@ -22,7 +22,6 @@ export const UCP_DECLINED = [
   'dev.ucp.shopping.fulfillment',
   'dev.ucp.shopping.ap2_mandate',
   'dev.ucp.shopping.cart',
-  'dev.ucp.shopping.discount',
 ] as const;
 
 /** The sandbox provider's tokenizer handler: its name in `payment_handlers`, and its instance id. */

@@ -20,6 +20,7 @@ import {
   UCP_SHOPPING_SERVICE,
   UCP_VERSION,
 } from '../../domain/ucp/protocol.ts';
+import { discountCapability, UCP_DISCOUNT } from '../../domain/ucp/discounts.ts';
 
 /** The UCP tools the checkout capability needs, as UCP's MCP binding names them. */
 export const UCP_CHECKOUT_TOOLS = [
@@ -63,6 +64,7 @@ export function businessProfile(orchestrator: Orchestrator, publicUrl: string, s
             [UCP_CHECKOUT]: [checkoutCapability()],
             [UCP_ORDER]: [orderCapability()],
             [UCP_IDENTITY_LINKING]: [identityLinkingCapability()],
+            [UCP_DISCOUNT]: [discountCapability()],
             ...(catalog
               ? {
                   [UCP_CATALOG_SEARCH]: [catalogCapability('search')],
