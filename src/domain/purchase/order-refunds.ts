@@ -22,7 +22,6 @@ import {
   Ticket,
   type OrderRow,
   type RefundRow,
-  type TicketRow,
 } from '../../storage/entities/purchase.ts';
 import { newId } from '../../storage/ids.ts';
 import { emitEvent } from '../../webhooks/outbox.ts';
@@ -30,7 +29,8 @@ import { describeError, ToolError } from '../../kernel/errors.ts';
 import type { Principal } from '../../kernel/principal.ts';
 import type { ToolContext } from '../context.ts';
 import { returnTierPlaces } from './lines.ts';
-import { linesRefundPart, ticketsPerTier } from './lines-refund.ts';
+import { ticketsPerTier } from './lines-refund.ts';
+import { priceRefund } from './refund-pricing.ts';
 import { offerFreedPlacesOf } from './waiting-list-offers.ts';
 import { requireAccess } from './purchase-access.ts';
 import { loadOrderView, refundView, ticketView, type OrderView, type RefundView } from './purchase-view.ts';
@@ -84,13 +84,13 @@ export async function refundOrder(ctx: ToolContext, input: RefundInput): Promise
   return outcome;
 }
 
-/** Asks the provider to make (or report on) a refund, by its id; undefined when it cannot be reached. */
 /** A refund's ids and amount, as its business-event line names it. */
 export function refundIds(refund: RefundRow) {
   const { id: refundId, orderId, paymentId, amountMinor } = refund;
   return { refundId, orderId, paymentId, amountMinor };
 }
 
+/** Asks the provider to make (or report on) a refund, by its id; undefined when it cannot be reached. */
 export async function askProvider(deps: SpineDeps, refund: RefundRow): Promise<RefundResult | undefined> {
   const payment = await deps.db.fork().findOneOrFail(Payment, { id: refund.paymentId });
   try {
@@ -119,53 +119,8 @@ async function beginRefund(em: EntityManager, principal: Principal, input: Refun
 }
 
 /**
- * Which tickets a refund of `ticketIds` (all the refundable ones when omitted) takes and what it pays back: each
- * ticket its share of the total, the refund taking the last free tickets the rest. Also what is left to refund after
- * it. Reads only; `order_fully_refunded`, `not_found` or `ticket_not_refundable` as the refund itself would answer.
- */
-export async function priceRefund(
-  em: EntityManager,
-  order: OrderRow,
-  ticketIds: readonly string[] | undefined,
-): Promise<{ chosen: TicketRow[]; amountMinor: number; remainingMinor: number }> {
-  const tickets = await em.find(Ticket, { orderId: order.id }, { orderBy: { id: 'asc' } });
-  const free = tickets.filter((t) => t.state === 'valid' && !t.refundId);
-  if (order.state === 'refunded' || free.length === 0) {
-    throw new ToolError('order_fully_refunded', undefined, {
-      orderId: order.id,
-      state: order.state,
-      refundedMinor: order.refundedMinor,
-    });
-  }
-  let chosen = free;
-  if (ticketIds) {
-    const ids = [...new Set(ticketIds)];
-    chosen = ids.map((id) => {
-      const t = tickets.find((x) => x.id === id);
-      if (!t)
-        throw new ToolError('not_found', `No ticket ${id} in order ${order.id}.`, { ticketId: id, orderId: order.id });
-      if (t.state !== 'valid' || t.refundId)
-        throw new ToolError('ticket_not_refundable', undefined, {
-          ticketId: id,
-          state: t.state,
-          refundId: t.refundId ?? null,
-        });
-      return t;
-    });
-  }
-  const pending = await em.find(Refund, { orderId: order.id, state: 'pending' });
-  const remaining = order.totalMinor - order.refundedMinor - pending.reduce((n, r) => n + r.amountMinor, 0);
-  // Each ticket's share of the total (fees included); the refund that takes the last free tickets takes the rest, so a
-  // whole order refunds exactly what was paid.
-  const share = Math.floor(order.totalMinor / order.quantity);
-  // Tickets of several tiers (a multi-line purchase) are worth their lines' prices: lines-refund.ts.
-  const part = (await linesRefundPart(em, order, tickets, chosen)) ?? share * chosen.length;
-  const amountMinor = chosen.length === free.length ? remaining : Math.min(remaining, part);
-  return { chosen, amountMinor, remainingMinor: remaining - amountMinor };
-}
-
-/**
- * Step 1 on an order the caller has locked (FOR UPDATE): picks and claims the tickets and records the pending refund.
+ * Step 1 on an order the caller has locked (FOR UPDATE): picks (refund-pricing.ts) and claims the tickets and records
+ * the pending refund.
  * Throws `order_fully_refunded` when nothing is left to refund.
  */
 export async function claimRefund(

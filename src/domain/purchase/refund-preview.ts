@@ -2,7 +2,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Principal } from '../../kernel/principal.ts';
 import { Order } from '../../storage/entities/purchase.ts';
-import { priceRefund } from './order-refunds.ts';
+import { priceRefund } from './refund-pricing.ts';
 import { requireMerchantPrincipal } from './order-search.ts';
 import { requireAccess } from './purchase-access.ts';
 
