@@ -2,7 +2,7 @@
  * Outgoing e-mail: delivered over SMTP (nodemailer) when SMTP_URL is set, otherwise kept in the outbox table for
  * developers.
  */
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { Clock } from '../kernel/clock.ts';
 import { describeError, ToolError } from '../kernel/errors.ts';
@@ -48,16 +48,19 @@ function smtpOptions(url: string, timeoutMs: number) {
 
 export class Mailer {
   private readonly opts: MailerOptions;
-  private readonly transport: Transporter | undefined;
+  /** The SMTP options (read at start, so a malformed SMTP_URL still stops the start); undefined for the outbox. */
+  private readonly smtp: ReturnType<typeof smtpOptions> | undefined;
+  /** The SMTP transport, made (and nodemailer, about 40 modules, loaded) on the first message. */
+  private transport: Promise<Transporter> | undefined;
 
   constructor(opts: MailerOptions) {
     this.opts = opts;
-    this.transport = opts.smtpUrl ? nodemailer.createTransport(smtpOptions(opts.smtpUrl, opts.timeoutMs)) : undefined;
+    this.smtp = opts.smtpUrl ? smtpOptions(opts.smtpUrl, opts.timeoutMs) : undefined;
   }
 
   /** Where mail goes: `smtp` or the development `outbox`. */
   get mode(): 'smtp' | 'outbox' {
-    return this.transport ? 'smtp' : 'outbox';
+    return this.smtp ? 'smtp' : 'outbox';
   }
 
   /**
@@ -66,7 +69,8 @@ export class Mailer {
    * reported as `unavailable`.
    */
   async send(msg: MailMessage): Promise<void> {
-    if (!this.transport) {
+    const smtp = this.smtp;
+    if (!smtp) {
       await this.opts.db.execute(
         'insert into mail_outbox (id, to_address, subject, text_body, created_at) values (?, ?, ?, ?, ?)',
         [newId('mail', this.opts.clock.now()), msg.to, msg.subject, msg.text, this.opts.clock.now()],
@@ -74,7 +78,8 @@ export class Mailer {
       return;
     }
     try {
-      await this.transport.sendMail({
+      const transport = await (this.transport ??= import('nodemailer').then((m) => m.default.createTransport(smtp)));
+      await transport.sendMail({
         from: this.opts.from,
         to: msg.to,
         subject: msg.subject,
@@ -96,6 +101,6 @@ export class Mailer {
   }
 
   close(): void {
-    this.transport?.close();
+    void this.transport?.then((t) => t.close()).catch(() => undefined);
   }
 }

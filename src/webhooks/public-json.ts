@@ -3,8 +3,8 @@
  * policy: public addresses only, every resolved address checked at connect (loopback, over plain http too, only with
  * the development setting WEBHOOK_ALLOW_LOOPBACK); bounded in time and size; no redirects.
  */
-import { Agent, fetch } from 'undici';
 import ipaddr from 'ipaddr.js';
+import { loadUndici } from './undici.ts';
 import { guardedLookup, hostOf, isAllowedAddress, refuseWebhookUrl, type AddressPolicy } from './url-policy.ts';
 
 /** Why a document could not be had: its URL is refused, the fetch failed, or it is not JSON. */
@@ -21,6 +21,7 @@ export async function fetchPublicJson(
   if (refuseWebhookUrl(url, policy)) return { ok: false, failure: 'refused' };
   const host = hostOf(new URL(url));
   if (ipaddr.isValid(host) && !isAllowedAddress(host, policy)) return { ok: false, failure: 'refused' };
+  const { Agent, fetch } = await loadUndici();
   const dispatcher = new Agent({ connect: { lookup: guardedLookup(policy) } });
   try {
     const res = await fetch(url, {

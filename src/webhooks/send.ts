@@ -3,7 +3,8 @@
  * literal is checked before connecting, a name by the lookup the socket connects with); the outcome is reduced to a
  * status and an error class (never a socket message, which would tell which local ports are open).
  */
-import { Agent, fetch } from 'undici';
+import type { Agent } from 'undici';
+import { loadUndici } from './undici.ts';
 import { ADDRESS_REFUSED, guardedLookup, hostOf, isAllowedAddress, type AddressPolicy } from './url-policy.ts';
 import ipaddr from 'ipaddr.js';
 
@@ -30,13 +31,18 @@ export interface AttemptOutcome {
 /** Where deliveries may connect: the address policy, and the connection pool that enforces it on every connect. */
 export class DeliveryTarget {
   readonly policy: AddressPolicy;
-  readonly agent: Agent;
+  private pool: Promise<Agent> | undefined;
   constructor(policy: AddressPolicy) {
     this.policy = policy;
-    this.agent = new Agent({ connect: { lookup: guardedLookup(policy) } });
   }
-  close(): Promise<void> {
-    return this.agent.close();
+  /** The connection pool, made (and undici loaded) on the first delivery. */
+  agent(): Promise<Agent> {
+    return (this.pool ??= loadUndici().then(
+      ({ Agent }) => new Agent({ connect: { lookup: guardedLookup(this.policy) } }),
+    ));
+  }
+  async close(): Promise<void> {
+    if (this.pool) await (await this.pool).close();
   }
 }
 
@@ -57,8 +63,9 @@ export async function sendAttempt(
     // An IP literal is connected to without a lookup: check it here.
     if (ipaddr.isValid(host) && !isAllowedAddress(host, target.policy))
       return { ok: false, status: null, error: REFUSED_ERROR };
+    const [{ fetch }, dispatcher] = await Promise.all([loadUndici(), target.agent()]);
     const res = await fetch(url, {
-      dispatcher: target.agent,
+      dispatcher,
       method: 'POST',
       headers,
       body: message.body,
