@@ -3434,6 +3434,10 @@ export interface RequestSignInLinkInput {
    * The limit-raise request (lrr_…) the buyer is signing in to answer: the link returns to its page.
    */
   limitRaise?: string;
+  /**
+   * The waiting-list offer (its reservation, rsv_…) the buyer is signing in to answer: the link returns to its page.
+   */
+  offer?: string;
 }
 
 export interface RequestSignInLinkOutput {
@@ -12185,7 +12189,7 @@ export interface Operations {
   /**
    * Get a UCP order (`POST /v1/ucp/orders/{id}/get`).
    *
-   * Returns an order placed through a UCP checkout, as UCP’s order entity (the body of the order webhook): `{ meta, id }`. The platform profile must declare dev.ucp.shopping.order. Another platform’s or shop’s order is 404.
+   * Returns an order placed through a UCP checkout, as UCP’s order entity (the order webhook’s body): `{ meta, id }`. The platform profile must declare dev.ucp.shopping.order. Another platform’s or shop’s order is 404.
    */
   get_ucp_order: { input: GetUcpOrderInput; output: GetUcpOrderOutput };
   /**

@@ -11,6 +11,7 @@ import { cancelCheckout } from './ucp/cancel-checkout.ts';
 import { completeCheckout } from './ucp/complete-checkout.ts';
 import { createCheckout } from './ucp/create-checkout.ts';
 import { getCheckout } from './ucp/get-checkout.ts';
+import { getUcpOrderTool } from './ucp/get-order.ts';
 import { updateCheckout } from './ucp/update-checkout.ts';
 import { lookupCatalog } from './ucp/lookup-catalog.ts';
 import { searchCatalog } from './ucp/search-catalog.ts';
@@ -219,6 +220,7 @@ export const TOOLS: readonly AnyTool[] = [
   updateCheckout,
   completeCheckout,
   cancelCheckout,
+  getUcpOrderTool,
   searchCatalog,
   lookupCatalog,
   listDiscoverableShops,

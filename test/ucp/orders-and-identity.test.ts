@@ -254,3 +254,27 @@ test('a linked platform buys as the buyer’s agent within the limit and is refu
   const c = await assertInvariant(w.h.db, shop.poolId);
   assert.deepEqual([c.sold, c.held], [2, 0]);
 });
+
+test('Get Order answers the order webhook’s body over REST and MCP; another shop’s order is 404', async () => {
+  const s = await shopWithTier(h, { capacity: 3 });
+  const api = restClient(h.url, s.apiKey);
+  const body = { line_items: [{ item: { id: s.tierId }, quantity: 1 }] };
+  const created = must(await api.post('/ucp/v1/checkout-sessions', body, AGENT), 201);
+  const key = { ...AGENT, 'idempotency-key': randomUUID() };
+  const done = must(await api.post(`/ucp/v1/checkout-sessions/${created.id}/complete`, instrument, key), 200);
+  const sent = await nextOrderWebhook(rx.received.filter((r) => r.path === '/ucp/orders').length + 1);
+  assert.deepEqual(must(await api.get(`/ucp/v1/orders/${done.order.id}`, AGENT), 200), sent);
+  const client = await mcpInMemory(h, s.apiKey);
+  const meta = { 'ucp-agent': { profile: profileUrl } };
+  const viaMcp = await callTool(client, 'get_ucp_order', { meta, id: done.order.id });
+  await client.close();
+  assert.ok(viaMcp.ok, JSON.stringify(viaMcp));
+  assert.deepEqual(viaMcp.output, sent);
+  const foreign = await restClient(h.url, (await shopWithTier(h)).apiKey).get(`/ucp/v1/orders/${done.order.id}`, AGENT);
+  assert.deepEqual([foreign.status, foreign.body.code], [404, 'not_found']);
+  const unknown = await api.get(`/ucp/v1/orders/${created.id}`, AGENT);
+  assert.deepEqual([unknown.status, unknown.body.code], [404, 'not_found']);
+  const noOrder = { 'ucp-agent': `profile="${profileUrl.replace('/platform.json', '/checkout-only.json')}"` };
+  const refused = await api.get(`/ucp/v1/orders/${done.order.id}`, noOrder);
+  assert.deepEqual([refused.status, refused.body.code], [422, 'capabilities_incompatible']);
+});

@@ -1,6 +1,6 @@
 /**
- * UCP's REST binding: the business profile at `/.well-known/ucp`, `/ucp/v1/checkout-sessions…` and
- * `/ucp/v1/catalog/{search,lookup}` translated onto the UCP tools via orchestrator.invoke. It only translates: the
+ * UCP's REST binding: the business profile at `/.well-known/ucp`, `/ucp/v1/checkout-sessions…`, `/ucp/v1/orders/{id}`
+ * and `/ucp/v1/catalog/{search,lookup}` translated onto the UCP tools via orchestrator.invoke. It only translates: the
  * UCP-Agent and Idempotency-Key headers become the MCP binding's `meta`, the path id `id`, the body `checkout` (or
  * `catalog`); errors become UCP's `{ code, content }`.
  */
@@ -85,6 +85,7 @@ export function buildUcpRouter({ orchestrator, publicUrl, signingKeys }: UcpRout
   router.put(`${base}/:id`, handler(orchestrator, 'update_checkout', 'checkout'));
   router.post(`${base}/:id/complete`, handler(orchestrator, 'complete_checkout', 'checkout'));
   router.post(`${base}/:id/cancel`, handler(orchestrator, 'cancel_checkout', undefined));
+  router.get(`${UCP_REST_BASE}/orders/:id`, handler(orchestrator, 'get_ucp_order', undefined));
   router.post(`${UCP_REST_BASE}/catalog/search`, handler(orchestrator, 'search_catalog', 'catalog'));
   router.post(`${UCP_REST_BASE}/catalog/lookup`, handler(orchestrator, 'lookup_catalog', 'catalog'));
   return router;
