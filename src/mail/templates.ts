@@ -3,7 +3,6 @@
  * i18next catalogs beside the pages' (`src/i18n/locales/<lang>.json`, under `mail`); this module only picks the keys
  * and fills in the values.
  */
-import QRCode from 'qrcode';
 import type { Translate } from '../i18n/i18n.ts';
 import { formatEventTime } from '../kernel/event-time.ts';
 import type { MailMessage } from './mailer.ts';
@@ -108,6 +107,7 @@ export async function orderConfirmationMail(
     t('mail.order.receipt'),
     ...receipt,
   ].join('\n');
+  const { default: QRCode } = await import('qrcode'); // loaded on the first order mail, not before ready
   const inline = await Promise.all(
     d.tickets.map(async (x) => ({
       cid: `qr-${x.id}@tessera`,
