@@ -1,7 +1,8 @@
 /**
  * The console's discount-code view in headless Chromium (issue #37, 2): the owner sees the shop's codes with their
  * discount and uses, creates a code with the form (a taken text is refused at its field), disables one with its
- * button, and the view passes axe at 1280 px and at 390 px without horizontal scroll.
+ * button, changes a code's window and tiers with the edit form, and the view passes axe at 1280 px and at 390 px
+ * without horizontal scroll.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -63,6 +64,20 @@ test('the owner lists, creates and disables discount codes, and the view passes 
       ['VIP-5', false, 500],
     ],
   );
+
+  // The edit form changes VIP-5's window and tiers.
+  await page.getByLabel('Code to change').selectOption({ label: 'VIP-5' });
+  await page.getByLabel('Valid from (empty: now)').fill('2030-01-01T10:00');
+  await page.getByLabel('Valid until (empty: no end)').fill('2030-02-01T10:00');
+  await page.getByRole('checkbox').first().check();
+  await page.getByRole('button', { name: 'Save code' }).click();
+  await page.locator('#discount-edit-feedback', { hasText: 'VIP-5 was saved.' }).waitFor();
+  const vip = must(await s.m.api.get(`/v1/integration/discount-codes?merchantId=${s.m.shopId}`), 200).codes.find(
+    (c: { code: string }) => c.code === 'VIP-5',
+  );
+  assert.equal(vip.tierIds.length, 1);
+  assert.ok(vip.startsAt.startsWith('2030-01-01') && vip.endsAt.startsWith('2030-02-01'), JSON.stringify(vip));
+  await noAxeViolations(page, 'discount code edit at 1280 px');
 
   await page.setViewportSize({ width: 390, height: 900 });
   const wide = await page.evaluate(() => document.documentElement.scrollWidth);

@@ -1,11 +1,13 @@
 /**
  * Discount codes: the shop's codes with their terms, uses and window; a form to create a percent or fixed-amount code
- * (with an optional use limit), and a button per code to disable or enable it again (docs/discount-codes.md).
+ * (with an optional use limit), a button per code to disable or enable it again, and a form that changes a code's
+ * window and tiers (discount-code-edit.tsx; docs/discount-codes.md).
  */
 import { useState } from 'preact/hooks';
 import type { ListDiscountCodesOutput } from '@tessera/sdk';
 import { fieldOf } from '../api.ts';
 import { DataTable, type Column } from '../kit/data-table.tsx';
+import { DiscountCodeEdit } from './discount-code-edit.tsx';
 import { EmptyState } from '../kit/empty-state.tsx';
 import { Feedback, useAction } from '../kit/feedback.tsx';
 import { SelectField, TextField } from '../kit/field.tsx';
@@ -118,6 +120,7 @@ function DiscountCodes({ shop }: ViewProps) {
           />
         )}
       </Loaded>
+      {codes.data?.length ? <DiscountCodeEdit shopId={shop.id} codes={codes.data} onSaved={codes.reload} /> : null}
       <form noValidate onSubmit={submit} aria-labelledby="discount-new">
         <h2 id="discount-new">{t('views.discounts.new')}</h2>
         <TextField
