@@ -3,7 +3,6 @@
  * the tier, the attendee (when the ticket names one), the ticket id and the QR code of the ticket's signed code, in
  * the buyer's language (words from the catalogs' `mail.ticketPdf`).
  */
-import QRCode from 'qrcode';
 import type { Translate } from '../i18n/i18n.ts';
 import { formatEventTime } from '../kernel/event-time.ts';
 import { createPdf, PDF_FONTS, type PdfDocument } from './pdf.ts';
@@ -25,11 +24,13 @@ export interface TicketPdfData {
 /** The file name the PDF is offered under. */
 export const ticketPdfFilename = (orderId: string): string => `tickets-${orderId}.pdf`;
 
+type QrCodes = typeof import('qrcode');
+
 /**
  * Draws the QR code of `content` as vector squares (error correction M, a quiet zone of 2 modules, as the e-mail's and
  * the pages'): sharp at any zoom, and about ten times cheaper than encoding a PNG and embedding it.
  */
-function drawQr(doc: PdfDocument, content: string, x: number, y: number, size: number): void {
+function drawQr(QRCode: QrCodes, doc: PdfDocument, content: string, x: number, y: number, size: number): void {
   const { modules } = QRCode.create(content, { errorCorrectionLevel: 'M' });
   const margin = 2;
   const unit = size / (modules.size + 2 * margin);
@@ -43,6 +44,7 @@ function drawQr(doc: PdfDocument, content: string, x: number, y: number, size: n
 /** Renders the tickets PDF in the language of `t`. */
 export async function renderTicketPdf(t: Translate, d: TicketPdfData): Promise<Buffer> {
   const title = t('mail.ticketPdf.title', { event: d.event });
+  const { default: QRCode } = await import('qrcode'); // loaded with the first PDF, not before ready
   return createPdf({ title, author: d.merchant, lang: d.lang, createdAt: d.createdAt }, (doc) => {
     const when = formatEventTime(d.lang, d.eventStartsAt, d.eventTimeZone);
     d.tickets.forEach((ticket, i) => {
@@ -61,7 +63,7 @@ export async function renderTicketPdf(t: Translate, d: TicketPdfData): Promise<B
       line(t('mail.ticketPdf.ticketId'), ticket.id);
       line(t('mail.ticketPdf.order'), d.orderId);
       const size = 240;
-      drawQr(doc, ticket.code, (doc.page.width - size) / 2, doc.y + 10, size);
+      drawQr(QRCode, doc, ticket.code, (doc.page.width - size) / 2, doc.y + 10, size);
       doc.y += size + 30;
       doc.font(PDF_FONTS.body).fontSize(11).text(t('mail.ticketPdf.admits'), { align: 'center' });
     });
