@@ -133,6 +133,18 @@ const NOT_SECRET: [RegExp, string][] = [
   [/ output:(agent\/|agents\/\*\/)?credential$/, 'the kind of agent credential (issued or key)'],
   [/^remove_team_member output:revokedApiKeyIds$/, 'the ids of the keys revoked, not the keys'],
   [/_checkout output:ucp\/payment_handlers\/\*\/\*\/config\/tokenize_url$/, 'the public URL of the card form'],
+  [
+    /(^|\/|:)(discountCode|discountCodeId)$|^(create|update|list|get)_discount_codes? (in|out)put:(codes\/\*\/)?code$/,
+    'a discount code: a shared marketing code the merchant prints and lists, bounded by its own limits; not a credential',
+  ],
+  [
+    /_checkout(_session)? (in|out)put:(payload\/|checkout\/)?discounts\/(codes|(applied|rejected)\/\*\/code)$/,
+    'discount codes in ACP and UCP sessions, as above',
+  ],
+  [
+    /^(get_invoice|list_invoices) output:(documents|invoices)\/\*\/number$/,
+    'an invoice number, printed on the invoice',
+  ],
 ];
 
 test('every field that looks like a secret is marked secret (so kept copies redact it) or is known not to be one', () => {

@@ -114,7 +114,7 @@ test(`${verifies('CONTRACT-idempotency-argument')}over Streamable HTTP the idemp
   try {
     const { tools } = await host.client.listTools();
     const reserve = tools.find((t) => t.name === 'reserve')!;
-    assert.deepEqual(Object.keys(reserve.inputSchema.properties ?? {}), ['quoteId', 'idempotencyKey']);
+    assert.deepEqual(Object.keys(reserve.inputSchema.properties ?? {}), ['quoteId', 'attendees', 'idempotencyKey']);
     assert.deepEqual(reserve.inputSchema.required, ['quoteId']);
     const q = await callTool(host.client, 'quote', { tierId: s.tierId, quantity: 1 });
     assert.ok(q.ok);

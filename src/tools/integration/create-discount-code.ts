@@ -18,7 +18,9 @@ export const createDiscountCode = defineTool({
   input: z.strictObject({
     merchantId: IdRef.describe('The shop (merchant) id, e.g. shop_…'),
     code: DiscountCodeText,
-    kind: z.enum(DISCOUNT_KINDS),
+    kind: z
+      .enum(DISCOUNT_KINDS)
+      .describe('percent: `percentOff` of each applicable line; fixed: `amountOffMinor` off.'),
     percentOff: z.number().int().min(1).max(100).optional().describe('For kind percent: 1-100.'),
     amountOffMinor: Minor.optional().describe('For kind fixed: the amount off, in minor units (more than 0).'),
     currency: Currency.optional().describe('For kind fixed: defaults to the shop currency.'),

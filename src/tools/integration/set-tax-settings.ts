@@ -23,7 +23,12 @@ export const setTaxSettings = defineTool({
     invoicePrefix: InvoicePrefixIn.optional(),
     seller: SellerIn.optional().describe('Printed on receipts and invoices; required for invoicing.'),
     tierRates: z
-      .array(z.strictObject({ tierId: IdRef, rateId: z.string().max(32).nullable() }))
+      .array(
+        z.strictObject({
+          tierId: IdRef.describe('A tier of this shop.'),
+          rateId: z.string().max(32).nullable().describe('The id of one of `rates`; null: the default rate.'),
+        }),
+      )
       .max(200)
       .optional()
       .describe('Tiers of this shop and their rate (null: back to the default).'),

@@ -24,7 +24,12 @@ const Label = z.string().trim().min(1).max(200);
 const AnswerValue = z.union([z.string().max(2000), z.boolean(), z.array(Option).max(MAX_OPTIONS)]);
 
 /** Answers by question id: a string (text, email, choice), a boolean, or a list of options (multiple). */
-export const Answers = z.record(z.string().max(40), AnswerValue);
+export const Answers = z
+  .record(z.string().max(40), AnswerValue)
+  .meta({
+    'x-open-object': 'keyed by the tier’s question ids; an id the tier does not ask is refused (invalid_answer)',
+  })
+  .describe('Answers by question id, e.g. {"diet": "vegan"}: text, email, choice a string; boolean; multiple a list.');
 
 /** A tier's attendee form, as create_tier and update_tier take it and get_event shows it. */
 export const AttendeeForm = z
@@ -36,17 +41,25 @@ export const AttendeeForm = z
           id: QuestionId,
           label: Label.describe('The question as buyers read it.'),
           labels: z
-            .array(z.strictObject({ lang: z.string().min(2).max(16), label: Label }))
+            .array(
+              z.strictObject({
+                lang: z.string().min(2).max(16).describe('A BCP 47 language tag, e.g. hu.'),
+                label: Label.describe('The question in that language.'),
+              }),
+            )
             .max(MAX_LABELS)
             .optional()
             .describe('The label in other languages (BCP 47 tag, e.g. hu).'),
-          kind: z.enum(['text', 'choice', 'multiple', 'boolean', 'email']),
+          kind: z
+            .enum(['text', 'choice', 'multiple', 'boolean', 'email'])
+            .describe('The answer’s kind: free text, one option, several options, yes/no, an e-mail address.'),
           required: z.boolean().describe('Whether confirm refuses a ticket without this answer.'),
           maxLength: z.number().int().min(1).max(2000).optional().describe('text: the longest answer (default 200).'),
           options: z.array(Option).min(1).max(MAX_OPTIONS).optional().describe('choice and multiple: the options.'),
         }),
       )
-      .max(MAX_QUESTIONS),
+      .max(MAX_QUESTIONS)
+      .describe('Custom questions asked per ticket, in order.'),
   })
   .describe('The attendee name and questions asked per ticket.');
 
@@ -62,9 +75,9 @@ export const AttendeesIn = {
   attendees: z
     .array(
       z.strictObject({
-        tierId: IdRef,
+        tierId: IdRef.describe('The tier of the ticket answered for.'),
         index: z.number().int().min(0).max(999).describe('0-based: which ticket of the tier'),
-        name: z.string().trim().min(1).max(200).optional(),
+        name: z.string().trim().min(1).max(200).optional().describe('The attendee’s name.'),
         answers: Answers.optional(),
       }),
     )

@@ -14,8 +14,15 @@ export const setWaitingList = defineTool({
     'places already free.',
   input: z.strictObject({
     tierId: IdRef.describe('The tier (tier_…).'),
-    enabled: z.boolean().optional(),
-    offerMinutes: z.number().int().min(1).max(10_080).nullable().optional(),
+    enabled: z.boolean().optional().describe('Whether people may join the tier’s list and get offers.'),
+    offerMinutes: z
+      .number()
+      .int()
+      .min(1)
+      .max(10_080)
+      .nullable()
+      .optional()
+      .describe('How long an offer holds its places, in minutes (null: 30).'),
   }),
   output: z.object({
     tierId: z.string().max(100),
