@@ -27,6 +27,7 @@ const CLI = join(ROOT, 'src', 'cli.ts');
 const PROFILE_ID = 'https://ucp.dev/discovery/profile.json';
 const CHECKOUT_ID = 'https://ucp.dev/schemas/shopping/checkout.json';
 const ORDER_ID = 'https://ucp.dev/schemas/shopping/order.json';
+const ERROR_ID = 'https://ucp.dev/schemas/shopping/types/error_response.json';
 const SEARCH_ID = 'https://ucp.dev/schemas/shopping/catalog_search.json#/$defs/search_response';
 const LOOKUP_ID = 'https://ucp.dev/schemas/shopping/catalog_lookup.json#/$defs/lookup_response';
 const DISCOUNT_CHECKOUT_ID = 'https://ucp.dev/schemas/shopping/discount.json#/$defs/dev.ucp.shopping.checkout';
@@ -101,7 +102,8 @@ async function platformProfile(): Promise<Platform> {
   const version = '2026-04-08';
   const orders: unknown[] = [];
   const server = createServer((req, res) => {
-    if (req.method !== 'POST') return void res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+    const served = req.url === '/cart-only.json' ? cartOnly : body;
+    if (req.method !== 'POST') return void res.writeHead(200, { 'content-type': 'application/json' }).end(served);
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -124,6 +126,10 @@ async function platformProfile(): Promise<Platform> {
       },
       payment_handlers: {},
     },
+  });
+  // A platform with no capability in common (for the capabilities_incompatible envelope).
+  const cartOnly = JSON.stringify({
+    ucp: { version, services: {}, capabilities: { 'dev.ucp.shopping.cart': [{ version }] }, payment_handlers: {} },
   });
   const waitForOrders = async (n: number) => {
     for (let i = 0; i < 600 && orders.length < n; i++) await new Promise((ok) => setTimeout(ok, 100));
@@ -248,6 +254,9 @@ async function main(): Promise<number> {
     const agent = { ...auth, 'ucp-agent': `profile="${platform.url}"` };
     const got = await call(started.url, 'GET', `${endpoint}/orders/${done.order.id}`, 200, undefined, agent);
     check(ORDER_ID, got, 'get order (refunded)');
+    const cartOnly = { ...auth, 'ucp-agent': `profile="${platform.url.replace('/profile.json', '/cart-only.json')}"` };
+    const envelope = await call(started.url, 'POST', `${endpoint}/checkout-sessions`, 200, items(1), cartOnly);
+    check(ERROR_ID, envelope, 'capabilities_incompatible (200 envelope)');
   } finally {
     if (server && server.exitCode === null) {
       const exited = new Promise((ok) => server!.once('exit', ok));

@@ -247,7 +247,12 @@ test('negotiation: the platform profile is fetched, its version checked and the 
     const res = await api.post(`${endpoint}/checkout-sessions`, body, agent(path));
     return [res.status, res.body.code];
   };
-  assert.deepEqual(await refused('/no-checkout.json'), [422, 'capabilities_incompatible']);
+  // No capability in common: UCP's 200 envelope with ucp.status "error", not an error response.
+  const incompatible = await api.post(`${endpoint}/checkout-sessions`, body, agent('/no-checkout.json'));
+  assert.equal(incompatible.status, 200);
+  assert.deepEqual(incompatible.body.ucp, { version: '2026-04-08', status: 'error', capabilities: {} });
+  const [why] = incompatible.body.messages;
+  assert.deepEqual([why.type, why.code, why.severity], ['error', 'capabilities_incompatible', 'unrecoverable']);
   assert.deepEqual(await refused('/old.json'), [422, 'version_unsupported']);
   assert.deepEqual(await refused('/broken.json'), [422, 'profile_malformed']);
   assert.deepEqual(await refused('/missing.json'), [424, 'profile_unreachable']);
@@ -326,7 +331,7 @@ test('catalog: search and lookup find a discoverable shop’s events and tiers, 
   assert.deepEqual(hidden.products, []);
   // Negotiation: a platform without the catalog capability is refused; unknown fields too.
   const refused = await anonymous.post('/ucp/v1/catalog/search', { query: title }, AGENT);
-  assert.deepEqual([refused.status, refused.body.code], [422, 'capabilities_incompatible']);
+  assert.deepEqual([refused.status, refused.body.messages[0].code], [200, 'capabilities_incompatible']);
   const unknown = await anonymous.post('/ucp/v1/catalog/search', { query: title, sort: 'price' }, CATALOG);
   assert.deepEqual([unknown.status, unknown.body.code], [400, 'unknown_field']);
 

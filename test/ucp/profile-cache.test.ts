@@ -62,7 +62,7 @@ test('a profile is fetched once while its max-age lasts, and again once it has p
   assert.equal(fetches.get('/hour.json'), 2);
 });
 
-test('a short max-age is raised to the 60 s floor; no max-age is kept for the floor; no-store is not kept', async () => {
+test('a short max-age is raised to the 60 s floor, no max-age is kept 60 s, no-store is not kept', async () => {
   await request('/short.json');
   await request('/plain.json');
   h.clock.advance(30_000);

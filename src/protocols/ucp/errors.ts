@@ -20,5 +20,17 @@ export function toUcpError(error: ErrorBody) {
   };
 }
 
+/**
+ * A failed negotiation that UCP answers as a 200 envelope, not an error (overview, "Error Handling":
+ * `capabilities_incompatible`): `ucp.status: "error"`, no capability in common, the reason as an unrecoverable message.
+ */
+export function ucpErrorEnvelope(error: ErrorBody, version: string) {
+  if (error.code !== 'capabilities_incompatible') return undefined;
+  return {
+    ucp: { version, status: 'error', capabilities: {} },
+    messages: [{ type: 'error', code: error.code, content: error.message, severity: 'unrecoverable' }],
+  };
+}
+
 /** The JSON-RPC error code a failed UCP tool call answers on MCP: -32001 for negotiation, else -32000. */
 export const ucpJsonRpcCode = (error: ErrorBody): number => (NEGOTIATION.has(error.code) ? -32001 : -32000);

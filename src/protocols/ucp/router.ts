@@ -2,7 +2,8 @@
  * UCP's REST binding: the business profile at `/.well-known/ucp`, `/ucp/v1/checkout-sessions…`, `/ucp/v1/orders/{id}`
  * and `/ucp/v1/catalog/{search,lookup}` translated onto the UCP tools via orchestrator.invoke. It only translates: the
  * UCP-Agent and Idempotency-Key headers become the MCP binding's `meta`, the path id `id`, the body `checkout` (or
- * `catalog`); errors become UCP's `{ code, content }`.
+ * `catalog`); errors become UCP's `{ code, content }`, but `capabilities_incompatible`, which UCP answers as a 200
+ * envelope with `ucp.status: "error"`.
  */
 import Router from '@koa/router';
 import type { JWK } from 'jose';
@@ -11,7 +12,8 @@ import { ToolError, type ErrorBody } from '../../kernel/errors.ts';
 import type { Orchestrator } from '../../orchestrator/invoke.ts';
 import { bearerOf, requestInfo } from '../../http/http.ts';
 import { parseJsonObject, readRaw } from '../../http/read-body.ts';
-import { toUcpError } from './errors.ts';
+import { UCP_VERSION } from '../../domain/ucp/protocol.ts';
+import { toUcpError, ucpErrorEnvelope } from './errors.ts';
 import { businessProfile, UCP_REST_BASE } from './profile.ts';
 
 export interface UcpRouterDeps {
@@ -66,6 +68,8 @@ function handler(orchestrator: Orchestrator, tool: string, body: BodyKey) {
       request: requestInfo(ctx, 'rest'),
     });
     if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
+    const envelope = result.ok ? undefined : ucpErrorEnvelope(result.error, UCP_VERSION);
+    if (envelope) return void (ctx.body = envelope);
     if (!result.ok) return sendUcpError(ctx, result.status, result.error);
     ctx.status = result.status;
     ctx.body = result.output;
