@@ -4,7 +4,8 @@
  * webhooks' address policy (`src/webhooks/url-policy.ts`: public addresses only, every resolved address checked at
  * connect), bounded in time and size; `oidc-provider` checks that the document names the URL as its `client_id`.
  */
-import { Agent, fetch } from 'undici';
+import type { Agent } from 'undici';
+import { loadUndici } from '../../webhooks/undici.ts';
 import ipaddr from 'ipaddr.js';
 import type { Configuration } from 'oidc-provider';
 import {
@@ -34,9 +35,17 @@ const isLoopbackIp = (host: string) => ipaddr.isValid(host) && ipaddr.process(ho
  */
 export function policyFetch(policy: AddressPolicy): ProviderFetch {
   const lookup = guardedLookup(policy);
-  const verified = new Agent({ connect: { lookup } });
-  const loopback = policy.allowLoopback ? new Agent({ connect: { lookup, rejectUnauthorized: false } }) : undefined;
+  // undici and the two pools are made on the first document fetched, not when the provider is.
+  let pools:
+    Promise<{ fetch: typeof import('undici').fetch; verified: Agent; loopback: Agent | undefined }> | undefined;
+  const load = () =>
+    (pools ??= loadUndici().then(({ Agent, fetch }) => ({
+      fetch,
+      verified: new Agent({ connect: { lookup } }),
+      loopback: policy.allowLoopback ? new Agent({ connect: { lookup, rejectUnauthorized: false } }) : undefined,
+    })));
   return (async (url: string | URL, options: Record<string, unknown>) => {
+    const { fetch, verified, loopback } = await load();
     const target = new URL(url);
     const host = hostOf(target);
     // An IP literal is connected to without a lookup: check it here.
