@@ -3435,7 +3435,7 @@ export interface RequestSignInLinkInput {
    */
   limitRaise?: string;
   /**
-   * The waiting-list offer (its reservation, rsv_…) the buyer is signing in to answer: the link returns to its page.
+   * The waiting-list offer (reservation rsv_…) the buyer signs in for, at its shop: the link returns there.
    */
   offer?: string;
 }

@@ -163,3 +163,34 @@ test('attendee names: get_reservation echoes them before paying; the order e-mai
   assert.deepEqual(names.slice(0, 2), ['Résztvevő: Ada Lovelace', 'Résztvevő: Ödön Lővy']);
   assert.deepEqual(w.browser.problems, []);
 });
+
+test('signed out, the offer page’s sign-in link e-mails a link that comes back to the offer', async () => {
+  const pool = must(
+    await s.api.post('/v1/integration/pools', { merchantId: s.shopId, eventId: s.eventId, capacity: 1 }),
+    201,
+  );
+  const tier = must(
+    await s.api.post('/v1/integration/tiers', {
+      eventId: s.eventId,
+      poolId: pool.id,
+      name: 'Gallery',
+      priceMinor: 1000,
+    }),
+    201,
+  );
+  const { link } = await offerMade(tier.id);
+  await page.context().clearCookies(); // the last test: the buyer's page session goes
+  await page.goto(link);
+  await page.getByRole('link', { name: 'Sign in with your e-mail' }).click();
+  await page.waitForURL(/\/buyer\/sign-in\?.*offer=rsv_/);
+  await page.locator('main[data-ready]').waitFor();
+  await page.locator('#email').fill(email);
+  await page.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
+  await page.locator('#sign-in-sent:not([hidden])').waitFor();
+  const back = /https?:\/\/\S+\/buyer\/verify\?\S+#token=[\w-]+/.exec(w.mail.last(email).text)?.[0];
+  assert.ok(back, 'a sign-in link');
+  await page.goto(back);
+  await page.waitForURL(new RegExp(`/buyer/offer\\?reservation=${/reservation=(rsv_\w+)/.exec(link)![1]}`));
+  await page.getByRole('heading', { name: 'Gallery for Concert' }).waitFor();
+  assert.deepEqual(w.browser.problems, []);
+});

@@ -12,7 +12,7 @@ const cardName = (c) =>
 
 export async function init() {
   const id = new URLSearchParams(location.search).get('reservation') ?? '';
-  if (!current()) return;
+  if (!current()) return signInBack(id);
   if (!ID.test(id)) {
     byId('offer-missing').hidden = false;
     return;
@@ -28,6 +28,16 @@ export async function init() {
     show(r, event.title, tier?.name ?? r.tierId, cards);
   } catch (err) {
     showErrors([{ message: errorMessage(err) }]);
+  }
+}
+
+/** Signed out: the sign-in link carries the offer (`?offer=`), so the e-mailed link comes back to it. */
+function signInBack(id) {
+  if (!ID.test(id)) return;
+  for (const a of document.querySelectorAll('#signed-out a[href^="/buyer/sign-in"]')) {
+    const url = new URL(a.getAttribute('href'), location.href);
+    url.searchParams.set('offer', id);
+    a.setAttribute('href', `${url.pathname}${url.search}`);
   }
 }
 

@@ -10,6 +10,7 @@ import { signInMail } from '../../mail/templates.ts';
 import { sql } from '../../storage/database.ts';
 import { Shop } from '../../storage/entities/catalog.ts';
 import { Buyer } from '../../storage/entities/buyer.ts';
+import { Reservation } from '../../storage/entities/purchase.ts';
 import { newId, randomToken } from '../../storage/ids.ts';
 import { refusePartnerOrigin } from './origin-guard.ts';
 import { throttleMail } from './throttle.ts';
@@ -27,12 +28,15 @@ export function signInUrl(
   lang: string,
   authorization?: string,
   limitRaise?: string,
+  offer?: string,
 ): string {
   const back = authorization
     ? `&authorization=${encodeURIComponent(authorization)}`
     : limitRaise
       ? `&limitRaise=${encodeURIComponent(limitRaise)}`
-      : '';
+      : offer
+        ? `&offer=${encodeURIComponent(offer)}`
+        : '';
   return `${publicUrl}/buyer/verify?lang=${encodeURIComponent(lang)}${back}#token=${token}`;
 }
 
@@ -45,6 +49,8 @@ export async function requestSignInLink(
     lang?: string | undefined;
     authorization?: string | undefined;
     limitRaise?: string | undefined;
+    /** The waiting-list offer's reservation (rsv_…) the link returns to (/buyer/offer). */
+    offer?: string | undefined;
   },
 ): Promise<{ sent: true; expiresAt: string }> {
   refusePartnerOrigin(ctx);
@@ -54,7 +60,10 @@ export async function requestSignInLink(
   const token = randomToken(32);
   const expiresAt = new Date(now.getTime() + SIGN_IN_LINK_TTL_MINUTES * 60_000);
   const { shopName, buyerLang } = await services.db.transaction(async (em) => {
-    const shop = input.merchantId ? await em.findOne(Shop, { id: input.merchantId, deletedAt: null }) : null;
+    // A link back to a waiting-list offer signs in for the offer's shop (read only when an offer is named).
+    const offerShop = input.offer && !input.merchantId ? await em.findOne(Reservation, { id: input.offer }) : null;
+    const merchantId = input.merchantId ?? offerShop?.shopId;
+    const shop = merchantId ? await em.findOne(Shop, { id: merchantId, deletedAt: null }) : null;
     if (input.merchantId && !shop)
       throw new ToolError('not_found', `No shop ${input.merchantId}.`, { merchantId: input.merchantId });
     await throttleMail(em, 'signIn', email, now);
@@ -63,12 +72,12 @@ export async function requestSignInLink(
       em,
       `insert into sign_in_links (id, token_hash, email, merchant_id, lang, expires_at, used_at, created_at)
        values (?, ?, ?, ?, ?, ?, null, ?)`,
-      [newId('signInLink', now), hashToken(token), email, input.merchantId ?? null, input.lang ?? null, expiresAt, now],
+      [newId('signInLink', now), hashToken(token), email, shop?.id ?? null, input.lang ?? null, expiresAt, now],
     );
     return { shopName: shop?.name ?? null, buyerLang: buyer?.lang ?? null };
   });
   const lang = resolveLang([input.lang, buyerLang, ...(ctx.request.languages ?? [])]);
-  const link = signInUrl(services.publicUrl(), token, lang, input.authorization, input.limitRaise);
+  const link = signInUrl(services.publicUrl(), token, lang, input.authorization, input.limitRaise, input.offer);
   await services.mail.send({
     to: email,
     ...signInMail(services.catalogs.mailTranslator(lang), link, SIGN_IN_LINK_TTL_MINUTES, shopName),

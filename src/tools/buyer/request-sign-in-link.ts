@@ -31,6 +31,14 @@ export const requestSignInLinkTool = defineTool({
       .regex(/^lrr_[0-9a-z]{10,40}$/)
       .optional()
       .describe('The limit-raise request (lrr_…) the buyer is signing in to answer: the link returns to its page.'),
+    offer: z
+      .string()
+      .max(44)
+      .regex(/^rsv_[0-9a-z]{10,40}$/)
+      .optional()
+      .describe(
+        'The waiting-list offer (reservation rsv_…) the buyer signs in for, at its shop: the link returns there.',
+      ),
   }),
   output: z.object({ sent: z.literal(true), expiresAt: z.string() }),
   errors: ['not_found', 'partner_origin_refused', 'rate_limited', 'unavailable'],
