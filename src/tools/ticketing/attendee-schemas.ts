@@ -43,8 +43,8 @@ export const AttendeeForm = z
           labels: z
             .array(
               z.strictObject({
-                lang: z.string().min(2).max(16).describe('A BCP 47 language tag, e.g. hu.'),
-                label: Label.describe('The question in that language.'),
+                lang: z.string().min(2).max(16).describe('BCP 47 tag.'),
+                label: Label.describe('The label in it.'),
               }),
             )
             .max(MAX_LABELS)
@@ -52,7 +52,7 @@ export const AttendeeForm = z
             .describe('The label in other languages (BCP 47 tag, e.g. hu).'),
           kind: z
             .enum(['text', 'choice', 'multiple', 'boolean', 'email'])
-            .describe('The answer’s kind: free text, one option, several options, yes/no, an e-mail address.'),
+            .describe('text, choice (one option), multiple, boolean or email.'),
           required: z.boolean().describe('Whether confirm refuses a ticket without this answer.'),
           maxLength: z.number().int().min(1).max(2000).optional().describe('text: the longest answer (default 200).'),
           options: z.array(Option).min(1).max(MAX_OPTIONS).optional().describe('choice and multiple: the options.'),

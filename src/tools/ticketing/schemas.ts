@@ -92,7 +92,7 @@ export const TicketOut = z.object({
     .string()
     .nullable()
     .describe(
-      'The verifiable code a scanner checks offline: a compact JWS (EdDSA) over { tid, evt, tier, iat }, keys in get_ticket_keys (docs/tickets.md). Shown as the QR code.',
+      'Signed code checked offline: compact JWS (EdDSA) over { tid, evt, tier, iat }; keys: get_ticket_keys. The QR.',
     ),
   eventId: z.string(),
   tierId: z.string(),
