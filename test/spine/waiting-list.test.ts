@@ -195,3 +195,20 @@ test('two processes sweeping at once offer each waiting entry exactly once (FOR 
   const c = await assertInvariant(h.db, s.poolId);
   assert.deepEqual([c.available, c.held], [0, 6], 'six offers, one hold each: no entry offered twice');
 });
+
+test('without a tier or event, list_waiting_list gives every list of the caller’s organization and no other', async () => {
+  const mine = await shopWithTier(h, { capacity: 1 });
+  const theirs = await shopWithTier(h, { capacity: 1 });
+  for (const s of [mine, theirs]) {
+    await reserveOne(s.api, s.tierId, 1);
+    must(
+      await s.api.post('/v1/ticketing/waiting-list', { tierId: s.tierId, quantity: 1, email: 'x@example.com' }),
+      200,
+    );
+  }
+  const listed = must(await mine.api.get('/v1/integration/waiting-list'), 200);
+  assert.deepEqual(
+    listed.entries.map((e: { tierId: string }) => e.tierId),
+    [mine.tierId],
+  );
+});

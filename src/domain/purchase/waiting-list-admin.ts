@@ -44,10 +44,14 @@ export async function listWaitingList(
   input: ListInput,
 ): Promise<{ entries: EntryView[]; nextCursor?: string }> {
   const { em, principal } = ctx;
-  if (!input.tierId && !input.eventId)
-    throw new ToolError('invalid_input', 'Give a tierId or an eventId.', { field: 'tierId' });
   const where: string[] = [];
   const params: unknown[] = [];
+  if (!input.tierId && !input.eventId) {
+    // No filter: every list of the caller's organization (merchant principals only reach this tool).
+    if (principal.kind !== 'api_key' && principal.kind !== 'console_user') return { entries: [] };
+    where.push('w.organization_id = ?');
+    params.push(principal.organizationId);
+  }
   if (input.tierId) {
     await ownTier(ctx, input.tierId);
     where.push('w.tier_id = ?');

@@ -14,7 +14,7 @@ import { ToolError } from '../../kernel/errors.ts';
 import type { Principal } from '../../kernel/principal.ts';
 import { mayAccessShop } from '../catalog/access.ts';
 import type { ToolContext } from '../context.ts';
-import { ownershipOf } from './purchase-access.ts';
+import { authorizePurchase, ownershipOf } from './purchase-access.ts';
 import { emitPurchaseEvent, releasePlaces } from './reservations.ts';
 import { offerFreedPlaces } from './waiting-list-offers.ts';
 import { entryView, ENTRY_SELECT, requireEntry, type EntryRow, type EntryView } from './waiting-list-view.ts';
@@ -49,6 +49,14 @@ export async function joinWaitingList(ctx: ToolContext, input: JoinInput): Promi
   const shop = offer?.shop;
   if (!tier || !shop || (principal.kind !== 'agent' && !mayAccessShop(principal, shop)))
     throw new ToolError('not_found', `No tier ${input.tierId}.`, { tierId: input.tierId });
+  // An agent joins only where it may hold places (its buyer's permission for this shop), since an offer is a hold.
+  if (principal.kind === 'agent')
+    await authorizePurchase(ctx, {
+      shop,
+      amountMinor: tier.priceMinor * input.quantity,
+      currency: tier.currency,
+      stage: 'reserve',
+    });
   if (!tier.waitingList || tier.retiredAt || offer.event?.cancelledAt)
     throw new ToolError('waiting_list_closed', undefined, { tierId: tier.id });
   const max = tier.maxQtyPerPurchase ?? MAX_WAITING_QUANTITY;

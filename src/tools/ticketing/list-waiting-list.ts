@@ -11,7 +11,7 @@ export const listWaitingList = defineTool({
   title: 'List a waiting list',
   area: 'ticketing',
   description:
-    'A tier’s (`tierId`) or event’s (`eventId`) waiting list, first joined first, with each entry’s state, place in ' +
+    'A tier’s (`tierId`), event’s (`eventId`) or, with neither, every waiting list, first joined first, with each entry’s state, place in ' +
     'line while waiting, e-mail and offer. Filter by `state`; continue with `cursor` = `nextCursor`.',
   input: z.strictObject({
     tierId: IdRef.optional().describe('Only this tier’s list (tier_…).'),
