@@ -19,9 +19,9 @@ import { newId } from '../../storage/ids.ts';
 import { requireShop } from './access.ts';
 import { refuseInvertedOnSaleWindow } from './restrictions.ts';
 import { requireTimeZone } from './time-zone.ts';
-import { MAX_POOLS_PER_EVENT, MAX_TIERS_PER_EVENT, refuseAtLimit } from '../limits.ts';
 import { checkAttendeeForm } from './attendee-form.ts';
 import type { AttendeeFormRow } from '../../storage/attendee-rows.ts';
+import { MAX_POOLS_PER_EVENT, MAX_TIERS_PER_EVENT, refuseAtLimit } from '../limits.ts';
 
 type Ctx = Pick<ToolContext, 'em' | 'principal' | 'clock'>;
 

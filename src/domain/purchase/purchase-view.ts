@@ -50,8 +50,8 @@ export function quoteView(q: QuoteRow & { tax?: TaxBreakdown; discountCode?: str
     expiresAt: iso(q.expiresAt),
     createdAt: iso(q.createdAt),
     ...linesField(q),
-    ...discountField(q),
     ...taxField(q),
+    ...discountField(q),
     ...attendeeQuestionsField(q),
   };
 }

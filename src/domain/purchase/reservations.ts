@@ -18,6 +18,7 @@ import { newId } from '../../storage/ids.ts';
 import { emitEvent, type WebhookEventType } from '../../webhooks/outbox.ts';
 import type { ToolContext } from '../context.ts';
 import { ToolError } from '../../kernel/errors.ts';
+import { offerFreedPlacesOf } from './waiting-list-offers.ts';
 import type { Principal } from '../../kernel/principal.ts';
 import {
   authorizePurchase,
@@ -33,7 +34,6 @@ import { checkRestrictions } from '../catalog/restrictions.ts';
 import { returnDiscountUses, takeDiscountUse } from './discount-uses.ts';
 import { returnAll, takeAllOrThrow } from './lines.ts';
 import { checkOtherLines } from './lines-reserve.ts';
-import { offerFreedPlacesOf } from './waiting-list-offers.ts';
 
 /** Loads a reservation the principal may see, optionally locking its row (FOR UPDATE) for a state change. */
 export async function requireReservation(

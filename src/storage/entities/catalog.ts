@@ -77,10 +77,10 @@ export const Tier = defineEntity({
     sellable: p.boolean().default(true),
     allowedGeos: p.array().default([]),
     allowedSchemes: p.array().default([]),
-    /** The tax rate (an id of the shop's taxSettings.rates) of this tier's price; null: the shop's default rate. */
-    taxRateId: p.string().nullable(),
     /** The attendee name and questions the tier asks per ticket (null: none; src/storage/attendee-rows.ts). */
     attendeeForm: p.json<AttendeeFormRow>().nullable(),
+    /** The tax rate (an id of the shop's taxSettings.rates) of this tier's price; null: the shop's default rate. */
+    taxRateId: p.string().nullable(),
     /** Whether buyers may join the tier's waiting list when it is sold out (docs/purchase-spine.md, "Waiting list"). */
     waitingList: p.boolean().default(true),
     /** How long a waiting-list offer holds its places; null: 30 minutes. */

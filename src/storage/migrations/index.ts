@@ -29,13 +29,13 @@ import { Migration0024OrderMailResend } from './0024-order-mail-resend.ts';
 import { Migration0025Exports } from './0025-exports.ts';
 import { Migration0028LimitRaiseRequests } from './0028-limit-raise-requests.ts';
 import { Migration0032EventTimeZone } from './0032-event-time-zone.ts';
-import { Migration0039UcpOrderWebhooks } from './0039-ucp-order-webhooks.ts';
-import { Migration0037WalletPasses } from './0037-wallet-passes.ts';
-import { Migration0038WaitingList } from './0038-waiting-list.ts';
 import { Migration0033PurchaseLines } from './0033-purchase-lines.ts';
 import { Migration0034DiscountCodes } from './0034-discount-codes.ts';
-import { Migration0036TaxAndInvoices } from './0036-tax-and-invoices.ts';
 import { Migration0035Attendees } from './0035-attendees.ts';
+import { Migration0036TaxAndInvoices } from './0036-tax-and-invoices.ts';
+import { Migration0037WalletPasses } from './0037-wallet-passes.ts';
+import { Migration0038WaitingList } from './0038-waiting-list.ts';
+import { Migration0039UcpOrderWebhooks } from './0039-ucp-order-webhooks.ts';
 
 export const MIGRATIONS = [
   { name: '0001-core', class: Migration0001Core },
@@ -68,11 +68,11 @@ export const MIGRATIONS = [
   { name: '0025-exports', class: Migration0025Exports },
   { name: '0028-limit-raise-requests', class: Migration0028LimitRaiseRequests },
   { name: '0032-event-time-zone', class: Migration0032EventTimeZone },
-  { name: '0039-ucp-order-webhooks', class: Migration0039UcpOrderWebhooks },
   { name: '0033-purchase-lines', class: Migration0033PurchaseLines },
   { name: '0034-discount-codes', class: Migration0034DiscountCodes },
-  { name: '0036-tax-and-invoices', class: Migration0036TaxAndInvoices },
   { name: '0035-attendees', class: Migration0035Attendees },
+  { name: '0036-tax-and-invoices', class: Migration0036TaxAndInvoices },
   { name: '0037-wallet-passes', class: Migration0037WalletPasses },
   { name: '0038-waiting-list', class: Migration0038WaitingList },
+  { name: '0039-ucp-order-webhooks', class: Migration0039UcpOrderWebhooks },
 ] as const;
