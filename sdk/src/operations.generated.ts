@@ -392,16 +392,16 @@ export interface CreateTierInput {
        */
       labels?: {
         /**
-         * A BCP 47 language tag, e.g. hu.
+         * BCP 47 tag.
          */
         lang: string;
         /**
-         * The question in that language.
+         * The label in it.
          */
         label: string;
       }[];
       /**
-       * The answer’s kind: free text, one option, several options, yes/no, an e-mail address.
+       * text, choice (one option), multiple, boolean or email.
        */
       kind: 'text' | 'choice' | 'multiple' | 'boolean' | 'email';
       /**
@@ -475,16 +475,16 @@ export interface CreateTierOutput {
        */
       labels?: {
         /**
-         * A BCP 47 language tag, e.g. hu.
+         * BCP 47 tag.
          */
         lang: string;
         /**
-         * The question in that language.
+         * The label in it.
          */
         label: string;
       }[];
       /**
-       * The answer’s kind: free text, one option, several options, yes/no, an e-mail address.
+       * text, choice (one option), multiple, boolean or email.
        */
       kind: 'text' | 'choice' | 'multiple' | 'boolean' | 'email';
       /**
@@ -647,16 +647,16 @@ export interface GetEventOutput {
          */
         labels?: {
           /**
-           * A BCP 47 language tag, e.g. hu.
+           * BCP 47 tag.
            */
           lang: string;
           /**
-           * The question in that language.
+           * The label in it.
            */
           label: string;
         }[];
         /**
-         * The answer’s kind: free text, one option, several options, yes/no, an e-mail address.
+         * text, choice (one option), multiple, boolean or email.
          */
         kind: 'text' | 'choice' | 'multiple' | 'boolean' | 'email';
         /**
@@ -772,6 +772,18 @@ export interface QuoteOutput {
     subtotalMinor: number;
   }[];
   /**
+   * The discount code applied (dsc_…); absent without a code.
+   */
+  discountCodeId?: string;
+  /**
+   * The code’s text as applied (upper case).
+   */
+  discountCode?: string;
+  /**
+   * Taken off subtotalMinor by the code, before fees; totalMinor is already net of it.
+   */
+  discountMinor?: number;
+  /**
    * The tax per rate (rounded per line) and in total; fees carry no tax.
    */
   tax?: {
@@ -830,18 +842,6 @@ export interface QuoteOutput {
       options?: string[];
     }[];
   }[];
-  /**
-   * The discount code applied (dsc_…); absent without a code.
-   */
-  discountCodeId?: string;
-  /**
-   * The code’s text as applied (upper case).
-   */
-  discountCode?: string;
-  /**
-   * Taken off subtotalMinor by the code, before fees; totalMinor is already net of it.
-   */
-  discountMinor?: number;
 }
 
 export interface ReserveInput {
@@ -1003,7 +1003,7 @@ export interface ReserveOutput {
        */
       code: string;
       /**
-       * The verifiable code a scanner checks offline: a compact JWS (EdDSA) over { tid, evt, tier, iat }, keys in get_ticket_keys (docs/tickets.md). Shown as the QR code.
+       * Signed code checked offline: compact JWS (EdDSA) over { tid, evt, tier, iat }; keys: get_ticket_keys. The QR.
        */
       signedCode: string | null;
       eventId: string;
@@ -1342,7 +1342,7 @@ export interface ConfirmOutput {
        */
       code: string;
       /**
-       * The verifiable code a scanner checks offline: a compact JWS (EdDSA) over { tid, evt, tier, iat }, keys in get_ticket_keys (docs/tickets.md). Shown as the QR code.
+       * Signed code checked offline: compact JWS (EdDSA) over { tid, evt, tier, iat }; keys: get_ticket_keys. The QR.
        */
       signedCode: string | null;
       eventId: string;
@@ -1648,7 +1648,7 @@ export interface ReleaseOutput {
        */
       code: string;
       /**
-       * The verifiable code a scanner checks offline: a compact JWS (EdDSA) over { tid, evt, tier, iat }, keys in get_ticket_keys (docs/tickets.md). Shown as the QR code.
+       * Signed code checked offline: compact JWS (EdDSA) over { tid, evt, tier, iat }; keys: get_ticket_keys. The QR.
        */
       signedCode: string | null;
       eventId: string;
@@ -1954,7 +1954,7 @@ export interface GetReservationOutput {
        */
       code: string;
       /**
-       * The verifiable code a scanner checks offline: a compact JWS (EdDSA) over { tid, evt, tier, iat }, keys in get_ticket_keys (docs/tickets.md). Shown as the QR code.
+       * Signed code checked offline: compact JWS (EdDSA) over { tid, evt, tier, iat }; keys: get_ticket_keys. The QR.
        */
       signedCode: string | null;
       eventId: string;
@@ -2165,7 +2165,7 @@ export interface GetOrderOutput {
      */
     code: string;
     /**
-     * The verifiable code a scanner checks offline: a compact JWS (EdDSA) over { tid, evt, tier, iat }, keys in get_ticket_keys (docs/tickets.md). Shown as the QR code.
+     * Signed code checked offline: compact JWS (EdDSA) over { tid, evt, tier, iat }; keys: get_ticket_keys. The QR.
      */
     signedCode: string | null;
     eventId: string;
@@ -2433,7 +2433,7 @@ export interface AuthorizePaymentOutput {
        */
       code: string;
       /**
-       * The verifiable code a scanner checks offline: a compact JWS (EdDSA) over { tid, evt, tier, iat }, keys in get_ticket_keys (docs/tickets.md). Shown as the QR code.
+       * Signed code checked offline: compact JWS (EdDSA) over { tid, evt, tier, iat }; keys: get_ticket_keys. The QR.
        */
       signedCode: string | null;
       eventId: string;
@@ -3186,7 +3186,7 @@ export interface PurchaseInitiateOutput {
        */
       code: string;
       /**
-       * The verifiable code a scanner checks offline: a compact JWS (EdDSA) over { tid, evt, tier, iat }, keys in get_ticket_keys (docs/tickets.md). Shown as the QR code.
+       * Signed code checked offline: compact JWS (EdDSA) over { tid, evt, tier, iat }; keys: get_ticket_keys. The QR.
        */
       signedCode: string | null;
       eventId: string;
@@ -8572,16 +8572,16 @@ export interface UpdateTierInput {
        */
       labels?: {
         /**
-         * A BCP 47 language tag, e.g. hu.
+         * BCP 47 tag.
          */
         lang: string;
         /**
-         * The question in that language.
+         * The label in it.
          */
         label: string;
       }[];
       /**
-       * The answer’s kind: free text, one option, several options, yes/no, an e-mail address.
+       * text, choice (one option), multiple, boolean or email.
        */
       kind: 'text' | 'choice' | 'multiple' | 'boolean' | 'email';
       /**
@@ -8655,16 +8655,16 @@ export interface UpdateTierOutput {
        */
       labels?: {
         /**
-         * A BCP 47 language tag, e.g. hu.
+         * BCP 47 tag.
          */
         lang: string;
         /**
-         * The question in that language.
+         * The label in it.
          */
         label: string;
       }[];
       /**
-       * The answer’s kind: free text, one option, several options, yes/no, an e-mail address.
+       * text, choice (one option), multiple, boolean or email.
        */
       kind: 'text' | 'choice' | 'multiple' | 'boolean' | 'email';
       /**
@@ -8745,16 +8745,16 @@ export interface RetireTierOutput {
        */
       labels?: {
         /**
-         * A BCP 47 language tag, e.g. hu.
+         * BCP 47 tag.
          */
         lang: string;
         /**
-         * The question in that language.
+         * The label in it.
          */
         label: string;
       }[];
       /**
-       * The answer’s kind: free text, one option, several options, yes/no, an e-mail address.
+       * text, choice (one option), multiple, boolean or email.
        */
       kind: 'text' | 'choice' | 'multiple' | 'boolean' | 'email';
       /**
@@ -9268,7 +9268,7 @@ export interface ListOrdersOutput {
        */
       code: string;
       /**
-       * The verifiable code a scanner checks offline: a compact JWS (EdDSA) over { tid, evt, tier, iat }, keys in get_ticket_keys (docs/tickets.md). Shown as the QR code.
+       * Signed code checked offline: compact JWS (EdDSA) over { tid, evt, tier, iat }; keys: get_ticket_keys. The QR.
        */
       signedCode: string | null;
       eventId: string;
@@ -9485,7 +9485,7 @@ export interface RefundOrderOutput {
        */
       code: string;
       /**
-       * The verifiable code a scanner checks offline: a compact JWS (EdDSA) over { tid, evt, tier, iat }, keys in get_ticket_keys (docs/tickets.md). Shown as the QR code.
+       * Signed code checked offline: compact JWS (EdDSA) over { tid, evt, tier, iat }; keys: get_ticket_keys. The QR.
        */
       signedCode: string | null;
       eventId: string;
@@ -9734,7 +9734,7 @@ export interface GetOrderDetailOutput {
        */
       code: string;
       /**
-       * The verifiable code a scanner checks offline: a compact JWS (EdDSA) over { tid, evt, tier, iat }, keys in get_ticket_keys (docs/tickets.md). Shown as the QR code.
+       * Signed code checked offline: compact JWS (EdDSA) over { tid, evt, tier, iat }; keys: get_ticket_keys. The QR.
        */
       signedCode: string | null;
       eventId: string;
@@ -10652,7 +10652,7 @@ export interface CheckInOutput {
      */
     code: string;
     /**
-     * The verifiable code a scanner checks offline: a compact JWS (EdDSA) over { tid, evt, tier, iat }, keys in get_ticket_keys (docs/tickets.md). Shown as the QR code.
+     * Signed code checked offline: compact JWS (EdDSA) over { tid, evt, tier, iat }; keys: get_ticket_keys. The QR.
      */
     signedCode: string | null;
     eventId: string;
@@ -12579,7 +12579,7 @@ export interface Operations {
   /**
    * List a waiting list (`GET /v1/integration/waiting-list`).
    *
-   * A tier’s (`tierId`) or event’s (`eventId`) waiting list, first joined first, with each entry’s state, place in line while waiting, e-mail and offer. Filter by `state`; continue with `cursor` = `nextCursor`.
+   * A tier’s (`tierId`), event’s (`eventId`) or, with neither, every waiting list, first joined first, with each entry’s state, place in line while waiting, e-mail and offer. Filter by `state`; continue with `cursor` = `nextCursor`.
    */
   list_waiting_list: { input: ListWaitingListInput; output: ListWaitingListOutput };
   /**
