@@ -230,7 +230,9 @@ test(
         case 'string':
           if (s.format === 'date-time') return '2030-01-01T20:00:00Z';
           if (s.format === 'email') return 'someone@example.test';
-          if (s.format === 'uri') return 'https://hooks.example.com/x';
+          // A UCP platform profile: the server's own, on loopback (see `before`); other URLs: one never fetched.
+          if (s.format === 'uri')
+            return name === 'profile' ? `${w.h.url}/.well-known/ucp` : 'https://hooks.example.com/x';
           return /id$/i.test(name) ? idFor(tool, name) : 'x'.repeat(Math.max(1, Number(s.minLength ?? 1)));
         default:
           return 'x';
@@ -447,6 +449,7 @@ test(
         if (Array.isArray(p.enum)) return p.enum[0];
         if (p.type === 'integer' || p.type === 'number') return 1;
         if (p.format === 'uri') return `${w.h.url}/.well-known/ucp`;
+        if (p.type === 'array') return [fill(name, (p.items ?? {}) as JsonSchema)];
         if (p.type !== 'object') return 'x';
         const inner = (p.properties ?? {}) as Record<string, JsonSchema>;
         return Object.fromEntries(((p.required ?? []) as string[]).map((k) => [k, fill(k, inner[k] ?? {})]));
@@ -454,9 +457,7 @@ test(
       const required = (schema.required ?? []) as string[];
       const base = withAcpVersion(Object.fromEntries(required.map((k) => [k, fill(k, props[k] ?? {})])));
       const filters = Object.keys(props).filter((k) => namesObject(k) && !(k in base));
-      // list_waiting_list needs one of its two filters (a rule its JSON Schema cannot state): no call without one.
-      const bare = tool.name === 'list_waiting_list' ? [] : [base];
-      const inputs = [...bare, ...filters.map((k) => ({ ...base, [k]: idFor(tool, k) }))];
+      const inputs = [base, ...filters.map((k) => ({ ...base, [k]: idFor(tool, k) }))];
       if (filters.length > 1) inputs.push({ ...base, ...Object.fromEntries(filters.map((k) => [k, idFor(tool, k)])) });
       return inputs;
     };
