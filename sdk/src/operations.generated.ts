@@ -6875,7 +6875,7 @@ export interface CreateCheckoutInput {
    */
   checkout: {
     /**
-     * Exactly one item (one tier) per session here.
+     * 1-20 items, one per ticket tier of one event.
      *
      * @minItems 1
      * @maxItems 50
@@ -6993,7 +6993,7 @@ export interface CreateCheckoutOutput {
     phone_number?: string;
   };
   /**
-   * @maxItems 1
+   * @maxItems 20
    */
   line_items: {
     id: string;
@@ -7157,7 +7157,7 @@ export interface GetCheckoutOutput {
     phone_number?: string;
   };
   /**
-   * @maxItems 1
+   * @maxItems 20
    */
   line_items: {
     id: string;
@@ -7261,7 +7261,7 @@ export interface UpdateCheckoutInput {
    */
   id: string;
   /**
-   * The checkout’s new line item and buyer (UCP checkout update request).
+   * The checkout’s new line items and buyer (UCP checkout update request).
    */
   checkout: {
     /**
@@ -7269,7 +7269,7 @@ export interface UpdateCheckoutInput {
      */
     id?: string;
     /**
-     * Replaces the line item; one per session.
+     * Replaces the line items (1-20, one per tier).
      *
      * @minItems 1
      * @maxItems 50
@@ -7387,7 +7387,7 @@ export interface UpdateCheckoutOutput {
     phone_number?: string;
   };
   /**
-   * @maxItems 1
+   * @maxItems 20
    */
   line_items: {
     id: string;
@@ -7604,7 +7604,7 @@ export interface CompleteCheckoutOutput {
     phone_number?: string;
   };
   /**
-   * @maxItems 1
+   * @maxItems 20
    */
   line_items: {
     id: string;
@@ -7768,7 +7768,7 @@ export interface CancelCheckoutOutput {
     phone_number?: string;
   };
   /**
-   * @maxItems 1
+   * @maxItems 20
    */
   line_items: {
     id: string;

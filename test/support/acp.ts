@@ -56,6 +56,7 @@ export interface Shop {
   api: Api;
   apiKey: string;
   shopId: string;
+  eventId: string;
   tierId: string;
   poolId: string;
 }
@@ -80,14 +81,14 @@ export async function shopWithTier(
     }),
     201,
   );
-  const { tierId, poolId } = await eventWithTier(h, api, shop.id, {
+  const { tierId, poolId, eventId } = await eventWithTier(h, api, shop.id, {
     title: 'Arena Night',
     name: 'Floor',
     capacity: opts.capacity ?? 10,
     priceMinor: opts.priceMinor ?? 2500,
     restrictions: opts.restrictions,
   });
-  return { api, apiKey: m.apiKey, shopId: shop.id, tierId, poolId };
+  return { api, apiKey: m.apiKey, shopId: shop.id, eventId, tierId, poolId };
 }
 
 /** An ACP create request for one tier (quantity only when given: the documented deviation). */

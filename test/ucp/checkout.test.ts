@@ -381,3 +381,37 @@ test('a discount code in a UCP checkout is applied to the totals; an unknown one
   assert.deepEqual([warning.type, warning.path], ['warning', '$.discounts.codes[0]']);
   assert.equal((await assertInvariant(h.db, s.poolId)).held, 2);
 });
+
+test('a UCP checkout of two line items (two tiers of one event) completes as one order', async () => {
+  const s = await shopWithTier(h, { capacity: 5 });
+  const api = restClient(h.url, s.apiKey);
+  const pool = must(
+    await api.post('/v1/integration/pools', { merchantId: s.shopId, eventId: s.eventId, capacity: 4 }),
+    201,
+  );
+  const child = must(
+    await api.post('/v1/integration/tiers', { eventId: s.eventId, poolId: pool.id, name: 'Child', priceMinor: 1000 }),
+    201,
+  );
+  const { endpoint, handlerId } = await discover();
+  const items = [
+    { item: { id: s.tierId }, quantity: 2 },
+    { item: { id: child.id }, quantity: 1 },
+  ];
+  const created = must(await api.post(`${endpoint}/checkout-sessions`, { line_items: items }, AGENT), 201);
+  assert.deepEqual(
+    created.line_items.map((li: { item: { id: string }; quantity: number }) => [li.item.id, li.quantity]),
+    [
+      [s.tierId, 2],
+      [child.id, 1],
+    ],
+  );
+  const key = { ...AGENT, 'idempotency-key': randomUUID() };
+  const done = must(
+    await api.post(`${endpoint}/checkout-sessions/${created.id}/complete`, instrument(handlerId), key),
+    200,
+  );
+  assert.equal(done.status, 'completed');
+  assert.deepEqual((await assertInvariant(h.db, s.poolId)).sold, 2);
+  assert.deepEqual((await assertInvariant(h.db, pool.id)).sold, 1);
+});

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { secret } from '../../kernel/secret-fields.ts';
 import { openObject } from '../acp/request-schemas.ts';
 import { UcpDiscountsOut, UcpDiscountsRequest } from './discounts.ts';
+import { MAX_LINES } from '../purchase/lines.ts';
 
 const Text = (max: number) => z.string().max(max);
 
@@ -25,7 +26,7 @@ export const UcpLineItemInput = z.strictObject({
 
 export const UcpCheckoutCreate = z
   .strictObject({
-    line_items: z.array(UcpLineItemInput).min(1).max(50).describe('Exactly one item (one tier) per session here.'),
+    line_items: z.array(UcpLineItemInput).min(1).max(50).describe('1-20 items, one per ticket tier of one event.'),
     buyer: UcpBuyer.optional(),
     discounts: UcpDiscountsRequest.optional(),
   })
@@ -33,11 +34,11 @@ export const UcpCheckoutCreate = z
 export const UcpCheckoutUpdate = z
   .strictObject({
     id: Text(100).optional().describe('The session id, when repeated in the body; it must match the path.'),
-    line_items: z.array(UcpLineItemInput).min(1).max(50).describe('Replaces the line item; one per session.'),
+    line_items: z.array(UcpLineItemInput).min(1).max(50).describe('Replaces the line items (1-20, one per tier).'),
     buyer: UcpBuyer.optional(),
     discounts: UcpDiscountsRequest.optional(),
   })
-  .describe('The checkout’s new line item and buyer (UCP checkout update request).');
+  .describe('The checkout’s new line items and buyer (UCP checkout update request).');
 
 /** A selected card instrument from the sandbox tokenizer handler. */
 export const UcpInstrumentInput = z.strictObject({
@@ -135,7 +136,7 @@ export const UcpCheckout = z.object({
         totals: z.array(Total).max(4),
       }),
     )
-    .max(1),
+    .max(MAX_LINES),
   totals: z.array(Total).max(6),
   messages: z.array(Message).max(4),
   links: z.array(z.object({ type: Text(50), url: z.string() })).max(4),
