@@ -5,9 +5,9 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createPublicKey, verify } from 'node:crypto';
 import type { Harness } from '../support/harness.ts';
 import { restClient } from '../support/rest.ts';
+import { verifyCompact, type Jwks } from '../support/ticket-jws.ts';
 import { SURFACES } from '../support/surfaces.ts';
 import { confirmWith, key, must, reserveOne, shopWithTier, startSpineHarness, type Shop } from '../support/spine.ts';
 
@@ -18,24 +18,6 @@ before(async () => {
 after(async () => {
   await h?.close();
 });
-
-interface Jwks {
-  keys: { kid: string; kty: string; crv: string; x: string }[];
-}
-
-/** The independent verifier: a compact JWS `header.payload.signature`, EdDSA over `header.payload`, key by `kid`. */
-function verifyCompact(jwks: Jwks, jws: string, typ: string): Record<string, unknown> | null {
-  const parts = jws.split('.');
-  if (parts.length !== 3) return null;
-  const [h64, p64, s64] = parts as [string, string, string];
-  const header = JSON.parse(Buffer.from(h64, 'base64url').toString('utf8'));
-  if (header.alg !== 'EdDSA' || header.typ !== typ) return null;
-  const jwk = jwks.keys.find((k) => k.kid === header.kid);
-  if (!jwk) return null;
-  const publicKey = createPublicKey({ key: { kty: jwk.kty, crv: jwk.crv, x: jwk.x }, format: 'jwk' });
-  const ok = verify(null, Buffer.from(`${h64}.${p64}`), publicKey, Buffer.from(s64, 'base64url'));
-  return ok ? JSON.parse(Buffer.from(p64, 'base64url').toString('utf8')) : null;
-}
 
 const anonymous = () => restClient(h.url);
 const jwks = async (): Promise<Jwks> => must(await anonymous().get('/v1/ticketing/ticket-keys'), 200);
