@@ -5,23 +5,19 @@ import { UcpCatalogLookup, UcpCatalogResult } from '../../domain/ucp/catalog-sch
 import { negotiatedTransaction } from '../../domain/ucp/negotiation.ts';
 import { UCP_CATALOG_LOOKUP } from '../../domain/ucp/protocol.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
-import { UCP_ERRORS, UcpMeta } from './shared.ts';
+import { UCP_CATALOG_TOOL, UcpMeta } from './shared.ts';
 
 export const lookupCatalog = defineTool({
+  ...UCP_CATALOG_TOOL,
   name: 'lookup_catalog',
   title: 'Look up UCP catalog items',
-  area: 'ucp',
   description:
     'Public. UCP catalog lookup: `{ meta: { "ucp-agent" }, catalog: { ids } }` with event ids (a product and its ' +
     'featured variant) and tier ids (that variant, exact). Each variant says which ids resolved to it (`inputs`); ' +
     'ids of no upcoming event or tier for sale of a discoverable shop are left out.',
   input: z.strictObject({ meta: UcpMeta, catalog: UcpCatalogLookup }),
   output: UcpCatalogResult,
-  errors: UCP_ERRORS.filter((c) => c !== 'not_found' && c !== 'insufficient_scope'),
-  auth: { public: true, listed: ['anonymous', 'api_key'] },
   http: { method: 'POST', path: '/v1/ucp/catalog/lookup' },
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-  transactional: false,
   async handler({ meta, catalog }, ctx) {
     return negotiatedTransaction(
       ctx,

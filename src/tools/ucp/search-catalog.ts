@@ -5,23 +5,19 @@ import { UcpCatalogResult, UcpCatalogSearch } from '../../domain/ucp/catalog-sch
 import { negotiatedTransaction } from '../../domain/ucp/negotiation.ts';
 import { UCP_CATALOG_SEARCH } from '../../domain/ucp/protocol.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
-import { UCP_ERRORS, UcpMeta } from './shared.ts';
+import { UCP_CATALOG_TOOL, UcpMeta } from './shared.ts';
 
 export const searchCatalog = defineTool({
+  ...UCP_CATALOG_TOOL,
   name: 'search_catalog',
   title: 'Search the UCP catalog',
-  area: 'ucp',
   description:
     'Public. UCP catalog search: `{ meta: { "ucp-agent" }, catalog: { query?, pagination? } }`. Products are ' +
     'upcoming events of discoverable shops (soonest first), variants their tiers for sale with price and ' +
     'availability; a variant id is the item id for create_checkout. Prices are signals; the checkout decides.',
   input: z.strictObject({ meta: UcpMeta, catalog: UcpCatalogSearch }),
   output: UcpCatalogResult,
-  errors: UCP_ERRORS.filter((c) => c !== 'not_found' && c !== 'insufficient_scope'),
-  auth: { public: true, listed: ['anonymous', 'api_key'] },
   http: { method: 'POST', path: '/v1/ucp/catalog/search' },
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-  transactional: false,
   async handler({ meta, catalog }, ctx) {
     return negotiatedTransaction(
       ctx,

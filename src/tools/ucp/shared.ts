@@ -59,3 +59,12 @@ export const UCP_ANNOTATIONS = {
   idempotentHint: false,
   openWorldHint: false,
 } as const;
+
+/** What the two catalog tools (search and lookup) declare alike: public, read-only, the negotiation's codes. */
+export const UCP_CATALOG_TOOL = {
+  area: 'ucp',
+  errors: UCP_ERRORS.filter((c) => c !== 'not_found' && c !== 'insufficient_scope'),
+  auth: { public: true, listed: ['anonymous', 'api_key'] } satisfies Auth,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  transactional: false,
+} as const;
