@@ -24,13 +24,18 @@ export class SecretBox {
     return `${VERSION}.${iv.toString('base64url')}.${body.toString('base64url')}`;
   }
 
-  /** The plaintext, or undefined when the value does not open with this server's key. */
+  /**
+   * The plaintext, or undefined when the value does not open with this server's key. Only the canonical spelling
+   * opens: base64url's last character carries unused bits, and a sealed value used as a link must have one form.
+   */
   open(sealed: string, boundTo: string): string | undefined {
-    const [version, ivPart, bodyPart] = sealed.split('.');
-    if (version !== VERSION || !ivPart || !bodyPart) return undefined;
+    const [version, ivPart, bodyPart, extra] = sealed.split('.');
+    if (version !== VERSION || !ivPart || !bodyPart || extra !== undefined) return undefined;
+    const iv = Buffer.from(ivPart, 'base64url');
+    const body = Buffer.from(bodyPart, 'base64url');
+    if (iv.toString('base64url') !== ivPart || body.toString('base64url') !== bodyPart) return undefined;
     try {
-      const body = Buffer.from(bodyPart, 'base64url');
-      const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(ivPart, 'base64url'));
+      const decipher = createDecipheriv('aes-256-gcm', this.key, iv);
       decipher.setAAD(Buffer.from(boundTo, 'utf8'));
       decipher.setAuthTag(body.subarray(body.length - 16));
       return Buffer.concat([decipher.update(body.subarray(0, body.length - 16)), decipher.final()]).toString('utf8');
