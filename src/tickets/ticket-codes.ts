@@ -2,7 +2,7 @@
  * Verifiable ticket codes: a compact JWS (EdDSA, Ed25519) over `{ tid, evt, tier, iat }`, with the signing
  * key's id in the protected header. A scanner verifies it offline with the published JWKS (docs/tickets.md).
  */
-import { KeyObject, sign } from 'node:crypto';
+import { sign } from 'node:crypto';
 import { compactVerify, createLocalJWKSet, errors } from 'jose';
 import { ToolError } from '../kernel/errors.ts';
 import { TICKET_CODE_ALG, type PublicTicketKey, type SigningKey } from './ticket-keys.ts';
@@ -40,19 +40,11 @@ export function signTicketCode(
   };
   const header = b64url(JSON.stringify({ alg: TICKET_CODE_ALG, kid: key.kid, typ: TICKET_CODE_TYP }));
   const input = `${header}.${b64url(JSON.stringify(claims))}`;
-  const signature = sign(null, Buffer.from(input), keyObjectOf(key.key)).toString('base64url');
+  const signature = sign(null, Buffer.from(input), key.key).toString('base64url');
   return Promise.resolve(`${input}.${signature}`);
 }
 
 const b64url = (text: string): string => Buffer.from(text).toString('base64url');
-
-/** The node:crypto KeyObject of each imported signing key, made once. */
-const keyObjects = new WeakMap<CryptoKey, KeyObject>();
-function keyObjectOf(key: CryptoKey): KeyObject {
-  let made = keyObjects.get(key);
-  if (!made) keyObjects.set(key, (made = KeyObject.from(key)));
-  return made;
-}
 
 /**
  * Verifies a code against the published keys; `invalid_ticket_code` when it is malformed, unsigned by us or tampered

@@ -3,8 +3,9 @@
  * used published in a JWKS so codes issued before a rotation keep verifying. Private keys are sealed at
  * rest (AES-256-GCM, key derived from the server secret, bound to the key id).
  */
+import { createPrivateKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
+import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import type { Clock } from '../kernel/clock.ts';
 import { sql, type Database } from '../storage/database.ts';
 import { newId } from '../storage/ids.ts';
@@ -23,17 +24,20 @@ interface KeyRow {
   retired_at: Date | null;
 }
 
-/** An active signing key, ready to sign. */
+/**
+ * An active signing key, ready to sign: a node:crypto KeyObject, which node:crypto's `sign` and jose both take. (A
+ * WebCrypto key made a KeyObject printed Node 24's DEP0204 warning: the key was not extractable.)
+ */
 export interface SigningKey {
   kid: string;
-  key: CryptoKey;
+  key: KeyObject;
 }
 
 export class TicketKeys {
   private readonly db: Database;
   private readonly clock: Clock;
   private readonly box: SecretBox;
-  private readonly cache = new Map<string, CryptoKey>();
+  private readonly cache = new Map<string, KeyObject>();
 
   constructor(deps: { db: Database; clock: Clock; serverSecret: string }) {
     this.db = deps.db;
@@ -97,7 +101,7 @@ export class TicketKeys {
       ? sql<KeyRow>(em, 'select * from ticket_signing_keys where kid = ?', [kid])
       : this.db.execute<KeyRow>('select * from ticket_signing_keys where kid = ?', [kid]));
     if (!full) throw new Error('no active ticket-signing key');
-    return { kid: full.kid, key: await this.privateKey(full) };
+    return { kid: full.kid, key: this.privateKey(full) };
   }
 
   /** Every published key, oldest first (the JWKS `keys`); inside a transaction pass its `em` (see `active`). */
@@ -113,12 +117,12 @@ export class TicketKeys {
     return em ? sql<R>(em, text) : this.db.execute<R>(text);
   }
 
-  private async privateKey(row: KeyRow): Promise<CryptoKey> {
+  private privateKey(row: KeyRow): KeyObject {
     const cached = this.cache.get(row.kid);
     if (cached) return cached;
     const opened = this.box.open(row.private_jwk_sealed, row.kid);
     if (!opened) throw new Error(`ticket-signing key ${row.kid} does not open with this server's secret`);
-    const key = (await importJWK(JSON.parse(opened) as JWK, TICKET_CODE_ALG)) as CryptoKey;
+    const key = createPrivateKey({ key: JSON.parse(opened) as JsonWebKey, format: 'jwk' });
     this.cache.set(row.kid, key);
     return key;
   }

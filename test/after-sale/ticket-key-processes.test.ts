@@ -1,26 +1,26 @@
 /**
  * Ticket-signing keys across processes: a key rotated by another server process on the same database signs the next
  * ticket of this one (each process keeps opened private keys in memory by key id, and reads which one is active
- * with every ticket), and the other way round.
+ * with every ticket), and the other way round. The other process runs with `--throw-deprecation`: starting and
+ * confirming print no deprecation warning (Node 24's DEP0204 came from making a KeyObject of a WebCrypto key).
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Harness } from '../support/harness.ts';
 import { serverEnvFor } from '../support/database.ts';
 import { restClient } from '../support/rest.ts';
-import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
+import { SERVER_NODE_ARGS, startServerProcess, type ServerProcess } from '../support/server-process.ts';
 import { confirmWith, must, reserveOne, shopWithTier, startSpineHarness, type Api } from '../support/spine.ts';
 
 let h: Harness;
 let other: ServerProcess;
 before(async () => {
   h = await startSpineHarness();
-  other = await startServerProcess({
-    ...serverEnvFor(h.dbUrl),
-    SWEEP_INTERVAL_MS: '0',
-    SANDBOX_DISPATCH_MS: '0',
-    WEBHOOK_DISPATCH_MS: '0',
-  });
+  other = await startServerProcess(
+    { ...serverEnvFor(h.dbUrl), SWEEP_INTERVAL_MS: '0', SANDBOX_DISPATCH_MS: '0', WEBHOOK_DISPATCH_MS: '0' },
+    undefined,
+    [...SERVER_NODE_ARGS, '--throw-deprecation'],
+  );
 });
 after(async () => {
   await other?.stop();
@@ -36,6 +36,16 @@ async function ticketKid(api: Api, tierId: string): Promise<string> {
   const order = must(await confirmWith(api, r.reservation.id, 'pm_sandbox_visa'), 200).order;
   return kidOf(order.tickets[0].signedCode);
 }
+
+test('a server started with --throw-deprecation starts and confirms, and prints no deprecation warning', async () => {
+  const s = await shopWithTier(h, { capacity: 2 });
+  const there = restClient(other.url, s.apiKey);
+  const r = await reserveOne(there, s.tierId, 1);
+  const order = must(await confirmWith(there, r.reservation.id, 'pm_sandbox_visa'), 200).order;
+  assert.equal(order.tickets.length, 1);
+  assert.equal(other.child.exitCode, null, 'the server is still running');
+  assert.doesNotMatch(other.stderr(), /Deprecat|DEP\d{4}/);
+});
 
 test('a key rotated by another process signs the next ticket of this one, and the other way round', async () => {
   const s = await shopWithTier(h, { capacity: 10 });
