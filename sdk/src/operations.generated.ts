@@ -4294,6 +4294,16 @@ export interface ListMyTicketsOutput {
      */
     eventTimeZone: string;
     tierName: string;
+    /**
+     * An order of several tiers: each line’s tier, name and places (`tierName` is the first’s, `quantity` all).
+     *
+     * @maxItems 20
+     */
+    lines?: {
+      tierId: string;
+      tierName: string;
+      quantity: number;
+    }[];
     state: 'completed' | 'partially_refunded' | 'refunded';
     /**
      * RFC 3339
@@ -9668,6 +9678,16 @@ export interface SearchOrdersOutput {
     tierId: string;
     tierName: string;
     quantity: number;
+    /**
+     * An order of several tiers: each line’s tier, name and places (`tierName` is the first’s, `quantity` all).
+     *
+     * @maxItems 20
+     */
+    lines?: {
+      tierId: string;
+      tierName: string;
+      quantity: number;
+    }[];
     totalMinor: number;
     refundedMinor: number;
     currency: string;

@@ -118,7 +118,8 @@ export async function init() {
       el('p', {
         text: t('tickets.orderMeta', {
           date: formatEventTime(order.eventStartsAt, order.eventTimeZone),
-          tier: order.tierName,
+          // An order of several tiers names each with its places (`2 × Adult, 1 × Child`).
+          tier: order.lines ? order.lines.map((l) => `${l.quantity} × ${l.tierName}`).join(', ') : order.tierName,
           shop: order.shopName,
         }),
       }),

@@ -7,7 +7,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Principal } from '../../kernel/principal.ts';
 import { iso } from '../../kernel/wire.ts';
 import { Event, Shop, Tier } from '../../storage/entities/catalog.ts';
+import { Reservation } from '../../storage/entities/purchase.ts';
 import { listOrders } from './order-list.ts';
+import { namedLines, type OrderLine } from './order-lines.ts';
 import type { OrderView } from './purchase-view.ts';
 
 /** A ticket at the door: `valid` admits, `checked_in` was admitted, `void` no longer admits (refunded). */
@@ -36,10 +38,14 @@ export interface BuyerOrderTickets {
   eventStartsAt: string;
   eventTimeZone: string;
   tierName: string;
+  /** An order of several tiers: each line's tier, name and places, in line order (`tierName` is the first's). */
+  lines?: OrderLine[];
   state: OrderView['state'];
   createdAt: string;
   tickets: BuyerTicket[];
 }
+
+const withLines = (lines: OrderLine[] | undefined) => (lines ? { lines } : {});
 
 const statusOf = (t: OrderView['tickets'][number]): TicketStatus =>
   t.state === 'void' ? 'void' : t.checkedInAt ? 'checked_in' : 'valid';
@@ -52,12 +58,20 @@ export async function listBuyerTickets(
 ): Promise<{ orders: BuyerOrderTickets[]; nextCursor?: string }> {
   const { orders, nextCursor } = await listOrders(em, principal, page);
   const unique = <T>(xs: T[]) => [...new Set(xs)];
-  const [shops, events, tiers] = await Promise.all([
+  const [shops, events, tiers, lined] = await Promise.all([
     orders.length ? em.find(Shop, { id: { $in: unique(orders.map((o) => o.merchantId)) } }) : [],
     orders.length ? em.find(Event, { id: { $in: unique(orders.map((o) => o.eventId)) } }) : [],
     // Every ticket's tier too (the same set as the orders' for single-tier orders).
     orders.length
       ? em.find(Tier, { id: { $in: unique(orders.flatMap((o) => [o.tierId, ...o.tickets.map((t) => t.tierId)])) } })
+      : [],
+    // The lines of the multi-line orders (a ticket names its tier, not its line's place in the purchase).
+    orders.length
+      ? em.find(
+          Reservation,
+          { id: { $in: orders.map((o) => o.reservationId) }, lines: { $ne: null } },
+          { fields: ['id', 'lines'] },
+        )
       : [],
   ]);
   const nameOf = (id: string) => tiers.find((t) => t.id === id)?.name ?? id;
@@ -74,6 +88,7 @@ export async function listBuyerTickets(
       eventStartsAt: event ? iso(event.startsAt) : o.createdAt,
       eventTimeZone: event?.timeZone ?? 'UTC',
       tierName: nameOf(o.tierId), // a multi-line order's first tier; each ticket names its own (below)
+      ...withLines(namedLines(lined.find((r) => r.id === o.reservationId)?.lines, nameOf)),
       state: o.state,
       createdAt: o.createdAt,
       tickets: o.tickets.map((t) => ({

@@ -15,6 +15,7 @@ import { requireShop } from '../catalog/access.ts';
 import { requireMerchantEvent } from './event-access.ts';
 import { BUYER_COLUMNS, BUYER_JOIN, requireMerchantPrincipal } from './order-search.ts';
 import { withAttendeeColumns } from './attendee-export.ts';
+import { linesText, ORDER_LINES_COLUMN, type OrderLine } from './order-lines.ts';
 
 /** How long a download link works (it works once). */
 export const EXPORT_TTL_MS = 5 * 60_000;
@@ -102,6 +103,9 @@ interface Spec {
 /** A timestamp column read by raw SQL (a string or a Date, by driver) as RFC 3339; null stays null. */
 const at = (v: unknown): string | null => (v == null ? null : iso(new Date(v as string)));
 
+/** An order's `tier_name`: its tier's name; a multi-line order's lines with their places (`2 × Adult; 1 × Child`). */
+const tierCell = (r: Record<string, unknown>) => (r.order_lines ? linesText(r.order_lines as OrderLine[]) : r.tier);
+
 const FROM = `from orders o join events e on e.id = o.event_id join tiers t on t.id = o.tier_id ${BUYER_JOIN}`;
 
 const ORDERS: Spec = {
@@ -121,7 +125,7 @@ const ORDERS: Spec = {
   ],
   key: ['o.id'],
   select: `o.id, o.created_at, o.state, ${BUYER_COLUMNS}, o.event_id, e.title, t.name as tier,
-           o.quantity, o.total_minor, o.refunded_minor, o.currency`,
+           o.quantity, o.total_minor, o.refunded_minor, o.currency, ${ORDER_LINES_COLUMN}`,
   from: FROM,
   row: (r) => [
     r.id,
@@ -131,7 +135,7 @@ const ORDERS: Spec = {
     r.buyer_name,
     r.event_id,
     r.title,
-    r.tier,
+    tierCell(r),
     r.quantity,
     r.total_minor,
     r.refunded_minor,

@@ -12,6 +12,7 @@ import { sql } from '../../storage/database.ts';
 import type { OrderState } from '../../storage/entities/purchase.ts';
 import { requireShop } from '../catalog/access.ts';
 import { requireMerchantEvent } from './event-access.ts';
+import { ORDER_LINES_COLUMN, orderLinesField, type OrderLine } from './order-lines.ts';
 
 /** The buyer of an order as a merchant sees it: its address and, when an ACP checkout gave one, its name. */
 export interface BuyerContact {
@@ -71,6 +72,7 @@ interface Row {
   buyer_email: string | null;
   buyer_name: string | null;
   checked_in: number;
+  order_lines: OrderLine[] | null;
 }
 
 /** The cursor of a page: the sort key of its last row (the total, for `total`) and its id; opaque to callers. */
@@ -117,7 +119,8 @@ export async function searchOrders(em: EntityManager, principal: Principal, s: O
     em,
     `select o.id, o.shop_id, o.event_id, e.title as event_title, o.tier_id, t.name as tier_name, o.quantity,
             o.total_minor, o.refunded_minor, o.currency, o.state, o.created_at, ${BUYER_COLUMNS},
-            (select count(*)::int from tickets k where k.order_id = o.id and k.checked_in_at is not null) as checked_in
+            (select count(*)::int from tickets k where k.order_id = o.id and k.checked_in_at is not null) as checked_in,
+            ${ORDER_LINES_COLUMN}
        from orders o join events e on e.id = o.event_id join tiers t on t.id = o.tier_id
        ${BUYER_JOIN}
       where ${where.join(' and ')}
@@ -133,6 +136,7 @@ export async function searchOrders(em: EntityManager, principal: Principal, s: O
     tierId: r.tier_id,
     tierName: r.tier_name,
     quantity: r.quantity,
+    ...orderLinesField(r),
     totalMinor: r.total_minor,
     refundedMinor: r.refunded_minor,
     currency: r.currency,

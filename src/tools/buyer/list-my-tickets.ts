@@ -7,6 +7,7 @@ import { listBuyerTickets } from '../../domain/purchase/buyer-tickets.ts';
 import { ORDER_STATES } from '../../domain/purchase/purchase-view.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { ticketQrDataUrl } from '../../tickets/ticket-qr.ts';
+import { OrderLinesOut } from './order-lines-schema.ts';
 
 const Time = z.string().describe('RFC 3339');
 
@@ -55,6 +56,7 @@ export const listMyTicketsTool = defineTool({
           .max(64)
           .describe('The event’s IANA time zone: show `eventStartsAt` there, naming it.'),
         tierName: z.string(),
+        lines: OrderLinesOut,
         state: z.enum(ORDER_STATES),
         createdAt: Time,
         tickets: z.array(BuyerTicketOut),

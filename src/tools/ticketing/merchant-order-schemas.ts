@@ -1,5 +1,6 @@
 /** Wire schemas of the merchant's order tools (search, detail, refund preview, resend): the buyer's contact. */
 import { z } from 'zod';
+import { OrderLinesOut } from '../buyer/order-lines-schema.ts';
 
 /** An order's buyer as merchants see it; null when the order has no buyer address (e.g. an API key's own sale). */
 export const BuyerContactOut = z
@@ -17,6 +18,7 @@ export const OrderRowOut = z.object({
   tierId: z.string(),
   tierName: z.string(),
   quantity: z.number().int(),
+  lines: OrderLinesOut,
   totalMinor: z.number().int(),
   refundedMinor: z.number().int(),
   currency: z.string(),

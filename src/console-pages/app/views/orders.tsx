@@ -26,6 +26,10 @@ const dayAfter = (date: string) => {
   return d.toISOString();
 };
 
+/** The order's tier; an order of several tiers names each with its places (`2 × Adult, 1 × Child`). */
+const tiersOf = (o: { tierName: string; lines?: { tierName: string; quantity: number }[] }) =>
+  o.lines ? o.lines.map((l) => `${count(l.quantity)} × ${l.tierName}`).join(', ') : o.tierName;
+
 function Orders({ shop, query }: ViewProps) {
   const { client } = useSession();
   const { route, path } = useLocation();
@@ -182,7 +186,7 @@ function Orders({ shop, query }: ViewProps) {
                 label: t('views.orders.colBuyer'),
                 render: (o) => o.buyer?.email ?? t('views.orders.noBuyer'),
               },
-              { key: 'event', label: t('views.orders.colEvent'), render: (o) => `${o.eventTitle} · ${o.tierName}` },
+              { key: 'event', label: t('views.orders.colEvent'), render: (o) => `${o.eventTitle} · ${tiersOf(o)}` },
               { key: 'quantity', label: t('views.orders.colTickets'), numeric: true, render: (o) => count(o.quantity) },
               {
                 key: 'total',
