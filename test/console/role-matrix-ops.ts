@@ -391,10 +391,10 @@ export const OPS: Op[] = [
     scoped: true,
     input: async (o) => ({ tierId: o.m.tierId, enabled: true }),
   },
-  // Declared merchant:write with no role: an integrator and its key may remove entries (see the F1 report).
+  // An owner's act, as set_waiting_list: an integrator and the key it made are refused (403 forbidden).
   {
     tool: 'remove_waiting_list_entry',
-    allowed: WEBHOOK_WRITERS,
+    allowed: CATALOG_WRITERS,
     scoped: true,
     input: async (o) => ({ id: await freshEntry(o) }),
   },

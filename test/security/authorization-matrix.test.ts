@@ -128,6 +128,17 @@ test(
       }),
       201,
     );
+    // A waiting-list entry: a pool of one place, held, so a person may join its tier's line.
+    const scarcePool = must(
+      await vApi.post('/v1/integration/pools', { merchantId: victim.shopId, eventId: victim.eventId, capacity: 1 }),
+      201,
+    );
+    const scarce = { eventId: victim.eventId, poolId: scarcePool.id, name: 'Scarce', priceMinor: 100 };
+    const scarceTier = must(await vApi.post('/v1/integration/tiers', scarce), 201).id as string;
+    const q3 = must(await vApi.post('/v1/ticketing/quotes', { tierId: scarceTier, quantity: 1 }), 201);
+    must(await vApi.post('/v1/ticketing/reservations', { quoteId: q3.quoteId }, key()), 201);
+    const joined = { tierId: scarceTier, quantity: 1, email: newEmail() };
+    const entry = must(await vApi.post('/v1/ticketing/waiting-list', joined), 200).id as string;
     const [victimKey] = await w.h.db.execute<{ id: string }>('select id from api_keys where organization_id = ?', [
       victim.organizationId,
     ]);
@@ -145,6 +156,7 @@ test(
       'api-keys': victimKey!.id,
       invitations: invitation.id,
       organizations: victim.organizationId,
+      'waiting-list': entry,
     };
     const victimIds = new Set<string>([
       ...Object.values(byCollection),

@@ -15,7 +15,8 @@ export const removeWaitingListEntry = defineTool({
   input: z.strictObject({ id: IdRef.describe('The entry (wle_…).') }),
   output: WaitingListEntryOut,
   errors: ['not_found', 'payment_in_flight', 'insufficient_scope'],
-  auth: { principals: ['api_key', 'console_user'], scopes: ['merchant:write'] },
+  // An owner's act, as set_waiting_list: an integrator (and a key it made) reads the list but takes no one off it.
+  auth: { principals: ['api_key', 'console_user'], scopes: ['merchant:write'], roles: ['owner'] },
   http: { method: 'DELETE', path: '/v1/integration/waiting-list/{id}' },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   idempotency: 'optional',

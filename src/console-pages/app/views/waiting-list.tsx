@@ -1,6 +1,6 @@
 /**
  * Waiting lists: per event, who waits for which tier in line order, each entry's state and offer (the places held for
- * them, until when), and removing an entry (an open offer's places pass to the next in line).
+ * them, until when), and an owner's removing an entry (an open offer's places pass to the next in line).
  */
 import { useState } from 'preact/hooks';
 import type { ListWaitingListOutput } from '@tessera/sdk';
@@ -18,7 +18,7 @@ import type { ViewDef, ViewProps } from '../view.ts';
 type Entry = ListWaitingListOutput['entries'][number];
 
 function WaitingList({ shop }: ViewProps) {
-  const { client } = useSession();
+  const { client, isOwner } = useSession();
   const events = useLoad(
     async () => (await client.call('list_events', { id: shop!.id, limit: 100 })).events,
     [client, shop?.id],
@@ -59,8 +59,9 @@ function WaitingList({ shop }: ViewProps) {
       key: 'actions',
       label: t('views.waitingList.actions'),
       hiddenLabel: true,
+      // Removing is an owner's act (an integrator sees the list without the button; the server refuses it anyway).
       render: (e) =>
-        e.state === 'waiting' || e.state === 'offered' ? (
+        isOwner && (e.state === 'waiting' || e.state === 'offered') ? (
           <button
             type="button"
             class="secondary"
