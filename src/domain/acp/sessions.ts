@@ -1,23 +1,23 @@
 /**
- * ACP checkout sessions over the purchase spine: create/update hold the tickets with the spine's own quote
- * and reserve (same pool counter, same holds, same invariant), cancel releases the hold. A spine refusal the
- * agent can resolve becomes a session message (status not_ready_for_payment); any other one a flat error.
+ * ACP checkout sessions over the purchase spine: create/update hold the tickets with the spine's own quote and the
+ * reserve tool's hot-pool batcher (same pool counter, same holds, same invariant: session-hold.ts), cancel releases
+ * the hold. A spine refusal the agent can resolve becomes a session message (status not_ready_for_payment); any other
+ * one a flat error.
  */
 import { LockMode } from '@mikro-orm/core';
 import type { ToolContext } from '../context.ts';
 import { ToolError } from '../../kernel/errors.ts';
 import { ownershipOf, requireAccess } from '../purchase/purchase-access.ts';
 import { requireSellableTier } from '../purchase/quotes.ts';
-import { releaseReservation, reserveFromQuote } from '../purchase/reservations.ts';
+import { releaseReservation } from '../purchase/reservations.ts';
 import { AcpCheckoutSession, type AcpCheckoutSessionRow } from '../../storage/entities/acp.ts';
 import type { ShopRow, TierRow } from '../../storage/entities/catalog.ts';
 import { newId } from '../../storage/ids.ts';
-import { holdMessage } from './messages.ts';
-import { refusedItem } from './session-line-param.ts';
-import { quoteWithCodes, sessionCodes } from './session-discounts.ts';
+import { completeHold, sessionCountry, startHold, type PendingHold } from './session-hold.ts';
+import { sessionCodes } from './session-discounts.ts';
 import type { CancelRequest, CreateRequest, UpdateRequest } from './request-schemas.ts';
 import { itemsOf } from './session-lines.ts';
-import type { AcpCheckoutSessionOut, AcpMessage } from './session-schema.ts';
+import type { AcpCheckoutSessionOut } from './session-schema.ts';
 import { DIGITAL_OPTION_ID, reservationOf, sessionView, statusOf } from './session-view.ts';
 
 /**
@@ -53,44 +53,35 @@ async function sellableTier(ctx: ToolContext, tierId: string): Promise<{ tier: T
   }
 }
 
-const countryOf = (s: AcpCheckoutSessionRow): string | undefined => {
-  const address = (s.fulfillmentDetails as { address?: { country?: string } } | null)?.address;
-  return address?.country ? address.country.trim().toUpperCase() : undefined;
-};
-
 /**
- * Holds the session's tickets through the spine (quote, then reserve). Refusals the agent can resolve
- * are kept as session messages; anything else is thrown. A tier that restricts card schemes is held with
- * its first accepted scheme: the delegated card's real scheme is checked at complete.
+ * Runs a session change in its own transaction, then holds the quote it left pending on the reserve batcher
+ * (session-hold.ts) and answers with the session as it then is. Called outside any transaction (the tools are
+ * `transactional: false`): the batch must see the committed quote.
  */
-async function hold(ctx: ToolContext, s: AcpCheckoutSessionRow, tier: TierRow, codes: string[] = []): Promise<void> {
-  const rejected: AcpMessage[] = []; // discount codes refused (session-discounts.ts)
-  try {
-    // Several line items: one quote for them all (session-lines.ts); one item: the one-tier quote, as before.
-    const [country, scheme] = [countryOf(s), tier.allowedSchemes[0]];
-    const items = s.lines?.length ? { lines: s.lines } : { tierId: tier.id, quantity: s.quantity };
-    const quote = await quoteWithCodes(ctx, { ...items, country, scheme }, codes, s, rejected);
-    // In a savepoint: a refused reserve (sold out under a race) has already written its hold row, which only the
-    // rollback undoes; the session's own transaction goes on to record the refusal as a message.
-    const reservation = await ctx.em.transactional((em) => reserveFromQuote({ ...ctx, em }, quote.id));
-    s.reservationId = reservation.id;
-    s.messages = rejected;
-    s.status = 'ready_for_payment';
-  } catch (err) {
-    const message = err instanceof ToolError ? holdMessage(err, await refusedItem(ctx.em, err, s.lines)) : undefined;
-    if (!message) throw err;
-    s.reservationId = null;
-    s.messages = [message];
-    s.status = 'not_ready_for_payment';
-  }
+async function changeThenHold(
+  ctx: ToolContext,
+  change: (tx: ToolContext) => Promise<{ id: string; pending?: PendingHold }>,
+): Promise<AcpCheckoutSessionOut> {
+  const { id, pending } = await ctx.services.db.transaction((em) => change({ ...ctx, em }));
+  if (pending) await completeHold(ctx, pending);
+  const em = ctx.services.db.fork();
+  return viewOf({ ...ctx, em }, await em.findOneOrFail(AcpCheckoutSession, { id }));
 }
 
 /** Creates a session and holds its tickets (201 even when they cannot be held: the messages say why). */
-export async function createSession(
+export function createSession(
   ctx: ToolContext,
   apiVersion: string,
   body: CreateRequest,
 ): Promise<AcpCheckoutSessionOut> {
+  return changeThenHold(ctx, (tx) => createHeld(tx, apiVersion, body));
+}
+
+async function createHeld(
+  ctx: ToolContext,
+  apiVersion: string,
+  body: CreateRequest,
+): Promise<{ id: string; pending?: PendingHold }> {
   const { tierId, quantity, lines } = itemsOf(body.line_items);
   const { tier, shop } = await sellableTier(ctx, tierId);
   if (body.currency.toUpperCase() !== tier.currency) {
@@ -113,6 +104,7 @@ export async function createSession(
     quantity,
     lines,
     reservationId: null,
+    holdQuoteId: null,
     orderId: null,
     buyer: body.buyer ?? null,
     fulfillmentDetails: body.fulfillment_details ?? null,
@@ -130,9 +122,9 @@ export async function createSession(
     canceledAt: null,
   });
   await ctx.em.flush();
-  await hold(ctx, s, tier, await sessionCodes(ctx.em, body.discounts, null));
+  const pending = await startHold(ctx, s, tier, await sessionCodes(ctx.em, body.discounts, null));
   await ctx.em.flush();
-  return viewOf(ctx, s);
+  return { id: s.id, pending };
 }
 
 /** Refuses a change to a session that is closed or paying. */
@@ -150,12 +142,21 @@ function assertOpen(status: ReturnType<typeof statusOf>, id: string): void {
  * Applies buyer, fulfillment and item changes. The tickets are held again (the old hold released first)
  * when the item or quantity changed, the delivery country changed, or there is no live hold.
  */
-export async function updateSession(
+export function updateSession(
   ctx: ToolContext,
   id: string,
   body: UpdateRequest,
   protocol: SessionProtocol = 'acp',
 ): Promise<AcpCheckoutSessionOut> {
+  return changeThenHold(ctx, (tx) => updateHeld(tx, id, body, protocol));
+}
+
+async function updateHeld(
+  ctx: ToolContext,
+  id: string,
+  body: UpdateRequest,
+  protocol: SessionProtocol,
+): Promise<{ id: string; pending?: PendingHold }> {
   const s = await requireSession(ctx, id, true, protocol);
   const r = await reservationOf(ctx.em, s);
   assertOpen(statusOf(s, r, ctx.clock.now()), id);
@@ -166,7 +167,7 @@ export async function updateSession(
       });
     }
   });
-  const before = { tierId: s.tierId, quantity: s.quantity, country: countryOf(s), lines: JSON.stringify(s.lines) };
+  const before = { tierId: s.tierId, quantity: s.quantity, country: sessionCountry(s), lines: JSON.stringify(s.lines) };
   if (body.buyer) s.buyer = body.buyer;
   if (body.fulfillment_details) s.fulfillmentDetails = body.fulfillment_details;
   if (body.order_notes !== undefined) s.orderNotes = body.order_notes;
@@ -191,16 +192,17 @@ export async function updateSession(
   const changed =
     before.tierId !== s.tierId ||
     before.quantity !== s.quantity ||
-    before.country !== countryOf(s) ||
+    before.country !== sessionCountry(s) ||
     before.lines !== JSON.stringify(s.lines);
+  let pending: PendingHold | undefined;
   if (changed || !live || body.discounts) {
     const codes = await sessionCodes(ctx.em, body.discounts, r); // asked now, or the code the hold has
     if (r && r.state === 'held') await releaseReservation(ctx, r.id);
-    await hold(ctx, s, tier ?? (await sellableTier(ctx, s.tierId)).tier, codes);
+    pending = await startHold(ctx, s, tier ?? (await sellableTier(ctx, s.tierId)).tier, codes);
   }
   s.updatedAt = ctx.clock.now();
   await ctx.em.flush();
-  return viewOf(ctx, s);
+  return { id: s.id, pending };
 }
 
 /** Cancels a session and gives its tickets back; 405 once it is completed or canceled. */
@@ -223,6 +225,7 @@ export async function cancelSession(
   if (r && r.state === 'held') await releaseReservation(ctx, r.id);
   const now = ctx.clock.now();
   s.status = 'canceled';
+  s.holdQuoteId = null; // a hold still being made for it is given back (session-hold.ts)
   s.canceledAt = now;
   s.updatedAt = now;
   s.messages = [];

@@ -106,6 +106,16 @@ export async function negotiate(ctx: ToolContext, profileUrl: string, required =
   return { capabilities: active, ...(order?.success ? { orderWebhookUrl: order.data.config.webhook_url } : {}) };
 }
 
+/** Negotiates, then runs `work` outside any transaction: checkout create and update open their own (session-hold.ts). */
+export async function negotiated<T>(
+  ctx: ToolContext,
+  profileUrl: string,
+  work: (ctx: ToolContext) => Promise<T>,
+): Promise<T> {
+  await negotiate(ctx, profileUrl, UCP_CHECKOUT);
+  return work(ctx);
+}
+
 /**
  * Negotiates first, then runs `work` in one short transaction: the platform profile is fetched while no transaction
  * (nor database connection) is held, so the UCP tools that change state run with `transactional: false`.

@@ -32,6 +32,8 @@ export const AcpCheckoutSession = defineEntity({
     /** Several line items (tier and quantity each; the first is `tierId`/`quantity`); null for one. */
     lines: p.json<{ tierId: string; quantity: number }[]>().nullable(),
     reservationId: p.string().nullable(),
+    /** The quote whose hold the session waits for (src/domain/acp/session-hold.ts); null once held or refused. */
+    holdQuoteId: p.string().nullable(),
     orderId: p.string().nullable(),
     buyer: p.json<Record<string, unknown>>().nullable(),
     fulfillmentDetails: p.json<Record<string, unknown>>().nullable(),

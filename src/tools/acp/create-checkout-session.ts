@@ -28,6 +28,8 @@ export const createCheckoutSession = defineTool({
   annotations: ACP_ANNOTATIONS,
   idempotency: 'optional',
   idempotencyRequest: acpIdempotency(() => 'POST /checkout_sessions'),
+  // The session commits before its hold is made on the reserve batcher (src/domain/acp/session-hold.ts).
+  transactional: false,
   async handler({ meta, payload }, ctx) {
     return createSession(ctx, versionOf(meta), payload);
   },

@@ -27,6 +27,8 @@ export const updateCheckoutSession = defineTool({
   annotations: ACP_ANNOTATIONS,
   idempotency: 'optional',
   idempotencyRequest: acpIdempotency(({ id }) => `POST /checkout_sessions/${id}`),
+  // The session commits before its hold is made on the reserve batcher (src/domain/acp/session-hold.ts).
+  transactional: false,
   async handler({ meta, id, payload }, ctx) {
     versionOf(meta);
     return updateSession(ctx, id, payload);

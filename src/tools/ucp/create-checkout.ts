@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { createUcpCheckout } from '../../domain/ucp/checkout.ts';
 import { UcpCheckout, UcpCheckoutCreate } from '../../domain/ucp/checkout-schema.ts';
-import { negotiatedTransaction } from '../../domain/ucp/negotiation.ts';
+import { negotiated } from '../../domain/ucp/negotiation.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { UCP_ANNOTATIONS, UCP_AUTH, UCP_ERRORS, UcpMeta, ucpIdempotency } from './shared.ts';
 
@@ -25,6 +25,6 @@ export const createCheckout = defineTool({
   idempotencyRequest: ucpIdempotency(() => 'POST /checkout-sessions'),
   transactional: false,
   async handler({ meta, checkout }, ctx) {
-    return negotiatedTransaction(ctx, meta['ucp-agent'].profile, (tx) => createUcpCheckout(tx, checkout));
+    return negotiated(ctx, meta['ucp-agent'].profile, (tx) => createUcpCheckout(tx, checkout));
   },
 });

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { updateUcpCheckout } from '../../domain/ucp/checkout.ts';
 import { UcpCheckout, UcpCheckoutUpdate } from '../../domain/ucp/checkout-schema.ts';
-import { negotiatedTransaction } from '../../domain/ucp/negotiation.ts';
+import { negotiated } from '../../domain/ucp/negotiation.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
 import { CheckoutId, UCP_ANNOTATIONS, UCP_AUTH, UCP_ERRORS, UcpMeta, ucpIdempotency } from './shared.ts';
 
@@ -24,6 +24,6 @@ export const updateCheckout = defineTool({
   idempotencyRequest: ucpIdempotency(({ id }) => `PUT /checkout-sessions/${id}`),
   transactional: false,
   async handler({ meta, id, checkout }, ctx) {
-    return negotiatedTransaction(ctx, meta['ucp-agent'].profile, (tx) => updateUcpCheckout(tx, id, checkout));
+    return negotiated(ctx, meta['ucp-agent'].profile, (tx) => updateUcpCheckout(tx, id, checkout));
   },
 });
