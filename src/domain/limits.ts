@@ -1,5 +1,7 @@
 /** The fixed caps on what grows with use (issue #36): each far above what a real merchant or buyer reaches. */
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { ToolError } from '../kernel/errors.ts';
+import { sql } from '../storage/database.ts';
 
 /** Tiers of one event, retired ones included (tiers are never deleted). */
 export const MAX_TIERS_PER_EVENT = 200;
@@ -33,6 +35,17 @@ export const MAX_RESENDS_PER_ORDER = 50;
 export function refuseAtLimit(count: number, limit: number, what: string, details: Record<string, unknown> = {}) {
   if (count < limit) return;
   throw new ToolError('limit_reached', `At most ${limit} ${what.replaceAll('_', ' ')}.`, { limit, what, ...details });
+}
+
+/**
+ * Serializes the capped creates under each of `parents` (an event, a buyer, an organization, a user) until the
+ * caller's transaction ends: one create counts while the others wait, so concurrent creates cannot all count below
+ * the cap and all insert. Transaction-scoped advisory locks, taken in one order, so two callers never deadlock.
+ */
+export async function lockCaps(em: EntityManager, ...parents: string[]): Promise<void> {
+  for (const parent of [...new Set(parents)].sort()) {
+    await sql(em, 'select pg_advisory_xact_lock(hashtextextended(?, 0))', [`cap ${parent}`]);
+  }
 }
 
 /**

@@ -13,6 +13,7 @@ import { UNBOUNDED } from '../../src/rest/openapi-bounds.ts';
 import { emitEvent } from '../../src/webhooks/outbox.ts';
 import { closedPortUrl } from '../support/webhook-receiver.ts';
 import { restClient, type RestResponse } from '../support/rest.ts';
+import { copyRows, type CopyOptions } from '../support/row-copies.ts';
 import {
   codeFor,
   createAgent,
@@ -34,25 +35,7 @@ after(async () => {
   await w?.close();
 });
 
-/**
- * Inserts `n` copies of `table`'s row whose `pk` is `id`: each copy's key and every `unique` column get `-<n>` appended,
- * and `set` (a jsonb expression over the row `t` and the copy's number `g`) overrides other columns.
- */
-async function copies(
-  table: string,
-  id: string,
-  n: number,
-  opts: { pk?: string; unique?: string[]; set?: string } = {},
-) {
-  const pk = opts.pk ?? 'id';
-  const renamed = [pk, ...(opts.unique ?? [])].map((c) => `'${c}', t.${c} || '-' || g`).join(', ');
-  await w.h.db.execute(
-    `insert into ${table} select (jsonb_populate_record(null::${table},
-       to_jsonb(t) || jsonb_build_object(${renamed}) || ${opts.set ?? `'{}'::jsonb`})).*
-       from ${table} t, generate_series(1, ?) g where t.${pk} = ?`,
-    [n, id],
-  );
-}
+const copies = (table: string, id: string, n: number, opts?: CopyOptions) => copyRows(w.h.db, table, id, n, opts);
 
 /** Asserts a refusal at `limit` of the cap `what`. */
 function refused(res: RestResponse, limit: number, what: string, code = 'limit_reached') {

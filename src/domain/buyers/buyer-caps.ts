@@ -1,7 +1,13 @@
 /** A buyer's caps (src/domain/limits.ts), checked before a new agent, saved card or permission is written. */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from '../../storage/database.ts';
-import { MAX_AGENTS_PER_BUYER, MAX_CARDS_PER_BUYER, MAX_PERMISSIONS_PER_BUYER, refuseAtLimit } from '../limits.ts';
+import {
+  lockCaps,
+  MAX_AGENTS_PER_BUYER,
+  MAX_CARDS_PER_BUYER,
+  MAX_PERMISSIONS_PER_BUYER,
+  refuseAtLimit,
+} from '../limits.ts';
 
 const CAPS = {
   agents: { limit: MAX_AGENTS_PER_BUYER, what: 'agents_per_buyer', from: `agents where status <> 'deleted'` },
@@ -24,6 +30,7 @@ export async function refuseBuyerPastCap(
   now: Date,
 ): Promise<void> {
   const cap = CAPS[kind];
+  await lockCaps(em, buyerId);
   const [row] = await sql<{ n: number }>(
     em,
     `select count(*)::int as n from ${cap.from} and buyer_id = ?`,

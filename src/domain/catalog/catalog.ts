@@ -21,7 +21,7 @@ import { refuseInvertedOnSaleWindow } from './restrictions.ts';
 import { requireTimeZone } from './time-zone.ts';
 import { checkAttendeeForm } from './attendee-form.ts';
 import type { AttendeeFormRow } from '../../storage/attendee-rows.ts';
-import { MAX_POOLS_PER_EVENT, MAX_TIERS_PER_EVENT, refuseAtLimit } from '../limits.ts';
+import { lockCaps, MAX_POOLS_PER_EVENT, MAX_TIERS_PER_EVENT, refuseAtLimit } from '../limits.ts';
 
 type Ctx = Pick<ToolContext, 'em' | 'principal' | 'clock'>;
 
@@ -139,6 +139,7 @@ export async function createPool({ em, principal, clock }: Ctx, input: NewPool):
   if (input.eventId) {
     const event = await em.findOne(Event, { id: input.eventId, shopId: input.merchantId });
     if (!event) throw new ToolError('not_found', `No event ${input.eventId} in this shop.`, { eventId: input.eventId });
+    await lockCaps(em, event.id);
     refuseAtLimit(await em.count(Pool, { eventId: event.id }), MAX_POOLS_PER_EVENT, 'pools_per_event');
   }
   const pool = em.create(Pool, {
@@ -205,6 +206,7 @@ export async function createTier(
     });
   }
   refuseInvertedOnSaleWindow(input.onSaleStart, input.onSaleEnd);
+  await lockCaps(em, event.id);
   refuseAtLimit(await em.count(Tier, { eventId: event.id }), MAX_TIERS_PER_EVENT, 'tiers_per_event');
   const tier = em.create(Tier, {
     id: newId('tier'),

@@ -12,7 +12,7 @@ import { sql } from '../../storage/database.ts';
 import { isoOrNull } from '../../kernel/wire.ts';
 import { ToolError } from '../../kernel/errors.ts';
 import { issueApiKey, type IssuedKey } from './merchants.ts';
-import { liveFirst, MAX_API_KEYS_PER_ORGANIZATION, refuseAtLimit } from '../limits.ts';
+import { liveFirst, lockCaps, MAX_API_KEYS_PER_ORGANIZATION, refuseAtLimit } from '../limits.ts';
 import { ROLES, SCOPES, type Principal, type Role, type Scope } from '../../kernel/principal.ts';
 import type { BusinessEvents } from '../../kernel/business-events.ts';
 
@@ -106,6 +106,7 @@ export async function createKey(
         'Attest-only keys are available to organizations enabled for attested consent.',
       );
   }
+  await lockCaps(em, user.organizationId);
   const live = await em.count(ApiKey, { organizationId: user.organizationId, revokedAt: null });
   refuseAtLimit(live, MAX_API_KEYS_PER_ORGANIZATION, 'live_api_keys_per_organization');
   const issued = issueApiKey(em, {

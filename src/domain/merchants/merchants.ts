@@ -7,7 +7,7 @@ import { Membership, User } from '../../storage/entities/user.ts';
 import { newId, randomToken } from '../../storage/ids.ts';
 import { API_KEY_PREFIX, hashToken } from '../../kernel/tokens.ts';
 import type { Scope } from '../../kernel/principal.ts';
-import { MAX_ORGANIZATIONS_PER_USER, refuseAtLimit } from '../limits.ts';
+import { lockCaps, MAX_ORGANIZATIONS_PER_USER, refuseAtLimit } from '../limits.ts';
 
 export interface IssuedKey {
   id: string;
@@ -79,6 +79,7 @@ export async function bootstrapOrganization(
   if (!owner) {
     owner = em.create(User, { id: newId('user', now), email, name: null, isStaff: false, createdAt: now });
   } else {
+    await lockCaps(em, owner.id);
     const organizations = await em.count(Membership, { userId: owner.id });
     refuseAtLimit(organizations, MAX_ORGANIZATIONS_PER_USER, 'organizations_per_user');
   }

@@ -5,11 +5,13 @@ import {
   MAX_MEMBERS_PER_ORGANIZATION,
   MAX_OPEN_INVITATIONS,
   MAX_ORGANIZATIONS_PER_USER,
+  lockCaps,
   refuseAtLimit,
 } from '../limits.ts';
 
 /** Refuses (`limit_reached`) a new invitation when the team is full or already has the most open invitations. */
 export async function refuseTeamPastCap(em: EntityManager, organizationId: string, now: Date): Promise<void> {
+  await lockCaps(em, organizationId);
   const [row] = await sql<{ members: number; open: number }>(
     em,
     `select (select count(*)::int from memberships where organization_id = ?) as members,
@@ -26,6 +28,7 @@ export async function refuseTeamPastCap(em: EntityManager, organizationId: strin
  * the most organizations; a member already there passes (joining again changes nothing).
  */
 export async function refuseJoinPastCap(em: EntityManager, userId: string, organizationId: string): Promise<void> {
+  await lockCaps(em, userId, organizationId);
   const [row] = await sql<{ member: boolean; members: number; organizations: number }>(
     em,
     `select exists (select 1 from memberships where user_id = ? and organization_id = ?) as member,
