@@ -41,6 +41,7 @@ import { registerQueueLagMetrics } from './http/queue-lag-metrics.ts';
 import { reserveBatcher } from './domain/purchase/reserve-batcher.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 import { SecretBox } from './webhooks/secret-box.ts';
+import { startReserveRouting } from './reserve-routing.ts';
 
 /** The listening socket's accept queue (see listen). */
 const LISTEN_BACKLOG = 4096;
@@ -164,6 +165,17 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
     replaySealer: new SecretBox(secret, 'tessera/idempotent-replays'),
     requestHash: requestHasher(secret),
   });
+  // RESERVE_ROUTING=owner: one owner process batches every process's reserves (docs/scaling.md).
+  const routing =
+    config.reserveRouting === 'owner'
+      ? await startReserveRouting({
+          services,
+          tool: orchestrator.get('reserve')!,
+          log,
+          secret,
+          replaySealer: new SecretBox(secret, 'tessera/idempotent-replays'),
+        })
+      : undefined;
   const koa = new Koa({ proxy: false });
   koa.use(securityHeaders());
   koa.use(requestLog(log)); // outside the error guard: it logs the status sent
@@ -238,6 +250,7 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
       return baseUrl;
     },
     async close() {
+      await routing?.close();
       await Promise.all([webhooks.stop(), payments.stop(), sweeper.stop(), orderMail.stop()]);
       mail.close();
       const extraClosed = listening?.close(); // stops accepting now; done once the connections below are closed

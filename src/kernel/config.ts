@@ -47,6 +47,11 @@ const EnvSchema = z.object({
   RESERVE_BATCHES_IN_FLIGHT: z.coerce.number().int().min(1).max(16).default(1),
   RESERVE_MAX_WAIT_MS: z.coerce.number().int().min(1).max(60000).default(250),
   /**
+   * `owner`: the reserves of every process go to one owner process's batcher (docs/scaling.md); `off`: each process
+   * batches its own.
+   */
+  RESERVE_ROUTING: z.enum(['off', 'owner']).default('off'),
+  /**
    * Listening sockets on the port (SO_REUSEPORT; src/http/listen.ts): a turn of the event loop accepts one connection
    * per socket, so a sale's opening is accepted 16 at a time, not one. 16 on Linux; 1 elsewhere (Node's `reusePort`
    * fails on platforms without SO_REUSEPORT's load balancing, macOS among them). 1 gives an ordinary socket.
@@ -105,6 +110,8 @@ export type Config = {
   reserveBatchesInFlight: number;
   /** Admission control: a reserve whose expected queueing wait exceeds this is refused at once (429 rate_limited). */
   reserveMaxWaitMs: number;
+  /** `owner`: reserves are batched by one owner process (src/domain/purchase/pool-owners.ts); `off`: locally. */
+  reserveRouting: 'off' | 'owner';
   /** Listening sockets on the port: new connections accepted per turn of the event loop (src/http/listen.ts). */
   listenSockets: number;
   /** The longest a client may take to send one request (headers and body); then 408 and the connection is closed. */
@@ -152,6 +159,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     reserveBatchMax: e.RESERVE_BATCH_MAX,
     reserveBatchesInFlight: e.RESERVE_BATCHES_IN_FLIGHT,
     reserveMaxWaitMs: e.RESERVE_MAX_WAIT_MS,
+    reserveRouting: e.RESERVE_ROUTING,
     listenSockets: e.LISTEN_SOCKETS,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     webhookAllowLoopback: e.WEBHOOK_ALLOW_LOOPBACK === 'true',

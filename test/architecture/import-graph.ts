@@ -9,7 +9,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 export const LAYERS: readonly (readonly string[])[] = [
   ['kernel'],
   ['storage'],
-  ['payments', 'mandates', 'webhooks', 'mail', 'i18n', 'tickets', 'documents'],
+  ['payments', 'mandates', 'webhooks', 'mail', 'i18n', 'tickets', 'documents', 'cluster'],
   ['domain'],
   ['orchestrator'],
   ['tools'],

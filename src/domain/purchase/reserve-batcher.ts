@@ -31,6 +31,7 @@ import { ReserveAdmission, type AdmissionCounts, type AdmissionOptions, type Arr
 import { KEY_RETRIES, KeysTaken, runOneBatch, ShortPool } from './reserve-batch-run.ts';
 import type { Call, Mode, Written } from './reserve-batch-run.ts';
 import type { PurchaseView } from './purchase-view.ts';
+import { routeReserve } from './pool-owners.ts';
 
 export type BatcherOptions = AdmissionOptions;
 
@@ -87,6 +88,11 @@ export class ReserveBatcher {
 
   /** Queues a reserve of `quoteId` by `ctx.principal`; resolves with its answer once the batch has committed. */
   submit(ctx: ToolContext, quoteId: string): Promise<PurchaseView> {
+    // RESERVE_ROUTING=owner: the owner process's batcher may take it (pool-owners.ts).
+    return routeReserve(ctx, quoteId, () => this.queueHere(ctx, quoteId)) ?? this.queueHere(ctx, quoteId);
+  }
+
+  private queueHere(ctx: ToolContext, quoteId: string): Promise<PurchaseView> {
     return new Promise((resolve, reject) => {
       this.queue.push({ quoteId, ctx, resolve, reject });
       this.pump();

@@ -36,6 +36,7 @@ import { Migration0036TaxAndInvoices } from './0036-tax-and-invoices.ts';
 import { Migration0037WalletPasses } from './0037-wallet-passes.ts';
 import { Migration0038WaitingList } from './0038-waiting-list.ts';
 import { Migration0039UcpOrderWebhooks } from './0039-ucp-order-webhooks.ts';
+import { Migration0041ServerProcesses } from './0041-server-processes.ts';
 import { Migration0042SessionHoldQuote } from './0042-session-hold-quote.ts';
 
 export const MIGRATIONS = [
@@ -76,5 +77,6 @@ export const MIGRATIONS = [
   { name: '0037-wallet-passes', class: Migration0037WalletPasses },
   { name: '0038-waiting-list', class: Migration0038WaitingList },
   { name: '0039-ucp-order-webhooks', class: Migration0039UcpOrderWebhooks },
+  { name: '0041-server-processes', class: Migration0041ServerProcesses },
   { name: '0042-session-hold-quote', class: Migration0042SessionHoldQuote },
 ] as const;

@@ -1,0 +1,143 @@
+/**
+ * Reserve routing (RESERVE_ROUTING=owner, docs/scaling.md): the reserves of every process go to one owner process's
+ * batcher, so several processes on one hot pool make one batch per lock-and-commit cycle of the pool row instead of
+ * one each. The owner is the oldest live process (heartbeat rows, src/storage/server-processes.ts), so a process that
+ * joins changes nothing and every process agrees as soon as it has beaten once; when the owner goes, the next oldest
+ * owns. The receiving process has authenticated, validated, admitted and authorized the call; the owner only batches
+ * it, and the answer, replay or refusal comes back as the owner's batch gave it. Ownership is an optimisation only:
+ * the pool row's conditional update stays the oversell arbiter, so two owners for a moment only make smaller batches.
+ */
+import type { ErrorBody } from '../../kernel/errors.ts';
+import { ToolError } from '../../kernel/errors.ts';
+import type { Principal } from '../../kernel/principal.ts';
+import { Replay, type StoredResponse } from '../../storage/idempotency-store.ts';
+import type { ProcessRow } from '../../storage/server-processes.ts';
+import type { Services, ToolContext } from '../context.ts';
+import type { PurchaseView } from './purchase-view.ts';
+
+/** What a process sends its owner: the admitted call's batch entry. */
+export interface ForwardedReserve {
+  principal: Principal;
+  quoteId: string;
+  surface: ToolContext['request']['surface'];
+  /** The call's idempotency key as the receiving orchestrator made it (scope, key, keyed hash, legacy hash). */
+  key?: { scope: string; key: string; requestHash: string; legacyHash?: string | undefined } | undefined;
+}
+
+/** The owner's answer: the batch's view, the stored outcome to replay, or the call's refusal. */
+export type ForwardAnswer =
+  | { kind: 'ok'; view: PurchaseView }
+  | { kind: 'replay'; response: StoredResponse }
+  | { kind: 'error'; body: ErrorBody };
+
+/** How a message reaches another process (src/cluster/forward-transport.ts, given by the composition). */
+export interface ReserveTransport {
+  /** Resolves with the answer; rejects with `notSent` true when nothing reached the owner (connection refused). */
+  send(address: string, message: ForwardedReserve): Promise<ForwardAnswer>;
+  notSent(err: unknown): boolean;
+}
+
+/** Which live process owns the reserves: the oldest live one not seen gone (the rows come oldest first). */
+export function ownerOf(live: readonly ProcessRow[], gone: ReadonlyMap<string, number>): ProcessRow | undefined {
+  return live.find((p) => gone.get(p.id) !== p.beatAt.getTime());
+}
+
+/** One process's view of the owner, refreshed by its heartbeat, and its forwarding. */
+export class ReserveRouter {
+  readonly id: string;
+  private readonly transport: ReserveTransport;
+  private live: ProcessRow[] = [];
+  /** Processes whose forward failed, with the beat they had then: skipped until they beat again. */
+  private readonly gone = new Map<string, number>();
+  /** Calls this process forwarded, and calls it ran for others (the bench and tests; `/metrics`). */
+  readonly counts = { forwarded: 0, received: 0 };
+
+  constructor(id: string, transport: ReserveTransport) {
+    this.id = id;
+    this.transport = transport;
+  }
+
+  /** The live processes as the last heartbeat read them (oldest first, this one included). */
+  seen(live: ProcessRow[]): void {
+    this.live = live;
+    for (const [id, beatAt] of this.gone)
+      if (!live.some((p) => p.id === id && p.beatAt.getTime() === beatAt)) this.gone.delete(id);
+  }
+
+  /** The owner now: this process (undefined) or another one. */
+  owner(): ProcessRow | undefined {
+    const o = ownerOf(this.live, this.gone);
+    return o && o.id !== this.id ? o : undefined;
+  }
+
+  /**
+   * Sends the call to the owner and answers as its batch did. A refused connection (nothing sent) runs the call here;
+   * a lost answer (the owner died or stalled after it may have committed) is 503 `unavailable` with retryAfter: a retry
+   * with the same key replays what was stored, or runs anew if nothing was.
+   */
+  async forward(owner: ProcessRow, ctx: ToolContext, quoteId: string, here: () => Promise<PurchaseView>) {
+    // The caller's rate-limit charge is awaited first: its refusal is the call's answer, as in a local batch.
+    if (ctx.shared?.charged) await ctx.shared.charged;
+    const k = ctx.idempotency;
+    const message: ForwardedReserve = {
+      principal: ctx.principal,
+      quoteId,
+      surface: ctx.request.surface,
+      key: k && { scope: k.scope, key: k.key, requestHash: k.requestHash, legacyHash: k.legacyHash?.() },
+    };
+    let answer: ForwardAnswer;
+    try {
+      this.counts.forwarded++;
+      answer = await this.transport.send(owner.address, message);
+    } catch (err) {
+      this.gone.set(owner.id, owner.beatAt.getTime());
+      if (this.transport.notSent(err)) return here();
+      throw new ToolError(
+        'unavailable',
+        'The reserve could not be confirmed; retry with the same idempotency key.',
+        undefined,
+        1,
+      );
+    }
+    if (answer.kind === 'ok') return answer.view;
+    if (answer.kind === 'replay') throw new Replay(answer.response);
+    const { code, message: text, details, retryAfter } = answer.body;
+    throw new ToolError(code, text, details, retryAfter);
+  }
+}
+
+const routers = new WeakMap<Services, ReserveRouter>();
+const received = new WeakSet<ToolContext>();
+
+/** Turns routing on for these services (the composition, when RESERVE_ROUTING=owner). */
+export function useReserveRouter(services: Services, router: ReserveRouter): void {
+  routers.set(services, router);
+}
+
+/** The router of these services, if routing is on. */
+export function reserveRouterOf(services: Services): ReserveRouter | undefined {
+  return routers.get(services);
+}
+
+/** Marks a context made for a call another process forwarded: it runs here, never forwarded again. */
+export function receivedFromForwarder(ctx: ToolContext): ToolContext {
+  received.add(ctx);
+  const r = routers.get(ctx.services);
+  if (r) r.counts.received++;
+  return ctx;
+}
+
+/**
+ * The batcher's hook (ReserveBatcher.submit): the call's answer through its owner, or undefined when this process runs
+ * it (routing off, this process the owner, or a call forwarded to it).
+ */
+export function routeReserve(
+  ctx: ToolContext,
+  quoteId: string,
+  here: () => Promise<PurchaseView>,
+): Promise<PurchaseView> | undefined {
+  const router = routers.get(ctx.services);
+  if (!router || received.has(ctx)) return undefined;
+  const owner = router.owner();
+  return owner ? router.forward(owner, ctx, quoteId, here) : undefined;
+}
