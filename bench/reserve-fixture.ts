@@ -15,7 +15,7 @@ import { newId } from '../src/storage/ids.ts';
 import { restClient } from '../test/support/rest.ts';
 import { startServerProcess, type ServerProcess } from '../test/support/server-process.ts';
 import { benchClient } from './http-client.ts';
-import { CPU_PROF, LEVELS, SERVER_ARGS } from './reserve-options.ts';
+import { CPU_PROF, LEVELS, ROUTING_ENV, SERVER_ARGS } from './reserve-options.ts';
 
 /** The environment of every server process the bench starts. */
 export const BASE_ENV = {
@@ -24,6 +24,7 @@ export const BASE_ENV = {
   WEBHOOK_DISPATCH_MS: '0',
   SANDBOX_DISPATCH_MS: '0',
   LOG_LEVEL: 'error',
+  ...ROUTING_ENV,
 };
 
 /** A lean HTTP client (bench/http-client.ts). */

@@ -24,8 +24,11 @@ export const { values } = parseArgs({
     keys: { type: 'string' },
     holds: { type: 'string' },
     outbox: { type: 'string' },
+    routing: { type: 'string' },
   },
 });
+/** RESERVE_ROUTING of every server process the bench starts (`--routing owner`; docs/scaling.md); unset: the default. */
+export const ROUTING_ENV: Record<string, string> = values.routing ? { RESERVE_ROUTING: values.routing } : {};
 /**
  * Which parts run (default all): 1 hot pool, 2 purchases, 3 overload, 4 processes, 5 surfaces, 6 growth
  * (bench/growth.ts).
