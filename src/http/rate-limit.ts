@@ -2,7 +2,9 @@
  * Rate limits, counted in PostgreSQL (`rate-limiter-flexible`'s RateLimiterPostgres) so every server process shares
  * one budget. A request is charged once its caller is known: an authenticated principal to its own budget; a request
  * without a credential, or whose credential failed, to the client address. Sign-in, code and token endpoints (tools
- * with `rateLimit: 'strict'`) are also charged to a stricter budget. Health checks are never charged.
+ * with `rateLimit: 'strict'`) are also charged to a stricter budget, and the document links (a tickets PDF, a wallet
+ * pass, a receipt or invoice: each costs a rendering) to a budget of their own per address, as many points as the
+ * strict one. Health checks are never charged.
  */
 import { Readable } from 'node:stream';
 import type { Context, Next } from 'koa';
@@ -39,7 +41,7 @@ export interface RateLimitOptions {
  * resets; sent back as the IETF `RateLimit-Policy` and `RateLimit` headers (draft-ietf-httpapi-ratelimit-headers).
  */
 export interface BudgetState {
-  policy: 'address' | 'caller' | 'strict';
+  policy: 'address' | 'caller' | 'strict' | 'documents';
   limit: number;
   remaining: number;
   resetSeconds: number;
@@ -71,6 +73,9 @@ export class RateLimits {
   private readonly address: RateLimiterAbstract;
   private readonly principal: RateLimiterAbstract;
   private readonly strict: RateLimiterAbstract;
+  private readonly documents: RateLimiterAbstract;
+  /** Each limiter's budget name (the `RateLimit` headers' policy). */
+  private readonly policies = new Map<RateLimiterAbstract, BudgetState['policy']>();
 
   constructor(db: Database, opts: RateLimitOptions) {
     const storeClient = rateLimitStoreClient(db);
@@ -89,6 +94,9 @@ export class RateLimits {
     this.address = limiter('addr', opts.perMinute);
     this.principal = limiter('who', opts.perMinute);
     this.strict = limiter('strict', opts.strictPerMinute);
+    this.documents = limiter('docs', opts.strictPerMinute);
+    this.policies.set(this.address, 'address').set(this.principal, 'caller').set(this.strict, 'strict');
+    this.policies.set(this.documents, 'documents');
   }
 
   /** Charges waiting for their key's counter: the next statement charges all of them at once. */
@@ -111,7 +119,7 @@ export class RateLimits {
    * process as before.
    */
   private consume(limiter: RateLimiterAbstract, key: string, seen?: (b: BudgetState) => void): Promise<BudgetState> {
-    const id = `${limiter === this.address ? 'addr' : limiter === this.principal ? 'who' : 'strict'}\u0000${key}`;
+    const id = `${this.policies.get(limiter)}\u0000${key}`;
     return new Promise<BudgetState>((resolve, reject) => {
       let group = this.waiting.get(id);
       if (!group) this.waiting.set(id, (group = { limiter, key, calls: [] }));
@@ -128,7 +136,7 @@ export class RateLimits {
     this.busy.add(id);
     const n = group.calls.length;
     const limiter = group.limiter;
-    const policy = limiter === this.address ? 'address' : limiter === this.principal ? 'caller' : 'strict';
+    const policy = this.policies.get(limiter)!;
     const settle = (res: RateLimiterRes) => {
       const before = res.consumedPoints - n;
       group.calls.forEach((c, i) => {
@@ -174,6 +182,7 @@ export class RateLimits {
         }
         if (strict) await this.consume(this.strict, key, seen);
       },
+      document: async () => void (await this.consume(this.documents, `ip:${ip}`, (b) => gate.budgets.push(b))),
     };
     return gate;
   }
@@ -193,7 +202,13 @@ export class RateLimits {
  * One request's gate: whether it was charged, the principal a surface verified without charging it, and what each
  * budget charged said (for the answer's headers).
  */
-export type RequestGate = RateGate & { charged: boolean; verified: Principal | undefined; budgets: BudgetState[] };
+export type RequestGate = RateGate & {
+  charged: boolean;
+  verified: Principal | undefined;
+  budgets: BudgetState[];
+  /** Charges the address's document budget (`chargeDocument`). */
+  document(): Promise<void>;
+};
 
 /**
  * Sets `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers: `"caller";q=600;w=60` and
@@ -281,6 +296,22 @@ const DROPPED_HEADERS = ['etag', 'last-modified', 'location', 'content-dispositi
 export async function chargeUnverified(ctx: Context, strict = false): Promise<boolean> {
   try {
     await (ctx.state[RATE_GATE_STATE] as RateGate | undefined)?.charge(undefined, strict);
+    return true;
+  } catch (err) {
+    if (!(err instanceof ToolError)) throw err;
+    sendError(ctx, err.status, err.toBody());
+    return false;
+  }
+}
+
+/**
+ * For a document link (a tickets PDF, a wallet pass, a receipt or invoice): charges the address's document budget, on
+ * top of its usual charge, before anything is rendered; a spent budget answers 429 `rate_limited` with Retry-After.
+ * Returns whether the route may go on.
+ */
+export async function chargeDocument(ctx: Context): Promise<boolean> {
+  try {
+    await (ctx.state[RATE_GATE_STATE] as RequestGate | undefined)?.document();
     return true;
   } catch (err) {
     if (!(err instanceof ToolError)) throw err;

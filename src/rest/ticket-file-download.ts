@@ -2,7 +2,7 @@
  * The files behind get_ticket_downloads' links and the order e-mail's wallet links: GET `/v1/ticket-files/{token}`
  * opens the sealed token (src/domain/purchase/ticket-documents.ts) and sends the tickets PDF or a ticket's Apple
  * Wallet pass; the link is the credential, minted for a caller the orchestrator authorized. Forged, expired, or a
- * ticket no longer valid: 404.
+ * ticket no longer valid: 404. Each address has a document budget a minute (429 `rate_limited`, Retry-After).
  */
 import Router from '@koa/router';
 import type { Logger } from 'pino';
@@ -10,6 +10,7 @@ import type { Services } from '../domain/context.ts';
 import { redeemTicketFile, TICKET_FILE_PATH } from '../domain/purchase/ticket-documents.ts';
 import { describeError, ToolError } from '../kernel/errors.ts';
 import { sendError } from '../http/http.ts';
+import { chargeDocument } from '../http/rate-limit.ts';
 
 const TOKEN = /^v1\.[A-Za-z0-9_-]{10,40}\.[A-Za-z0-9_-]{20,1000}$/;
 
@@ -17,6 +18,7 @@ export function buildTicketFileRouter(deps: { services: Services; log: Logger })
   const { services, log } = deps;
   const router = new Router();
   router.get(`${TICKET_FILE_PATH}:token`, async (ctx) => {
+    if (!(await chargeDocument(ctx))) return; // each rendering costs CPU: the address's document budget (rate-limit.ts)
     const token = ctx.params.token ?? '';
     let file;
     try {
