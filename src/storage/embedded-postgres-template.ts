@@ -7,7 +7,6 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import {
-  chmodSync,
   chownSync,
   existsSync,
   mkdirSync,
@@ -19,11 +18,11 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
 import { openDir, type Owner } from './embedded-postgres-binaries.ts';
 import { freePort, run, startServer } from './embedded-postgres-process.ts';
+import { copyTree, makeSpareClusterInBackground, takeSpareCluster } from './embedded-postgres-spare.ts';
 
 /** The superuser of the template, and so of every cluster copied from it (a data directory's default user). */
 export const TEMPLATE_USER = 'tessera';
@@ -100,25 +99,6 @@ async function migrateTemplate(url: string): Promise<void> {
 }
 
 /**
- * Copies a directory tree, owned by `owner` when given (we are root and it runs as "postgres"). Asynchronous, so that
- * `tessera serve` goes on loading its modules meanwhile.
- */
-async function copyTree(from: string, to: string, owner: Owner | undefined): Promise<void> {
-  await cp(from, to, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
-  chmodSync(to, 0o700); // PostgreSQL refuses a data directory others may enter
-  if (!owner) return;
-  const chownTree = (dir: string) => {
-    chownSync(dir, owner.uid, owner.gid);
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) chownTree(path);
-      else chownSync(path, owner.uid, owner.gid);
-    }
-  };
-  chownTree(to);
-}
-
-/**
  * Makes a template in `dir`: initdb, then one start to create the `tessera` database and apply the migrations, stopped
  * cleanly.
  */
@@ -168,7 +148,8 @@ async function makeTemplate(dir: string, binaries: string, owner: Owner | undefi
  * Fills `pgDir` (absent or empty) with a copy of the template for `binaries` and the current migrations kept under
  * `baseDir`, making the template first when there is none (`buildMs` says how long that took, and templates
  * of older migration lists are removed). Returns the template's superuser password, which the copy has until the caller
- * changes it.
+ * changes it. With `spare`, the template's spare cluster is taken when there is one (`spare: true` in the result) and
+ * the next is made in the background (`spareMade`; src/storage/embedded-postgres-spare.ts).
  */
 export async function copyClusterTemplate(
   pgDir: string,
@@ -176,7 +157,8 @@ export async function copyClusterTemplate(
   binaries: string,
   owner: Owner | undefined,
   log: (m: unknown) => void,
-): Promise<{ password: string; buildMs?: number }> {
+  spare = false,
+): Promise<{ password: string; buildMs?: number; spare?: boolean; spareMade?: Promise<void> }> {
   const dir = join(baseDir, `${templatePrefix(binaries)}${migrationsKey()}`);
   let buildMs: number | undefined;
   if (!existsSync(join(dir, 'password'))) {
@@ -187,8 +169,10 @@ export async function copyClusterTemplate(
     buildMs = Math.round(performance.now() - at);
   }
   rmSync(pgDir, { recursive: true, force: true });
-  await copyTree(join(dir, 'pg'), pgDir, owner);
-  return { password: readFileSync(join(dir, 'password'), 'utf8'), buildMs };
+  const took = spare && takeSpareCluster(dir, pgDir);
+  if (!took) await copyTree(join(dir, 'pg'), pgDir, owner);
+  const spareMade = spare ? makeSpareClusterInBackground(dir, owner) : undefined;
+  return { password: readFileSync(join(dir, 'password'), 'utf8'), buildMs, spare: took, spareMade };
 }
 
 /** Connects with the template's password and sets the data directory's own (the copy answers to no other). */

@@ -49,6 +49,8 @@ export interface EmbeddedPostgresHandle {
   stop(): Promise<void>;
   /** Creates another database on this server and returns its URL (tests use one per file). */
   createDatabase(name: string): Promise<string>;
+  /** When this start took the template's spare cluster or copied it: the next spare made (`spareCluster`). */
+  spareMade?: Promise<void>;
 }
 
 export interface EmbeddedPostgresOptions {
@@ -68,6 +70,11 @@ export interface EmbeddedPostgresOptions {
    * `false` runs initdb for every new cluster. Default `node_modules/.cache/tessera`, as root `<systemDir>/templates`.
    */
   templatesDir?: string | false;
+  /**
+   * Keep a spare copy of the template beside it, so that a new data directory takes it by a rename
+   * (src/storage/embedded-postgres-spare.ts). Default: on with the default `templatesDir`, off with one given.
+   */
+  spareCluster?: boolean;
 }
 
 interface Credentials {
@@ -187,6 +194,7 @@ export async function startEmbeddedPostgres(
   let server: ChildProcess | undefined;
   const timings: Record<string, number> = {};
   let templatePassword: string | undefined;
+  let spareMade: Promise<void> | undefined;
   const templatesDir =
     opts.templatesDir ??
     (asRoot
@@ -206,9 +214,12 @@ export async function startEmbeddedPostgres(
       if (templatesDir && creds.user === TEMPLATE_USER) {
         try {
           writeFileSync(copying, '');
-          const copied = await copyClusterTemplate(pgDir, templatesDir, binaries, owner, onLog);
+          const spare = opts.spareCluster ?? opts.templatesDir === undefined;
+          const copied = await copyClusterTemplate(pgDir, templatesDir, binaries, owner, onLog, spare);
           templatePassword = copied.password;
+          spareMade = copied.spareMade;
           lap('template copy');
+          if (copied.spare) timings['template copy: the spare taken'] = timings['template copy']!;
           if (copied.buildMs !== undefined) timings['template build (in the copy)'] = copied.buildMs;
         } catch (err) {
           log(`The cluster template could not be used (${(err as Error).message}): running initdb.`);
@@ -281,7 +292,17 @@ export async function startEmbeddedPostgres(
   try {
     const url = await createDatabase('tessera');
     lap('tessera database');
-    return { url, port, shared: shared !== undefined, clusterDir: pgDir, notices, timings, stop, createDatabase };
+    return {
+      url,
+      port,
+      shared: shared !== undefined,
+      clusterDir: pgDir,
+      notices,
+      timings,
+      stop,
+      createDatabase,
+      spareMade,
+    };
   } catch (err) {
     await stop();
     throw new EmbeddedPostgresError(
