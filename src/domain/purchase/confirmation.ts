@@ -58,6 +58,8 @@ export interface PaymentPlan {
   authorize?: (spend: SpendContext) => Promise<void>;
   /** Attendee answers given with this payment (src/domain/purchase/attendees.ts). */
   attendees?: AttendeeRow[] | undefined;
+  /** Commits the provider's answer (default `commitOutcome`; the confirm tool's calls: a group, confirm-groups.ts). */
+  complete?: typeof commitOutcome;
 }
 
 /** Confirms a reservation with a payment method; returns the purchase view (payment pending ⇒ 202). */
@@ -88,7 +90,8 @@ export async function payReservation(ctx: ToolContext, plan: PaymentPlan): Promi
   } catch (err) {
     ctx.log.error({ paymentId: attempt.paymentId, err: describeError(err) }, 'provider charge failed');
   }
-  const applied = await commitOutcome(deps, attempt.paymentId, outcome, ctx.clock.now(), started.known);
+  const complete = plan.complete ?? commitOutcome;
+  const applied = await complete(deps, attempt.paymentId, outcome, ctx.clock.now(), started.known);
   countOutcome(deps, applied, outcome);
   if (applied.refundDue) {
     await refundOwedPayment(deps, attempt.paymentId).catch((err: unknown) => {
@@ -105,7 +108,7 @@ export async function payReservation(ctx: ToolContext, plan: PaymentPlan): Promi
  * A decline as an agent must hear it: it pays with the card its buyer saved and cannot send another payment method,
  * so it is told to ask its buyer to update the card in the buyer pages and confirm again while the hold lasts.
  */
-function declineForAgent(error: ToolError): ToolError {
+export function declineForAgent(error: ToolError): ToolError {
   if (error.code !== 'payment_declined' && error.code !== 'insufficient_funds') return error;
   const why = error.code === 'insufficient_funds' ? ' for insufficient funds' : '';
   const message =

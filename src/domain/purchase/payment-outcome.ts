@@ -79,7 +79,7 @@ export async function commitOutcome(
 }
 
 /** Applies the provider's answer (`undefined`: none) to a payment attempt, inside the caller's transaction. */
-async function applyOutcome(
+export async function applyOutcome(
   em: EntityManager,
   paymentId: string,
   outcome: ChargeResult | undefined,

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { IdRef } from '../../kernel/wire.ts';
 import { AGENT_PURCHASE_ERRORS } from '../../domain/buyers/agent-purchases.ts';
 import { paymentMethodForConfirm } from '../../domain/buyers/instruments.ts';
-import { confirmReservation } from '../../domain/purchase/confirmation.ts';
+import { confirmInGroup } from '../../domain/purchase/grouped-confirm.ts';
 import type { ToolContext } from '../../domain/context.ts';
 import type { PurchaseView } from '../../domain/purchase/purchase-view.ts';
 import { defineTool } from '../../orchestrator/tool.ts';
@@ -67,10 +67,16 @@ export const confirm = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   audited: false, // the purchase spine: its record is the quote, reservation or order itself
   idempotency: 'required',
-  transactional: false,
+  // The answer commits in this process's group of confirms, with the key and its outcome (confirm-groups.ts).
+  transactional: 'shared',
   async handler({ id, paymentMethod, instrumentId, attendees }, ctx) {
-    // Saved cards and agents (which pay with their permission's card) resolve here: src/domain/buyers/instruments.ts.
-    const method = await paymentMethodForConfirm(ctx, id, { paymentMethod, instrumentId });
-    return withNextStep(await confirmReservation(ctx, id, method, attendees), ctx);
+    const view = await confirmInGroup(ctx, {
+      reservationId: id,
+      // Saved cards and agents (which pay with their permission's card) resolve here: src/domain/buyers/instruments.ts.
+      paymentMethod: () => paymentMethodForConfirm(ctx, id, { paymentMethod, instrumentId }),
+      attendees,
+      present: (v) => withNextStep(v, ctx),
+    });
+    return withNextStep(view, ctx);
   },
 });

@@ -1,0 +1,154 @@
+/**
+ * Grouped confirm completions (issue #35). A confirm commits its provider's answer with its own statement, and its key's
+ * outcome with another: at 64 clients those per-call commits, not the provider, are what a confirm waits on
+ * (docs/performance-log.md, "Grouped confirms"). Here the answers of the calls whose provider has answered while an
+ * earlier group was being written are written together: one transaction applies each call's answer on its own (a
+ * success completes its purchase, a decline gives its hold back, an asynchronous answer leaves it pending, no answer
+ * leaves it unknown), stores each call's idempotency key with its own outcome, and commits once.
+ *
+ * Never a transaction across a provider call: a call joins a group only once its provider has answered, so a slow
+ * answer delays no one else's completion. No timers: a group starts as soon as a slot is free, so a quiet process runs
+ * groups of one, with the statements of an ungrouped confirm (`commitOutcome`, the key settled by the orchestrator).
+ * Each call keeps its own outcome and key; an unexpected database failure of a group re-runs its calls one by one, so
+ * it fails only the call it belongs to. One group per process, not per pool: a confirm does not touch the pool row, so
+ * the calls of any pools share one commit. Members are applied in payment-id order, so two processes' groups lock the
+ * rows they share in the same order.
+ */
+import { describeError } from '../../kernel/errors.ts';
+import type { ChargeResult } from '../../payments/provider.ts';
+import type { PurchaseState } from '../../storage/completion-statements.ts';
+import type { KeyWrite } from '../../storage/idempotency-store.ts';
+import { storeKeyOutcomes } from '../../storage/key-outcomes.ts';
+import type { Services } from '../context.ts';
+import { applyOutcome, commitOutcome, type AppliedOutcome } from './payment-outcome.ts';
+import { completePaidPurchase } from './paid-purchase.ts';
+import type { SpineDeps } from './refunds.ts';
+
+/** Groups running at once per process, and the most calls in one group. */
+export const CONFIRM_GROUPS_IN_FLIGHT = 2;
+export const CONFIRM_GROUP_MAX = 64;
+
+/** One call's provider answer to commit, and what its key stores once it is applied. */
+export interface GroupMember {
+  paymentId: string;
+  outcome: ChargeResult | undefined;
+  now: Date;
+  /** The payment's state as the call has just written it, when it has. */
+  known?: PurchaseState | undefined;
+  /**
+   * The row the call's key is stored with for this applied outcome (`CallKey.rowWith`), or undefined when the call
+   * has no key or the outcome is not kept; `stored` is told once it has committed (`CallKey.committed`).
+   */
+  keyRow: (applied: AppliedOutcome) => KeyWrite | undefined;
+  stored: () => void;
+}
+
+interface Queued extends GroupMember {
+  resolve: (applied: AppliedOutcome) => void;
+  reject: (err: unknown) => void;
+}
+
+/** The process's groups of confirm completions. */
+export class ConfirmGroups {
+  private readonly deps: SpineDeps;
+  private readonly queue: Queued[] = [];
+  private running = 0;
+  private readonly counters = { groups: 0, calls: 0, largest: 0 };
+
+  constructor(deps: SpineDeps) {
+    this.deps = deps;
+  }
+
+  /** Counters for the bench and tests: groups run, calls in them, the largest group. */
+  get stats(): { groups: number; calls: number; largest: number } {
+    return { ...this.counters };
+  }
+
+  /** Calls waiting for a group. */
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  /** Groups running now. */
+  get inFlight(): number {
+    return this.running;
+  }
+
+  /** Commits `member`'s answer in the next group; resolves with it once that group has committed. */
+  submit(member: GroupMember): Promise<AppliedOutcome> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ ...member, resolve, reject });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (this.running < CONFIRM_GROUPS_IN_FLIGHT && this.queue.length) {
+      const group = this.queue.splice(0, CONFIRM_GROUP_MAX);
+      this.running++;
+      this.counters.groups++;
+      this.counters.calls += group.length;
+      this.counters.largest = Math.max(this.counters.largest, group.length);
+      void this.run(group).finally(() => {
+        this.running--;
+        this.pump();
+      });
+    }
+  }
+
+  private async run(group: Queued[]): Promise<void> {
+    if (group.length === 1) {
+      const m = group[0]!;
+      // Alone: an ungrouped confirm's statements; the orchestrator settles the key.
+      await commitOutcome(this.deps, m.paymentId, m.outcome, m.now, m.known).then(m.resolve, m.reject);
+      return;
+    }
+    group.sort((a, b) => (a.paymentId < b.paymentId ? -1 : a.paymentId > b.paymentId ? 1 : 0));
+    let applied: AppliedOutcome[];
+    let keyed: boolean[];
+    try {
+      ({ applied, keyed } = await this.deps.db.transaction(async (em) => {
+        const out: AppliedOutcome[] = [];
+        for (const m of group) {
+          // The same reservation twice in a group: the second finds the first's completion and applies it as done.
+          const paid =
+            m.outcome?.status === 'succeeded'
+              ? await completePaidPurchase(em, m.paymentId, m.outcome.reference, m.now, this.deps.ticketKeys, m.known)
+              : undefined;
+          out.push(
+            paid
+              ? { view: paid.view, completed: true, mailQueued: paid.mailQueued }
+              : await applyOutcome(em, m.paymentId, m.outcome, m.now, this.deps),
+          );
+        }
+        const rows = group.map((m, i) => m.keyRow(out[i]!));
+        await storeKeyOutcomes(
+          em,
+          rows.filter((r): r is KeyWrite => r !== undefined),
+        );
+        return { applied: out, keyed: rows.map((r) => r !== undefined) };
+      }));
+    } catch (err) {
+      this.deps.log.warn(
+        { calls: group.length, err: describeError(err) },
+        'a confirm group failed; its calls run alone',
+      );
+      // An unexpected failure is not pinned on the whole group: each call runs alone and keeps its own outcome.
+      for (const m of group) await this.run([m]);
+      return;
+    }
+    group.forEach((m, i) => {
+      if (keyed[i]) m.stored();
+      m.resolve(applied[i]!);
+    });
+  }
+}
+
+const groups = new WeakMap<Services, ConfirmGroups>();
+
+/** The process's confirm groups for these services (one per app; `deps` of the first call, its log included). */
+export function confirmGroups(services: Services, deps?: SpineDeps): ConfirmGroups | undefined {
+  let g = groups.get(services);
+  if (!g && deps) groups.set(services, (g = new ConfirmGroups(deps)));
+  return g;
+}

@@ -1,0 +1,242 @@
+/**
+ * Grouped confirms (src/domain/purchase/confirm-groups.ts), over real HTTP. To make a group happen without timing, a
+ * test holds KEY SHARE locks on "blocker" reservations from its own transactions: their confirms' pre-steps pass (a
+ * state change takes no key lock) but their completions wait on the lock, so every group slot is taken; the confirms
+ * sent next charge and queue behind, and once they are all queued the locks are let go and they complete as ONE group.
+ * Then: a decline, an asynchronous (202) payment and successes in one group, replays, the same reservation twice in one
+ * group, and a server process killed (SIGKILL) while its group's transaction is open.
+ */
+import { once } from 'node:events';
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  CONFIRM_GROUPS_IN_FLIGHT,
+  confirmGroups,
+  type ConfirmGroups,
+} from '../../src/domain/purchase/confirm-groups.ts';
+import { IN_FLIGHT_STALE_MS } from '../../src/storage/idempotency-store.ts';
+import { sql, type Database } from '../../src/storage/database.ts';
+import type { Harness } from '../support/harness.ts';
+import { assertInvariant } from '../support/invariant.ts';
+import { restClient, type RestResponse } from '../support/rest.ts';
+import { startServerProcess } from '../support/server-process.ts';
+import { until } from '../support/batching.ts';
+import {
+  confirmWith,
+  count,
+  key,
+  must,
+  reserveOne,
+  shopWithTier,
+  startSpineHarness,
+  type Shop,
+} from '../support/spine.ts';
+
+let h: Harness;
+let groups: ConfirmGroups;
+before(async () => {
+  h = await startSpineHarness();
+  // A first purchase makes the process's groups (and warms what a process reads once).
+  const s = await shopWithTier(h, { capacity: 5 });
+  must(await confirmWith(s.api, (await reserveOne(s.api, s.tierId)).reservation.id, 'pm_sandbox_visa'), 200);
+  groups = confirmGroups(h.app.services)!;
+});
+after(async () => {
+  await h?.close();
+});
+
+/** Holds KEY SHARE locks on `ids` from a transaction of the test's own until `release()`. */
+async function lockReservations(db: Database, ids: string[]): Promise<{ release: () => Promise<void> }> {
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  let locked!: () => void;
+  const isLocked = new Promise<void>((r) => (locked = r));
+  const done = db.transaction(async (em) => {
+    await sql(em, "select id from reservations where id = any(string_to_array(?, ',')) for key share", [ids.join(',')]);
+    locked();
+    await released;
+  });
+  await Promise.race([isLocked, done]);
+  return {
+    release: async () => {
+      release();
+      await done;
+    },
+  };
+}
+
+/** Whether the reservation's payment row is locked by an open transaction (written there, not committed). */
+async function rowLocked(reservationId: string): Promise<boolean> {
+  try {
+    await h.db.execute('select id from payments where reservation_id = ? for update nowait', [reservationId]);
+    return false;
+  } catch (err) {
+    if ((err as { code?: string }).code === '55P03') return true;
+    throw err;
+  }
+}
+
+/** The charges made for a reservation's payments. */
+const charges = (reservationId: string) =>
+  count(h.db, 'from sandbox_charges c join payments p on p.id = c.payment_reference where p.reservation_id = ?', [
+    reservationId,
+  ]);
+
+/** Runs `calls` as one group on `h`'s server, behind one blocker per group slot; answers in call order. */
+async function asOneGroup(s: Shop, calls: (() => Promise<RestResponse>)[]): Promise<RestResponse[]> {
+  const blockers = await Promise.all(
+    Array.from({ length: CONFIRM_GROUPS_IN_FLIGHT }, async () => (await reserveOne(s.api, s.tierId)).reservation.id),
+  );
+  const lock = await lockReservations(h.db, blockers);
+  const before = groups.stats;
+  let blocked: Promise<RestResponse>[] = [];
+  try {
+    blocked = blockers.map((id) => confirmWith(s.api, id, 'pm_sandbox_visa'));
+    await until(() => groups.inFlight === CONFIRM_GROUPS_IN_FLIGHT, 'every group slot taken by a blocker');
+    const rest = calls.map((c) => c());
+    await until(() => groups.queued === calls.length, `${calls.length} calls queued (${groups.queued})`);
+    await lock.release();
+    const results = await Promise.all(rest);
+    for (const b of await Promise.all(blocked)) must(b, 200);
+    const after = groups.stats;
+    assert.deepEqual(
+      { groups: after.groups - before.groups, calls: after.calls - before.calls },
+      { groups: CONFIRM_GROUPS_IN_FLIGHT + 1, calls: CONFIRM_GROUPS_IN_FLIGHT + calls.length },
+      'the queued calls completed as one group',
+    );
+    return results;
+  } finally {
+    await lock.release();
+    await Promise.allSettled(blocked);
+  }
+}
+
+test('a decline, an asynchronous payment and successes in one group: each keeps its own outcome, one charge each, and each replays it without a second charge', async () => {
+  const s = await shopWithTier(h, { capacity: 20 });
+  const methods = ['pm_sandbox_visa', 'pm_sandbox_declined', 'pm_sandbox_async_success', 'pm_sandbox_mastercard'];
+  const rs: string[] = [];
+  for (let i = 0; i < methods.length; i++) rs.push((await reserveOne(s.api, s.tierId, 2)).reservation.id as string);
+  const keys = methods.map(() => key());
+  const calls = methods.map((m, i) => () => confirmWith(s.api, rs[i]!, m, keys[i]));
+  const [paid, declined, pending, paid2] = await asOneGroup(s, calls);
+  assert.equal(paid!.status, 200);
+  assert.equal(paid!.body.order.tickets.length, 2);
+  assert.equal(paid2!.status, 200);
+  assert.equal(declined!.status, 402);
+  assert.equal(declined!.body.code, 'payment_declined');
+  assert.equal(declined!.body.details.reservationState, 'held'); // the hold is back
+  assert.equal(pending!.status, 202);
+  assert.equal(pending!.body.payment.state, 'pending');
+  assert.ok(pending!.body.pollUrl);
+  const reservation = must(await s.api.get(`/v1/ticketing/reservations/${rs[1]}`), 200);
+  assert.equal(reservation.reservation.state, 'held');
+  for (const id of rs) assert.equal(await charges(id), 1);
+  // Each key holds its own outcome, stored with the group: a replay answers it and charges nothing.
+  const answers = [paid!, declined!, pending!, paid2!];
+  for (let i = 0; i < methods.length; i++) {
+    const again = await confirmWith(s.api, rs[i]!, methods[i]!, keys[i]);
+    assert.equal(again.status, answers[i]!.status);
+    assert.deepEqual(again.body, answers[i]!.body);
+    assert.equal(again.headers.get('idempotent-replayed'), 'true');
+    assert.equal(await charges(rs[i]!), 1);
+  }
+  const counts = await assertInvariant(h.db, s.poolId);
+  // Two blockers and two paid purchases sold; the declined and the pending hold their places.
+  assert.deepEqual({ sold: counts.sold, held: counts.held }, { sold: 2 + 4, held: 4 });
+});
+
+test('the same reservation confirmed twice in one group, with two keys: one charge, one order, both answer it', async () => {
+  const s = await shopWithTier(h, { capacity: 10 });
+  const id = (await reserveOne(s.api, s.tierId)).reservation.id as string;
+  const [a, b] = await asOneGroup(s, [
+    () => confirmWith(s.api, id, 'pm_sandbox_visa'),
+    () => confirmWith(s.api, id, 'pm_sandbox_visa'),
+  ]);
+  assert.deepEqual([a!.status, b!.status], [200, 200]);
+  assert.equal(a!.body.order.id, b!.body.order.id);
+  assert.equal(await charges(id), 1);
+  assert.equal(await count(h.db, 'from orders where reservation_id = ?', [id]), 1);
+  assert.equal(await count(h.db, 'from payments where reservation_id = ?', [id]), 1);
+  await assertInvariant(h.db, s.poolId);
+});
+
+test("a server process killed while its group's transaction is open: nothing half-written, no second charge, and a retry with the same key completes the purchase once", async () => {
+  const child = await startServerProcess(
+    {
+      DATABASE_URL: h.dbUrl,
+      SWEEP_INTERVAL_MS: '0',
+      SANDBOX_DISPATCH_MS: '0',
+      WEBHOOK_DISPATCH_MS: '0',
+      RATE_LIMIT_PER_MINUTE: '100000',
+    },
+    180_000,
+  );
+  const s = await shopWithTier(h, { capacity: 10 });
+  const api = restClient(child.url, s.apiKey);
+  const hold = async () => (await reserveOne(s.api, s.tierId)).reservation.id as string;
+  const blockers: string[] = [];
+  for (let i = 0; i < CONFIRM_GROUPS_IN_FLIGHT; i++) blockers.push(await hold());
+  const [b, c] = [await hold(), await hold()];
+  const paymentsCharged = (ids: string[]) =>
+    count(
+      h.db,
+      "from sandbox_charges x join payments p on p.id = x.payment_reference where p.reservation_id = any(string_to_array(?, ','))",
+      [ids.join(',')],
+    );
+  const exited = once(child.child, 'exit');
+  const first = await lockReservations(h.db, blockers);
+  const last = await lockReservations(h.db, [c]);
+  const keys = [key(), key()];
+  const sent: Promise<unknown>[] = [];
+  try {
+    // The blockers take every group slot of the child; b, then c, charge and queue behind them.
+    const blocked = blockers.map((id) => confirmWith(api, id, 'pm_sandbox_visa'));
+    sent.push(...blocked);
+    await until(async () => (await paymentsCharged(blockers)) === blockers.length, 'the blockers charged');
+    // Their answers are lost with the process.
+    sent.push(confirmWith(api, b, 'pm_sandbox_visa', keys[0]).catch(() => undefined));
+    await until(async () => (await paymentsCharged([b])) === 1, 'b charged');
+    sent.push(confirmWith(api, c, 'pm_sandbox_visa', keys[1]).catch(() => undefined));
+    await until(async () => (await paymentsCharged([c])) === 1, 'c charged');
+    // The blockers complete; b and c run as one group, whose transaction writes b's completion and waits on c's lock.
+    await first.release();
+    for (const r of await Promise.all(blocked)) must(r, 200);
+    await until(async () => {
+      const [row] = await h.db.execute<{ n: number }>(
+        `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+      );
+      return row!.n === 1 && (await rowLocked(b));
+    }, "the child's group transaction open, b's completion written in it and c's waiting");
+    child.child.kill('SIGKILL');
+    await exited;
+  } finally {
+    if (child.child.exitCode === null && child.child.signalCode === null) child.child.kill('SIGKILL');
+    await exited;
+    await last.release();
+    await first.release();
+    await Promise.allSettled(sent);
+  }
+  // Nothing of the group committed: b and c are still paying, each charged once, the pool's places intact.
+  for (const id of [b, c]) {
+    const view = must(await s.api.get(`/v1/ticketing/reservations/${id}`), 200);
+    assert.equal(view.reservation.state, 'confirming');
+    assert.equal(await count(h.db, 'from orders where reservation_id = ?', [id]), 0);
+  }
+  await assertInvariant(h.db, s.poolId);
+  // The killed process's keys are in flight until they are stale; then the retry asks the provider about the same
+  // payment (no second charge) and completes the purchase once.
+  const retry = (i: number) => confirmWith(s.api, [b, c][i]!, 'pm_sandbox_visa', keys[i]);
+  assert.equal((await retry(0)).status, 409);
+  h.clock.advance(IN_FLIGHT_STALE_MS + 120_000);
+  for (let i = 0; i < 2; i++) {
+    const done = must(await retry(i), 200);
+    assert.equal(done.reservation.state, 'completed');
+    assert.equal(must(await retry(i), 200).order.id, done.order.id); // then the stored outcome
+  }
+  for (const id of [b, c]) {
+    assert.equal(await paymentsCharged([id]), 1);
+    assert.equal(await count(h.db, 'from orders where reservation_id = ?', [id]), 1);
+  }
+  const counts = await assertInvariant(h.db, s.poolId);
+  assert.equal(counts.sold, blockers.length + 2);
+});
