@@ -41,7 +41,7 @@ export async function startReserveRouting(deps: {
   const client = new ForwardClient(key);
   const id = `proc_${Date.now().toString(36)}${randomBytes(6).toString('hex')}`;
   const router = new ReserveRouter(id, {
-    send: (address, message) => client.send(address, message) as Promise<ForwardAnswer>,
+    send: async (address, calls) => ((await client.send(address, { calls })) as { answers: ForwardAnswer[] }).answers,
     notSent: (err) => err instanceof ForwardNotSent,
   });
   const tick = async () => router.seen(await beat(services.db, id, listener.address));

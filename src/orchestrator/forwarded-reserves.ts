@@ -16,7 +16,7 @@ import { CallParts } from './call-parts.ts';
 import { holdsSecret } from './invoke-types.ts';
 import type { AnyTool } from './tool.ts';
 
-const Message = z.strictObject({
+const Call = z.strictObject({
   principal: z.looseObject({ kind: z.string() }),
   quoteId: z.string().min(1).max(255),
   surface: z.enum(['rest', 'mcp', 'a2a', 'internal']),
@@ -29,22 +29,23 @@ const Message = z.strictObject({
     })
     .optional(),
 });
+const Message = z.strictObject({ calls: z.array(z.unknown()).min(1).max(1000) });
 
 /**
- * Makes the handler of forwarded reserves for `tool` (the `reserve` tool): each message (already MAC-checked by the
- * transport) becomes a call of this process's batcher; never throws.
+ * Makes the handler of forwarded reserves for `tool` (the `reserve` tool): each call of a message (already MAC-checked
+ * by the transport) becomes a call of this process's batcher, answered in order; never throws.
  */
 export function forwardedReserves(deps: {
   tool: AnyTool;
   services: Services;
   log: Logger;
   replaySealer: ReplaySealer;
-}): (message: unknown) => Promise<ForwardAnswer> {
+}): (message: unknown) => Promise<{ answers: ForwardAnswer[] }> {
   const { tool, services, log } = deps;
   const parts = new CallParts(services, log);
   const store = new IdempotencyStore(services.db, deps.replaySealer);
-  return async (raw) => {
-    const parsed = Message.safeParse(raw);
+  const one = async (raw: unknown): Promise<ForwardAnswer> => {
+    const parsed = Call.safeParse(raw);
     if (!parsed.success) return { kind: 'error', body: new ToolError('invalid_input').toBody() };
     const m = parsed.data as ForwardedReserve;
     const principal = m.principal as Principal;
@@ -69,5 +70,11 @@ export function forwardedReserves(deps: {
       log.error({ tool: tool.name, err: describeError(err) }, 'unexpected error in a forwarded reserve');
       return { kind: 'error', body: new ToolError('internal_error').toBody() };
     }
+  };
+  // The calls of one message are submitted together, so they join the same batch; each gets its own answer.
+  return async (raw) => {
+    const parsed = Message.safeParse(raw);
+    const calls = parsed.success ? parsed.data.calls : [];
+    return { answers: await Promise.all(calls.map(one)) };
   };
 }

@@ -32,9 +32,65 @@ export type ForwardAnswer =
 
 /** How a message reaches another process (src/cluster/forward-transport.ts, given by the composition). */
 export interface ReserveTransport {
-  /** Resolves with the answer; rejects with `notSent` true when nothing reached the owner (connection refused). */
-  send(address: string, message: ForwardedReserve): Promise<ForwardAnswer>;
+  /**
+   * Sends several calls in one message; resolves with their answers in order; rejects with `notSent` true when nothing
+   * reached the owner (connection refused).
+   */
+  send(address: string, calls: ForwardedReserve[]): Promise<ForwardAnswer[]>;
   notSent(err: unknown): boolean;
+}
+
+/** Messages in flight to one owner at most; the calls arriving meanwhile go together in the next message. */
+const SENDS_IN_FLIGHT = 2;
+/** Calls in one message at most. */
+const CALLS_PER_MESSAGE = 256;
+
+/**
+ * The calls waiting for one owner: like the batcher's queue, a message leaves as soon as a send slot is free and takes
+ * every call queued meanwhile, so a process sends one loopback request per group of arrivals, not one per call.
+ */
+class OwnerLine {
+  private readonly address: string;
+  private readonly transport: ReserveTransport;
+  private readonly queue: {
+    call: ForwardedReserve;
+    resolve: (a: ForwardAnswer) => void;
+    reject: (e: unknown) => void;
+  }[] = [];
+  private sending = 0;
+
+  constructor(address: string, transport: ReserveTransport) {
+    this.address = address;
+    this.transport = transport;
+  }
+
+  send(call: ForwardedReserve): Promise<ForwardAnswer> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ call, resolve, reject });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (this.sending < SENDS_IN_FLIGHT && this.queue.length) {
+      const group = this.queue.splice(0, CALLS_PER_MESSAGE);
+      this.sending++;
+      void this.transport
+        .send(
+          this.address,
+          group.map((g) => g.call),
+        )
+        .then(
+          (answers) =>
+            group.forEach((g, i) => (answers[i] ? g.resolve(answers[i]) : g.reject(new Error('answer missing')))),
+          (err: unknown) => group.forEach((g) => g.reject(err)),
+        )
+        .finally(() => {
+          this.sending--;
+          this.pump();
+        });
+    }
+  }
 }
 
 /** Which live process owns the reserves: the oldest live one not seen gone (the rows come oldest first). */
@@ -49,6 +105,8 @@ export class ReserveRouter {
   private live: ProcessRow[] = [];
   /** Processes whose forward failed, with the beat they had then: skipped until they beat again. */
   private readonly gone = new Map<string, number>();
+  /** Each owner's line of calls waiting to be sent, by address. */
+  private readonly lines = new Map<string, OwnerLine>();
   /** Calls this process forwarded, and calls it ran for others (the bench and tests; `/metrics`). */
   readonly counts = { forwarded: 0, received: 0 };
 
@@ -88,7 +146,9 @@ export class ReserveRouter {
     let answer: ForwardAnswer;
     try {
       this.counts.forwarded++;
-      answer = await this.transport.send(owner.address, message);
+      let line = this.lines.get(owner.address);
+      if (!line) this.lines.set(owner.address, (line = new OwnerLine(owner.address, this.transport)));
+      answer = await line.send(message);
     } catch (err) {
       this.gone.set(owner.id, owner.beatAt.getTime());
       if (this.transport.notSent(err)) return here();
