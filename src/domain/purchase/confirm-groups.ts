@@ -15,13 +15,16 @@
  * rows they share in the same order.
  */
 import { describeError } from '../../kernel/errors.ts';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ChargeResult } from '../../payments/provider.ts';
+import { writeCompletions } from '../../storage/completion-batch.ts';
+import type { CompletionWrite } from '../../storage/completion-statements.ts';
 import type { PurchaseState } from '../../storage/completion-statements.ts';
 import type { KeyWrite } from '../../storage/idempotency-store.ts';
 import { storeKeyOutcomes } from '../../storage/key-outcomes.ts';
 import type { Services } from '../context.ts';
 import { applyOutcome, commitOutcome, type AppliedOutcome } from './payment-outcome.ts';
-import { completePaidPurchase } from './paid-purchase.ts';
+import { completePaidPurchase, type PaidPurchase } from './paid-purchase.ts';
 import type { SpineDeps } from './refunds.ts';
 
 /** Groups running at once per process, and the most calls in one group. */
@@ -108,16 +111,15 @@ export class ConfirmGroups {
     let keyed: boolean[];
     try {
       ({ applied, keyed } = await this.deps.db.transaction(async (em) => {
+        const paid = await this.completeSuccesses(em, group);
         const out: AppliedOutcome[] = [];
-        for (const m of group) {
-          // The same reservation twice in a group: the second finds the first's completion and applies it as done.
-          const paid =
-            m.outcome?.status === 'succeeded'
-              ? await completePaidPurchase(em, m.paymentId, m.outcome.reference, m.now, this.deps.ticketKeys, m.known)
-              : undefined;
+        for (const [i, m] of group.entries()) {
+          const p = paid[i];
+          // A decline, a pending or unknown answer, a success not in the common case (or the same payment again, which
+          // finds the first's completion and answers it) decides under its locks, in the group's transaction.
           out.push(
-            paid
-              ? { view: paid.view, completed: true, mailQueued: paid.mailQueued }
+            p
+              ? { view: p.view, completed: true, mailQueued: p.mailQueued }
               : await applyOutcome(em, m.paymentId, m.outcome, m.now, this.deps),
           );
         }
@@ -141,6 +143,39 @@ export class ConfirmGroups {
       if (keyed[i]) m.stored();
       m.resolve(applied[i]!);
     });
+  }
+
+  /**
+   * The group's successes in the common case (paid-purchase.ts), each payment once, their completions written in one
+   * statement (writeCompletions); per member, its completed purchase, or undefined when another path decides.
+   */
+  private async completeSuccesses(em: EntityManager, group: Queued[]): Promise<(PaidPurchase | undefined)[]> {
+    const seen = new Set<string>();
+    const calls = group.map((m) => {
+      if (m.outcome?.status !== 'succeeded' || seen.has(m.paymentId)) return undefined;
+      seen.add(m.paymentId);
+      let offer!: (w: CompletionWrite | undefined) => void;
+      const offered = new Promise<CompletionWrite | undefined>((r) => (offer = r));
+      let answer!: (wrote: boolean) => void;
+      const wrote = new Promise<boolean>((r) => (answer = r));
+      const { reference } = m.outcome;
+      const write = (w: CompletionWrite) => (offer(w), wrote);
+      const result = completePaidPurchase(em, m.paymentId, reference, m.now, this.deps.ticketKeys, m.known, write);
+      // Whichever way it ends without writing, it offers nothing.
+      const settled = result.then(
+        (r) => (offer(undefined), r),
+        (err: unknown) => (offer(undefined), Promise.reject(err as Error)),
+      );
+      settled.catch(() => undefined); // awaited below, unless the group's statement fails first
+      return { offered, answer, settled };
+    });
+    const offers = await Promise.all(calls.map((c) => c?.offered ?? Promise.resolve(undefined)));
+    const written = await writeCompletions(
+      em,
+      offers.filter((w): w is CompletionWrite => w !== undefined),
+    );
+    calls.forEach((c, i) => c?.answer(offers[i] !== undefined && written.has(offers[i].payment.id)));
+    return Promise.all(calls.map((c) => c?.settled ?? Promise.resolve(undefined)));
   }
 }
 

@@ -9,6 +9,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { OrderRow, PaymentRow, ReservationRow, TicketRow } from '../../storage/entities/purchase.ts';
 import { readPurchaseState, writeCompletion, type PurchaseState } from '../../storage/completion-statements.ts';
+import type { CompletionWrite } from '../../storage/completion-statements.ts';
 import { newId, randomToken } from '../../storage/ids.ts';
 import { signTicketCode } from '../../tickets/ticket-codes.ts';
 import type { TicketKeys } from '../../tickets/ticket-keys.ts';
@@ -34,6 +35,8 @@ export async function completePaidPurchase(
   now: Date,
   keys: TicketKeys,
   known?: PurchaseState,
+  /** Writes the completion (default: its own statement; a group of confirms writes its members' in one). */
+  write: (w: CompletionWrite) => Promise<boolean> = (w) => writeCompletion(em, w),
 ): Promise<PaidPurchase | undefined> {
   const state = known ?? (await readPurchaseState(em, paymentId));
   if (!state || state.context.acpSession || !state.context.activeKid) return undefined;
@@ -107,7 +110,7 @@ export async function completePaidPurchase(
   };
   // Outside ACP (checked above) the order's e-mail address is its buyer's.
   const mailQueued = queuesOrderMail(order, null);
-  const wrote = await writeCompletion(em, {
+  const wrote = await write({
     payment,
     reservation: held,
     order,
