@@ -13,6 +13,8 @@ export const MAC_HEADER = 'x-tessera-forward';
 const FRESH_MS = 30_000;
 const MAX_BODY = 1 << 20;
 const PATH = '/internal/forward';
+/** How long a closing listener lets the messages it is answering finish. */
+const CLOSE_WAIT_MS = 5_000;
 
 function macOf(key: Buffer, stamp: string, body: string): string {
   return createHmac('sha256', key).update(`${stamp}.${body}`).digest('hex');
@@ -61,10 +63,16 @@ export async function listenForForwards(
   const { port } = server.address() as AddressInfo;
   return {
     address: `${host.includes(':') ? `[${host}]` : host}:${port}`,
+    // Stops accepting at once (a sender then runs its calls itself: nothing was sent) and lets the messages being
+    // answered finish, up to CLOSE_WAIT_MS, so a clean stop does not turn them into lost answers.
     close: () =>
       new Promise<void>((ok) => {
-        server.closeAllConnections();
-        server.close(() => ok());
+        const cut = setTimeout(() => server.closeAllConnections(), CLOSE_WAIT_MS);
+        server.close(() => {
+          clearTimeout(cut);
+          ok();
+        });
+        server.closeIdleConnections();
       }),
   };
 }
