@@ -141,8 +141,8 @@ test('a decline, an asynchronous payment and successes in one group: each keeps 
     assert.equal(await charges(rs[i]!), 1);
   }
   const counts = await assertInvariant(h.db, s.poolId);
-  // Two blockers and two paid purchases sold; the declined and the pending hold their places.
-  assert.deepEqual({ sold: counts.sold, held: counts.held }, { sold: 2 + 4, held: 4 });
+  // The blockers and two paid purchases of 2 sold; the declined and the pending hold their places.
+  assert.deepEqual({ sold: counts.sold, held: counts.held }, { sold: CONFIRM_GROUPS_IN_FLIGHT + 4, held: 4 });
 });
 
 test('the same reservation confirmed twice in one group, with two keys: one charge, one order, both answer it', async () => {

@@ -28,7 +28,7 @@ import { completePaidPurchase, type PaidPurchase } from './paid-purchase.ts';
 import type { SpineDeps } from './refunds.ts';
 
 /** Groups running at once per process, and the most calls in one group. */
-export const CONFIRM_GROUPS_IN_FLIGHT = 2;
+export const CONFIRM_GROUPS_IN_FLIGHT = 1;
 export const CONFIRM_GROUP_MAX = 64;
 
 /** One call's provider answer to commit, and what its key stores once it is applied. */
