@@ -42,6 +42,7 @@ import { reserveBatcher } from './domain/purchase/reserve-batcher.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 import { SecretBox } from './webhooks/secret-box.ts';
 import { startReserveRouting } from './reserve-routing.ts';
+import { registerRoutingMetrics } from './http/routing-metrics.ts';
 
 /** The listening socket's accept queue (see listen). */
 const LISTEN_BACKLOG = 4096;
@@ -182,6 +183,7 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
   koa.use(errorGuard(log));
   const httpMetrics = new HttpMetrics(metrics);
   registerAdmissionMetrics(metrics, () => reserveBatcher(services).admissions);
+  if (routing) registerRoutingMetrics(metrics, routing.router);
   koa.use(httpMetrics.middleware());
   koa.use(noStoreByDefault());
   // CORS on the buyer API for the shops' embed origins only (bearer only; src/domain/buyers/embed-access.ts).

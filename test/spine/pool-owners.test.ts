@@ -44,11 +44,23 @@ async function quote(s: Shop, quantity: number): Promise<string> {
   return must(await s.api.post('/v1/ticketing/quotes', { tierId: s.tierId, quantity }), 201).quoteId;
 }
 
-/** The reserve batches a process has run, and the calls in them (its `/metrics`). */
-async function batchesOf(p: ServerProcess): Promise<{ batches: number; calls: number }> {
+/**
+ * From a process's `/metrics`: the reserve batches it has run and the calls in them, the reserves it forwarded and
+ * received, and whether it owns.
+ */
+async function batchesOf(p: ServerProcess) {
   const text = await (await fetch(new URL('/metrics', p.url))).text();
-  const read = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
-  return { batches: read('tessera_reserve_batch_size_count'), calls: read('tessera_reserve_batch_size_sum') };
+  const read = (name: string) => {
+    const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+    return Number(line?.slice(name.length + 1) ?? 0);
+  };
+  return {
+    batches: read('tessera_reserve_batch_size_count'),
+    calls: read('tessera_reserve_batch_size_sum'),
+    forwarded: read('tessera_reserve_routed_total{direction="forwarded"}'),
+    received: read('tessera_reserve_routed_total{direction="received"}'),
+    owns: read('tessera_reserve_routing_owner'),
+  };
 }
 
 const reserveAt = (p: ServerProcess, s: Shop, quoteId: string, idempotencyKey: string) =>
@@ -65,9 +77,12 @@ test('two processes, one owner: all reserves in the owner’s batches, none over
   const keys = quotes.map(() => randomUUID());
   const results = await Promise.all(quotes.map((q, i) => reserveAt(i % 2 ? other : owner, s, q, keys[i]!)));
   const [ownerAfter, otherAfter] = await Promise.all([batchesOf(owner), batchesOf(other)]);
-  // The forwarding process ran no batch; the owner's batches hold all 80 calls.
-  assert.deepEqual(otherAfter, otherBefore);
+  // The forwarding process ran no batch and forwarded its 40 calls; the owner's batches hold all 80.
+  assert.deepEqual([otherAfter.batches, otherAfter.calls], [otherBefore.batches, otherBefore.calls]);
   assert.equal(ownerAfter.calls - ownerBefore.calls, 80);
+  assert.equal(otherAfter.forwarded - otherBefore.forwarded, 40);
+  assert.equal(ownerAfter.received - ownerBefore.received, 40);
+  assert.deepEqual([ownerAfter.owns, otherAfter.owns], [1, 0]);
   assert.ok(
     results.every((r) => r.status === 201 || (r.status === 409 && r.body.code === 'sold_out')),
     JSON.stringify(results.map((r) => r.status)),
@@ -155,7 +170,9 @@ test('the owner killed mid-batch: all answered, retries get the stored outcome, 
     assert.equal(r.status, 201, JSON.stringify(r.body));
     if (results[i]!.status === 201) assert.deepEqual(r.body, results[i]!.body);
   });
-  assert.ok((await batchesOf(other)).calls > survivorBefore.calls, 'the survivor batches its reserves itself');
+  const survivor = await batchesOf(other);
+  assert.ok(survivor.calls > survivorBefore.calls, 'the survivor batches its reserves itself');
+  assert.equal(survivor.owns, 1);
   assert.equal(new Set(retried.map((r) => r.body.reservation.id)).size, 12);
   assert.deepEqual(await assertInvariant(h.db, s.poolId), { capacity: 100, available: 88, held: 12, sold: 0 });
 });

@@ -11,7 +11,7 @@ import type { ErrorBody } from '../../kernel/errors.ts';
 import { ToolError } from '../../kernel/errors.ts';
 import type { Principal } from '../../kernel/principal.ts';
 import { Replay, type StoredResponse } from '../../storage/idempotency-store.ts';
-import type { ProcessRow } from '../../storage/server-processes.ts';
+import { LIVE_FOR_SECONDS, type ProcessRow } from '../../storage/server-processes.ts';
 import type { Services, ToolContext } from '../context.ts';
 import type { PurchaseView } from './purchase-view.ts';
 
@@ -93,9 +93,12 @@ class OwnerLine {
   }
 }
 
-/** Which live process owns the reserves: the oldest live one not seen gone (the rows come oldest first). */
+/**
+ * Which live process owns the reserves: the oldest live one not seen gone (the rows come oldest first). `gone`: by
+ * process, the beat (ms) it must reach before it is trusted again.
+ */
 export function ownerOf(live: readonly ProcessRow[], gone: ReadonlyMap<string, number>): ProcessRow | undefined {
-  return live.find((p) => gone.get(p.id) !== p.beatAt.getTime());
+  return live.find((p) => p.beatAt.getTime() >= (gone.get(p.id) ?? 0));
 }
 
 /** One process's view of the owner, refreshed by its heartbeat, and its forwarding. */
@@ -103,11 +106,15 @@ export class ReserveRouter {
   readonly id: string;
   private readonly transport: ReserveTransport;
   private live: ProcessRow[] = [];
-  /** Processes whose forward failed, with the beat they had then: skipped until they beat again. */
+  /**
+   * Processes whose forward failed, with the beat they must reach to be trusted again: one a liveness window after the
+   * beat known then, since the last beat of a process that died may come after the one this process had read. A dead
+   * one is no longer live by then; a live one is back after a few beats.
+   */
   private readonly gone = new Map<string, number>();
   /** Each owner's line of calls waiting to be sent, by address. */
   private readonly lines = new Map<string, OwnerLine>();
-  /** Calls this process forwarded, and calls it ran for others (the bench and tests; `/metrics`). */
+  /** Calls this process forwarded, and calls it ran for others (`/metrics`: src/http/routing-metrics.ts). */
   readonly counts = { forwarded: 0, received: 0 };
 
   constructor(id: string, transport: ReserveTransport) {
@@ -118,8 +125,8 @@ export class ReserveRouter {
   /** The live processes as the last heartbeat read them (oldest first, this one included). */
   seen(live: ProcessRow[]): void {
     this.live = live;
-    for (const [id, beatAt] of this.gone)
-      if (!live.some((p) => p.id === id && p.beatAt.getTime() === beatAt)) this.gone.delete(id);
+    for (const [id, until] of this.gone)
+      if (!live.some((p) => p.id === id && p.beatAt.getTime() < until)) this.gone.delete(id);
   }
 
   /** The owner now: this process (undefined) or another one. */
@@ -150,7 +157,7 @@ export class ReserveRouter {
       if (!line) this.lines.set(owner.address, (line = new OwnerLine(owner.address, this.transport)));
       answer = await line.send(message);
     } catch (err) {
-      this.gone.set(owner.id, owner.beatAt.getTime());
+      this.gone.set(owner.id, owner.beatAt.getTime() + LIVE_FOR_SECONDS * 1000);
       if (this.transport.notSent(err)) return here();
       throw new ToolError(
         'unavailable',
