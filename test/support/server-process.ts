@@ -91,7 +91,8 @@ export async function startServerProcess(
     stderr: () => logged,
     stdout: () => out,
     async stop() {
-      if (child.exitCode !== null) return;
+      // A child killed by a signal has no exit code, only a signal code: it has exited all the same.
+      if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');
       await once(child, 'exit');
     },
