@@ -6,10 +6,10 @@
  * stale bundle is built first, in a child process (`node src/server-bundle.ts`), so the server never holds the build
  * tool. The `tessera` command, `npm run mcp` and the tests run from the sources.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { cachedBuild, contentHash, filesUnder } from './kernel/build-cache.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const SRC = join(ROOT, 'src');
@@ -49,27 +49,13 @@ export interface ServerBundle {
   entry: string;
 }
 
-function files(dir: string): string[] {
-  return readdirSync(dir)
-    .sort()
-    .flatMap((f) => {
-      const p = join(dir, f);
-      return statSync(p).isDirectory() ? files(p) : [p];
-    });
-}
-
 /**
  * The hash of everything the bundle is made from: src/, the locked versions, the compiler settings, this file, and
  * where the project lives (the bundle names the sources' own paths, see `importMetaPlugin`).
  */
 export function serverSourceHash(): string {
-  const hash = createHash('sha256');
-  hash.update(ROOT);
-  for (const file of [...files(SRC), join(ROOT, 'package-lock.json'), join(ROOT, 'tsconfig.json')]) {
-    hash.update(file.slice(ROOT.length));
-    hash.update(readFileSync(file));
-  }
-  return hash.digest('hex').slice(0, 16);
+  const sources = [...filesUnder(SRC), join(ROOT, 'package-lock.json'), join(ROOT, 'tsconfig.json')];
+  return contentHash(ROOT, sources, ROOT);
 }
 
 /** The bundle for `hash` if it is built. */
@@ -109,18 +95,13 @@ function importMetaPlugin() {
  */
 export async function buildServerBundle(cacheDir = SERVER_BUNDLE_CACHE): Promise<ServerBundle> {
   const hash = serverSourceHash();
-  const dir = join(cacheDir, hash);
-  const entry = join(dir, 'cli.js');
-  if (existsSync(entry)) return { dir, hash, entry };
-  const tmp = join(cacheDir, `.build-${hash}-${process.pid}-${Date.now()}`);
-  mkdirSync(tmp, { recursive: true });
-  try {
+  const dir = await cachedBuild(cacheDir, hash, 'cli.js', async (outDir) => {
     const { build } = await import('tsdown'); // a devDependency, loaded only here
     await build({
       config: false,
       cwd: ROOT,
       entry: { cli: join(SRC, 'cli.ts') },
-      outDir: tmp,
+      outDir,
       tsconfig: join(ROOT, 'tsconfig.json'),
       format: 'esm',
       platform: 'node',
@@ -141,19 +122,8 @@ export async function buildServerBundle(cacheDir = SERVER_BUNDLE_CACHE): Promise
       checks: { eval: false }, // depd (under koa) builds its wrappers with eval, as it always has
       logLevel: 'warn',
     });
-    if (!existsSync(entry)) {
-      try {
-        renameSync(tmp, dir);
-      } catch (err) {
-        if (!existsSync(entry)) throw err; // another process renamed the same bundle into place first
-      }
-    }
-  } finally {
-    rmSync(tmp, { recursive: true, force: true });
-  }
-  for (const old of readdirSync(cacheDir))
-    if (old !== hash && !old.startsWith('.build-')) rmSync(join(cacheDir, old), { recursive: true, force: true });
-  return { dir, hash, entry };
+  });
+  return { dir, hash, entry: join(dir, 'cli.js') };
 }
 
 // `node src/server-bundle.ts` (what `npm start` runs when the bundle is missing or stale): builds it and says so.

@@ -3,9 +3,8 @@
  * after the content hash of its sources, under node_modules/.cache (never committed). A build whose hash is already
  * there is reused, so a warm start only reads and hashes the sources (a few milliseconds).
  */
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { cachedBuild, contentHash, filesUnder } from '../kernel/build-cache.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 /** The browser application's sources. */
@@ -21,23 +20,15 @@ export interface ConsoleBundle {
   script: 'console.js';
 }
 
-function files(dir: string): string[] {
-  return readdirSync(dir)
-    .sort()
-    .flatMap((f) => {
-      const p = join(dir, f);
-      return statSync(p).isDirectory() ? files(p) : [p];
-    });
-}
-
 /** The hash of everything the bundle is made from: the app, the SDK's sources, the locked versions, this file. */
 export function consoleSourceHash(): string {
-  const hash = createHash('sha256');
-  for (const file of [...files(APP_DIR), ...files(SDK_SRC), join(ROOT, 'package-lock.json'), import.meta.filename]) {
-    hash.update(file.slice(ROOT.length));
-    hash.update(readFileSync(file));
-  }
-  return hash.digest('hex').slice(0, 16);
+  const sources = [
+    ...filesUnder(APP_DIR),
+    ...filesUnder(SDK_SRC),
+    join(ROOT, 'package-lock.json'),
+    import.meta.filename,
+  ];
+  return contentHash(ROOT, sources);
 }
 
 /**
@@ -46,18 +37,14 @@ export function consoleSourceHash(): string {
  */
 export async function ensureConsoleBuilt(): Promise<ConsoleBundle> {
   const hash = consoleSourceHash();
-  const dir = join(CACHE_DIR, hash);
-  if (existsSync(join(dir, 'console.js'))) return { dir, hash, script: 'console.js' };
-  const tmp = join(CACHE_DIR, `.build-${hash}-${process.pid}-${Date.now()}`);
-  mkdirSync(tmp, { recursive: true });
-  try {
+  const dir = await cachedBuild(CACHE_DIR, hash, 'console.js', async (outDir) => {
     // tsdown is a build tool (a devDependency): loaded only when a build is needed.
     const { build } = await import('tsdown');
     await build({
       config: false,
       cwd: ROOT,
       entry: { console: join(APP_DIR, 'main.tsx') },
-      outDir: tmp,
+      outDir,
       tsconfig: join(ROOT, 'tsconfig.json'),
       format: 'esm',
       platform: 'browser',
@@ -73,19 +60,6 @@ export async function ensureConsoleBuilt(): Promise<ConsoleBundle> {
       deps: { alwaysBundle: [/.*/], onlyBundle: false },
       logLevel: 'warn',
     });
-    if (!existsSync(join(dir, 'console.js'))) {
-      try {
-        renameSync(tmp, dir);
-      } catch (err) {
-        // Another process renamed its build into place first: same sources, same bundle.
-        if (!existsSync(join(dir, 'console.js'))) throw err;
-      }
-    }
-  } finally {
-    rmSync(tmp, { recursive: true, force: true });
-  }
-  // Older builds go (a server already running read its bundle into memory at start); builds in progress stay.
-  for (const old of readdirSync(CACHE_DIR))
-    if (old !== hash && !old.startsWith('.build-')) rmSync(join(CACHE_DIR, old), { recursive: true, force: true });
+  });
   return { dir, hash, script: 'console.js' };
 }
