@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { chmodSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { startEmbeddedPostgres } from '../../src/storage/embedded-postgres.ts';
+import { queryUrl } from '../support/database.ts';
 import { MIGRATIONS_DIR, migrationsKey } from '../../src/storage/embedded-postgres-template.ts';
 import { MIGRATIONS } from '../../src/storage/migrations/index.ts';
 import { startServerProcess } from '../support/server-process.ts';
@@ -17,16 +17,7 @@ import { startServerProcess } from '../support/server-process.ts';
 const BUILT = 'template build (in the copy)';
 const templates = (dir: string) => readdirSync(dir).filter((f) => f.startsWith('pg-template-'));
 
-async function query(url: string, sql: string): Promise<unknown[]> {
-  const client = new pg.Client({ connectionString: url });
-  client.on('error', () => undefined);
-  await client.connect();
-  try {
-    return (await client.query(sql)).rows;
-  } finally {
-    await client.end();
-  }
-}
+const query = queryUrl;
 
 test('a new data directory starts from a copy of the cluster template, with its own password and data', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tessera-template-'));

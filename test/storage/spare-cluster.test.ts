@@ -8,21 +8,12 @@ import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { startEmbeddedPostgres } from '../../src/storage/embedded-postgres.ts';
+import { queryUrl } from '../support/database.ts';
 
 const TAKEN = 'template copy: the spare taken';
 
-async function query(url: string, sql: string): Promise<unknown[]> {
-  const client = new pg.Client({ connectionString: url });
-  client.on('error', () => undefined);
-  await client.connect();
-  try {
-    return (await client.query(sql)).rows;
-  } finally {
-    await client.end();
-  }
-}
+const query = queryUrl;
 
 test('a new data directory takes the spare cluster when there is one, and the next spare is made', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tessera-spare-'));

@@ -83,3 +83,15 @@ export function secretFileFor(dbUrl: string): string {
 export function serverEnvFor(dbUrl: string): { DATABASE_URL: string; TESSERA_SECRET_FILE: string } {
   return { DATABASE_URL: dbUrl, TESSERA_SECRET_FILE: secretFileFor(dbUrl) };
 }
+
+/** Runs one statement on its own connection to `url` (a cluster a test started itself) and returns its rows. */
+export async function queryUrl(url: string, sql: string): Promise<unknown[]> {
+  const client = new pg.Client({ connectionString: url });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows;
+  } finally {
+    await client.end();
+  }
+}
