@@ -178,6 +178,11 @@ export class CallKey implements KeyClaim {
     return { scope, key, requestHash, response: { ...response, sealed: this.sealed } };
   }
 
+  /** A shared transaction claimed the key in flight (`claimKeysInFlight`) and committed: the key is this call's. */
+  claimedTogether(): void {
+    this.state = 'claimed';
+  }
+
   /** The shared transaction that wrote `rowWith` committed: the outcome is stored. */
   committed(): void {
     this.state = 'stored';

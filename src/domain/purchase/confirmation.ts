@@ -60,6 +60,8 @@ export interface PaymentPlan {
   attendees?: AttendeeRow[] | undefined;
   /** Commits the provider's answer (default `commitOutcome`; the confirm tool's calls: a group, confirm-groups.ts). */
   complete?: typeof commitOutcome;
+  /** Runs the unlocked first step `first` (default: at once; the confirm tool's calls: a group, first-step-groups.ts). */
+  begin?: (first: (em?: EntityManager) => Promise<Started | undefined>) => Promise<Started | undefined>;
 }
 
 /** Confirms a reservation with a payment method; returns the purchase view (payment pending ⇒ 202). */
@@ -80,8 +82,10 @@ export function confirmReservation(
 /** Runs one payment attempt: tx1 (checks, authorization, pending payment), the provider call, tx2 (its answer). */
 export async function payReservation(ctx: ToolContext, plan: PaymentPlan): Promise<PurchaseView> {
   const deps: SpineDeps = { ...ctx.services, clock: ctx.clock, log: ctx.log };
+  const first = (em?: EntityManager) => beginUnlocked(deps, ctx, plan, em);
   const started =
-    (await beginUnlocked(deps, ctx, plan)) ?? (await deps.db.transaction((em) => beginAttempt(em, ctx, plan)));
+    (await (plan.begin ? plan.begin(first) : first())) ??
+    (await deps.db.transaction((em) => beginAttempt(em, ctx, plan)));
   if ('view' in started) return started.view;
   const { attempt } = started;
   let outcome: ChargeResult | undefined;
@@ -123,19 +127,24 @@ function mintedLang(p: ToolContext['principal']): string | null {
 }
 
 /** tx1's result: a view to answer with, or an attempt to charge (`known`: the state it wrote, when it read it all). */
-type Started = { view: PurchaseView } | { attempt: Attempt; known?: PurchaseState };
+export type Started = { view: PurchaseView } | { attempt: Attempt; known?: PurchaseState };
 
 /**
  * The common first step in two statements and no transaction: a held reservation, paid for by a caller whose
  * authorization writes nothing (not an agent, whose spend is recorded, nor a mandate's jti). One statement reads the
  * reservation with its shop and tier; the checks and the authorization run as under the lock; one statement moves it to
  * `confirming` and records the pending payment only if it is still held and unchanged since the read. Undefined
- * (nothing written) when any of that does not hold: `beginAttempt` then decides under the lock, as always.
+ * (nothing written) when any of that does not hold: `beginAttempt` then decides under the lock, as always. On `em`:
+ * a first-step group's transaction (first-step-groups.ts), or a new EntityManager without one.
  */
-async function beginUnlocked(deps: SpineDeps, ctx: ToolContext, plan: PaymentPlan): Promise<Started | undefined> {
+async function beginUnlocked(
+  deps: SpineDeps,
+  ctx: ToolContext,
+  plan: PaymentPlan,
+  em: EntityManager = deps.db.fork(),
+): Promise<Started | undefined> {
   if (plan.reservationId === undefined || plan.authorize || ctx.principal.kind === 'agent') return undefined;
   const now = ctx.clock.now();
-  const em = deps.db.fork();
   const found = await readReservationForPayment(em, plan.reservationId);
   if (!found?.shop || !found.tier) return undefined;
   const r = requireAccess(ctx.principal, found.reservation, 'reservation', plan.reservationId);

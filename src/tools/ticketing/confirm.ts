@@ -74,6 +74,7 @@ export const confirm = defineTool({
       reservationId: id,
       // Saved cards and agents (which pay with their permission's card) resolve here: src/domain/buyers/instruments.ts.
       paymentMethod: () => paymentMethodForConfirm(ctx, id, { paymentMethod, instrumentId }),
+      givenMethod: instrumentId === undefined ? paymentMethod : undefined,
       attendees,
       present: (v) => withNextStep(v, ctx),
     });

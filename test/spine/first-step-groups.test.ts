@@ -1,0 +1,172 @@
+/**
+ * Grouped first steps of confirms (src/domain/purchase/first-step-groups.ts), over real HTTP. To make a group happen
+ * without timing, a test holds a FOR SHARE lock on a "blocker" reservation from its own transaction: the blocker's
+ * confirm runs alone (the slot taken) and its move to `confirming` waits on the lock; the confirms sent next queue
+ * behind it, and once they are all queued the lock is let go and their keys and first steps commit as ONE group. Then:
+ * replays, a conflicting key and a key twice in one group, one reservation twice in one, a released one beside held
+ * ones.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  FIRST_STEP_GROUPS_IN_FLIGHT,
+  firstStepGroups,
+  type FirstStepGroups,
+} from '../../src/domain/purchase/first-step-groups.ts';
+import { sql, type Database } from '../../src/storage/database.ts';
+import type { Harness } from '../support/harness.ts';
+import { assertInvariant } from '../support/invariant.ts';
+import type { RestResponse } from '../support/rest.ts';
+import { until } from '../support/batching.ts';
+import {
+  confirmWith,
+  count,
+  key,
+  must,
+  reserveOne,
+  shopWithTier,
+  startSpineHarness,
+  type Shop,
+} from '../support/spine.ts';
+
+let h: Harness;
+let groups: FirstStepGroups;
+before(async () => {
+  h = await startSpineHarness();
+  // A first purchase makes the process's groups (and warms what a process reads once).
+  const s = await shopWithTier(h, { capacity: 5 });
+  must(await confirmWith(s.api, (await reserveOne(s.api, s.tierId)).reservation.id, 'pm_sandbox_visa'), 200);
+  groups = firstStepGroups(h.app.services)!;
+});
+after(async () => {
+  await h?.close();
+});
+
+/** Holds FOR SHARE locks on `ids` (a state change waits on them) from a transaction of the test's own. */
+async function lockReservations(db: Database, ids: string[]): Promise<{ release: () => Promise<void> }> {
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  let locked!: () => void;
+  const isLocked = new Promise<void>((r) => (locked = r));
+  const done = db.transaction(async (em) => {
+    await sql(em, "select id from reservations where id = any(string_to_array(?, ',')) for share", [ids.join(',')]);
+    locked();
+    await released;
+  });
+  await Promise.race([isLocked, done]);
+  return {
+    release: async () => {
+      release();
+      await done;
+    },
+  };
+}
+
+/** The charges made for a reservation's payments. */
+const charges = (reservationId: string) =>
+  count(h.db, 'from sandbox_charges c join payments p on p.id = c.payment_reference where p.reservation_id = ?', [
+    reservationId,
+  ]);
+
+/** Runs `calls`' first steps as one group on `h`'s server, behind one blocker per slot; answers in call order. */
+async function asOneGroup(s: Shop, calls: (() => Promise<RestResponse>)[]): Promise<RestResponse[]> {
+  const blockers = await Promise.all(
+    Array.from({ length: FIRST_STEP_GROUPS_IN_FLIGHT }, async () => (await reserveOne(s.api, s.tierId)).reservation.id),
+  );
+  const lock = await lockReservations(h.db, blockers);
+  const before = groups.stats;
+  let blocked: Promise<RestResponse>[] = [];
+  try {
+    blocked = blockers.map((id) => confirmWith(s.api, id, 'pm_sandbox_visa'));
+    await until(() => groups.inFlight === FIRST_STEP_GROUPS_IN_FLIGHT, 'every first-step slot taken by a blocker');
+    const rest = calls.map((c) => c());
+    await until(() => groups.queued === calls.length, `${calls.length} calls queued (${groups.queued})`);
+    await lock.release();
+    const results = await Promise.all(rest);
+    for (const b of await Promise.all(blocked)) must(b, 200);
+    const after = groups.stats;
+    assert.deepEqual(
+      { groups: after.groups - before.groups, calls: after.calls - before.calls },
+      { groups: FIRST_STEP_GROUPS_IN_FLIGHT + 1, calls: FIRST_STEP_GROUPS_IN_FLIGHT + calls.length },
+      'the queued calls ran their first steps as one group',
+    );
+    return results;
+  } finally {
+    await lock.release();
+    await Promise.allSettled(blocked);
+  }
+}
+
+test('replays, a conflicting key and a key twice in one first-step group: own answers, one charge each', async () => {
+  const s = await shopWithTier(h, { capacity: 20 });
+  const hold = async () => (await reserveOne(s.api, s.tierId)).reservation.id as string;
+  const [done, other, fresh, twice] = [await hold(), await hold(), await hold(), await hold()];
+  const doneKey = key();
+  const first = await confirmWith(s.api, done, 'pm_sandbox_visa', doneKey);
+  must(first, 200);
+  const twiceKey = key();
+  const [replay, conflict, paid, t1, t2] = await asOneGroup(s, [
+    () => confirmWith(s.api, done, 'pm_sandbox_visa', doneKey),
+    () => confirmWith(s.api, other, 'pm_sandbox_visa', doneKey),
+    () => confirmWith(s.api, fresh, 'pm_sandbox_visa'),
+    () => confirmWith(s.api, twice, 'pm_sandbox_visa', twiceKey),
+    () => confirmWith(s.api, twice, 'pm_sandbox_visa', twiceKey),
+  ]);
+  assert.equal(replay!.status, 200);
+  assert.deepEqual(replay!.body, first.body);
+  assert.equal(replay!.headers.get('idempotent-replayed'), 'true');
+  assert.equal(conflict!.status, 422);
+  assert.equal(conflict!.body.code, 'idempotency_conflict');
+  assert.equal(paid!.status, 200);
+  assert.equal(paid!.body.order.tickets.length, 1);
+  assert.deepEqual(
+    [t1!.status, t2!.status].sort((x, y) => x - y),
+    [200, 409],
+  );
+  assert.equal([t1!, t2!].find((r) => r.status === 409)!.body.code, 'idempotency_in_flight');
+  const { sold, held } = await assertInvariant(h.db, s.poolId);
+  assert.deepEqual({ sold, held }, { sold: FIRST_STEP_GROUPS_IN_FLIGHT + 3, held: 1 }); // `other` still held
+  for (const id of [done, fresh, twice]) assert.equal(await charges(id), 1);
+  assert.equal(await count(h.db, 'from payments where reservation_id = ?', [other]), 0);
+  // The key claimed in the group holds its call's outcome: a retry replays it, charging nothing.
+  const again = await confirmWith(s.api, twice, 'pm_sandbox_visa', twiceKey);
+  assert.equal(again.headers.get('idempotent-replayed'), 'true');
+  assert.deepEqual(again.body, [t1!, t2!].find((r) => r.status === 200)!.body);
+  assert.equal(await charges(twice), 1);
+});
+
+test('one reservation twice in one first-step group, two keys: one payment, one charge, one order', async () => {
+  const s = await shopWithTier(h, { capacity: 10 });
+  const id = (await reserveOne(s.api, s.tierId, 2)).reservation.id as string;
+  const [a, b] = await asOneGroup(s, [
+    () => confirmWith(s.api, id, 'pm_sandbox_visa'),
+    () => confirmWith(s.api, id, 'pm_sandbox_visa'),
+  ]);
+  assert.deepEqual([a!.status, b!.status], [200, 200]);
+  assert.equal(a!.body.order.id, b!.body.order.id);
+  assert.equal(await charges(id), 1);
+  assert.equal(await count(h.db, 'from orders where reservation_id = ?', [id]), 1);
+  assert.equal(await count(h.db, 'from payments where reservation_id = ?', [id]), 1);
+  await assertInvariant(h.db, s.poolId);
+});
+
+test('a released reservation beside held ones in one first-step group: refused, replayed; others paid', async () => {
+  const s = await shopWithTier(h, { capacity: 10 });
+  const hold = async () => (await reserveOne(s.api, s.tierId)).reservation.id as string;
+  const [a, gone, c] = [await hold(), await hold(), await hold()];
+  must(await s.api.post(`/v1/ticketing/reservations/${gone}/release`, {}), 200);
+  const goneKey = key();
+  const [pa, refused, pc] = await asOneGroup(s, [
+    () => confirmWith(s.api, a, 'pm_sandbox_visa'),
+    () => confirmWith(s.api, gone, 'pm_sandbox_visa', goneKey),
+    () => confirmWith(s.api, c, 'pm_sandbox_visa'),
+  ]);
+  assert.deepEqual([pa!.status, refused!.status, pc!.status], [200, 409, 200]);
+  assert.equal(refused!.body.code, 'reservation_released');
+  const again = await confirmWith(s.api, gone, 'pm_sandbox_visa', goneKey);
+  assert.equal(again.headers.get('idempotent-replayed'), 'true');
+  assert.deepEqual(again.body, refused!.body);
+  assert.equal(await count(h.db, 'from payments where reservation_id = ?', [gone]), 0);
+  const { sold, held } = await assertInvariant(h.db, s.poolId);
+  assert.deepEqual({ sold, held }, { sold: FIRST_STEP_GROUPS_IN_FLIGHT + 2, held: 0 });
+});
