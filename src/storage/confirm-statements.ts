@@ -11,7 +11,7 @@ import { boundSql } from './database.ts';
 import { fieldsOf, plainRows, selectList, type Field, type Reader } from './plain-rows.ts';
 import { CONTEXT_SELECT, contextOf, type PurchaseContext } from './completion-statements.ts';
 
-interface Shapes {
+export interface Shapes {
   reservationSelect: string;
   offerSelect: string;
   shopOf: Reader<ShopRow>;
@@ -24,7 +24,8 @@ interface Shapes {
 
 const shapesByOrm = new WeakMap<object, Shapes>();
 
-function shapesOf(em: EntityManager): Shapes {
+/** The statements' select lists and readers for `em`'s metadata (also src/storage/first-step-batch.ts). */
+export function shapesOf(em: EntityManager): Shapes {
   const metadata = em.getMetadata();
   let shapes = shapesByOrm.get(metadata);
   if (shapes) return shapes;

@@ -13,7 +13,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ShopRow, TierRow } from '../../storage/entities/catalog.ts';
 import type { PaymentRow, ReservationRow } from '../../storage/entities/purchase.ts';
-import { insertPendingPayment, readReservationForPayment, readShopAndTier } from '../../storage/confirm-statements.ts';
+import {
+  insertPendingPayment,
+  readReservationForPayment,
+  readShopAndTier,
+  type PendingPaymentWrite,
+  type ReservationForPayment,
+} from '../../storage/confirm-statements.ts';
 import { MAX_PAYMENT_ATTEMPTS, tooManyPaymentAttempts } from './payment-attempts.ts';
 import { newId } from '../../storage/ids.ts';
 import type { ChargeResult, NetworkCredential } from '../../payments/provider.ts';
@@ -60,8 +66,15 @@ export interface PaymentPlan {
   attendees?: AttendeeRow[] | undefined;
   /** Commits the provider's answer (default `commitOutcome`; the confirm tool's calls: a group, confirm-groups.ts). */
   complete?: typeof commitOutcome;
-  /** Runs the unlocked first step `first` (default: at once; the confirm tool's calls: a group, first-step-groups.ts). */
-  begin?: (first: (em?: EntityManager) => Promise<Started | undefined>) => Promise<Started | undefined>;
+  /** Runs the unlocked first step `first` (default: at once; the confirm tool's: in a group, first-step-groups.ts). */
+  begin?: (first: (io?: FirstStepIo) => Promise<Started | undefined>) => Promise<Started | undefined>;
+}
+
+/** Where a first step run in a group reads and writes: the group's transaction and its shared statements. */
+export interface FirstStepIo {
+  em: EntityManager;
+  read: (reservationId: string) => Promise<ReservationForPayment | undefined>;
+  insert: (w: PendingPaymentWrite) => Promise<number | undefined>;
 }
 
 /** Confirms a reservation with a payment method; returns the purchase view (payment pending ⇒ 202). */
@@ -82,7 +95,7 @@ export function confirmReservation(
 /** Runs one payment attempt: tx1 (checks, authorization, pending payment), the provider call, tx2 (its answer). */
 export async function payReservation(ctx: ToolContext, plan: PaymentPlan): Promise<PurchaseView> {
   const deps: SpineDeps = { ...ctx.services, clock: ctx.clock, log: ctx.log };
-  const first = (em?: EntityManager) => beginUnlocked(deps, ctx, plan, em);
+  const first = (io?: FirstStepIo) => beginUnlocked(deps, ctx, plan, io);
   const started =
     (await (plan.begin ? plan.begin(first) : first())) ??
     (await deps.db.transaction((em) => beginAttempt(em, ctx, plan)));
@@ -134,18 +147,19 @@ export type Started = { view: PurchaseView } | { attempt: Attempt; known?: Purch
  * authorization writes nothing (not an agent, whose spend is recorded, nor a mandate's jti). One statement reads the
  * reservation with its shop and tier; the checks and the authorization run as under the lock; one statement moves it to
  * `confirming` and records the pending payment only if it is still held and unchanged since the read. Undefined
- * (nothing written) when any of that does not hold: `beginAttempt` then decides under the lock, as always. On `em`:
- * a first-step group's transaction (first-step-groups.ts), or a new EntityManager without one.
+ * (nothing written) when any of that does not hold: `beginAttempt` then decides under the lock, as always. With `io`:
+ * in a first-step group's transaction, through its shared statements (first-step-groups.ts).
  */
 async function beginUnlocked(
   deps: SpineDeps,
   ctx: ToolContext,
   plan: PaymentPlan,
-  em: EntityManager = deps.db.fork(),
+  io?: FirstStepIo,
 ): Promise<Started | undefined> {
   if (plan.reservationId === undefined || plan.authorize || ctx.principal.kind === 'agent') return undefined;
   const now = ctx.clock.now();
-  const found = await readReservationForPayment(em, plan.reservationId);
+  const em = io?.em ?? deps.db.fork();
+  const found = await (io ? io.read(plan.reservationId) : readReservationForPayment(em, plan.reservationId));
   if (!found?.shop || !found.tier) return undefined;
   const r = requireAccess(ctx.principal, found.reservation, 'reservation', plan.reservationId);
   if (r.state !== 'held' || r.expiresAt <= now) return undefined;
@@ -155,6 +169,7 @@ async function beginUnlocked(
     tier: found.tier,
     now,
     unlocked: true,
+    insert: io?.insert,
   });
   if (!started) return undefined;
   const { payment, reservation } = started.written;
@@ -192,7 +207,14 @@ async function startAttempt(
   em: EntityManager,
   ctx: ToolContext,
   plan: PaymentPlan,
-  held: { reservation: ReservationRow; shop: ShopRow; tier: TierRow; now: Date; unlocked: boolean },
+  held: {
+    reservation: ReservationRow;
+    shop: ShopRow;
+    tier: TierRow;
+    now: Date;
+    unlocked: boolean;
+    insert?: FirstStepIo['insert'] | undefined;
+  },
 ): Promise<{ attempt: Attempt; written: { payment: PaymentRow; reservation: ReservationRow } } | undefined> {
   const { reservation: r, shop, tier, now } = held;
   const { paymentMethod, networkCredential } = plan;
@@ -240,7 +262,8 @@ async function startAttempt(
     mailLang: mintedLang(ctx.principal),
   };
   // One statement: the reservation to `confirming` (the hold extended to the payment deadline) and the pending payment.
-  const attempt = await insertPendingPayment(em, {
+  const write = held.insert ?? ((w: PendingPaymentWrite) => insertPendingPayment(em, w));
+  const attempt = await write({
     reservationId: r.id,
     paymentDeadline: deadline,
     expiresAt,
