@@ -77,7 +77,7 @@ export async function insertPendingPayments(
        update reservations res
           set state = 'confirming', payment_deadline = v.payment_deadline, expires_at = v.expires_at, updated_at = v.now
          from v
-        where res.id = v.reservation_id and res.state = 'held'
+        where res.id = v.reservation_id and res.id = any($3::text[]) and res.state = 'held'
           and date_trunc('milliseconds', res.updated_at) = v.unchanged
           and (select count(*) from payments x where x.reservation_id = res.id) < coalesce(v.max_attempts, 2147483647)
        returning res.id)
@@ -88,7 +88,8 @@ export async function insertPendingPayments(
        from jsonb_populate_recordset(null::payments, $2::jsonb) p
       where p.reservation_id in (select id from r)
      returning reservation_id, attempt`,
-    [JSON.stringify(moves), JSON.stringify(payments)],
+    // The ids again as an array: the planner then reaches the reservations by their key, not by a scan of the table.
+    [JSON.stringify(moves), JSON.stringify(payments), writes.map((w) => w.reservationId)],
   );
   for (const r of rows) written.set(r.reservation_id, r.attempt);
   return written;
