@@ -13,11 +13,10 @@ import {
   firstStepGroups,
   type FirstStepGroups,
 } from '../../src/domain/purchase/first-step-groups.ts';
-import { sql, type Database } from '../../src/storage/database.ts';
 import type { Harness } from '../support/harness.ts';
 import { assertInvariant } from '../support/invariant.ts';
 import type { RestResponse } from '../support/rest.ts';
-import { until } from '../support/batching.ts';
+import { asOneGroup as runAsOneGroup, chargesOf } from '../support/confirm-groups.ts';
 import {
   confirmWith,
   count,
@@ -42,60 +41,10 @@ after(async () => {
   await h?.close();
 });
 
-/** Holds FOR SHARE locks on `ids` (a state change waits on them) from a transaction of the test's own. */
-async function lockReservations(db: Database, ids: string[]): Promise<{ release: () => Promise<void> }> {
-  let release!: () => void;
-  const released = new Promise<void>((r) => (release = r));
-  let locked!: () => void;
-  const isLocked = new Promise<void>((r) => (locked = r));
-  const done = db.transaction(async (em) => {
-    await sql(em, "select id from reservations where id = any(string_to_array(?, ',')) for share", [ids.join(',')]);
-    locked();
-    await released;
-  });
-  await Promise.race([isLocked, done]);
-  return {
-    release: async () => {
-      release();
-      await done;
-    },
-  };
-}
+const charges = (reservationId: string) => chargesOf(h.db, reservationId);
 
-/** The charges made for a reservation's payments. */
-const charges = (reservationId: string) =>
-  count(h.db, 'from sandbox_charges c join payments p on p.id = c.payment_reference where p.reservation_id = ?', [
-    reservationId,
-  ]);
-
-/** Runs `calls`' first steps as one group on `h`'s server, behind one blocker per slot; answers in call order. */
-async function asOneGroup(s: Shop, calls: (() => Promise<RestResponse>)[]): Promise<RestResponse[]> {
-  const blockers = await Promise.all(
-    Array.from({ length: FIRST_STEP_GROUPS_IN_FLIGHT }, async () => (await reserveOne(s.api, s.tierId)).reservation.id),
-  );
-  const lock = await lockReservations(h.db, blockers);
-  const before = groups.stats;
-  let blocked: Promise<RestResponse>[] = [];
-  try {
-    blocked = blockers.map((id) => confirmWith(s.api, id, 'pm_sandbox_visa'));
-    await until(() => groups.inFlight === FIRST_STEP_GROUPS_IN_FLIGHT, 'every first-step slot taken by a blocker');
-    const rest = calls.map((c) => c());
-    await until(() => groups.queued === calls.length, `${calls.length} calls queued (${groups.queued})`);
-    await lock.release();
-    const results = await Promise.all(rest);
-    for (const b of await Promise.all(blocked)) must(b, 200);
-    const after = groups.stats;
-    assert.deepEqual(
-      { groups: after.groups - before.groups, calls: after.calls - before.calls },
-      { groups: FIRST_STEP_GROUPS_IN_FLIGHT + 1, calls: FIRST_STEP_GROUPS_IN_FLIGHT + calls.length },
-      'the queued calls ran their first steps as one group',
-    );
-    return results;
-  } finally {
-    await lock.release();
-    await Promise.allSettled(blocked);
-  }
-}
+const asOneGroup = (s: Shop, calls: (() => Promise<RestResponse>)[]) =>
+  runAsOneGroup(h.db, s, groups, FIRST_STEP_GROUPS_IN_FLIGHT, 'share', calls);
 
 test('replays, a conflicting key and a key twice in one first-step group: own answers, one charge each', async () => {
   const s = await shopWithTier(h, { capacity: 20 });

@@ -15,12 +15,12 @@ import {
   type ConfirmGroups,
 } from '../../src/domain/purchase/confirm-groups.ts';
 import { IN_FLIGHT_STALE_MS } from '../../src/storage/idempotency-store.ts';
-import { sql, type Database } from '../../src/storage/database.ts';
 import type { Harness } from '../support/harness.ts';
 import { assertInvariant } from '../support/invariant.ts';
 import { restClient, type RestResponse } from '../support/rest.ts';
 import { startServerProcess } from '../support/server-process.ts';
 import { until } from '../support/batching.ts';
+import { asOneGroup as runAsOneGroup, chargesOf, lockReservations } from '../support/confirm-groups.ts';
 import {
   confirmWith,
   count,
@@ -45,26 +45,6 @@ after(async () => {
   await h?.close();
 });
 
-/** Holds KEY SHARE locks on `ids` from a transaction of the test's own until `release()`. */
-async function lockReservations(db: Database, ids: string[]): Promise<{ release: () => Promise<void> }> {
-  let release!: () => void;
-  const released = new Promise<void>((r) => (release = r));
-  let locked!: () => void;
-  const isLocked = new Promise<void>((r) => (locked = r));
-  const done = db.transaction(async (em) => {
-    await sql(em, "select id from reservations where id = any(string_to_array(?, ',')) for key share", [ids.join(',')]);
-    locked();
-    await released;
-  });
-  await Promise.race([isLocked, done]);
-  return {
-    release: async () => {
-      release();
-      await done;
-    },
-  };
-}
-
 /** Whether the reservation's payment row is locked by an open transaction (written there, not committed). */
 async function rowLocked(reservationId: string): Promise<boolean> {
   try {
@@ -76,40 +56,10 @@ async function rowLocked(reservationId: string): Promise<boolean> {
   }
 }
 
-/** The charges made for a reservation's payments. */
-const charges = (reservationId: string) =>
-  count(h.db, 'from sandbox_charges c join payments p on p.id = c.payment_reference where p.reservation_id = ?', [
-    reservationId,
-  ]);
+const charges = (reservationId: string) => chargesOf(h.db, reservationId);
 
-/** Runs `calls` as one group on `h`'s server, behind one blocker per group slot; answers in call order. */
-async function asOneGroup(s: Shop, calls: (() => Promise<RestResponse>)[]): Promise<RestResponse[]> {
-  const blockers = await Promise.all(
-    Array.from({ length: CONFIRM_GROUPS_IN_FLIGHT }, async () => (await reserveOne(s.api, s.tierId)).reservation.id),
-  );
-  const lock = await lockReservations(h.db, blockers);
-  const before = groups.stats;
-  let blocked: Promise<RestResponse>[] = [];
-  try {
-    blocked = blockers.map((id) => confirmWith(s.api, id, 'pm_sandbox_visa'));
-    await until(() => groups.inFlight === CONFIRM_GROUPS_IN_FLIGHT, 'every group slot taken by a blocker');
-    const rest = calls.map((c) => c());
-    await until(() => groups.queued === calls.length, `${calls.length} calls queued (${groups.queued})`);
-    await lock.release();
-    const results = await Promise.all(rest);
-    for (const b of await Promise.all(blocked)) must(b, 200);
-    const after = groups.stats;
-    assert.deepEqual(
-      { groups: after.groups - before.groups, calls: after.calls - before.calls },
-      { groups: CONFIRM_GROUPS_IN_FLIGHT + 1, calls: CONFIRM_GROUPS_IN_FLIGHT + calls.length },
-      'the queued calls completed as one group',
-    );
-    return results;
-  } finally {
-    await lock.release();
-    await Promise.allSettled(blocked);
-  }
-}
+const asOneGroup = (s: Shop, calls: (() => Promise<RestResponse>)[]) =>
+  runAsOneGroup(h.db, s, groups, CONFIRM_GROUPS_IN_FLIGHT, 'key share', calls);
 
 test('a decline, an asynchronous payment and successes in one group: each keeps its own outcome, one charge each, and each replays it without a second charge', async () => {
   const s = await shopWithTier(h, { capacity: 20 });
@@ -184,8 +134,8 @@ test("a server process killed while its group's transaction is open: nothing hal
       [ids.join(',')],
     );
   const exited = once(child.child, 'exit');
-  const first = await lockReservations(h.db, blockers);
-  const last = await lockReservations(h.db, [c]);
+  const first = await lockReservations(h.db, blockers, 'key share');
+  const last = await lockReservations(h.db, [c], 'key share');
   const keys = [key(), key()];
   const sent: Promise<unknown>[] = [];
   try {

@@ -26,6 +26,7 @@ import type { Services } from '../context.ts';
 import { applyOutcome, commitOutcome, type AppliedOutcome } from './payment-outcome.ts';
 import { completePaidPurchase, type PaidPurchase } from './paid-purchase.ts';
 import type { SpineDeps } from './refunds.ts';
+import { CallGroups } from './call-groups.ts';
 
 /** Groups running at once per process, and the most calls in one group. */
 export const CONFIRM_GROUPS_IN_FLIGHT = 1;
@@ -52,54 +53,20 @@ interface Queued extends GroupMember {
 }
 
 /** The process's groups of confirm completions. */
-export class ConfirmGroups {
+export class ConfirmGroups extends CallGroups<GroupMember, AppliedOutcome> {
   private readonly deps: SpineDeps;
-  private readonly queue: Queued[] = [];
-  private running = 0;
-  private readonly counters = { groups: 0, calls: 0, largest: 0 };
 
   constructor(deps: SpineDeps) {
+    super(CONFIRM_GROUP_MAX, CONFIRM_GROUPS_IN_FLIGHT);
     this.deps = deps;
-  }
-
-  /** Counters for the bench and tests: groups run, calls in them, the largest group. */
-  get stats(): { groups: number; calls: number; largest: number } {
-    return { ...this.counters };
-  }
-
-  /** Calls waiting for a group. */
-  get queued(): number {
-    return this.queue.length;
-  }
-
-  /** Groups running now. */
-  get inFlight(): number {
-    return this.running;
   }
 
   /** Commits `member`'s answer in the next group; resolves with it once that group has committed. */
   submit(member: GroupMember): Promise<AppliedOutcome> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ ...member, resolve, reject });
-      this.pump();
-    });
+    return this.enqueue(member);
   }
 
-  private pump(): void {
-    while (this.running < CONFIRM_GROUPS_IN_FLIGHT && this.queue.length) {
-      const group = this.queue.splice(0, CONFIRM_GROUP_MAX);
-      this.running++;
-      this.counters.groups++;
-      this.counters.calls += group.length;
-      this.counters.largest = Math.max(this.counters.largest, group.length);
-      void this.run(group).finally(() => {
-        this.running--;
-        this.pump();
-      });
-    }
-  }
-
-  private async run(group: Queued[]): Promise<void> {
+  protected async run(group: Queued[]): Promise<void> {
     if (group.length === 1) {
       const m = group[0]!;
       // Alone: an ungrouped confirm's statements; the orchestrator settles the key.

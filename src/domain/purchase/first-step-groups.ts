@@ -21,6 +21,7 @@ import { insertPendingPayments, readReservationsForPayment } from '../../storage
 import type { FirstStepIo } from './confirmation.ts';
 import type { Services } from '../context.ts';
 import type { SpineDeps } from './refunds.ts';
+import { CallGroups } from './call-groups.ts';
 
 /** First-step groups running at once per process, and the most calls in one group. */
 export const FIRST_STEP_GROUPS_IN_FLIGHT = 1;
@@ -44,29 +45,12 @@ interface Queued<T> extends FirstStepMember<T> {
 type Settled<T> = { ok: true; value: T | undefined } | { ok: false; error: unknown } | { alone: true };
 
 /** The process's groups of confirms' first steps. */
-export class FirstStepGroups<T = unknown> {
+export class FirstStepGroups<T = unknown> extends CallGroups<FirstStepMember<T>, T | undefined> {
   private readonly deps: SpineDeps;
-  private readonly queue: Queued<T>[] = [];
-  private running = 0;
-  private readonly counters = { groups: 0, calls: 0, largest: 0 };
 
   constructor(deps: SpineDeps) {
+    super(FIRST_STEP_GROUP_MAX, FIRST_STEP_GROUPS_IN_FLIGHT);
     this.deps = deps;
-  }
-
-  /** Counters for the bench and tests: groups run, calls in them, the largest group. */
-  get stats(): { groups: number; calls: number; largest: number } {
-    return { ...this.counters };
-  }
-
-  /** Calls waiting for a group. */
-  get queued(): number {
-    return this.queue.length;
-  }
-
-  /** Groups running now. */
-  get inFlight(): number {
-    return this.running;
   }
 
   /**
@@ -74,24 +58,7 @@ export class FirstStepGroups<T = unknown> {
    * group has committed. A stored outcome of the key is thrown as `Replay`, a refused key as its ToolError.
    */
   submit(member: FirstStepMember<T>): Promise<T | undefined> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ ...member, resolve, reject });
-      this.pump();
-    });
-  }
-
-  private pump(): void {
-    while (this.running < FIRST_STEP_GROUPS_IN_FLIGHT && this.queue.length) {
-      const group = this.queue.splice(0, FIRST_STEP_GROUP_MAX);
-      this.running++;
-      this.counters.groups++;
-      this.counters.calls += group.length;
-      this.counters.largest = Math.max(this.counters.largest, group.length);
-      void this.run(group).finally(() => {
-        this.running--;
-        this.pump();
-      });
-    }
+    return this.enqueue(member);
   }
 
   /** Alone: an ungrouped confirm's statements (the key's own claim, the first step without a transaction). */
@@ -104,7 +71,7 @@ export class FirstStepGroups<T = unknown> {
     }
   }
 
-  private async run(group: Queued<T>[]): Promise<void> {
+  protected async run(group: Queued<T>[]): Promise<void> {
     if (group.length === 1) return this.alone(group[0]!);
     group.sort((a, b) => (a.reservationId < b.reservationId ? -1 : a.reservationId > b.reservationId ? 1 : 0));
     let settled: Settled<T>[];
