@@ -288,34 +288,3 @@ export function rateLimit(limits: RateLimits) {
 
 /** Headers of the answer a 429 replaces that would describe it instead (the security headers stay). */
 const DROPPED_HEADERS = ['etag', 'last-modified', 'location', 'content-disposition', 'www-authenticate', 'allow'];
-
-/**
- * For a route that acts without checking the request's credential: charges the address now unless it was charged
- * already (a request without a credential); a spent address answers 429 here. Returns whether the route may go on.
- */
-export async function chargeUnverified(ctx: Context, strict = false): Promise<boolean> {
-  try {
-    await (ctx.state[RATE_GATE_STATE] as RateGate | undefined)?.charge(undefined, strict);
-    return true;
-  } catch (err) {
-    if (!(err instanceof ToolError)) throw err;
-    sendError(ctx, err.status, err.toBody());
-    return false;
-  }
-}
-
-/**
- * For a document link (a tickets PDF, a wallet pass, a receipt or invoice): charges the address's document budget, on
- * top of its usual charge, before anything is rendered; a spent budget answers 429 `rate_limited` with Retry-After.
- * Returns whether the route may go on.
- */
-export async function chargeDocument(ctx: Context): Promise<boolean> {
-  try {
-    await (ctx.state[RATE_GATE_STATE] as RequestGate | undefined)?.document();
-    return true;
-  } catch (err) {
-    if (!(err instanceof ToolError)) throw err;
-    sendError(ctx, err.status, err.toBody());
-    return false;
-  }
-}

@@ -8,7 +8,7 @@ import type { Services } from '../domain/context.ts';
 import { redeemDocumentLink } from '../domain/purchase/invoices.ts';
 import { ToolError } from '../kernel/errors.ts';
 import { sendError } from '../http/http.ts';
-import { chargeDocument } from '../http/rate-limit.ts';
+import { chargeDocument } from '../http/route-charges.ts';
 
 /** The path get_invoice's links point at. */
 export const INVOICE_DOWNLOAD_PATH = '/v1/invoices/:token';

@@ -10,7 +10,7 @@ import type { Services } from '../domain/context.ts';
 import { redeemTicketFile, TICKET_FILE_PATH } from '../domain/purchase/ticket-documents.ts';
 import { describeError, ToolError } from '../kernel/errors.ts';
 import { sendError } from '../http/http.ts';
-import { chargeDocument } from '../http/rate-limit.ts';
+import { chargeDocument } from '../http/route-charges.ts';
 
 const TOKEN = /^v1\.[A-Za-z0-9_-]{10,40}\.[A-Za-z0-9_-]{20,1000}$/;
 

@@ -1,5 +1,5 @@
 /**
- * Document links have a budget of their own per address (src/http/rate-limit.ts, `chargeDocument`): each tickets PDF
+ * Document links have a budget of their own per address (src/http/route-charges.ts, `chargeDocument`): each tickets PDF
  * or wallet pass, receipt or invoice is rendered anew (about 100 ms of CPU for a PDF), so an address gets as many a
  * minute as the strict budget (RATE_LIMIT_STRICT_PER_MINUTE), then 429 `rate_limited` with Retry-After, before
  * anything is rendered; its other requests keep their own budget.

@@ -11,7 +11,7 @@ import type { Services } from '../../domain/context.ts';
 import { withdrawOAuthAuthorization, type OAuthAuthorization } from '../../domain/buyers/oauth-access.ts';
 import { requestInfo, sendError } from '../../http/http.ts';
 import { credentialOf } from '../../http/page-session.ts';
-import { chargeUnverified } from '../../http/rate-limit.ts';
+import { chargeUnverified } from '../../http/route-charges.ts';
 import { parseJsonObject, readRaw } from '../../http/read-body.ts';
 import { ToolError } from '../../kernel/errors.ts';
 import type { Orchestrator } from '../../orchestrator/invoke.ts';
