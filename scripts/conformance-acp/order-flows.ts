@@ -3,7 +3,7 @@
  * discount codes; each validates the webhook bodies the server sends to the local receiver.
  */
 import { randomUUID } from 'node:crypto';
-import type { Flow } from './context.ts';
+import type { Ctx, Flow } from './context.ts';
 import { merchantSignatureValid, WEBHOOK_SECRET } from './webhooks.ts';
 
 /** order_create and order_update webhooks, signed and valid. */
@@ -37,33 +37,7 @@ export const orderWebhookFlow: Flow = {
       capabilities: {},
     });
     const total = created.totals.find((t: { type: string }) => t.type === 'total').amount as number;
-    const token = await c.acp('POST', '/agentic_commerce/delegate_payment', 201, {
-      payment_method: {
-        type: 'card',
-        card_number_type: 'fpan',
-        number: '4242424242424242',
-        exp_month: '11',
-        exp_year: '2099',
-        display_card_funding_type: 'credit',
-        metadata: {},
-      },
-      allowance: {
-        reason: 'one_time',
-        max_amount: total,
-        currency: 'usd',
-        checkout_session_id: created.id,
-        merchant_id: c.shopId,
-        expires_at: '2099-01-01T00:00:00Z',
-      },
-      risk_signals: [],
-      metadata: {},
-    });
-    const done = await c.acp('POST', `/checkout_sessions/${created.id}/complete`, 200, {
-      payment_data: {
-        handler_id: 'card_tokenized',
-        instrument: { type: 'card', credential: { type: 'spt', token: token.id } },
-      },
-    });
+    const done = await payWithTestCard(c, created.id, total);
     const receive = async (label: string, type: string) => {
       const got = await c.receiver.next();
       if (!merchantSignatureValid(got.headers['merchant-signature'], got.body, WEBHOOK_SECRET))
@@ -132,33 +106,7 @@ export const twoLineFlow: Flow = {
     c.check(CO, 'CheckoutSession', updated, 'POST /checkout_sessions/{id} (two line items changed)');
     const total = updated.totals.find((t: { type: string }) => t.type === 'total').amount as number;
     if (total !== 6000) throw new Error(`two line items: expected a total of 6000, got ${total}`);
-    const token = await c.acp('POST', '/agentic_commerce/delegate_payment', 201, {
-      payment_method: {
-        type: 'card',
-        card_number_type: 'fpan',
-        number: '4242424242424242',
-        exp_month: '11',
-        exp_year: '2099',
-        display_card_funding_type: 'credit',
-        metadata: {},
-      },
-      allowance: {
-        reason: 'one_time',
-        max_amount: total,
-        currency: 'usd',
-        checkout_session_id: created.id,
-        merchant_id: c.shopId,
-        expires_at: '2099-01-01T00:00:00Z',
-      },
-      risk_signals: [],
-      metadata: {},
-    });
-    const done = await c.acp('POST', `/checkout_sessions/${created.id}/complete`, 200, {
-      payment_data: {
-        handler_id: 'card_tokenized',
-        instrument: { type: 'card', credential: { type: 'spt', token: token.id } },
-      },
-    });
+    const done = await payWithTestCard(c, created.id, total);
     c.check(CO, 'CheckoutSession', done, 'POST /checkout_sessions/{id}/complete (two line items)');
     const created1 = JSON.parse((await c.receiver.next()).body);
     if (created1.type !== 'order_create' || created1.data.line_items.length !== 2)
@@ -221,33 +169,7 @@ export const discountFlow: Flow = {
     c.check(CO, 'CheckoutSessionUpdateRequest', updateReq, 'update request with discounts.codes');
     const updated = await c.acp('POST', `/checkout_sessions/${created.id}`, 200, updateReq);
     c.check(CO, 'CheckoutSession', updated, 'POST /checkout_sessions/{id} (discounts.codes replaced)');
-    const token = await c.acp('POST', '/agentic_commerce/delegate_payment', 201, {
-      payment_method: {
-        type: 'card',
-        card_number_type: 'fpan',
-        number: '4242424242424242',
-        exp_month: '11',
-        exp_year: '2099',
-        display_card_funding_type: 'credit',
-        metadata: {},
-      },
-      allowance: {
-        reason: 'one_time',
-        max_amount: total,
-        currency: 'usd',
-        checkout_session_id: created.id,
-        merchant_id: c.shopId,
-        expires_at: '2099-01-01T00:00:00Z',
-      },
-      risk_signals: [],
-      metadata: {},
-    });
-    const done = await c.acp('POST', `/checkout_sessions/${created.id}/complete`, 200, {
-      payment_data: {
-        handler_id: 'card_tokenized',
-        instrument: { type: 'card', credential: { type: 'spt', token: token.id } },
-      },
-    });
+    const done = await payWithTestCard(c, created.id, total);
     c.check(CO, 'CheckoutSession', done, 'POST /checkout_sessions/{id}/complete (a discount code)');
     const placed = JSON.parse((await c.receiver.next()).body);
     if (placed.type !== 'order_create') throw new Error(`discount code: expected order_create, got ${placed.type}`);
@@ -272,3 +194,34 @@ export const discountFlow: Flow = {
       throw new Error(`discount code: expected 2000 off over two items, got ${JSON.stringify(two.discounts)}`);
   },
 };
+
+/** Delegates the Visa test card for `amount` to session `id` and completes the session with its token. */
+async function payWithTestCard(c: Ctx, id: string, amount: number) {
+  const token = await c.acp('POST', '/agentic_commerce/delegate_payment', 201, {
+    payment_method: {
+      type: 'card',
+      card_number_type: 'fpan',
+      number: '4242424242424242',
+      exp_month: '11',
+      exp_year: '2099',
+      display_card_funding_type: 'credit',
+      metadata: {},
+    },
+    allowance: {
+      reason: 'one_time',
+      max_amount: amount,
+      currency: 'usd',
+      checkout_session_id: id,
+      merchant_id: c.shopId,
+      expires_at: '2099-01-01T00:00:00Z',
+    },
+    risk_signals: [],
+    metadata: {},
+  });
+  return c.acp('POST', `/checkout_sessions/${id}/complete`, 200, {
+    payment_data: {
+      handler_id: 'card_tokenized',
+      instrument: { type: 'card', credential: { type: 'spt', token: token.id } },
+    },
+  });
+}
