@@ -71,6 +71,11 @@ const EnvSchema = z.object({
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(300000).default(30000),
   /** How long a call waits for a free pooled database connection before it is answered 503 (never a hang). */
   DATABASE_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(50).max(600000).default(10000),
+  /**
+   * Statements sent again and again go as named prepared statements (src/storage/prepared-statements.ts); `off` for a
+   * connection pooler in transaction mode that cannot carry them (PgBouncer before 1.21).
+   */
+  DATABASE_PREPARED_STATEMENTS: z.enum(['on', 'off']).default('on'),
   /** Development only: webhooks may target loopback (and plain http:// to it). */
   WEBHOOK_ALLOW_LOOPBACK: z.enum(['true', 'false']).default('false'),
   /** Development only: OAuth client ID metadata documents may be served from loopback (certificate not verified). */
@@ -122,6 +127,8 @@ export type Config = {
   oauthClientIdDocumentsAllowLoopback: boolean;
   /** The longest wait for a pooled database connection; past it the call gets 503 `unavailable` with Retry-After. */
   databaseAcquireTimeoutMs: number;
+  /** Whether repeated statements are sent as named prepared statements. */
+  databasePreparedStatements: boolean;
 };
 
 /** Thrown when the environment is invalid; the message names every bad variable. */
@@ -165,5 +172,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookAllowLoopback: e.WEBHOOK_ALLOW_LOOPBACK === 'true',
     oauthClientIdDocumentsAllowLoopback: e.OAUTH_CLIENT_ID_DOCUMENTS_ALLOW_LOOPBACK === 'true',
     databaseAcquireTimeoutMs: e.DATABASE_ACQUIRE_TIMEOUT_MS,
+    databasePreparedStatements: e.DATABASE_PREPARED_STATEMENTS === 'on',
   };
 }

@@ -117,11 +117,11 @@ export class Authenticator {
 
   private async lookUpApiKey(hash: string): Promise<Principal> {
     const now = this.clock.now();
-    const [row] = await this.db.execute<ApiKeyLookup>(
+    const [row] = await this.db.bound<ApiKeyLookup>(
       `select k.id, k.organization_id, k.scopes, k.last_used_at, k.created_by_user_id, m.role as minter_role
          from api_keys k
          left join memberships m on m.user_id = k.created_by_user_id and m.organization_id = k.organization_id
-        where k.token_hash = ? and k.revoked_at is null`,
+        where k.token_hash = $1 and k.revoked_at is null`,
       [hash],
     );
     if (!row) throw new ToolError('unauthenticated', 'The API key is unknown or revoked.');

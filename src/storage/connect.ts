@@ -47,7 +47,10 @@ export async function connectDatabase(
       embedded.shared ? 'joined the embedded PostgreSQL another Tessera process runs' : 'embedded PostgreSQL started',
     );
   }
-  const db = await Database.open(url, { acquireTimeoutMs: config.databaseAcquireTimeoutMs });
+  const db = await Database.open(url, {
+    acquireTimeoutMs: config.databaseAcquireTimeoutMs,
+    preparedStatements: config.databasePreparedStatements,
+  });
   at = startPhase(log, 'orm init', at);
   try {
     const applied = await db.migrate();

@@ -16,6 +16,7 @@ import type { Pool, PoolClient } from 'pg';
 import { ToolError } from '../kernel/errors.ts';
 import { ENTITIES } from './entities/index.ts';
 import { MIGRATIONS } from './migrations/index.ts';
+import { prepareRepeatedStatements, StatementNames } from './prepared-statements.ts';
 
 /** The default bound on waiting for a pooled connection (DATABASE_ACQUIRE_TIMEOUT_MS). */
 export const DEFAULT_ACQUIRE_TIMEOUT_MS = 10_000;
@@ -52,10 +53,11 @@ export class Database {
    * a pooled connection: code that, inside a transaction, takes a second connection while every connection is held by
    * such code would otherwise wait forever (the deadlock class of docs/performance.md); past the bound the call fails
    * with `unavailable` (503, Retry-After) and its transaction rolls back, which frees its connection.
+   * `preparedStatements`: repeated statements go as named prepared statements (src/storage/prepared-statements.ts).
    */
   static async open(
     url: string,
-    opts: { poolMax?: number; acquireTimeoutMs?: number; guardPool?: boolean } = {},
+    opts: { poolMax?: number; acquireTimeoutMs?: number; guardPool?: boolean; preparedStatements?: boolean } = {},
   ): Promise<Database> {
     const orm = await MikroORM.init({
       clientUrl: url,
@@ -71,6 +73,7 @@ export class Database {
       pool: { min: 0, max: opts.poolMax ?? 10 },
       driverOptions: {
         onPoolCreated: (pool: Pool) => {
+          if (opts.preparedStatements) prepareRepeatedStatements(pool, new StatementNames());
           reapLostConnections(pool);
           if (opts.guardPool) refuseSecondConnections(pool);
         },
@@ -123,6 +126,15 @@ export class Database {
   /** Raw parameterised SQL (`?` placeholders) outside any transaction. */
   async execute<R = Record<string, unknown>>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
     return (await this.orm.em.getConnection().execute(sql, params, 'all')) as R[];
+  }
+
+  /**
+   * Raw SQL outside any transaction with `$1`, `$2`, … bind parameters (see `boundSql`): nothing is quoted in
+   * JavaScript, and a repeated statement goes as a named prepared statement (src/storage/prepared-statements.ts).
+   */
+  async bound<R = Record<string, unknown>>(text: string, params: readonly unknown[]): Promise<R[]> {
+    const client = this.orm.em.getConnection().getClient() as Kysely<unknown>;
+    return (await client.executeQuery<R>(CompiledQuery.raw(text, [...params]))).rows as R[];
   }
 
   /** Maps driver failures to stable codes (never leaking SQL); undefined for anything else. */

@@ -52,14 +52,14 @@ export class IdempotencyStore {
    */
   async claim(scope: string, key: string, requestHash: string, now: Date, legacyHash?: () => string): Promise<Claim> {
     for (let attempt = 0; attempt < 3; attempt++) {
-      const inserted = await this.db.execute(
+      const inserted = await this.db.bound(
         `insert into idempotency_keys (scope, key, request_hash, state, created_at)
-         values (?, ?, ?, 'in_flight', ?) on conflict do nothing returning key`,
+         values ($1, $2, $3, 'in_flight', $4) on conflict do nothing returning key`,
         [scope, key, requestHash, now],
       );
       if (inserted.length) return { kind: 'claimed' };
-      const [row] = await this.db.execute<Row>(
-        'select request_hash, state, status, response, response_sealed, created_at from idempotency_keys where scope = ? and key = ?',
+      const [row] = await this.db.bound<Row>(
+        'select request_hash, state, status, response, response_sealed, created_at from idempotency_keys where scope = $1 and key = $2',
         [scope, key],
       );
       if (!row) continue;
@@ -90,13 +90,13 @@ export class IdempotencyStore {
 
   /** Stores the outcome; pass the handler's transaction so the outcome commits with the state change. */
   async complete(scope: string, key: string, response: StoredResponse, em?: EntityManager): Promise<void> {
-    const sql = `update idempotency_keys set state = 'done', status = ?, response = ?::jsonb, response_sealed = ? where scope = ? and key = ?`;
+    const sql = `update idempotency_keys set state = 'done', status = $1, response = $2::jsonb, response_sealed = $3 where scope = $4 and key = $5`;
     const json = JSON.stringify(response.body);
     const params = response.sealed
       ? [response.status, null, this.sealer.seal(json, boundTo(scope, key)), scope, key]
       : [response.status, json, null, scope, key];
-    if (em) await em.getConnection().execute(sql, params, 'run', em.getTransactionContext());
-    else await this.db.execute(sql, params);
+    if (em) await boundSql(em, sql, params);
+    else await this.db.bound(sql, params);
   }
 
   private openBody(scope: string, key: string, sealed: string): unknown {
@@ -108,7 +108,7 @@ export class IdempotencyStore {
 
   /** Forgets a claim (5xx outcomes are not stored, so the client may retry). */
   async abandon(scope: string, key: string): Promise<void> {
-    await this.db.execute(`delete from idempotency_keys where scope = ? and key = ? and state = 'in_flight'`, [
+    await this.db.bound(`delete from idempotency_keys where scope = $1 and key = $2 and state = 'in_flight'`, [
       scope,
       key,
     ]);

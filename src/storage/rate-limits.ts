@@ -1,7 +1,8 @@
 /**
  * The rate-limit counters' table, shared by every server process: `rate-limiter-flexible`'s RateLimiterPostgres writes
- * it through `rateLimitStoreClient`, which runs the library's `$n` queries on our database handle (its pool, its error
- * mapping), so no second connection pool is opened. The retention pass deletes counters an hour past their window.
+ * it through `rateLimitStoreClient`, which runs the library's `$n` queries with their bind parameters on our database
+ * handle (its pool, its error mapping, its prepared statements), so no second connection pool is opened. The retention
+ * pass deletes counters an hour past their window.
  */
 import type { Database } from './database.ts';
 
@@ -13,13 +14,7 @@ export function rateLimitStoreClient(db: Database): {
 } {
   return {
     async query({ text, values = [] }) {
-      const params: unknown[] = [];
-      // The library numbers its parameters ($1, $4, $3 …, some twice); our handle takes `?` in order.
-      const sql = text.replace(/\$(\d+)/g, (_, n: string) => {
-        params.push(values[Number(n) - 1]);
-        return '?';
-      });
-      return { rows: await db.execute(sql, params) };
+      return { rows: await db.bound(text, values) };
     },
   };
 }

@@ -61,7 +61,8 @@ export async function dropDatabase(name: string): Promise<void> {
  */
 export async function openTestDatabase(opts: { guardPool?: boolean } = {}): Promise<{ db: Database; url: string }> {
   const url = await createTestDatabase(process.env.TESSERA_TEST_TEMPLATE_DATABASE);
-  const db = await Database.open(url, { guardPool: opts.guardPool ?? true });
+  // Repeated statements as named prepared statements, as a server opens its database (src/storage/connect.ts).
+  const db = await Database.open(url, { guardPool: opts.guardPool ?? true, preparedStatements: true });
   await db.migrate();
   return { db, url };
 }
