@@ -10,7 +10,6 @@ import { newId } from '../storage/ids.ts';
 import type {
   ChargeRequest,
   ChargeResult,
-  DeclineCode,
   MethodInfo,
   PartialRefundRequest,
   PaymentProvider,
@@ -18,6 +17,7 @@ import type {
   RefundRequest,
   RefundResult,
 } from './provider.ts';
+import { SandboxCharges, type ChargeRow } from './sandbox-charges.ts';
 import { SANDBOX_METHODS } from './sandbox-methods.ts';
 import { sandboxCredential } from './sandbox-network-credentials.ts';
 import { SIGNATURE_HEADER, verifySandboxSignature } from './sandbox-signature.ts';
@@ -40,13 +40,6 @@ export const SandboxEventBody = z.object({
 });
 export type SandboxEventBody = z.infer<typeof SandboxEventBody>;
 
-interface ChargeRow {
-  id: string;
-  state: 'pending' | 'succeeded' | 'failed' | 'refunded';
-  outcome: 'succeeded' | 'failed';
-  failure_code: DeclineCode | null;
-}
-
 export interface SandboxProviderDeps {
   db: Database;
   /** The shared webhook signing secret (SANDBOX_WEBHOOK_SECRET or a generated setting). */
@@ -60,11 +53,18 @@ export class SandboxProvider implements PaymentProvider {
   readonly webhookSecret: string;
   private readonly db: Database;
   private readonly settleMs: number;
+  private readonly charges: SandboxCharges;
 
   constructor(deps: SandboxProviderDeps) {
     this.db = deps.db;
+    this.charges = new SandboxCharges(deps.db);
     this.webhookSecret = deps.webhookSecret;
     this.settleMs = deps.settleMs;
+  }
+
+  /** How the charges were grouped (for tests and the bench): groups, charges in them, the largest group. */
+  get chargeStats(): { groups: number; calls: number; largest: number } {
+    return this.charges.stats;
   }
 
   describeMethod(paymentMethod: string): MethodInfo | undefined {
@@ -87,33 +87,22 @@ export class SandboxProvider implements PaymentProvider {
       : SANDBOX_METHODS[req.paymentMethod];
     if (!method) throw new ToolError('unknown_payment_method', undefined, { paymentMethod: req.paymentMethod });
     const pending = method.timing === 'async';
-    // One statement: the new charge, or the one this payment id already has (a retry charges once). A charge another
-    // transaction committed after this statement's snapshot is in neither: it is then read again below.
-    const [made] = await this.db.execute<ChargeRow>(
-      `with made as (
-         insert into sandbox_charges (id, payment_reference, payment_method, amount_minor, currency, outcome,
-           failure_code, state, settle_at, created_at, settled_at)
-         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (payment_reference) do nothing
-         returning id, state, outcome, failure_code)
-       select id, state, outcome, failure_code from made
-       union all
-       select id, state, outcome, failure_code from sandbox_charges
-        where payment_reference = ? and not exists (select from made)`,
-      [
-        newId('sandboxCharge', req.now),
-        req.paymentId,
-        req.paymentMethod,
-        req.amountMinor,
-        req.currency,
-        method.outcome,
-        method.failureCode ?? null,
-        pending ? 'pending' : method.outcome,
-        pending ? new Date(req.now.getTime() + this.settleMs) : null,
-        req.now,
-        pending ? null : req.now,
-        req.paymentId,
-      ],
-    );
+    // The new charge, or the one this payment id already has (a retry charges once), recorded with the charges
+    // arriving meanwhile (sandbox-charges.ts). A charge another transaction committed after the statement's snapshot
+    // is in neither: it is then read again below.
+    const made = await this.charges.record({
+      id: newId('sandboxCharge', req.now),
+      paymentReference: req.paymentId,
+      paymentMethod: req.paymentMethod,
+      amountMinor: req.amountMinor,
+      currency: req.currency,
+      outcome: method.outcome,
+      failureCode: method.failureCode ?? null,
+      state: pending ? 'pending' : method.outcome,
+      settleAt: pending ? new Date(req.now.getTime() + this.settleMs) : null,
+      createdAt: req.now,
+      settledAt: pending ? null : req.now,
+    });
     const again = 'select id, state, outcome, failure_code from sandbox_charges where payment_reference = ?';
     const [row] = made ? [made] : await this.db.execute<ChargeRow>(again, [req.paymentId]);
     if (!row) throw new Error('sandbox charge missing after insert');

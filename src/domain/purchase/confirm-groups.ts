@@ -26,7 +26,7 @@ import type { Services } from '../context.ts';
 import { applyOutcome, commitOutcome, type AppliedOutcome } from './payment-outcome.ts';
 import { completePaidPurchase, type PaidPurchase } from './paid-purchase.ts';
 import type { SpineDeps } from './refunds.ts';
-import { CallGroups } from './call-groups.ts';
+import { CallGroups } from '../../kernel/call-groups.ts';
 
 /** Groups running at once per process, and the most calls in one group. */
 export const CONFIRM_GROUPS_IN_FLIGHT = 1;

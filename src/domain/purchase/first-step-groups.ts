@@ -21,7 +21,7 @@ import { insertPendingPayments, readReservationsForPayment } from '../../storage
 import type { FirstStepIo } from './confirmation.ts';
 import type { Services } from '../context.ts';
 import type { SpineDeps } from './refunds.ts';
-import { CallGroups } from './call-groups.ts';
+import { CallGroups } from '../../kernel/call-groups.ts';
 
 /** First-step groups running at once per process, and the most calls in one group. */
 export const FIRST_STEP_GROUPS_IN_FLIGHT = 1;

@@ -11,6 +11,7 @@ import { checkRestrictions } from '../catalog/restrictions.ts';
 import { checkTierOffered } from '../catalog/catalog-changes.ts';
 import { readTierOffer } from '../../storage/offer-read.ts';
 import { insertPlainRow } from '../../storage/plain-rows.ts';
+import { plainRowGroups } from '../../storage/plain-row-groups.ts';
 import { buyerKeyOf, discountColumns, discountForQuote } from './discounts.ts';
 import { quoteTax, recordQuoteTax } from './quote-tax.ts';
 import type { TaxBreakdown } from './tax.ts';
@@ -88,7 +89,9 @@ export async function createQuote(ctx: ToolContext, input: QuoteInput): Promise<
     throw new ToolError('invalid_input', 'The total is too large for one purchase.', { field: 'quantity' });
   await authorizePurchase(ctx, { shop, amountMinor: totalMinor, currency: tier.currency, stage: 'quote' });
   // One insert statement, outside the unit of work: the quote tool runs without a transaction (a quote holds nothing,
-  // and the reserve checks everything again), so a begin, a change-set and a commit are saved per quote.
+  // and the reserve checks everything again), so a begin, a change-set and a commit are saved per quote; and the
+  // quotes arriving while one is inserted are inserted together (one statement and one commit for the group). Inside
+  // a caller's transaction (a checkout session's quote) it is that transaction's insert.
   const quote: QuoteRow = {
     id: newId('quote', now),
     shopId: shop.id,
@@ -110,7 +113,8 @@ export async function createQuote(ctx: ToolContext, input: QuoteInput): Promise<
     expiresAt: new Date(now.getTime() + QUOTE_TTL_MS),
     createdAt: now,
   };
-  await insertPlainRow(em, Quote, quote);
+  if (em.isInTransaction()) await insertPlainRow(em, Quote, quote);
+  else await plainRowGroups(ctx.services.db, Quote).insert(quote);
   if (tax) await recordQuoteTax(em, quote.id, tax);
   withAttendeeQuestions(quote, [tier]); // what the tier asks per ticket, for the output (attendees.ts)
   return tax ? Object.assign(quote, { tax }) : quote;

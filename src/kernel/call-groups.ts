@@ -1,5 +1,5 @@
 /**
- * The queue that groups concurrent calls (confirm-groups.ts, first-step-groups.ts): calls arriving while a group runs
+ * The queue that groups concurrent calls (confirm groups, first-step groups, sandbox charges, quote inserts): calls arriving while a group runs
  * join the next one, up to `max` calls, at most `inFlight` groups at once. No timers: a group starts as soon as a slot
  * is free, so a quiet process runs groups of one. What a group does is the subclass's `run`.
  */
