@@ -144,6 +144,11 @@ export class Database {
     if (isDatabaseUnavailable(err))
       return new ToolError('unavailable', 'The database is unavailable right now; retry shortly.', undefined, 2);
     const sqlState = (err as { code?: unknown } | null)?.code;
+    if (sqlState === '0A000' && /cached plan must not change result type/.test(String((err as Error).message))) {
+      // A prepared statement whose table changed under a live server (src/storage/prepared-statements.ts): it runs
+      // unnamed from now on, so the retry succeeds.
+      return new ToolError('unavailable', 'The request met a schema change; retry it.', undefined, 1);
+    }
     if (sqlState === '40001' || sqlState === '40P01') {
       return new ToolError('unavailable', 'The request conflicted with a concurrent one; retry it.', undefined, 1);
     }

@@ -9,7 +9,8 @@
  * Bounded: at most `maxStatements` texts get a name (each connection keeps a parsed statement and its plan per name),
  * and at most four times as many texts are counted; others run unnamed, as before. A text whose prepared statement a
  * schema change invalidated in a way PostgreSQL refuses to re-plan (`cached plan must not change result type`, when a
- * table's columns change under a live server) fails that once and runs unnamed from then on.
+ * table's columns change under a live server) runs unnamed from then on: outside a transaction it is sent again at
+ * once, and inside one the transaction fails and its call is answered 503 `unavailable` with Retry-After.
  * `DATABASE_PREPARED_STATEMENTS=off` turns it off (a connection pooler in transaction mode older than PgBouncer 1.21
  * cannot carry named statements).
  */
@@ -83,7 +84,11 @@ export function prepareRepeatedStatements(pool: Pool, names: StatementNames): vo
         if (!name) return proto.query.apply(this, args);
         const sent = proto.query.call(this, { name, text, values }) as Promise<unknown>;
         return sent.catch((err: unknown) => {
-          if ((err as { code?: unknown } | null)?.code === PLAN_CHANGED) names.refuse(text as string);
+          if ((err as { code?: unknown } | null)?.code !== PLAN_CHANGED) throw err;
+          names.refuse(text as string);
+          // Outside a transaction nothing was done: the statement runs again, unnamed. Inside one, the transaction
+          // has failed and its caller is answered 503 with Retry-After (Database.mapDatabaseError).
+          if (this.getTransactionStatus() === 'I') return proto.query.call(this, text, values);
           throw err;
         });
       },

@@ -57,16 +57,34 @@ test('at most DEFAULT_MAX_PREPARED texts are named; the rest run unnamed and ans
   assert.equal((await prepared(db)).length, DEFAULT_MAX_PREPARED);
 });
 
-test('a prepared statement a schema change invalidates fails once, then runs unnamed with the new columns', async () => {
+test('a prepared statement a schema change invalidates runs unnamed from then on: again at once outside a transaction', async () => {
   const db = await onOneConnection(true);
   const text = 'select * from things where id = $1';
   await bound(db, text, [1]);
   await bound(db, text, [1]);
   assert.deepEqual(await prepared(db), [text]);
   await db.execute('alter table things add column seats int');
-  await assert.rejects(bound(db, text, [1]), (err: { code?: string }) => err.code === '0A000');
   assert.deepEqual(await bound(db, text, [1]), [{ id: 1, name: 'one', seats: null }]);
   assert.deepEqual(await bound(db, text, [2]), [{ id: 2, name: 'two', seats: null }]);
+});
+
+test('inside a transaction the invalidated statement fails its transaction once, answered 503 unavailable with Retry-After', async () => {
+  const db = await onOneConnection(true);
+  const text = 'select * from things where id = $1';
+  await bound(db, text, [1]);
+  await bound(db, text, [1]);
+  await db.execute('alter table things add column seats int');
+  const failed = await db
+    .transaction((em) => boundSql(em, text, [1]))
+    .then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+  assert.equal((failed as { code?: string } | undefined)?.code, '0A000');
+  const mapped = db.mapDatabaseError(failed);
+  assert.equal(mapped?.code, 'unavailable');
+  assert.equal(mapped?.retryAfter, 1);
+  assert.deepEqual(await db.transaction((em) => boundSql(em, text, [2])), [{ id: 2, name: 'two', seats: null }]);
 });
 
 test('with prepared statements off, nothing is named', async () => {
