@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './kernel/config.ts';
-import { createLogger } from './log.ts';
+import { createLogger, endLog } from './log.ts';
 import { SCOPES, type Scope } from './kernel/principal.ts';
 import type { DemoData } from './domain/merchants/demo-seed.ts';
 import { EmbeddedPostgresError, startEmbeddedPostgres } from './storage/embedded-postgres.ts';
@@ -114,7 +114,7 @@ async function serve(config: Config): Promise<void> {
     await app.close();
     await conn.close();
     log.info('stopped');
-    await new Promise<void>((done) => log.flush(() => done())); // the lines are written before the process ends
+    await endLog(log); // every line written, in order, before the process ends
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
