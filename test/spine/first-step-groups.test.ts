@@ -16,25 +16,13 @@ import {
 import type { Harness } from '../support/harness.ts';
 import { assertInvariant } from '../support/invariant.ts';
 import type { RestResponse } from '../support/rest.ts';
-import { asOneGroup as runAsOneGroup, chargesOf } from '../support/confirm-groups.ts';
-import {
-  confirmWith,
-  count,
-  key,
-  must,
-  reserveOne,
-  shopWithTier,
-  startSpineHarness,
-  type Shop,
-} from '../support/spine.ts';
+import { asOneGroup as runAsOneGroup, chargesOf, startWarmHarness } from '../support/confirm-groups.ts';
+import { confirmWith, count, key, must, reserveOne, shopWithTier, type Shop } from '../support/spine.ts';
 
 let h: Harness;
 let groups: FirstStepGroups;
 before(async () => {
-  h = await startSpineHarness();
-  // A first purchase makes the process's groups (and warms what a process reads once).
-  const s = await shopWithTier(h, { capacity: 5 });
-  must(await confirmWith(s.api, (await reserveOne(s.api, s.tierId)).reservation.id, 'pm_sandbox_visa'), 200);
+  h = await startWarmHarness(); // the first purchase makes the process's groups
   groups = firstStepGroups(h.app.services)!;
 });
 after(async () => {

@@ -20,25 +20,18 @@ import { assertInvariant } from '../support/invariant.ts';
 import { restClient, type RestResponse } from '../support/rest.ts';
 import { startServerProcess } from '../support/server-process.ts';
 import { until } from '../support/batching.ts';
-import { asOneGroup as runAsOneGroup, chargesOf, lockReservations } from '../support/confirm-groups.ts';
 import {
-  confirmWith,
-  count,
-  key,
-  must,
-  reserveOne,
-  shopWithTier,
-  startSpineHarness,
-  type Shop,
-} from '../support/spine.ts';
+  asOneGroup as runAsOneGroup,
+  chargesOf,
+  startWarmHarness,
+  lockReservations,
+} from '../support/confirm-groups.ts';
+import { confirmWith, count, key, must, reserveOne, shopWithTier, type Shop } from '../support/spine.ts';
 
 let h: Harness;
 let groups: ConfirmGroups;
 before(async () => {
-  h = await startSpineHarness();
-  // A first purchase makes the process's groups (and warms what a process reads once).
-  const s = await shopWithTier(h, { capacity: 5 });
-  must(await confirmWith(s.api, (await reserveOne(s.api, s.tierId)).reservation.id, 'pm_sandbox_visa'), 200);
+  h = await startWarmHarness(); // the first purchase makes the process's groups
   groups = confirmGroups(h.app.services)!;
 });
 after(async () => {

@@ -6,8 +6,20 @@
 import assert from 'node:assert/strict';
 import { sql, type Database } from '../../src/storage/database.ts';
 import { until } from './batching.ts';
+import type { Harness } from './harness.ts';
 import type { RestResponse } from './rest.ts';
-import { confirmWith, count, must, reserveOne, type Shop } from './spine.ts';
+import { confirmWith, count, must, reserveOne, shopWithTier, startSpineHarness, type Shop } from './spine.ts';
+
+/**
+ * A spine harness whose process has made one purchase: its confirm groups exist, and what a process reads once (the
+ * API key, the ticket-signing key) is read.
+ */
+export async function startWarmHarness(): Promise<Harness> {
+  const h = await startSpineHarness();
+  const s = await shopWithTier(h, { capacity: 5 });
+  must(await confirmWith(s.api, (await reserveOne(s.api, s.tierId)).reservation.id, 'pm_sandbox_visa'), 200);
+  return h;
+}
 
 /**
  * Holds row locks on the reservations `ids` (`for share`: a state change waits; `for key share`: only a delete or key
