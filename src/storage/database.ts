@@ -133,8 +133,7 @@ export class Database {
    * JavaScript, and a repeated statement goes as a named prepared statement (src/storage/prepared-statements.ts).
    */
   async bound<R = Record<string, unknown>>(text: string, params: readonly unknown[]): Promise<R[]> {
-    const client = this.orm.em.getConnection().getClient() as Kysely<unknown>;
-    return (await client.executeQuery<R>(CompiledQuery.raw(text, [...params]))).rows as R[];
+    return runBound<R>(this.orm.em.getConnection().getClient(), text, params);
   }
 
   /** Maps driver failures to stable codes (never leaking SQL); undefined for anything else. */
@@ -283,7 +282,11 @@ export async function boundSql<R = Record<string, unknown>>(
   text: string,
   params: readonly unknown[],
 ): Promise<R[]> {
-  const runner = (em.getTransactionContext<Kysely<unknown>>() ?? em.getConnection().getClient()) as Kysely<unknown>;
-  const res = await runner.executeQuery<R>(CompiledQuery.raw(text, [...params]));
+  return runBound<R>(em.getTransactionContext<Kysely<unknown>>() ?? em.getConnection().getClient(), text, params);
+}
+
+/** Runs `text` with its bind parameters on a connection or transaction. */
+async function runBound<R>(runner: unknown, text: string, params: readonly unknown[]): Promise<R[]> {
+  const res = await (runner as Kysely<unknown>).executeQuery<R>(CompiledQuery.raw(text, [...params]));
   return res.rows as R[];
 }
