@@ -7,6 +7,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Database, boundSql } from '../../src/storage/database.ts';
 import { DEFAULT_MAX_PREPARED } from '../../src/storage/prepared-statements.ts';
+import { loadConfig } from '../../src/kernel/config.ts';
 import { createTestDatabase } from '../support/database.ts';
 
 const opened: Database[] = [];
@@ -92,4 +93,12 @@ test('with prepared statements off, nothing is named', async () => {
   const text = 'select name from things where id = $1';
   for (let i = 0; i < 3; i++) assert.deepEqual(await bound(db, text, [1]), [{ name: 'one' }]);
   assert.deepEqual(await prepared(db), []);
+});
+
+test('DATABASE_PREPARED_STATEMENTS is on by default, off when set so; any other value is refused, naming it', () => {
+  assert.equal(loadConfig({}).databasePreparedStatements, true);
+  assert.equal(loadConfig({ DATABASE_PREPARED_STATEMENTS: 'on' }).databasePreparedStatements, true);
+  assert.equal(loadConfig({ DATABASE_PREPARED_STATEMENTS: 'off' }).databasePreparedStatements, false);
+  for (const bad of ['false', '0', 'OFF', ''])
+    assert.throws(() => loadConfig({ DATABASE_PREPARED_STATEMENTS: bad }), /DATABASE_PREPARED_STATEMENTS/);
 });
