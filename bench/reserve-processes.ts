@@ -4,13 +4,14 @@
  */
 import { loadavg } from 'node:os';
 import { startServerProcess } from '../test/support/server-process.ts';
-import { drive, median, pad, repeat } from './reserve-drive.ts';
+import { ownCpuMs, postgresCpuMs, processCpuMs } from './cpu.ts';
+import { type Cpu, drive, median, pad, repeat, type Run } from './reserve-drive.ts';
 import { BASE_ENV, type Bench } from './reserve-fixture.ts';
 import { REPS, requestsAt, SERVER_ARGS } from './reserve-options.ts';
 
 /** Runs part 4 (starting the processes it lacks; `b.servers` stops them). */
 export async function benchProcesses(b: Bench): Promise<void> {
-  const { dbUrl, servers, raw, newPool, quotes, leanClient, reserveOver, rawReserve } = b;
+  const { dbUrl, clusterDir, servers, raw, newPool, quotes, leanClient, reserveOver, rawReserve } = b;
   const farm = [servers[0]!];
   while (farm.length < 4) {
     const s = await startServerProcess(
@@ -22,34 +23,66 @@ export async function benchProcesses(b: Bench): Promise<void> {
     farm.push(s);
   }
   const perRun = requestsAt(64);
-  const scale = await newPool(perRun * 4 * REPS + 10);
-  const [scaleTemplate] = (await raw.query('select * from quotes where id = $1', [scale.template])).rows;
-  console.log(
-    `\n4. server processes on one database: 64 clients, ${perRun} reserves per run, one pool, median of ${REPS} (load ${loadavg()[0]!.toFixed(1)})`,
-  );
-  console.log('processes | HTTP reserve/s | p99 ms | ÷ 1 process | ÷ raw ceiling (64 connections)');
-  const rawScale = median(
-    await repeat(() => drive(perRun, 64, () => rawReserve(scale.poolId, scaleTemplate)).then((r) => r.throughput)),
-  );
-  let one = 0;
-  for (const n of [1, 2, 4]) {
+  /**
+   * The run's CPU ms per reserve: every server process of the farm (idle ones too), PostgreSQL's processes and the
+   * bench's clients. On two cores the processes cannot add CPU, so reserves per CPU-second (all three) is what says
+   * whether N processes sell as fast as one would with the same CPU.
+   */
+  const measured = async (run: () => Promise<Run>): Promise<Run & { cpu: Cpu }> => {
+    const at = () => ({
+      server: farm.reduce((ms, s) => ms + processCpuMs(s.child.pid), 0),
+      pg: postgresCpuMs(clusterDir),
+      client: ownCpuMs(),
+    });
+    const before = at();
+    const result = await run();
+    const after = at();
+    const per = (k: keyof Cpu) => (after[k] - before[k]) / result.ok;
+    return { ...result, cpu: { server: per('server'), pg: per('pg'), client: per('client') } };
+  };
+  /** Runs 64 clients over the first `n` processes, REPS times, and prints its row of the table. */
+  const rowOf = async (
+    n: number,
+    ids: () => Promise<string[]>,
+    ceiling: number,
+    first: { rate: number; cpu: number },
+  ) => {
     const targets = farm.slice(0, n).map((s) => leanClient(s.url));
     const runs = await repeat(async () => {
-      const ids = await quotes(scale.template, perRun);
-      return drive(perRun, 64, async (i) => (await reserveOver(targets[i % n]!, ids[i]!)).status === 201);
+      const quoteIds = await ids();
+      return measured(() =>
+        drive(perRun, 64, async (i) => (await reserveOver(targets[i % n]!, quoteIds[i]!)).status === 201),
+      );
     });
     const throughput = median(runs.map((r) => r.throughput));
-    if (n === 1) one = throughput;
+    const cpu = (k: keyof Cpu) => median(runs.map((r) => r.cpu[k]));
+    const total = median(runs.map((r) => r.cpu.server + r.cpu.pg + r.cpu.client));
+    if (n === 1) Object.assign(first, { rate: throughput, cpu: total });
     console.log(
       [
         pad(n, 9),
         pad(throughput.toFixed(0), 14),
         pad(median(runs.map((r) => r.p99)).toFixed(1), 6),
-        pad((throughput / one).toFixed(2), 11),
-        pad((throughput / rawScale).toFixed(2), 10),
+        pad((throughput / first.rate).toFixed(2), 11),
+        pad((throughput / ceiling).toFixed(2), 7),
+        pad(`${cpu('server').toFixed(2)} / ${cpu('pg').toFixed(2)} / ${cpu('client').toFixed(2)}`, 26),
+        pad((first.cpu / total).toFixed(2), 16),
       ].join(' | '),
     );
-  }
+  };
+  const HEADER =
+    'processes | HTTP reserve/s | p99 ms | ÷ 1 process | ÷ raw ¹ | CPU ms/reserve ² servers / PG / clients | per CPU-s ÷ 1 ³';
+  const scale = await newPool(perRun * 4 * REPS + 10);
+  const [scaleTemplate] = (await raw.query('select * from quotes where id = $1', [scale.template])).rows;
+  console.log(
+    `\n4. server processes on one database: 64 clients, ${perRun} reserves per run, one pool, median of ${REPS} (load ${loadavg()[0]!.toFixed(1)})`,
+  );
+  console.log(HEADER);
+  const rawScale = median(
+    await repeat(() => drive(perRun, 64, () => rawReserve(scale.poolId, scaleTemplate)).then((r) => r.throughput)),
+  );
+  const hotOne = { rate: 0, cpu: 0 };
+  for (const n of [1, 2, 4]) await rowOf(n, () => quotes(scale.template, perRun), rawScale, hotOne);
 
   // The same over 64 pools, call i on pool i % 64: no row is hot, so what more processes add (the server's CPU,
   // spread over the cores) shows, beside the same statements straight from 64 connections on the same pools.
@@ -66,28 +99,16 @@ export async function benchProcesses(b: Bench): Promise<void> {
   console.log(
     `\n   the same over 64 pools (call i on pool i % 64), median of ${REPS} (load ${loadavg()[0]!.toFixed(1)})`,
   );
-  console.log('processes | HTTP reserve/s | p99 ms | ÷ 1 process | ÷ raw (64 connections, 64 pools)');
+  console.log(HEADER);
   const rawSpread = median(
     await repeat(() =>
       drive(perRun, 64, (i) => rawReserve(spread[i % 64]!.poolId, templates[i % 64])).then((r) => r.throughput),
     ),
   );
-  for (const n of [1, 2, 4]) {
-    const targets = farm.slice(0, n).map((s) => leanClient(s.url));
-    const runs = await repeat(async () => {
-      const ids = await spreadQuotes();
-      return drive(perRun, 64, async (i) => (await reserveOver(targets[i % n]!, ids[i]!)).status === 201);
-    });
-    const throughput = median(runs.map((r) => r.throughput));
-    if (n === 1) one = throughput;
-    console.log(
-      [
-        pad(n, 9),
-        pad(throughput.toFixed(0), 14),
-        pad(median(runs.map((r) => r.p99)).toFixed(1), 6),
-        pad((throughput / one).toFixed(2), 11),
-        pad((throughput / rawSpread).toFixed(2), 10),
-      ].join(' | '),
-    );
-  }
+  const spreadOne = { rate: 0, cpu: 0 };
+  for (const n of [1, 2, 4]) await rowOf(n, spreadQuotes, rawSpread, spreadOne);
+  console.log(
+    '¹ the same statements straight from 64 connections on the same pools · ² every server process, PostgreSQL, the' +
+      " bench's clients · ³ reserves per CPU-second of all three, ÷ one process's",
+  );
 }
