@@ -34,6 +34,18 @@ export async function repeat<T>(f: () => Promise<T>): Promise<T[]> {
   return out;
 }
 
+/**
+ * Runs `run` between two readings of `read` (CPU ms used so far by the server, PostgreSQL and the clients) and adds
+ * the CPU ms per call that succeeded.
+ */
+export async function withCpu(read: () => Cpu, run: () => Promise<Run>): Promise<Run & { cpu: Cpu }> {
+  const before = read();
+  const result = await run();
+  const after = read();
+  const per = (k: keyof Cpu) => (after[k] - before[k]) / result.ok;
+  return { ...result, cpu: { server: per('server'), pg: per('pg'), client: per('client') } };
+}
+
 /** Runs `task(i)` for i in [0, n) with `concurrency` workers; returns throughput and latency percentiles (ms). */
 export async function drive(n: number, concurrency: number, task: (i: number) => Promise<boolean>): Promise<Run> {
   const latencies: number[] = [];

@@ -4,7 +4,7 @@
  */
 import { loadavg } from 'node:os';
 import { ownCpuMs, postgresCpuMs, processCpuMs } from './cpu.ts';
-import { drive, median, pad, type Cpu, type Run } from './reserve-drive.ts';
+import { drive, median, pad, withCpu, type Cpu, type Run } from './reserve-drive.ts';
 import type { Bench } from './reserve-fixture.ts';
 import { LEVELS, REPS, requestsAt } from './reserve-options.ts';
 
@@ -17,18 +17,11 @@ export async function benchHotPool(b: Bench): Promise<{ http64: number[]; p50at6
   /**
    * CPU ms per request of one run: the server process, PostgreSQL (every backend) and this process (the clients).
    */
-  const measured = async (run: () => Promise<Run>): Promise<Run & { cpu: Cpu }> => {
-    const at = () => ({
-      server: processCpuMs(servers[0]!.child.pid),
-      pg: postgresCpuMs(clusterDir),
-      client: ownCpuMs(),
-    });
-    const before = at();
-    const result = await run();
-    const after = at();
-    const per = (k: keyof Cpu) => (after[k] - before[k]) / result.ok;
-    return { ...result, cpu: { server: per('server'), pg: per('pg'), client: per('client') } };
-  };
+  const measured = (run: () => Promise<Run>) =>
+    withCpu(
+      () => ({ server: processCpuMs(servers[0]!.child.pid), pg: postgresCpuMs(clusterDir), client: ownCpuMs() }),
+      run,
+    );
   const cpuRows: { c: number; http: Cpu[]; raw: Cpu[] }[] = [];
   const [template] = (await raw.query('select * from quotes where id = $1', [hot.template])).rows;
   console.log(

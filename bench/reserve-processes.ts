@@ -5,7 +5,7 @@
 import { loadavg } from 'node:os';
 import { startServerProcess } from '../test/support/server-process.ts';
 import { ownCpuMs, postgresCpuMs, processCpuMs } from './cpu.ts';
-import { type Cpu, drive, median, pad, repeat, type Run } from './reserve-drive.ts';
+import { type Cpu, drive, median, pad, repeat, type Run, withCpu } from './reserve-drive.ts';
 import { BASE_ENV, type Bench } from './reserve-fixture.ts';
 import { REPS, requestsAt, SERVER_ARGS } from './reserve-options.ts';
 
@@ -28,18 +28,16 @@ export async function benchProcesses(b: Bench): Promise<void> {
    * bench's clients. On two cores the processes cannot add CPU, so reserves per CPU-second (all three) is what says
    * whether N processes sell as fast as one would with the same CPU.
    */
-  const measured = async (run: () => Promise<Run>): Promise<Run & { cpu: Cpu }> => {
-    const at = () => ({
-      server: farm.reduce((ms, s) => ms + processCpuMs(s.child.pid), 0),
-      pg: postgresCpuMs(clusterDir),
-      client: ownCpuMs(),
-    });
-    const before = at();
-    const result = await run();
-    const after = at();
-    const per = (k: keyof Cpu) => (after[k] - before[k]) / result.ok;
-    return { ...result, cpu: { server: per('server'), pg: per('pg'), client: per('client') } };
-  };
+  const measured = (run: () => Promise<Run>) =>
+    withCpu(
+      () => ({
+        server: farm.reduce((ms, s) => ms + processCpuMs(s.child.pid), 0),
+        pg: postgresCpuMs(clusterDir),
+        client: ownCpuMs(),
+      }),
+      run,
+    );
+
   /** Runs 64 clients over the first `n` processes, REPS times, and prints its row of the table. */
   const rowOf = async (
     n: number,
