@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { ownCpuMs, postgresCpuMs, processCpuMs } from './cpu.ts';
-import { drive, median, percentile, type Cpu, type Run } from './reserve-drive.ts';
+import { drive, median, percentile, withCpu, type Cpu, type Run } from './reserve-drive.ts';
 import type { Bench } from './reserve-fixture.ts';
 import { REPS, requestsAt } from './reserve-options.ts';
 
@@ -80,18 +80,15 @@ export async function benchPurchases(b: Bench): Promise<void> {
     const n = 300;
     const phase = async <T, R>(name: string, items: T[], call: (item: T) => Promise<R>): Promise<R[]> => {
       const out: R[] = new Array(items.length);
-      const before = {
+      const read = () => ({
         server: processCpuMs(servers[0]!.child.pid),
         pg: postgresCpuMs(clusterDir),
         client: ownCpuMs(),
-      };
-      await drive(items.length, 16, async (i) => ((out[i] = await call(items[i]!)), true));
-      const per = (now: number, then: number) => (now - then) / items.length;
-      stepCpu[name]!.push({
-        server: per(processCpuMs(servers[0]!.child.pid), before.server),
-        pg: per(postgresCpuMs(clusterDir), before.pg),
-        client: per(ownCpuMs(), before.client),
       });
+      const { cpu } = await withCpu(read, () =>
+        drive(items.length, 16, async (i) => ((out[i] = await call(items[i]!)), true)),
+      );
+      stepCpu[name]!.push(cpu);
       return out;
     };
     const qs = await phase(
