@@ -41,6 +41,17 @@ export abstract class CallGroups<M, R> {
     });
   }
 
+  /**
+   * Answers each call of `group` with `one(call)` on its own: a group of one, or a group whose shared statement failed
+   * (one call's failure is then its own, not the group's).
+   */
+  protected async eachAlone(
+    group: (M & { resolve: (r: R) => void; reject: (err: unknown) => void })[],
+    one: (member: M) => Promise<R>,
+  ): Promise<void> {
+    await Promise.all(group.map((m) => one(m).then(m.resolve, m.reject)));
+  }
+
   /** Runs one group; answers each of its calls (`resolve`/`reject`) before it resolves. */
   protected abstract run(group: (M & { resolve: (r: R) => void; reject: (err: unknown) => void })[]): Promise<void>;
 

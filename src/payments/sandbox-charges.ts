@@ -94,11 +94,7 @@ export class SandboxCharges extends CallGroups<{ charge: NewCharge }, ChargeRow 
   protected async run(
     group: { charge: NewCharge; resolve: (r: ChargeRow | undefined) => void; reject: (err: unknown) => void }[],
   ): Promise<void> {
-    if (group.length === 1) {
-      const [only] = group;
-      await this.one(only!.charge).then(only!.resolve, only!.reject);
-      return;
-    }
+    if (group.length === 1) return this.eachAlone(group, (m) => this.one(m.charge));
     let rows: (ChargeRow & { ref: string })[];
     try {
       // The same payment id twice in a group: the first one's row is inserted, and both get it.
@@ -120,9 +116,7 @@ export class SandboxCharges extends CallGroups<{ charge: NewCharge }, ChargeRow 
       }));
       rows = await this.db.bound<ChargeRow & { ref: string }>(MANY, [JSON.stringify(json), [...first.keys()]]);
     } catch {
-      // Each on its own: one charge's failure is its own, not the group's.
-      await Promise.all(group.map((m) => this.one(m.charge).then(m.resolve, m.reject)));
-      return;
+      return this.eachAlone(group, (m) => this.one(m.charge));
     }
     const byRef = new Map(rows.map(({ ref, ...row }) => [ref, row]));
     for (const m of group) m.resolve(byRef.get(m.charge.paymentReference));

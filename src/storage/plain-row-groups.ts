@@ -47,18 +47,13 @@ export class PlainRowGroups<T extends object> extends CallGroups<{ row: Row }, v
   }
 
   protected async run(group: { row: Row; resolve: () => void; reject: (err: unknown) => void }[]): Promise<void> {
-    if (group.length === 1) {
-      const [only] = group;
-      await this.one(only!.row).then(only!.resolve, only!.reject);
-      return;
-    }
+    if (group.length === 1) return this.eachAlone(group, (m) => this.one(m.row));
     const { text, fields } = this.many();
     const rows = group.map(({ row }) => Object.fromEntries(fields.map((f) => [f.column, row[f.prop] ?? null])));
     try {
       await this.db.bound(text, [JSON.stringify(rows)]);
     } catch {
-      await Promise.all(group.map((m) => this.one(m.row).then(m.resolve, m.reject)));
-      return;
+      return this.eachAlone(group, (m) => this.one(m.row));
     }
     for (const m of group) m.resolve();
   }
