@@ -1,7 +1,8 @@
 /**
  * Quotes arriving while one is inserted are inserted together, in one statement and one commit
  * (src/storage/plain-row-groups.ts): over REST, twenty concurrent quotes of one tier, each its own quantity, are all
- * answered with their own figures, and each reserves exactly what it quoted.
+ * answered with their own figures, and each reserves exactly what it quoted; a group whose statement fails inserts its
+ * rows one by one, so one bad row fails alone.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -43,4 +44,32 @@ test('concurrent quotes are inserted in groups, each with its own quantity and t
     assert.equal(held.reservation.totalMinor, q.totalMinor);
   }
   await assertInvariant(h.db, s.poolId);
+});
+
+test('a quote group whose statement fails inserts its rows one by one: only the bad row fails', async () => {
+  const s = await shopWithTier(h, { capacity: 20, priceMinor: 1500 });
+  const made = must(await s.api.post('/v1/ticketing/quotes', { tierId: s.tierId, quantity: 1 }), 201);
+  const stored = await h.db.fork().findOneOrFail(Quote, { id: made.quoteId });
+  const copy = (id: string, quantity: number) => ({ ...stored, id, quantity });
+  const ids = ['quote_group_a', 'quote_group_bad', 'quote_group_b', 'quote_group_lead'];
+  const groups = plainRowGroups(h.db, Quote);
+  const settled = await Promise.allSettled([
+    groups.insert(copy(ids[3]!, 1)), // runs alone; the three below wait and form one group
+    groups.insert(copy(ids[0]!, 2)),
+    groups.insert(copy(ids[1]!, 0)), // refused by the table's check (quantity >= 1)
+    groups.insert(copy(ids[2]!, 3)),
+  ]);
+  assert.deepEqual(
+    settled.map((r) => r.status),
+    ['fulfilled', 'fulfilled', 'rejected', 'fulfilled'],
+  );
+  const rows = await h.db.bound<{ id: string; quantity: number }>(
+    'select id, quantity from quotes where id = any($1) order by id',
+    [ids],
+  );
+  assert.deepEqual(rows, [
+    { id: 'quote_group_a', quantity: 2 },
+    { id: 'quote_group_b', quantity: 3 },
+    { id: 'quote_group_lead', quantity: 1 },
+  ]);
 });
