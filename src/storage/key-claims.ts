@@ -6,13 +6,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ToolError } from '../kernel/errors.ts';
 import { boundSql } from './database.ts';
-import {
-  IN_FLIGHT_STALE_MS,
-  IDEMPOTENCY_TTL_MS,
-  settleKeys,
-  type ClaimResult,
-  type KeyClaim,
-} from './idempotency-store.ts';
+import { IN_FLIGHT_STALE_MS, IDEMPOTENCY_TTL_MS, type KeyClaim } from './idempotency-store.ts';
+import { settleKeys, type ClaimResult } from './key-settle.ts';
 
 /**
  * Claims `claims` in `em`'s transaction, in flight (their calls' outcomes are stored later, `CallKey.settle` or a
