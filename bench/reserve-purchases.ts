@@ -19,7 +19,12 @@ const PURCHASES = requestsAt(64);
 export async function benchPurchases(b: Bench): Promise<void> {
   const { servers, clusterDir, newPool, lean, reserveOver } = b;
   const buy = await newPool(REPS * (PURCHASES + 300) + 10);
-  const purchases: Run[] = [];
+  const purchases: (Run & { cpu: Cpu })[] = [];
+  const read = () => ({
+    server: processCpuMs(servers[0]!.child.pid),
+    pg: postgresCpuMs(clusterDir),
+    client: ownCpuMs(),
+  });
   /** Per step, per repetition: each call's time (ms), to say which step a purchase waits on. */
   const steps = { quote: [] as number[][], reserve: [] as number[][], confirm: [] as number[][] };
   const timed = async <T>(into: number[], call: () => Promise<T>): Promise<T> => {
@@ -36,20 +41,22 @@ export async function benchPurchases(b: Bench): Promise<void> {
     steps.reserve.push(reserveMs);
     steps.confirm.push(confirmMs);
     purchases.push(
-      await drive(PURCHASES, 64, async () => {
-        const q = await timed(quoteMs, () => lean.post('/v1/ticketing/quotes', { tierId: buy.tierId, quantity: 1 }));
-        if (q.status !== 201) return false;
-        const r = await timed(reserveMs, () => reserveOver(lean, q.body.quoteId));
-        if (r.status !== 201) return false;
-        const c = await timed(confirmMs, () =>
-          lean.post(
-            `/v1/ticketing/reservations/${r.body.reservation.id}/confirm`,
-            { paymentMethod: 'pm_sandbox_visa' },
-            { 'idempotency-key': randomUUID() },
-          ),
-        );
-        return c.status === 200;
-      }),
+      await withCpu(read, () =>
+        drive(PURCHASES, 64, async () => {
+          const q = await timed(quoteMs, () => lean.post('/v1/ticketing/quotes', { tierId: buy.tierId, quantity: 1 }));
+          if (q.status !== 201) return false;
+          const r = await timed(reserveMs, () => reserveOver(lean, q.body.quoteId));
+          if (r.status !== 201) return false;
+          const c = await timed(confirmMs, () =>
+            lean.post(
+              `/v1/ticketing/reservations/${r.body.reservation.id}/confirm`,
+              { paymentMethod: 'pm_sandbox_visa' },
+              { 'idempotency-key': randomUUID() },
+            ),
+          );
+          return c.status === 200;
+        }),
+      ),
     );
   }
   if (purchases.some((p) => p.ok !== PURCHASES))
@@ -59,6 +66,10 @@ export async function benchPurchases(b: Bench): Promise<void> {
   );
   console.log(
     `purchases/s ${median(purchases.map((p) => p.throughput)).toFixed(0)} | p50 ${median(purchases.map((p) => p.p50)).toFixed(1)} ms | p99 ${median(purchases.map((p) => p.p99)).toFixed(1)} ms`,
+  );
+  const cpuAt = (k: keyof Cpu) => median(purchases.map((p) => p.cpu[k]));
+  console.log(
+    `CPU ms per purchase: server ${cpuAt('server').toFixed(2)}, PostgreSQL ${cpuAt('pg').toFixed(2)}, clients ${cpuAt('client').toFixed(2)}, total ${median(purchases.map((p) => p.cpu.server + p.cpu.pg + p.cpu.client)).toFixed(2)}`,
   );
   const stepAt = (runs: number[][], p: number) =>
     median(
@@ -80,11 +91,6 @@ export async function benchPurchases(b: Bench): Promise<void> {
     const n = 300;
     const phase = async <T, R>(name: string, items: T[], call: (item: T) => Promise<R>): Promise<R[]> => {
       const out: R[] = new Array(items.length);
-      const read = () => ({
-        server: processCpuMs(servers[0]!.child.pid),
-        pg: postgresCpuMs(clusterDir),
-        client: ownCpuMs(),
-      });
       const { cpu } = await withCpu(read, () =>
         drive(items.length, 16, async (i) => ((out[i] = await call(items[i]!)), true)),
       );
