@@ -43,11 +43,14 @@ export async function settleKeys(
   });
   const existing = new Map<string, Row>();
   if (read && first.size) {
+    const keys = [...first.values()].map((i) => ({ scope: claims[i]!.scope, key: claims[i]!.key }));
     const found = await boundSql<Row & { scope: string; key: string }>(
       em,
       `select k.scope, k.key, k.request_hash, k.state, k.status, k.response, k.created_at
-         from idempotency_keys k join jsonb_to_recordset($1::jsonb) as v(scope text, key text) on k.scope = v.scope and k.key = v.key`,
-      [JSON.stringify([...first.values()].map((i) => ({ scope: claims[i]!.scope, key: claims[i]!.key })))],
+         from idempotency_keys k join jsonb_to_recordset($1::jsonb) as v(scope text, key text) on k.scope = v.scope and k.key = v.key
+        where k.scope = any($2::text[]) and k.key = any($3::text[])`,
+      // The keys again as arrays: the planner then reaches the rows by their key, not by a scan of the table.
+      [JSON.stringify(keys), keys.map((k) => k.scope), keys.map((k) => k.key)],
     );
     for (const r of found) if (!isStale(r, now)) existing.set(`${r.scope}\u0000${r.key}`, r);
   }

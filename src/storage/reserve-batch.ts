@@ -206,7 +206,8 @@ export async function writeBatch(em: EntityManager, w: BatchWrites, now: Date): 
        insert into reservations (${list}) select ${list} from jsonb_populate_recordset(null::reservations, $1::jsonb) returning 1
      ), used as (
        update quotes q set reservation_id = v.reservation_id
-         from jsonb_to_recordset($2::jsonb) as v(id text, reservation_id text) where q.id = v.id returning 1
+         from jsonb_to_recordset($2::jsonb) as v(id text, reservation_id text)
+        where q.id = v.id and q.id = any($9::text[]) returning 1
      ), taken as (
        update pools set available_count = available_count - $4::int where id = $5::text and available_count >= $4::int returning 1
      ), keys as (
@@ -231,6 +232,9 @@ export async function writeBatch(em: EntityManager, w: BatchWrites, now: Date): 
       now.toISOString(),
       IDEMPOTENCY_TTL_MS,
       IN_FLIGHT_STALE_MS,
+      // The quote ids again as an array: the planner then reaches the quotes by their key, not by a scan of the table
+      // (it takes a set-returning function for 100 rows, and a young table for a small one).
+      used.map((u) => u.id),
     ],
   );
   if (inline && row?.taken !== 1) return { short: [inline.poolId], keysTaken: false };
