@@ -9,7 +9,7 @@ import { ToolError } from '../../kernel/errors.ts';
 import { authorizePurchase, ownershipOf } from './purchase-access.ts';
 import { checkRestrictions } from '../catalog/restrictions.ts';
 import { checkTierOffered } from '../catalog/catalog-changes.ts';
-import { readTierOffer } from '../../storage/offer-read.ts';
+import { readTierOffer, tierOfferReads } from '../../storage/offer-read.ts';
 import { insertPlainRow } from '../../storage/plain-rows.ts';
 import { plainRowGroups } from '../../storage/plain-row-groups.ts';
 import { buyerKeyOf, discountColumns, discountForQuote } from './discounts.ts';
@@ -61,8 +61,11 @@ export function sellable(
 export async function createQuote(ctx: ToolContext, input: QuoteInput): Promise<QuoteRow & { tax?: TaxBreakdown }> {
   const { em, clock } = ctx;
   const now = clock.now();
-  // One statement reads the tier, its live shop, its event and the pool's available places.
-  const offer = await readTierOffer(em, input.tierId);
+  // One statement reads the tier, its live shop, its event and the pool's available places; outside a transaction,
+  // one statement for the quotes arriving together.
+  const offer = em.isInTransaction()
+    ? await readTierOffer(em, input.tierId)
+    : await tierOfferReads(ctx.services.db).read(input.tierId);
   const { tier, shop } = sellable(ctx, input.tierId, offer?.tier, offer?.shop);
   checkTierOffered(tier, tier.retiredAt ? undefined : offer?.event); // a retired tier is refused whatever its event
   checkRestrictions(tier, input, now);
