@@ -1,7 +1,8 @@
 /**
  * The queue that groups concurrent calls (confirm and first-step groups, quote inserts, sandbox charges): calls
  * arriving while a group runs join the next one, up to `max` calls, at most `inFlight` groups at once. No timers: a
- * group starts as soon as a slot is free, so a quiet process runs groups of one. What a group does is the subclass's
+ * group starts at the end of the event loop's turn its first call arrived in, or as soon as a slot is free, so a quiet
+ * process runs groups of one. What a group does is the subclass's
  * `run`.
  */
 export abstract class CallGroups<M, R> {
@@ -37,7 +38,10 @@ export abstract class CallGroups<M, R> {
   protected enqueue(member: M): Promise<R> {
     return new Promise((resolve, reject) => {
       this.queue.push({ ...member, resolve, reject });
-      this.pump();
+      // An idle queue starts its group at the end of this turn of the event loop, so the calls of one burst go in one
+      // group: the members of a group that has just answered, which reach the next step together, or the requests
+      // read in one poll. Otherwise the first of them would run alone and the rest after it.
+      if (this.queue.length === 1 && this.running < this.slots) setImmediate(() => this.pump());
     });
   }
 

@@ -67,7 +67,7 @@ test('a group whose statement fails records its charges one by one: only the bad
   const good = [charge('pm_sandbox_visa'), charge('pm_sandbox_visa')];
   const bad = charge('pm_sandbox_visa', { amountMinor: 3_000_000_000 }); // beyond the ledger's integer column
   const [lead, ...rest] = await Promise.allSettled([
-    provider.charge(charge('pm_sandbox_visa')), // runs alone; the three below wait and form one group
+    provider.charge(charge('pm_sandbox_visa')), // the four arrive in one turn and form one group
     provider.charge(good[0]!),
     provider.charge(bad),
     provider.charge(good[1]!),

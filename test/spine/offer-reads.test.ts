@@ -1,8 +1,9 @@
 /**
  * Quotes arriving while a tier's offer is read are read together by the next statement
  * (src/storage/offer-read.ts, `TierOfferReads`): over REST, concurrent quotes of two tiers and of an unknown one each
- * get their own tier's price, and the unknown one its own `not_found`; reads of one tier in one group get objects of
- * their own; a group whose statement fails reads its calls one by one, so only the bad call fails.
+ * get their own tier's price, and the unknown one its own `not_found`; the reads queued in one turn of the event loop
+ * go in one group, and reads of one tier in one group get objects of their own; a group whose statement fails reads
+ * its calls one by one, so only the bad call fails.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -41,11 +42,13 @@ test('concurrent quotes of two tiers and an unknown one: grouped reads, each quo
   }
 });
 
-test('reads of one tier in one group get objects of their own', async () => {
+test('reads queued in one turn go in one group, and each gets objects of its own', async () => {
   const s = await shopWithTier(h, { capacity: 10, priceMinor: 900 });
   const reads = tierOfferReads(h.db);
-  // The first read runs alone; the next two arrive while it runs and are read together.
+  // The three arrive in one turn of the event loop, while no read runs: one group reads them all.
+  const before = reads.stats;
   const [first, a, b] = await Promise.all([reads.read(s.tierId), reads.read(s.tierId), reads.read(s.tierId)]);
+  assert.equal(reads.stats.groups - before.groups, 1, 'calls of one turn go in one group, the first included');
   for (const offer of [first, a, b]) {
     assert.equal(offer?.tier.id, s.tierId);
     assert.equal(offer?.tier.priceMinor, 900);
@@ -62,7 +65,7 @@ test('a group whose read fails reads its calls one by one: only the bad one fail
   const reads = tierOfferReads(h.db);
   // A tier id PostgreSQL cannot take as text (a NUL byte) fails the statement of the group it is read in.
   const settled = await Promise.allSettled([
-    reads.read(s.tierId), // alone
+    reads.read(s.tierId), // the three form one group, whose statement fails
     reads.read('tier_\u0000bad'),
     reads.read(s.tierId),
   ]);

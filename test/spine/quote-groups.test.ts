@@ -54,7 +54,7 @@ test('a quote group whose statement fails inserts its rows one by one: only the 
   const ids = ['quote_group_a', 'quote_group_bad', 'quote_group_b', 'quote_group_lead'];
   const groups = plainRowGroups(h.db, Quote);
   const settled = await Promise.allSettled([
-    groups.insert(copy(ids[3]!, 1)), // runs alone; the three below wait and form one group
+    groups.insert(copy(ids[3]!, 1)), // the four arrive in one turn and form one group
     groups.insert(copy(ids[0]!, 2)),
     groups.insert(copy(ids[1]!, 0)), // refused by the table's check (quantity >= 1)
     groups.insert(copy(ids[2]!, 3)),

@@ -7,12 +7,12 @@
  * leaves it unknown), stores each call's idempotency key with its own outcome, and commits once.
  *
  * Never a transaction across a provider call: a call joins a group only once its provider has answered, so a slow
- * answer delays no one else's completion. No timers: a group starts as soon as a slot is free, so a quiet process runs
- * groups of one, with the statements of an ungrouped confirm (`commitOutcome`, the key settled by the orchestrator).
- * Each call keeps its own outcome and key; an unexpected database failure of a group re-runs its calls one by one, so
- * it fails only the call it belongs to. One group per process, not per pool: a confirm does not touch the pool row, so
- * the calls of any pools share one commit. Members are applied in payment-id order, so two processes' groups lock the
- * rows they share in the same order.
+ * answer delays no one else's completion. No timers: a group starts at the end of the event loop's turn, or as soon as
+ * a slot is free, so a quiet process runs groups of one, with the statements of an ungrouped confirm (`commitOutcome`,
+ * the key settled by the orchestrator). Each call keeps its own outcome and key; an unexpected database failure of a
+ * group re-runs its calls one by one, so it fails only the call it belongs to. One group per process, not per pool: a
+ * confirm does not touch the pool row, so the calls of any pools share one commit. Members are applied in payment-id
+ * order, so two processes' groups lock the rows they share in the same order.
  */
 import { describeError } from '../../kernel/errors.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';

@@ -6,11 +6,12 @@
  * writes in one (src/storage/first-step-batch.ts), and commits once; each call then charges its provider outside any
  * transaction, and its answer is committed by a completion group (confirm-groups.ts).
  *
- * No timers: a group starts as soon as the slot is free, so a quiet process runs groups of one, with the statements of
- * an ungrouped confirm (the key claimed on its own, then the first step without a transaction). Each call keeps its own
- * outcome: a replay, a refused key or a refusal of its first step is its alone; a call whose first step decides nothing
- * (not held, changed since read) takes today's locked path alone, after the group has committed its key. An unexpected
- * database failure of a group re-runs its calls one by one (a deadlock with another process's group included).
+ * No timers: a group starts at the end of the event loop's turn, or as soon as the slot is free, so a quiet process
+ * runs groups of one, with the statements of an ungrouped confirm (the key claimed on its own, then the first step
+ * without a transaction). Each call keeps its own outcome: a replay, a refused key or a refusal of its first step is
+ * its alone; a call whose first step decides nothing (not held, changed since read) takes today's locked path alone,
+ * after the group has committed its key. An unexpected database failure of a group re-runs its calls one by one (a
+ * deadlock with another process's group included).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { describeError, ToolError } from '../../kernel/errors.ts';
