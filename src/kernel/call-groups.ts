@@ -1,9 +1,8 @@
 /**
- * The queue that groups concurrent calls (confirm and first-step groups, quote inserts, sandbox charges): calls
- * arriving while a group runs join the next one, up to `max` calls, at most `inFlight` groups at once. No timers: a
- * group starts at the end of the event loop's turn its first call arrived in, or as soon as a slot is free, so a quiet
- * process runs groups of one. What a group does is the subclass's
- * `run`.
+ * The queue that groups concurrent calls (confirm and first-step groups, quote inserts and offer reads, sandbox
+ * charges): calls arriving while a group runs join the next one, up to `max` calls, at most `inFlight` groups at once.
+ * No timers: a group starts at the end of the event loop's turn its first call arrived in, or as soon as a slot is
+ * free, so a quiet process runs groups of one. What a group does is the subclass's `run`.
  */
 export abstract class CallGroups<M, R> {
   private readonly queue: (M & { resolve: (r: R) => void; reject: (err: unknown) => void })[] = [];

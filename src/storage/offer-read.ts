@@ -81,8 +81,9 @@ function offerOf(em: EntityManager, row: Row): TierOffer {
 /**
  * Tier offers read in groups, outside any transaction: the reads arriving while one runs are read together by the
  * next, in one statement (a flash sale's quotes: the offer read was one of a quote's two statements). Each read is
- * sent after its call arrived, so it sees what a read of its own would; each call gets objects of its own. A group
- * whose statement fails reads its calls one by one, so each call gets its own outcome.
+ * sent after its call arrived, so it sees what a read of its own would. Each call gets tier, shop and event objects
+ * of its own (their JSON values, read only, are shared). A group whose statement fails reads its calls one by one, so
+ * each call gets its own outcome.
  */
 export class TierOfferReads extends CallGroups<{ tierId: string }, TierOffer | undefined> {
   private readonly db: Database;
