@@ -5,6 +5,16 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Cpu } from './reserve-drive.ts';
+
+/** CPU ms used so far by the server processes `pids` (summed), PostgreSQL's cluster `clusterDir` and this process. */
+export function cpuNow(pids: readonly (number | undefined)[], clusterDir: string): Cpu {
+  return {
+    server: pids.reduce<number>((ms, pid) => ms + processCpuMs(pid), 0),
+    pg: postgresCpuMs(clusterDir),
+    client: ownCpuMs(),
+  };
+}
 
 /** CPU ms used so far by process `pid`, every thread. */
 export function processCpuMs(pid: number | undefined): number {

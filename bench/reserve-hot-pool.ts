@@ -3,7 +3,7 @@
  * conditional update and hold insert straight to PostgreSQL), at each concurrency, with the CPU each costs.
  */
 import { loadavg } from 'node:os';
-import { ownCpuMs, postgresCpuMs, processCpuMs } from './cpu.ts';
+import { cpuNow } from './cpu.ts';
 import { drive, median, pad, withCpu, type Cpu, type Run } from './reserve-drive.ts';
 import type { Bench } from './reserve-fixture.ts';
 import { LEVELS, REPS, requestsAt } from './reserve-options.ts';
@@ -17,11 +17,7 @@ export async function benchHotPool(b: Bench): Promise<{ http64: number[]; p50at6
   /**
    * CPU ms per request of one run: the server process, PostgreSQL (every backend) and this process (the clients).
    */
-  const measured = (run: () => Promise<Run>) =>
-    withCpu(
-      () => ({ server: processCpuMs(servers[0]!.child.pid), pg: postgresCpuMs(clusterDir), client: ownCpuMs() }),
-      run,
-    );
+  const measured = (run: () => Promise<Run>) => withCpu(() => cpuNow([servers[0]!.child.pid], clusterDir), run);
   const cpuRows: { c: number; http: Cpu[]; raw: Cpu[] }[] = [];
   const [template] = (await raw.query('select * from quotes where id = $1', [hot.template])).rows;
   console.log(

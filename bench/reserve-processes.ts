@@ -4,7 +4,7 @@
  */
 import { loadavg } from 'node:os';
 import { startServerProcess } from '../test/support/server-process.ts';
-import { ownCpuMs, postgresCpuMs, processCpuMs } from './cpu.ts';
+import { cpuNow } from './cpu.ts';
 import { type Cpu, drive, median, pad, repeat, type Run, withCpu } from './reserve-drive.ts';
 import { BASE_ENV, type Bench } from './reserve-fixture.ts';
 import { REPS, requestsAt, SERVER_ARGS } from './reserve-options.ts';
@@ -30,11 +30,11 @@ export async function benchProcesses(b: Bench): Promise<void> {
    */
   const measured = (run: () => Promise<Run>) =>
     withCpu(
-      () => ({
-        server: farm.reduce((ms, s) => ms + processCpuMs(s.child.pid), 0),
-        pg: postgresCpuMs(clusterDir),
-        client: ownCpuMs(),
-      }),
+      () =>
+        cpuNow(
+          farm.map((s) => s.child.pid),
+          clusterDir,
+        ),
       run,
     );
 

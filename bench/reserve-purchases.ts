@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
-import { ownCpuMs, postgresCpuMs, processCpuMs } from './cpu.ts';
+import { cpuNow } from './cpu.ts';
 import { drive, median, percentile, withCpu, type Cpu, type Run } from './reserve-drive.ts';
 import type { Bench } from './reserve-fixture.ts';
 import { REPS, requestsAt } from './reserve-options.ts';
@@ -20,11 +20,7 @@ export async function benchPurchases(b: Bench): Promise<void> {
   const { servers, clusterDir, newPool, lean, reserveOver } = b;
   const buy = await newPool(REPS * (PURCHASES + 300) + 10);
   const purchases: (Run & { cpu: Cpu })[] = [];
-  const read = () => ({
-    server: processCpuMs(servers[0]!.child.pid),
-    pg: postgresCpuMs(clusterDir),
-    client: ownCpuMs(),
-  });
+  const read = () => cpuNow([servers[0]!.child.pid], clusterDir);
   /** Per step, per repetition: each call's time (ms), to say which step a purchase waits on. */
   const steps = { quote: [] as number[][], reserve: [] as number[][], confirm: [] as number[][] };
   const timed = async <T>(into: number[], call: () => Promise<T>): Promise<T> => {
