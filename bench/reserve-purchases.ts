@@ -1,6 +1,8 @@
 /**
  * Part 2 of bench/reserve.ts: whole purchases at 64 clients (quote → reserve → confirm, the synchronous sandbox card),
- * the time each step takes, and each step's CPU alone.
+ * each repetition beside a run of the raw single-transaction ceiling at 64 connections just before it (so the ratio
+ * of each repetition compares two runs a few seconds apart, not minutes), the time each step takes, and each step's
+ * CPU alone.
  */
 import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
@@ -17,8 +19,11 @@ const PURCHASES = requestsAt(64);
 
 /** Runs part 2. */
 export async function benchPurchases(b: Bench): Promise<void> {
-  const { servers, clusterDir, newPool, lean, reserveOver } = b;
+  const { servers, clusterDir, newPool, lean, reserveOver, raw, rawReserve } = b;
   const buy = await newPool(REPS * (PURCHASES + 300) + 10);
+  const ceiling = await newPool(REPS * PURCHASES + 10);
+  const [template] = (await raw.query('select * from quotes where id = $1', [ceiling.template])).rows;
+  const rawRuns: Run[] = [];
   const purchases: (Run & { cpu: Cpu })[] = [];
   const read = () => cpuNow([servers[0]!.child.pid], clusterDir);
   /** Per step, per repetition: each call's time (ms), to say which step a purchase waits on. */
@@ -36,6 +41,9 @@ export async function benchPurchases(b: Bench): Promise<void> {
     steps.quote.push(quoteMs);
     steps.reserve.push(reserveMs);
     steps.confirm.push(confirmMs);
+    const r = await drive(PURCHASES, 64, () => rawReserve(ceiling.poolId, template));
+    if (r.ok !== PURCHASES) throw new Error(`raw reserves refused: ${PURCHASES - r.ok}`);
+    rawRuns.push(r);
     purchases.push(
       await withCpu(read, () =>
         drive(PURCHASES, 64, async () => {
@@ -62,6 +70,10 @@ export async function benchPurchases(b: Bench): Promise<void> {
   );
   console.log(
     `purchases/s ${median(purchases.map((p) => p.throughput)).toFixed(0)} | p50 ${median(purchases.map((p) => p.p50)).toFixed(1)} ms | p99 ${median(purchases.map((p) => p.p99)).toFixed(1)} ms`,
+  );
+  const ratios = purchases.map((p, i) => p.throughput / rawRuns[i]!.throughput);
+  console.log(
+    `÷ the raw ceiling (64 connections, run just before each repetition) ${median(ratios).toFixed(2)} | per repetition ${ratios.map((x) => x.toFixed(2)).join(' ')} | raw/s ${rawRuns.map((x) => x.throughput.toFixed(0)).join(' ')}`,
   );
   const cpuAt = (k: keyof Cpu) => median(purchases.map((p) => p.cpu[k]));
   console.log(
