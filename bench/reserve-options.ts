@@ -25,10 +25,18 @@ export const { values } = parseArgs({
     holds: { type: 'string' },
     outbox: { type: 'string' },
     routing: { type: 'string' },
+    'purchase-servers': { type: 'string' },
   },
 });
 /** RESERVE_ROUTING of every server process the bench starts (`--routing owner`; docs/scaling.md); unset: the default. */
 export const ROUTING_ENV: Record<string, string> = values.routing ? { RESERVE_ROUTING: values.routing } : {};
+/**
+ * Part 2's server processes (`--purchase-servers 2`; default 1): its 64 clients' purchases are dealt out over them, each
+ * purchase's three calls to one process.
+ */
+export const PURCHASE_SERVERS = Number(values['purchase-servers'] ?? 1);
+if (!Number.isInteger(PURCHASE_SERVERS) || PURCHASE_SERVERS < 1 || PURCHASE_SERVERS > 4)
+  throw new Error('--purchase-servers: a whole number from 1 to 4');
 /**
  * Which parts run (default all): 1 hot pool, 2 purchases, 3 overload, 4 processes, 5 surfaces, 6 growth
  * (bench/growth.ts).

@@ -8,8 +8,9 @@ import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { cpuNow } from './cpu.ts';
 import { drive, median, percentile, withCpu, type Cpu, type Run } from './reserve-drive.ts';
-import type { Bench } from './reserve-fixture.ts';
-import { REPS, requestsAt } from './reserve-options.ts';
+import { startServerProcess } from '../test/support/server-process.ts';
+import { BASE_ENV, type Bench, type LeanClient } from './reserve-fixture.ts';
+import { PURCHASE_SERVERS, REPS, requestsAt, SERVER_ARGS } from './reserve-options.ts';
 
 /**
  * Purchases per run: as many per client as part 1's reserve runs at 64 clients (`--per-client`, 40), so the ramp-up and
@@ -19,54 +20,69 @@ const PURCHASES = requestsAt(64);
 
 /** Runs part 2. */
 export async function benchPurchases(b: Bench): Promise<void> {
-  const { servers, clusterDir, newPool, lean, reserveOver, raw, rawReserve } = b;
-  const buy = await newPool(REPS * (PURCHASES + 300) + 10);
+  const { servers, clusterDir, newPool, lean, reserveOver, raw, rawReserve, dbUrl, leanClient } = b;
+  // `--purchase-servers N`: the purchases dealt out over N processes on the one database (the steps' CPU alone stays on
+  // the first).
+  while (servers.length < PURCHASE_SERVERS)
+    servers.push(
+      await startServerProcess(
+        { ...BASE_ENV, DATABASE_URL: dbUrl, RESERVE_MAX_WAIT_MS: '60000' },
+        180_000,
+        SERVER_ARGS,
+      ),
+    );
+  const targets = [lean, ...servers.slice(1, PURCHASE_SERVERS).map((s) => leanClient(s.url))];
+  const buy = await newPool(REPS * (PURCHASES + 300) + 10 + (PURCHASE_SERVERS > 1 ? 1000 : 0));
   const ceiling = await newPool(REPS * PURCHASES + 10);
   const [template] = (await raw.query('select * from quotes where id = $1', [ceiling.template])).rows;
   const rawRuns: Run[] = [];
   const purchases: (Run & { cpu: Cpu })[] = [];
-  const read = () => cpuNow([servers[0]!.child.pid], clusterDir);
+  const read = () =>
+    cpuNow(
+      servers.slice(0, PURCHASE_SERVERS).map((s) => s.child.pid),
+      clusterDir,
+    );
   /** Per step, per repetition: each call's time (ms), to say which step a purchase waits on. */
   const steps = { quote: [] as number[][], reserve: [] as number[][], confirm: [] as number[][] };
-  const timed = async <T>(into: number[], call: () => Promise<T>): Promise<T> => {
+  const timed = async <T>(into: number[] | undefined, call: () => Promise<T>): Promise<T> => {
     const t0 = performance.now();
     const out = await call();
-    into.push(performance.now() - t0);
+    into?.push(performance.now() - t0);
     return out;
   };
+  /** One whole purchase through `client`; each step's time goes to `ms` when given. */
+  const purchase = async (client: LeanClient, ms?: { quote: number[]; reserve: number[]; confirm: number[] }) => {
+    const q = await timed(ms?.quote, () => client.post('/v1/ticketing/quotes', { tierId: buy.tierId, quantity: 1 }));
+    if (q.status !== 201) return false;
+    const r = await timed(ms?.reserve, () => reserveOver(client, q.body.quoteId));
+    if (r.status !== 201) return false;
+    const c = await timed(ms?.confirm, () =>
+      client.post(
+        `/v1/ticketing/reservations/${r.body.reservation.id}/confirm`,
+        { paymentMethod: 'pm_sandbox_visa' },
+        { 'idempotency-key': randomUUID() },
+      ),
+    );
+    return c.status === 200;
+  };
+  // The processes started here are warmed first, as part 4's are: their first purchases compile their code.
+  if (PURCHASE_SERVERS > 1) await drive(1000, 64, (i) => purchase(targets[i % PURCHASE_SERVERS]!));
   for (let rep = 0; rep < REPS; rep++) {
-    const quoteMs: number[] = [];
-    const reserveMs: number[] = [];
-    const confirmMs: number[] = [];
-    steps.quote.push(quoteMs);
-    steps.reserve.push(reserveMs);
-    steps.confirm.push(confirmMs);
+    const ms = { quote: [] as number[], reserve: [] as number[], confirm: [] as number[] };
+    steps.quote.push(ms.quote);
+    steps.reserve.push(ms.reserve);
+    steps.confirm.push(ms.confirm);
     const r = await drive(PURCHASES, 64, () => rawReserve(ceiling.poolId, template));
     if (r.ok !== PURCHASES) throw new Error(`raw reserves refused: ${PURCHASES - r.ok}`);
     rawRuns.push(r);
     purchases.push(
-      await withCpu(read, () =>
-        drive(PURCHASES, 64, async () => {
-          const q = await timed(quoteMs, () => lean.post('/v1/ticketing/quotes', { tierId: buy.tierId, quantity: 1 }));
-          if (q.status !== 201) return false;
-          const r = await timed(reserveMs, () => reserveOver(lean, q.body.quoteId));
-          if (r.status !== 201) return false;
-          const c = await timed(confirmMs, () =>
-            lean.post(
-              `/v1/ticketing/reservations/${r.body.reservation.id}/confirm`,
-              { paymentMethod: 'pm_sandbox_visa' },
-              { 'idempotency-key': randomUUID() },
-            ),
-          );
-          return c.status === 200;
-        }),
-      ),
+      await withCpu(read, () => drive(PURCHASES, 64, (i) => purchase(targets[i % PURCHASE_SERVERS]!, ms))),
     );
   }
   if (purchases.some((p) => p.ok !== PURCHASES))
     throw new Error(`purchases failed: ${purchases.map((p) => p.ok).join(', ')}`);
   console.log(
-    `\n2. whole purchases (quote → reserve → confirm, synchronous sandbox card), 64 clients, ${PURCHASES} per run, median of ${REPS} (load ${loadavg()[0]!.toFixed(1)})`,
+    `\n2. whole purchases (quote → reserve → confirm, synchronous sandbox card), 64 clients, ${PURCHASES} per run, ${PURCHASE_SERVERS} server process${PURCHASE_SERVERS > 1 ? 'es' : ''}, median of ${REPS} (load ${loadavg()[0]!.toFixed(1)})`,
   );
   console.log(
     `purchases/s ${median(purchases.map((p) => p.throughput)).toFixed(0)} | p50 ${median(purchases.map((p) => p.p50)).toFixed(1)} ms | p99 ${median(purchases.map((p) => p.p99)).toFixed(1)} ms`,
