@@ -25,6 +25,7 @@ import { OAuthServer } from './protocols/oauth/server.ts';
 import { errorGuard, HttpMetrics, noStoreByDefault } from './http/middleware.ts';
 import { requestLog } from './http/request-log.ts';
 import { rateLimit, RateLimits } from './http/rate-limit.ts';
+import { registerBudgetMetrics } from './http/budget-charges.ts';
 import { securityHeaders, setSecurityHeaders } from './http/security-headers.ts';
 import { buyerApiCors } from './http/cors.ts';
 import type { Database } from './storage/database.ts';
@@ -192,6 +193,7 @@ export async function createApp(config: Config, db: Database, opts: AppOptions =
     perMinute: config.rateLimitPerMinute,
     strictPerMinute: config.rateLimitStrictPerMinute,
   });
+  registerBudgetMetrics(metrics, rateLimits.charges);
   koa.use(rateLimit(rateLimits));
   koa.use(admitBeforeRouting(orchestrator));
   const router = buildRestRouter({ orchestrator, services, metrics, log, oauth });

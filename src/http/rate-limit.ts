@@ -8,18 +8,16 @@
  */
 import { Readable } from 'node:stream';
 import type { Context, Next } from 'koa';
-import {
-  RateLimiterMemory,
-  RateLimiterPostgres,
-  RateLimiterRes,
-  type RateLimiterAbstract,
-} from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterPostgres, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { RateGate } from '../domain/context.ts';
 import { ToolError } from '../kernel/errors.ts';
 import { principalKey, type Principal } from '../kernel/principal.ts';
 import type { Database } from '../storage/database.ts';
 import { RATE_LIMIT_TABLE, rateLimitStoreClient } from '../storage/rate-limits.ts';
 import { bearerOf, RATE_GATE_STATE, sendError } from './http.ts';
+import { BudgetCharges, type BudgetState } from './budget-charges.ts';
+
+export type { BudgetState } from './budget-charges.ts';
 
 /** Paths never limited: load balancers and orchestrators poll them. */
 const UNLIMITED = new Set(['/healthz', '/readyz']);
@@ -35,23 +33,6 @@ export interface RateLimitOptions {
   perMinute: number;
   strictPerMinute: number;
 }
-
-/**
- * What one budget said about a request: its policy name, points per window, points left and seconds until the window
- * resets; sent back as the IETF `RateLimit-Policy` and `RateLimit` headers (draft-ietf-httpapi-ratelimit-headers).
- */
-export interface BudgetState {
-  policy: 'address' | 'caller' | 'strict' | 'documents';
-  limit: number;
-  remaining: number;
-  resetSeconds: number;
-  /** Whether this charge went past the budget (the request is refused 429 for it). */
-  exceeded: boolean;
-}
-
-/** The seconds until a spent budget has room again, at least 1. */
-const retryAfterOf = (res: RateLimiterRes) => Math.max(1, Math.ceil(res.msBeforeNext / 1000));
-const limited = (res: RateLimiterRes) => new ToolError('rate_limited', undefined, undefined, retryAfterOf(res));
 
 /**
  * Whose budget a principal's request is charged to. Buyer sessions are charged to their buyer, not to the session, so
@@ -99,69 +80,12 @@ export class RateLimits {
     this.policies.set(this.documents, 'documents');
   }
 
-  /** Charges waiting for their key's counter: the next statement charges all of them at once. */
-  private readonly waiting = new Map<
-    string,
-    {
-      limiter: RateLimiterAbstract;
-      key: string;
-      calls: { resolve: (b: BudgetState) => void; reject: (err: unknown) => void; seen?: (b: BudgetState) => void }[];
-    }
-  >();
-  /** Keys whose counter statement is running. */
-  private readonly busy = new Set<string>();
+  /** The grouped charges of every budget (src/http/budget-charges.ts). */
+  readonly charges = new BudgetCharges();
 
-  /**
-   * Charges one point to `key` on `limiter`; throws `rate_limited` past the budget. One principal's concurrent requests
-   * (a flash sale through one API key) would each update the same counter row, one transaction at a time, like the hot
-   * pool; so charges arriving while the key's statement runs wait and are charged together by the next one
-   * (`consume(key, n)`), and the counter it returns decides each charge in arrival order: exact, and shared by every
-   * process as before.
-   */
+  /** Charges one point to `key` on `limiter`; throws `rate_limited` past the budget (BudgetCharges). */
   private consume(limiter: RateLimiterAbstract, key: string, seen?: (b: BudgetState) => void): Promise<BudgetState> {
-    const id = `${this.policies.get(limiter)}\u0000${key}`;
-    return new Promise<BudgetState>((resolve, reject) => {
-      let group = this.waiting.get(id);
-      if (!group) this.waiting.set(id, (group = { limiter, key, calls: [] }));
-      group.calls.push({ resolve, reject, seen });
-      this.charge(id);
-    });
-  }
-
-  /** Runs the counter statement for everything waiting on `id`, unless one is running (it runs the next when done). */
-  private charge(id: string): void {
-    const group = this.waiting.get(id);
-    if (!group || this.busy.has(id)) return;
-    this.waiting.delete(id);
-    this.busy.add(id);
-    const n = group.calls.length;
-    const limiter = group.limiter;
-    const policy = this.policies.get(limiter)!;
-    const settle = (res: RateLimiterRes) => {
-      const before = res.consumedPoints - n;
-      group.calls.forEach((c, i) => {
-        const used = before + i + 1;
-        const state = {
-          policy,
-          limit: limiter.points,
-          remaining: Math.max(0, limiter.points - used),
-          resetSeconds: retryAfterOf(res),
-          exceeded: used > limiter.points,
-        } as const;
-        c.seen?.(state);
-        if (used <= limiter.points) c.resolve(state);
-        else c.reject(limited(res));
-      });
-    };
-    void group.limiter
-      .consume(group.key, n)
-      .then(settle, (err: unknown) =>
-        err instanceof RateLimiterRes ? settle(err) : group.calls.forEach((c) => c.reject(err)),
-      )
-      .finally(() => {
-        this.busy.delete(id);
-        this.charge(id);
-      });
+    return this.charges.charge(limiter, this.policies.get(limiter)!, key, seen);
   }
 
   /**
