@@ -44,8 +44,11 @@ export type IsolationLevel = 'read committed' | 'repeatable read' | 'serializabl
 
 export class Database {
   readonly orm: MikroORM;
-  private constructor(orm: MikroORM) {
+  /** The driver's connection pool once opened: a test's report of connections left out when closing hangs. */
+  readonly driver: { pool?: Pool };
+  private constructor(orm: MikroORM, driver: { pool?: Pool } = {}) {
     this.orm = orm;
+    this.driver = driver;
   }
 
   /**
@@ -59,6 +62,7 @@ export class Database {
     url: string,
     opts: { poolMax?: number; acquireTimeoutMs?: number; guardPool?: boolean; preparedStatements?: boolean } = {},
   ): Promise<Database> {
+    const opened: { pool?: Pool } = {};
     const orm = await MikroORM.init({
       clientUrl: url,
       entities: [...ENTITIES],
@@ -73,6 +77,7 @@ export class Database {
       pool: { min: 0, max: opts.poolMax ?? 10 },
       driverOptions: {
         onPoolCreated: (pool: Pool) => {
+          opened.pool = pool;
           if (opts.preparedStatements) prepareRepeatedStatements(pool, new StatementNames());
           reapLostConnections(pool);
           if (opts.guardPool) refuseSecondConnections(pool);
@@ -84,7 +89,7 @@ export class Database {
       ensureDatabase: false,
       discovery: { warnWhenNoEntities: false },
     });
-    return new Database(orm);
+    return new Database(orm, opened);
   }
 
   /**

@@ -91,8 +91,49 @@ export async function startHarness(
       );
     },
     async close() {
-      await app.close();
-      await db.close();
+      await closeWithin(app.close(), 'the server', db);
+      await closeWithin(db.close(), 'the database', db);
     },
   };
+}
+
+/** How long a harness's server or database may take to close before the test fails with a report. */
+const CLOSE_DEADLINE_MS = 60_000;
+
+/**
+ * Awaits `closing`; if it is not done within CLOSE_DEADLINE_MS, fails with what the database's pool still holds (each
+ * connection checked out, with the statement it runs or waits to send) and ends those connections, so a close that
+ * hangs fails its test with a report instead of keeping the test process alive.
+ */
+async function closeWithin(closing: Promise<void>, what: string, db: Database): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((ok) => (timer = setTimeout(() => ok('late'), CLOSE_DEADLINE_MS)));
+  try {
+    if ((await Promise.race([closing, late])) !== 'late') return;
+  } finally {
+    clearTimeout(timer);
+  }
+  const pool = db.driver.pool as unknown as
+    | undefined
+    | {
+        totalCount: number;
+        idleCount: number;
+        waitingCount: number;
+        _clients: {
+          _activeQuery?: { text?: string } | null;
+          _queryQueue?: { text?: string }[];
+          connection?: { stream?: { destroy(): void } };
+        }[];
+        _idle: { client: unknown }[];
+      };
+  const idle = new Set(pool?._idle.map((i) => i.client));
+  const out = (pool?._clients ?? []).filter((c) => !idle.has(c));
+  const report = out.map(
+    (c, i) =>
+      `  connection ${i + 1}: running ${c._activeQuery?.text?.slice(0, 200) ?? 'nothing'}; ${c._queryQueue?.length ?? 0} queued${c._queryQueue?.length ? `, first ${c._queryQueue[0]?.text?.slice(0, 200)}` : ''}`,
+  );
+  for (const c of pool?._clients ?? []) c.connection?.stream?.destroy();
+  throw new Error(
+    `${what} did not close within ${CLOSE_DEADLINE_MS / 1000} s; the pool had ${pool?.totalCount ?? '?'} connections, ${pool?.idleCount ?? '?'} idle, ${pool?.waitingCount ?? '?'} callers waiting:\n${report.join('\n')}`,
+  );
 }
