@@ -46,6 +46,14 @@ const limited = (msBeforeNext: number) =>
 
 type Charge = { resolve: (b: BudgetState) => void; reject: (err: unknown) => void; seen?: (b: BudgetState) => void };
 
+/** The charges of one budget and key waiting for the next counter statement. */
+interface Waiting {
+  limiter: RateLimiterAbstract;
+  policy: BudgetState['policy'];
+  key: string;
+  calls: Charge[];
+}
+
 /** Points a key's last statement took ahead: how many are left, the count of used points they follow, the window. */
 interface Lease {
   left: number;
@@ -56,10 +64,7 @@ interface Lease {
 /** The grouped charges of every budget and key of one process. */
 export class BudgetCharges {
   /** Charges waiting for their key's counter: the next statement charges all of them at once. */
-  private readonly waiting = new Map<
-    string,
-    { limiter: RateLimiterAbstract; policy: BudgetState['policy']; key: string; calls: Charge[] }
-  >();
+  private readonly waiting = new Map<string, Waiting>();
   /** Keys whose counter statement is running. */
   private readonly busy = new Set<string>();
   private readonly leases = new Map<string, Lease>();
@@ -129,10 +134,7 @@ export class BudgetCharges {
   }
 
   /** Answers waiting charges of `id` from its points taken ahead, in arrival order, while some are left. */
-  private fromLease(
-    id: string,
-    group: { policy: BudgetState['policy']; limiter: RateLimiterAbstract; calls: Charge[] },
-  ) {
+  private fromLease(id: string, group: Waiting) {
     const lease = this.leases.get(id);
     if (!lease) return;
     const now = Date.now();
