@@ -26,6 +26,7 @@ export const { values } = parseArgs({
     outbox: { type: 'string' },
     routing: { type: 'string' },
     'purchase-servers': { type: 'string' },
+    'pin-servers': { type: 'string' },
   },
 });
 /** RESERVE_ROUTING of every server process the bench starts (`--routing owner`; docs/scaling.md); unset: the default. */
@@ -37,6 +38,14 @@ export const ROUTING_ENV: Record<string, string> = values.routing ? { RESERVE_RO
 export const PURCHASE_SERVERS = Number(values['purchase-servers'] ?? 1);
 if (!Number.isInteger(PURCHASE_SERVERS) || PURCHASE_SERVERS < 1 || PURCHASE_SERVERS > 4)
   throw new Error('--purchase-servers: a whole number from 1 to 4');
+/**
+ * Part 4's CPU set for every server process (`--pin-servers 0`, a `taskset` CPU list; unset: no pinning). Pinned, one
+ * process and N processes have the same CPU to share, while PostgreSQL and the clients run where they will: the
+ * figure the issue asks for, N processes against one "with the same CPU".
+ */
+export const PIN_SERVERS = values['pin-servers'];
+if (PIN_SERVERS !== undefined && !/^\d+([-,]\d+)*$/.test(PIN_SERVERS))
+  throw new Error('--pin-servers: a CPU list, as taskset takes it (0, or 0-1, or 0,2)');
 /**
  * Which parts run (default all): 1 hot pool, 2 purchases, 3 overload, 4 processes, 5 surfaces, 6 growth
  * (bench/growth.ts).

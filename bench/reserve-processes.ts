@@ -2,12 +2,13 @@
  * Part 4 of bench/reserve.ts: one, two and four server processes on one database, 64 clients spread over them, on one
  * hot pool and over 64 pools, beside the raw ceiling of the same statements.
  */
+import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { startServerProcess } from '../test/support/server-process.ts';
 import { cpuNow } from './cpu.ts';
 import { type Cpu, drive, median, pad, repeat, type Run, withCpu } from './reserve-drive.ts';
 import { BASE_ENV, type Bench } from './reserve-fixture.ts';
-import { REPS, requestsAt, SERVER_ARGS } from './reserve-options.ts';
+import { PIN_SERVERS, REPS, requestsAt, SERVER_ARGS } from './reserve-options.ts';
 
 /** Runs part 4 (starting the processes it lacks; `b.servers` stops them). */
 export async function benchProcesses(b: Bench): Promise<void> {
@@ -22,6 +23,10 @@ export async function benchProcesses(b: Bench): Promise<void> {
     servers.push(s);
     farm.push(s);
   }
+  // `--pin-servers`: every thread of every server process on the same CPUs, so each row's processes share one budget.
+  if (PIN_SERVERS !== undefined)
+    for (const s of farm)
+      execFileSync('taskset', ['-a', '-p', '-c', PIN_SERVERS, String(s.child.pid)], { stdio: 'ignore' });
   const perRun = requestsAt(64);
   /**
    * The run's CPU ms per reserve: every server process of the farm (idle ones too), PostgreSQL's processes and the
@@ -81,7 +86,7 @@ export async function benchProcesses(b: Bench): Promise<void> {
   const scale = await newPool(perRun * 4 * REPS + 10);
   const [scaleTemplate] = (await raw.query('select * from quotes where id = $1', [scale.template])).rows;
   console.log(
-    `\n4. server processes on one database: 64 clients, ${perRun} reserves per run, one pool, median of ${REPS} (load ${loadavg()[0]!.toFixed(1)})`,
+    `\n4. server processes on one database: 64 clients, ${perRun} reserves per run, one pool, median of ${REPS}${PIN_SERVERS === undefined ? '' : `, every server process on CPU ${PIN_SERVERS}`} (load ${loadavg()[0]!.toFixed(1)})`,
   );
   console.log(HEADER);
   const rawScale = median(

@@ -13,7 +13,7 @@
  *  6. the growth table (bench/growth.ts, run as a child process once the above has stopped). Usage: npm run bench [--
  * --levels 1,8,32,64 --requests 400 --per-client 40 --reps 3 --seconds 8 --bound MS --surface-calls 300
  *                          --flood-threads 1 --keys 1000000 --holds 100000 --outbox 100000 --parts 1,2,3,4,5,6 --cpu-prof DIR
- *                          --purchase-servers 1]
+ *                          --purchase-servers 1 --pin-servers CPUS]
  * Parts 1–4 are bench/reserve-{hot-pool,purchases,overload,processes}.ts; the set-up and the invariant check are
  * bench/reserve-fixture.ts, the options bench/reserve-options.ts.
  */
