@@ -25,8 +25,15 @@ export async function benchProcesses(b: Bench): Promise<void> {
   }
   // `--pin-servers`: every thread of every server process on the same CPUs, so each row's processes share one budget.
   if (PIN_SERVERS !== undefined)
-    for (const s of farm)
-      execFileSync('taskset', ['-a', '-p', '-c', PIN_SERVERS, String(s.child.pid)], { stdio: 'ignore' });
+    for (const s of farm) {
+      try {
+        execFileSync('taskset', ['-a', '-p', '-c', PIN_SERVERS, String(s.child.pid)], { stdio: 'ignore' });
+      } catch (err) {
+        throw new Error(`--pin-servers: taskset (util-linux) could not pin the servers to CPU ${PIN_SERVERS}`, {
+          cause: err,
+        });
+      }
+    }
   const perRun = requestsAt(64);
   /**
    * The run's CPU ms per reserve: every server process of the farm (idle ones too), PostgreSQL's processes and the
