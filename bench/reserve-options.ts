@@ -40,8 +40,8 @@ if (!Number.isInteger(PURCHASE_SERVERS) || PURCHASE_SERVERS < 1 || PURCHASE_SERV
   throw new Error('--purchase-servers: a whole number from 1 to 4');
 /**
  * Part 4's CPU set for every server process (`--pin-servers 0`, a `taskset` CPU list; unset: no pinning). Pinned, one
- * process and N processes have the same CPU to share, while PostgreSQL and the clients run where they will: the
- * figure the issue asks for, N processes against one "with the same CPU".
+ * process and N processes have the same CPU to share, while PostgreSQL and the clients run where they will, so the
+ * rows compare N processes with one on the same CPU.
  */
 export const PIN_SERVERS = values['pin-servers'];
 if (PIN_SERVERS !== undefined && !/^\d+([-,]\d+)*$/.test(PIN_SERVERS))
