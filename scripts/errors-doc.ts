@@ -1,7 +1,7 @@
 /** Writes docs/errors.md from the closed error table (run `npm run docs:errors` after adding a code). */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ERRORS } from '../src/kernel/errors.ts';
+import { ERRORS } from '../src/kernel/error-codes.ts';
 
 export function errorsMarkdown(): string {
   const rows = Object.entries(ERRORS)
@@ -17,7 +17,7 @@ export function errorsMarkdown(): string {
     "rejected; a tool's declared `authRequiredErrors`, e.g. purchase_initiate's mandate refusals → auth-required)",
     'with a status message carrying the same body as a data part.',
     '',
-    'This file is generated from `src/kernel/errors.ts` by `npm run docs:errors`; a test keeps them equal.',
+    'This file is generated from `src/kernel/error-codes.ts` by `npm run docs:errors`; a test keeps them equal.',
     '',
     '| code | status | default message |',
     '|---|---|---|',
