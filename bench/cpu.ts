@@ -66,3 +66,26 @@ function exitedChildrenCpuMs(pid: number): number {
   // fields[0] is field 3 (state), so fields 16 and 17 (cutime, cstime) are at 13 and 14.
   return ((Number(fields[13]) + Number(fields[14])) * 1000) / 100;
 }
+
+/**
+ * A thread's time so far, in ms, on a CPU and runnable but waiting for one (`/proc/<pid>/task/<tid>/schedstat`, fields
+ * 1 and 2); NaN where /proc cannot tell.
+ */
+export function threadSchedMs(pid: number | undefined, tid = pid): { run: number; wait: number } {
+  try {
+    const [run, wait] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ').map(Number);
+    return { run: run! / 1e6, wait: wait! / 1e6 };
+  } catch {
+    return { run: Number.NaN, wait: Number.NaN };
+  }
+}
+
+/** The machine's CPU time so far, in USER_HZ ticks (`/proc/stat`): in all, and idle (I/O wait included). */
+export function machineTicks(): { all: number; idle: number } {
+  try {
+    const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.split(/\s+/).slice(1, 9).map(Number);
+    return { all: f.reduce((a, b) => a + b, 0), idle: f[3]! + f[4]! };
+  } catch {
+    return { all: Number.NaN, idle: Number.NaN };
+  }
+}
