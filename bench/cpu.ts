@@ -68,12 +68,12 @@ function exitedChildrenCpuMs(pid: number): number {
 }
 
 /**
- * A thread's time so far, in ms, on a CPU and runnable but waiting for one (`/proc/<pid>/task/<tid>/schedstat`, fields
- * 1 and 2); NaN where /proc cannot tell.
+ * A process's main thread's time so far, in ms, on a CPU and runnable but waiting for one
+ * (`/proc/<pid>/task/<pid>/schedstat`, fields 1 and 2); NaN where /proc cannot tell.
  */
-export function threadSchedMs(pid: number | undefined, tid = pid): { run: number; wait: number } {
+export function mainThreadSchedMs(pid: number | undefined): { run: number; wait: number } {
   try {
-    const [run, wait] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ').map(Number);
+    const [run, wait] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ').map(Number);
     return { run: run! / 1e6, wait: wait! / 1e6 };
   } catch {
     return { run: Number.NaN, wait: Number.NaN };

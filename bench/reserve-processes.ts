@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { startServerProcess } from '../test/support/server-process.ts';
-import { cpuNow, machineTicks, threadSchedMs } from './cpu.ts';
+import { cpuNow, machineTicks, mainThreadSchedMs } from './cpu.ts';
 import { type Cpu, drive, median, pad, repeat, type Run, withCpu } from './reserve-drive.ts';
 import { BASE_ENV, type Bench } from './reserve-fixture.ts';
 import { PIN_SERVERS, REPS, requestsAt, SERVER_ARGS } from './reserve-options.ts';
@@ -64,7 +64,7 @@ export async function benchProcesses(b: Bench): Promise<void> {
   const runOver = async (n: number, ids: () => Promise<string[]>): Promise<Measured> => {
     const targets = farm.slice(0, n).map((s) => leanClient(s.url));
     const quoteIds = await ids();
-    const mains = () => farm.slice(0, n).map((s) => threadSchedMs(s.child.pid));
+    const mains = () => farm.slice(0, n).map((s) => mainThreadSchedMs(s.child.pid));
     const [t0, m0, k0] = [performance.now(), mains(), machineTicks()];
     const run = await measured(() =>
       drive(perRun, 64, async (i) => (await reserveOver(targets[i % n]!, quoteIds[i]!)).status === 201),
